@@ -1,0 +1,135 @@
+package bench
+
+import (
+	"bufio"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+)
+
+// Version is semibench's release version, recorded in every result file.
+const Version = "0.1.0"
+
+// CurrentBuild returns the version and, when the binary was built from a
+// git checkout, the commit (with "+dirty" for uncommitted changes).
+func CurrentBuild() Build {
+	b := Build{Version: Version}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return b
+	}
+	dirty := false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			b.Commit = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if dirty && b.Commit != "" {
+		b.Commit += "+dirty"
+	}
+	return b
+}
+
+// HostMachine describes this computer's CPU side; the caller adds GPUs.
+func HostMachine() Machine {
+	m := Machine{
+		CPU:       cpuModel(),
+		Cores:     runtime.NumCPU(),
+		OS:        runtime.GOOS,
+		Arch:      runtime.GOARCH,
+		GoVersion: runtime.Version(),
+	}
+	m.Hostname, _ = os.Hostname()
+	m.MemoryBytes = memInfo("MemTotal")
+	m.Label = Slug(m.CPU)
+	return m
+}
+
+// SetGPUs adds the GPUs and CUDA information and extends the label with the
+// first GPU's name, so CPU-only and GPU machines file results apart.
+func (m *Machine) SetGPUs(info *CUDAInfo, gpus []GPU) {
+	m.CUDA, m.GPUs = info, gpus
+	if len(gpus) > 0 {
+		m.Label = Slug(m.CPU) + "_" + Slug(gpus[0].Name)
+		if len(gpus) > 1 {
+			m.Label += "-x" + strconv.Itoa(len(gpus))
+		}
+	}
+}
+
+// AvailableMemory returns the bytes the kernel reports as available to new
+// allocations (MemAvailable), or 0 when unknown.
+func AvailableMemory() uint64 { return memInfo("MemAvailable") }
+
+func cpuModel() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return runtime.GOARCH
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if ok && strings.TrimSpace(k) == "model name" {
+			return strings.Join(strings.Fields(v), " ")
+		}
+	}
+	return runtime.GOARCH
+}
+
+func memInfo(key string) uint64 {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if !ok || k != key {
+			continue
+		}
+		fields := strings.Fields(v)
+		if len(fields) == 0 {
+			return 0
+		}
+		kb, err := strconv.ParseUint(fields[0], 10, 64)
+		if err != nil {
+			return 0
+		}
+		return kb * 1024
+	}
+	return 0
+}
+
+// Slug condenses a hardware name into a folder-safe label:
+// "Intel(R) Xeon(R) CPU E5645 @ 2.40GHz" becomes "intel-xeon-cpu-e5645-2.40ghz".
+func Slug(s string) string {
+	s = strings.ToLower(s)
+	for _, junk := range []string{"(r)", "(tm)", "@", "processor"} {
+		s = strings.ReplaceAll(s, junk, " ")
+	}
+	var b strings.Builder
+	dash := false
+	for _, r := range s {
+		ok := r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.'
+		if !ok {
+			dash = b.Len() > 0
+			continue
+		}
+		if dash {
+			b.WriteByte('-')
+			dash = false
+		}
+		b.WriteRune(r)
+	}
+	if b.Len() == 0 {
+		return "unknown"
+	}
+	return b.String()
+}

@@ -1,0 +1,30 @@
+package bench
+
+import "testing"
+
+func TestSlug(t *testing.T) {
+	cases := map[string]string{
+		"Intel(R) Xeon(R) CPU E5645 @ 2.40GHz": "intel-xeon-cpu-e5645-2.40ghz",
+		"NVIDIA H100 80GB HBM3":                "nvidia-h100-80gb-hbm3",
+		"  AMD EPYC 7642 48-Core Processor ":   "amd-epyc-7642-48-core",
+		"":                                     "unknown",
+		"///":                                  "unknown",
+	}
+	for in, want := range cases {
+		if got := Slug(in); got != want {
+			t.Errorf("Slug(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSetGPUsLabel(t *testing.T) {
+	m := Machine{CPU: "Intel Xeon Platinum 8480C", Label: "x"}
+	m.SetGPUs(&CUDAInfo{Driver: "13.0"}, []GPU{{Name: "NVIDIA H100 80GB HBM3"}, {Name: "NVIDIA H100 80GB HBM3"}})
+	if want := "intel-xeon-platinum-8480c_nvidia-h100-80gb-hbm3-x2"; m.Label != want {
+		t.Fatalf("label %q, want %q", m.Label, want)
+	}
+	h := HostMachine()
+	if h.Cores < 1 || h.Label == "" || h.GoVersion == "" {
+		t.Fatalf("HostMachine incomplete: %+v", h)
+	}
+}

@@ -1,0 +1,230 @@
+package experiments
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/semibench/semibench/bench"
+)
+
+// Scale selects the sizes an experiment runs at.
+type Scale string
+
+// The scales of DESIGN.md.
+const (
+	Quick Scale = "quick" // seconds: tests, CI, smoke runs
+	Paper Scale = "paper" // the papers' own sizes
+	Large Scale = "large" // beyond the papers
+)
+
+// Scales lists the valid scales in increasing size.
+var Scales = []Scale{Quick, Paper, Large}
+
+// ParseScale validates a scale name.
+func ParseScale(s string) (Scale, error) {
+	for _, sc := range Scales {
+		if string(sc) == s {
+			return sc, nil
+		}
+	}
+	return "", fmt.Errorf("unknown scale %q (valid: quick, paper, large)", s)
+}
+
+// ErrUnavailable marks an implementation whose backend is absent on this
+// machine (no CUDA driver or GPU); the runner records it as unavailable.
+var ErrUnavailable = errors.New("unavailable on this machine")
+
+// Options are the run-wide settings passed to every case.
+type Options struct {
+	Threads int // CPU threads for parallel implementations; 0 means all
+	GPUs    int // GPUs for implementations that split work; 0 means 1
+	Seed    uint64
+}
+
+// Experiment is one paper table or figure.
+type Experiment struct {
+	Name        string // "kleene/table2"
+	Paper       string // the paper's file in shared/papers
+	Description string
+	// Statistic is the paper's own summary of repetitions (bench.StatMid3
+	// for "the mean of the middle three of five"), or bench.StatMedian.
+	Statistic string
+	// Impls lists the implementation names compared, in display order.
+	Impls []string
+	// NsPerWork is a conservative prior, per implementation, of the
+	// nanoseconds one unit of a case's Work takes, used to estimate a cell
+	// before any cell of that implementation has run.
+	NsPerWork map[string]float64
+	// Cases lists the cases at a scale.
+	Cases func(Scale, Options) []Case
+	// Tables renders the records of a run (all experiments of the file, so
+	// one table may draw on another's cells) beside the paper's numbers.
+	Tables func(run []bench.Record) []bench.Table
+	// Plots renders figures from the records of a run.
+	Plots func(run []bench.Record) []bench.Plot
+}
+
+// Case is one parameter setting of an experiment: one input, run by each of
+// its implementations.
+type Case struct {
+	Params bench.Params
+	// Impls restricts the case to some of the experiment's implementations;
+	// nil means all of them.
+	Impls []string
+	// Work is the case's cost in the experiment's units (e.g. m·n updates),
+	// for time estimates.
+	Work float64
+	// Setup builds the input (and any reference) once for all the case's
+	// implementations.
+	Setup func(ctx context.Context) (*Instance, error)
+}
+
+// Instance is a prepared input.
+type Instance struct {
+	Input   *bench.Input
+	Metrics map[string]float64
+	// Run executes one implementation once, reporting phases to rec.
+	Run func(ctx context.Context, impl string, rec *bench.Recorder) (output any, err error)
+	// Check verifies an implementation's output.
+	Check func(impl string, output any) bench.Check
+	// Release frees the instance's memory; may be nil.
+	Release func()
+}
+
+// ImplsFor returns the implementations of c that match the pattern
+// (path.Match syntax, e.g. "cpu/*"; empty matches all).
+func (e *Experiment) ImplsFor(c Case, pattern string) []string {
+	names := c.Impls
+	if names == nil {
+		names = e.Impls
+	}
+	var out []string
+	for _, n := range names {
+		if pattern == "" || matchImpl(pattern, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func matchImpl(pattern, name string) bool {
+	for _, p := range strings.Split(pattern, ",") {
+		if ok, _ := path.Match(p, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+var registry = map[string]*Experiment{}
+
+// Register adds an experiment; it panics on a duplicate name, which is a
+// programming error caught by every test run.
+func Register(e *Experiment) {
+	if _, dup := registry[e.Name]; dup {
+		panic("experiments: duplicate experiment " + e.Name)
+	}
+	registry[e.Name] = e
+}
+
+// All returns every experiment sorted by name.
+func All() []*Experiment {
+	out := make([]*Experiment, 0, len(registry))
+	for _, e := range registry {
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Lookup resolves experiment names. A name may be a prefix ending in "/"
+// ("kleene/") or a path.Match pattern ("kleene/*"). An unknown name gives an
+// error listing the closest names.
+func Lookup(names ...string) ([]*Experiment, error) {
+	var out []*Experiment
+	for _, name := range names {
+		var found []*Experiment
+		for _, e := range All() {
+			if e.Name == name || (strings.HasSuffix(name, "/") && strings.HasPrefix(e.Name, name)) {
+				found = append(found, e)
+			} else if ok, _ := path.Match(name, e.Name); ok {
+				found = append(found, e)
+			}
+		}
+		if len(found) == 0 {
+			all := make([]string, 0, len(registry))
+			for n := range registry {
+				all = append(all, n)
+			}
+			return nil, fmt.Errorf("unknown experiment %q%s", name, suggest(name, all))
+		}
+		for _, e := range found {
+			if !slices.Contains(out, e) {
+				out = append(out, e)
+			}
+		}
+	}
+	return out, nil
+}
+
+// CheckImplPattern returns an error, listing the close names, when the
+// pattern matches no implementation of the experiments.
+func CheckImplPattern(exps []*Experiment, pattern string) error {
+	if pattern == "" {
+		return nil
+	}
+	var all []string
+	for _, e := range exps {
+		for _, n := range e.Impls {
+			if matchImpl(pattern, n) {
+				return nil
+			}
+			if !slices.Contains(all, n) {
+				all = append(all, n)
+			}
+		}
+	}
+	return fmt.Errorf("no implementation matches %q%s", pattern, suggest(pattern, all))
+}
+
+// suggest formats the names closest to name (by edit distance), or all
+// names when none is close.
+func suggest(name string, names []string) string {
+	sort.Strings(names)
+	var close []string
+	for _, n := range names {
+		if d := editDistance(name, n); d <= max(2, len(name)/3) || strings.Contains(n, name) {
+			close = append(close, n)
+		}
+	}
+	if len(close) > 0 {
+		return "; did you mean " + strings.Join(close, ", ") + "?"
+	}
+	return "; known: " + strings.Join(names, ", ")
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
