@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/experiments"
+)
+
+func init() {
+	register(&command{
+		name:    "table",
+		summary: "print the tables of result files beside the papers' numbers",
+		usage:   "table FILE... [--experiment NAME] [--format text|markdown|csv]",
+		run:     tableCmd,
+	})
+	register(&command{
+		name:    "plot",
+		summary: "render the figures of result files as PNG and SVG",
+		usage:   "plot FILE... [--dir DIR]",
+		run:     plotCmd,
+	})
+	register(&command{
+		name:    "compare",
+		summary: "machines side by side: align result files on experiment, implementation and parameters, with ratios",
+		usage:   "compare FILE FILE... [--experiment NAME] [--phase NAME] [--format text|markdown|csv]",
+		run:     compareCmd,
+	})
+	register(&command{
+		name:    "export",
+		summary: "write a result file in Go benchmark format (for benchstat)",
+		usage:   "export --benchfmt FILE [--out FILE]",
+		run:     exportCmd,
+	})
+}
+
+// readFiles reads result files, each error naming its file.
+func readFiles(paths []string) ([]*bench.File, error) {
+	files := make([]*bench.File, 0, len(paths))
+	for _, p := range paths {
+		f, err := bench.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	return files, nil
+}
+
+func tableCmd(_ context.Context, args []string) error {
+	fs := flag.NewFlagSet("table", flag.ContinueOnError)
+	exp := fs.String("experiment", "", "only this experiment")
+	format := fs.String("format", "text", "text, markdown or csv")
+	paths, err := parse(fs, commands["table"], args)
+	if err != nil {
+		return err
+	}
+	if len(paths) == 0 {
+		return usagef("name at least one result file")
+	}
+	files, err := readFiles(paths)
+	if err != nil {
+		return err
+	}
+	for i, f := range files {
+		tables, err := experiments.RenderTables(f, *exp)
+		if err != nil {
+			return fmt.Errorf("%s: %w", paths[i], err)
+		}
+		if len(files) > 1 {
+			fmt.Printf("== %s (%s)\n\n", paths[i], f.Machine.Label)
+		}
+		if err := printTables(tables, *format); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func plotCmd(_ context.Context, args []string) error {
+	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
+	dir := fs.String("dir", "", "output folder (default plots/<machine-label>)")
+	paths, err := parse(fs, commands["plot"], args)
+	if err != nil {
+		return err
+	}
+	if len(paths) == 0 {
+		return usagef("name at least one result file")
+	}
+	files, err := readFiles(paths)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		d := *dir
+		if d == "" {
+			d = filepath.Join("plots", f.Machine.Label)
+		}
+		written, err := experiments.RenderPlots(f, d)
+		if err != nil {
+			return err
+		}
+		for _, w := range written {
+			fmt.Println(w)
+		}
+	}
+	return nil
+}
+
+func compareCmd(_ context.Context, args []string) error {
+	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	exp := fs.String("experiment", "", "only this experiment")
+	phase := fs.String("phase", "", "only this phase (e.g. total, update_w)")
+	format := fs.String("format", "text", "text, markdown or csv")
+	paths, err := parse(fs, commands["compare"], args)
+	if err != nil {
+		return err
+	}
+	if len(paths) < 2 {
+		return usagef("name at least two result files")
+	}
+	files, err := readFiles(paths)
+	if err != nil {
+		return err
+	}
+	tables, err := bench.Compare(files, nil, bench.CompareOptions{Experiment: *exp, Phase: *phase})
+	if err != nil {
+		return err
+	}
+	return printTables(tables, *format)
+}
+
+func exportCmd(_ context.Context, args []string) error {
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	in := fs.String("benchfmt", "", "result file to export in Go benchmark format")
+	out := fs.String("out", "", "output file (default standard output)")
+	pos, err := parse(fs, commands["export"], args)
+	if err != nil {
+		return err
+	}
+	if *in == "" && len(pos) == 1 {
+		*in = pos[0]
+	} else if len(pos) > 0 {
+		return usagef("unexpected arguments %v", pos)
+	}
+	if *in == "" {
+		return usagef("--benchfmt FILE is required")
+	}
+	f, err := bench.ReadFile(*in)
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		return bench.WriteBenchfmt(os.Stdout, f)
+	}
+	w, err := os.Create(*out)
+	if err != nil {
+		return err
+	}
+	if err := bench.WriteBenchfmt(w, f); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
+}

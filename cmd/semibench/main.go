@@ -1,0 +1,140 @@
+// Command semibench reproduces the tables and figures of five papers on
+// semiring and tropical algorithms on this machine's CPU and NVIDIA GPUs,
+// prints them beside the papers' numbers, and compares machines from saved
+// result files. Run "semibench help" for the commands.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+)
+
+// command is one subcommand: its one-line summary, its usage line and its
+// body. run returns a *usageError for bad usage (exit 2), any other error
+// for failure (exit 1).
+type command struct {
+	name, summary, usage string
+	run                  func(ctx context.Context, args []string) error
+}
+
+// usageError is bad usage: the message and the command's usage are printed,
+// and the exit status is 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+
+var commands = map[string]*command{}
+
+func register(c *command) { commands[c.name] = c }
+
+func main() {
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: logLevel()})))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(dispatch(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func logLevel() slog.Level {
+	if os.Getenv("SEMIBENCH_DEBUG") != "" {
+		return slog.LevelDebug
+	}
+	return slog.LevelWarn
+}
+
+// dispatch runs one command and returns the exit status.
+func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				fmt.Fprintf(stdout, "usage: semibench %s\n\n%s\n", c.usage, c.summary)
+				return 0
+			}
+		}
+		mainUsage(stdout)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "semibench: unknown command %q\n\n", args[0])
+		mainUsage(stderr)
+		return 2
+	}
+	err := c.run(ctx, args[1:])
+	var ue *usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "semibench %s: %s\nusage: semibench %s\n(semibench %s --help for every flag)\n", c.name, ue.msg, c.usage, c.name)
+		return 2
+	default:
+		fmt.Fprintf(stderr, "semibench %s: %v\n", c.name, err)
+		return 1
+	}
+}
+
+func mainUsage(w io.Writer) {
+	fmt.Fprintln(w, "semibench reproduces five papers on semiring and tropical algorithms on CPUs and NVIDIA GPUs.")
+	fmt.Fprintln(w, "\nusage: semibench COMMAND [arguments]\n\ncommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nsemibench COMMAND --help shows a command's flags.")
+}
+
+// parse parses flags that may appear before, between or after positional
+// arguments ("run kleene/table2 --scale paper") and returns the positionals.
+func parse(fs *flag.FlagSet, c *command, args []string) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				printHelp(fs, c)
+				return nil, flag.ErrHelp
+			}
+			return nil, usagef("%v", err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func printHelp(fs *flag.FlagSet, c *command) {
+	fmt.Fprintf(os.Stdout, "usage: semibench %s\n\n%s\n", c.usage, c.summary)
+	var b strings.Builder
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	if b.Len() > 0 {
+		fmt.Fprintf(os.Stdout, "\nflags:\n%s", b.String())
+	}
+}

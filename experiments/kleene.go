@@ -1,0 +1,325 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/generators/dag"
+	"github.com/semibench/semibench/impls/cpu/kleene"
+	"github.com/semibench/semibench/maxplus"
+	"github.com/semibench/semibench/results"
+)
+
+// The Kleene-star paper (000): Table 2 (CPU phases) and Table 3 (GPU phases
+// and speedup), on the paper's random DAG.
+
+const kleenePaper = "000_c78fb6cc642483eb.txt"
+
+// kleenePhases are the paper's rows, in its order.
+var kleenePhases = []struct{ name, label string }{
+	{"convert_ccs", "Convert CCS"},
+	{"topo_sort", "Topological sort"},
+	{"init_w", "Initialize W"},
+	{"h2d", "Host to device"},
+	{"update_w", "Update W"},
+	{"d2h", "Device to host"},
+	{"total", "Total"},
+}
+
+// kleeneImpls is every Kleene implementation by name: the CPU ones and, when
+// linked, the CUDA ones (added by kleene_cuda.go).
+var kleeneImpls = slices.Clone(kleene.CPU)
+
+func findKleeneImpl(name string) (kleene.Impl, bool) {
+	for _, im := range kleeneImpls {
+		if im.Name == name {
+			return im, true
+		}
+	}
+	return kleene.Impl{}, false
+}
+
+// kleeneSizes are the node counts per scale: the paper's four at paper
+// scale.
+func kleeneSizes(s Scale) []int {
+	switch s {
+	case Quick:
+		return []int{60, 120, 240}
+	case Large:
+		return []int{8000, 16000}
+	}
+	return []int{500, 1000, 2000, 4000}
+}
+
+// kleeneCases gives, per size, the timed case on N(0,1) weights (as the
+// paper) and, at the smallest size, an integer-weight case on which every
+// implementation must agree exactly.
+func kleeneCases(s Scale, opt Options, impls []string) []Case {
+	sizes := kleeneSizes(s)
+	var cs []Case
+	for _, n := range sizes {
+		cs = append(cs, kleeneCase(n, false, opt, impls))
+	}
+	cs = append(cs, kleeneCase(sizes[0], true, opt, impls))
+	return cs
+}
+
+func kleeneCase(n int, intWeights bool, opt Options, impls []string) Case {
+	weights := "normal"
+	if intWeights {
+		weights = "int"
+	}
+	seed := opt.Seed
+	if seed == 0 {
+		seed = 1
+	}
+	return Case{
+		Params: bench.Params{{Name: "n", Value: strconv.Itoa(n)}, {Name: "weights", Value: weights}},
+		Impls:  impls,
+		Work:   float64(n) * float64(n) * float64(n) / 4, // m·n with m ≈ n²/4
+		Setup: func(ctx context.Context) (*Instance, error) {
+			need := kleene.MemoryBytes(n)
+			if avail := bench.AvailableMemory(); avail > 0 && need > avail {
+				return nil, fmt.Errorf("n=%d needs about %.1f GiB, only %.1f GiB available", n, gib(need), gib(avail))
+			}
+			x, err := dag.Generate(n, seed, intWeights)
+			if err != nil {
+				return nil, err
+			}
+			ref, err := kleene.Reference(ctx, x, opt.Threads)
+			if err != nil {
+				return nil, err
+			}
+			kopt := kleene.Options{Threads: opt.Threads, GPUs: opt.GPUs}
+			return &Instance{
+				Input: &bench.Input{Generator: "dag", Seed: seed, Hash: x.Hash(),
+					Description: fmt.Sprintf("random DAG, n=%d, %s weights, topological order 1..n permuted", n, weights)},
+				Metrics: map[string]float64{"arcs": float64(x.Arcs())},
+				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
+					im, ok := findKleeneImpl(impl)
+					if !ok {
+						return nil, fmt.Errorf("%w: implementation %s is not built into this binary", ErrUnavailable, impl)
+					}
+					return im.Run(ctx, x, kopt, rec)
+				},
+				Check: func(_ string, out any) bench.Check {
+					w, _ := out.(*maxplus.Matrix)
+					if w == nil {
+						return bench.Check{Method: "output", Detail: "no output matrix"}
+					}
+					return kleene.Verify(x, w, ref, intWeights)
+				},
+			}, nil
+		},
+	}
+}
+
+func gib(b uint64) float64 { return float64(b) / (1 << 30) }
+
+func init() {
+	Register(&Experiment{
+		Name:        "kleene/table2",
+		Paper:       kleenePaper,
+		Description: "Kleene star of a random DAG on the CPU: phases and arcs m vs n (paper's Table 2)",
+		Statistic:   bench.StatMid3,
+		Impls:       []string{"cpu/paper", "cpu/fast"},
+		NsPerWork:   map[string]float64{"cpu/paper": 2, "cpu/fast": 0.2},
+		Cases:       func(s Scale, o Options) []Case { return kleeneCases(s, o, nil) },
+		Tables:      kleeneTable2,
+		Plots:       func(run []bench.Record) []bench.Plot { return kleenePlots(run, "kleene/table2") },
+	})
+	Register(&Experiment{
+		Name:        "kleene/table3",
+		Paper:       kleenePaper,
+		Description: "Kleene star of a random DAG on the GPU: phases and speedup over the CPU (paper's Table 3)",
+		Statistic:   bench.StatMid3,
+		Impls:       []string{"cpu/paper", "cpu/fast", "cuda/paper", "cuda/fast"},
+		NsPerWork:   map[string]float64{"cpu/paper": 2, "cpu/fast": 0.2, "cuda/paper": 0.2, "cuda/fast": 0.02},
+		Cases:       func(s Scale, o Options) []Case { return kleeneCases(s, o, nil) },
+		Tables:      kleeneTable3,
+		Plots:       func(run []bench.Record) []bench.Plot { return kleenePlots(run, "kleene/table3") },
+	})
+}
+
+// kleeneRows lists the (n, weights=normal) parameter sets present in the
+// run or the paper, in increasing n.
+func kleeneRows(recs ...[]bench.Record) []int {
+	var ns []int
+	for _, rs := range recs {
+		for _, r := range rs {
+			if r.Params.Get("weights") != "normal" {
+				continue
+			}
+			if n, err := strconv.Atoi(r.Params.Get("n")); err == nil && !slices.Contains(ns, n) {
+				ns = append(ns, n)
+			}
+		}
+	}
+	slices.Sort(ns)
+	return ns
+}
+
+func kleeneParams(n int) bench.Params {
+	return bench.Params{{Name: "n", Value: strconv.Itoa(n)}, {Name: "weights", Value: "normal"}}
+}
+
+// ofExperiment keeps the records of one experiment.
+func ofExperiment(recs []bench.Record, exp string) []bench.Record {
+	var out []bench.Record
+	for _, r := range recs {
+		if r.Experiment == exp {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func arcsText(r *bench.Record) string {
+	if r == nil || r.Metrics == nil {
+		return "—"
+	}
+	return formatCount(r.Metrics["arcs"])
+}
+
+func kleeneTable2(run []bench.Record) []bench.Table {
+	const exp = "kleene/table2"
+	paper, _ := results.PaperRecords(exp)
+	own := ofExperiment(run, exp)
+	if len(own) == 0 {
+		return nil
+	}
+	pc, rc := IndexRecords(paper), IndexRecords(own)
+	t := bench.Table{
+		Title:  "kleene/table2 — Kleene star on the CPU, ms (paper: Table 2, Xeon E5645, mean of the middle three of five)",
+		Header: []string{"n", "phase", "paper (Xeon E5645)", "cpu/paper", "cpu/fast", "paper / cpu/paper", "cpu/paper / cpu/fast"},
+	}
+	for _, n := range kleeneRows(own) {
+		p := kleeneParams(n)
+		pr, slow, fast := pc.Get(exp, "cpu/paper", p), rc.Get(exp, "cpu/paper", p), rc.Get(exp, "cpu/fast", p)
+		ours := slow
+		if ours == nil {
+			ours = fast
+		}
+		t.Rows = append(t.Rows, []string{strconv.Itoa(n), "arcs m", arcsText(pr), arcsText(ours), arcsText(fast), "", ""})
+		for _, ph := range kleenePhases {
+			if ph.name == "h2d" || ph.name == "d2h" {
+				continue
+			}
+			t.Rows = append(t.Rows, []string{strconv.Itoa(n), ph.label, CellText(pr, ph.name), CellText(slow, ph.name), CellText(fast, ph.name),
+				Ratio(PhaseMS(pr, ph.name), PhaseMS(slow, ph.name)), Ratio(PhaseMS(slow, ph.name), PhaseMS(fast, ph.name))})
+		}
+	}
+	if ns := kleeneRows(own); len(ns) > 0 {
+		n := ns[len(ns)-1]
+		p := kleeneParams(n)
+		t.Notes = append(t.Notes, fmt.Sprintf("Update W at n=%d: cpu/paper / cpu/fast = %s (target at n=4000 on a 2-core machine: at least 10x).",
+			n, Ratio(PhaseMS(rc.Get(exp, "cpu/paper", p), "update_w"), PhaseMS(rc.Get(exp, "cpu/fast", p), "update_w"))))
+	}
+	t.Notes = append(t.Notes, CheckSummary(run, exp))
+	return []bench.Table{t}
+}
+
+func kleeneTable3(run []bench.Record) []bench.Table {
+	const exp = "kleene/table3"
+	paper, _ := results.PaperRecords(exp)
+	own := ofExperiment(run, exp)
+	if len(own) == 0 {
+		return nil
+	}
+	pc, rc := IndexRecords(paper), IndexRecords(own)
+	phases := bench.Table{
+		Title:  "kleene/table3 — Kleene star on the GPU, ms (paper: Table 3, Tesla C2075)",
+		Header: []string{"n", "phase", "paper (Tesla C2075)", "cuda/paper", "cuda/fast", "cuda/paper / cuda/fast"},
+	}
+	speed := bench.Table{
+		Title: "kleene/table3 — speedup of the total (paper's 'Effect': CPU total / GPU total)",
+		Header: []string{"n", "paper Effect", "cpu/paper / cuda/paper", "cpu/paper / cuda/fast", "cpu/fast / cuda/fast",
+			"paper GPU / cuda/paper", "paper GPU / cuda/fast"},
+	}
+	for _, n := range kleeneRows(own) {
+		p := kleeneParams(n)
+		pr := pc.Get(exp, "cuda/paper", p)
+		cp, cf := rc.Get(exp, "cuda/paper", p), rc.Get(exp, "cuda/fast", p)
+		for _, ph := range kleenePhases {
+			phases.Rows = append(phases.Rows, []string{strconv.Itoa(n), ph.label, CellText(pr, ph.name), CellText(cp, ph.name), CellText(cf, ph.name),
+				Ratio(PhaseMS(cp, ph.name), PhaseMS(cf, ph.name))})
+		}
+		effect := "—"
+		if pr != nil && pr.Metrics != nil {
+			effect = bench.FormatRatio(pr.Metrics["speedup"])
+		}
+		slow, fast := PhaseMS(rc.Get(exp, "cpu/paper", p), "total"), PhaseMS(rc.Get(exp, "cpu/fast", p), "total")
+		paperGPU := PhaseMS(pr, "total")
+		speed.Rows = append(speed.Rows, []string{strconv.Itoa(n), effect,
+			Ratio(slow, PhaseMS(cp, "total")), Ratio(slow, PhaseMS(cf, "total")), Ratio(fast, PhaseMS(cf, "total")),
+			Ratio(paperGPU, PhaseMS(cp, "total")), Ratio(paperGPU, PhaseMS(cf, "total"))})
+	}
+	if ns := kleeneRows(own); len(ns) > 0 {
+		n := ns[len(ns)-1]
+		p := kleeneParams(n)
+		cp, cf, pr := rc.Get(exp, "cuda/paper", p), rc.Get(exp, "cuda/fast", p), pc.Get(exp, "cuda/paper", p)
+		speed.Notes = append(speed.Notes,
+			fmt.Sprintf("At n=%d: cuda/fast update W = %s ms (target at n=4000 on an H100: within 3 ms); cuda/paper total / cuda/fast total = %s (target: at least 20x).",
+				n, CellText(cf, "update_w"), Ratio(PhaseMS(cp, "total"), PhaseMS(cf, "total"))),
+			fmt.Sprintf("At n=%d: cuda/paper update W = %s ms beside the paper's %s ms on the Tesla C2075.",
+				n, CellText(cp, "update_w"), CellText(pr, "update_w")))
+	}
+	speed.Notes = append(speed.Notes, CheckSummary(run, exp))
+	return []bench.Table{phases, speed}
+}
+
+// kleenePlots draws update W and total vs n, log-log, for the paper's
+// machines and every implementation of the run.
+func kleenePlots(run []bench.Record, exp string) []bench.Plot {
+	own := ofExperiment(run, exp)
+	if len(own) == 0 {
+		return nil
+	}
+	var out []bench.Plot
+	for _, phase := range []string{"update_w", "total"} {
+		pl := bench.Plot{
+			Name:   "kleene-" + exp[len("kleene/"):] + "-" + phase,
+			Title:  fmt.Sprintf("%s: %s vs n", exp, phase),
+			XLabel: "nodes n", YLabel: phase + " (ms)", LogX: true, LogY: true,
+		}
+		addSeries := func(name string, recs []bench.Record, impl string) {
+			s := bench.Series{Name: name}
+			rc := IndexRecords(recs)
+			for _, n := range kleeneRows(recs) {
+				if v := PhaseMS(rc.Get(recs[0].Experiment, impl, kleeneParams(n)), phase); !math.IsNaN(v) {
+					s.X, s.Y = append(s.X, float64(n)), append(s.Y, v)
+				}
+			}
+			if len(s.X) > 0 {
+				pl.Series = append(pl.Series, s)
+			}
+		}
+		for _, pe := range []string{"kleene/table2", "kleene/table3"} {
+			if recs, files := results.PaperRecords(pe); len(recs) > 0 {
+				addSeries("paper "+files[0].Machine.Label, recs, recs[0].Impl)
+			}
+		}
+		for _, impl := range []string{"cpu/paper", "cpu/fast", "cuda/paper", "cuda/fast"} {
+			addSeries(impl, own, impl)
+		}
+		out = append(out, pl)
+	}
+	return out
+}
+
+// KleeneImpl returns the named Kleene-star implementation, or an error
+// listing the close names.
+func KleeneImpl(name string) (kleene.Impl, error) {
+	if im, ok := findKleeneImpl(name); ok {
+		return im, nil
+	}
+	names := make([]string, len(kleeneImpls))
+	for i, im := range kleeneImpls {
+		names[i] = im.Name
+	}
+	return kleene.Impl{}, fmt.Errorf("unknown Kleene implementation %q%s", name, suggest(name, names))
+}

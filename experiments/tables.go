@@ -1,0 +1,115 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/semibench/semibench/bench"
+)
+
+// Cells indexes records by experiment, implementation and parameters so a
+// table can look its cells up; later records replace earlier ones.
+type Cells map[string]*bench.Record
+
+// IndexRecords builds the index.
+func IndexRecords(recs []bench.Record) Cells {
+	c := Cells{}
+	for i := range recs {
+		c[recs[i].Key()] = &recs[i]
+	}
+	return c
+}
+
+// Get returns the record, or nil.
+func (c Cells) Get(experiment, impl string, params bench.Params) *bench.Record {
+	r := bench.Record{Experiment: experiment, Impl: impl, Params: params}
+	return c[r.Key()]
+}
+
+// PhaseMS returns a phase's statistic, or NaN when the record is missing,
+// not ok, or lacks the phase.
+func PhaseMS(r *bench.Record, phase string) float64 {
+	if r == nil || (r.Status != bench.StatusOK && r.Status != bench.StatusCheckFailed) {
+		return math.NaN()
+	}
+	p := r.Phase(phase)
+	if p == nil {
+		return math.NaN()
+	}
+	return p.StatMS
+}
+
+// CellText renders a record's phase for a table: the time, or the reason
+// there is none ("skipped (est. 3m0s)", "unavailable", "failed", "—").
+func CellText(r *bench.Record, phase string) string {
+	switch {
+	case r == nil:
+		return "—"
+	case r.Status == bench.StatusSkipped:
+		return fmt.Sprintf("skipped (est. %s)", bench.FormatMS(r.EstimateMS))
+	case r.Status == bench.StatusUnavailable || r.Status == bench.StatusFailed:
+		return r.Status
+	}
+	v := PhaseMS(r, phase)
+	if math.IsNaN(v) {
+		return "—"
+	}
+	s := bench.FormatMS(v)
+	if r.Status == bench.StatusCheckFailed {
+		s += " (check failed)"
+	}
+	return s
+}
+
+// Ratio renders a/b as "12.3x", or "—" when either side is missing.
+func Ratio(a, b float64) string {
+	if math.IsNaN(a) || math.IsNaN(b) || b == 0 {
+		return "—"
+	}
+	return bench.FormatRatio(a / b)
+}
+
+// CheckSummary is a table note counting the check verdicts of an
+// experiment's records and naming the failures.
+func CheckSummary(recs []bench.Record, experiment string) string {
+	ok, bad, other := 0, []string{}, 0
+	for _, r := range recs {
+		if r.Experiment != experiment {
+			continue
+		}
+		switch {
+		case r.Check != nil && r.Check.OK:
+			ok++
+		case r.Check != nil:
+			bad = append(bad, fmt.Sprintf("%s %s: %s", r.Impl, r.Params, r.Check.Detail))
+		default:
+			other++
+		}
+	}
+	s := fmt.Sprintf("Checks: %d ok, %d failed, %d not run (skipped, unavailable or failed).", ok, len(bad), other)
+	for _, b := range bad {
+		s += "\nCHECK FAILED: " + b
+	}
+	return s
+}
+
+// Itoa is strconv.Itoa, kept short for parameter lists.
+func Itoa(n int) string { return strconv.Itoa(n) }
+
+// formatCount prints an integer count with thousands separators, as the
+// papers print them: 3998935 becomes "3,998,935".
+func formatCount(x float64) string {
+	s := strconv.FormatInt(int64(math.Round(x)), 10)
+	neg := s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
