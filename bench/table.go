@@ -1,0 +1,478 @@
+package bench
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// Table is a rendered-format-neutral table: a title, a header row, data rows
+// of preformatted cells, and notes printed below it. Rows may be shorter than
+// the header (missing cells are blank) or longer (extra header cells are
+// blank).
+type Table struct {
+	Title  string
+	Header []string
+	Rows   [][]string
+	Notes  []string
+}
+
+// Output formats understood by Table.Render.
+const (
+	FormatText     = "text"     // aligned columns, numbers right-aligned
+	FormatMarkdown = "markdown" // a GitHub pipe table
+	FormatCSV      = "csv"      // RFC 4180, title and notes as "# " comment lines
+)
+
+// Formats lists the formats Table.Render accepts.
+func Formats() []string { return []string{FormatText, FormatMarkdown, FormatCSV} }
+
+// Render writes t to w in the named format (see Formats): "text" is an
+// aligned table with numeric columns right-aligned, the title above and the
+// notes below; "markdown" is a GitHub pipe table under a "### Title" heading
+// with '|' escaped in cells and the notes as paragraphs below; "csv" is
+// encoding/csv output with the title before and the notes after as "# "
+// comment lines (read it back with csv.Reader.Comment = '#').
+func (t *Table) Render(w io.Writer, format string) error {
+	var err error
+	switch format {
+	case FormatText:
+		err = t.renderText(w)
+	case FormatMarkdown:
+		err = t.renderMarkdown(w)
+	case FormatCSV:
+		err = t.renderCSV(w)
+	default:
+		return fmt.Errorf("unknown table format %q (valid: %s)", format, strings.Join(Formats(), ", "))
+	}
+	if err != nil {
+		return fmt.Errorf("rendering table %q as %s: %w", t.Title, format, err)
+	}
+	return nil
+}
+
+// grid returns the header and rows padded to a common width.
+func (t *Table) grid() (header []string, rows [][]string) {
+	n := len(t.Header)
+	for _, r := range t.Rows {
+		n = max(n, len(r))
+	}
+	pad := func(r []string) []string {
+		out := make([]string, n)
+		copy(out, r)
+		return out
+	}
+	header = pad(t.Header)
+	rows = make([][]string, len(t.Rows))
+	for i, r := range t.Rows {
+		rows[i] = pad(r)
+	}
+	return header, rows
+}
+
+// numericColumns reports, per column, whether it holds numbers: at least
+// one cell parses as a number (with thousands separators, a trailing "x" or
+// "%" allowed) and no fewer than half of its non-blank, non-dash cells do.
+func numericColumns(rows [][]string, ncol int) []bool {
+	out := make([]bool, ncol)
+	for c := range ncol {
+		num, other := 0, 0
+		for _, r := range rows {
+			s := strings.TrimSpace(r[c])
+			switch {
+			case s == "" || s == "—" || s == "-":
+			case isNumeric(s):
+				num++
+			default:
+				other++
+			}
+		}
+		out[c] = num > 0 && num >= other
+	}
+	return out
+}
+
+// isNumeric reports whether s reads as a number as this package prints
+// them: "66,997.8", "-3", "29.3x", "12%", "1e-05".
+func isNumeric(s string) bool {
+	s = strings.TrimSuffix(strings.TrimSuffix(s, "x"), "%")
+	s = strings.ReplaceAll(s, ",", "")
+	if s == "" {
+		return false
+	}
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}
+
+func (t *Table) renderText(w io.Writer) error {
+	header, rows := t.grid()
+	var buf bytes.Buffer
+	if t.Title != "" {
+		buf.WriteString(t.Title + "\n")
+	}
+	if len(header) > 0 {
+		aligns := make(tw.Alignment, len(header))
+		for i, num := range numericColumns(rows, len(header)) {
+			aligns[i] = tw.AlignLeft
+			if num {
+				aligns[i] = tw.AlignRight
+			}
+		}
+		cell := func(a tw.Alignment) tw.CellConfig {
+			return tw.CellConfig{
+				Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone, AutoFormat: tw.Off},
+				Alignment:  tw.CellAlignment{Global: tw.AlignLeft, PerColumn: a},
+				Padding:    tw.CellPadding{Global: tw.Padding{Left: " ", Right: " ", Overwrite: true}},
+			}
+		}
+		tbl := tablewriter.NewTable(&buf,
+			tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleLight)})),
+			tablewriter.WithHeaderConfig(cell(aligns)),
+			tablewriter.WithRowConfig(cell(aligns)),
+			tablewriter.WithBehavior(tw.Behavior{AutoHide: tw.Off, TrimSpace: tw.Off}),
+		)
+		tbl.Header(anySlice(header)...)
+		for _, r := range rows {
+			if err := tbl.Append(anySlice(r)...); err != nil {
+				return err
+			}
+		}
+		if err := tbl.Render(); err != nil {
+			return err
+		}
+	}
+	for _, n := range t.Notes {
+		buf.WriteString(n + "\n")
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+func anySlice(s []string) []any {
+	out := make([]any, len(s))
+	for i, v := range s {
+		out[i] = v
+	}
+	return out
+}
+
+// mdEscape makes s safe inside a pipe-table cell: '|' is escaped and line
+// breaks become <br>.
+func mdEscape(s string) string {
+	s = strings.ReplaceAll(s, `|`, `\|`)
+	s = strings.ReplaceAll(s, "\r\n", "<br>")
+	s = strings.ReplaceAll(s, "\n", "<br>")
+	return strings.TrimSpace(s)
+}
+
+func (t *Table) renderMarkdown(w io.Writer) error {
+	header, rows := t.grid()
+	var b strings.Builder
+	if t.Title != "" {
+		b.WriteString("### " + strings.ReplaceAll(t.Title, "\n", " ") + "\n\n")
+	}
+	if len(header) > 0 {
+		line := func(cells []string) {
+			b.WriteString("|")
+			for _, c := range cells {
+				b.WriteString(" " + mdEscape(c) + " |")
+			}
+			b.WriteString("\n")
+		}
+		line(header)
+		b.WriteString("|")
+		for _, num := range numericColumns(rows, len(header)) {
+			if num {
+				b.WriteString(" ---: |")
+			} else {
+				b.WriteString(" --- |")
+			}
+		}
+		b.WriteString("\n")
+		for _, r := range rows {
+			line(r)
+		}
+	}
+	for _, n := range t.Notes {
+		for l := range strings.SplitSeq(n, "\n") {
+			b.WriteString("\n" + l + "\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (t *Table) renderCSV(w io.Writer) error {
+	header, rows := t.grid()
+	var buf bytes.Buffer
+	comment := func(s string) {
+		for l := range strings.SplitSeq(s, "\n") {
+			buf.WriteString("# " + l + "\n")
+		}
+	}
+	if t.Title != "" {
+		comment(t.Title)
+	}
+	cw := csv.NewWriter(&buf)
+	if len(header) > 0 {
+		if err := cw.Write(header); err != nil {
+			return err
+		}
+	}
+	if err := cw.WriteAll(rows); err != nil { // WriteAll flushes
+		return err
+	}
+	for _, n := range t.Notes {
+		comment(n)
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// groupThousands inserts a comma every three digits of the integer part of
+// a decimal number string: "66997.8" becomes "66,997.8".
+func groupThousands(s string) string {
+	sign := ""
+	if strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+") {
+		sign, s = s[:1], s[1:]
+	}
+	intPart, frac, hasFrac := strings.Cut(s, ".")
+	var b strings.Builder
+	for i, r := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if hasFrac {
+		return sign + b.String() + "." + frac
+	}
+	return sign + b.String()
+}
+
+// formatSmall prints a magnitude below one with two significant digits and
+// no exponent: 0.0123 becomes "0.012".
+func formatSmall(x float64) string {
+	return strconv.FormatFloat(x, 'f', -1, 64)
+}
+
+// round2 rounds x to two significant digits.
+func round2(x float64) float64 {
+	v, err := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 2, 64), 64)
+	if err != nil {
+		return x
+	}
+	return v
+}
+
+// FormatMS prints milliseconds the way the papers print them: one decimal
+// and thousands separators ("66,997.8"). Values that would print as 0.x with
+// one decimal but are below 0.95 in magnitude get two significant digits
+// instead ("0.012", "0.5"), so GPU phases of small instances stay readable;
+// 0 prints as "0.0". NaN prints as "" (no value); infinities as "∞" / "-∞".
+func FormatMS(ms float64) string {
+	switch {
+	case math.IsNaN(ms):
+		return ""
+	case math.IsInf(ms, 1):
+		return "∞"
+	case math.IsInf(ms, -1):
+		return "-∞"
+	case ms != 0 && math.Abs(ms) < 0.95:
+		return formatSmall(round2(ms))
+	}
+	s := strconv.FormatFloat(ms, 'f', 1, 64)
+	if s == "-0.0" {
+		s = "0.0"
+	}
+	return groupThousands(s)
+}
+
+// FormatRatio prints a speed ratio with an "x": one decimal from 10 up
+// ("29.3x", "1,234.5x"), three significant digits below ("1.04x",
+// "0.523x"). NaN prints as "" and an infinite ratio as "∞x".
+func FormatRatio(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return ""
+	case math.IsInf(x, 0):
+		if x < 0 {
+			return "-∞x"
+		}
+		return "∞x"
+	case math.Abs(x) >= 9.995:
+		return groupThousands(strconv.FormatFloat(x, 'f', 1, 64)) + "x"
+	case x == 0:
+		return "0x"
+	}
+	v, err := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 3, 64), 64)
+	if err != nil {
+		v = x
+	}
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	if !strings.Contains(s, ".") && math.Abs(v) < 10 {
+		// 2 prints as "2.00x", keeping the three significant digits visible.
+		s = strconv.FormatFloat(v, 'f', 2, 64)
+	}
+	return s + "x"
+}
+
+// formatEstimate prints a skipped cell's estimated time in a unit a reader
+// takes in at a glance: "850 ms", "12 s", "3.5 min", "2.1 h".
+func formatEstimate(ms float64) string {
+	switch {
+	case math.IsNaN(ms) || ms <= 0:
+		return "?"
+	case ms < 1000:
+		return strconv.FormatFloat(math.Round(ms), 'f', -1, 64) + " ms"
+	case ms < 60e3:
+		return strconv.FormatFloat(math.Round(ms/1e3), 'f', -1, 64) + " s"
+	case ms < 3600e3:
+		return strconv.FormatFloat(ms/60e3, 'f', 1, 64) + " min"
+	}
+	return groupThousands(strconv.FormatFloat(ms/3600e3, 'f', 1, 64)) + " h"
+}
+
+// StatusText is the cell text of a record that carries no time: the status,
+// with the estimate of a skipped cell ("skipped (est. 12 s)"). It returns ""
+// for records whose status is ok or check-failed.
+func StatusText(r *Record) string {
+	switch r.Status {
+	case StatusOK, StatusCheckFailed:
+		return ""
+	case StatusSkipped:
+		if r.EstimateMS > 0 {
+			return "skipped (est. " + formatEstimate(r.EstimateMS) + ")"
+		}
+		return StatusSkipped
+	}
+	return r.Status
+}
+
+// PhaseText is the cell text of one phase of a record: its statistic,
+// marked "(check failed)" when the output failed its check; the status text
+// when the record did not run; "—" when the record ran without that phase.
+func PhaseText(r *Record, phase string) string {
+	if s := StatusText(r); s != "" {
+		return s
+	}
+	p := r.Phase(phase)
+	if p == nil {
+		return "—"
+	}
+	s := FormatMS(p.StatMS)
+	if r.Status == StatusCheckFailed {
+		s += " (check failed)"
+	}
+	return s
+}
+
+// checkText is a record's check verdict for a table cell.
+func checkText(r *Record) string {
+	switch {
+	case r.Check == nil:
+		return ""
+	case r.Check.OK:
+		return "ok"
+	case r.Check.Detail != "":
+		return "FAILED: " + r.Check.Detail
+	}
+	return "FAILED"
+}
+
+// RecordsTable is the generic table of a result file, for experiments that
+// have no layout of their own: one table per experiment (only the named
+// one unless experiment is ""), in the file's order, with a row per record:
+// implementation, one column per parameter, status, each phase's statistic
+// in ms and the check verdict. Failed records' errors become notes.
+func RecordsTable(f *File, experiment string) []Table {
+	var order []string
+	byExp := map[string][]*Record{}
+	for i := range f.Records {
+		r := &f.Records[i]
+		if experiment != "" && r.Experiment != experiment {
+			continue
+		}
+		if _, ok := byExp[r.Experiment]; !ok {
+			order = append(order, r.Experiment)
+		}
+		byExp[r.Experiment] = append(byExp[r.Experiment], r)
+	}
+	var out []Table
+	for _, exp := range order {
+		recs := byExp[exp]
+		var params, phases []string
+		for _, r := range recs {
+			for _, p := range r.Params {
+				params = appendNew(params, p.Name)
+			}
+			for _, p := range r.Phases {
+				phases = appendNew(phases, p.Name)
+			}
+		}
+		t := Table{Title: exp + " — " + fileLabel(f, 0) + ", ms"}
+		t.Header = append(t.Header, "impl")
+		t.Header = append(t.Header, params...)
+		t.Header = append(t.Header, "status")
+		t.Header = append(t.Header, phases...)
+		t.Header = append(t.Header, "check")
+		for _, r := range recs {
+			row := []string{r.Impl}
+			for _, p := range params {
+				row = append(row, r.Params.Get(p))
+			}
+			status := r.Status
+			if s := StatusText(r); s != "" {
+				status = s
+			}
+			row = append(row, status)
+			for _, p := range phases {
+				if StatusText(r) != "" {
+					row = append(row, "")
+					continue
+				}
+				if ph := r.Phase(p); ph != nil {
+					row = append(row, FormatMS(ph.StatMS))
+				} else {
+					row = append(row, "—")
+				}
+			}
+			row = append(row, checkText(r))
+			t.Rows = append(t.Rows, row)
+			if r.Error != "" {
+				t.Notes = append(t.Notes, fmt.Sprintf("%s %s: %s", r.Impl, r.Params, r.Error))
+			}
+		}
+		if f.Source != "" {
+			t.Notes = append(t.Notes, "Source: "+f.Source)
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// appendNew appends s unless xs already holds it.
+func appendNew(xs []string, s string) []string {
+	for _, x := range xs {
+		if x == s {
+			return xs
+		}
+	}
+	return append(xs, s)
+}
+
+// fileLabel is a file's machine label, or "file N" (1-based) without one.
+func fileLabel(f *File, i int) string {
+	if f != nil && f.Machine.Label != "" {
+		return f.Machine.Label
+	}
+	return "file " + strconv.Itoa(i+1)
+}
