@@ -1,0 +1,339 @@
+package bench
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// CompareOptions narrows and orders a comparison.
+type CompareOptions struct {
+	// Experiment keeps only the named experiment; "" compares all.
+	Experiment string
+	// Phase keeps only the named phase (e.g. "total", "update_w"); ""
+	// shows every phase present in any file.
+	Phase string
+	// Sort orders each table's rows by implementation, then by parameter
+	// values (numbers numerically, so n=500 comes before n=1000). By
+	// default rows keep the order in which the files list their records.
+	Sort bool
+}
+
+// Compare lines result files up side by side. Records are aligned on
+// Record.Key (experiment, implementation, parameters), so a paper's
+// transcribed table, whose records use the same experiment, impl and params
+// names as measured runs, lines up with "my run" like any other machine.
+//
+// It returns one table per experiment (in the files' order). A row is an
+// (impl, params, phase) found in any file; there is one column per file,
+// headed by labels[i] (default: the file's Machine.Label; labels are made
+// unique), holding the phase's statistic in ms, or the record's status when
+// it did not run ("skipped (est. 12 s)", "unavailable", "failed"), or blank
+// when the file has no such record. Then comes one ratio column per later
+// file, "first/later": the first file's time divided by the later file's,
+// so a value above 1 means the later file is faster; blank where either
+// side has no time.
+//
+// labels may be nil, or hold one entry per file ("" entries take the
+// default). It is an error to pass no files, a labels slice of the wrong
+// length, an experiment no file has, or files that share no record.
+func Compare(files []*File, labels []string, opt CompareOptions) ([]Table, error) {
+	if len(files) == 0 {
+		return nil, fmt.Errorf("compare: no files")
+	}
+	if labels != nil && len(labels) != len(files) {
+		return nil, fmt.Errorf("compare: %d labels for %d files", len(labels), len(files))
+	}
+	for i, f := range files {
+		if f == nil {
+			return nil, fmt.Errorf("compare: file %d is nil", i+1)
+		}
+	}
+	names := uniqueLabels(files, labels)
+
+	// Index every file's records by key; a later record of a key replaces
+	// an earlier one, as Merge does.
+	index := make([]map[string]*Record, len(files))
+	var exps []string
+	keys := map[string][]string{} // experiment -> keys, first-seen order
+	seen := map[string]bool{}
+	for i, f := range files {
+		index[i] = map[string]*Record{}
+		for j := range f.Records {
+			r := &f.Records[j]
+			if opt.Experiment != "" && r.Experiment != opt.Experiment {
+				continue
+			}
+			k := r.Key()
+			index[i][k] = r
+			if !seen[k] {
+				seen[k] = true
+				if _, ok := keys[r.Experiment]; !ok {
+					exps = append(exps, r.Experiment)
+				}
+				keys[r.Experiment] = append(keys[r.Experiment], k)
+			}
+		}
+	}
+	if len(exps) == 0 {
+		if opt.Experiment != "" {
+			return nil, fmt.Errorf("compare: no file has experiment %q (files: %s; experiments: %s)",
+				opt.Experiment, strings.Join(names, ", "), strings.Join(allExperiments(files), ", "))
+		}
+		return nil, fmt.Errorf("compare: the files hold no records (files: %s)", strings.Join(names, ", "))
+	}
+
+	common := 0
+	for k := range seen {
+		n := 0
+		for i := range files {
+			if index[i][k] != nil {
+				n++
+			}
+		}
+		if n >= 2 {
+			common++
+		}
+	}
+	if len(files) > 1 && common == 0 {
+		what := "any experiment"
+		if opt.Experiment != "" {
+			what = "experiment " + strconv.Quote(opt.Experiment)
+		}
+		return nil, fmt.Errorf("compare: no record of %s appears in more than one file (files: %s); records align on experiment, impl and params", what, strings.Join(names, ", "))
+	}
+
+	var out []Table
+	for _, exp := range exps {
+		ks := keys[exp]
+		// A representative record per key (from the first file that has
+		// it) gives the impl and params of the row.
+		rep := map[string]*Record{}
+		for _, k := range ks {
+			for i := range files {
+				if r := index[i][k]; r != nil {
+					rep[k] = r
+					break
+				}
+			}
+		}
+		if opt.Sort {
+			slices.SortStableFunc(ks, func(a, b string) int {
+				return compareRecords(rep[a], rep[b])
+			})
+		}
+		var params []string
+		for _, k := range ks {
+			for _, p := range rep[k].Params {
+				params = appendNew(params, p.Name)
+			}
+		}
+
+		t := Table{Title: exp + " — ms"}
+		if opt.Phase != "" {
+			t.Title = exp + " — " + opt.Phase + ", ms"
+		}
+		t.Header = append(t.Header, "impl")
+		t.Header = append(t.Header, params...)
+		if opt.Phase == "" {
+			t.Header = append(t.Header, "phase")
+		}
+		t.Header = append(t.Header, names...)
+		for i := 1; i < len(files); i++ {
+			t.Header = append(t.Header, names[0]+"/"+names[i])
+		}
+
+		for _, k := range ks {
+			for _, phase := range rowPhases(index, k, opt.Phase) {
+				row := []string{rep[k].Impl}
+				for _, p := range params {
+					row = append(row, rep[k].Params.Get(p))
+				}
+				if opt.Phase == "" {
+					row = append(row, phase)
+				}
+				vals := make([]float64, len(files))
+				ok := make([]bool, len(files))
+				for i := range files {
+					r := index[i][k]
+					if r == nil {
+						row = append(row, "")
+						continue
+					}
+					row = append(row, PhaseText(r, phase))
+					vals[i], ok[i] = phaseValue(r, phase)
+				}
+				for i := 1; i < len(files); i++ {
+					if ok[0] && ok[i] && vals[i] != 0 {
+						row = append(row, FormatRatio(vals[0]/vals[i]))
+					} else {
+						row = append(row, "")
+					}
+				}
+				t.Rows = append(t.Rows, row)
+			}
+		}
+		if len(files) > 1 {
+			t.Notes = append(t.Notes, fmt.Sprintf("Ratios: %s's time / the other file's time; above 1 means the other file is faster.", names[0]))
+		}
+		for i, f := range files {
+			t.Notes = append(t.Notes, names[i]+": "+describeFile(f))
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// rowPhases lists the phases shown for key k: every phase any file's record
+// of k has, in first-seen order, or only the chosen one. A key whose records
+// carry no phases at all (skipped or unavailable everywhere) gets one row,
+// under the chosen phase or "total", to show the statuses; a key whose
+// records ran but none has the chosen phase gets no row.
+func rowPhases(index []map[string]*Record, k, only string) []string {
+	var phases []string
+	ran := false
+	for _, m := range index {
+		if r := m[k]; r != nil {
+			for _, p := range r.Phases {
+				phases = appendNew(phases, p.Name)
+			}
+			ran = ran || r.Status == StatusOK || r.Status == StatusCheckFailed
+		}
+	}
+	if only != "" {
+		if slices.Contains(phases, only) || !ran {
+			return []string{only}
+		}
+		return nil
+	}
+	if len(phases) == 0 {
+		phases = []string{TotalPhase}
+	}
+	return phases
+}
+
+// phaseValue returns a record's statistic for a phase when it has one that
+// can enter a ratio: the record ran (ok or check-failed) and has the phase.
+func phaseValue(r *Record, phase string) (float64, bool) {
+	if r.Status != StatusOK && r.Status != StatusCheckFailed {
+		return 0, false
+	}
+	p := r.Phase(phase)
+	if p == nil {
+		return 0, false
+	}
+	return p.StatMS, true
+}
+
+// uniqueLabels returns the column label of every file: the given label, or
+// the machine label, or "file N"; repeats get "#2", "#3", ... appended.
+func uniqueLabels(files []*File, labels []string) []string {
+	out := make([]string, len(files))
+	used := map[string]bool{}
+	for i, f := range files {
+		l := ""
+		if labels != nil {
+			l = labels[i]
+		}
+		if l == "" {
+			l = fileLabel(f, i)
+		}
+		base := l
+		for n := 2; used[l]; n++ {
+			l = base + "#" + strconv.Itoa(n)
+		}
+		used[l] = true
+		out[i] = l
+	}
+	return out
+}
+
+// describeFile is a one-line note on where a column's numbers come from.
+func describeFile(f *File) string {
+	var parts []string
+	m := f.Machine
+	if m.CPU != "" {
+		cpu := m.CPU
+		if m.Cores > 0 {
+			cpu += fmt.Sprintf(" (%d cores)", m.Cores)
+		}
+		parts = append(parts, cpu)
+	}
+	for _, g := range m.GPUs {
+		parts = append(parts, "GPU "+g.Name)
+	}
+	if f.Source != "" {
+		parts = append(parts, "from "+f.Source)
+	} else if f.Semibench.Version != "" {
+		s := "semibench " + f.Semibench.Version
+		if f.Scale != "" {
+			s += ", scale " + f.Scale
+		}
+		parts = append(parts, s)
+	}
+	stats := map[string]bool{}
+	var names []string
+	for _, r := range f.Records {
+		if r.Statistic != "" && !stats[r.Statistic] {
+			stats[r.Statistic] = true
+			names = append(names, r.Statistic)
+		}
+	}
+	if len(names) > 0 {
+		parts = append(parts, "statistic "+strings.Join(names, ", "))
+	}
+	if len(parts) == 0 {
+		return "no machine details"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// allExperiments lists the experiments of files, first-seen order.
+func allExperiments(files []*File) []string {
+	var out []string
+	for _, f := range files {
+		for _, r := range f.Records {
+			out = appendNew(out, r.Experiment)
+		}
+	}
+	return out
+}
+
+// compareRecords orders records by implementation, then by parameters in
+// order, numeric values numerically and before non-numeric ones.
+func compareRecords(a, b *Record) int {
+	if c := cmp.Compare(a.Impl, b.Impl); c != 0 {
+		return c
+	}
+	for i := 0; i < len(a.Params) && i < len(b.Params); i++ {
+		pa, pb := a.Params[i], b.Params[i]
+		if c := cmp.Compare(pa.Name, pb.Name); c != 0 {
+			return c
+		}
+		if c := compareValues(pa.Value, pb.Value); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(a.Params), len(b.Params))
+}
+
+// compareValues orders parameter values: numbers numerically, numbers
+// before words, words lexically.
+func compareValues(a, b string) int {
+	fa, ea := strconv.ParseFloat(a, 64)
+	fb, eb := strconv.ParseFloat(b, 64)
+	switch {
+	case ea == nil && eb == nil:
+		if c := cmp.Compare(fa, fb); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	case ea == nil:
+		return -1
+	case eb == nil:
+		return 1
+	}
+	return cmp.Compare(a, b)
+}
