@@ -274,10 +274,10 @@ func round2(x float64) float64 {
 }
 
 // FormatMS prints milliseconds the way the papers print them: one decimal
-// and thousands separators ("66,997.8"). Values that would print as 0.x with
-// one decimal but are below 0.95 in magnitude get two significant digits
-// instead ("0.012", "0.5"), so GPU phases of small instances stay readable;
-// 0 prints as "0.0". NaN prints as "" (no value); infinities as "∞" / "-∞".
+// and thousands separators ("66,997.8"). Values that would print as "0.x"
+// with one decimal get two significant digits instead ("0.012", "0.5",
+// "0.95"), so GPU phases of small instances stay readable; 0 prints as
+// "0.0". NaN prints as "" (no value); infinities as "∞" / "-∞".
 func FormatMS(ms float64) string {
 	switch {
 	case math.IsNaN(ms):
@@ -286,10 +286,11 @@ func FormatMS(ms float64) string {
 		return "∞"
 	case math.IsInf(ms, -1):
 		return "-∞"
-	case ms != 0 && math.Abs(ms) < 0.95:
-		return formatSmall(round2(ms))
 	}
 	s := strconv.FormatFloat(ms, 'f', 1, 64)
+	if ms != 0 && strings.HasPrefix(strings.TrimPrefix(s, "-"), "0.") {
+		return formatSmall(round2(ms))
+	}
 	if s == "-0.0" {
 		s = "0.0"
 	}

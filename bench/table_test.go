@@ -1,0 +1,306 @@
+package bench
+
+import (
+	"bytes"
+	"encoding/csv"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestFormatMS(t *testing.T) {
+	tests := []struct {
+		in   float64
+		want string
+	}{
+		{66997.8, "66,997.8"},
+		{66997.84, "66,997.8"},
+		{66997.86, "66,997.9"},
+		{142, "142.0"},
+		{1067.8, "1,067.8"},
+		{999.95, "1,000.0"}, // rounding carries into a new group
+		{1234567.25, "1,234,567.2"},
+		{100000, "100,000.0"},
+		{-1234.5, "-1,234.5"},
+		{1.6, "1.6"},
+		{0.95, "0.95"},
+		{0.96, "1.0"},
+		{-0.04, "-0.04"},
+		{0.5, "0.5"},
+		{0.1, "0.1"},
+		{0.0123, "0.012"},
+		{0.00049, "0.00049"},
+		{0, "0.0"},
+		{math.Copysign(0, -1), "0.0"},
+		{math.NaN(), ""},
+		{math.Inf(1), "∞"},
+	}
+	for _, tc := range tests {
+		if got := FormatMS(tc.in); got != tc.want {
+			t.Errorf("FormatMS(%v) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestFormatRatio(t *testing.T) {
+	tests := []struct {
+		in   float64
+		want string
+	}{
+		{29.3, "29.3x"},
+		{29.34, "29.3x"},
+		{1234.5, "1,234.5x"},
+		{10, "10.0x"},
+		{9.999, "10.0x"},
+		{1.04, "1.04x"},
+		{2, "2.00x"},
+		{0.5234, "0.523x"},
+		{0.05, "0.05x"},
+		{0, "0x"},
+		{math.NaN(), ""},
+		{math.Inf(1), "∞x"},
+	}
+	for _, tc := range tests {
+		if got := FormatRatio(tc.in); got != tc.want {
+			t.Errorf("FormatRatio(%v) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestFormatEstimate(t *testing.T) {
+	tests := []struct {
+		ms   float64
+		want string
+	}{
+		{850, "850 ms"},
+		{12_000, "12 s"},
+		{210_000, "3.5 min"},
+		{7_560_000, "2.1 h"},
+		{0, "?"},
+	}
+	for _, tc := range tests {
+		if got := formatEstimate(tc.ms); got != tc.want {
+			t.Errorf("formatEstimate(%v) = %q, want %q", tc.ms, got, tc.want)
+		}
+	}
+}
+
+func sampleTable() Table {
+	return Table{
+		Title:  "kleene/table2 — ms",
+		Header: []string{"impl", "n", "total", "speed-up"},
+		Rows: [][]string{
+			{"cpu/paper", "500", "66,997.8", "29.3x"},
+			{"a|b", "1000", "1.2"}, // short row
+			{"x, \"quoted\"", "5", "skipped (est. 3 s)", "—"},
+		},
+		Notes: []string{"first note", "second\nCHECK FAILED: x"},
+	}
+}
+
+func TestRenderText(t *testing.T) {
+	tb := sampleTable()
+	var buf bytes.Buffer
+	if err := tb.Render(&buf, "text"); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if lines[0] != tb.Title {
+		t.Errorf("first line %q, want the title", lines[0])
+	}
+	for _, want := range []string{"66,997.8", "29.3x", "a|b", "first note", "CHECK FAILED: x"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text output lacks %q:\n%s", want, out)
+		}
+	}
+	// The header is kept as written (no upper-casing).
+	if !strings.Contains(out, "impl") || strings.Contains(out, "IMPL") {
+		t.Errorf("header altered:\n%s", out)
+	}
+	// Numbers are right-aligned: "500" and "1000" end in the same column,
+	// and "impl" cells start in the same column.
+	var row500, row1000 string
+	for _, l := range lines {
+		if strings.Contains(l, "cpu/paper") {
+			row500 = l
+		}
+		if strings.Contains(l, "a|b") {
+			row1000 = l
+		}
+	}
+	if row500 == "" || row1000 == "" {
+		t.Fatalf("rows missing:\n%s", out)
+	}
+	end := func(l, s string) int { return len([]rune(l[:strings.Index(l, s)])) + len([]rune(s)) }
+	if a, b := end(row500, " 500 "), end(row1000, " 1000 "); a != b {
+		t.Errorf("n column not right-aligned (%d vs %d):\n%s", a, b, out)
+	}
+	if a, b := end(row500, "66,997.8"), end(row1000, "1.2 "); a != b-1 {
+		t.Errorf("total column not right-aligned (%d vs %d):\n%s", a, b-1, out)
+	}
+}
+
+func TestRenderMarkdown(t *testing.T) {
+	tb := sampleTable()
+	var buf bytes.Buffer
+	if err := tb.Render(&buf, "markdown"); err != nil {
+		t.Fatal(err)
+	}
+	want := "### kleene/table2 — ms\n\n" +
+		"| impl | n | total | speed-up |\n" +
+		"| --- | ---: | ---: | ---: |\n" +
+		"| cpu/paper | 500 | 66,997.8 | 29.3x |\n" +
+		"| a\\|b | 1000 | 1.2 |  |\n" +
+		"| x, \"quoted\" | 5 | skipped (est. 3 s) | — |\n" +
+		"\nfirst note\n\nsecond\n\nCHECK FAILED: x\n"
+	if got := buf.String(); got != want {
+		t.Errorf("markdown:\n%s\nwant:\n%s", got, want)
+	}
+	// Every table line has the same number of unescaped pipes.
+	for _, l := range strings.Split(buf.String(), "\n") {
+		if strings.HasPrefix(l, "|") {
+			if n := strings.Count(l, "|") - strings.Count(l, `\|`); n != 5 {
+				t.Errorf("line %q has %d cell separators, want 5", l, n)
+			}
+		}
+	}
+}
+
+func TestRenderMarkdownNewlineInCell(t *testing.T) {
+	tb := Table{Header: []string{"a"}, Rows: [][]string{{"x\ny"}}}
+	var buf bytes.Buffer
+	if err := tb.Render(&buf, "markdown"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "| x<br>y |") {
+		t.Errorf("newline in a cell must become <br>:\n%s", buf.String())
+	}
+}
+
+func TestRenderCSV(t *testing.T) {
+	tb := sampleTable()
+	var buf bytes.Buffer
+	if err := tb.Render(&buf, "csv"); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if !strings.HasPrefix(out, "# kleene/table2 — ms\n") {
+		t.Errorf("csv does not start with the title comment:\n%s", out)
+	}
+	if !strings.HasSuffix(out, "# first note\n# second\n# CHECK FAILED: x\n") {
+		t.Errorf("csv does not end with the notes as comments:\n%s", out)
+	}
+	if !strings.Contains(out, `"66,997.8"`) || !strings.Contains(out, `"x, ""quoted"""`) {
+		t.Errorf("csv quoting wrong:\n%s", out)
+	}
+	r := csv.NewReader(strings.NewReader(out))
+	r.Comment = '#'
+	recs, err := r.ReadAll()
+	if err != nil {
+		t.Fatalf("reading csv back: %v\n%s", err, out)
+	}
+	if len(recs) != 4 {
+		t.Fatalf("got %d csv records, want 4 (header + 3 rows)", len(recs))
+	}
+	if recs[1][2] != "66,997.8" || recs[3][0] != `x, "quoted"` || recs[2][3] != "" {
+		t.Errorf("csv round trip: %q", recs)
+	}
+}
+
+func TestRenderUnknownFormat(t *testing.T) {
+	tb := sampleTable()
+	err := tb.Render(&bytes.Buffer{}, "html")
+	if err == nil {
+		t.Fatal("no error for an unknown format")
+	}
+	for _, f := range Formats() {
+		if !strings.Contains(err.Error(), f) {
+			t.Errorf("error %q does not list %q", err, f)
+		}
+	}
+}
+
+func TestRenderEmpty(t *testing.T) {
+	for _, f := range Formats() {
+		tb := Table{Title: "empty"}
+		var buf bytes.Buffer
+		if err := tb.Render(&buf, f); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+		if !strings.Contains(buf.String(), "empty") {
+			t.Errorf("%s: title missing: %q", f, buf.String())
+		}
+	}
+}
+
+func TestNumericColumns(t *testing.T) {
+	rows := [][]string{
+		{"cpu/paper", "1,067.8", "skipped (est. 3 s)", "—", "2.1x", "12%"},
+		{"cpu/fast", "3.5", "4.0", "", "0.5x", "n/a"},
+		{"cuda", "", "5.0", "", "", "3%"},
+	}
+	got := numericColumns(rows, 6)
+	want := []bool{false, true, true, false, true, true}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("column %d numeric = %v, want %v", i, got[i], want[i])
+		}
+	}
+}
+
+func testFile() *File {
+	return &File{
+		Schema:  SchemaVersion,
+		Machine: Machine{Label: "host-a", CPU: "Test CPU", Cores: 2},
+		Records: []Record{
+			{Experiment: "kleene/table2", Impl: "cpu/paper", Params: Params{{"n", "500"}}, Status: StatusOK,
+				Phases: []Phase{{Name: "update_w", StatMS: 142}, {Name: "total", StatMS: 143.9}},
+				Check:  &Check{OK: true, Method: "reference"}},
+			{Experiment: "kleene/table2", Impl: "cpu/fast", Params: Params{{"n", "500"}}, Status: StatusCheckFailed,
+				Phases: []Phase{{Name: "update_w", StatMS: 10}, {Name: "total", StatMS: 12}},
+				Check:  &Check{OK: false, Detail: "W[3,4] differs"}},
+			{Experiment: "kleene/table2", Impl: "cpu/paper", Params: Params{{"n", "8000"}}, Status: StatusSkipped, EstimateMS: 12_000},
+			{Experiment: "kleene/table3", Impl: "cuda/paper", Params: Params{{"n", "500"}, {"gpu", "0"}}, Status: StatusUnavailable, Error: "no CUDA driver"},
+		},
+	}
+}
+
+func TestRecordsTable(t *testing.T) {
+	f := testFile()
+	all := RecordsTable(f, "")
+	if len(all) != 2 {
+		t.Fatalf("got %d tables, want 2 (one per experiment)", len(all))
+	}
+	t2 := all[0]
+	wantHeader := []string{"impl", "n", "status", "update_w", "total", "check"}
+	if strings.Join(t2.Header, "|") != strings.Join(wantHeader, "|") {
+		t.Errorf("header %q, want %q", t2.Header, wantHeader)
+	}
+	wantRows := [][]string{
+		{"cpu/paper", "500", "ok", "142.0", "143.9", "ok"},
+		{"cpu/fast", "500", "check-failed", "10.0", "12.0", "FAILED: W[3,4] differs"},
+		{"cpu/paper", "8000", "skipped (est. 12 s)", "", "", ""},
+	}
+	if len(t2.Rows) != len(wantRows) {
+		t.Fatalf("got %d rows, want %d: %q", len(t2.Rows), len(wantRows), t2.Rows)
+	}
+	for i := range wantRows {
+		if strings.Join(t2.Rows[i], "|") != strings.Join(wantRows[i], "|") {
+			t.Errorf("row %d = %q, want %q", i, t2.Rows[i], wantRows[i])
+		}
+	}
+	t3 := RecordsTable(f, "kleene/table3")
+	if len(t3) != 1 || len(t3[0].Rows) != 1 {
+		t.Fatalf("kleene/table3: %+v", t3)
+	}
+	if got := t3[0].Rows[0]; got[1] != "500" || got[2] != "0" || got[3] != "unavailable" {
+		t.Errorf("table3 row %q", got)
+	}
+	if len(t3[0].Notes) == 0 || !strings.Contains(t3[0].Notes[0], "no CUDA driver") {
+		t.Errorf("the error of a record should be a note: %q", t3[0].Notes)
+	}
+	if got := RecordsTable(f, "nope"); len(got) != 0 {
+		t.Errorf("unknown experiment gave %d tables", len(got))
+	}
+}
