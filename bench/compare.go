@@ -189,21 +189,21 @@ func Compare(files []*File, labels []string, opt CompareOptions) ([]Table, error
 // rowPhases lists the phases shown for key k: every phase any file's record
 // of k has, in first-seen order, or only the chosen one. A key whose records
 // carry no phases at all (skipped or unavailable everywhere) gets one row,
-// under the chosen phase or "total", to show the statuses; a key whose
-// records ran but none has the chosen phase gets no row.
+// under the chosen phase or "total", to show the statuses. With a chosen
+// phase, a key gets no row when all its records ran and none has it.
 func rowPhases(index []map[string]*Record, k, only string) []string {
 	var phases []string
-	ran := false
+	notRun := false
 	for _, m := range index {
 		if r := m[k]; r != nil {
 			for _, p := range r.Phases {
 				phases = appendNew(phases, p.Name)
 			}
-			ran = ran || r.Status == StatusOK || r.Status == StatusCheckFailed
+			notRun = notRun || (r.Status != StatusOK && r.Status != StatusCheckFailed)
 		}
 	}
 	if only != "" {
-		if slices.Contains(phases, only) || !ran {
+		if slices.Contains(phases, only) || notRun {
 			return []string{only}
 		}
 		return nil

@@ -298,8 +298,8 @@ func FormatMS(ms float64) string {
 }
 
 // FormatRatio prints a speed ratio with an "x": one decimal from 10 up
-// ("29.3x", "1,234.5x"), three significant digits below ("1.04x",
-// "0.523x"). NaN prints as "" and an infinite ratio as "∞x".
+// ("29.3x", "1,234.5x"), three significant digits below ("1.04x", "2.00x",
+// "0.523x", "0.0500x"). NaN prints as "" and an infinite ratio as "∞x".
 func FormatRatio(x float64) string {
 	switch {
 	case math.IsNaN(x):
@@ -318,12 +318,9 @@ func FormatRatio(x float64) string {
 	if err != nil {
 		v = x
 	}
-	s := strconv.FormatFloat(v, 'f', -1, 64)
-	if !strings.Contains(s, ".") && math.Abs(v) < 10 {
-		// 2 prints as "2.00x", keeping the three significant digits visible.
-		s = strconv.FormatFloat(v, 'f', 2, 64)
-	}
-	return s + "x"
+	// Three significant digits, trailing zeros kept: "2.00x", "0.500x".
+	decimals := max(2-int(math.Floor(math.Log10(math.Abs(v)))), 1)
+	return strconv.FormatFloat(v, 'f', decimals, 64) + "x"
 }
 
 // formatEstimate prints a skipped cell's estimated time in a unit a reader

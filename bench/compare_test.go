@@ -1,0 +1,306 @@
+package bench
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func rec(exp, impl string, params Params, status string, phases ...Phase) Record {
+	return Record{Experiment: exp, Impl: impl, Params: params, Status: status, Phases: phases}
+}
+
+func ph(name string, ms float64) Phase { return Phase{Name: name, StatMS: ms, MedianMS: ms} }
+
+func nParams(n string) Params { return Params{{"n", n}, {"weights", "normal"}} }
+
+// paperFile mimics results/paper/kleene-table2.json: one impl, the paper's
+// numbers, no samples.
+func paperFile() *File {
+	return &File{
+		Schema:  SchemaVersion,
+		Machine: Machine{Label: "xeon-e5645", CPU: "Intel Xeon E5645 2.40GHz"},
+		Source:  "paper Table 2",
+		Records: []Record{
+			rec("kleene/table2", "cpu/paper", nParams("500"), StatusOK, ph("update_w", 142), ph("total", 143.9)),
+			rec("kleene/table2", "cpu/paper", nParams("1000"), StatusOK, ph("update_w", 1067.8), ph("total", 1081.6)),
+			rec("kleene/table2", "cpu/paper", nParams("4000"), StatusOK, ph("update_w", 66997.8), ph("total", 67200)),
+		},
+	}
+}
+
+// runFile is a measured run: faster, with an extra impl, a skipped cell, an
+// extra phase and an experiment the paper file lacks.
+func runFile() *File {
+	return &File{
+		Schema:  SchemaVersion,
+		Machine: Machine{Label: "my-host", CPU: "Test CPU", Cores: 2},
+		Records: []Record{
+			rec("kleene/table2", "cpu/paper", nParams("1000"), StatusOK, ph("convert_ccs", 5), ph("update_w", 106.78), ph("total", 120)),
+			rec("kleene/table2", "cpu/paper", nParams("500"), StatusOK, ph("convert_ccs", 1), ph("update_w", 14.2), ph("total", 0)),
+			{Experiment: "kleene/table2", Impl: "cpu/paper", Params: nParams("4000"), Status: StatusSkipped, EstimateMS: 12_000},
+			rec("kleene/table2", "cpu/fast", nParams("500"), StatusOK, ph("update_w", 1.42), ph("total", 2)),
+			rec("kleene/table3", "cuda/paper", nParams("500"), StatusUnavailable),
+		},
+	}
+}
+
+// row finds the row whose leading cells are prefix.
+func row(t *testing.T, tb Table, prefix ...string) []string {
+	t.Helper()
+	for _, r := range tb.Rows {
+		if len(r) >= len(prefix) && strings.Join(r[:len(prefix)], "|") == strings.Join(prefix, "|") {
+			return r
+		}
+	}
+	t.Fatalf("no row %q in %q", prefix, tb.Rows)
+	return nil
+}
+
+func TestCompareAlignsPaperAndRun(t *testing.T) {
+	tables, err := Compare([]*File{paperFile(), runFile()}, nil, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tables) != 2 {
+		t.Fatalf("got %d tables, want 2 (kleene/table2, kleene/table3)", len(tables))
+	}
+	tb := tables[0]
+	if !strings.HasPrefix(tb.Title, "kleene/table2") {
+		t.Errorf("first table %q, want kleene/table2 first (file order)", tb.Title)
+	}
+	wantHeader := "impl|n|weights|phase|xeon-e5645|my-host|xeon-e5645/my-host"
+	if got := strings.Join(tb.Header, "|"); got != wantHeader {
+		t.Errorf("header %q, want %q", got, wantHeader)
+	}
+	tests := []struct {
+		prefix []string
+		want   []string // the file columns and the ratio
+	}{
+		// paper / ours = 142 / 14.2: the later file is 10x faster.
+		{[]string{"cpu/paper", "500", "normal", "update_w"}, []string{"142.0", "14.2", "10.0x"}},
+		{[]string{"cpu/paper", "1000", "normal", "update_w"}, []string{"1,067.8", "106.8", "10.0x"}},
+		// A phase only the run has: a dash on the paper's side, no ratio.
+		{[]string{"cpu/paper", "500", "normal", "convert_ccs"}, []string{"—", "1.0", ""}}, // the paper record lacks the phase
+		// A zero time on the later side gives no ratio rather than ∞.
+		{[]string{"cpu/paper", "500", "normal", "total"}, []string{"143.9", "0.0", ""}},
+		// A skipped cell shows its estimate and gets no ratio.
+		{[]string{"cpu/paper", "4000", "normal", "update_w"}, []string{"66,997.8", "skipped (est. 12 s)", ""}},
+		// An impl only the run has: blank paper cell.
+		{[]string{"cpu/fast", "500", "normal", "update_w"}, []string{"", "1.4", ""}},
+	}
+	for _, tc := range tests {
+		got := row(t, tb, tc.prefix...)[len(tc.prefix):]
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("%q: got %q, want %q", tc.prefix, got, tc.want)
+		}
+	}
+	// Rows keep the first file's order: n=500 before n=1000 (paper order),
+	// phases in first-seen order (update_w, total from the paper, then
+	// convert_ccs from the run).
+	var order []string
+	for _, r := range tb.Rows {
+		order = append(order, r[0]+" "+r[1]+" "+r[3])
+	}
+	wantOrder := []string{
+		"cpu/paper 500 update_w", "cpu/paper 500 total", "cpu/paper 500 convert_ccs",
+		"cpu/paper 1000 update_w", "cpu/paper 1000 total", "cpu/paper 1000 convert_ccs",
+		"cpu/paper 4000 update_w", "cpu/paper 4000 total",
+		"cpu/fast 500 update_w", "cpu/fast 500 total",
+	}
+	if strings.Join(order, "; ") != strings.Join(wantOrder, "; ") {
+		t.Errorf("row order:\n%s\nwant:\n%s", strings.Join(order, "; "), strings.Join(wantOrder, "; "))
+	}
+	// The experiment only the run has: one row showing the status.
+	t3 := tables[1]
+	if len(t3.Rows) != 1 {
+		t.Fatalf("kleene/table3 rows %q", t3.Rows)
+	}
+	if got := t3.Rows[0][3:]; strings.Join(got, "|") != "total||unavailable|" {
+		t.Errorf("kleene/table3 row %q", t3.Rows[0])
+	}
+	// Every rendered format accepts the tables.
+	for _, f := range Formats() {
+		var sb strings.Builder
+		if err := tb.Render(&sb, f); err != nil {
+			t.Errorf("render %s: %v", f, err)
+		}
+	}
+}
+
+func TestCompareRatioDirection(t *testing.T) {
+	slow := &File{Schema: 1, Machine: Machine{Label: "slow"}, Records: []Record{
+		rec("e", "i", Params{{"n", "1"}}, StatusOK, ph("total", 300)),
+	}}
+	fast := &File{Schema: 1, Machine: Machine{Label: "fast"}, Records: []Record{
+		rec("e", "i", Params{{"n", "1"}}, StatusOK, ph("total", 100)),
+	}}
+	slower := &File{Schema: 1, Machine: Machine{Label: "slower"}, Records: []Record{
+		rec("e", "i", Params{{"n", "1"}}, StatusCheckFailed, ph("total", 600)),
+	}}
+	tables, err := Compare([]*File{slow, fast, slower}, nil, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := tables[0]
+	if got := strings.Join(tb.Header[3:], "|"); got != "slow|fast|slower|slow/fast|slow/slower" {
+		t.Errorf("header %q", got)
+	}
+	got := strings.Join(tb.Rows[0][3:], "|")
+	if want := "300.0|100.0|600.0 (check failed)|3.00x|0.500x"; got != want {
+		t.Errorf("row %q, want %q", got, want)
+	}
+}
+
+func TestCompareLabels(t *testing.T) {
+	a, b := paperFile(), paperFile()
+	c := runFile()
+	c.Machine.Label = ""
+	tables, err := Compare([]*File{a, b, c}, nil, CompareOptions{Experiment: "kleene/table2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(tables[0].Header[4:7], "|"); got != "xeon-e5645|xeon-e5645#2|file 3" {
+		t.Errorf("default labels %q", got)
+	}
+	tables, err = Compare([]*File{a, c}, []string{"paper", ""}, CompareOptions{Experiment: "kleene/table2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(tables[0].Header[4:], "|"); got != "paper|file 2|paper/file 2" {
+		t.Errorf("given labels %q", got)
+	}
+	tables, err = Compare([]*File{a, b}, []string{"same", "same"}, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(tables[0].Header[4:6], "|"); got != "same|same#2" {
+		t.Errorf("repeated given labels %q", got)
+	}
+}
+
+func TestComparePhaseAndSort(t *testing.T) {
+	tables, err := Compare([]*File{runFile(), paperFile()}, nil,
+		CompareOptions{Experiment: "kleene/table2", Phase: "update_w", Sort: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tables) != 1 {
+		t.Fatalf("got %d tables, want 1", len(tables))
+	}
+	tb := tables[0]
+	if got := strings.Join(tb.Header, "|"); got != "impl|n|weights|my-host|xeon-e5645|my-host/xeon-e5645" {
+		t.Errorf("header %q (no phase column when one phase is chosen)", got)
+	}
+	var got []string
+	for _, r := range tb.Rows {
+		got = append(got, r[0]+" "+r[1])
+	}
+	// Sorted: impl lexically, then n numerically (500 < 1000 < 4000,
+	// although "1000" < "4000" < "500" as strings).
+	want := []string{"cpu/fast 500", "cpu/paper 500", "cpu/paper 1000", "cpu/paper 4000"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("rows %q, want %q", got, want)
+	}
+	// Ratio direction with the run first: ours / paper = 14.2 / 142.
+	if r := row(t, tb, "cpu/paper", "500"); r[5] != "0.100x" {
+		t.Errorf("ratio %q, want 0.100x", r[5])
+	}
+
+	// A phase that no record has gives no rows for records that ran.
+	tables, err = Compare([]*File{runFile(), paperFile()}, nil, CompareOptions{Experiment: "kleene/table2", Phase: "convert_ccs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(tables[0].Rows); n != 3 { // 500 and 1000 have it; 4000 is skipped and shows its status
+		t.Errorf("convert_ccs: %d rows, want 3: %q", n, tables[0].Rows)
+	}
+}
+
+func TestCompareValues(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"500", "1000", -1},
+		{"1000", "500", 1},
+		{"1e3", "999", 1},
+		{"2", "normal", -1},
+		{"normal", "2", 1},
+		{"normal", "uniform", -1},
+		{"7", "7", 0},
+	}
+	for _, tc := range tests {
+		if got := compareValues(tc.a, tc.b); got != tc.want {
+			t.Errorf("compareValues(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+func TestCompareErrors(t *testing.T) {
+	other := &File{Schema: 1, Machine: Machine{Label: "other-box"}, Records: []Record{
+		rec("lap/table1", "cpu/jv", Params{{"n", "100"}}, StatusOK, ph("total", 1)),
+	}}
+	tests := []struct {
+		name   string
+		files  []*File
+		labels []string
+		opt    CompareOptions
+		want   []string // substrings of the error
+	}{
+		{"no files", nil, nil, CompareOptions{}, []string{"no files"}},
+		{"no common records", []*File{paperFile(), other}, nil, CompareOptions{}, []string{"xeon-e5645", "other-box", "more than one file"}},
+		{"unknown experiment", []*File{paperFile(), runFile()}, nil, CompareOptions{Experiment: "nope"}, []string{`"nope"`, "kleene/table2"}},
+		{"experiment in one file only", []*File{paperFile(), runFile()}, nil, CompareOptions{Experiment: "kleene/table3"}, []string{"kleene/table3", "more than one file"}},
+		{"label count", []*File{paperFile(), runFile()}, []string{"a"}, CompareOptions{}, []string{"1 labels for 2 files"}},
+	}
+	for _, tc := range tests {
+		_, err := Compare(tc.files, tc.labels, tc.opt)
+		if err == nil {
+			t.Errorf("%s: no error", tc.name)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: error %q lacks %q", tc.name, err, w)
+			}
+		}
+	}
+}
+
+func TestCompareLaterRecordWins(t *testing.T) {
+	run := runFile()
+	run.Records = append(run.Records, rec("kleene/table2", "cpu/paper", nParams("500"), StatusOK, ph("update_w", 71)))
+	tables, err := Compare([]*File{paperFile(), run}, nil, CompareOptions{Phase: "update_w"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := row(t, tables[0], "cpu/paper", "500"); r[4] != "71.0" || r[5] != "2.00x" {
+		t.Errorf("re-run cell: %q, want 71.0 and 2.00x", r)
+	}
+}
+
+// TestComparePaperFile lines the shipped transcription of the Kleene
+// paper's Table 2 up with a run, when the repository has it.
+func TestComparePaperFile(t *testing.T) {
+	path := filepath.Join("..", "results", "paper", "kleene-table2.json")
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("no", path)
+	}
+	paper, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := &File{Schema: 1, Machine: Machine{Label: "mine"}, Records: []Record{
+		rec("kleene/table2", "cpu/paper", nParams("500"), StatusOK, ph("update_w", 14.2)),
+	}}
+	tables, err := Compare([]*File{paper, run}, nil, CompareOptions{Experiment: "kleene/table2", Phase: "update_w"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := row(t, tables[0], "cpu/paper", "500")
+	if r[len(r)-1] != "10.0x" {
+		t.Errorf("paper vs run at n=500: %q, want a 10.0x ratio", r)
+	}
+}
