@@ -40,10 +40,13 @@ type Plot struct {
 	Stacked bool
 }
 
-// Figure size of saved plots.
+// Figure geometry: the axes take plotWidth x plotHeight, the legend a
+// column to their right as wide as its longest entry.
 const (
 	plotWidth  = 6 * vg.Inch
 	plotHeight = 4 * vg.Inch
+	legendGap  = 8  // points between the axes and the legend, and after it
+	legendTop  = 24 // points from the top edge to the first entry (below the title line)
 )
 
 // Save writes the plot to dir/Name.png and dir/Name.svg, creating dir, and
@@ -60,16 +63,16 @@ func (p *Plot) Save(dir string) (paths []string, err error) {
 			paths, err = nil, fmt.Errorf("plot %s: drawing failed: %v", p.Name, v)
 		}
 	}()
-	plt, err := p.build()
+	plt, legend, err := p.build()
 	if err != nil {
 		return nil, fmt.Errorf("plot %s: %w", p.Name, err)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("plot %s: %w", p.Name, err)
 	}
-	for _, ext := range []string{".png", ".svg"} {
-		path := filepath.Join(dir, p.Name+ext)
-		if err := plt.Save(plotWidth, plotHeight, path); err != nil {
+	for _, ext := range []string{"png", "svg"} {
+		path := filepath.Join(dir, p.Name+"."+ext)
+		if err := writeFigure(path, ext, plt, legend); err != nil {
 			return paths, fmt.Errorf("plot %s: writing %s: %w", p.Name, path, err)
 		}
 		paths = append(paths, path)
@@ -77,35 +80,58 @@ func (p *Plot) Save(dir string) (paths []string, err error) {
 	return paths, nil
 }
 
-// build lays the figure out without writing it.
-func (p *Plot) build() (*plot.Plot, error) {
+// writeFigure draws the plot with its legend in a column to the right of
+// the axes (gonum would draw it over the data) and writes it to path.
+func writeFigure(path, format string, plt *plot.Plot, legend *plot.Legend) error {
+	r := legend.Rectangle(draw.Canvas{})
+	legendW := r.Max.X - r.Min.X + 2*legendGap
+	c, err := draw.NewFormattedCanvas(plotWidth+legendW, plotHeight, format)
+	if err != nil {
+		return err
+	}
+	dc := draw.New(c)
+	plt.Draw(draw.Crop(dc, 0, -legendW, 0, 0))
+	legend.Draw(draw.Crop(dc, plotWidth+legendGap, 0, 0, -legendTop))
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := c.WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// build lays the figure and its legend out without writing them.
+func (p *Plot) build() (*plot.Plot, *plot.Legend, error) {
 	for _, s := range p.Series {
 		if len(s.X) != len(s.Y) {
-			return nil, fmt.Errorf("series %q has %d x values and %d y values", s.Name, len(s.X), len(s.Y))
+			return nil, nil, fmt.Errorf("series %q has %d x values and %d y values", s.Name, len(s.X), len(s.Y))
 		}
 	}
 	plt := plot.New()
 	plt.Title.Text = p.Title
 	plt.X.Label.Text = p.XLabel
 	plt.Y.Label.Text = p.YLabel
-	plt.Legend.Top = true
-	plt.Legend.Left = true
+	legend := plot.NewLegend()
+	legend.Top, legend.Left = true, true
 	var err error
 	if p.Stacked {
-		err = p.addBars(plt)
+		err = p.addBars(plt, &legend)
 	} else {
-		err = p.addLines(plt)
+		err = p.addLines(plt, &legend)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return plt, nil
+	return plt, &legend, nil
 }
 
 // errNoPoints is returned for a plot with nothing to draw.
 var errNoPoints = errors.New("no drawable points (empty series, or only non-positive values on a log axis)")
 
-func (p *Plot) addLines(plt *plot.Plot) error {
+func (p *Plot) addLines(plt *plot.Plot, legend *plot.Legend) error {
 	xmin, xmax := math.Inf(1), math.Inf(-1)
 	ymin, ymax := math.Inf(1), math.Inf(-1)
 	drawn := 0
@@ -136,7 +162,7 @@ func (p *Plot) addLines(plt *plot.Plot) error {
 		points.Shape = plotutil.Shape(i)
 		points.Radius = vg.Points(3)
 		plt.Add(line, points)
-		plt.Legend.Add(s.Name, line, points)
+		legend.Add(s.Name, line, points)
 		drawn++
 	}
 	if drawn == 0 {
@@ -153,45 +179,68 @@ func (p *Plot) addLines(plt *plot.Plot) error {
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-// logAxis sets a log scale on a spanning whole decades, so every axis has
-// at least two labelled ticks.
+// logAxis sets a log scale on a, spanning the data with a little margin.
 func logAxis(a *plot.Axis, lo, hi float64) {
 	a.Scale = plot.LogScale{}
-	a.Min = math.Pow(10, math.Floor(math.Log10(lo)))
-	a.Max = math.Pow(10, math.Ceil(math.Log10(hi)))
-	if a.Max <= a.Min {
-		a.Max = a.Min * 10
-	}
-	a.Tick.Marker = decadeTicks{}
+	a.Min, a.Max = lo/1.25, hi*1.25
+	a.Tick.Marker = logTicks{}
 }
 
-// decadeTicks labels every power of ten and marks 2..9 times it between.
-type decadeTicks struct{}
+// logTicks labels the powers of ten of a log axis and marks 2..9 times
+// them. A range that holds fewer than two powers of ten also labels the
+// 2 and 5 multiples, and, if still short, every mark, so each axis reads.
+type logTicks struct{}
 
 // Ticks implements plot.Ticker for a positive range.
-func (decadeTicks) Ticks(lo, hi float64) []plot.Tick {
-	if lo <= 0 || hi <= 0 || !finite(lo) || !finite(hi) {
+func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+	if lo <= 0 || hi <= lo || !finite(lo) || !finite(hi) {
 		return nil
 	}
-	var ticks []plot.Tick
+	type mark struct {
+		v float64
+		k int
+	}
+	var marks []mark
 	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
 		base := math.Pow(10, e)
 		for k := 1; k < 10; k++ {
-			v := base * float64(k)
-			if v < lo*(1-1e-9) || v > hi*(1+1e-9) {
-				continue
+			if v := base * float64(k); v >= lo*(1-1e-9) && v <= hi*(1+1e-9) {
+				marks = append(marks, mark{v, k})
 			}
-			t := plot.Tick{Value: v}
-			if k == 1 {
-				t.Label = strconv.FormatFloat(v, 'g', -1, 64)
+		}
+	}
+	labelled := func(k, level int) bool {
+		switch level {
+		case 0:
+			return k == 1
+		case 1:
+			return k == 1 || k == 2 || k == 5
+		}
+		return true
+	}
+	level := 0
+	for ; level < 2; level++ {
+		n := 0
+		for _, m := range marks {
+			if labelled(m.k, level) {
+				n++
 			}
-			ticks = append(ticks, t)
+		}
+		if n >= 2 {
+			break
+		}
+	}
+	ticks := make([]plot.Tick, len(marks))
+	for i, m := range marks {
+		ticks[i].Value = m.v
+		if labelled(m.k, level) {
+			ticks[i].Label = strconv.FormatFloat(m.v, 'g', -1, 64)
 		}
 	}
 	return ticks
 }
 
-func (p *Plot) addBars(plt *plot.Plot) error {
+func (p *Plot) addBars(plt *plot.Plot, legend *plot.Legend) error {
 	var xs []float64
 	for _, s := range p.Series {
 		for j, x := range s.X {
@@ -206,6 +255,7 @@ func (p *Plot) addBars(plt *plot.Plot) error {
 	slices.Sort(xs)
 	width := vg.Points(math.Min(40, 300/float64(len(xs))))
 	var below *plotter.BarChart
+	var all []*plotter.BarChart
 	for i, s := range p.Series {
 		vals := make(plotter.Values, len(xs))
 		for j, x := range s.X {
@@ -224,13 +274,18 @@ func (p *Plot) addBars(plt *plot.Plot) error {
 		}
 		below = bars
 		plt.Add(bars)
-		plt.Legend.Add(s.Name, bars)
+		all = append(all, bars)
+	}
+	// The legend lists the top segment first, as the bars stack them.
+	for i := len(all) - 1; i >= 0; i-- {
+		legend.Add(p.Series[i].Name, all[i])
 	}
 	labels := make([]string, len(xs))
 	for i, x := range xs {
 		labels[i] = strconv.FormatFloat(x, 'g', -1, 64)
 	}
 	plt.NominalX(labels...)
+	plt.X.Min, plt.X.Max = -0.6, float64(len(xs))-0.4
 	plt.Y.Min = math.Min(plt.Y.Min, 0)
 	return nil
 }

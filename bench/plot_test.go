@@ -1,0 +1,192 @@
+package bench
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"image/png"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// checkPlotFiles asserts that Save wrote a decodable PNG and a well-formed
+// SVG for the plot.
+func checkPlotFiles(t *testing.T, paths []string, dir, name string) {
+	t.Helper()
+	want := []string{filepath.Join(dir, name+".png"), filepath.Join(dir, name+".svg")}
+	if strings.Join(paths, ",") != strings.Join(want, ",") {
+		t.Fatalf("paths %q, want %q", paths, want)
+	}
+	pngData, err := os.ReadFile(want[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(pngData))
+	if err != nil {
+		t.Fatalf("%s: %v", want[0], err)
+	}
+	if b := img.Bounds(); b.Dx() < 100 || b.Dy() < 100 {
+		t.Errorf("%s: image %v too small", want[0], b)
+	}
+	svg, err := os.ReadFile(want[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.TrimSpace(string(svg))
+	if !strings.HasPrefix(s, "<?xml") && !strings.HasPrefix(s, "<svg") {
+		t.Fatalf("%s does not start like SVG: %.40q", want[1], s)
+	}
+	dec := xml.NewDecoder(bytes.NewReader(svg))
+	root := ""
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%s is not well-formed XML: %v", want[1], err)
+		}
+		if se, ok := tok.(xml.StartElement); ok && root == "" {
+			root = se.Name.Local
+		}
+	}
+	if root != "svg" {
+		t.Errorf("%s: root element %q, want svg", want[1], root)
+	}
+}
+
+func TestPlotSaveLines(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "nested", "plots")
+	p := Plot{
+		Name: "kleene-table2-update_w", Title: "update W vs n", XLabel: "n", YLabel: "ms",
+		LogX: true, LogY: true,
+		Series: []Series{
+			{Name: "paper xeon-e5645", X: []float64{500, 1000, 2000, 4000}, Y: []float64{142, 1067.8, 8424, 66997.8}},
+			// A zero and a negative time cannot sit on a log axis: skipped.
+			{Name: "cpu/fast", X: []float64{500, 1000, 2000, 4000}, Y: []float64{0, -1, 300, 2000}},
+			{Name: "nan", X: []float64{500, math.NaN()}, Y: []float64{1, 2}},
+		},
+	}
+	for i := range 9 { // more series than colours: dashes take over
+		p.Series = append(p.Series, Series{Name: "s" + string(rune('a'+i)), X: []float64{1, 2}, Y: []float64{float64(i + 1), float64(i + 2)}})
+	}
+	paths, err := p.Save(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPlotFiles(t, paths, dir, p.Name)
+	svg, _ := os.ReadFile(paths[1])
+	for _, want := range []string{"update W vs n", "paper xeon-e5645", "cpu/fast"} {
+		if !bytes.Contains(svg, []byte(want)) {
+			t.Errorf("SVG lacks %q", want)
+		}
+	}
+}
+
+func TestPlotSaveLinear(t *testing.T) {
+	dir := t.TempDir()
+	p := Plot{Name: "lin", Series: []Series{{Name: "a", X: []float64{0, 1, 2}, Y: []float64{-1, 0, 5}}}}
+	paths, err := p.Save(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPlotFiles(t, paths, dir, "lin")
+}
+
+func TestPlotSaveStacked(t *testing.T) {
+	dir := t.TempDir()
+	series := []Series{
+		{Name: "convert CCS", X: []float64{500, 1000, 2000}, Y: []float64{1.6, 12.3, 47.6}},
+		{Name: "update W", X: []float64{500, 1000, 2000}, Y: []float64{142, 1067.8, 8424}},
+		{Name: "topo sort", X: []float64{1000, 500}, Y: []float64{1.2, 0.3}}, // no 2000, other order
+	}
+	p := Plot{Name: "steps", Title: "relative step times", XLabel: "n", YLabel: "share", Stacked: true, LogY: true,
+		Series: Relative(series)}
+	paths, err := p.Save(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPlotFiles(t, paths, dir, "steps")
+}
+
+func TestRelative(t *testing.T) {
+	rel := Relative([]Series{
+		{Name: "a", X: []float64{1, 2, 3}, Y: []float64{1, 3, 0}},
+		{Name: "b", X: []float64{2, 1}, Y: []float64{1, 3}},
+	})
+	want := [][]float64{{0.25, 0.75, 0}, {0.25, 0.75}}
+	for i, s := range rel {
+		for j, y := range s.Y {
+			if math.Abs(y-want[i][j]) > 1e-12 {
+				t.Errorf("series %d point %d = %v, want %v", i, j, y, want[i][j])
+			}
+		}
+	}
+}
+
+func TestPlotSaveErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		p    Plot
+		want string
+	}{
+		{"empty", Plot{Name: "empty"}, "no drawable points"},
+		{"empty series", Plot{Name: "e", Series: []Series{{Name: "a"}}}, "no drawable points"},
+		{"all non-positive on log", Plot{Name: "l", LogY: true, Series: []Series{{Name: "a", X: []float64{1, 2}, Y: []float64{0, -3}}}}, "no drawable points"},
+		{"empty stacked", Plot{Name: "s", Stacked: true}, "no drawable points"},
+		{"length mismatch", Plot{Name: "m", Series: []Series{{Name: "a", X: []float64{1, 2}, Y: []float64{1}}}}, "2 x values and 1 y values"},
+		{"no name", Plot{Series: []Series{{Name: "a", X: []float64{1}, Y: []float64{1}}}}, "file stem"},
+		{"path in name", Plot{Name: "../x", Series: []Series{{Name: "a", X: []float64{1}, Y: []float64{1}}}}, "file stem"},
+	}
+	for _, tc := range tests {
+		dir := t.TempDir()
+		paths, err := tc.p.Save(dir)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
+		if len(paths) != 0 {
+			t.Errorf("%s: paths %q returned with an error", tc.name, paths)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Errorf("%s: files written despite the error", tc.name)
+		}
+	}
+}
+
+func TestLogTicks(t *testing.T) {
+	tests := []struct {
+		lo, hi float64
+		labels string
+		n      int
+	}{
+		{10, 1000, "10,100,1000", 19},         // 10..90, 100..900, 1000
+		{400, 5000, "500,1000,2000,5000", 11}, // one power of ten: 2 and 5 labelled too
+		{300, 800, "300,400,500,600,700,800", 6},
+		{0.05, 20, "0.1,1,10", 0},
+	}
+	for _, tc := range tests {
+		ticks := logTicks{}.Ticks(tc.lo, tc.hi)
+		var labels []string
+		for _, tk := range ticks {
+			if tk.Value < tc.lo || tk.Value > tc.hi {
+				t.Errorf("[%v, %v]: tick %v outside the range", tc.lo, tc.hi, tk.Value)
+			}
+			if tk.Label != "" {
+				labels = append(labels, tk.Label)
+			}
+		}
+		if got := strings.Join(labels, ","); got != tc.labels {
+			t.Errorf("[%v, %v]: labels %q, want %q", tc.lo, tc.hi, got, tc.labels)
+		}
+		if tc.n > 0 && len(ticks) != tc.n {
+			t.Errorf("[%v, %v]: %d ticks, want %d", tc.lo, tc.hi, len(ticks), tc.n)
+		}
+	}
+	if got := (logTicks{}).Ticks(0, 10); got != nil {
+		t.Errorf("non-positive range gave ticks %v", got)
+	}
+}
