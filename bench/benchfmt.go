@@ -32,6 +32,11 @@ import (
 // distribution; a phase without samples (a paper's table) writes its
 // statistic once. Only records whose status is ok are written: skipped,
 // unavailable, failed and check-failed cells have no trustworthy time.
+//
+// benchstat starts a new table whenever the configuration differs, so to
+// set two machines side by side drop that grouping:
+//
+//	benchstat -table "" paper.txt mine.txt
 func WriteBenchfmt(w io.Writer, f *File) error {
 	bw := bufio.NewWriter(w)
 	m := f.Machine

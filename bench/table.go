@@ -139,7 +139,9 @@ func (t *Table) renderText(w io.Writer) error {
 			tablewriter.WithRowConfig(cell(aligns)),
 			tablewriter.WithBehavior(tw.Behavior{AutoHide: tw.Off, TrimSpace: tw.Off}),
 		)
-		tbl.Header(anySlice(header)...)
+		if len(t.Header) > 0 {
+			tbl.Header(anySlice(header)...)
+		}
 		for _, r := range rows {
 			if err := tbl.Append(anySlice(r)...); err != nil {
 				return err
@@ -222,7 +224,7 @@ func (t *Table) renderCSV(w io.Writer) error {
 		comment(t.Title)
 	}
 	cw := csv.NewWriter(&buf)
-	if len(header) > 0 {
+	if len(t.Header) > 0 {
 		if err := cw.Write(header); err != nil {
 			return err
 		}
