@@ -166,12 +166,15 @@ func anySlice(s []string) []any {
 	return out
 }
 
-// mdEscape makes s safe inside a pipe-table cell: '|' is escaped and line
-// breaks become <br>.
+// mdEscape makes s safe inside a GitHub pipe-table cell: '\' and '|' are
+// backslash-escaped (GitHub splits cells at every '|' not directly after a
+// backslash, then reads "\\" as one backslash) and line breaks become <br>.
 func mdEscape(s string) string {
+	s = strings.ReplaceAll(s, `\`, `\\`)
 	s = strings.ReplaceAll(s, `|`, `\|`)
 	s = strings.ReplaceAll(s, "\r\n", "<br>")
 	s = strings.ReplaceAll(s, "\n", "<br>")
+	s = strings.ReplaceAll(s, "\r", "<br>")
 	return strings.TrimSpace(s)
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -307,4 +308,64 @@ func TestRecordsTable(t *testing.T) {
 	if got := RecordsTable(f, "nope"); len(got) != 0 {
 		t.Errorf("unknown experiment gave %d tables", len(got))
 	}
+}
+
+// FuzzFormatMS checks that the printed number, separators removed, reads
+// back within half a unit of its last printed digit, and that separators
+// sit every three digits.
+func FuzzFormatMS(f *testing.F) {
+	for _, v := range []float64{0, 0.0123, 0.5, 1.6, 142, 999.95, 66997.8, 1234567.25, -1234.5, 1e15} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v float64) {
+		s := FormatMS(v)
+		if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 1e15 {
+			return
+		}
+		intPart, frac, _ := strings.Cut(strings.TrimPrefix(s, "-"), ".")
+		groups := strings.Split(intPart, ",")
+		for i, g := range groups {
+			if (i > 0 && len(g) != 3) || (i == 0 && (len(g) == 0 || len(g) > 3)) {
+				t.Fatalf("FormatMS(%v) = %q: bad grouping", v, s)
+			}
+		}
+		back, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64)
+		if err != nil {
+			t.Fatalf("FormatMS(%v) = %q does not parse: %v", v, s, err)
+		}
+		tol := 0.5 * math.Pow(10, -float64(len(frac)))
+		if math.Abs(back-v) > tol+math.Abs(v)*1e-15 { // a few ulps of float noise
+			t.Fatalf("FormatMS(%v) = %q reads back as %v (tolerance %v)", v, s, back, tol)
+		}
+	})
+}
+
+// FuzzMarkdownCell checks that no cell text can break a pipe table's
+// column count or its rows.
+func FuzzMarkdownCell(f *testing.F) {
+	for _, s := range []string{"a|b", `a\|b`, "x\ny", "|", "\r\n|"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, cell string) {
+		tb := Table{Header: []string{"h1", "h2"}, Rows: [][]string{{cell, "z"}}}
+		var buf bytes.Buffer
+		if err := tb.Render(&buf, "markdown"); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+		if len(lines) != 3 {
+			t.Fatalf("cell %q gave %d lines:\n%s", cell, len(lines), buf.String())
+		}
+		row := lines[2]
+		// GitHub splits cells at every '|' not directly after a backslash.
+		n := 0
+		for i := range row {
+			if row[i] == '|' && (i == 0 || row[i-1] != '\\') {
+				n++
+			}
+		}
+		if n != 3 {
+			t.Fatalf("cell %q gave row %q with %d separators, want 3", cell, row, n)
+		}
+	})
 }
