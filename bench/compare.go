@@ -38,7 +38,9 @@ type CompareOptions struct {
 //
 // labels may be nil, or hold one entry per file ("" entries take the
 // default). It is an error to pass no files, a labels slice of the wrong
-// length, an experiment no file has, or files that share no record.
+// length, an experiment no file has, a phase no record has, or files that
+// share no record. With a chosen phase, experiments in which no record has
+// it are left out.
 func Compare(files []*File, labels []string, opt CompareOptions) ([]Table, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("compare: no files")
@@ -108,6 +110,9 @@ func Compare(files []*File, labels []string, opt CompareOptions) ([]Table, error
 	var out []Table
 	for _, exp := range exps {
 		ks := keys[exp]
+		if opt.Phase != "" && !hasPhase(index, ks, opt.Phase) {
+			continue
+		}
 		// A representative record per key (from the first file that has
 		// it) gives the impl and params of the row.
 		rep := map[string]*Record{}
@@ -183,6 +188,18 @@ func Compare(files []*File, labels []string, opt CompareOptions) ([]Table, error
 		}
 		out = append(out, t)
 	}
+	if len(out) == 0 {
+		var phases []string
+		for _, m := range index {
+			for _, r := range m {
+				for _, p := range r.Phases {
+					phases = appendNew(phases, p.Name)
+				}
+			}
+		}
+		slices.Sort(phases)
+		return nil, fmt.Errorf("compare: no record has phase %q (phases: %s)", opt.Phase, strings.Join(phases, ", "))
+	}
 	return out, nil
 }
 
@@ -212,6 +229,18 @@ func rowPhases(index []map[string]*Record, k, only string) []string {
 		phases = []string{TotalPhase}
 	}
 	return phases
+}
+
+// hasPhase reports whether any file's record of the keys has the phase.
+func hasPhase(index []map[string]*Record, keys []string, phase string) bool {
+	for _, m := range index {
+		for _, k := range keys {
+			if r := m[k]; r != nil && r.Phase(phase) != nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // phaseValue returns a record's statistic for a phase when it has one that

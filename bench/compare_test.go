@@ -253,6 +253,7 @@ func TestCompareErrors(t *testing.T) {
 		{"no common records", []*File{paperFile(), other}, nil, CompareOptions{}, []string{"xeon-e5645", "other-box", "more than one file"}},
 		{"unknown experiment", []*File{paperFile(), runFile()}, nil, CompareOptions{Experiment: "nope"}, []string{`"nope"`, "kleene/table2"}},
 		{"experiment in one file only", []*File{paperFile(), runFile()}, nil, CompareOptions{Experiment: "kleene/table3"}, []string{"kleene/table3", "more than one file"}},
+		{"unknown phase", []*File{paperFile(), runFile()}, nil, CompareOptions{Phase: "h2d"}, []string{`"h2d"`, "update_w", "convert_ccs"}},
 		{"label count", []*File{paperFile(), runFile()}, []string{"a"}, CompareOptions{}, []string{"1 labels for 2 files"}},
 	}
 	for _, tc := range tests {
@@ -275,6 +276,9 @@ func TestCompareLaterRecordWins(t *testing.T) {
 	tables, err := Compare([]*File{paperFile(), run}, nil, CompareOptions{Phase: "update_w"})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(tables) != 1 {
+		t.Fatalf("%d tables, want 1: kleene/table3 has no update_w anywhere", len(tables))
 	}
 	if r := row(t, tables[0], "cpu/paper", "500"); r[4] != "71.0" || r[5] != "2.00x" {
 		t.Errorf("re-run cell: %q, want 71.0 and 2.00x", r)
