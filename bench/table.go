@@ -346,8 +346,11 @@ func formatEstimate(ms float64) string {
 
 // StatusText is the cell text of a record that carries no time: the status,
 // with the estimate of a skipped cell ("skipped (est. 12 s)"). It returns ""
-// for records whose status is ok or check-failed.
+// for records whose status is ok or check-failed, and for nil.
 func StatusText(r *Record) string {
+	if r == nil {
+		return ""
+	}
 	switch r.Status {
 	case StatusOK, StatusCheckFailed:
 		return ""
@@ -362,8 +365,12 @@ func StatusText(r *Record) string {
 
 // PhaseText is the cell text of one phase of a record: its statistic,
 // marked "(check failed)" when the output failed its check; the status text
-// when the record did not run; "—" when the record ran without that phase.
+// when the record did not run; "—" when the record ran without that phase;
+// "" for a nil record.
 func PhaseText(r *Record, phase string) string {
+	if r == nil {
+		return ""
+	}
 	if s := StatusText(r); s != "" {
 		return s
 	}

@@ -369,3 +369,26 @@ func FuzzMarkdownCell(f *testing.F) {
 		}
 	})
 }
+
+func TestPhaseText(t *testing.T) {
+	f := testFile()
+	tests := []struct {
+		r     *Record
+		phase string
+		want  string
+	}{
+		{&f.Records[0], "update_w", "142.0"},
+		{&f.Records[0], "h2d", "—"},
+		{&f.Records[1], "total", "12.0 (check failed)"},
+		{&f.Records[2], "total", "skipped (est. 12 s)"},
+		{&f.Records[3], "total", "unavailable"},
+		{&Record{Status: StatusSkipped}, "total", "skipped"},
+		{&Record{Status: StatusFailed, Error: "boom"}, "total", "failed"},
+		{nil, "total", ""},
+	}
+	for i, tc := range tests {
+		if got := PhaseText(tc.r, tc.phase); got != tc.want {
+			t.Errorf("case %d: PhaseText = %q, want %q", i, got, tc.want)
+		}
+	}
+}
