@@ -1,0 +1,252 @@
+package driver
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"github.com/ebitengine/purego"
+)
+
+// ErrUnavailable is matched (errors.Is) by every error that means CUDA
+// cannot be used on this machine: no libcuda.so.1, a driver that fails to
+// initialise, or no device.
+var ErrUnavailable = errors.New("CUDA unavailable")
+
+// Result is a CUresult, the status code of a driver call.
+type Result int32
+
+// A few CUresult codes the package interprets.
+const (
+	Success             Result = 0
+	ErrorInvalidValue   Result = 1
+	ErrorOutOfMemory    Result = 2
+	ErrorNotInitialized Result = 3
+	ErrorDeinitialized  Result = 4
+	ErrorStubLibrary    Result = 34
+	ErrorInsufficient   Result = 35 // CUDA_ERROR_INSUFFICIENT_DRIVER
+	ErrorDeviceUnavail  Result = 46 // CUDA_ERROR_DEVICE_UNAVAILABLE
+	ErrorNoDevice       Result = 100
+	ErrorInvalidDevice  Result = 101
+	ErrorNotReady       Result = 600
+	ErrorSystemNotReady Result = 802
+	ErrorSystemMismatch Result = 803 // CUDA_ERROR_SYSTEM_DRIVER_MISMATCH
+	ErrorCompatNotSupp  Result = 804 // CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE
+	ErrorUnknown        Result = 999
+)
+
+// knownNames covers the codes cuGetErrorName cannot be asked about (the
+// library is missing) and is the fallback when it does not answer.
+var knownNames = map[Result]string{
+	0: "CUDA_SUCCESS", 1: "CUDA_ERROR_INVALID_VALUE", 2: "CUDA_ERROR_OUT_OF_MEMORY",
+	3: "CUDA_ERROR_NOT_INITIALIZED", 4: "CUDA_ERROR_DEINITIALIZED", 34: "CUDA_ERROR_STUB_LIBRARY",
+	35: "CUDA_ERROR_INSUFFICIENT_DRIVER", 46: "CUDA_ERROR_DEVICE_UNAVAILABLE",
+	100: "CUDA_ERROR_NO_DEVICE", 101: "CUDA_ERROR_INVALID_DEVICE", 200: "CUDA_ERROR_INVALID_IMAGE",
+	201: "CUDA_ERROR_INVALID_CONTEXT", 209: "CUDA_ERROR_NO_BINARY_FOR_GPU", 218: "CUDA_ERROR_INVALID_PTX",
+	222: "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", 400: "CUDA_ERROR_INVALID_HANDLE", 500: "CUDA_ERROR_NOT_FOUND",
+	600: "CUDA_ERROR_NOT_READY", 700: "CUDA_ERROR_ILLEGAL_ADDRESS", 701: "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
+	702: "CUDA_ERROR_LAUNCH_TIMEOUT", 719: "CUDA_ERROR_LAUNCH_FAILED", 720: "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE",
+	802: "CUDA_ERROR_SYSTEM_NOT_READY", 803: "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
+	804: "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE", 999: "CUDA_ERROR_UNKNOWN",
+}
+
+// Name returns the CUresult's symbolic name, asking the driver when it is
+// loaded (cuGetErrorName), else from a built-in table.
+func (r Result) Name() string {
+	if fn := lookupLoaded("cuGetErrorName"); fn != 0 {
+		var p *byte
+		if rc, _, _ := purego.SyscallN(fn, uintptr(r), uintptr(unsafe.Pointer(&p))); rc == 0 && p != nil {
+			return goString(p)
+		}
+	}
+	if s, ok := knownNames[r]; ok {
+		return s
+	}
+	return "CUDA_ERROR_UNRECOGNIZED"
+}
+
+// unavailable reports whether a code means "no usable driver or device".
+func (r Result) unavailable() bool {
+	switch r {
+	case ErrorNoDevice, ErrorInsufficient, ErrorStubLibrary, ErrorDeviceUnavail, ErrorSystemNotReady,
+		ErrorSystemMismatch, ErrorCompatNotSupp, ErrorNotInitialized, ErrorDeinitialized:
+		return true
+	}
+	return false
+}
+
+// Error is a failed driver call.
+type Error struct {
+	Call string // the driver entry point, e.g. "cuMemAlloc_v2"
+	Code Result
+	// Detail is extra context, such as the JIT compiler's log.
+	Detail string
+	// Unavailable marks failures that mean CUDA cannot be used at all
+	// (cuInit failing, no device); such errors match ErrUnavailable.
+	Unavailable bool
+}
+
+func (e *Error) Error() string {
+	s := fmt.Sprintf("%s: %s (%d)", e.Call, e.Code.Name(), int32(e.Code))
+	if e.Detail != "" {
+		s += ": " + e.Detail
+	}
+	return s
+}
+
+// Is makes errors.Is(err, ErrUnavailable) true for failures that mean no
+// usable driver or device.
+func (e *Error) Is(target error) bool {
+	return target == ErrUnavailable && (e.Unavailable || e.Code.unavailable())
+}
+
+// libNames are tried in order by dlopen.
+var libNames = []string{"libcuda.so.1", "libcuda.so"}
+
+var lib struct {
+	once   sync.Once
+	handle uintptr
+	err    error
+	mu     sync.Mutex
+	syms   map[string]uintptr
+}
+
+// load opens libcuda and initialises the driver once; later calls return
+// the first outcome.
+func load() error {
+	lib.once.Do(func() {
+		var errs []string
+		for _, name := range libNames {
+			h, err := purego.Dlopen(name, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+			if err == nil {
+				lib.handle = h
+				break
+			}
+			errs = append(errs, err.Error())
+		}
+		if lib.handle == 0 {
+			lib.err = fmt.Errorf("%w: cannot load the CUDA driver library libcuda.so.1 (%s)", ErrUnavailable, strings.Join(errs, "; "))
+			return
+		}
+		lib.syms = map[string]uintptr{}
+		if err := call("cuInit", 0); err != nil {
+			var de *Error
+			if errors.As(err, &de) {
+				de.Unavailable = true
+			}
+			lib.err = fmt.Errorf("%w: the CUDA driver did not initialise: %w", ErrUnavailable, err)
+		}
+	})
+	return lib.err
+}
+
+// Loaded reports whether libcuda.so.1 was opened (cuInit may still have
+// failed; see Init).
+func Loaded() bool { return lib.handle != 0 }
+
+// Init opens the driver library and calls cuInit once per process. It
+// returns an error matching ErrUnavailable when CUDA cannot be used.
+func Init() error { return load() }
+
+// symbol resolves a driver entry point, caching the address.
+func symbol(name string) (uintptr, error) {
+	if lib.handle == 0 {
+		if err := load(); err != nil {
+			return 0, err
+		}
+		if lib.handle == 0 {
+			return 0, fmt.Errorf("%w: CUDA driver library not loaded", ErrUnavailable)
+		}
+	}
+	lib.mu.Lock()
+	defer lib.mu.Unlock()
+	if p, ok := lib.syms[name]; ok {
+		if p == 0 {
+			return 0, fmt.Errorf("the CUDA driver does not export %s", name)
+		}
+		return p, nil
+	}
+	p, err := purego.Dlsym(lib.handle, name)
+	if err != nil {
+		p = 0
+	}
+	lib.syms[name] = p
+	if p == 0 {
+		return 0, fmt.Errorf("the CUDA driver does not export %s", name)
+	}
+	return p, nil
+}
+
+// hasSymbol reports whether the loaded driver exports name.
+func hasSymbol(name string) bool {
+	_, err := symbol(name)
+	return err == nil
+}
+
+// lookupLoaded returns a symbol only if the library is already open,
+// without triggering a load.
+func lookupLoaded(name string) uintptr {
+	if lib.handle == 0 {
+		return 0
+	}
+	p, err := symbol(name)
+	if err != nil {
+		return 0
+	}
+	return p
+}
+
+// call invokes the named driver function and turns a non-zero CUresult into
+// an *Error. Pointer arguments converted to uintptr in the caller's argument
+// list are kept alive for the call (go:uintptrescapes).
+//
+//go:uintptrescapes
+func call(name string, args ...uintptr) error {
+	fn, err := symbol(name)
+	if err != nil {
+		return err
+	}
+	rc, _, _ := purego.SyscallN(fn, args...)
+	if r := Result(int32(uint32(rc))); r != Success {
+		return &Error{Call: name, Code: r}
+	}
+	return nil
+}
+
+// goString copies a NUL-terminated C string.
+func goString(p *byte) string {
+	if p == nil {
+		return ""
+	}
+	var n int
+	for *(*byte)(unsafe.Add(unsafe.Pointer(p), n)) != 0 {
+		n++
+	}
+	return string(unsafe.Slice(p, n))
+}
+
+// cString returns a NUL-terminated copy of s.
+func cString(s string) []byte {
+	b := make([]byte, len(s)+1)
+	copy(b, s)
+	return b
+}
+
+// cBytesString returns the text of a NUL-padded buffer.
+func cBytesString(b []byte) string {
+	if i := indexByte(b, 0); i >= 0 {
+		b = b[:i]
+	}
+	return strings.TrimSpace(string(b))
+}
+
+func indexByte(b []byte, c byte) int {
+	for i, x := range b {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
