@@ -1,0 +1,56 @@
+package nvrtc
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestCandidates(t *testing.T) {
+	t.Setenv("CUDA_HOME", "/opt/cudax")
+	c := Candidates()
+	if c[0] != "libnvrtc.so.13" || c[1] != "libnvrtc.so.12" || c[2] != "libnvrtc.so.11.2" {
+		t.Errorf("sonames first, newest first: %v", c[:3])
+	}
+	var home, local bool
+	for _, p := range c {
+		home = home || strings.HasPrefix(p, "/opt/cudax/lib64/")
+		local = local || strings.HasPrefix(p, "/usr/local/cuda/lib64/")
+	}
+	if !home || !local {
+		t.Errorf("CUDA_HOME (%v) and /usr/local/cuda (%v) must be searched", home, local)
+	}
+}
+
+// TestCompile compiles a tiny kernel where NVRTC is installed, and checks
+// that a compilation error returns the compiler's log.
+func TestCompile(t *testing.T) {
+	if err := Load(); err != nil {
+		if errors.Is(err, ErrNotFound) {
+			t.Skip("no NVRTC on this machine")
+		}
+		t.Fatal(err)
+	}
+	v, err := Version()
+	if err != nil || v == "" {
+		t.Fatalf("Version: %q, %v", v, err)
+	}
+	t.Logf("NVRTC %s from %s", v, Path())
+	out, err := Compile(`extern "C" __global__ void k(float* x) { x[threadIdx.x] += 1.0f; }`, "k.cu", []string{"--gpu-architecture=compute_70"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Cubin || !strings.Contains(string(out.Code), ".entry k") {
+		t.Errorf("expected PTX with entry k, got cubin=%v", out.Cubin)
+	}
+	_, err = Compile(`extern "C" __global__ void k(float* x) { x[threadIdx.x] += undefined_name; }`, "bad.cu", []string{"--gpu-architecture=compute_70"})
+	var e *Error
+	if !errors.As(err, &e) || e.Call != "nvrtcCompileProgram" || !strings.Contains(e.Log, "undefined_name") {
+		t.Fatalf("compile error should carry the log: %v", err)
+	}
+	if archs, err := SupportedArchs(); err != nil {
+		t.Error(err)
+	} else {
+		t.Logf("supported archs: %v", archs)
+	}
+}
