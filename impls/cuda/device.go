@@ -1,0 +1,369 @@
+package cuda
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/semibench/semibench/impls/cuda/driver"
+)
+
+// Device is an opened CUDA device: its context (kept for the life of the
+// process, so module loads and context creation stay out of timed runs), a
+// stream, kernel modules, reusable device buffers and page-locked staging
+// buffers. One run holds a device at a time (Run).
+type Device struct {
+	Ordinal int
+	Props   driver.Props
+	Ctx     *driver.Context
+
+	run     sync.Mutex // held by Run for one run at a time
+	mu      sync.Mutex // guards modules for Probe
+	stream  driver.Stream
+	modules map[string]*Module
+	bufs    map[string]devBuf
+	staging []*driver.HostBuffer
+	stageEv []driver.Event
+	timing  [2]driver.Event
+}
+
+type devBuf struct {
+	ptr   driver.DevicePtr
+	bytes uint64
+}
+
+var devices struct {
+	mu   sync.Mutex
+	open map[int]*Device
+}
+
+// DeviceCount returns the number of CUDA devices, or an error matching
+// driver.ErrUnavailable.
+func DeviceCount() (int, error) { return driver.DeviceCount() }
+
+// Open returns the device of the given ordinal, opening it on first use: a
+// context on its own locked OS thread, and a non-blocking stream. It returns
+// an error matching driver.ErrUnavailable where CUDA cannot be used.
+func Open(ordinal int) (*Device, error) {
+	devices.mu.Lock()
+	defer devices.mu.Unlock()
+	if d, ok := devices.open[ordinal]; ok {
+		return d, nil
+	}
+	n, err := driver.DeviceCount()
+	if err != nil {
+		return nil, err
+	}
+	if ordinal < 0 || ordinal >= n {
+		return nil, fmt.Errorf("CUDA device %d requested, but this machine has %d", ordinal, n)
+	}
+	props, err := driver.DeviceProps(ordinal)
+	if err != nil {
+		return nil, fmt.Errorf("CUDA device %d: %w", ordinal, err)
+	}
+	ctx, err := driver.NewContext(ordinal, driver.CtxSchedAuto)
+	if err != nil {
+		return nil, err
+	}
+	d := &Device{Ordinal: ordinal, Props: props, Ctx: ctx, modules: map[string]*Module{}, bufs: map[string]devBuf{}}
+	err = ctx.Do(func(t *driver.Thread) error {
+		var err error
+		if d.stream, err = t.StreamCreate(driver.StreamNonBlocking); err != nil {
+			return err
+		}
+		for i := range d.timing {
+			if d.timing[i], err = t.EventCreate(driver.EventDefault); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		ctx.Close()
+		return nil, fmt.Errorf("CUDA device %d: %w", ordinal, err)
+	}
+	if devices.open == nil {
+		devices.open = map[int]*Device{}
+	}
+	devices.open[ordinal] = d
+	return d, nil
+}
+
+// Opened returns the devices opened so far.
+func Opened() []*Device {
+	devices.mu.Lock()
+	defer devices.mu.Unlock()
+	var out []*Device
+	for _, d := range devices.open {
+		out = append(out, d)
+	}
+	return out
+}
+
+// Run holds the device for one run and executes f on its context thread.
+// A cancelled ctx is reported before f starts; f should check ctx itself
+// between long steps.
+func (d *Device) Run(ctx context.Context, f func(t *driver.Thread) error) error {
+	d.run.Lock()
+	defer d.run.Unlock()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return d.Ctx.Do(f)
+}
+
+// Stream returns the device's stream; all of a run's work goes on it.
+func (d *Device) Stream() driver.Stream { return d.stream }
+
+// Module returns the named kernel module (kernels/NAME.cu), loading it on
+// first use.
+func (d *Device) Module(t *driver.Thread, name string) (*Module, error) {
+	d.mu.Lock()
+	m, ok := d.modules[name]
+	d.mu.Unlock()
+	if ok {
+		return m, nil
+	}
+	m, err := LoadModule(t, d.Props, name)
+	if err != nil {
+		return nil, fmt.Errorf("CUDA device %d: %w", d.Ordinal, err)
+	}
+	d.mu.Lock()
+	d.modules[name] = m
+	d.mu.Unlock()
+	return m, nil
+}
+
+// Function returns kernel fn of module name.
+func (d *Device) Function(t *driver.Thread, module, fn string) (driver.Function, error) {
+	m, err := d.Module(t, module)
+	if err != nil {
+		return 0, err
+	}
+	return m.Function(t, fn)
+}
+
+// KernelPath returns the path by which module name was loaded, or "" if it
+// was not loaded yet.
+func (d *Device) KernelPath(name string) string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if m, ok := d.modules[name]; ok {
+		return m.Path
+	}
+	return ""
+}
+
+// Held returns the bytes of the named buffers the device keeps, for Fits.
+func (d *Device) Held() map[string]uint64 {
+	out := make(map[string]uint64, len(d.bufs))
+	for k, b := range d.bufs {
+		out[k] = b.bytes
+	}
+	return out
+}
+
+// Check refuses a plan that does not fit the device's free memory (see
+// Fits), before anything is allocated.
+func (d *Device) Check(t *driver.Thread, p Plan) error {
+	free, _, err := t.MemGetInfo()
+	if err != nil {
+		return fmt.Errorf("CUDA device %d: %w", d.Ordinal, err)
+	}
+	if err := Fits(p, free, d.Held()); err != nil {
+		return fmt.Errorf("CUDA device %d (%s): %w", d.Ordinal, d.Props.Name, err)
+	}
+	return nil
+}
+
+// Buffer returns a device buffer of at least bytes under the given name,
+// reusing the one held from an earlier run when it is large enough.
+func (d *Device) Buffer(t *driver.Thread, name string, bytes uint64) (driver.DevicePtr, error) {
+	if bytes == 0 {
+		bytes = 4
+	}
+	if b, ok := d.bufs[name]; ok {
+		if b.bytes >= bytes {
+			return b.ptr, nil
+		}
+		delete(d.bufs, name)
+		if err := t.MemFree(b.ptr); err != nil {
+			return 0, fmt.Errorf("freeing buffer %s: %w", name, err)
+		}
+	}
+	p, err := t.MemAlloc(int64(bytes))
+	if err != nil {
+		return 0, fmt.Errorf("buffer %s: %w", name, err)
+	}
+	d.bufs[name] = devBuf{p, bytes}
+	return p, nil
+}
+
+// FreeBuffers frees every held device buffer.
+func (d *Device) FreeBuffers(t *driver.Thread) error {
+	var first error
+	for k, b := range d.bufs {
+		if err := t.MemFree(b.ptr); err != nil && first == nil {
+			first = err
+		}
+		delete(d.bufs, k)
+	}
+	return first
+}
+
+// StartTimer records the start event on the stream; StopTimer records the
+// end event, waits for it, and returns the time between them. GPU phases are
+// timed this way.
+func (d *Device) StartTimer(t *driver.Thread) error { return t.EventRecord(d.timing[0], d.stream) }
+
+// StopTimer ends a GPU phase started by StartTimer; see StartTimer.
+func (d *Device) StopTimer(t *driver.Thread) (time.Duration, error) {
+	if err := t.EventRecord(d.timing[1], d.stream); err != nil {
+		return 0, err
+	}
+	if err := t.EventSynchronize(d.timing[1]); err != nil {
+		return 0, err
+	}
+	return t.EventElapsed(d.timing[0], d.timing[1])
+}
+
+// Staging: page-locked buffers through which host data moves, in chunks, so
+// host copies overlap the DMA of the previous chunk.
+const (
+	stageChunk = 4 << 20
+	stageSlots = 3
+)
+
+func (d *Device) ensureStaging(t *driver.Thread) error {
+	if len(d.staging) == stageSlots {
+		return nil
+	}
+	for len(d.staging) < stageSlots {
+		b, err := t.HostAlloc(stageChunk, driver.HostAllocPortable)
+		if err != nil {
+			return err
+		}
+		e, err := t.EventCreate(driver.EventDisableTiming)
+		if err != nil {
+			t.FreeHost(b)
+			return err
+		}
+		d.staging = append(d.staging, b)
+		d.stageEv = append(d.stageEv, e)
+	}
+	return nil
+}
+
+// parallelCopy copies src into dst with several goroutines.
+func parallelCopy(dst, src []byte) {
+	const grain = 512 << 10
+	workers := min(runtime.GOMAXPROCS(0), (len(src)+grain-1)/grain)
+	if workers <= 1 {
+		copy(dst, src)
+		return
+	}
+	var wg sync.WaitGroup
+	step := (len(src) + workers - 1) / workers
+	for lo := 0; lo < len(src); lo += step {
+		hi := min(lo+step, len(src))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			copy(dst[lo:hi], src[lo:hi])
+		}()
+	}
+	wg.Wait()
+}
+
+func asBytes[T any](s []T) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	var z T
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(z)))
+}
+
+// Upload copies a Go slice to device memory at dst through the staging
+// buffers, pipelined: the host copies chunk k+1 while the copy engine moves
+// chunk k. It returns when the data is on the device.
+func Upload[T any](t *driver.Thread, d *Device, dst driver.DevicePtr, src []T) error {
+	b := asBytes(src)
+	if len(b) == 0 {
+		return nil
+	}
+	if err := d.ensureStaging(t); err != nil {
+		return err
+	}
+	var pin runtime.Pinner
+	pin.Pin(&b[0])
+	defer pin.Unpin()
+	used := make([]bool, stageSlots)
+	for c, off := 0, 0; off < len(b); c, off = c+1, off+stageChunk {
+		slot := c % stageSlots
+		if used[slot] {
+			if err := t.EventSynchronize(d.stageEv[slot]); err != nil {
+				return fmt.Errorf("upload: %w", err)
+			}
+		}
+		n := min(stageChunk, len(b)-off)
+		parallelCopy(d.staging[slot].Bytes()[:n], b[off:off+n])
+		if err := t.CopyToDeviceAsync(dst.Add(int64(off)), d.staging[slot], 0, int64(n), d.stream); err != nil {
+			return fmt.Errorf("upload: %w", err)
+		}
+		if err := t.EventRecord(d.stageEv[slot], d.stream); err != nil {
+			return fmt.Errorf("upload: %w", err)
+		}
+		used[slot] = true
+	}
+	if err := t.StreamSynchronize(d.stream); err != nil {
+		return fmt.Errorf("upload: %w", err)
+	}
+	return nil
+}
+
+// Download copies device memory at src into a Go slice through the staging
+// buffers, pipelined: the copy engine fills chunk k+1 while the host copies
+// chunk k out. Work queued earlier on the stream completes first.
+func Download[T any](t *driver.Thread, d *Device, dst []T, src driver.DevicePtr) error {
+	b := asBytes(dst)
+	if len(b) == 0 {
+		return nil
+	}
+	if err := d.ensureStaging(t); err != nil {
+		return err
+	}
+	var pin runtime.Pinner
+	pin.Pin(&b[0])
+	defer pin.Unpin()
+	chunks := (len(b) + stageChunk - 1) / stageChunk
+	enqueue := func(c int) error {
+		slot, off := c%stageSlots, c*stageChunk
+		n := min(stageChunk, len(b)-off)
+		if err := t.CopyFromDeviceAsync(d.staging[slot], 0, src.Add(int64(off)), int64(n), d.stream); err != nil {
+			return err
+		}
+		return t.EventRecord(d.stageEv[slot], d.stream)
+	}
+	for c := 0; c < min(stageSlots, chunks); c++ {
+		if err := enqueue(c); err != nil {
+			return fmt.Errorf("download: %w", err)
+		}
+	}
+	for c := 0; c < chunks; c++ {
+		slot, off := c%stageSlots, c*stageChunk
+		n := min(stageChunk, len(b)-off)
+		if err := t.EventSynchronize(d.stageEv[slot]); err != nil {
+			return fmt.Errorf("download: %w", err)
+		}
+		parallelCopy(b[off:off+n], d.staging[slot].Bytes()[:n])
+		if c+stageSlots < chunks {
+			if err := enqueue(c + stageSlots); err != nil {
+				return fmt.Errorf("download: %w", err)
+			}
+		}
+	}
+	return nil
+}
