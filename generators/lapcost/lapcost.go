@@ -1,0 +1,103 @@
+package lapcost
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+)
+
+// Stream is the PCG stream selector (the second seed word): "lapc".
+const Stream uint64 = 0x6c617063
+
+// MaxCells bounds rows·cols (a 16 GiB int64 matrix).
+const MaxCells = 1 << 31
+
+// PaperRanges are the paper's three range labels, in increasing order.
+var PaperRanges = []string{"0.1n", "n", "10n"}
+
+// Range returns the exclusive upper bound of the costs for a range label
+// ("0.1n", "n", "10n", or any "Fn") at size n.
+func Range(label string, n int) (int64, error) {
+	if n < 1 {
+		return 0, fmt.Errorf("lapcost: size n must be positive, got %d", n)
+	}
+	f, err := RangeFactor(label)
+	if err != nil {
+		return 0, err
+	}
+	r := math.Floor(f * float64(n))
+	if r > math.MaxInt64/2 {
+		return 0, fmt.Errorf("lapcost: range %s at n=%d is too large", label, n)
+	}
+	return max(1, int64(r)), nil
+}
+
+// RangeFactor returns F of a label "Fn".
+func RangeFactor(label string) (float64, error) {
+	s, ok := strings.CutSuffix(label, "n")
+	if !ok {
+		return 0, fmt.Errorf("lapcost: range label %q does not end in n (want e.g. 0.1n, n, 10n)", label)
+	}
+	if s == "" {
+		return 1, nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(f > 0) || math.IsInf(f, 0) {
+		return 0, fmt.Errorf("lapcost: range label %q: want a positive factor before n", label)
+	}
+	return f, nil
+}
+
+// Generate returns a rows x cols row-major matrix of uniform integers in
+// [0, rng), drawn in the package's documented order.
+func Generate(rows, cols int, rng int64, seed uint64) ([]int64, error) {
+	if rows < 1 || cols < 1 || rows > MaxCells/cols {
+		return nil, fmt.Errorf("lapcost: size %dx%d not in 1..%d cells", rows, cols, MaxCells)
+	}
+	if rng < 1 {
+		return nil, fmt.Errorf("lapcost: range must be positive, got %d", rng)
+	}
+	src := rand.NewPCG(seed, Stream)
+	c := make([]int64, rows*cols)
+	b := uint64(rng)
+	thresh := -b % b
+	for k := range c {
+		hi, lo := bits.Mul64(src.Uint64(), b)
+		for lo < thresh {
+			hi, lo = bits.Mul64(src.Uint64(), b)
+		}
+		c[k] = int64(hi)
+	}
+	return c, nil
+}
+
+// Square is Generate for an n x n matrix with a range label.
+func Square(n int, label string, seed uint64) ([]int64, error) {
+	r, err := Range(label, n)
+	if err != nil {
+		return nil, err
+	}
+	return Generate(n, n, r, seed)
+}
+
+// Hash returns the SHA-256 of the matrix as little-endian int64s, prefixed
+// by "sha256:", for result files.
+func Hash(c []int64) string {
+	h := sha256.New()
+	var buf [8 << 10]byte
+	for len(c) > 0 {
+		k := min(len(c), len(buf)/8)
+		for i := range k {
+			binary.LittleEndian.PutUint64(buf[8*i:], uint64(c[i]))
+		}
+		h.Write(buf[:8*k])
+		c = c[k:]
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
