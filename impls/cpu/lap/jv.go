@@ -52,16 +52,25 @@ func jv[T number](ctx context.Context, rows, cols int, c []T, rec *bench.Recorde
 
 	if rows == cols {
 		stop := rec.Start("init")
-		// Column reduction, last column first (as the original).
+		// Column reduction. The minima are found in one row-major sweep
+		// (the first minimal row of each column, as the original's
+		// column scan finds it); the columns are then settled last column
+		// first, as in the original.
 		matches := make([]int32, rows)
-		for j := n - 1; j >= 0; j-- {
-			minv, imin := c[j], 0
-			for i := 1; i < rows; i++ {
-				if x := c[i*n+j]; x < minv {
-					minv, imin = x, i
+		imins := make([]int32, n)
+		copy(v, c[:n])
+		for i := 1; i < rows; i++ {
+			row := c[i*n : (i+1)*n]
+			vv := v[:len(row)]
+			im := imins[:len(row)]
+			for j, x := range row {
+				if x < vv[j] {
+					vv[j], im[j] = x, int32(i)
 				}
 			}
-			v[j] = minv
+		}
+		for j := n - 1; j >= 0; j-- {
+			imin := int(imins[j])
 			matches[imin]++
 			if matches[imin] == 1 {
 				rowsol[imin], colsol[j] = j, imin

@@ -346,4 +346,3 @@ func sumAt[T number](c []T, cols int, a []int) T {
 	}
 	return s
 }
-

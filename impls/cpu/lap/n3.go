@@ -71,8 +71,10 @@ func hungarianN3[T number](ctx context.Context, rows, cols int, c []T, rec *benc
 				if cur := row[j-1] - ui - vv[j]; cur < minv[j] {
 					minv[j], way[j] = cur, j0
 				}
-				if minv[j] < delta {
-					delta, j1 = minv[j], j
+				// Among equal slacks prefer a free column: the path ends
+				// there (this matters on low-range costs with many ties).
+				if m := minv[j]; m < delta || (m == delta && p[j] == 0) {
+					delta, j1 = m, j
 				}
 			}
 			for j := 0; j <= cols; j++ {

@@ -1,0 +1,469 @@
+package lap
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"time"
+)
+
+// Errors wrapped by ReadCosts (besides ErrShape, ErrOverflow and
+// ErrNotFinite), for errors.Is.
+var (
+	ErrCell   = errors.New("not a number")
+	ErrRagged = errors.New("ragged rows")
+	ErrFormat = errors.New("bad Matrix Market file")
+)
+
+// MaxCells bounds rows·cols of a file.
+const MaxCells = 1 << 31
+
+// maxLine is the longest line ReadCosts accepts.
+const maxLine = 1 << 28
+
+// maxExactInt is the largest integer float64 holds exactly.
+const maxExactInt = 1 << 53
+
+// ParseError is an input error at a line of a named file.
+type ParseError struct {
+	File string
+	Line int // 1-based; 0 when the error concerns the whole file
+	Err  error
+}
+
+// Error formats the error as "file:line: message".
+func (e *ParseError) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: %v", e.File, e.Err)
+	}
+	return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
+}
+
+// Unwrap returns the underlying error.
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// Costs is a cost matrix read from a file: integer when every cell is an
+// integer literal, float64 otherwise.
+type Costs struct {
+	Name       string // the file name, for messages
+	Rows, Cols int
+	// Int holds the costs row-major when they are all integers, else nil.
+	Int []int64
+	// Float holds the costs row-major when some cell is not an integer
+	// literal, else nil.
+	Float []float64
+}
+
+// IsInt reports whether the costs are integers.
+func (c *Costs) IsInt() bool { return c.Float == nil }
+
+// Matrix returns the integer costs as a Matrix (nil for float costs).
+func (c *Costs) Matrix() *Matrix {
+	if !c.IsInt() {
+		return nil
+	}
+	return &Matrix{Rows: c.Rows, Cols: c.Cols, C: c.Int}
+}
+
+// FloatMatrix returns the costs as float64 (converted when integer).
+func (c *Costs) FloatMatrix() *FloatMatrix {
+	if !c.IsInt() {
+		return &FloatMatrix{Rows: c.Rows, Cols: c.Cols, C: c.Float}
+	}
+	return toFloat(c.Matrix())
+}
+
+// parser accumulates cells, integer until a cell is not.
+type parser struct {
+	name    string
+	isInt   bool
+	ints    []int64
+	floats  []float64
+	lines   []int32 // line of each cell, kept while integer (for later errors)
+	lineNum int
+}
+
+func (p *parser) errf(line int, sentinel error, format string, args ...any) error {
+	return &ParseError{File: p.name, Line: line, Err: fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)}
+}
+
+// cell parses one value.
+func (p *parser) cell(b []byte, col int) error {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return p.errf(p.lineNum, ErrCell, "empty cell in column %d", col+1)
+	}
+	if p.isInt {
+		x, err := strconv.ParseInt(string(b), 10, 64)
+		if err == nil {
+			p.ints = append(p.ints, x)
+			p.lines = append(p.lines, int32(min(p.lineNum, math.MaxInt32)))
+			return nil
+		}
+		if errors.Is(err, strconv.ErrRange) {
+			return p.errf(p.lineNum, ErrOverflow, "integer %s in column %d does not fit in int64", clip(b), col+1)
+		}
+		if err := p.toFloat(); err != nil {
+			return err
+		}
+	}
+	x, err := strconv.ParseFloat(string(b), 64)
+	if err != nil && !(errors.Is(err, strconv.ErrRange) && !math.IsInf(x, 0)) {
+		if errors.Is(err, strconv.ErrRange) {
+			return p.errf(p.lineNum, ErrNotFinite, "%s in column %d is beyond the float64 range", clip(b), col+1)
+		}
+		return p.errf(p.lineNum, ErrCell, "%q in column %d", clip(b), col+1)
+	}
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return p.errf(p.lineNum, ErrNotFinite, "%s in column %d", clip(b), col+1)
+	}
+	p.floats = append(p.floats, x)
+	return nil
+}
+
+// toFloat switches to float costs; integers already read must be exact in
+// float64.
+func (p *parser) toFloat() error {
+	p.isInt = false
+	p.floats = make([]float64, len(p.ints), max(cap(p.ints), 16))
+	for k, x := range p.ints {
+		if x > maxExactInt || x < -maxExactInt {
+			return p.errf(int(p.lines[k]), ErrCell, "integer %d is not exact in float64, and the file has non-integer costs too", x)
+		}
+		p.floats[k] = float64(x)
+	}
+	p.ints, p.lines = nil, nil
+	return nil
+}
+
+func (p *parser) count() int {
+	if p.isInt {
+		return len(p.ints)
+	}
+	return len(p.floats)
+}
+
+// ReadCosts reads a cost matrix: CSV (a row per line, comma-separated
+// numbers; blank lines are skipped) or, when the first line starts with
+// %%MatrixMarket, a Matrix Market array file (real or integer, general).
+// Costs are integers when every cell is an integer literal, float64
+// otherwise. Every error is a *ParseError naming name and the line: a
+// non-numeric or empty cell (ErrCell), ragged rows (ErrRagged), NaN or
+// infinite costs (ErrNotFinite), more rows than columns (ErrShape),
+// integers too large for the solvers' sums (ErrOverflow, see MaxAbsCost),
+// a malformed Matrix Market file (ErrFormat).
+func ReadCosts(r io.Reader, name string) (*Costs, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	p := &parser{name: name, isInt: true}
+	var c *Costs
+	var err error
+	if !sc.Scan() {
+		if err := sc.Err(); err != nil {
+			return nil, &ParseError{File: name, Line: 1, Err: err}
+		}
+		return nil, &ParseError{File: name, Err: fmt.Errorf("%w: the file is empty", ErrShape)}
+	}
+	p.lineNum = 1
+	first := bytes.TrimPrefix(sc.Bytes(), []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark
+	if len(first) >= 14 && bytes.EqualFold(first[:14], []byte("%%MatrixMarket")) {
+		c, err = p.readMM(sc, first)
+	} else {
+		c, err = p.readCSV(sc, first)
+	}
+	if err != nil {
+		return nil, err
+	}
+	c.Name = name
+	if c.IsInt() {
+		lim := MaxAbsCost(c.Cols)
+		for k, x := range c.Int {
+			if x > lim || x < -lim {
+				return nil, p.errf(int(p.lines[k]), ErrOverflow, "cost %d (row %d, column %d) exceeds ±%d, the bound for %d columns; scale the costs down or use float costs",
+					x, k/c.Cols+1, k%c.Cols+1, lim, c.Cols)
+			}
+		}
+	}
+	return c, nil
+}
+
+func (p *parser) scanErr(sc *bufio.Scanner) error {
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return p.errf(p.lineNum+1, ErrFormat, "line longer than %d bytes", maxLine)
+		}
+		return &ParseError{File: p.name, Line: p.lineNum + 1, Err: err}
+	}
+	return nil
+}
+
+func (p *parser) readCSV(sc *bufio.Scanner, line []byte) (*Costs, error) {
+	rows, cols, firstLine := 0, 0, 0
+	for {
+		if len(bytes.TrimSpace(line)) > 0 {
+			n := 0
+			for {
+				k := bytes.IndexByte(line, ',')
+				cell := line
+				if k >= 0 {
+					cell = line[:k]
+				}
+				if err := p.cell(cell, n); err != nil {
+					return nil, err
+				}
+				n++
+				if k < 0 {
+					break
+				}
+				line = line[k+1:]
+			}
+			if rows == 0 {
+				cols, firstLine = n, p.lineNum
+				if cols > MaxCells {
+					return nil, p.errf(p.lineNum, ErrShape, "%d columns", cols)
+				}
+			} else if n != cols {
+				return nil, p.errf(p.lineNum, ErrRagged, "%d cells, but line %d has %d", n, firstLine, cols)
+			}
+			rows++
+			if rows > cols {
+				return nil, p.errf(p.lineNum, ErrShape, "row %d of a matrix with %d columns: more rows than columns (every row must be assigned; transpose the matrix)", rows, cols)
+			}
+		}
+		if !sc.Scan() {
+			if err := p.scanErr(sc); err != nil {
+				return nil, err
+			}
+			break
+		}
+		p.lineNum++
+		line = sc.Bytes()
+	}
+	if rows == 0 {
+		return nil, &ParseError{File: p.name, Err: fmt.Errorf("%w: no rows", ErrShape)}
+	}
+	return &Costs{Rows: rows, Cols: cols, Int: p.ints, Float: p.floats}, nil
+}
+
+func (p *parser) readMM(sc *bufio.Scanner, banner []byte) (*Costs, error) {
+	f := bytes.Fields(bytes.ToLower(banner))
+	if len(f) != 5 || string(f[1]) != "matrix" {
+		return nil, p.errf(1, ErrFormat, "want \"%%%%MatrixMarket matrix array real general\", got %q", clip(banner))
+	}
+	if string(f[2]) != "array" {
+		return nil, p.errf(1, ErrFormat, "format %q: only dense array files are supported (a LAP needs every cost)", f[2])
+	}
+	field := string(f[3])
+	if field != "real" && field != "integer" && field != "double" {
+		return nil, p.errf(1, ErrFormat, "field %q: want real or integer", field)
+	}
+	if string(f[4]) != "general" {
+		return nil, p.errf(1, ErrFormat, "symmetry %q: only general is supported", f[4])
+	}
+	// Comments, then the size line.
+	var rows, cols int
+	for {
+		if !sc.Scan() {
+			if err := p.scanErr(sc); err != nil {
+				return nil, err
+			}
+			return nil, p.errf(p.lineNum+1, ErrFormat, "no size line")
+		}
+		p.lineNum++
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 || b[0] == '%' {
+			continue
+		}
+		sf := bytes.Fields(b)
+		if len(sf) != 2 {
+			return nil, p.errf(p.lineNum, ErrFormat, "size line %q: want \"rows columns\"", clip(b))
+		}
+		var err1, err2 error
+		rows, err1 = strconv.Atoi(string(sf[0]))
+		cols, err2 = strconv.Atoi(string(sf[1]))
+		if err1 != nil || err2 != nil || rows < 1 || cols < 1 || rows > MaxCells/cols {
+			return nil, p.errf(p.lineNum, ErrFormat, "size line %q: want two positive counts with at most %d cells", clip(b), MaxCells)
+		}
+		if rows > cols {
+			return nil, p.errf(p.lineNum, ErrShape, "%d rows > %d columns: every row must be assigned; transpose the matrix", rows, cols)
+		}
+		break
+	}
+	total := rows * cols
+	hint := min(total, 1<<20)
+	p.ints = make([]int64, 0, hint)
+	p.lines = make([]int32, 0, hint)
+	for sc.Scan() {
+		p.lineNum++
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 || b[0] == '%' {
+			continue
+		}
+		for _, tok := range bytes.Fields(b) {
+			if p.count() == total {
+				return nil, p.errf(p.lineNum, ErrFormat, "more than the %d values of a %dx%d array", total, rows, cols)
+			}
+			k := p.count()
+			if field == "integer" && !isIntLiteral(tok) {
+				return nil, p.errf(p.lineNum, ErrCell, "%q is not an integer in an integer file", clip(tok))
+			}
+			if err := p.cell(tok, k/rows); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := p.scanErr(sc); err != nil {
+		return nil, err
+	}
+	if p.count() != total {
+		return nil, p.errf(p.lineNum+1, ErrFormat, "file ends after %d of the %d values of a %dx%d array", p.count(), total, rows, cols)
+	}
+	// Column-major to row-major.
+	c := &Costs{Rows: rows, Cols: cols}
+	if p.isInt {
+		c.Int = make([]int64, total)
+		lines := make([]int32, total)
+		for k, x := range p.ints {
+			i, j := k%rows, k/rows
+			c.Int[i*cols+j] = x
+			lines[i*cols+j] = p.lines[k]
+		}
+		p.lines = lines
+	} else {
+		c.Float = make([]float64, total)
+		for k, x := range p.floats {
+			c.Float[(k%rows)*cols+k/rows] = x
+		}
+	}
+	return c, nil
+}
+
+func isIntLiteral(b []byte) bool {
+	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
+		b = b[1:]
+	}
+	if len(b) == 0 {
+		return false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// clip shortens text quoted in messages.
+func clip(b []byte) string {
+	const max = 40
+	if len(b) > max {
+		return string(b[:max]) + "..."
+	}
+	return string(b)
+}
+
+// Solution is the output of `semibench solve lap`.
+type Solution struct {
+	// Cost is the optimal total, an integer for integer costs.
+	Cost json.Number `json:"cost"`
+	// Assignment is the 0-based column of each row.
+	Assignment []int  `json:"assignment"`
+	Impl       string `json:"impl"`
+	// MS is the solver's wall time in milliseconds (reading and checking
+	// excluded).
+	MS float64 `json:"ms"`
+}
+
+// DefaultImpl is the implementation Solve uses when none is named.
+const DefaultImpl = "cpu/jv"
+
+// Solve solves c with the named implementation (DefaultImpl when empty),
+// minimising the total cost or, with maximize, maximising it, and checks
+// the answer before returning it: by its dual certificate, or, for an
+// implementation without duals, against a certified cpu/jv solution. A
+// check failure is an error, never a wrong answer.
+func Solve(ctx context.Context, c *Costs, impl string, maximize bool) (*Solution, error) {
+	if impl == "" {
+		impl = DefaultImpl
+	}
+	im, ok := Lookup(impl)
+	if !ok {
+		return nil, fmt.Errorf("unknown LAP implementation %q (known: %v)", impl, Names())
+	}
+	if c.IsInt() {
+		m := c.Matrix()
+		if err := m.Validate(); err != nil {
+			return nil, fmt.Errorf("%s: %w", c.Name, err)
+		}
+		if maximize {
+			var err error
+			if m, err = m.Negate(); err != nil {
+				return nil, fmt.Errorf("%s: %w", c.Name, err)
+			}
+		}
+		t0 := time.Now()
+		res, err := im.Solve(ctx, m, nil)
+		ms := float64(time.Since(t0).Nanoseconds()) / 1e6
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", c.Name, impl, err)
+		}
+		if err := Certify(m, res); err != nil {
+			return nil, fmt.Errorf("%s: %s: the answer failed its check: %w", c.Name, impl, err)
+		}
+		if res.U == nil {
+			ref, err := SolveJV(ctx, m, nil)
+			if err == nil {
+				err = Certify(m, ref)
+			}
+			if err == nil {
+				err = Agree(m, res, ref)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: %s: the answer failed its check: %w", c.Name, impl, err)
+			}
+		}
+		cost := res.Cost
+		if maximize {
+			cost = -cost
+		}
+		return &Solution{Cost: json.Number(strconv.FormatInt(cost, 10)), Assignment: res.Assignment, Impl: impl, MS: ms}, nil
+	}
+	if im.SolveFloat == nil {
+		return nil, fmt.Errorf("%s: %s: %w; use cpu/jv, cpu/hungarian-n3 or cpu/paper", c.Name, impl, ErrNeedsIntegers)
+	}
+	m := c.FloatMatrix()
+	if err := m.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", c.Name, err)
+	}
+	if maximize {
+		neg := &FloatMatrix{Rows: m.Rows, Cols: m.Cols, C: make([]float64, len(m.C))}
+		for k, x := range m.C {
+			neg.C[k] = -x
+		}
+		m = neg
+	}
+	t0 := time.Now()
+	res, err := im.SolveFloat(ctx, m, nil)
+	ms := float64(time.Since(t0).Nanoseconds()) / 1e6
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", c.Name, impl, err)
+	}
+	if err := CertifyFloat(m, res, FloatTolerance); err != nil {
+		return nil, fmt.Errorf("%s: %s: the answer failed its check: %w", c.Name, impl, err)
+	}
+	cost := m.CostOf(res.Assignment)
+	if maximize {
+		cost = -cost
+	}
+	return &Solution{Cost: json.Number(strconv.FormatFloat(cost, 'g', -1, 64)), Assignment: res.Assignment, Impl: impl, MS: ms}, nil
+}
+
+// FloatTolerance is the relative slack CertifyFloat allows float64 answers
+// (times the largest |cost|).
+const FloatTolerance = 1e-9
