@@ -24,7 +24,10 @@ struct MaxPlusF32 {
   static __device__ __forceinline__ T times(T a, T b) { return a + b; }
   // mac returns c ⊕ (a ⊗ b).
   static __device__ __forceinline__ T mac(T c, T a, T b) { return fmaxf(c, a + b); }
-  static __device__ __forceinline__ bool is_zero(T a) { return a == zero(); }
+  // is_zero is true for ε and anything below it (-Inf): not an arc.
+  static __device__ __forceinline__ bool is_zero(T a) { return a <= zero(); }
+  // is_valid is false for NaN and +Inf, which no implementation accepts.
+  static __device__ __forceinline__ bool is_valid(T a) { return a <= __int_as_float(0x7f7fffff); }
 };
 
 // MaxPlusI32 is the max-plus semiring on int32 with ε = -2^30 (so ε ⊗ ε
@@ -44,6 +47,7 @@ struct MaxPlusI32 {
 #endif
   }
   static __device__ __forceinline__ bool is_zero(T a) { return a <= zero(); }
+  static __device__ __forceinline__ bool is_valid(T) { return true; }
 };
 
 typedef long long i64;
@@ -93,18 +97,22 @@ __device__ void paper_update(typename S::T* __restrict__ W, const typename S::T*
 // operands.
 
 // pred_bits sets bit j of row i (words of 32 bits, `words` per row) when the
-// arc j -> i exists, X[i,j] != ε: the predecessor sets, for the host's
-// topological sort. One warp writes one word with a ballot.
+// arc j -> i exists, X[i,j] > ε: the predecessor sets, for the host's
+// topological sort. One warp writes one word with a ballot. It also checks
+// the input: bad[1] becomes the smallest row-major index of a NaN or +Inf
+// (the host sets it to INT_MAX first; n*n < 2^31).
 template <class S>
-__device__ void pred_bits(const typename S::T* __restrict__ X, int n, i64 ldx, unsigned* __restrict__ bits, int words) {
+__device__ void pred_bits(const typename S::T* __restrict__ X, int n, i64 ldx, unsigned* __restrict__ bits, int words,
+                          int* bad) {
   int lane = threadIdx.x & 31;
   i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   i64 nwarps = ((i64)gridDim.x * blockDim.x) >> 5;
   i64 total = (i64)n * words;
   for (i64 w = warp; w < total; w += nwarps) {
     int i = (int)(w / words), c = (int)(w % words) * 32 + lane;
-    bool arc = c < n && !S::is_zero(X[(i64)i * ldx + c]);
-    unsigned b = __ballot_sync(0xffffffffu, arc);
+    typename S::T v = c < n ? X[(i64)i * ldx + c] : S::zero();
+    if (!S::is_valid(v)) atomicMin(bad + 1, i * n + c);
+    unsigned b = __ballot_sync(0xffffffffu, c < n && !S::is_zero(v));
     if (lane == 0) bits[w] = b;
   }
 }
@@ -124,7 +132,8 @@ __device__ void permute(const typename S::T* __restrict__ X, int n, i64 ldx, con
     T v = S::zero();
     if (a < n && b < n) {
       v = X[(i64)__ldg(perm + a) * ldx + pb];
-      if (b >= a && !S::is_zero(v)) atomicOr(bad, 1);
+      if (S::is_zero(v)) v = S::zero();  // -Inf is no arc either: store ε
+      else if (b >= a) atomicOr(bad, 1);
     }
     P[(i64)a * ldp + b] = (a == b) ? S::one() : (b < a ? v : S::zero());
   }
@@ -388,8 +397,8 @@ extern "C" __global__ void __launch_bounds__(512) kleene_paper_update(float* __r
 }
 
 extern "C" __global__ void kleene_pred_bits(const float* __restrict__ X, int n, long long ldx, unsigned* bits,
-                                            int words) {
-  sb::pred_bits<MPF>(X, n, ldx, bits, words);
+                                            int words, int* bad) {
+  sb::pred_bits<MPF>(X, n, ldx, bits, words, bad);
 }
 
 extern "C" __global__ void kleene_permute(const float* __restrict__ X, int n, long long ldx, const int* perm, float* P,

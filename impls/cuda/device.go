@@ -45,8 +45,10 @@ var devices struct {
 func DeviceCount() (int, error) { return driver.DeviceCount() }
 
 // Open returns the device of the given ordinal, opening it on first use: a
-// context on its own locked OS thread, and a non-blocking stream. It returns
-// an error matching driver.ErrUnavailable where CUDA cannot be used.
+// context on its own locked OS thread, and a stream (a blocking one, which
+// orders with the legacy default stream, so the synchronous copies of
+// package driver order with it too). It returns an error matching
+// driver.ErrUnavailable where CUDA cannot be used.
 func Open(ordinal int) (*Device, error) {
 	devices.mu.Lock()
 	defer devices.mu.Unlock()
@@ -71,7 +73,7 @@ func Open(ordinal int) (*Device, error) {
 	d := &Device{Ordinal: ordinal, Props: props, Ctx: ctx, modules: map[string]*Module{}, bufs: map[string]devBuf{}}
 	err = ctx.Do(func(t *driver.Thread) error {
 		var err error
-		if d.stream, err = t.StreamCreate(driver.StreamNonBlocking); err != nil {
+		if d.stream, err = t.StreamCreate(driver.StreamDefault); err != nil {
 			return err
 		}
 		for i := range d.timing {
@@ -107,13 +109,26 @@ func Opened() []*Device {
 // A cancelled ctx is reported before f starts; f should check ctx itself
 // between long steps.
 func (d *Device) Run(ctx context.Context, f func(t *driver.Thread) error) error {
-	d.run.Lock()
-	defer d.run.Unlock()
+	release := d.Acquire()
+	defer release()
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	return d.Ctx.Do(f)
 }
+
+// Acquire holds the device for a run made of several Do calls (so that the
+// host can work between them, or drive several devices in stages) and
+// returns the function that releases it. Devices held together must be
+// acquired in increasing ordinal order.
+func (d *Device) Acquire() (release func()) {
+	d.run.Lock()
+	return d.run.Unlock
+}
+
+// Do executes f on the device's context thread; the caller holds the device
+// (Acquire).
+func (d *Device) Do(f func(t *driver.Thread) error) error { return d.Ctx.Do(f) }
 
 // Stream returns the device's stream; all of a run's work goes on it.
 func (d *Device) Stream() driver.Stream { return d.stream }

@@ -1,0 +1,386 @@
+package cudakleene
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/impls/cpu/kleene"
+	"github.com/semibench/semibench/impls/cuda"
+	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/maxplus"
+)
+
+// gemmDesc is the device's GemmDesc (kernels/kleene.cu): 64 bytes.
+type gemmDesc struct {
+	A, B, C       uint64
+	LDA, LDB, LDC int64
+	M, N, K       int32
+	Flags         int32
+}
+
+const descSize = 64
+
+var _ [descSize - unsafe.Sizeof(gemmDesc{})]byte // the layout is 64 bytes
+var _ [unsafe.Sizeof(gemmDesc{}) - descSize]byte
+
+// Tile sizes of the two product kernels.
+const (
+	tileLarge = 128
+	tileSmall = 64
+)
+
+// Fast is cuda/fast: the closure in topological order as blocked max-plus
+// products on the device. X goes to the device as it is (h2d); the device
+// writes the predecessor bit sets, from which the host sorts topologically
+// (topo_sort); the device permutes X into that order, P = e ⊕ X[perm,
+// perm], lower triangular (init_w); then it closes P in place, 64 x 64
+// diagonal blocks in shared memory first, then at each level neighbouring
+// closed blocks joined by two batched register-tiled products, [A 0; C D]* =
+// [A* 0; D* C A*, D*], skipping the ε halves of the triangular operands,
+// and permutes the closure back to the input's order (update_w: about 14
+// launches at n = 4000, no launch per node); W comes back (d2h).
+//
+// With opt.GPUs = N > 1 the columns (in topological order) are split over N
+// devices in ranges of equal work (cuda.SplitColumns); each device, driven
+// by its own goroutine and context, closes its column slab (the diagonal
+// block, then a blocked triangular solve below it) and the host assembles
+// W. N greater than the number of devices is an error.
+func Fast(ctx context.Context, x *maxplus.Matrix, opt kleene.Options, rec *bench.Recorder) (*maxplus.Matrix, error) {
+	if err := checkShape(x); err != nil {
+		return nil, err
+	}
+	gpus := opt.GPUs
+	if gpus == 0 {
+		gpus = 1
+	}
+	if gpus < 0 {
+		return nil, fmt.Errorf("cuda/fast: --gpus %d: the number of GPUs must be positive", gpus)
+	}
+	count, err := cuda.DeviceCount()
+	if err != nil {
+		return nil, fmt.Errorf("cuda/fast: %w", err)
+	}
+	if gpus > count {
+		return nil, fmt.Errorf("cuda/fast: --gpus %d asks for more GPUs than the %d this machine has", gpus, count)
+	}
+	n := x.N
+	if n == 0 {
+		return maxplus.New(0), nil
+	}
+	np := padded(n)
+	ranges, err := cuda.SplitColumns(np, gpus, Block)
+	if err != nil {
+		return nil, err
+	}
+	var fds []*fastDev
+	for d, r := range ranges {
+		if r.Len() == 0 {
+			continue
+		}
+		dev, err := cuda.Open(d)
+		if err != nil {
+			return nil, fmt.Errorf("cuda/fast: %w", err)
+		}
+		sc, err := slabSchedule(np, r.Lo, r.Hi)
+		if err != nil {
+			return nil, err
+		}
+		fds = append(fds, &fastDev{dev: dev, sc: sc, n: n, first: d == 0, single: len(ranges) == 1})
+	}
+	for _, fd := range fds {
+		release := fd.dev.Acquire()
+		defer release()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	w, err := runFast(ctx, x, fds, rec)
+	if err != nil {
+		return nil, fmt.Errorf("cuda/fast n=%d: %w", n, err)
+	}
+	return w, nil
+}
+
+// fastDev is one device's part of a cuda/fast run.
+type fastDev struct {
+	dev           *cuda.Device
+	sc            schedule
+	n             int
+	first, single bool
+
+	x, p, z, perm, flag, desc, bits driver.DevicePtr
+	descs                           []gemmDesc
+	fn                              map[string]driver.Function
+	elapsed                         time.Duration // the last GPU phase
+	slab                            slabData
+}
+
+// each runs f on every device's context thread at once and returns the
+// first error.
+func each(fds []*fastDev, f func(fd *fastDev, t *driver.Thread) error) error {
+	if len(fds) == 1 {
+		return fds[0].dev.Do(func(t *driver.Thread) error { return f(fds[0], t) })
+	}
+	errs := make([]error, len(fds))
+	var wg sync.WaitGroup
+	for i, fd := range fds {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = fd.dev.Do(func(t *driver.Thread) error { return f(fd, t) })
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// slowest returns the longest GPU phase of the devices.
+func slowest(fds []*fastDev) time.Duration {
+	var d time.Duration
+	for _, fd := range fds {
+		d = max(d, fd.elapsed)
+	}
+	return d
+}
+
+func runFast(ctx context.Context, x *maxplus.Matrix, fds []*fastDev, rec *bench.Recorder) (*maxplus.Matrix, error) {
+	n := x.N
+	// Buffers, after checking that they fit.
+	if err := each(fds, func(fd *fastDev, t *driver.Thread) error { return fd.setup(t) }); err != nil {
+		return nil, err
+	}
+
+	// h2d: X as it is, to every device.
+	stop := rec.Start(PhaseH2D)
+	if err := each(fds, func(fd *fastDev, t *driver.Thread) error { return cuda.Upload(t, fd.dev, fd.x, x.Val) }); err != nil {
+		return nil, err
+	}
+	stop()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	// topo_sort: predecessor bit sets on the first device, order on the host.
+	stop = rec.Start(kleene.PhaseTopoSort)
+	words := words64(n)
+	pred := make([]uint64, n*words)
+	flags := make([]int32, 4)
+	if err := fds[0].dev.Do(func(t *driver.Thread) error { return fds[0].predBits(t, pred, flags) }); err != nil {
+		return nil, err
+	}
+	if flags[1] != 0x7fffffff {
+		return nil, badWeight(x, int(flags[1]))
+	}
+	order, err := topoFromPred(n, words, pred)
+	if err != nil {
+		return nil, err
+	}
+	perm := append(order, inverse(order)...) // perm, then pos
+	if err := each(fds, func(fd *fastDev, t *driver.Thread) error {
+		return cuda.Upload(t, fd.dev, fd.perm, perm)
+	}); err != nil {
+		return nil, err
+	}
+	stop()
+
+	// init_w: P = e ⊕ X in topological order.
+	if err := each(fds, func(fd *fastDev, t *driver.Thread) error { return fd.permute(t) }); err != nil {
+		return nil, err
+	}
+	rec.Add(kleene.PhaseInitW, slowest(fds))
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	// update_w: the closure (and, on one GPU, the permutation back).
+	if err := each(fds, func(fd *fastDev, t *driver.Thread) error { return fd.close(t, flags) }); err != nil {
+		return nil, err
+	}
+	rec.Add(kleene.PhaseUpdateW, slowest(fds))
+
+	// d2h
+	stop = rec.Start(PhaseD2H)
+	defer stop()
+	w := &maxplus.Matrix{N: n, Val: make([]float32, n*n)}
+	if len(fds) == 1 && fds[0].single {
+		fd := fds[0]
+		if err := fd.dev.Do(func(t *driver.Thread) error { return cuda.Download(t, fd.dev, w.Val, fd.x) }); err != nil {
+			return nil, err
+		}
+		return w, nil
+	}
+	if err := each(fds, func(fd *fastDev, t *driver.Thread) error { return fd.download(t) }); err != nil {
+		return nil, err
+	}
+	slabs := make([]slabData, len(fds))
+	for i, fd := range fds {
+		slabs[i] = fd.slab
+	}
+	assemble(w.Val, n, perm[n:], slabs)
+	return w, nil
+}
+
+// setup checks the device's memory, takes its buffers and kernels, and
+// resolves and uploads the schedule's product descriptors.
+func (fd *fastDev) setup(t *driver.Thread) error {
+	d := fd.dev
+	bufs := fastBuffers(fd.n, fd.sc, countDescs(fd.sc), fd.first)
+	if err := d.Check(t, cuda.Plan{What: fmt.Sprintf("cuda/fast n=%d", fd.n), Buffers: bufs}); err != nil {
+		return err
+	}
+	ptr := map[string]*driver.DevicePtr{"fast.x": &fd.x, "fast.p": &fd.p, "fast.z": &fd.z, "fast.perm": &fd.perm,
+		"fast.flag": &fd.flag, "fast.desc": &fd.desc, "fast.bits": &fd.bits}
+	for _, b := range bufs {
+		p, err := d.Buffer(t, b.Name, b.Bytes)
+		if err != nil {
+			return err
+		}
+		*ptr[b.Name] = p
+	}
+	fd.fn = map[string]driver.Function{}
+	for _, name := range []string{"kleene_pred_bits", "kleene_permute", "kleene_unpermute", "kleene_diag_closure",
+		"kleene_gemm128", "kleene_gemm64", "kleene_copy2d"} {
+		f, err := d.Function(t, module, name)
+		if err != nil {
+			return err
+		}
+		fd.fn[name] = f
+	}
+	base := map[int]driver.DevicePtr{bufP: fd.p, bufT: fd.x, bufZ: fd.z}
+	addr := func(o operand) uint64 { return uint64(base[o.Buf]) + 4*uint64(o.Off) }
+	fd.descs = fd.descs[:0]
+	for _, st := range fd.sc.Steps {
+		for _, g := range st.Gemms {
+			fd.descs = append(fd.descs, gemmDesc{A: addr(g.A), B: addr(g.B), C: addr(g.C),
+				LDA: g.A.LD, LDB: g.B.LD, LDC: g.C.LD, M: int32(g.M), N: int32(g.N), K: int32(g.K), Flags: g.Flags})
+		}
+	}
+	if len(fd.descs) > 0 {
+		if err := cuda.Upload(t, fd.dev, fd.desc, fd.descs); err != nil {
+			return fmt.Errorf("product descriptors: %w", err)
+		}
+	}
+	return nil
+}
+
+// predBits writes the predecessor bit sets and the input check on the
+// device and copies both to the host.
+func (fd *fastDev) predBits(t *driver.Thread, pred []uint64, flags []int32) error {
+	s, n := fd.dev.Stream(), fd.n
+	if err := t.MemsetD32Async(fd.flag, 0, 4, s); err != nil {
+		return err
+	}
+	if err := t.MemsetD32Async(fd.flag.Add(4), 0x7fffffff, 1, s); err != nil {
+		return err
+	}
+	words32 := 2 * words64(n)
+	warps := n * words32
+	blocks := min((warps*32+255)/256, fd.dev.Props.SMs*16)
+	if err := t.Launch(fd.fn["kleene_pred_bits"], driver.D1(blocks), driver.D1(256), 0, s,
+		fd.x, n, int64(n), fd.bits, words32, fd.flag); err != nil {
+		return fmt.Errorf("predecessor sets: %w", err)
+	}
+	if err := cuda.Download(t, fd.dev, pred, fd.bits); err != nil {
+		return fmt.Errorf("predecessor sets: %w", err)
+	}
+	return cuda.Download(t, fd.dev, flags, fd.flag)
+}
+
+// permute writes P = e ⊕ X in topological order, timed.
+func (fd *fastDev) permute(t *driver.Thread) error {
+	s, n, np := fd.dev.Stream(), fd.n, fd.sc.NP
+	if err := fd.dev.StartTimer(t); err != nil {
+		return err
+	}
+	gy := min((np+31)/32, 65535)
+	if err := t.Launch(fd.fn["kleene_permute"], driver.D2((np+31)/32, gy), driver.D2(32, 8), 0, s,
+		fd.x, n, int64(n), fd.perm, fd.p, np, int64(np), fd.flag); err != nil {
+		return fmt.Errorf("permute: %w", err)
+	}
+	d, err := fd.dev.StopTimer(t)
+	fd.elapsed = d
+	return err
+}
+
+// close runs the closure schedule, timed; on a single GPU it also permutes
+// the closure back into fd.x (as W). It checks the order flag.
+func (fd *fastDev) close(t *driver.Thread, flags []int32) error {
+	s, np, n := fd.dev.Stream(), fd.sc.NP, fd.n
+	if err := fd.dev.StartTimer(t); err != nil {
+		return err
+	}
+	next := 0
+	for i, st := range fd.sc.Steps {
+		if st.DiagCount > 0 {
+			if err := t.Launch(fd.fn["kleene_diag_closure"], driver.D1(st.DiagCount), driver.D1(256), 0, s,
+				fd.p, int64(np), st.DiagFirst); err != nil {
+				return fmt.Errorf("step %d (diagonal blocks): %w", i, err)
+			}
+		}
+		if len(st.Gemms) == 0 {
+			continue
+		}
+		name, tile := fd.pickGemm(st.Gemms)
+		var mx, nx int
+		for _, g := range st.Gemms {
+			mx, nx = max(mx, g.M), max(nx, g.N)
+		}
+		grid := driver.D3((nx+tile-1)/tile, (mx+tile-1)/tile, len(st.Gemms))
+		if err := t.Launch(fd.fn[name], grid, driver.D1(256), 0, s, fd.desc.Add(int64(next)*descSize)); err != nil {
+			return fmt.Errorf("step %d (%d products): %w", i, len(st.Gemms), err)
+		}
+		next += len(st.Gemms)
+	}
+	if fd.single {
+		gy := min((n+31)/32, 65535)
+		if err := t.Launch(fd.fn["kleene_unpermute"], driver.D2((n+31)/32, gy), driver.D2(32, 8), 0, s,
+			fd.p, int64(np), fd.perm.Add(4*int64(n)), n, fd.x, int64(n)); err != nil {
+			return fmt.Errorf("unpermute: %w", err)
+		}
+	}
+	d, err := fd.dev.StopTimer(t)
+	if err != nil {
+		return err
+	}
+	fd.elapsed = d
+	f := make([]int32, 4)
+	if err := cuda.Download(t, fd.dev, f, fd.flag); err != nil {
+		return err
+	}
+	if f[0] != 0 {
+		return errors.New("X is not lower triangular in the computed topological order (internal error)")
+	}
+	return nil
+}
+
+// pickGemm takes the 128 x 128 tiles when they give every multiprocessor a
+// tile, else the 64 x 64 ones.
+func (fd *fastDev) pickGemm(gs []gemmOp) (string, int) {
+	tiles := 0
+	for _, g := range gs {
+		tiles += ((g.M + tileLarge - 1) / tileLarge) * ((g.N + tileLarge - 1) / tileLarge)
+	}
+	if tiles >= fd.dev.Props.SMs {
+		return "kleene_gemm128", tileLarge
+	}
+	return "kleene_gemm64", tileSmall
+}
+
+// download packs the device's column slab (rows lo..np) into fd.x and
+// copies it to the host.
+func (fd *fastDev) download(t *driver.Thread) error {
+	np, lo, hi := fd.sc.NP, fd.sc.Lo, fd.sc.Hi
+	w, rows := hi-lo, np-lo
+	fd.slab = slabData{Lo: lo, Hi: hi, Val: make([]float32, rows*w)}
+	gy := min((rows+31)/32, 65535)
+	if err := t.Launch(fd.fn["kleene_copy2d"], driver.D2((w+31)/32, gy), driver.D2(32, 8), 0, fd.dev.Stream(),
+		fd.p.Add(4*(int64(lo)*int64(np)+int64(lo))), int64(np), fd.x, int64(w), rows, w); err != nil {
+		return fmt.Errorf("packing the slab: %w", err)
+	}
+	return cuda.Download(t, fd.dev, fd.slab.Val, fd.x)
+}

@@ -1,0 +1,123 @@
+package cudakleene
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/semibench/semibench/impls/cpu/kleene"
+	"github.com/semibench/semibench/impls/cuda"
+	"github.com/semibench/semibench/maxplus"
+)
+
+// Impls lists the CUDA implementations, for package experiments.
+var Impls = []kleene.Impl{{Name: "cuda/paper", Run: Paper}, {Name: "cuda/fast", Run: Fast}}
+
+// Phase names beyond package kleene's: host-device transfers.
+const (
+	PhaseH2D = "h2d"
+	PhaseD2H = "d2h"
+)
+
+// module is the kernel source both implementations use.
+const module = "kleene"
+
+// checkShape refuses what no implementation handles before any device work:
+// a nil or malformed matrix, or n beyond kleene.MaxN. The weights themselves
+// (no NaN, no +Inf) are checked by checkWeights on the host for cuda/paper
+// and on the device for cuda/fast.
+func checkShape(x *maxplus.Matrix) error {
+	if x == nil {
+		return fmt.Errorf("kleene: nil matrix")
+	}
+	if x.N < 0 || len(x.Val) != x.N*x.N {
+		return fmt.Errorf("kleene: matrix claims n=%d but holds %d entries", x.N, len(x.Val))
+	}
+	if x.N > kleene.MaxN {
+		return fmt.Errorf("kleene: n=%d exceeds the supported maximum %d", x.N, kleene.MaxN)
+	}
+	return nil
+}
+
+// badWeight describes the entry at row-major index k, which is NaN or +Inf.
+func badWeight(x *maxplus.Matrix, k int) error {
+	return fmt.Errorf("kleene: X[%d,%d] is %v: weights must be finite", k/x.N+1, k%x.N+1, x.Val[k])
+}
+
+// checkWeights scans X for NaN and +Inf, as cpu/paper does.
+func checkWeights(x *maxplus.Matrix) error {
+	for k, v := range x.Val {
+		if v != v || v > math.MaxFloat32 {
+			return badWeight(x, k)
+		}
+	}
+	return nil
+}
+
+// PaperPlan is the device memory of cuda/paper for n nodes and m arcs: W
+// (n² floats) and X's CCS values and row indices (m each).
+func PaperPlan(n, m int) cuda.Plan {
+	nn := uint64(n) * uint64(n)
+	return cuda.Plan{What: fmt.Sprintf("cuda/paper n=%d", n), Buffers: []cuda.Buffer{
+		{Name: "paper.w", Bytes: 4 * nn},
+		{Name: "paper.val", Bytes: 4 * uint64(max(m, 1))},
+		{Name: "paper.idx", Bytes: 4 * uint64(max(m, 1))},
+	}}
+}
+
+// fastBuffers sizes the buffers of one device of cuda/fast for n nodes and
+// the schedule of its column slab: X as given (reused as product scratch,
+// as the packed slab, and as W), P in topological order (np²), the
+// triangular solves' right-hand sides, the predecessor bit sets (device 0),
+// the order and its inverse, flags and the product descriptors.
+func fastBuffers(n int, sc schedule, descs int, first bool) []cuda.Buffer {
+	np := uint64(sc.NP)
+	x := max(uint64(n)*uint64(n), uint64(sc.TempElems), (np-uint64(sc.Lo))*uint64(sc.Hi-sc.Lo))
+	bufs := []cuda.Buffer{
+		{Name: "fast.x", Bytes: 4 * x},
+		{Name: "fast.p", Bytes: 4 * np * np},
+		{Name: "fast.z", Bytes: 4 * uint64(max(sc.ZElems, 1))},
+		{Name: "fast.perm", Bytes: 8 * uint64(max(n, 1))},
+		{Name: "fast.flag", Bytes: 16},
+		{Name: "fast.desc", Bytes: descSize * uint64(max(descs, 1))},
+	}
+	if first {
+		bufs = append(bufs, cuda.Buffer{Name: "fast.bits", Bytes: 8 * uint64(n) * uint64(words64(n))})
+	}
+	return bufs
+}
+
+// FastPlan is the device memory cuda/fast needs on each of gpus devices
+// (the first also holds the predecessor bit sets) for n nodes.
+func FastPlan(n, gpus int) ([]cuda.Plan, error) {
+	if gpus < 1 {
+		return nil, fmt.Errorf("cuda/fast: %d GPUs", gpus)
+	}
+	np := padded(n)
+	rs, err := cuda.SplitColumns(np, gpus, Block)
+	if err != nil {
+		return nil, err
+	}
+	plans := make([]cuda.Plan, 0, gpus)
+	for d, r := range rs {
+		p := cuda.Plan{What: fmt.Sprintf("cuda/fast n=%d (GPU %d of %d)", n, d, gpus)}
+		if r.Len() > 0 {
+			sc, err := slabSchedule(np, r.Lo, r.Hi)
+			if err != nil {
+				return nil, err
+			}
+			p.Buffers = fastBuffers(n, sc, countDescs(sc), d == 0)
+		}
+		plans = append(plans, p)
+	}
+	return plans, nil
+}
+
+func words64(n int) int { return max(1, (n+63)/64) }
+
+func countDescs(sc schedule) int {
+	c := 0
+	for _, st := range sc.Steps {
+		c += len(st.Gemms)
+	}
+	return c
+}
