@@ -10,7 +10,7 @@
 //     section 3, the three-phase listing loop for loop, counting its n
 //     stars, n³-n multiplications and n(n-1)² additions.
 //   - Inverse: the paper's direct variant of section 4 (operations A, B_I,
-//     B_O and C'') for real matrices, giving A⁻¹ (Gauß-Jordan elimination
+//     B_O and C”) for real matrices, giving A⁻¹ (Gauß-Jordan elimination
 //     without pivoting).
 //   - cpu/fast (Fast): Gauß-Jordan elimination over b×b blocks (the
 //     decomposability of Remark 2.2) with the block updates spread over
