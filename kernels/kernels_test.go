@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"errors"
+	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,19 @@ import (
 
 	"github.com/semibench/semibench/impls/cuda/nvrtc"
 )
+
+var update = flag.Bool("update", false, "regenerate kernels/ptx with NVRTC (as `semibench kernels export` does)")
+
+// TestUpdatePTX regenerates the fallback PTX in place when run with
+// -update: go test ./kernels -run UpdatePTX -update.
+func TestUpdatePTX(t *testing.T) {
+	if !*update {
+		t.Skip("run with -update to regenerate kernels/ptx")
+	}
+	if err := Export("ptx"); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // TestPTXStamps fails when a kernel source has no fallback PTX, when a PTX
 // file has no source, or when a source was edited without regenerating its

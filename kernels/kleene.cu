@@ -32,7 +32,8 @@ struct MaxPlusF32 {
 
 // MaxPlusI32 is the max-plus semiring on int32 with ε = -2^30 (so ε ⊗ ε
 // does not overflow), for weights that are integers. On Hopper (sm_90) with
-// CUDA 12+ its multiply-accumulate is one DPX instruction.
+// CUDA 12+ and SB_DPX defined, its multiply-accumulate is one DPX
+// instruction (__viaddmax_s32).
 struct MaxPlusI32 {
   typedef int T;
   static __device__ __forceinline__ T zero() { return -(1 << 30); }
@@ -40,7 +41,7 @@ struct MaxPlusI32 {
   static __device__ __forceinline__ T plus(T a, T b) { return max(a, b); }
   static __device__ __forceinline__ T times(T a, T b) { return a + b; }
   static __device__ __forceinline__ T mac(T c, T a, T b) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDACC_VER_MAJOR__) && __CUDACC_VER_MAJOR__ >= 12
+#if defined(SB_DPX) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDACC_VER_MAJOR__) && __CUDACC_VER_MAJOR__ >= 12
     return __viaddmax_s32(a, b, c);
 #else
     return max(c, a + b);

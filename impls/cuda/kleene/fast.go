@@ -120,6 +120,10 @@ type fastDev struct {
 	slab                            slabData
 }
 
+// traceStep, when set (by tests), receives the GPU time of every launch of
+// the closure; the launches are then timed one by one.
+var traceStep func(i int, what string, d time.Duration)
+
 // each runs f on every device's context thread at once and returns the
 // first error.
 func each(fds []*fastDev, f func(fd *fastDev, t *driver.Thread) error) error {
@@ -315,26 +319,57 @@ func (fd *fastDev) close(t *driver.Thread, flags []int32) error {
 		return err
 	}
 	next := 0
+	var ev [2]driver.Event
+	if traceStep != nil {
+		for k := range ev {
+			e, err := t.EventCreate(driver.EventDefault)
+			if err != nil {
+				return err
+			}
+			defer t.EventDestroy(e)
+			ev[k] = e
+		}
+	}
 	for i, st := range fd.sc.Steps {
+		if traceStep != nil {
+			if err := t.EventRecord(ev[0], s); err != nil {
+				return err
+			}
+		}
+		what := ""
 		if st.DiagCount > 0 {
+			what = fmt.Sprintf("diagonal %d blocks", st.DiagCount)
 			if err := t.Launch(fd.fn["kleene_diag_closure"], driver.D1(st.DiagCount), driver.D1(256), 0, s,
 				fd.p, int64(np), st.DiagFirst); err != nil {
 				return fmt.Errorf("step %d (diagonal blocks): %w", i, err)
 			}
 		}
-		if len(st.Gemms) == 0 {
-			continue
+		if len(st.Gemms) > 0 {
+			name, tile := fd.pickGemm(st.Gemms)
+			var mx, nx int
+			for _, g := range st.Gemms {
+				mx, nx = max(mx, g.M), max(nx, g.N)
+			}
+			grid := driver.D3((nx+tile-1)/tile, (mx+tile-1)/tile, len(st.Gemms))
+			if err := t.Launch(fd.fn[name], grid, driver.D1(256), 0, s, fd.desc.Add(int64(next)*descSize)); err != nil {
+				return fmt.Errorf("step %d (%d products): %w", i, len(st.Gemms), err)
+			}
+			next += len(st.Gemms)
+			what = fmt.Sprintf("%s x%d %dx%dx%d flags %d", name, len(st.Gemms), st.Gemms[0].M, st.Gemms[0].N, st.Gemms[0].K, st.Gemms[0].Flags)
 		}
-		name, tile := fd.pickGemm(st.Gemms)
-		var mx, nx int
-		for _, g := range st.Gemms {
-			mx, nx = max(mx, g.M), max(nx, g.N)
+		if traceStep != nil {
+			if err := t.EventRecord(ev[1], s); err != nil {
+				return err
+			}
+			if err := t.EventSynchronize(ev[1]); err != nil {
+				return err
+			}
+			d, err := t.EventElapsed(ev[0], ev[1])
+			if err != nil {
+				return err
+			}
+			traceStep(i, what, d)
 		}
-		grid := driver.D3((nx+tile-1)/tile, (mx+tile-1)/tile, len(st.Gemms))
-		if err := t.Launch(fd.fn[name], grid, driver.D1(256), 0, s, fd.desc.Add(int64(next)*descSize)); err != nil {
-			return fmt.Errorf("step %d (%d products): %w", i, len(st.Gemms), err)
-		}
-		next += len(st.Gemms)
 	}
 	if fd.single {
 		gy := min((n+31)/32, 65535)
