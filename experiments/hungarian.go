@@ -1,0 +1,472 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/generators/lapcost"
+	"github.com/semibench/semibench/impls/cpu/lap"
+	"github.com/semibench/semibench/results"
+)
+
+// The Hungarian paper (001, Lopes et al., JPDC 2019): Table 1 (run times),
+// Fig. 4 (CPU algorithms relative to the O(n^4) Hungarian vs n at range n)
+// and Fig. 5 (the same vs the range at n = 2048), on uniform integer costs
+// in [0, range). This file holds the CPU side; the CUDA implementations join
+// the same experiments by name when they are built.
+
+const hungarianPaper = "001_104f85080adea88a.txt"
+
+// hungarianCPU lists the CPU implementations in display order.
+var hungarianCPU = []string{"cpu/paper", "cpu/hungarian-n3", "cpu/jv", "cpu/auction"}
+
+// hungarianNs are the matrix sizes of table1 and fig4 per scale.
+func hungarianNs(s Scale) []int {
+	switch s {
+	case Quick:
+		return []int{64, 128, 256}
+	case Large:
+		return []int{16384}
+	}
+	return []int{512, 1024, 2048, 4096, 8192}
+}
+
+// hungarianFig5N is fig5's fixed size per scale (the paper's 2048).
+func hungarianFig5N(s Scale) int {
+	switch s {
+	case Quick:
+		return 128
+	case Large:
+		return 8192
+	}
+	return 2048
+}
+
+// hungarianFig5Ranges are fig5's ranges: the paper's three and two larger
+// ones, where the paper says the O(n^4) algorithm becomes the worst.
+var hungarianFig5Ranges = []string{"0.1n", "n", "10n", "100n", "1000n"}
+
+// hungarianWork is a case's cost in the units of NsPerWork: n^2.5 (the
+// growth of the paper's CPU times and of ours from n = 2048 to 8192) times
+// a range factor (0.5 at 0.1n, 1 at n, 3 at 10n, 19 at 100n: cpu/paper's
+// growth, the steepest; the others' is flatter beyond n).
+func hungarianWork(n int, rangeLabel string) float64 {
+	f, err := lapcost.RangeFactor(rangeLabel)
+	if err != nil {
+		f = 1
+	}
+	var g float64
+	switch {
+	case f <= 0.1:
+		g = 0.5
+	case f <= 1:
+		g = 0.5 + 0.5*(f-0.1)/0.9
+	case f <= 10:
+		g = 1 + 2*(f-1)/9
+	default:
+		g = 3 * math.Pow(f/10, 0.8) // cpu/paper's step 6 grows with the range
+	}
+	return math.Pow(float64(n), 2.5) * g
+}
+
+// hungarianNsPerWork are priors measured on a 2-core Xeon at n = 2048
+// (ns per unit of hungarianWork), rounded up.
+var hungarianNsPerWork = map[string]float64{
+	"cpu/paper": 1.5, "cpu/hungarian-n3": 2.5, "cpu/jv": 0.4, "cpu/auction": 4,
+}
+
+func hungarianParams(n int, rangeLabel string) bench.Params {
+	return bench.Params{{Name: "n", Value: strconv.Itoa(n)}, {Name: "range", Value: rangeLabel}}
+}
+
+// hungarianCase builds one n x n instance with costs uniform in [0, range).
+func hungarianCase(n int, rangeLabel string, opt Options, impls []string) Case {
+	seed := opt.Seed
+	if seed == 0 {
+		seed = 1
+	}
+	return Case{
+		Params: hungarianParams(n, rangeLabel),
+		Impls:  impls,
+		Work:   hungarianWork(n, rangeLabel),
+		Setup: func(ctx context.Context) (*Instance, error) {
+			// Costs, cpu/paper's slack copy and its int32 vector of zeros.
+			need := uint64(n) * uint64(n) * 20
+			if avail := bench.AvailableMemory(); avail > 0 && need > avail {
+				return nil, fmt.Errorf("n=%d needs about %.1f GiB, only %.1f GiB available", n, gib(need), gib(avail))
+			}
+			rng, err := lapcost.Range(rangeLabel, n)
+			if err != nil {
+				return nil, err
+			}
+			c, err := lapcost.Generate(n, n, rng, seed)
+			if err != nil {
+				return nil, err
+			}
+			m := &lap.Matrix{Rows: n, Cols: n, C: c}
+			metrics := map[string]float64{"range": float64(rng)}
+			// The certified optimum, computed once per case when the first
+			// check needs it.
+			var once sync.Once
+			var ref *lap.Result
+			var refErr error
+			reference := func() (*lap.Result, error) {
+				once.Do(func() {
+					ref, refErr = lap.SolveJV(context.Background(), m, nil)
+					if refErr == nil {
+						refErr = lap.Certify(m, ref)
+					}
+					if refErr == nil {
+						metrics["optimum"] = float64(ref.Cost)
+					}
+				})
+				return ref, refErr
+			}
+			return &Instance{
+				Input: &bench.Input{Generator: "lapcost", Seed: seed, Hash: lapcost.Hash(c),
+					Description: fmt.Sprintf("%dx%d uniform integer costs in [0, %d) (range %s)", n, n, rng, rangeLabel)},
+				Metrics: metrics,
+				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
+					im, ok := lap.Lookup(impl)
+					if !ok {
+						return nil, fmt.Errorf("%w: implementation %s is not built into this binary", ErrUnavailable, impl)
+					}
+					return im.Solve(ctx, m, rec)
+				},
+				Check: func(_ string, out any) bench.Check {
+					res, _ := out.(*lap.Result)
+					return hungarianCheck(m, res, reference)
+				},
+				Release: func() { c, m.C = nil, nil },
+			}, nil
+		},
+	}
+}
+
+// hungarianCheck certifies a result by its duals when it has them, and in
+// every case compares its cost with the certified cpu/jv optimum.
+func hungarianCheck(m *lap.Matrix, res *lap.Result, reference func() (*lap.Result, error)) bench.Check {
+	method := "cost = certified optimum (cpu/jv with duals)"
+	if res != nil && res.U != nil {
+		method = "dual certificate (u_i + v_j <= c_ij, equality on the assignment), cost = certified optimum"
+	}
+	chk := bench.Check{Method: method}
+	if res == nil {
+		chk.Detail = "no result"
+		return chk
+	}
+	if err := lap.Certify(m, res); err != nil {
+		chk.Detail = err.Error()
+		return chk
+	}
+	ref, err := reference()
+	if err != nil {
+		chk.Detail = "reference: " + err.Error()
+		return chk
+	}
+	if res.Cost != ref.Cost {
+		chk.Detail = fmt.Sprintf("cost %d, certified optimum %d", res.Cost, ref.Cost)
+		chk.MaxErr = math.Abs(float64(res.Cost - ref.Cost))
+		return chk
+	}
+	chk.OK = true
+	chk.Detail = fmt.Sprintf("optimal cost %d", res.Cost)
+	return chk
+}
+
+func init() {
+	Register(&Experiment{
+		Name:        "hungarian/table1",
+		Paper:       hungarianPaper,
+		Description: "LAP run times vs n and cost range, O(n^4) Hungarian (paper's CPU column) and Jonker-Volgenant (paper's Table 1)",
+		Statistic:   bench.StatMedian,
+		Impls:       []string{"cpu/paper", "cpu/jv"},
+		NsPerWork:   hungarianNsPerWork,
+		Cases: func(s Scale, o Options) []Case {
+			var cs []Case
+			for _, n := range hungarianNs(s) {
+				for _, r := range lapcost.PaperRanges {
+					cs = append(cs, hungarianCase(n, r, o, nil))
+				}
+			}
+			return cs
+		},
+		Tables: hungarianTable1,
+		Plots:  hungarianTable1Plots,
+	})
+	Register(&Experiment{
+		Name:        "hungarian/fig4",
+		Paper:       hungarianPaper,
+		Description: "CPU LAP algorithms' time divided by the O(n^4) Hungarian's vs n, range n (paper's Fig. 4)",
+		Statistic:   bench.StatMedian,
+		Impls:       hungarianCPU,
+		NsPerWork:   hungarianNsPerWork,
+		Cases: func(s Scale, o Options) []Case {
+			var cs []Case
+			for _, n := range hungarianNs(s) {
+				cs = append(cs, hungarianCase(n, "n", o, nil))
+			}
+			return cs
+		},
+		Tables: func(run []bench.Record) []bench.Table { return hungarianRelTable(run, "hungarian/fig4") },
+		Plots:  func(run []bench.Record) []bench.Plot { return hungarianRelPlots(run, "hungarian/fig4") },
+	})
+	Register(&Experiment{
+		Name:        "hungarian/fig5",
+		Paper:       hungarianPaper,
+		Description: "CPU LAP algorithms' time divided by the O(n^4) Hungarian's vs the cost range at n = 2048 (paper's Fig. 5)",
+		Statistic:   bench.StatMedian,
+		Impls:       hungarianCPU,
+		NsPerWork:   hungarianNsPerWork,
+		Cases: func(s Scale, o Options) []Case {
+			var cs []Case
+			n := hungarianFig5N(s)
+			for _, r := range hungarianFig5Ranges {
+				cs = append(cs, hungarianCase(n, r, o, nil))
+			}
+			return cs
+		},
+		Tables: func(run []bench.Record) []bench.Table { return hungarianRelTable(run, "hungarian/fig5") },
+		Plots:  func(run []bench.Record) []bench.Plot { return hungarianRelPlots(run, "hungarian/fig5") },
+	})
+}
+
+// hungarianCell is one (n, range) pair.
+type hungarianCell struct {
+	n int
+	r string
+}
+
+// hungarianCells lists the (n, range) pairs of the records, by n then by
+// range factor.
+func hungarianCells(recs ...[]bench.Record) []hungarianCell {
+	var out []hungarianCell
+	for _, rs := range recs {
+		for _, r := range rs {
+			n, err := strconv.Atoi(r.Params.Get("n"))
+			c := hungarianCell{n, r.Params.Get("range")}
+			if err == nil && !slices.Contains(out, c) {
+				out = append(out, c)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b hungarianCell) int {
+		if a.n != b.n {
+			return a.n - b.n
+		}
+		fa, _ := lapcost.RangeFactor(a.r)
+		fb, _ := lapcost.RangeFactor(b.r)
+		switch {
+		case fa < fb:
+			return -1
+		case fa > fb:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// hungarianSteps are cpu/paper's phases with the paper's step names.
+var hungarianSteps = lap.PaperSteps
+
+func hungarianTable1(run []bench.Record) []bench.Table {
+	const exp = "hungarian/table1"
+	paper, _ := results.PaperRecords(exp)
+	own := ofExperiment(run, exp)
+	if len(own) == 0 {
+		return nil
+	}
+	pc, rc := IndexRecords(paper), IndexRecords(own)
+	t := bench.Table{
+		Title: "hungarian/table1 — LAP run times, ms (paper: Table 1, CPU i7-6700K and CUDA GTX 970)",
+		Header: []string{"n", "range", "paper CPU (i7-6700K)", "paper CUDA (GTX 970)", "cpu/paper", "cpu/jv",
+			"paper CPU / cpu/paper", "cpu/paper / cpu/jv"},
+	}
+	steps := bench.Table{
+		Title:  "hungarian/table1 — cpu/paper per step, ms (share of the total)",
+		Header: append([]string{"n", "range"}, append(slices.Clone(hungarianSteps), "total")...),
+	}
+	for _, c := range hungarianCells(own) {
+		p := hungarianParams(c.n, c.r)
+		pcpu, pcuda := pc.Get(exp, "cpu/paper", p), pc.Get(exp, "cuda/paper", p)
+		slow, jv := rc.Get(exp, "cpu/paper", p), rc.Get(exp, "cpu/jv", p)
+		t.Rows = append(t.Rows, []string{strconv.Itoa(c.n), c.r, CellText(pcpu, "total"), CellText(pcuda, "total"),
+			CellText(slow, "total"), CellText(jv, "total"),
+			Ratio(PhaseMS(pcpu, "total"), PhaseMS(slow, "total")), Ratio(PhaseMS(slow, "total"), PhaseMS(jv, "total"))})
+		row := []string{strconv.Itoa(c.n), c.r}
+		total := PhaseMS(slow, "total")
+		for _, s := range hungarianSteps {
+			v := PhaseMS(slow, s)
+			switch {
+			case slow == nil || slow.Status != bench.StatusOK:
+				row = append(row, CellText(slow, "total"))
+			case math.IsNaN(v):
+				row = append(row, "0")
+			default:
+				row = append(row, fmt.Sprintf("%s (%.0f%%)", bench.FormatMS(v), 100*v/total))
+			}
+		}
+		steps.Rows = append(steps.Rows, append(row, CellText(slow, "total")))
+	}
+	if sec := PhaseMS(rc.Get(exp, "cpu/jv", hungarianParams(8192, "n")), "total"); !math.IsNaN(sec) {
+		t.Notes = append(t.Notes, fmt.Sprintf("cpu/jv at n=8192, range n: %s ms. Reference (issue 4): SciPy's linear_sum_assignment takes 5,800-7,300 ms at n=8192 on one core of an H100 host's Xeon; the target is cpu/jv within 1.5x of SciPy on the same machine.", bench.FormatMS(sec)))
+	}
+	t.Notes = append(t.Notes,
+		"The paper's times are for its C implementation of the same O(n^4) algorithm (CPU) and its CUDA one with the matrix already on the device; the paper does not say how many repetitions each time summarises.",
+		CheckSummary(run, exp))
+	steps.Notes = append(steps.Notes, "The paper (section 5): in its CPU version the run time is dominated by step 1 at range 0.1n, by steps 1 and 6 at range n, and by step 6 at range 10n. Steps 1 and 6 include rebuilding the compressed vector of zeros.")
+	return []bench.Table{t, steps}
+}
+
+// hungarianRelTable renders fig4 or fig5: each algorithm's time and its
+// ratio to the O(n^4) Hungarian's (cpu/paper), as the paper plots it.
+func hungarianRelTable(run []bench.Record, exp string) []bench.Table {
+	own := ofExperiment(run, exp)
+	if len(own) == 0 {
+		return nil
+	}
+	rc := IndexRecords(own)
+	title := "hungarian/fig4 — CPU LAP algorithms vs n at range n, ms and time / O(n^4) Hungarian's (paper: Fig. 4)"
+	if exp == "hungarian/fig5" {
+		title = "hungarian/fig5 — CPU LAP algorithms vs the cost range, ms and time / O(n^4) Hungarian's (paper: Fig. 5, at n = 2048)"
+	}
+	t := bench.Table{Title: title, Header: []string{"n", "range"}}
+	for _, impl := range hungarianCPU {
+		t.Header = append(t.Header, impl)
+	}
+	for _, impl := range hungarianCPU[1:] {
+		t.Header = append(t.Header, impl+" / cpu/paper")
+	}
+	for _, c := range hungarianCells(own) {
+		p := hungarianParams(c.n, c.r)
+		row := []string{strconv.Itoa(c.n), c.r}
+		for _, impl := range hungarianCPU {
+			row = append(row, CellText(rc.Get(exp, impl, p), "total"))
+		}
+		base := PhaseMS(rc.Get(exp, "cpu/paper", p), "total")
+		for _, impl := range hungarianCPU[1:] {
+			row = append(row, Ratio(PhaseMS(rc.Get(exp, impl, p), "total"), base))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	if exp == "hungarian/fig4" {
+		t.Notes = append(t.Notes, "The paper (Fig. 4): at range n every other algorithm (O(n^3) Hungarian, shortest augmenting path, auction) takes longer than the O(n^4) Hungarian for fairly large sizes (ratios above 1).")
+	} else {
+		t.Notes = append(t.Notes, "The paper (Fig. 5): as the range grows the O(n^4) Hungarian gets worse, becoming the worst algorithm for large ranges (ratios below 1). 100n and 1000n extend the paper's three ranges.")
+	}
+	t.Notes = append(t.Notes, CheckSummary(run, exp))
+	return []bench.Table{t}
+}
+
+// hungarianRelPlots draws fig4 or fig5: time / cpu/paper's time per
+// algorithm, against n (fig4) or the range factor (fig5), and the absolute
+// times.
+func hungarianRelPlots(run []bench.Record, exp string) []bench.Plot {
+	own := ofExperiment(run, exp)
+	if len(own) == 0 {
+		return nil
+	}
+	rc := IndexRecords(own)
+	xOf := func(c hungarianCell) float64 { return float64(c.n) }
+	xLabel := "matrix size n"
+	if exp == "hungarian/fig5" {
+		xOf = func(c hungarianCell) float64 { f, _ := lapcost.RangeFactor(c.r); return f }
+		xLabel = "cost range / n"
+	}
+	stem := "hungarian-" + exp[len("hungarian/"):]
+	rel := bench.Plot{Name: stem, Title: exp + ": time / O(n^4) Hungarian's time", XLabel: xLabel,
+		YLabel: "time / cpu/paper time", LogX: true, LogY: true}
+	abs := bench.Plot{Name: stem + "-ms", Title: exp + ": run time", XLabel: xLabel, YLabel: "ms", LogX: true, LogY: true}
+	cells := hungarianCells(own)
+	for _, impl := range hungarianCPU {
+		r, a := bench.Series{Name: impl}, bench.Series{Name: impl}
+		for _, c := range cells {
+			p := hungarianParams(c.n, c.r)
+			v := PhaseMS(rc.Get(exp, impl, p), "total")
+			if math.IsNaN(v) {
+				continue
+			}
+			a.X, a.Y = append(a.X, xOf(c)), append(a.Y, v)
+			if base := PhaseMS(rc.Get(exp, "cpu/paper", p), "total"); !math.IsNaN(base) && base > 0 {
+				r.X, r.Y = append(r.X, xOf(c)), append(r.Y, v/base)
+			}
+		}
+		if len(r.X) > 0 {
+			rel.Series = append(rel.Series, r)
+		}
+		if len(a.X) > 0 {
+			abs.Series = append(abs.Series, a)
+		}
+	}
+	return []bench.Plot{rel, abs}
+}
+
+// hungarianTable1Plots draws the CPU times vs n per range beside the
+// paper's (its Fig. 8), and cpu/paper's relative step times stacked per n
+// for each range (the CPU counterpart of its Figs. 10-12).
+func hungarianTable1Plots(run []bench.Record) []bench.Plot {
+	const exp = "hungarian/table1"
+	own := ofExperiment(run, exp)
+	if len(own) == 0 {
+		return nil
+	}
+	paper, _ := results.PaperRecords(exp)
+	pc, rc := IndexRecords(paper), IndexRecords(own)
+	times := bench.Plot{Name: "hungarian-table1", Title: "hungarian/table1: CPU run time vs n (paper: Fig. 8)",
+		XLabel: "matrix size n", YLabel: "ms", LogX: true, LogY: true}
+	cells := hungarianCells(own, paper)
+	add := func(name string, idx Cells, impl, r string) {
+		s := bench.Series{Name: name}
+		for _, c := range cells {
+			if c.r != r {
+				continue
+			}
+			if v := PhaseMS(idx.Get(exp, impl, hungarianParams(c.n, c.r)), "total"); !math.IsNaN(v) {
+				s.X, s.Y = append(s.X, float64(c.n)), append(s.Y, v)
+			}
+		}
+		if len(s.X) > 0 {
+			times.Series = append(times.Series, s)
+		}
+	}
+	for _, r := range lapcost.PaperRanges {
+		add("paper i7-6700K "+r, pc, "cpu/paper", r)
+		add("cpu/paper "+r, rc, "cpu/paper", r)
+		add("cpu/jv "+r, rc, "cpu/jv", r)
+	}
+	out := []bench.Plot{times}
+	for _, r := range lapcost.PaperRanges {
+		pl := bench.Plot{Name: "hungarian-table1-steps-" + r, Title: "cpu/paper: relative step times, range " + r,
+			XLabel: "matrix size n", YLabel: "share of the total", Stacked: true}
+		var series []bench.Series
+		for _, st := range hungarianSteps {
+			s := bench.Series{Name: st}
+			for _, c := range cells {
+				if c.r != r {
+					continue
+				}
+				rec := rc.Get(exp, "cpu/paper", hungarianParams(c.n, c.r))
+				if math.IsNaN(PhaseMS(rec, "total")) {
+					continue
+				}
+				v := PhaseMS(rec, st)
+				if math.IsNaN(v) {
+					v = 0
+				}
+				s.X, s.Y = append(s.X, float64(c.n)), append(s.Y, v)
+			}
+			series = append(series, s)
+		}
+		pl.Series = bench.Relative(series)
+		if len(pl.Series) > 0 && len(pl.Series[0].X) > 0 {
+			out = append(out, pl)
+		}
+	}
+	return out
+}
