@@ -1,0 +1,212 @@
+package systolic
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/semibench/semibench/impls/cpu/apsp"
+	"github.com/semibench/semibench/semiring"
+)
+
+func sgje[T any, S semiring.Semiring[T]](t *testing.T, s S, n int, x []T) []T {
+	t.Helper()
+	m := &apsp.Matrix[T]{N: n, Data: append([]T(nil), x...)}
+	if _, err := apsp.SGJE(context.Background(), s, m); err != nil {
+		t.Fatal(err)
+	}
+	return m.Data
+}
+
+func minPlusMatrix(r *rand.Rand, n int) []float64 {
+	x := make([]float64, n*n)
+	for i := range x {
+		x[i] = math.Inf(1)
+		if r.Float64() < 0.4 {
+			x[i] = float64(r.IntN(20) - 2)
+		}
+	}
+	return x
+}
+
+// checkRun asserts the paper's formulas and sGJE's results on every matrix.
+func checkRun[T comparable, S semiring.Semiring[T]](t *testing.T, s S, n int, mats [][]T, cfg Config) *Run[T] {
+	t.Helper()
+	run, err := Simulate(context.Background(), n, SemiringOps(s), mats, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Conflicts != 0 {
+		t.Fatalf("%s n=%d: %d conflicts, first: %s", s.Name(), n, run.Conflicts, run.FirstConflict)
+	}
+	if run.Processors != (n+1)*(n+1) {
+		t.Errorf("n=%d: %d processors", n, run.Processors)
+	}
+	for m := range mats {
+		want := sgje(t, s, n, mats[m])
+		for e := range want {
+			if run.Result[m][e] != want[e] {
+				t.Fatalf("%s n=%d matrix %d: (%d,%d) = %v, sGJE %v", s.Name(), n, m, e/n+1, e%n+1, run.Result[m][e], want[e])
+			}
+		}
+		if got := run.C11Out(m); got != 4*n+1 {
+			t.Errorf("n=%d matrix %d: c11 leaves %d steps after entering, want 4n+1 = %d", n, m, got, 4*n+1)
+		}
+		if got := run.CnnOut(m); got != 7*n-2 {
+			t.Errorf("n=%d matrix %d: cnn leaves %d steps after c11 enters, want 7n-2 = %d", n, m, got, 7*n-2)
+		}
+	}
+	if want := int64(len(mats)) * int64(n*n*n); run.Ops != want {
+		t.Errorf("n=%d: %d operations, want n³ per matrix = %d", n, run.Ops, want)
+	}
+	return run
+}
+
+func TestSingleMatrixAllSemirings(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 12))
+	sizes := []int{1, 2, 3, 4, 5, 6, 9, 12, 16, 31}
+	if !testing.Short() {
+		sizes = append(sizes, 64)
+	}
+	for _, n := range sizes {
+		cfg := Config{Tracks: 1}
+		run := checkRun(t, semiring.MinPlus[float64]{}, n, [][]float64{minPlusMatrix(r, n)}, cfg)
+		if run.Steps != 7*n-2 {
+			t.Errorf("n=%d: %d steps, want 7n-2", n, run.Steps)
+		}
+		if f := float64(run.MaxActive()) / float64(run.Processors); f > 1.0/3 {
+			t.Errorf("n=%d: %.3f of the processors active at once, the paper says at most a third", n, f)
+		}
+		b := make([]bool, n*n)
+		for i := range b {
+			b[i] = r.Float64() < 1.5/float64(n)
+		}
+		checkRun(t, semiring.Boolean{}, n, [][]bool{b}, cfg)
+		re := make([]float64, n*n)
+		for i := range re {
+			re[i] = (2*r.Float64() - 1) / float64(n)
+		}
+		checkRun(t, semiring.Real[float64]{}, n, [][]float64{re}, cfg) // bit for bit
+		x := make([]float32, n*n)
+		for i := range x {
+			x[i] = float32(math.Inf(-1))
+			if r.Float64() < 0.3 {
+				x[i] = float32(r.NormFloat64())
+			}
+		}
+		checkRun(t, semiring.MaxPlus[float32]{}, n, [][]float32{x}, cfg)
+	}
+}
+
+func TestStreams(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 13))
+	sizes := []int{1, 2, 4, 7, 16}
+	if !testing.Short() {
+		sizes = append(sizes, 32)
+	}
+	for _, d := range []Design{GJE0, GJE1} {
+		for _, n := range sizes {
+			per, win := SteadyState(n, d)
+			var mats [][]float64
+			for m := 0; m < 3*per; m++ {
+				mats = append(mats, minPlusMatrix(r, n))
+			}
+			run := checkRun(t, semiring.MinPlus[float64]{}, n, mats, Config{Design: d, Tracks: 3, Window: win})
+			want := 0.5
+			if d == GJE1 {
+				want = 1
+			}
+			if u := run.Utilization(); u != want {
+				t.Errorf("%v n=%d: utilization %v, want %v", d, n, u, want)
+			}
+		}
+	}
+}
+
+func TestInverseOps(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 14))
+	for _, n := range []int{1, 3, 8, 20} {
+		a := apsp.NewMatrix(n, 0.0)
+		for i := range a.Data {
+			a.Data[i] = 2*r.Float64() - 1
+		}
+		for i := 0; i < n; i++ {
+			a.Set(i, i, float64(n))
+		}
+		run, err := Simulate(context.Background(), n, InverseOps(), [][]float64{append([]float64(nil), a.Data...)}, Config{Tracks: 1})
+		if err != nil || run.Conflicts != 0 {
+			t.Fatal(err, run.FirstConflict)
+		}
+		if _, err := apsp.Inverse(context.Background(), a); err != nil {
+			t.Fatal(err)
+		}
+		for e, v := range a.Data {
+			if run.Result[0][e] != v {
+				t.Fatalf("n=%d: (%d,%d) = %v, direct inverse %v", n, e/n+1, e%n+1, run.Result[0][e], v)
+			}
+		}
+	}
+	_, err := Simulate(context.Background(), 2, InverseOps(), [][]float64{{1, 2, 2, 4}}, Config{Tracks: 1})
+	if !errors.Is(err, ErrSingular) || !strings.Contains(err.Error(), "pivot (2,2)") {
+		t.Errorf("singular: %v", err)
+	}
+	_, err = Simulate(context.Background(), 2, SemiringOps(semiring.Real[float64]{}), [][]float64{{0, 1, 0.5, 0.5}}, Config{Tracks: 1})
+	if !errors.Is(err, semiring.ErrNoStar) {
+		t.Errorf("star of 1: %v", err)
+	}
+}
+
+func TestKindsAndPicture(t *testing.T) {
+	for _, n := range []int{1, 4, 9} {
+		a, err := NewArray(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := a.KindCounts()
+		want := map[Kind]int{A: (n - 1) * (n - 1), BI: n - 1, BO: n - 1, C: 1, DI: n, DO: n, E: 1}
+		for kind, c := range want {
+			if k[kind] != c {
+				t.Errorf("n=%d: %d processors of type %v, want %d", n, k[kind], kind, c)
+			}
+		}
+		if a.Computing() != n*n {
+			t.Errorf("n=%d: %d computing processors, want n²", n, a.Computing())
+		}
+	}
+	if _, err := NewArray(0); err == nil {
+		t.Error("n=0 accepted")
+	}
+	x := make([]bool, 16)
+	run, err := Simulate(context.Background(), 4, SemiringOps(semiring.Boolean{}), [][]bool{x}, Config{Tracks: 1, Snapshot: 11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(run.Picture, "\n")
+	if len(lines) < 10 || !strings.Contains(lines[1], "C 33/") || !strings.Contains(run.Picture, "E") {
+		t.Errorf("picture:\n%s", run.Picture)
+	}
+}
+
+func TestBadConfig(t *testing.T) {
+	if _, err := Simulate(context.Background(), 2, SemiringOps(semiring.Boolean{}), [][]bool{{true}}, Config{Tracks: 1}); err == nil {
+		t.Error("short matrix accepted")
+	}
+	if _, err := Simulate(context.Background(), 2, SemiringOps(semiring.Boolean{}), nil, Config{Tracks: 4}); err == nil {
+		t.Error("4 tracks accepted")
+	}
+}
+
+func BenchmarkSimulate(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 1))
+	n := 64
+	x := minPlusMatrix(r, n)
+	var steps int
+	for b.Loop() {
+		run, _ := Simulate(context.Background(), n, SemiringOps(semiring.MinPlus[float64]{}), [][]float64{x}, Config{Tracks: 1})
+		steps += run.Steps
+	}
+	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
+}
