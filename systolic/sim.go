@@ -40,9 +40,9 @@ func (d Design) Period(n int) int {
 // Ops are the data operations of the computing processors (Fig. 2).
 type Ops[T any] struct {
 	Zero T
-	A    func(c, a, b T) T   // type A: c' = c ⊕ a⊗b
-	BI   func(a, b T) T      // type B_I: b' = a⊗b (c := a c in the inverse)
-	BO   func(c, b T) T      // type B_O: c' = c⊗b (c := -c b in the inverse)
+	A    func(c, a, b T) T    // type A: c' = c ⊕ a⊗b
+	BI   func(a, b T) T       // type B_I: b' = a⊗b (c := a c in the inverse)
+	BO   func(c, b T) T       // type B_O: c' = c⊗b (c := -c b in the inverse)
 	C    func(c T) (T, error) // type C: c' = c*   (c := 1/c in the inverse)
 }
 
@@ -61,7 +61,7 @@ func SemiringOps[T any, S semiring.Semiring[T]](s S) Ops[T] {
 var ErrSingular = errors.New("singular pivot")
 
 // InverseOps returns the direct variant of section 4 for real matrices:
-// operations A, B_I (c := a c), B_O (c := -c b) and C'' (c := 1/c), so the
+// operations A, B_I (c := a c), B_O (c := -c b) and C” (c := 1/c), so the
 // array computes A⁻¹ instead of (I - A)⁻¹.
 func InverseOps() Ops[float64] {
 	return Ops[float64]{
