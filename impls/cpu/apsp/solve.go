@@ -1,0 +1,170 @@
+package apsp
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/semibench/semibench/mtx"
+	"github.com/semibench/semibench/semiring"
+)
+
+// Impls lists the CPU implementations by name.
+var Impls = []string{"cpu/sgje", "cpu/fast"}
+
+// Closure runs the named implementation ("cpu/sgje" or "cpu/fast") on c in
+// place.
+func Closure[T any, S semiring.Semiring[T]](ctx context.Context, impl string, s S, c *Matrix[T], opt FastOptions) error {
+	switch impl {
+	case "cpu/sgje":
+		_, err := SGJE(ctx, s, c)
+		return err
+	case "cpu/fast":
+		return Fast(ctx, s, c, opt)
+	}
+	return fmt.Errorf("unknown apsp implementation %q (known: %s)", impl, strings.Join(Impls, ", "))
+}
+
+// Solve is `semibench solve apsp`: it reads the weight matrix A from the
+// Matrix Market file r (name is used in messages; a_ij, 1-based, is the
+// weight of the arc i -> j; entries not listed are the semiring's zero;
+// repeated entries are combined with ⊕), computes D = A* in the named
+// semiring ("min-plus", "max-plus", "boolean", "real"; values in float64,
+// any nonzero value is true in "boolean") with the named implementation
+// ("cpu/fast" when impl is empty, or "cpu/sgje"), and writes D to w as a
+// coordinate Matrix Market file listing every entry that is not the
+// semiring's zero, with infinities written as inf and -inf.
+//
+// With inverse (real semiring only) it writes A⁻¹, computed by the paper's
+// direct variant of sGJE (Inverse; impl must be empty or "cpu/sgje").
+//
+// Errors: a matrix that is not square; an undefined star in the real
+// semiring (an error wrapping ErrStar naming the pivot); a zero pivot of
+// the inverse (wrapping ErrSingular, naming its row and column). A negative
+// cycle in min-plus is no error: the distances it reaches are -inf.
+func Solve(ctx context.Context, r io.Reader, name, semiringName, impl string, inverse bool, w io.Writer) error {
+	if impl == "" {
+		impl = "cpu/fast"
+		if inverse {
+			impl = "cpu/sgje"
+		}
+	}
+	known := false
+	for _, n := range Impls {
+		known = known || n == impl
+	}
+	if !known {
+		return fmt.Errorf("solve apsp: unknown implementation %q (known: %s)", impl, strings.Join(Impls, ", "))
+	}
+	if inverse && semiringName != "real" {
+		return fmt.Errorf("solve apsp: --inverse needs the real semiring, not %q", semiringName)
+	}
+	if inverse && impl != "cpu/sgje" {
+		return fmt.Errorf("solve apsp: --inverse runs the direct variant of cpu/sgje, not %s", impl)
+	}
+	sc, err := mtx.NewScanner(r, name)
+	if err != nil {
+		return fmt.Errorf("solve apsp: %w", err)
+	}
+	h := sc.Header()
+	if h.Rows != h.Cols {
+		return fmt.Errorf("solve apsp: %s: the matrix is %d x %d, not square", name, h.Rows, h.Cols)
+	}
+	n := h.Rows
+	comment := fmt.Sprintf("semibench solve apsp: D = A* over %s by %s", semiringName, impl)
+	switch semiringName {
+	case "min-plus":
+		return solveFloat(ctx, sc, n, semiring.MinPlus[float64]{}, impl, name, comment, w)
+	case "max-plus":
+		return solveFloat(ctx, sc, n, semiring.MaxPlus[float64]{}, impl, name, comment, w)
+	case "real":
+		if inverse {
+			a, err := readMatrix(sc, n, semiring.Real[float64]{}, func(v float64) float64 { return v })
+			if err != nil {
+				return err
+			}
+			if _, err := Inverse(ctx, a); err != nil {
+				return fmt.Errorf("solve apsp: %s: %w", name, err)
+			}
+			return writeMatrix(w, a, 0.0, "semibench solve apsp: A^-1 by the direct variant of sGJE (A, B_I, B_O, C'')", formatFloat)
+		}
+		return solveFloat(ctx, sc, n, semiring.Real[float64]{}, impl, name, comment, w)
+	case "boolean":
+		a, err := readMatrix(sc, n, semiring.Boolean{}, func(v float64) bool { return v != 0 })
+		if err != nil {
+			return err
+		}
+		if err := Closure(ctx, impl, semiring.Boolean{}, a, FastOptions{}); err != nil {
+			return fmt.Errorf("solve apsp: %s: %w", name, err)
+		}
+		return writeMatrix(w, a, false, comment, func(bool) string { return "1" })
+	}
+	return fmt.Errorf("solve apsp: unknown semiring %q (known: %s)", semiringName, strings.Join(semiring.Names, ", "))
+}
+
+func solveFloat[S semiring.Semiring[float64]](ctx context.Context, sc *mtx.Scanner, n int, s S, impl, name, comment string, w io.Writer) error {
+	a, err := readMatrix(sc, n, s, func(v float64) float64 { return v })
+	if err != nil {
+		return err
+	}
+	if err := Closure(ctx, impl, s, a, FastOptions{}); err != nil {
+		return fmt.Errorf("solve apsp: %s: %w", name, err)
+	}
+	return writeMatrix(w, a, s.Zero(), comment, formatFloat)
+}
+
+func readMatrix[T any, S semiring.Semiring[T]](sc *mtx.Scanner, n int, s S, conv func(float64) T) (*Matrix[T], error) {
+	a := NewMatrix(n, s.Zero())
+	for {
+		e, err := sc.Next()
+		if err == io.EOF {
+			return a, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("solve apsp: %w", err)
+		}
+		a.Set(e.I, e.J, s.Plus(a.At(e.I, e.J), conv(e.V)))
+	}
+}
+
+func formatFloat(v float64) string {
+	switch {
+	case math.IsInf(v, 1):
+		return "inf"
+	case math.IsInf(v, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// writeMatrix writes the entries of a that differ from zero in coordinate
+// Matrix Market format, 1-based, row by row.
+func writeMatrix[T comparable](w io.Writer, a *Matrix[T], zero T, comment string, format func(T) string) error {
+	nnz := 0
+	for _, v := range a.Data {
+		if v != zero {
+			nnz++
+		}
+	}
+	field := "real"
+	if _, ok := any(zero).(bool); ok {
+		field = "integer"
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	fmt.Fprintf(bw, "%%%%MatrixMarket matrix coordinate %s general\n%% %s\n%d %d %d\n", field, comment, a.N, a.N, nnz)
+	for i := 0; i < a.N; i++ {
+		for j, v := range a.Row(i) {
+			if v != zero {
+				fmt.Fprintf(bw, "%d %d %s\n", i+1, j+1, format(v))
+			}
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("solve apsp: writing the result: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,58 @@
+package apsp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestSolve(t *testing.T) {
+	ctx := context.Background()
+	// 1 -> 2 (3), 2 -> 3 (-1), 3 -> 2 (-1): the cycle 2 -> 3 -> 2 is negative.
+	neg := "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 2 3\n2 3 -1\n3 2 -1\n"
+	chain := "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 4\n2 3 5\n"
+	for _, tc := range []struct {
+		name, in, sr, impl string
+		inverse            bool
+		want               string // the lines after the comment
+		err                string
+	}{
+		{"min-plus chain", chain, "min-plus", "", false, "3 3 6\n1 1 0\n1 2 4\n1 3 9\n2 2 0\n2 3 5\n3 3 0\n", ""},
+		{"min-plus chain sgje", chain, "min-plus", "cpu/sgje", false, "3 3 6\n1 1 0\n1 2 4\n1 3 9\n2 2 0\n2 3 5\n3 3 0\n", ""},
+		{"negative cycle", neg, "min-plus", "", false, "3 3 7\n1 1 0\n1 2 -inf\n1 3 -inf\n2 2 -inf\n2 3 -inf\n3 2 -inf\n3 3 -inf\n", ""},
+		{"max-plus chain", chain, "max-plus", "", false, "3 3 6\n1 1 0\n1 2 4\n1 3 9\n2 2 0\n2 3 5\n3 3 0\n", ""},
+		{"boolean", chain, "boolean", "", false, "3 3 6\n1 1 1\n1 2 1\n1 3 1\n2 2 1\n2 3 1\n3 3 1\n", ""},
+		{"real (I-A)^-1", "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 0.5\n", "real", "", false, "1 1 1\n1 1 2\n", ""},
+		{"inverse", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 2\n2 2 4\n", "real", "", true, "2 2 2\n1 1 0.5\n2 2 0.25\n", ""},
+		{"star of 1", "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 1\n", "real", "cpu/sgje", false, "", "pivot (1,1)"},
+		{"singular", "%%MatrixMarket matrix coordinate real general\n2 2 4\n1 1 1\n1 2 2\n2 1 0.5\n2 2 1\n", "real", "", true, "", "row 2, column 2"},
+		{"not square", "%%MatrixMarket matrix coordinate real general\n2 3 0\n", "min-plus", "", false, "", "not square"},
+		{"bad semiring", chain, "tropical", "", false, "", "unknown semiring"},
+		{"bad impl", chain, "min-plus", "cuda/fast", false, "", "unknown implementation"},
+		{"inverse needs real", chain, "min-plus", "", true, "", "needs the real semiring"},
+	} {
+		var out bytes.Buffer
+		err := Solve(ctx, strings.NewReader(tc.in), "in.mtx", tc.sr, tc.impl, tc.inverse, &out)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		lines := strings.SplitN(out.String(), "\n", 3)
+		if len(lines) < 3 || lines[2] != tc.want {
+			t.Errorf("%s: got\n%s\nwant body\n%s", tc.name, out.String(), tc.want)
+		}
+	}
+	var out bytes.Buffer
+	err := Solve(ctx, strings.NewReader("%%MatrixMarket matrix coordinate real general\n2 2 4\n1 1 1\n1 2 2\n2 1 0.5\n2 2 1\n"), "x", "real", "", true, &out)
+	if !errors.Is(err, ErrSingular) {
+		t.Errorf("singular error does not wrap ErrSingular: %v", err)
+	}
+}
