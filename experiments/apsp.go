@@ -1,0 +1,803 @@
+package experiments
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strconv"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/impls/cpu/apsp"
+	"github.com/semibench/semibench/semiring"
+	"github.com/semibench/semibench/systolic"
+)
+
+// Rote's algebraic path paper (003): sGJE in every semiring against
+// independent algorithms (apsp/semirings), the systolic arrays GJE0 and
+// GJE1 simulated and held to the paper's formulas (apsp/systolic), and the
+// blocked closure on the CPU (apsp/blocked). Only the CPU implementations
+// are listed; the CUDA ones join by name when they exist.
+
+const apspPaper = "003_d1e2bf534f1501b7.txt"
+
+// apspSeed is the run's seed, 1 when none is given.
+func apspSeed(o Options) uint64 {
+	if o.Seed == 0 {
+		return 1
+	}
+	return o.Seed
+}
+
+// apspGraph is a random min-plus weight matrix: arc i -> j with
+// probability p, integer weight in [1, maxW], negated with probability neg
+// (so negative cycles occur), +inf where there is no arc.
+func apspGraph[T semiring.Float](seed uint64, n int, p float64, maxW int, neg float64) *apsp.Matrix[T] {
+	r := rand.New(rand.NewPCG(seed, uint64(n)))
+	m := apsp.NewMatrix(n, T(math.Inf(1)))
+	for i := range m.Data {
+		if r.Float64() < p {
+			w := T(1 + r.IntN(maxW))
+			if r.Float64() < neg {
+				w = -w
+			}
+			m.Data[i] = w
+		}
+	}
+	return m
+}
+
+// hashMatrix is a content hash of a matrix for the result file.
+func hashMatrix[T any](m *apsp.Matrix[T]) string {
+	h := fnv.New64a()
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], uint64(m.N))
+	h.Write(b[:])
+	for _, v := range m.Data {
+		switch x := any(v).(type) {
+		case float32:
+			binary.LittleEndian.PutUint32(b[:4], math.Float32bits(x))
+			h.Write(b[:4])
+		case float64:
+			binary.LittleEndian.PutUint64(b[:], math.Float64bits(x))
+			h.Write(b[:])
+		case bool:
+			b[0] = 0
+			if x {
+				b[0] = 1
+			}
+			h.Write(b[:1])
+		default:
+			fmt.Fprint(h, x)
+		}
+	}
+	return fmt.Sprintf("fnv64a:%016x", h.Sum64())
+}
+
+// ---- apsp/semirings --------------------------------------------------------
+
+func apspSemiringSizes(s Scale) []int {
+	switch s {
+	case Quick:
+		return []int{16, 64}
+	case Large:
+		return []int{512}
+	}
+	return []int{128, 256}
+}
+
+// apspSemiringNames are the cases of apsp/semirings: the paper's three
+// examples (the real one twice: the closure (I-A)⁻¹ and the direct
+// inverse A⁻¹) and max-plus.
+var apspSemiringNames = []string{"min-plus", "boolean", "real", "real-inverse", "max-plus"}
+
+type apspOut struct {
+	mat    any
+	counts apsp.Counts
+	sgje   bool
+}
+
+func apspSemiringCase(name string, n int, o Options) Case {
+	seed := apspSeed(o)
+	impls := []string{"cpu/sgje", "cpu/fast"}
+	if name == "real-inverse" {
+		impls = []string{"cpu/sgje"}
+	}
+	return Case{
+		Params: bench.Params{{Name: "semiring", Value: name}, {Name: "n", Value: strconv.Itoa(n)}},
+		Impls:  impls,
+		Work:   float64(n) * float64(n) * float64(n),
+		Setup: func(ctx context.Context) (*Instance, error) {
+			metrics := map[string]float64{}
+			inst := &Instance{Metrics: metrics}
+			var run func(ctx context.Context, impl string) (apspOut, error)
+			var check func(out apspOut) bench.Check
+			switch name {
+			case "min-plus", "max-plus":
+				// Sparse integer weights with a few negative (min-plus) or
+				// positive (max-plus) cycles: every method is exact.
+				a := apspGraph[float64](seed, n, 3/float64(n), 20, 0.04)
+				var ref *apsp.Matrix[float64]
+				if name == "max-plus" {
+					neg := a.Clone()
+					for i, v := range neg.Data {
+						neg.Data[i] = -v
+					}
+					a = neg // weights -w: arcs of weight +inf become -inf (no arc)
+					ref = apsp.BellmanFord(negate(a))
+					for i, v := range ref.Data {
+						ref.Data[i] = -v
+					}
+				} else {
+					ref = apsp.BellmanFord(a)
+				}
+				inst.Input = &bench.Input{Generator: "apsp-random-graph", Seed: seed, Hash: hashMatrix(a),
+					Description: fmt.Sprintf("%s: n=%d, about 3 arcs per vertex, integer weights in [1,20], 4%% negated", name, n)}
+				run = func(ctx context.Context, impl string) (apspOut, error) {
+					c := a.Clone()
+					var cnt apsp.Counts
+					var err error
+					if name == "max-plus" {
+						cnt, err = apspRun(ctx, impl, semiring.MaxPlus[float64]{}, c)
+					} else {
+						cnt, err = apspRun(ctx, impl, semiring.MinPlus[float64]{}, c)
+					}
+					return apspOut{mat: c, counts: cnt, sgje: impl == "cpu/sgje"}, err
+				}
+				check = func(out apspOut) bench.Check {
+					return exactCheck("equal to Bellman-Ford from every source (-inf where a negative cycle reaches)", out.mat.(*apsp.Matrix[float64]), ref)
+				}
+			case "boolean":
+				r := rand.New(rand.NewPCG(seed, uint64(n)))
+				a := apsp.NewMatrix(n, false)
+				for i := range a.Data {
+					a.Data[i] = r.Float64() < 1.2/float64(n)
+				}
+				ref := apsp.BFSClosure(a)
+				inst.Input = &bench.Input{Generator: "apsp-random-relation", Seed: seed, Hash: hashMatrix(a),
+					Description: fmt.Sprintf("boolean: n=%d, about 1.2 arcs per vertex", n)}
+				run = func(ctx context.Context, impl string) (apspOut, error) {
+					c := a.Clone()
+					cnt, err := apspRun(ctx, impl, semiring.Boolean{}, c)
+					return apspOut{mat: c, counts: cnt, sgje: impl == "cpu/sgje"}, err
+				}
+				check = func(out apspOut) bench.Check {
+					return exactCheck("equal to breadth-first search from every vertex", out.mat.(*apsp.Matrix[bool]), ref)
+				}
+			case "real", "real-inverse":
+				r := rand.New(rand.NewPCG(seed, uint64(n)))
+				a := apsp.NewMatrix(n, 0.0)
+				for i := range a.Data {
+					a.Data[i] = (2*r.Float64() - 1) / math.Sqrt(float64(n))
+				}
+				// The reference for both: (I - A)⁻¹ by partial pivoting. The
+				// closure runs on A, the direct inverse on I - A (spectral
+				// radius of A about 0.58: well conditioned, pivots near 1).
+				target := apsp.NewMatrix(n, 0.0)
+				for i := 0; i < n; i++ {
+					for j := 0; j < n; j++ {
+						target.Set(i, j, -a.At(i, j))
+					}
+					target.Set(i, i, 1-a.At(i, i))
+				}
+				input := a
+				if name == "real-inverse" {
+					input = target // A⁻¹ of I - A: the same reference
+				}
+				ref, err := apsp.InvertPivot(target)
+				if err != nil {
+					return nil, err
+				}
+				inst.Input = &bench.Input{Generator: "apsp-random-real", Seed: seed, Hash: hashMatrix(input),
+					Description: fmt.Sprintf("%s: n=%d, entries uniform in ±1/√n", name, n)}
+				run = func(ctx context.Context, impl string) (apspOut, error) {
+					c := input.Clone()
+					if name == "real-inverse" {
+						cnt, err := apsp.Inverse(ctx, c)
+						return apspOut{mat: c, counts: cnt, sgje: true}, err
+					}
+					cnt, err := apspRun(ctx, impl, semiring.Real[float64]{}, c)
+					return apspOut{mat: c, counts: cnt, sgje: impl == "cpu/sgje"}, err
+				}
+				check = func(out apspOut) bench.Check {
+					return relCheck("within 1e-9 (relative, at least 1 in the denominator) of Gauss-Jordan with partial pivoting", out.mat.(*apsp.Matrix[float64]), ref, 1e-9)
+				}
+			default:
+				return nil, fmt.Errorf("unknown semiring case %q", name)
+			}
+			inst.Run = func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
+				if impl != "cpu/sgje" && impl != "cpu/fast" {
+					return nil, fmt.Errorf("%w: implementation %s is not built into this binary", ErrUnavailable, impl)
+				}
+				stop := rec.Start("closure")
+				out, err := run(ctx, impl)
+				stop()
+				if err == nil && out.sgje {
+					metrics["stars"] = float64(out.counts.Stars)
+					metrics["mults"] = float64(out.counts.Mults)
+					metrics["adds"] = float64(out.counts.Adds)
+				}
+				return out, err
+			}
+			inst.Check = func(impl string, o any) bench.Check {
+				out, ok := o.(apspOut)
+				if !ok {
+					return bench.Check{Method: "output", Detail: "no output"}
+				}
+				chk := check(out)
+				if out.sgje {
+					want := apsp.FormulaCounts(n)
+					chk.Method += "; operation counts = n stars, n³-n multiplications, n(n-1)² additions"
+					if out.counts != want {
+						chk.OK = false
+						chk.Detail = fmt.Sprintf("counts %+v, the paper's formulas %+v; %s", out.counts, want, chk.Detail)
+					}
+				}
+				return chk
+			}
+			return inst, nil
+		},
+	}
+}
+
+func negate(a *apsp.Matrix[float64]) *apsp.Matrix[float64] {
+	b := a.Clone()
+	for i, v := range b.Data {
+		b.Data[i] = -v
+	}
+	return b
+}
+
+// apspRun runs an implementation, returning sGJE's counts (zero for
+// cpu/fast).
+func apspRun[T any, S semiring.Semiring[T]](ctx context.Context, impl string, s S, c *apsp.Matrix[T]) (apsp.Counts, error) {
+	if impl == "cpu/sgje" {
+		return apsp.SGJE(ctx, s, c)
+	}
+	return apsp.Counts{}, apsp.Closure(ctx, impl, s, c, apsp.FastOptions{})
+}
+
+func exactCheck[T comparable](method string, got, want *apsp.Matrix[T]) bench.Check {
+	chk := bench.Check{Method: method}
+	for i, v := range want.Data {
+		if got.Data[i] != v {
+			chk.Detail = fmt.Sprintf("(%d,%d) = %v, reference %v", i/want.N+1, i%want.N+1, got.Data[i], v)
+			return chk
+		}
+	}
+	chk.OK = true
+	chk.Detail = fmt.Sprintf("all %d entries equal", len(want.Data))
+	return chk
+}
+
+func relCheck(method string, got, want *apsp.Matrix[float64], bound float64) bench.Check {
+	chk := bench.Check{Method: method, Bound: bound}
+	worst, at := 0.0, 0
+	for i, v := range want.Data {
+		e := math.Abs(got.Data[i]-v) / math.Max(1, math.Abs(v))
+		if !(e <= worst) {
+			worst, at = e, i
+		}
+	}
+	chk.MaxErr = worst
+	chk.OK = worst <= bound
+	chk.Detail = fmt.Sprintf("largest relative error %.3g at (%d,%d)", worst, at/want.N+1, at%want.N+1)
+	return chk
+}
+
+func apspSemiringsTable(run []bench.Record) []bench.Table {
+	const exp = "apsp/semirings"
+	own := ofExperiment(run, exp)
+	if len(own) == 0 {
+		return nil
+	}
+	rc := IndexRecords(own)
+	t := bench.Table{
+		Title:  "apsp/semirings — sGJE in each semiring against an independent algorithm; operation counts against the paper's formulas",
+		Header: []string{"semiring", "n", "reference", "cpu/sgje", "cpu/fast", "stars", "mults (n³-n)", "adds (n(n-1)²)", "sgje ms", "fast ms"},
+	}
+	refs := map[string]string{"min-plus": "Bellman-Ford", "max-plus": "Bellman-Ford (negated)", "boolean": "BFS",
+		"real": "pivoting GJ of I-A", "real-inverse": "pivoting GJ"}
+	for _, sr := range apspSemiringNames {
+		var ns []int
+		for _, r := range own {
+			if r.Params.Get("semiring") == sr {
+				if n, err := strconv.Atoi(r.Params.Get("n")); err == nil && !slices.Contains(ns, n) {
+					ns = append(ns, n)
+				}
+			}
+		}
+		slices.Sort(ns)
+		for _, n := range ns {
+			p := bench.Params{{Name: "semiring", Value: sr}, {Name: "n", Value: strconv.Itoa(n)}}
+			s, f := rc.Get(exp, "cpu/sgje", p), rc.Get(exp, "cpu/fast", p)
+			want := apsp.FormulaCounts(n)
+			cnt := func(key string, formula int64) string {
+				if s == nil || s.Metrics == nil {
+					return "—"
+				}
+				v := s.Metrics[key]
+				mark := " ok"
+				if int64(v) != formula {
+					mark = " ≠ " + formatCount(float64(formula))
+				}
+				return formatCount(v) + mark
+			}
+			t.Rows = append(t.Rows, []string{sr, strconv.Itoa(n), refs[sr], checkText(s), checkText(f),
+				cnt("stars", want.Stars), cnt("mults", want.Mults), cnt("adds", want.Adds), CellText(s, "closure"), CellText(f, "closure")})
+		}
+	}
+	t.Notes = append(t.Notes, "real: the closure A* = (I-A)⁻¹ (operation C' = 1/(1-c)); real-inverse: the direct variant (A, B_I, B_O, C'') giving A⁻¹, run on I-A so both share the reference.")
+	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
+	t.Notes = append(t.Notes, CheckSummary(run, exp))
+	return []bench.Table{t}
+}
+
+// checkText is "ok", "FAILED" or why the cell did not run.
+func checkText(r *bench.Record) string {
+	switch {
+	case r == nil:
+		return "—"
+	case r.Check != nil && r.Check.OK:
+		return "ok"
+	case r.Check != nil:
+		return "FAILED"
+	}
+	return r.Status
+}
+
+// ---- apsp/systolic ---------------------------------------------------------
+
+func apspSystolicSizes(s Scale) []int {
+	switch s {
+	case Quick:
+		return []int{4, 8, 16}
+	case Large:
+		return []int{128, 256}
+	}
+	return []int{4, 8, 16, 32, 64}
+}
+
+func apspSystolicCase(n int, o Options) Case {
+	seed := apspSeed(o)
+	per0, win0 := systolic.SteadyState(n, systolic.GJE0)
+	per1, win1 := systolic.SteadyState(n, systolic.GJE1)
+	return Case{
+		Params: bench.Params{{Name: "n", Value: strconv.Itoa(n)}},
+		// Processor-steps of the five simulations (single matrix in three
+		// semirings, GJE0 and GJE1 streams).
+		Work: float64((n+1)*(n+1)) * float64(3*7*n+per0*3*6*n+per1*3*3*n),
+		Setup: func(ctx context.Context) (*Instance, error) {
+			mp := apspGraph[float64](seed, n, 0.3, 20, 0.03)
+			r := rand.New(rand.NewPCG(seed, uint64(n)+1000))
+			bm := make([]bool, n*n)
+			re := make([]float64, n*n)
+			for i := range bm {
+				bm[i] = r.Float64() < 1.5/float64(n)
+				re[i] = (2*r.Float64() - 1) / float64(n)
+			}
+			stream := func(count int) [][]float64 {
+				var ms [][]float64
+				for m := 0; m < count; m++ {
+					ms = append(ms, apspGraph[float64](seed+uint64(m)+1, n, 0.3, 20, 0.03).Data)
+				}
+				return ms
+			}
+			s0, s1 := stream(3*per0), stream(3*per1)
+			metrics := map[string]float64{}
+			type simOut struct {
+				single  *systolic.Run[float64]
+				boolRun *systolic.Run[bool]
+				realRun *systolic.Run[float64]
+				g0, g1  *systolic.Run[float64]
+			}
+			return &Instance{
+				Input: &bench.Input{Generator: "apsp-random-graph", Seed: seed, Hash: hashMatrix(mp),
+					Description: fmt.Sprintf("n=%d: one min-plus, one Boolean and one real matrix; streams of %d (GJE0) and %d (GJE1) min-plus matrices on three tracks", n, 3*per0, 3*per1)},
+				Metrics: metrics,
+				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
+					if impl != "cpu/systolic" {
+						return nil, fmt.Errorf("%w: implementation %s is not built into this binary", ErrUnavailable, impl)
+					}
+					var out simOut
+					var err error
+					stop := rec.Start("gje0_single")
+					if out.single, err = systolic.Simulate(ctx, n, systolic.SemiringOps(semiring.MinPlus[float64]{}), [][]float64{mp.Data}, systolic.Config{Tracks: 1}); err != nil {
+						return nil, err
+					}
+					if out.boolRun, err = systolic.Simulate(ctx, n, systolic.SemiringOps(semiring.Boolean{}), [][]bool{bm}, systolic.Config{Tracks: 1}); err != nil {
+						return nil, err
+					}
+					if out.realRun, err = systolic.Simulate(ctx, n, systolic.SemiringOps(semiring.Real[float64]{}), [][]float64{re}, systolic.Config{Tracks: 1}); err != nil {
+						return nil, err
+					}
+					stop()
+					stop = rec.Start("gje0_stream")
+					if out.g0, err = systolic.Simulate(ctx, n, systolic.SemiringOps(semiring.MinPlus[float64]{}), s0, systolic.Config{Design: systolic.GJE0, Tracks: 3, Window: win0}); err != nil {
+						return nil, err
+					}
+					stop()
+					stop = rec.Start("gje1_stream")
+					if out.g1, err = systolic.Simulate(ctx, n, systolic.SemiringOps(semiring.MinPlus[float64]{}), s1, systolic.Config{Design: systolic.GJE1, Tracks: 3, Window: win1}); err != nil {
+						return nil, err
+					}
+					stop()
+					sr := out.single
+					metrics["processors"] = float64(sr.Processors)
+					metrics["c11_step"] = float64(sr.C11Out(0))
+					metrics["cnn_step"] = float64(sr.CnnOut(0))
+					metrics["steps"] = float64(sr.Steps)
+					metrics["max_active"] = float64(sr.MaxActive())
+					metrics["max_active_fraction"] = float64(sr.MaxActive()) / float64(sr.Processors)
+					metrics["tracks"] = 3
+					metrics["utilization_gje0"] = out.g0.Utilization()
+					metrics["utilization_gje1"] = out.g1.Utilization()
+					metrics["steps_per_s"] = out.g0.StepsPerSecond()
+					metrics["processor_steps_per_s"] = out.g0.StepsPerSecond() * float64(sr.Processors)
+					metrics["conflicts"] = float64(sr.Conflicts + out.boolRun.Conflicts + out.realRun.Conflicts + out.g0.Conflicts + out.g1.Conflicts)
+					return out, nil
+				},
+				Check: func(_ string, o any) bench.Check {
+					out, ok := o.(simOut)
+					chk := bench.Check{Method: "results = sGJE exactly (min-plus, Boolean, real; every matrix of both streams); (n+1)² processors, c11 out at 4n+1, cnn out at 7n-2, active ≤ 1/3, utilization 1/2 (GJE0, 3 tracks) and 1 (GJE1), no conflicts"}
+					if !ok {
+						chk.Detail = "no output"
+						return chk
+					}
+					var bad []string
+					if d := sysCompare(semiring.MinPlus[float64]{}, n, [][]float64{mp.Data}, out.single); d != "" {
+						bad = append(bad, "min-plus: "+d)
+					}
+					if d := sysCompare(semiring.Boolean{}, n, [][]bool{bm}, out.boolRun); d != "" {
+						bad = append(bad, "boolean: "+d)
+					}
+					if d := sysCompare(semiring.Real[float64]{}, n, [][]float64{re}, out.realRun); d != "" {
+						bad = append(bad, "real: "+d)
+					}
+					if d := sysCompare(semiring.MinPlus[float64]{}, n, s0, out.g0); d != "" {
+						bad = append(bad, "GJE0 stream: "+d)
+					}
+					if d := sysCompare(semiring.MinPlus[float64]{}, n, s1, out.g1); d != "" {
+						bad = append(bad, "GJE1 stream: "+d)
+					}
+					sr := out.single
+					if sr.Processors != (n+1)*(n+1) {
+						bad = append(bad, fmt.Sprintf("%d processors", sr.Processors))
+					}
+					if sr.C11Out(0) != 4*n+1 || sr.CnnOut(0) != 7*n-2 {
+						bad = append(bad, fmt.Sprintf("c11 at %d, cnn at %d", sr.C11Out(0), sr.CnnOut(0)))
+					}
+					if 3*sr.MaxActive() > sr.Processors {
+						bad = append(bad, fmt.Sprintf("%d of %d processors active at once", sr.MaxActive(), sr.Processors))
+					}
+					if out.g0.Utilization() != 0.5 || out.g1.Utilization() != 1 {
+						bad = append(bad, fmt.Sprintf("utilization %v (GJE0), %v (GJE1)", out.g0.Utilization(), out.g1.Utilization()))
+					}
+					if len(bad) > 0 {
+						chk.Detail = fmt.Sprint(bad)
+						return chk
+					}
+					chk.OK = true
+					chk.Detail = "every formula holds and every result equals sGJE"
+					return chk
+				},
+			}, nil
+		},
+	}
+}
+
+// sysCompare returns "" when every matrix of the run equals sGJE's closure
+// and the run had no conflicts, or the first difference.
+func sysCompare[T comparable, S semiring.Semiring[T]](s S, n int, mats [][]T, run *systolic.Run[T]) string {
+	if run.Conflicts != 0 {
+		return fmt.Sprintf("%d conflicts, first: %s", run.Conflicts, run.FirstConflict)
+	}
+	for m, x := range mats {
+		c := &apsp.Matrix[T]{N: n, Data: append([]T(nil), x...)}
+		if _, err := apsp.SGJE(context.Background(), s, c); err != nil {
+			return "sGJE: " + err.Error()
+		}
+		for e, v := range c.Data {
+			if run.Result[m][e] != v {
+				return fmt.Sprintf("matrix %d (%d,%d) = %v, sGJE %v", m, e/n+1, e%n+1, run.Result[m][e], v)
+			}
+		}
+	}
+	return ""
+}
+
+func apspSystolicTable(run []bench.Record) []bench.Table {
+	const exp = "apsp/systolic"
+	own := ofExperiment(run, exp)
+	if len(own) == 0 {
+		return nil
+	}
+	t := bench.Table{
+		Title: "apsp/systolic — the arrays GJE0 and GJE1 simulated, beside the paper's formulas",
+		Header: []string{"n", "processors", "(n+1)²", "c11 out", "4n+1", "cnn out", "7n-2", "largest active fraction (≤ 1/3)",
+			"tracks", "utilization GJE0 (1/2)", "utilization GJE1 (1)", "steps/s", "check"},
+	}
+	var ns []int
+	for _, r := range own {
+		if n, err := strconv.Atoi(r.Params.Get("n")); err == nil && !slices.Contains(ns, n) {
+			ns = append(ns, n)
+		}
+	}
+	slices.Sort(ns)
+	rc := IndexRecords(own)
+	for _, n := range ns {
+		r := rc.Get(exp, "cpu/systolic", bench.Params{{Name: "n", Value: strconv.Itoa(n)}})
+		if r == nil || r.Metrics == nil || !ran(r) {
+			t.Rows = append(t.Rows, []string{strconv.Itoa(n), "—", strconv.Itoa((n + 1) * (n + 1)), "—", strconv.Itoa(4*n + 1), "—", strconv.Itoa(7*n - 2), "—", "—", "—", "—", "—", checkText(r)})
+			continue
+		}
+		m := r.Metrics
+		t.Rows = append(t.Rows, []string{strconv.Itoa(n),
+			formatCount(m["processors"]), strconv.Itoa((n + 1) * (n + 1)),
+			formatCount(m["c11_step"]), strconv.Itoa(4*n + 1),
+			formatCount(m["cnn_step"]), strconv.Itoa(7*n - 2),
+			fmt.Sprintf("%.3f (%d of %d)", m["max_active_fraction"], int(m["max_active"]), int(m["processors"])),
+			formatCount(m["tracks"]),
+			strconv.FormatFloat(m["utilization_gje0"], 'g', 4, 64), strconv.FormatFloat(m["utilization_gje1"], 'g', 4, 64),
+			fmt.Sprintf("%.3g", m["steps_per_s"]), checkText(r)})
+	}
+	t.Notes = append(t.Notes,
+		"c11 out: steps from c11's input to its output; cnn out: steps from c11's input to cnn's output. Utilization: operations in one period of a three-track stream over n² computing processors × period (6n for GJE0, 3n for GJE1).",
+		"steps/s: simulated steps per second of the GJE0 stream on this machine (one goroutine; the whole array each step).")
+	if pic := apspFig4(); pic != "" {
+		t.Notes = append(t.Notes, "The array for a 4×4 matrix after 11 steps (the paper's Fig. 4), ^ up, \\ down-right, / down-left:\n"+pic)
+	}
+	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
+	t.Notes = append(t.Notes, CheckSummary(run, exp))
+	return []bench.Table{t}
+}
+
+// apspFig4 draws the array as the paper's Fig. 4: n = 4 after 11 steps.
+func apspFig4() string {
+	run, err := systolic.Simulate(context.Background(), 4, systolic.SemiringOps(semiring.Boolean{}), [][]bool{make([]bool, 16)}, systolic.Config{Tracks: 1, Snapshot: 11})
+	if err != nil {
+		return ""
+	}
+	return run.Picture
+}
+
+// ---- apsp/blocked ----------------------------------------------------------
+
+func apspBlockedSizes(s Scale) []int {
+	switch s {
+	case Quick:
+		return []int{128, 256}
+	case Large:
+		return []int{4000, 8000}
+	}
+	return []int{500, 1000, 2000}
+}
+
+func apspBlockedCase(n int, o Options) Case {
+	seed := apspSeed(o)
+	return Case{
+		Params: bench.Params{{Name: "n", Value: strconv.Itoa(n)}, {Name: "semiring", Value: "min-plus float32"}},
+		Work:   float64(n) * float64(n) * float64(n),
+		Setup: func(ctx context.Context) (*Instance, error) {
+			need := uint64(n) * uint64(n) * 4 * 3
+			if avail := bench.AvailableMemory(); avail > 0 && need > avail {
+				return nil, fmt.Errorf("n=%d needs about %.1f GiB, only %.1f GiB available", n, gib(need), gib(avail))
+			}
+			// Dense, positive integer weights: every sum is exact in float32
+			// (paths below 2²⁴) and every cycle positive, so the closure is
+			// the unique solution of X = I ⊕ A X.
+			a := apspGraph[float32](seed, n, 0.5, 1000, 0)
+			threads := o.Threads
+			return &Instance{
+				Input: &bench.Input{Generator: "apsp-random-graph", Seed: seed, Hash: hashMatrix(a),
+					Description: fmt.Sprintf("n=%d, arcs with probability 1/2, integer weights in [1,1000], float32", n)},
+				Metrics: map[string]float64{"updates": float64(n) * float64(n) * float64(n)},
+				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
+					c := a.Clone()
+					stop := rec.Start("closure")
+					var err error
+					switch impl {
+					case "cpu/sgje":
+						_, err = apsp.SGJE(ctx, semiring.MinPlus[float32]{}, c)
+					case "cpu/fast":
+						err = apsp.Fast(ctx, semiring.MinPlus[float32]{}, c, apsp.FastOptions{Threads: threads})
+					default:
+						return nil, fmt.Errorf("%w: implementation %s is not built into this binary", ErrUnavailable, impl)
+					}
+					stop()
+					return c, err
+				},
+				Check: func(_ string, o any) bench.Check {
+					d, _ := o.(*apsp.Matrix[float32])
+					if d == nil {
+						return bench.Check{Method: "closure equation", Detail: "no output"}
+					}
+					return closureCertificate(a, d, threads)
+				},
+			}, nil
+		},
+	}
+}
+
+// closureCertificate checks D = I ⊕ A ⊗ D exactly in min-plus: with every
+// cycle positive this equation has the closure as its only solution, and
+// with integer weights every sum is exact.
+func closureCertificate(a, d *apsp.Matrix[float32], threads int) bench.Check {
+	chk := bench.Check{Method: "certificate: D = I ⊕ A ⊗ D exactly (unique solution: every cycle positive, integer weights)"}
+	n := a.N
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	inf := float32(math.Inf(1))
+	bad := make([]int, threads)
+	for i := range bad {
+		bad[i] = -1
+	}
+	done := make(chan struct{}, threads)
+	for t := 0; t < threads; t++ {
+		go func(t int) {
+			defer func() { done <- struct{}{} }()
+			row := make([]float32, n)
+			for i := t * n / threads; i < (t+1)*n/threads; i++ {
+				for j := range row {
+					row[j] = inf
+				}
+				row[i] = 0
+				for k, w := range a.Row(i) {
+					if w == inf {
+						continue
+					}
+					for j, x := range d.Row(k) {
+						if s := w + x; s < row[j] {
+							row[j] = s
+						}
+					}
+				}
+				for j, v := range row {
+					if v != d.At(i, j) {
+						bad[t] = i*n + j
+						return
+					}
+				}
+			}
+		}(t)
+	}
+	for range threads {
+		<-done
+	}
+	for _, b := range bad {
+		if b >= 0 {
+			chk.Detail = fmt.Sprintf("(%d,%d): D = %v, (I ⊕ A D) = different", b/n+1, b%n+1, d.Data[b])
+			return chk
+		}
+	}
+	chk.OK = true
+	chk.Detail = fmt.Sprintf("all %d entries satisfy the closure equation", n*n)
+	return chk
+}
+
+func apspBlockedRows(recs []bench.Record) []int {
+	var ns []int
+	for _, r := range recs {
+		if n, err := strconv.Atoi(r.Params.Get("n")); err == nil && !slices.Contains(ns, n) {
+			ns = append(ns, n)
+		}
+	}
+	slices.Sort(ns)
+	return ns
+}
+
+func apspBlockedParams(n int) bench.Params {
+	return bench.Params{{Name: "n", Value: strconv.Itoa(n)}, {Name: "semiring", Value: "min-plus float32"}}
+}
+
+func apspBlockedTable(run []bench.Record) []bench.Table {
+	const exp = "apsp/blocked"
+	own := ofExperiment(run, exp)
+	if len(own) == 0 {
+		return nil
+	}
+	rc := IndexRecords(own)
+	t := bench.Table{
+		Title:  "apsp/blocked — min-plus float32 closure on the CPU: sGJE (the paper's listing, one thread) vs blocked Gauss-Jordan (cpu/fast)",
+		Header: []string{"n", "cpu/sgje ms", "cpu/fast ms", "cpu/sgje / cpu/fast", "cpu/sgje G updates/s", "cpu/fast G updates/s"},
+	}
+	ups := func(r *bench.Record, n int) string {
+		ms := PhaseMS(r, "closure")
+		if math.IsNaN(ms) || ms == 0 {
+			return "—"
+		}
+		return fmt.Sprintf("%.2f", float64(n)*float64(n)*float64(n)/(ms*1e6))
+	}
+	for _, n := range apspBlockedRows(own) {
+		p := apspBlockedParams(n)
+		s, f := rc.Get(exp, "cpu/sgje", p), rc.Get(exp, "cpu/fast", p)
+		t.Rows = append(t.Rows, []string{strconv.Itoa(n), CellText(s, "closure"), CellText(f, "closure"),
+			Ratio(PhaseMS(s, "closure"), PhaseMS(f, "closure")), ups(s, n), ups(f, n)})
+	}
+	t.Notes = append(t.Notes, "An update is one c := c ⊕ a ⊗ b: n³ per closure. Target: cpu/fast at least 8x cpu/sgje at n = 2000 on a 2-core machine.")
+	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
+	t.Notes = append(t.Notes, CheckSummary(run, exp))
+	return []bench.Table{t}
+}
+
+func apspBlockedPlots(run []bench.Record) []bench.Plot {
+	const exp = "apsp/blocked"
+	own := ofExperiment(run, exp)
+	if len(own) == 0 {
+		return nil
+	}
+	rc := IndexRecords(own)
+	pl := bench.Plot{Name: "apsp-blocked", Title: "apsp/blocked: min-plus float32 closure time vs n",
+		XLabel: "n", YLabel: "closure (ms)", LogX: true, LogY: true}
+	for _, impl := range []string{"cpu/sgje", "cpu/fast"} {
+		s := bench.Series{Name: impl}
+		for _, n := range apspBlockedRows(own) {
+			if v := PhaseMS(rc.Get(exp, impl, apspBlockedParams(n)), "closure"); !math.IsNaN(v) {
+				s.X, s.Y = append(s.X, float64(n)), append(s.Y, v)
+			}
+		}
+		if len(s.X) > 0 {
+			pl.Series = append(pl.Series, s)
+		}
+	}
+	return []bench.Plot{pl}
+}
+
+func init() {
+	Register(&Experiment{
+		Name:        "apsp/semirings",
+		Paper:       apspPaper,
+		Description: "sGJE in the real, min-plus, max-plus and Boolean semirings against pivoting Gauss-Jordan, Bellman-Ford and BFS; operation counts vs n, n³-n, n(n-1)²",
+		Statistic:   bench.StatMedian,
+		Impls:       []string{"cpu/sgje", "cpu/fast"},
+		NsPerWork:   map[string]float64{"cpu/sgje": 3, "cpu/fast": 1},
+		Cases: func(s Scale, o Options) []Case {
+			var cs []Case
+			for _, name := range apspSemiringNames {
+				for _, n := range apspSemiringSizes(s) {
+					cs = append(cs, apspSemiringCase(name, n, o))
+				}
+			}
+			return cs
+		},
+		Tables: apspSemiringsTable,
+	})
+	Register(&Experiment{
+		Name:        "apsp/systolic",
+		Paper:       apspPaper,
+		Description: "the hexagonal arrays GJE0 and GJE1 simulated: processors, c11 and cnn exit steps, active fraction, three-track utilization vs the paper's formulas",
+		Statistic:   bench.StatMedian,
+		Impls:       []string{"cpu/systolic"},
+		NsPerWork:   map[string]float64{"cpu/systolic": 20},
+		Cases: func(s Scale, o Options) []Case {
+			var cs []Case
+			for _, n := range apspSystolicSizes(s) {
+				cs = append(cs, apspSystolicCase(n, o))
+			}
+			return cs
+		},
+		Tables: apspSystolicTable,
+	})
+	Register(&Experiment{
+		Name:        "apsp/blocked",
+		Paper:       apspPaper,
+		Description: "min-plus float32 closure time vs n on the CPU: sGJE vs blocked Gauss-Jordan (Remark 2.2), updates per second",
+		Statistic:   bench.StatMedian,
+		Impls:       []string{"cpu/sgje", "cpu/fast"},
+		NsPerWork:   map[string]float64{"cpu/sgje": 1.5, "cpu/fast": 0.6},
+		Cases: func(s Scale, o Options) []Case {
+			var cs []Case
+			for _, n := range apspBlockedSizes(s) {
+				cs = append(cs, apspBlockedCase(n, o))
+			}
+			return cs
+		},
+		Tables: apspBlockedTable,
+		Plots:  apspBlockedPlots,
+	})
+}
