@@ -49,11 +49,29 @@ func auction(ctx context.Context, m *Matrix) ([]int, error) {
 	assigned := make([]int, n) // object of each person (virtual ones after r), -1 if none
 	queue := make([]int, 0, n)
 	eps := max(1, (hi-lo)/AuctionTheta)
+	// With virtual rows (r < n) a min-heap of the prices finds their
+	// object in O(log n) instead of a scan of all n.
+	var h *priceHeap
+	if r < n {
+		if n > math.MaxInt32 {
+			return nil, fmt.Errorf("%w: cpu/auction indexes objects with int32; %d columns", ErrShape, n)
+		}
+		h = newPriceHeap(price)
+	}
 	bids := 0
 	for {
+		// A uniform shift of the prices changes no bid; keeping the least
+		// price at 0 bounds every price by about the cost range plus
+		// epsilon (the spread of an epsilon-optimal phase's end), where
+		// they would otherwise drift up by the range in every phase.
+		lowest := price[0]
+		for _, p := range price {
+			lowest = min(lowest, p)
+		}
 		for j := range owner {
 			owner[j] = -1
 			assigned[j] = -1
+			price[j] -= lowest
 		}
 		queue = queue[:0]
 		for i := range n {
@@ -77,29 +95,27 @@ func auction(ctx context.Context, m *Matrix) ([]int, error) {
 					}
 				}
 			} else {
-				for j, p := range price {
-					if p < second {
-						if p < best {
-							best, second, j1 = p, best, j
-						} else {
-							second = p
-						}
-					}
-				}
+				// A virtual row: every object costs it 0, so it bids for
+				// the cheapest object, found at the top of the heap.
+				j1, best, second = h.top2()
 			}
 			price[j1] += second - best + eps
+			if h != nil {
+				h.raised(j1)
+			}
 			if old := owner[j1]; old >= 0 {
 				assigned[old] = -1
 				queue = append(queue, old)
 			}
 			owner[j1], assigned[i] = i, j1
+			if price[j1] > math.MaxInt64/4 {
+				// Unreachable within MaxAbsCost; a guard, never a wrap.
+				return nil, fmt.Errorf("%w: auction prices beyond int64 range", ErrOverflow)
+			}
 			bids++
 			if bids&4095 == 0 {
 				if err := ctx.Err(); err != nil {
 					return nil, err
-				}
-				if price[j1] > math.MaxInt64/4 {
-					return nil, fmt.Errorf("%w: auction prices beyond int64 range", ErrOverflow)
 				}
 			}
 		}
@@ -109,4 +125,57 @@ func auction(ctx context.Context, m *Matrix) ([]int, error) {
 		eps = max(1, eps/AuctionTheta)
 	}
 	return assigned[:r], nil
+}
+
+// priceHeap is an indexed binary min-heap of object prices. Prices only
+// rise, so an update sifts down.
+type priceHeap struct {
+	price []int64
+	heap  []int32 // object at each heap slot
+	pos   []int32 // heap slot of each object
+}
+
+func newPriceHeap(price []int64) *priceHeap {
+	h := &priceHeap{price: price, heap: make([]int32, len(price)), pos: make([]int32, len(price))}
+	for j := range price {
+		h.heap[j], h.pos[j] = int32(j), int32(j)
+	}
+	for k := len(price)/2 - 1; k >= 0; k-- {
+		h.down(k)
+	}
+	return h
+}
+
+// top2 returns the cheapest object, its price and the second lowest price
+// (n >= 2).
+func (h *priceHeap) top2() (j int, best, second int64) {
+	j = int(h.heap[0])
+	second = h.price[h.heap[1]]
+	if len(h.heap) > 2 {
+		second = min(second, h.price[h.heap[2]])
+	}
+	return j, h.price[j], second
+}
+
+// raised restores the heap after object j's price rose.
+func (h *priceHeap) raised(j int) { h.down(int(h.pos[j])) }
+
+func (h *priceHeap) down(k int) {
+	n := len(h.heap)
+	for {
+		l := 2*k + 1
+		if l >= n {
+			return
+		}
+		c := l
+		if r := l + 1; r < n && h.price[h.heap[r]] < h.price[h.heap[l]] {
+			c = r
+		}
+		if h.price[h.heap[c]] >= h.price[h.heap[k]] {
+			return
+		}
+		h.heap[k], h.heap[c] = h.heap[c], h.heap[k]
+		h.pos[h.heap[k]], h.pos[h.heap[c]] = int32(k), int32(c)
+		k = c
+	}
 }

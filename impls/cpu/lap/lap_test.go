@@ -167,6 +167,47 @@ func TestAgreeLarger(t *testing.T) {
 	}
 }
 
+// TestStructured holds every implementation to brute force on the classic
+// hard structures: c_ij = i·j, the Machol-Wien matrix (i+1)(j+1), a single
+// huge cost on the diagonal, and rectangular ties.
+func TestStructured(t *testing.T) {
+	ctx := context.Background()
+	mk := func(r, c int, f func(i, j int) int64) *Matrix {
+		m := &Matrix{Rows: r, Cols: c, C: make([]int64, r*c)}
+		for i := range r {
+			for j := range c {
+				m.C[i*c+j] = f(i, j)
+			}
+		}
+		return m
+	}
+	for n := 1; n <= 8; n++ {
+		ms := map[string]*Matrix{
+			"i*j":         mk(n, n, func(i, j int) int64 { return int64(i * j) }),
+			"machol-wien": mk(n, n, func(i, j int) int64 { return int64((i + 1) * (j + 1)) }),
+			"huge-diagonal": mk(n, n, func(i, j int) int64 {
+				if i == j {
+					return MaxAbsCost(n)
+				}
+				return int64((i + 2*j) % 3)
+			}),
+			"rect-equal": mk(max(1, n/2), n, func(i, j int) int64 { return 3 }),
+		}
+		for name, m := range ms {
+			want := brute(m)
+			for _, im := range CPU {
+				res, err := im.Solve(ctx, m, nil)
+				if err != nil {
+					t.Fatalf("%s %s n=%d: %v", im.Name, name, n, err)
+				}
+				if err := Certify(m, res); err != nil || res.Cost != want {
+					t.Errorf("%s %s n=%d: cost %d (brute force %d), certificate %v", im.Name, name, n, res.Cost, want, err)
+				}
+			}
+		}
+	}
+}
+
 func TestFloatCosts(t *testing.T) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(5, 6))
