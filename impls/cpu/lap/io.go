@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"time"
 )
@@ -191,6 +192,16 @@ func ReadCosts(r io.Reader, name string) (*Costs, error) {
 		}
 	}
 	return c, nil
+}
+
+// ReadCostsFile reads the cost matrix in the named file (see ReadCosts).
+func ReadCostsFile(path string) (*Costs, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err // *PathError names the file
+	}
+	defer f.Close()
+	return ReadCosts(bufio.NewReaderSize(f, 1<<20), path)
 }
 
 func (p *parser) scanErr(sc *bufio.Scanner) error {

@@ -74,6 +74,9 @@ func paperHungarian[T number](ctx context.Context, rows, cols int, c []T, rec *b
 	if int64(rows)*int64(cols) > math.MaxInt32 {
 		return nil, nil, nil, st, fmt.Errorf("%w: cpu/paper indexes the compressed zeros with int32; %dx%d is too large", ErrShape, rows, cols)
 	}
+	// Step 1's timer covers the set-up too: the slack matrix is
+	// initialised with the costs (section 2.1), then reduced.
+	stop := rec.Start("step1")
 	s := &paperState[T]{
 		rows: rows, cols: cols,
 		slack:           make([]T, len(c)),
@@ -85,7 +88,6 @@ func paperHungarian[T number](ctx context.Context, rows, cols int, c []T, rec *b
 		u:               make([]T, rows),
 		v:               make([]T, cols),
 	}
-	stop := rec.Start("step1")
 	s.step1(c)
 	stop()
 	st.MaxZeros = len(s.zeros)
