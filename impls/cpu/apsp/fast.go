@@ -141,6 +141,9 @@ func Fast[T any, S semiring.Semiring[T]](ctx context.Context, s S, c *Matrix[T],
 // updateRows applies C_ij ⊕= Σ_{m∈K} C_im ⊗ C_mj to rows [lo, hi) \ K and
 // columns [a, e), four rows at a time against each pivot row.
 func updateRows[T any](kn kernels[T], data []T, n, lo, hi, k0, k1, a, e int) {
+	if kn.update != nil && kn.update(data, n, lo, hi, k0, k1, a, e) {
+		return
+	}
 	rows := make([]int, 0, 4)
 	for i := lo; i < hi; i++ {
 		if i >= k0 && i < k1 {

@@ -21,13 +21,16 @@ type kernels[T any] struct {
 	axpy func(c []T, a T, b []T)
 	// axpy4 is four axpy calls on four rows with one row b.
 	axpy4 func(c0, c1, c2, c3 []T, a0, a1, a2, a3 T, b []T)
+	// update, when set, is a faster updateRows (SIMD); it reports false
+	// when it cannot run on this CPU.
+	update func(data []T, n, lo, hi, k0, k1, a, e int) bool
 }
 
 func kernelsFor[T any, S semiring.Semiring[T]](s S) kernels[T] {
 	var k any
 	switch any(s).(type) {
 	case semiring.MinPlus[float32]:
-		k = kernels[float32]{dot: dotMinPlus[float32], axpy: axpyMinPlus[float32], axpy4: axpy4MinPlus[float32]}
+		k = kernels[float32]{dot: dotMinPlus[float32], axpy: axpyMinPlus[float32], axpy4: axpy4MinPlus[float32], update: updateMinPlus32}
 	case semiring.MinPlus[float64]:
 		k = kernels[float64]{dot: dotMinPlus[float64], axpy: axpyMinPlus[float64], axpy4: axpy4MinPlus[float64]}
 	case semiring.MaxPlus[float32]:
