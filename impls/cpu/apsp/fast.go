@@ -74,33 +74,32 @@ func Fast[T any, S semiring.Semiring[T]](ctx context.Context, s S, c *Matrix[T],
 		if err := closeBlock(s, kn, d, bs); err != nil {
 			return fmt.Errorf("cpu/fast, block %d..%d: %w", k0+1, k1, err)
 		}
-		// Column panel: C_iK := C_iK ⊗ D, rows i ∉ K.
+		// Column panel: C_iK := C_iK ⊗ D, rows i ∉ K, four at a time.
 		parallelFor(threads, n, func(lo, hi int) {
-			tmp := make([]T, bs)
-			for i := lo; i < hi; i++ {
-				if i >= k0 && i < k1 {
-					continue
+			tmp := make([]T, 4*bs)
+			for _, run := range outside(lo, hi, k0, k1) {
+				for i := run[0]; i < run[1]; i += 4 {
+					rows := min(4, run[1]-i)
+					for x := range tmp {
+						tmp[x] = zero
+					}
+					mulAcc(kn, tmp, bs, rows, bs, c.Data[i*n+k0:], n, d, bs, bs)
+					for r := 0; r < rows; r++ {
+						copy(c.Data[(i+r)*n+k0:(i+r)*n+k1], tmp[r*bs:(r+1)*bs])
+					}
 				}
-				seg := c.Data[i*n+k0 : i*n+k1]
-				for x := range tmp {
-					tmp[x] = zero
-				}
-				for m := 0; m < bs; m++ {
-					kn.axpy(tmp, seg[m], d[m*bs:(m+1)*bs])
-				}
-				copy(seg, tmp)
 			}
 		})
-		// C_ij := C_ij ⊕ C_iK ⊗ C_Kj for i, j ∉ K, tile by tile.
+		// C_ij := C_ij ⊕ C_iK ⊗ C_Kj for i, j ∉ K, by column tiles so that
+		// the tile of the pivot rows stays in the cache.
 		parallelFor(threads, n, func(lo, hi int) {
 			for j0 := 0; j0 < n; j0 += jTile {
-				j1 := min(j0+jTile, n)
-				for _, seg := range [2][2]int{{j0, min(j1, k0)}, {max(j0, k1), j1}} {
-					a, e := seg[0], seg[1]
-					if a >= e {
-						continue
+				for _, cols := range outside(j0, min(j0+jTile, n), k0, k1) {
+					a, e := cols[0], cols[1]
+					for _, run := range outside(lo, hi, k0, k1) {
+						i := run[0]
+						mulAcc(kn, c.Data[i*n+a:], n, run[1]-i, e-a, c.Data[i*n+k0:], n, c.Data[k0*n+a:], n, bs)
 					}
-					updateRows(kn, c.Data, n, lo, hi, k0, k1, a, e)
 				}
 			}
 		})
@@ -109,22 +108,13 @@ func Fast[T any, S semiring.Semiring[T]](ctx context.Context, s S, c *Matrix[T],
 		parallelFor(threads, tiles, func(t0, t1 int) {
 			tmp := make([]T, bs*jTile)
 			for t := t0; t < t1; t++ {
-				j0, j1 := t*jTile, min((t+1)*jTile, n)
-				for _, seg := range [2][2]int{{j0, min(j1, k0)}, {max(j0, k1), j1}} {
-					a, e := seg[0], seg[1]
-					if a >= e {
-						continue
-					}
+				for _, cols := range outside(t*jTile, min((t+1)*jTile, n), k0, k1) {
+					a, e := cols[0], cols[1]
 					w := e - a
-					for r := 0; r < bs; r++ {
-						row := tmp[r*w : (r+1)*w]
-						for x := range row {
-							row[x] = zero
-						}
-						for l := 0; l < bs; l++ {
-							kn.axpy(row, d[r*bs+l], c.Data[(k0+l)*n+a:(k0+l)*n+e])
-						}
+					for x := range tmp[:bs*w] {
+						tmp[x] = zero
 					}
+					mulAcc(kn, tmp, w, bs, w, d, bs, c.Data[k0*n+a:], n, bs)
 					for r := 0; r < bs; r++ {
 						copy(c.Data[(k0+r)*n+a:(k0+r)*n+e], tmp[r*w:(r+1)*w])
 					}
@@ -138,33 +128,49 @@ func Fast[T any, S semiring.Semiring[T]](ctx context.Context, s S, c *Matrix[T],
 	return nil
 }
 
-// updateRows applies C_ij ⊕= Σ_{m∈K} C_im ⊗ C_mj to rows [lo, hi) \ K and
-// columns [a, e), four rows at a time against each pivot row.
-func updateRows[T any](kn kernels[T], data []T, n, lo, hi, k0, k1, a, e int) {
-	if kn.update != nil && kn.update(data, n, lo, hi, k0, k1, a, e) {
+// outside returns the parts of [lo, hi) outside [k0, k1), empty ones
+// left out.
+func outside(lo, hi, k0, k1 int) [][2]int {
+	var out [][2]int
+	if e := min(hi, k0); lo < e {
+		out = append(out, [2]int{lo, e})
+	}
+	if a := max(lo, k1); a < hi {
+		out = append(out, [2]int{a, hi})
+	}
+	return out
+}
+
+// mulAcc sets c[r*ldc+j] ⊕= a[r*lda+m] ⊗ b[m*ldb+j] for r < rows,
+// j < cols and m = 0, 1, …, k-1 in this order for every element, so every
+// path through it gives the same result: the SIMD tile kernel on 4×16
+// blocks where there is one, four rows per pivot row otherwise, single
+// rows for the rest.
+func mulAcc[T any](kn kernels[T], c []T, ldc, rows, cols int, a []T, lda int, b []T, ldb, k int) {
+	if rows <= 0 || cols <= 0 || k <= 0 {
 		return
 	}
-	rows := make([]int, 0, 4)
-	for i := lo; i < hi; i++ {
-		if i >= k0 && i < k1 {
+	r := 0
+	for ; r+4 <= rows; r += 4 {
+		j := 0
+		if kn.tile != nil {
+			for ; j+16 <= cols; j += 16 {
+				kn.tile(c[r*ldc+j:], ldc, a[r*lda:], lda, b[j:], ldb, k)
+			}
+		}
+		if j == cols {
 			continue
 		}
-		rows = append(rows, i)
-		if len(rows) < 4 {
-			continue
+		c0, c1 := c[r*ldc+j:r*ldc+cols], c[(r+1)*ldc+j:(r+1)*ldc+cols]
+		c2, c3 := c[(r+2)*ldc+j:(r+2)*ldc+cols], c[(r+3)*ldc+j:(r+3)*ldc+cols]
+		for m := 0; m < k; m++ {
+			kn.axpy4(c0, c1, c2, c3, a[r*lda+m], a[(r+1)*lda+m], a[(r+2)*lda+m], a[(r+3)*lda+m], b[m*ldb+j:m*ldb+cols])
 		}
-		i0, i1, i2, i3 := rows[0], rows[1], rows[2], rows[3]
-		c0, c1 := data[i0*n+a:i0*n+e], data[i1*n+a:i1*n+e]
-		c2, c3 := data[i2*n+a:i2*n+e], data[i3*n+a:i3*n+e]
-		for m := k0; m < k1; m++ {
-			kn.axpy4(c0, c1, c2, c3, data[i0*n+m], data[i1*n+m], data[i2*n+m], data[i3*n+m], data[m*n+a:m*n+e])
-		}
-		rows = rows[:0]
 	}
-	for _, i := range rows {
-		ci := data[i*n+a : i*n+e]
-		for m := k0; m < k1; m++ {
-			kn.axpy(ci, data[i*n+m], data[m*n+a:m*n+e])
+	for ; r < rows; r++ {
+		cr := c[r*ldc : r*ldc+cols]
+		for m := 0; m < k; m++ {
+			kn.axpy(cr, a[r*lda+m], b[m*ldb:m*ldb+cols])
 		}
 	}
 }

@@ -21,16 +21,23 @@ type kernels[T any] struct {
 	axpy func(c []T, a T, b []T)
 	// axpy4 is four axpy calls on four rows with one row b.
 	axpy4 func(c0, c1, c2, c3 []T, a0, a1, a2, a3 T, b []T)
-	// update, when set, is a faster updateRows (SIMD); it reports false
-	// when it cannot run on this CPU.
-	update func(data []T, n, lo, hi, k0, k1, a, e int) bool
+	// tile, when set, is a SIMD kernel for a 4×16 block of c:
+	// c[r*ldc+j] ⊕= a[r*lda+m] ⊗ b[m*ldb+j] for m = 0..k-1 in order
+	// (see mulAcc). It is set only where the CPU runs it.
+	tile func(c []T, ldc int, a []T, lda int, b []T, ldb int, k int)
 }
 
 func kernelsFor[T any, S semiring.Semiring[T]](s S) kernels[T] {
 	var k any
 	switch any(s).(type) {
 	case semiring.MinPlus[float32]:
-		k = kernels[float32]{dot: dotMinPlus[float32], axpy: axpyMinPlus[float32], axpy4: axpy4MinPlus[float32], update: updateMinPlus32}
+		kk := kernels[float32]{dot: dotMinPlus[float32], axpy: axpyMinPlus[float32], axpy4: axpy4MinPlus[float32]}
+		if hasAVX2 {
+			kk.tile = func(c []float32, ldc int, a []float32, lda int, b []float32, ldb int, k int) {
+				tileMinPlus32(c, ldc, a, lda, b, ldb, k)
+			}
+		}
+		k = kk
 	case semiring.MinPlus[float64]:
 		k = kernels[float64]{dot: dotMinPlus[float64], axpy: axpyMinPlus[float64], axpy4: axpy4MinPlus[float64]}
 	case semiring.MaxPlus[float32]:
