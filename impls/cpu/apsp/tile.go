@@ -16,4 +16,3 @@ func tileMinPlus32Go(c []float32, ldc int, a []float32, lda int, b []float32, ld
 		}
 	}
 }
-
