@@ -200,8 +200,8 @@ enum {
 };
 
 // gemm is a register-tiled max-plus product for a batch of descriptors
-// (blockIdx.z): each 256-thread block computes a BM x BN tile of its
-// product, TM x TN values per thread, staging BK-deep slices of A
+// (blockIdx.z; blockIdx.x numbers the tiles): each 256-thread block
+// computes a BM x BN tile of its product, TM x TN values per thread, staging BK-deep slices of A
 // (transposed) and B in shared memory, double-buffered. Triangular operands
 // narrow each tile's k range; M, N, K and the k bounds are multiples of 4
 // (the host keeps them multiples of 64).
@@ -217,8 +217,24 @@ __device__ void gemm(const GemmDesc* __restrict__ descs) {
 
   const GemmDesc* dp = descs + blockIdx.z;
   const int M = dp->M, N = dp->N, flags = dp->flags;
-  const int i0 = blockIdx.y * BM, j0 = blockIdx.x * BN;
-  if (i0 >= M || j0 >= N) return;
+  // Tiles in order of decreasing k range, so the longest start first:
+  // column by column for a lower-triangular B (short k for late columns),
+  // row by row from the bottom for a lower-triangular A.
+  const int tm = (M + BM - 1) / BM, tn = (N + BN - 1) / BN;
+  const int lin = blockIdx.x;
+  if (lin >= tm * tn) return;
+  int ti, tj;
+  if (flags & kTriB) {
+    tj = lin / tm;
+    ti = lin % tm;
+  } else if (flags & kTriA) {
+    ti = tm - 1 - lin / tn;
+    tj = lin % tn;
+  } else {
+    ti = lin / tn;
+    tj = lin % tn;
+  }
+  const int i0 = ti * BM, j0 = tj * BN;
 
   int kBeg = 0, kEnd = dp->K;
   if (flags & kTriB) kBeg = (j0 / BK) * BK;

@@ -183,3 +183,74 @@ func (t *Thread) CopyFromDeviceAsync(dst *HostBuffer, off int64, src DevicePtr, 
 func (t *Thread) CopyDeviceAsync(dst, src DevicePtr, n int64, s Stream) error {
 	return call("cuMemcpyDtoDAsync_v2", uintptr(dst), uintptr(src), uintptr(n), uintptr(s))
 }
+
+// Registered is Go memory page-locked in place (cuMemHostRegister_v2), so
+// the copy engines read and write it directly, without a staging copy. It
+// stays pinned for the garbage collector (runtime.Pinner) until Unregister.
+type Registered struct {
+	ptr  unsafe.Pointer
+	size int64
+	pin  runtime.Pinner
+}
+
+// Host registration flags (CU_MEMHOSTREGISTER_*).
+const (
+	HostRegisterPortable = 0x1
+	HostRegisterReadOnly = 0x8
+)
+
+// Register page-locks the elements of a Go slice in place. Unregister must
+// be called before the slice is dropped.
+func Register[T any](t *Thread, s []T, flags uint32) (*Registered, error) {
+	p, n := sliceBytes(s)
+	if n == 0 {
+		return nil, fmt.Errorf("cuMemHostRegister_v2: empty slice")
+	}
+	r := &Registered{ptr: p, size: n}
+	r.pin.Pin(p)
+	if err := call("cuMemHostRegister_v2", uintptr(p), uintptr(n), uintptr(flags)); err != nil {
+		r.pin.Unpin()
+		return nil, fmt.Errorf("page-locking %d bytes of host memory: %w", n, err)
+	}
+	return r, nil
+}
+
+// Unregister undoes Register (cuMemHostUnregister). A nil or already
+// unregistered region is ignored.
+func (t *Thread) Unregister(r *Registered) error {
+	if r == nil || r.ptr == nil {
+		return nil
+	}
+	err := call("cuMemHostUnregister", uintptr(r.ptr))
+	r.pin.Unpin()
+	r.ptr, r.size = nil, 0
+	return err
+}
+
+func (r *Registered) check(off, n int64) error {
+	if r == nil || r.ptr == nil {
+		return fmt.Errorf("host region is not registered")
+	}
+	if off < 0 || n < 0 || off+n > r.size {
+		return fmt.Errorf("host region range [%d, %d) outside its %d bytes", off, off+n, r.size)
+	}
+	return nil
+}
+
+// CopyRegisteredToDeviceAsync enqueues a copy of n bytes at byte offset off
+// of a registered region to dst on stream s.
+func (t *Thread) CopyRegisteredToDeviceAsync(dst DevicePtr, src *Registered, off, n int64, s Stream) error {
+	if err := src.check(off, n); err != nil {
+		return err
+	}
+	return call("cuMemcpyHtoDAsync_v2", uintptr(dst), uintptr(src.ptr)+uintptr(off), uintptr(n), uintptr(s))
+}
+
+// CopyDeviceToRegisteredAsync enqueues a copy of n bytes from src into a
+// registered region at byte offset off on stream s.
+func (t *Thread) CopyDeviceToRegisteredAsync(dst *Registered, off int64, src DevicePtr, n int64, s Stream) error {
+	if err := dst.check(off, n); err != nil {
+		return err
+	}
+	return call("cuMemcpyDtoHAsync_v2", uintptr(dst.ptr)+uintptr(off), uintptr(src), uintptr(n), uintptr(s))
+}

@@ -47,6 +47,7 @@ func Paper(ctx context.Context, x *maxplus.Matrix, _ kleene.Options, rec *bench.
 		return nil, fmt.Errorf("cuda/paper: n=%d exceeds the grid's %d successor blocks", n, 65535)
 	}
 
+	out := cuda.Output[float32](n * n)
 	stop := rec.Start(kleene.PhaseConvertCCS)
 	c := kleene.ConvertCCS(x)
 	stop()
@@ -57,8 +58,8 @@ func Paper(ctx context.Context, x *maxplus.Matrix, _ kleene.Options, rec *bench.
 		return nil, err
 	}
 
-	w := &maxplus.Matrix{N: n, Val: make([]float32, n*n)}
 	m := len(c.Val)
+	var w *maxplus.Matrix
 	err = dev.Run(ctx, func(t *driver.Thread) error {
 		if err := dev.Check(t, PaperPlan(n, m)); err != nil {
 			return err
@@ -140,6 +141,7 @@ func Paper(ctx context.Context, x *maxplus.Matrix, _ kleene.Options, rec *bench.
 		// d2h
 		stop = rec.Start(PhaseD2H)
 		defer stop()
+		w = &maxplus.Matrix{N: n, Val: out.Wait()}
 		return cuda.Download(t, dev, w.Val, pw)
 	})
 	if err != nil {

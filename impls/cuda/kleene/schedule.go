@@ -151,8 +151,11 @@ func slabSchedule(np, lo, hi int) (schedule, error) {
 // i (words uint64 per row) is set when the arc l -> i exists. It runs a
 // depth-first search over predecessors, emitting a node once all its
 // predecessors are out, and scans each row word by word (O(n²/64) besides
-// the n pushes). A cycle, a self-loop included, gives a *kleene.CycleError.
-func topoFromPred(n, words int, pred []uint64) ([]int32, error) {
+// the n pushes). With checkCycles, a cycle (a self-loop included) gives a
+// *kleene.CycleError; without, the search is faster and a cyclic graph gets
+// some order in which an arc goes backwards (cuda/fast's permutation on the
+// device detects that, and then searches again with checkCycles).
+func topoFromPred(n, words int, pred []uint64, checkCycles bool) ([]int32, error) {
 	if len(pred) < n*words || words*64 < n {
 		return nil, fmt.Errorf("predecessor sets: %d words for n=%d with %d words per row", len(pred), n, words)
 	}
@@ -161,39 +164,52 @@ func topoFromPred(n, words int, pred []uint64) ([]int32, error) {
 	order := make([]int32, 0, n)
 	type frame struct{ v, w int32 }
 	stack := make([]frame, 0, 64)
-	push := func(v int) {
-		visited[v>>6] |= 1 << (v & 63)
-		grey[v>>6] |= 1 << (v & 63)
-		stack = append(stack, frame{int32(v), 0})
-	}
 	for r := 0; r < n; r++ {
 		if visited[r>>6]&(1<<(r&63)) != 0 {
 			continue
 		}
-		push(r)
-		for len(stack) > 0 {
-			top := &stack[len(stack)-1]
-			row := pred[int(top.v)*words : int(top.v)*words+words]
+		// The node on top of the search is (v, w): scanning word w of its
+		// predecessors; the frames below it are on stack.
+		v, w := r, 0
+		visited[v>>6] |= 1 << (v & 63)
+		grey[v>>6] |= 1 << (v & 63)
+		for {
+			row := pred[v*words : v*words+words]
 			next := -1
-			for int(top.w) < words {
-				p := row[top.w]
-				if c := p & grey[top.w]; c != 0 {
-					return nil, &kleene.CycleError{Node: int(top.w)*64 + bits.TrailingZeros64(c)}
+			if checkCycles {
+				for ; w < len(row) && w < len(grey) && w < len(visited); w++ {
+					p := row[w]
+					if c := p & grey[w]; c != 0 {
+						return nil, &kleene.CycleError{Node: w*64 + bits.TrailingZeros64(c)}
+					}
+					if u := p &^ visited[w]; u != 0 {
+						next = w*64 + bits.TrailingZeros64(u)
+						break
+					}
 				}
-				if u := p &^ visited[top.w]; u != 0 {
-					next = int(top.w)*64 + bits.TrailingZeros64(u)
-					break
+			} else {
+				for ; w < len(row) && w < len(visited); w++ {
+					if u := row[w] &^ visited[w]; u != 0 {
+						next = w*64 + bits.TrailingZeros64(u)
+						break
+					}
 				}
-				top.w++
 			}
 			if next >= 0 {
-				push(next)
+				stack = append(stack, frame{int32(v), int32(w)})
+				v, w = next, 0
+				visited[v>>6] |= 1 << (v & 63)
+				grey[v>>6] |= 1 << (v & 63)
 				continue
 			}
-			v := int(top.v)
 			grey[v>>6] &^= 1 << (v & 63)
-			order = append(order, top.v)
+			order = append(order, int32(v))
+			if len(stack) == 0 {
+				break
+			}
+			f := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
+			v, w = int(f.v), int(f.w)
 		}
 	}
 	return order, nil

@@ -225,17 +225,19 @@ func TestTopoFromPred(t *testing.T) {
 				}
 			}
 		}
-		order, err := topoFromPred(n, words, pred)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pos := inverse(order)
-		if len(order) != n {
-			t.Fatalf("n=%d: order of %d nodes", n, len(order))
-		}
-		for _, a := range arcs {
-			if pos[a[0]] >= pos[a[1]] {
-				t.Fatalf("n=%d: arc %d -> %d goes backwards", n, a[0], a[1])
+		for _, check := range []bool{false, true} {
+			order, err := topoFromPred(n, words, pred, check)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pos := inverse(order)
+			if len(order) != n {
+				t.Fatalf("n=%d: order of %d nodes", n, len(order))
+			}
+			for _, a := range arcs {
+				if pos[a[0]] >= pos[a[1]] {
+					t.Fatalf("n=%d: arc %d -> %d goes backwards", n, a[0], a[1])
+				}
 			}
 		}
 		if n < 2 || len(arcs) == 0 {
@@ -245,17 +247,21 @@ func TestTopoFromPred(t *testing.T) {
 		a := arcs[0]
 		pred[a[0]*words+a[1]/64] |= 1 << (a[1] % 64)
 		var ce *kleene.CycleError
-		if _, err := topoFromPred(n, words, pred); !errors.As(err, &ce) {
+		if _, err := topoFromPred(n, words, pred, true); !errors.As(err, &ce) {
 			t.Errorf("n=%d: cycle not detected: %v", n, err)
+		}
+		order, err := topoFromPred(n, words, pred, false)
+		if err != nil || len(order) != n {
+			t.Errorf("n=%d: the unchecked search must still order every node: %v", n, err)
 		}
 	}
 	// A self-loop is a cycle.
 	pred := []uint64{0, 2}
 	var ce *kleene.CycleError
-	if _, err := topoFromPred(2, 1, pred); !errors.As(err, &ce) || ce.Node != 1 {
+	if _, err := topoFromPred(2, 1, pred, true); !errors.As(err, &ce) || ce.Node != 1 {
 		t.Errorf("self-loop: %v", err)
 	}
-	if _, err := topoFromPred(100, 1, make([]uint64, 100)); err == nil {
+	if _, err := topoFromPred(100, 1, make([]uint64, 100), false); err == nil {
 		t.Error("too few words per row must fail")
 	}
 }

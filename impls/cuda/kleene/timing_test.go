@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -83,13 +85,30 @@ func TestGPUTiming(t *testing.T) {
 			t.Logf("n=%d %-10s check ok=%v max_err=%.3g bound=%.3g; median ms:%s", n, im.Name, ck.OK, ck.MaxErr, ck.Bound, b.String())
 		}
 		t.Logf("n=%d total cuda/paper / cuda/fast = %.1f", n, totals["cuda/paper"]/totals["cuda/fast"])
-		traceStep = func(i int, what string, d time.Duration) {
-			t.Logf("  step %2d %-48s %8.3f ms", i, what, float64(d.Microseconds())/1000)
+		for _, small := range []bool{false, true} {
+			smallTilesOnly = small
+			t.Logf("traced cuda/fast, 64x64 tiles only: %v", small)
+			traceStep = func(i int, what string, d time.Duration) {
+				t.Logf("  step %2d %-48s %8.3f ms", i, what, float64(d.Microseconds())/1000)
+			}
+			tracePhase = func(what string, d time.Duration) {
+				t.Logf("  %-51s %8.3f ms", what, float64(d.Microseconds())/1000)
+			}
+			rec := &bench.Recorder{}
+			if _, err := Fast(ctx, x, kleene.Options{}, rec); err != nil {
+				t.Fatal(err)
+			}
+			traceStep, tracePhase = nil, nil
+			for k := 0; k < 3; k++ {
+				rec = &bench.Recorder{}
+				if _, err := Fast(ctx, x, kleene.Options{}, rec); err != nil {
+					t.Fatal(err)
+				}
+				names, durs := rec.Durations()
+				t.Logf("  untraced run %d: %v %v", k, names, durs)
+			}
 		}
-		if _, err := Fast(ctx, x, kleene.Options{}, nil); err != nil {
-			t.Fatal(err)
-		}
-		traceStep = nil
+		smallTilesOnly = false
 	}
 	transferRates(t, 64<<20)
 }
@@ -115,11 +134,12 @@ func transferRates(t *testing.T, bytes int) {
 			for range 3 {
 				t0 := time.Now()
 				if err := f(); err != nil {
+					t.Logf("  %-30s failed: %v", what, err)
 					return err
 				}
 				best = min(best, time.Since(t0))
 			}
-			t.Logf("  %-28s %6.2f ms  %5.1f GB/s", what, float64(best.Microseconds())/1000, float64(bytes)/best.Seconds()/1e9)
+			t.Logf("  %-30s %6.2f ms  %5.1f GB/s", what, float64(best.Microseconds())/1000, float64(bytes)/best.Seconds()/1e9)
 			return nil
 		}
 		if err := rate("staged upload", func() error { return cuda.Upload(th, dev, p, host) }); err != nil {
@@ -134,7 +154,84 @@ func transferRates(t *testing.T, bytes int) {
 		if err := rate("pageable cuMemcpyDtoH", func() error { return driver.CopyFromDevice(th, back, p) }); err != nil {
 			return err
 		}
-		return nil
+		// Pinned DMA alone, from and to one staging-sized buffer.
+		hb, err := th.HostAlloc(int64(bytes), driver.HostAllocPortable)
+		if err != nil {
+			return err
+		}
+		defer th.FreeHost(hb)
+		if err := rate("pinned DMA HtoD", func() error {
+			if err := th.CopyToDeviceAsync(p, hb, 0, int64(bytes), dev.Stream()); err != nil {
+				return err
+			}
+			return th.StreamSynchronize(dev.Stream())
+		}); err != nil {
+			return err
+		}
+		if err := rate("pinned DMA DtoH", func() error {
+			if err := th.CopyFromDeviceAsync(hb, 0, p, int64(bytes), dev.Stream()); err != nil {
+				return err
+			}
+			return th.StreamSynchronize(dev.Stream())
+		}); err != nil {
+			return err
+		}
+		if err := rate("host parallel copy", func() error {
+			cuda.Prefault(cuda.Bytes(back))
+			copy(back, host)
+			return nil
+		}); err != nil {
+			return err
+		}
+		_ = rate("host parallel copy (Go)", func() error { parallelCopyF(back, host); return nil })
+		// Fresh output memory, as a run's W is.
+		_ = rate("fresh make only", func() error { back = make([]float32, len(host)); return nil })
+		_ = rate("fresh make + staged download", func() error {
+			back = make([]float32, len(host))
+			return cuda.Download(th, dev, back, p)
+		})
+		_ = rate("fresh make + prefault", func() error {
+			back = make([]float32, len(host))
+			cuda.Prefault(cuda.Bytes(back))
+			return nil
+		})
+		_ = rate("  then staged download", func() error { return cuda.Download(th, dev, back, p) })
+		var reg *driver.Registered
+		_ = rate("fresh make + register", func() error {
+			back = make([]float32, len(host))
+			reg, err = driver.Register(th, back, 0)
+			return err
+		})
+		_ = rate("  register: DMA DtoH", func() error {
+			if err := th.CopyDeviceToRegisteredAsync(reg, 0, p, int64(bytes), dev.Stream()); err != nil {
+				return err
+			}
+			return th.StreamSynchronize(dev.Stream())
+		})
+		_ = rate("  unregister", func() error { return th.Unregister(reg) })
+		_ = rate("register input + DMA + unreg", func() error {
+			r, err := driver.Register(th, host, driver.HostRegisterReadOnly)
+			if err != nil {
+				return err
+			}
+			if err := th.CopyRegisteredToDeviceAsync(p, r, 0, int64(bytes), dev.Stream()); err != nil {
+				return err
+			}
+			if err := th.StreamSynchronize(dev.Stream()); err != nil {
+				return err
+			}
+			return th.Unregister(r)
+		})
+		_ = rate("register input only", func() error {
+			r, err := driver.Register(th, host, driver.HostRegisterReadOnly)
+			if err != nil {
+				return err
+			}
+			reg = r
+			return nil
+		})
+		_ = rate("  unregister input", func() error { return th.Unregister(reg) })
+		return cuda.Download(th, dev, back, p)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -144,4 +241,16 @@ func transferRates(t *testing.T, bytes int) {
 			t.Fatalf("transfer round trip differs at %d", i)
 		}
 	}
+}
+
+func parallelCopyF(dst, src []float32) {
+	var wg sync.WaitGroup
+	w := runtime.GOMAXPROCS(0)
+	step := (len(src) + w - 1) / w
+	for lo := 0; lo < len(src); lo += step {
+		hi := min(lo+step, len(src))
+		wg.Add(1)
+		go func() { defer wg.Done(); copy(dst[lo:hi], src[lo:hi]) }()
+	}
+	wg.Wait()
 }
