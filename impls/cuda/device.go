@@ -384,6 +384,7 @@ func Download[T any](t *driver.Thread, d *Device, dst []T, src driver.DevicePtr)
 	}
 	return nil
 }
+
 // Prefault writes one zero per page of b from several goroutines, so that
 // the kernel maps a fresh allocation's pages in parallel (and ahead of a
 // copy into it) rather than one fault at a time.
