@@ -291,6 +291,7 @@ func hungarianTable1(run []bench.Record) []bench.Table {
 	steps := bench.Table{
 		Title:  "hungarian/table1 — cpu/paper per step, ms (share of the total)",
 		Header: append([]string{"n", "range"}, append(slices.Clone(hungarianSteps), "total")...),
+		Notes:  []string{"init: allocating the data and copying the costs into the slack matrix (section 2.1, before step 1)."},
 	}
 	for _, c := range hungarianCells(own) {
 		p := hungarianParams(c.n, c.r)
@@ -336,10 +337,7 @@ func hungarianRelTable(run []bench.Record, exp string) []bench.Table {
 	if exp == "hungarian/fig5" {
 		title = "hungarian/fig5 — CPU LAP algorithms vs the cost range, ms and time / O(n^4) Hungarian's (paper: Fig. 5, at n = 2048)"
 	}
-	t := bench.Table{Title: title, Header: []string{"n", "range"}}
-	for _, impl := range hungarianCPU {
-		t.Header = append(t.Header, impl)
-	}
+	t := bench.Table{Title: title, Header: append([]string{"n", "range"}, hungarianCPU...)}
 	for _, impl := range hungarianCPU[1:] {
 		t.Header = append(t.Header, impl+" / cpu/paper")
 	}

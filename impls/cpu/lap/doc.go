@@ -7,7 +7,8 @@
 //   - cpu/paper: the O(n^4) Hungarian algorithm in the six-step formulation
 //     of Lopes et al. (JPDC 2019, section 2.1), with the paper's data
 //     structures (slack matrix, compressed vector of zeros, stars, primes,
-//     covers), single thread, each step timed as a phase "step1".."step6".
+//     covers), single thread, each step timed as a phase "step1".."step6"
+//     (after "init", the slack matrix's allocation and copy).
 //   - cpu/hungarian-n3: the O(n^3) Hungarian algorithm, one row at a time,
 //     with slack arrays for the dual update (Lawler; Tomizawa).
 //   - cpu/jv: Jonker-Volgenant shortest augmenting path (column reduction,

@@ -337,12 +337,3 @@ func inf[T number]() T {
 	x := int64(math.MaxInt64 / 2)
 	return T(x)
 }
-
-// sumAt returns the cost of an assignment in T.
-func sumAt[T number](c []T, cols int, a []int) T {
-	var s T
-	for i, j := range a {
-		s += c[i*cols+j]
-	}
-	return s
-}
