@@ -346,3 +346,42 @@ func TestCancel(t *testing.T) {
 		t.Errorf("Fast: %v", err)
 	}
 }
+
+// On non-integer float32 weights cpu/fast and cpu/sgje add the arcs of a
+// path in different orders; they agree within FloatBound, and exactly on
+// which entries are infinite.
+func TestFastFloatBound(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(6, 21))
+	for _, n := range []int{50, 200} {
+		a := NewMatrix(n, float32(math.Inf(1)))
+		maxW := 0.0
+		for i := range a.Data {
+			if r.Float64() < 0.1 {
+				a.Data[i] = float32(r.Float64() * 10)
+				maxW = math.Max(maxW, float64(a.Data[i]))
+			}
+		}
+		want := a.Clone()
+		SGJE(ctx, semiring.MinPlus[float32]{}, want)
+		for _, b := range []int{8, 64} {
+			got := a.Clone()
+			if err := Fast(ctx, semiring.MinPlus[float32]{}, got, FastOptions{Block: b}); err != nil {
+				t.Fatal(err)
+			}
+			bound := FloatBound(n, maxW, 24)
+			for i, w := range want.Data {
+				g := got.Data[i]
+				if math.IsInf(float64(w), 0) || math.IsInf(float64(g), 0) {
+					if g != w {
+						t.Fatalf("n=%d b=%d: (%d,%d) = %v, sGJE %v", n, b, i/n+1, i%n+1, g, w)
+					}
+					continue
+				}
+				if d := math.Abs(float64(g - w)); d > bound {
+					t.Fatalf("n=%d b=%d: (%d,%d) differs by %g > bound %g", n, b, i/n+1, i%n+1, d, bound)
+				}
+			}
+		}
+	}
+}

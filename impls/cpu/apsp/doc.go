@@ -14,7 +14,8 @@
 //     without pivoting).
 //   - cpu/fast (Fast): Gauß-Jordan elimination over b×b blocks (the
 //     decomposability of Remark 2.2) with the block updates spread over
-//     goroutines, and the hot loops written per semiring and element type.
+//     goroutines, and the hot loops written per semiring and element type
+//     (an AVX2 tile kernel in Go assembly for min-plus float32).
 //
 // Independent references for the checks: Gauß-Jordan with partial pivoting
 // (InvertPivot), Bellman-Ford from every source (BellmanFord, with -∞ where
