@@ -556,6 +556,53 @@ func apspSystolicTable(run []bench.Record) []bench.Table {
 	return []bench.Table{t}
 }
 
+// apspSystolicPlots draws the active processors per step (the paper's
+// Fig. 8, not idealized) for the largest n of the run: one matrix in GJE0,
+// and streams on three tracks in GJE0 and GJE1. The curves come from fresh
+// simulations (a few seconds at most), not from the records.
+func apspSystolicPlots(run []bench.Record) []bench.Plot {
+	own := ofExperiment(run, "apsp/systolic")
+	n := 0
+	for _, r := range own {
+		if v, err := strconv.Atoi(r.Params.Get("n")); err == nil && ran(&r) {
+			n = max(n, v)
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	n = min(n, 64)
+	pl := bench.Plot{Name: "apsp-systolic-active", Title: fmt.Sprintf("apsp/systolic: computing processors per step, n = %d (Fig. 8)", n),
+		XLabel: "step / n", YLabel: "active fraction of (n+1)² processors"}
+	ops := systolic.SemiringOps(semiring.Boolean{})
+	for _, v := range []struct {
+		name   string
+		design systolic.Design
+		tracks int
+	}{{"GJE0, one matrix", systolic.GJE0, 1}, {"GJE0, three tracks", systolic.GJE0, 3}, {"GJE1, three tracks", systolic.GJE1, 3}} {
+		count := 1
+		if v.tracks == 3 {
+			per, _ := systolic.SteadyState(n, v.design)
+			count = 3 * per
+		}
+		mats := make([][]bool, count)
+		for m := range mats {
+			mats[m] = make([]bool, n*n)
+		}
+		res, err := systolic.Simulate(context.Background(), n, ops, mats, systolic.Config{Design: v.design, Tracks: v.tracks})
+		if err != nil {
+			continue
+		}
+		s := bench.Series{Name: v.name}
+		for t, a := range res.Active {
+			s.X = append(s.X, float64(t)/float64(n))
+			s.Y = append(s.Y, float64(a)/float64(res.Processors))
+		}
+		pl.Series = append(pl.Series, s)
+	}
+	return []bench.Plot{pl}
+}
+
 // apspFig4 draws the array as the paper's Fig. 4: n = 4 after 11 steps.
 func apspFig4() string {
 	run, err := systolic.Simulate(context.Background(), 4, systolic.SemiringOps(semiring.Boolean{}), [][]bool{make([]bool, 16)}, systolic.Config{Tracks: 1, Snapshot: 11})
@@ -782,6 +829,7 @@ func init() {
 			return cs
 		},
 		Tables: apspSystolicTable,
+		Plots:  apspSystolicPlots,
 	})
 	Register(&Experiment{
 		Name:        "apsp/blocked",
