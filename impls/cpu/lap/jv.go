@@ -219,10 +219,11 @@ func jv[T number](ctx context.Context, rows, cols int, c []T, rec *bench.Recorde
 			i := colsol[j1]
 			ri := c[i*n : (i+1)*n]
 			h := ri[j1] - v[j1] - minv
+			ri, vv, dd := ri[:n], v[:n], d[:n]
 			for k := up; k < n; k++ {
 				j := collist[k]
-				v2 := ri[j] - v[j] - h
-				if v2 < d[j] {
+				v2 := ri[j] - vv[j] - h
+				if v2 < dd[j] {
 					pred[j] = i
 					if v2 == minv {
 						if colsol[j] < 0 {
@@ -233,7 +234,7 @@ func jv[T number](ctx context.Context, rows, cols int, c []T, rec *bench.Recorde
 						collist[up] = j
 						up++
 					}
-					d[j] = v2
+					dd[j] = v2
 				}
 			}
 		}
