@@ -540,13 +540,14 @@ func apspSystolicTable(run []bench.Record) []bench.Table {
 			formatCount(m["processors"]), strconv.Itoa((n + 1) * (n + 1)),
 			formatCount(m["c11_step"]), strconv.Itoa(4*n + 1),
 			formatCount(m["cnn_step"]), strconv.Itoa(7*n - 2),
-			fmt.Sprintf("%.3f (%d of %d)", m["max_active_fraction"], int(m["max_active"]), int(m["processors"])),
+			fmt.Sprintf("%.3f (%d of %d; n²/3 = %.1f)", m["max_active_fraction"], int(m["max_active"]), int(m["processors"]), float64(n*n)/3),
 			formatCount(m["tracks"]),
 			strconv.FormatFloat(m["utilization_gje0"], 'g', 4, 64), strconv.FormatFloat(m["utilization_gje1"], 'g', 4, 64),
 			fmt.Sprintf("%.3g", m["steps_per_s"]), checkText(r)})
 	}
 	t.Notes = append(t.Notes,
 		"c11 out: steps from c11's input to its output; cnn out: steps from c11's input to cnn's output. Utilization: operations in one period of a three-track stream over n² computing processors × period (6n for GJE0, 3n for GJE1).",
+		"Largest active: the most computing processors in one step of a single matrix, as a fraction of all (n+1)² processors; the count itself is (n²+2)/3 or so, a third of the n² computing processors rounded up.",
 		"steps/s: simulated steps per second of the GJE0 stream on this machine (one goroutine; the whole array each step).")
 	if pic := apspFig4(); pic != "" {
 		t.Notes = append(t.Notes, "The array for a 4×4 matrix after 11 steps (the paper's Fig. 4), ^ up, \\ down-right, / down-left:\n"+pic)
@@ -605,11 +606,11 @@ func apspSystolicPlots(run []bench.Record) []bench.Plot {
 
 // apspFig4 draws the array as the paper's Fig. 4: n = 4 after 11 steps.
 func apspFig4() string {
-	run, err := systolic.Simulate(context.Background(), 4, systolic.SemiringOps(semiring.Boolean{}), [][]bool{make([]bool, 16)}, systolic.Config{Tracks: 1, Snapshot: 11})
+	pic, err := systolic.Picture(4, 11)
 	if err != nil {
 		return ""
 	}
-	return run.Picture
+	return pic
 }
 
 // ---- apsp/blocked ----------------------------------------------------------

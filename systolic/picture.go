@@ -1,8 +1,11 @@
 package systolic
 
 import (
+	"context"
 	"fmt"
 	"strings"
+
+	"github.com/semibench/semibench/semiring"
 )
 
 // picture draws the array at step t as text, in the manner of the paper's
@@ -73,4 +76,17 @@ func picture[T any](arr *Array, t int, get func(idx int) (ups []reg[T], dr, dl r
 		sb.WriteByte('\n')
 	}
 	return sb.String()
+}
+
+// Picture returns the array GJE0 for an n×n matrix at the given step, as
+// text (see Config.Snapshot): Picture(4, 11) is the paper's Fig. 4.
+func Picture(n, step int) (string, error) {
+	if step < 1 || step > 7*n-2 {
+		return "", fmt.Errorf("systolic: step %d outside 1..%d (7n-2)", step, 7*n-2)
+	}
+	run, err := Simulate(context.Background(), n, SemiringOps(semiring.Boolean{}), [][]bool{make([]bool, n*n)}, Config{Tracks: 1, Snapshot: step})
+	if err != nil {
+		return "", err
+	}
+	return run.Picture, nil
 }

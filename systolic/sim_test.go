@@ -210,3 +210,13 @@ func BenchmarkSimulate(b *testing.B) {
 	}
 	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
 }
+
+func TestPictureFunc(t *testing.T) {
+	pic, err := Picture(4, 11)
+	if err != nil || !strings.Contains(pic, "C 33/") || !strings.Contains(pic, "BI 13^ 11\\") {
+		t.Errorf("Picture(4, 11): %v\n%s", err, pic)
+	}
+	if _, err := Picture(4, 27); err == nil {
+		t.Error("step past 7n-2 accepted")
+	}
+}
