@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/impls/cuda/driver"
 )
 
 // Scale selects the sizes an experiment runs at.
@@ -38,6 +39,15 @@ func ParseScale(s string) (Scale, error) {
 // ErrUnavailable marks an implementation whose backend is absent on this
 // machine (no CUDA driver or GPU); the runner records it as unavailable.
 var ErrUnavailable = errors.New("unavailable on this machine")
+
+// markUnavailable turns a GPU backend's "no driver or no device" error into
+// ErrUnavailable, keeping its message; other errors pass unchanged.
+func markUnavailable(err error) error {
+	if err != nil && errors.Is(err, driver.ErrUnavailable) && !errors.Is(err, ErrUnavailable) {
+		return fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	return err
+}
 
 // Options are the run-wide settings passed to every case.
 type Options struct {
@@ -203,6 +213,7 @@ func suggest(name string, names []string) string {
 		}
 	}
 	if len(close) > 0 {
+		sort.SliceStable(close, func(i, j int) bool { return editDistance(name, close[i]) < editDistance(name, close[j]) })
 		return "; did you mean " + strings.Join(close, ", ") + "?"
 	}
 	return "; known: " + strings.Join(names, ", ")

@@ -41,25 +41,52 @@ func PhaseMS(r *bench.Record, phase string) float64 {
 }
 
 // CellText renders a record's phase for a table: the time, or the reason
-// there is none ("skipped (est. 3m0s)", "unavailable", "failed", "—").
+// there is none ("skipped (est. 3 min)", "unavailable", "—").
 func CellText(r *bench.Record, phase string) string {
-	switch {
-	case r == nil:
-		return "—"
-	case r.Status == bench.StatusSkipped:
-		return fmt.Sprintf("skipped (est. %s)", bench.FormatMS(r.EstimateMS))
-	case r.Status == bench.StatusUnavailable || r.Status == bench.StatusFailed:
-		return r.Status
-	}
-	v := PhaseMS(r, phase)
-	if math.IsNaN(v) {
+	if r == nil {
 		return "—"
 	}
-	s := bench.FormatMS(v)
-	if r.Status == bench.StatusCheckFailed {
-		s += " (check failed)"
+	return bench.PhaseText(r, phase)
+}
+
+// ran reports whether a record has timings.
+func ran(r *bench.Record) bool {
+	return r != nil && (r.Status == bench.StatusOK || r.Status == bench.StatusCheckFailed)
+}
+
+// msText is a phase's time with its unit ("2.3 ms"), or the reason there
+// is none.
+func msText(r *bench.Record, phase string) string {
+	if v := PhaseMS(r, phase); !math.IsNaN(v) {
+		return bench.FormatMS(v) + " ms"
 	}
-	return s
+	return CellText(r, phase)
+}
+
+// StatusNotes are table notes giving, once per implementation and reason,
+// why an experiment's cells did not run (unavailable, failed, skipped).
+func StatusNotes(recs []bench.Record, experiment string) []string {
+	var notes []string
+	seen := map[string]bool{}
+	for _, r := range recs {
+		if r.Experiment != experiment || ran(&r) || r.Error == "" {
+			continue
+		}
+		key := r.Impl + "|" + r.Status + "|" + r.Error
+		if r.Status == bench.StatusSkipped {
+			key = r.Impl + "|" + r.Status + "|" + r.Params.String()
+		}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		where := ""
+		if r.Status != bench.StatusUnavailable {
+			where = " at " + r.Params.String()
+		}
+		notes = append(notes, fmt.Sprintf("%s %s%s: %s", r.Impl, r.Status, where, r.Error))
+	}
+	return notes
 }
 
 // Ratio renders a/b as "12.3x", or "—" when either side is missing.

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/semibench/semibench/bench"
+)
+
+// capture runs the CLI with stdout redirected and returns the exit status,
+// stdout and stderr.
+func capture(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := os.Stdout
+	os.Stdout = w
+	var stderr bytes.Buffer
+	done := make(chan string)
+	go func() {
+		var b bytes.Buffer
+		b.ReadFrom(r)
+		done <- b.String()
+	}()
+	code := dispatch(context.Background(), args, w, &stderr)
+	w.Close()
+	os.Stdout = old
+	return code, <-done, stderr.String()
+}
+
+func TestExitStatus(t *testing.T) {
+	cases := []struct {
+		args       []string
+		code       int
+		wantStderr string
+	}{
+		{[]string{"help"}, 0, ""},
+		{[]string{"run", "--help"}, 0, ""},
+		{[]string{"bogus"}, 2, "unknown command"},
+		{[]string{"run"}, 2, "name at least one experiment"},
+		{[]string{"run", "kleene/tabel2"}, 2, "did you mean kleene/table2"},
+		{[]string{"run", "kleene/table2", "--scale", "huge"}, 2, "unknown scale"},
+		{[]string{"run", "kleene/table2", "--impl", "cpu/fsat"}, 2, "cpu/fast"},
+		{[]string{"run", "kleene/table2", "--reps", "0"}, 2, "--reps"},
+		{[]string{"table", filepath.Join(t.TempDir(), "missing.json")}, 1, "missing.json"},
+		{[]string{"gen", "dag", "--n", "0", "--out", "x.mtx"}, 2, "--n"},
+		{[]string{"solve", "kleene", "--in", "x.mtx", "--impl", "gpu/fast"}, 2, "unknown Kleene implementation"},
+		{[]string{"compare", "one.json"}, 2, "at least two"},
+	}
+	for _, c := range cases {
+		code, _, stderr := capture(t, c.args...)
+		if code != c.code || !strings.Contains(stderr, c.wantStderr) {
+			t.Errorf("semibench %v: exit %d, stderr %q; want exit %d and %q", c.args, code, stderr, c.code, c.wantStderr)
+		}
+	}
+}
+
+func TestListNamesEveryExperiment(t *testing.T) {
+	code, out, _ := capture(t, "list")
+	if code != 0 || !strings.Contains(out, "kleene/table2") || !strings.Contains(out, "kleene/table3") {
+		t.Fatalf("list: exit %d, output %q", code, out)
+	}
+}
+
+// TestQuickRunEndToEnd runs kleene/table2 and table3 at quick scale into a
+// file, then reads it back through table, compare, plot and export.
+func TestQuickRunEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end run skipped in -short mode")
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "run.json")
+	code, stdout, stderr := capture(t, "run", "kleene/table2", "kleene/table3", "--scale", "quick", "--reps", "2", "--out", out)
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout, "paper (Xeon E5645)") || !strings.Contains(stdout, "Update W") {
+		t.Errorf("run printed no Table 2 layout:\n%s", stdout)
+	}
+	f, err := bench.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range f.Records {
+		switch {
+		case strings.HasPrefix(r.Impl, "cpu/") && r.Status != bench.StatusOK:
+			t.Errorf("%s: %s %s", r.Key(), r.Status, r.Error)
+		case strings.HasPrefix(r.Impl, "cuda/") && r.Status != bench.StatusOK && r.Status != bench.StatusUnavailable:
+			t.Errorf("%s: %s %s", r.Key(), r.Status, r.Error)
+		}
+	}
+	if code, stdout, stderr = capture(t, "table", out, "--format", "markdown"); code != 0 || !strings.Contains(stdout, "| n |") {
+		t.Errorf("table: exit %d %s\n%s", code, stderr, stdout)
+	}
+	if code, _, stderr = capture(t, "plot", out, "--dir", filepath.Join(dir, "plots")); code != 0 {
+		t.Errorf("plot: exit %d %s", code, stderr)
+	}
+	if pngs, _ := filepath.Glob(filepath.Join(dir, "plots", "*.png")); len(pngs) == 0 {
+		t.Error("plot wrote no PNG")
+	}
+	if code, stdout, stderr = capture(t, "export", "--benchfmt", out); code != 0 || !strings.Contains(stdout, "ns/op") {
+		t.Errorf("export: exit %d %s", code, stderr)
+	}
+	if code, stdout, stderr = capture(t, "compare", out, out, "--phase", "total"); code != 0 || !strings.Contains(stdout, "cpu/paper") {
+		t.Errorf("compare: exit %d %s\n%s", code, stderr, stdout)
+	}
+}
