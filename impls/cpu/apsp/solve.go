@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/mtx"
 	"github.com/semibench/semibench/semiring"
 )
@@ -75,6 +76,12 @@ func Solve(ctx context.Context, r io.Reader, name, semiringName, impl string, in
 		return fmt.Errorf("solve apsp: %s: the matrix is %d x %d, not square", name, h.Rows, h.Cols)
 	}
 	n := h.Rows
+	// A dense matrix of float64: refuse an order whose n² elements do not
+	// fit in the memory available (a corrupt size line must not exhaust it).
+	need := uint64(n) * uint64(n) * 8
+	if avail := bench.AvailableMemory(); (avail > 0 && need > avail) || n > 1<<20 {
+		return fmt.Errorf("solve apsp: %s: a dense matrix of order %d needs %.1f GiB, more than the %.1f GiB available", name, n, float64(need)/(1<<30), float64(avail)/(1<<30))
+	}
 	comment := fmt.Sprintf("semibench solve apsp: D = A* over %s by %s", semiringName, impl)
 	switch semiringName {
 	case "min-plus":

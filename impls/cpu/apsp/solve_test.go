@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -55,4 +56,53 @@ func TestSolve(t *testing.T) {
 	if !errors.Is(err, ErrSingular) {
 		t.Errorf("singular error does not wrap ErrSingular: %v", err)
 	}
+}
+
+func TestSolveTooLarge(t *testing.T) {
+	err := Solve(context.Background(), strings.NewReader("%%MatrixMarket matrix coordinate real general\n10000000 10000000 0\n"), "big.mtx", "min-plus", "", false, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "order 10000000") {
+		t.Errorf("huge order: %v", err)
+	}
+}
+
+// FuzzSolve: no input makes Solve panic; every success writes a file whose
+// size line matches its entries.
+func FuzzSolve(f *testing.F) {
+	f.Add("%%MatrixMarket matrix coordinate real general\n3 3 3\n1 2 3\n2 3 -1\n3 2 -1\n", uint8(0))
+	f.Add("%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 4\n", uint8(1))
+	f.Add("%%MatrixMarket matrix array real general\n2 2\n0.5\n0\n0\n0.25\n", uint8(3))
+	semirings := []string{"min-plus", "max-plus", "boolean", "real"}
+	f.Fuzz(func(t *testing.T, in string, which uint8) {
+		if len(in) > 4096 {
+			return
+		}
+		sr := semirings[int(which)%len(semirings)]
+		var out bytes.Buffer
+		if strings.Contains(in, "\n") {
+			// Keep orders small: the fuzzer would otherwise spend its time
+			// allocating large dense matrices.
+			var rows int
+			for _, line := range strings.Split(in, "\n") {
+				if line != "" && line[0] != '%' {
+					fmt.Sscan(line, &rows)
+					break
+				}
+			}
+			if rows > 64 {
+				return
+			}
+		}
+		err := Solve(context.Background(), strings.NewReader(in), "fuzz.mtx", sr, "", which >= 128 && sr == "real", &out)
+		if err != nil {
+			return
+		}
+		lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+		var r, c, nnz int
+		if len(lines) < 3 {
+			t.Fatalf("short output %q", out.String())
+		}
+		if _, err := fmt.Sscan(lines[2], &r, &c, &nnz); err != nil || nnz != len(lines)-3 {
+			t.Fatalf("size line %q with %d entries", lines[2], len(lines)-3)
+		}
+	})
 }
