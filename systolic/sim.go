@@ -102,13 +102,6 @@ type reg[T any] struct {
 	cnt int8
 }
 
-// Output is one element leaving the array at the top.
-type Output[T any] struct {
-	Matrix, I, J int // matrix of the stream; row and column, 1-based
-	Step         int
-	Value        T
-}
-
 // Run is the result of a simulation.
 type Run[T any] struct {
 	N, Matrices int
