@@ -111,7 +111,7 @@
 // Activity. A processor is active in a step when it computes: A with a, b
 // and c present, B_I with a and b, B_O reflecting a c, C taking a star.
 // For one matrix the largest number active in a step comes out as
-// ⌊(n²+2)/3⌋ for every n tried (1 to 16, 32 to 256): below a third of the (n+1)²
+// ⌊(n²+2)/3⌋ for every n tried (1 to 40, 64, 128, 256): below a third of the (n+1)²
 // processors, as the paper says, though a hair above a third of the n²
 // computing ones.
 // Empty registers hold the zero and would make the operations identities,

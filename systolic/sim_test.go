@@ -77,6 +77,9 @@ func TestSingleMatrixAllSemirings(t *testing.T) {
 		if run.Steps != 7*n-2 {
 			t.Errorf("n=%d: %d steps, want 7n-2", n, run.Steps)
 		}
+		if got := run.MaxActive(); got != (n*n+2)/3 {
+			t.Errorf("n=%d: at most %d processors active at once, measured before as ⌊(n²+2)/3⌋ = %d", n, got, (n*n+2)/3)
+		}
 		if f := float64(run.MaxActive()) / float64(run.Processors); f > 1.0/3 {
 			t.Errorf("n=%d: %.3f of the processors active at once, the paper says at most a third", n, f)
 		}
