@@ -131,8 +131,9 @@ type Run[T any] struct {
 	Window [2]int
 	// Elapsed is the wall time of the simulation proper.
 	Elapsed time.Duration
-	// Picture is the array at Config.Snapshot, as text.
-	Picture string
+	// Picture is the array at Config.Snapshot, as text; PictureSVG the same
+	// as an SVG drawing.
+	Picture, PictureSVG string
 }
 
 // C11Out returns, for matrix m, the steps from c_11's input to its exit
@@ -481,9 +482,11 @@ func Simulate[T any](ctx context.Context, n int, ops Ops[T], mats [][]T, cfg Con
 		}
 		r.Active = append(r.Active, active)
 		if t == cfg.Snapshot {
-			r.Picture = picture(arr, t, func(idx int) (ups []reg[T], dr, dl reg[T]) {
+			cells := snapshot(arr, func(idx int) (ups []reg[T], dr, dl reg[T]) {
 				return next.up[idx*lanes : (idx+1)*lanes], next.dr[idx], next.dl[idx]
-			}, n)
+			})
+			r.Picture = textPicture(arr, t, cells)
+			r.PictureSVG = svgPicture(arr, t, cells)
 		}
 		cur, next = next, cur
 	}

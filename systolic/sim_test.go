@@ -223,3 +223,10 @@ func TestPictureFunc(t *testing.T) {
 		t.Error("step past 7n-2 accepted")
 	}
 }
+
+func TestPictureSVG(t *testing.T) {
+	svg, err := PictureSVG(4, 11)
+	if err != nil || !strings.HasPrefix(svg, "<svg") || !strings.Contains(svg, "33↙") || strings.Count(svg, "<circle") != 25 {
+		t.Errorf("PictureSVG(4, 11): %v\n%s", err, svg)
+	}
+}
