@@ -143,3 +143,33 @@ func (t *Thread) MemGetInfo() (free, total uint64, err error) {
 	err = call("cuMemGetInfo_v2", uintptr(unsafe.Pointer(&free)), uintptr(unsafe.Pointer(&total)))
 	return free, total, err
 }
+
+// CanAccessPeer reports whether device dev can access the memory of device
+// peer directly (cuDeviceCanAccessPeer).
+func CanAccessPeer(dev, peer Device) (bool, error) {
+	var v int32
+	if err := call("cuDeviceCanAccessPeer", uintptr(unsafe.Pointer(&v)), uintptr(dev), uintptr(peer)); err != nil {
+		return false, err
+	}
+	return v != 0, nil
+}
+
+// errPeerAlreadyEnabled is CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED.
+const errPeerAlreadyEnabled Result = 704
+
+// EnablePeerAccess lets the thread's context access the memory of peer's
+// context (cuCtxEnablePeerAccess). Access already enabled is not an error.
+func (t *Thread) EnablePeerAccess(peer *Context) error {
+	err := call("cuCtxEnablePeerAccess", peer.handle, 0)
+	if de, ok := err.(*Error); ok && de.Code == errPeerAlreadyEnabled {
+		return nil
+	}
+	return err
+}
+
+// CopyPeerAsync enqueues a copy of n bytes from src in srcCtx to dst in
+// dstCtx on stream s of the thread's context (cuMemcpyPeerAsync). Over
+// NVLink with peer access enabled the copy engines move it directly.
+func (t *Thread) CopyPeerAsync(dst DevicePtr, dstCtx *Context, src DevicePtr, srcCtx *Context, n int64, s Stream) error {
+	return call("cuMemcpyPeerAsync", uintptr(dst), dstCtx.handle, uintptr(src), srcCtx.handle, uintptr(n), uintptr(s))
+}

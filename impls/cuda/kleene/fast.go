@@ -46,10 +46,12 @@ const (
 // launches at n = 4000, no launch per node); W comes back (d2h).
 //
 // With opt.GPUs = N > 1 the columns (in topological order) are split over N
-// devices in ranges of equal work (cuda.SplitColumns); each device, driven
-// by its own goroutine and context, closes its column slab (the diagonal
-// block, then a blocked triangular solve below it) and the host assembles
-// W. N greater than the number of devices is an error.
+// devices in ranges of equal work (cuda.SplitColumns); X reaches the first
+// device from the host and the others device to device; each device,
+// driven by its own goroutine and context, closes its column slab (the
+// diagonal block, then a blocked triangular solve below it); the slabs go
+// device to device to the first, which permutes W back. N greater than the
+// number of devices is an error.
 func Fast(ctx context.Context, x *maxplus.Matrix, opt kleene.Options, rec *bench.Recorder) (*maxplus.Matrix, error) {
 	if err := checkShape(x); err != nil {
 		return nil, err
@@ -92,12 +94,20 @@ func Fast(ctx context.Context, x *maxplus.Matrix, opt kleene.Options, rec *bench
 		}
 		fds = append(fds, &fastDev{dev: dev, sc: sc, n: n, first: d == 0, single: len(ranges) == 1})
 	}
+	// The first device receives the others' slabs.
+	for _, fd := range fds[1:] {
+		fd.recvOff = fds[0].recvElems
+		fds[0].recvElems += int64(np-fd.sc.Lo) * int64(fd.sc.Hi-fd.sc.Lo)
+	}
 	for _, fd := range fds {
 		release := fd.dev.Acquire()
 		defer release()
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if err := enablePeers(fds); err != nil {
+		return nil, fmt.Errorf("cuda/fast: %w", err)
 	}
 	out := cuda.Output[float32](n * n)
 	w, err := runFast(ctx, x, fds, out, rec)
@@ -117,9 +127,11 @@ type fastDev struct {
 	x, p, z, perm, flag, desc, bits driver.DevicePtr
 	descs                           []gemmDesc
 	fn                              map[string]driver.Function
-	elapsed                         time.Duration // the last GPU phase
-	slab                            slabData
-	backward                        bool // the permutation found an arc on or above the diagonal
+	elapsed                         time.Duration    // the last GPU phase
+	recv                            driver.DevicePtr // the first device's buffer for the others' slabs
+	recvElems                       int64            // its size (first device), in floats
+	recvOff                         int64            // where this device's slab goes in it, in floats
+	backward                        bool             // the permutation found an arc on or above the diagonal
 }
 
 // traceStep, when set (by tests), receives the GPU time of every launch of
@@ -142,6 +154,27 @@ var tracePhase func(what string, d time.Duration)
 // smallTilesOnly, when set (by tests), makes every product use the 64 x 64
 // tiles.
 var smallTilesOnly bool
+
+// enablePeers lets the first device and each other device access each
+// other's memory where the hardware allows (NVLink, PCIe P2P), so that
+// their copies go directly; elsewhere the driver stages them.
+func enablePeers(fds []*fastDev) error {
+	d0 := fds[0].dev
+	for _, fd := range fds[1:] {
+		d := fd.dev
+		if ok, err := driver.CanAccessPeer(d0.Ctx.Device(), d.Ctx.Device()); err == nil && ok {
+			if err := d0.Do(func(t *driver.Thread) error { return t.EnablePeerAccess(d.Ctx) }); err != nil {
+				return fmt.Errorf("peer access from GPU %d to %d: %w", d0.Ordinal, d.Ordinal, err)
+			}
+		}
+		if ok, err := driver.CanAccessPeer(d.Ctx.Device(), d0.Ctx.Device()); err == nil && ok {
+			if err := d.Do(func(t *driver.Thread) error { return t.EnablePeerAccess(d0.Ctx) }); err != nil {
+				return fmt.Errorf("peer access from GPU %d to %d: %w", d.Ordinal, d0.Ordinal, err)
+			}
+		}
+	}
+	return nil
+}
 
 // each runs f on every device's context thread at once and returns the
 // first error.
@@ -178,9 +211,21 @@ func runFast(ctx context.Context, x *maxplus.Matrix, fds []*fastDev, out *cuda.P
 		return nil, err
 	}
 
-	// h2d: X as it is, to every device.
+	// h2d: X as it is, to the first device, and from there to the others
+	// device to device.
 	stop := rec.Start(PhaseH2D)
-	if err := each(fds, func(fd *fastDev, t *driver.Thread) error { return cuda.Upload(t, fd.dev, fd.x, x.Val) }); err != nil {
+	d0 := fds[0]
+	if err := d0.dev.Do(func(t *driver.Thread) error {
+		if err := cuda.Upload(t, d0.dev, d0.x, x.Val); err != nil {
+			return err
+		}
+		for _, fd := range fds[1:] {
+			if err := t.CopyPeerAsync(fd.x, fd.dev.Ctx, d0.x, d0.dev.Ctx, 4*int64(n)*int64(n), d0.dev.Stream()); err != nil {
+				return fmt.Errorf("X to GPU %d: %w", fd.dev.Ordinal, err)
+			}
+		}
+		return t.StreamSynchronize(d0.dev.Stream())
+	}); err != nil {
 		return nil, err
 	}
 	stop()
@@ -229,11 +274,25 @@ func runFast(ctx context.Context, x *maxplus.Matrix, fds []*fastDev, out *cuda.P
 		return nil, err
 	}
 
-	// update_w: the closure (and, on one GPU, the permutation back).
+	// update_w: the closure, then the permutation back on the first device;
+	// with several GPUs the others' column slabs first travel to it. With one
+	// GPU the phase is timed with events; with several, on the host clock
+	// (from the first launch to the closure assembled on the first device).
+	t3 := time.Now()
 	if err := each(fds, func(fd *fastDev, t *driver.Thread) error { return fd.close(t) }); err != nil {
 		return nil, err
 	}
-	rec.Add(kleene.PhaseUpdateW, slowest(fds))
+	if len(fds) == 1 {
+		rec.Add(kleene.PhaseUpdateW, fds[0].elapsed)
+	} else {
+		if err := each(fds[1:], func(fd *fastDev, t *driver.Thread) error { return fd.send(t, d0) }); err != nil {
+			return nil, err
+		}
+		if err := d0.dev.Do(func(t *driver.Thread) error { return d0.gather(t, fds[1:]) }); err != nil {
+			return nil, err
+		}
+		rec.Add(kleene.PhaseUpdateW, time.Since(t3))
+	}
 	for _, fd := range fds {
 		if fd.backward {
 			// An arc goes backwards in the order: X has a cycle. Search
@@ -249,21 +308,9 @@ func runFast(ctx context.Context, x *maxplus.Matrix, fds []*fastDev, out *cuda.P
 	stop = rec.Start(PhaseD2H)
 	defer stop()
 	w := &maxplus.Matrix{N: n, Val: out.Wait()}
-	if len(fds) == 1 && fds[0].single {
-		fd := fds[0]
-		if err := fd.dev.Do(func(t *driver.Thread) error { return cuda.Download(t, fd.dev, w.Val, fd.x) }); err != nil {
-			return nil, err
-		}
-		return w, nil
-	}
-	if err := each(fds, func(fd *fastDev, t *driver.Thread) error { return fd.download(t) }); err != nil {
+	if err := d0.dev.Do(func(t *driver.Thread) error { return cuda.Download(t, d0.dev, w.Val, d0.x) }); err != nil {
 		return nil, err
 	}
-	slabs := make([]slabData, len(fds))
-	for i, fd := range fds {
-		slabs[i] = fd.slab
-	}
-	assemble(w.Val, n, perm[n:], slabs)
 	return w, nil
 }
 
@@ -271,12 +318,12 @@ func runFast(ctx context.Context, x *maxplus.Matrix, fds []*fastDev, out *cuda.P
 // resolves and uploads the schedule's product descriptors.
 func (fd *fastDev) setup(t *driver.Thread) error {
 	d := fd.dev
-	bufs := fastBuffers(fd.n, fd.sc, countDescs(fd.sc), fd.first)
+	bufs := fastBuffers(fd.n, fd.sc, countDescs(fd.sc), fd.first, fd.recvElems)
 	if err := d.Check(t, cuda.Plan{What: fmt.Sprintf("cuda/fast n=%d", fd.n), Buffers: bufs}); err != nil {
 		return err
 	}
 	ptr := map[string]*driver.DevicePtr{"fast.x": &fd.x, "fast.p": &fd.p, "fast.z": &fd.z, "fast.perm": &fd.perm,
-		"fast.flag": &fd.flag, "fast.desc": &fd.desc, "fast.bits": &fd.bits}
+		"fast.flag": &fd.flag, "fast.desc": &fd.desc, "fast.bits": &fd.bits, "fast.recv": &fd.recv}
 	for _, b := range bufs {
 		p, err := d.Buffer(t, b.Name, b.Bytes)
 		if err != nil {
@@ -353,7 +400,7 @@ func (fd *fastDev) permute(t *driver.Thread) error {
 // the closure back into fd.x (as W). It reads the permutation's flag: an arc
 // that went backwards (fd.backward).
 func (fd *fastDev) close(t *driver.Thread) error {
-	s, np, n := fd.dev.Stream(), fd.sc.NP, fd.n
+	s, np := fd.dev.Stream(), fd.sc.NP
 	if err := fd.dev.StartTimer(t); err != nil {
 		return err
 	}
@@ -411,10 +458,8 @@ func (fd *fastDev) close(t *driver.Thread) error {
 		}
 	}
 	if fd.single {
-		gy := min((n+31)/32, 65535)
-		if err := t.Launch(fd.fn["kleene_unpermute"], driver.D2((n+31)/32, gy), driver.D2(32, 8), 0, s,
-			fd.p, int64(np), fd.perm.Add(4*int64(n)), n, fd.x, int64(n)); err != nil {
-			return fmt.Errorf("unpermute: %w", err)
+		if err := fd.unpermute(t); err != nil {
+			return err
 		}
 	}
 	d, err := fd.dev.StopTimer(t)
@@ -448,16 +493,49 @@ func (fd *fastDev) pickGemm(gs []gemmOp) (string, int) {
 	return "kleene_gemm64", tileSmall
 }
 
-// download packs the device's column slab (rows lo..np) into fd.x and
-// copies it to the host.
-func (fd *fastDev) download(t *driver.Thread) error {
+// send packs the device's column slab, rows lo..np of columns lo..hi of P,
+// into fd.x and copies it into the first device's receive buffer.
+func (fd *fastDev) send(t *driver.Thread, d0 *fastDev) error {
 	np, lo, hi := fd.sc.NP, fd.sc.Lo, fd.sc.Hi
 	w, rows := hi-lo, np-lo
-	fd.slab = slabData{Lo: lo, Hi: hi, Val: make([]float32, rows*w)}
 	gy := min((rows+31)/32, 65535)
-	if err := t.Launch(fd.fn["kleene_copy2d"], driver.D2((w+31)/32, gy), driver.D2(32, 8), 0, fd.dev.Stream(),
+	s := fd.dev.Stream()
+	if err := t.Launch(fd.fn["kleene_copy2d"], driver.D2((w+31)/32, gy), driver.D2(32, 8), 0, s,
 		fd.p.Add(4*(int64(lo)*int64(np)+int64(lo))), int64(np), fd.x, int64(w), rows, w); err != nil {
-		return fmt.Errorf("packing the slab: %w", err)
+		return fmt.Errorf("packing the slab of GPU %d: %w", fd.dev.Ordinal, err)
 	}
-	return cuda.Download(t, fd.dev, fd.slab.Val, fd.x)
+	if err := t.CopyPeerAsync(d0.recv.Add(4*fd.recvOff), d0.dev.Ctx, fd.x, fd.dev.Ctx, 4*int64(rows)*int64(w), s); err != nil {
+		return fmt.Errorf("slab of GPU %d to GPU %d: %w", fd.dev.Ordinal, d0.dev.Ordinal, err)
+	}
+	return t.StreamSynchronize(s)
+}
+
+// gather writes the other devices' slabs, received in fd.recv, into place
+// in P, and permutes the whole closure back into fd.x (as W).
+func (fd *fastDev) gather(t *driver.Thread, others []*fastDev) error {
+	np, s := fd.sc.NP, fd.dev.Stream()
+	for _, o := range others {
+		lo, hi := o.sc.Lo, o.sc.Hi
+		w, rows := hi-lo, np-lo
+		gy := min((rows+31)/32, 65535)
+		if err := t.Launch(fd.fn["kleene_copy2d"], driver.D2((w+31)/32, gy), driver.D2(32, 8), 0, s,
+			fd.recv.Add(4*o.recvOff), int64(w), fd.p.Add(4*(int64(lo)*int64(np)+int64(lo))), int64(np), rows, w); err != nil {
+			return fmt.Errorf("placing the slab of GPU %d: %w", o.dev.Ordinal, err)
+		}
+	}
+	if err := fd.unpermute(t); err != nil {
+		return err
+	}
+	return t.StreamSynchronize(s)
+}
+
+// unpermute writes W[i,j] = P[pos[i], pos[j]] into fd.x.
+func (fd *fastDev) unpermute(t *driver.Thread) error {
+	n, np := fd.n, fd.sc.NP
+	gy := min((n+31)/32, 65535)
+	if err := t.Launch(fd.fn["kleene_unpermute"], driver.D2((n+31)/32, gy), driver.D2(32, 8), 0, fd.dev.Stream(),
+		fd.p, int64(np), fd.perm.Add(4*int64(n)), n, fd.x, int64(n)); err != nil {
+		return fmt.Errorf("unpermute: %w", err)
+	}
+	return nil
 }

@@ -69,7 +69,7 @@ func PaperPlan(n, m int) cuda.Plan {
 // as the packed slab, and as W), P in topological order (np²), the
 // triangular solves' right-hand sides, the predecessor bit sets (device 0),
 // the order and its inverse, flags and the product descriptors.
-func fastBuffers(n int, sc schedule, descs int, first bool) []cuda.Buffer {
+func fastBuffers(n int, sc schedule, descs int, first bool, recv int64) []cuda.Buffer {
 	np := uint64(sc.NP)
 	x := max(uint64(n)*uint64(n), uint64(sc.TempElems), (np-uint64(sc.Lo))*uint64(sc.Hi-sc.Lo))
 	bufs := []cuda.Buffer{
@@ -83,11 +83,15 @@ func fastBuffers(n int, sc schedule, descs int, first bool) []cuda.Buffer {
 	if first {
 		bufs = append(bufs, cuda.Buffer{Name: "fast.bits", Bytes: 8 * uint64(n) * uint64(words64(n))})
 	}
+	if recv > 0 {
+		bufs = append(bufs, cuda.Buffer{Name: "fast.recv", Bytes: 4 * uint64(recv)})
+	}
 	return bufs
 }
 
 // FastPlan is the device memory cuda/fast needs on each of gpus devices
-// (the first also holds the predecessor bit sets) for n nodes.
+// (the first also holds the predecessor bit sets and receives the others'
+// slabs) for n nodes.
 func FastPlan(n, gpus int) ([]cuda.Plan, error) {
 	if gpus < 1 {
 		return nil, fmt.Errorf("cuda/fast: %d GPUs", gpus)
@@ -97,6 +101,10 @@ func FastPlan(n, gpus int) ([]cuda.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	var recv int64
+	for _, r := range rs[1:] {
+		recv += int64(np-r.Lo) * int64(r.Len())
+	}
 	plans := make([]cuda.Plan, 0, gpus)
 	for d, r := range rs {
 		p := cuda.Plan{What: fmt.Sprintf("cuda/fast n=%d (GPU %d of %d)", n, d, gpus)}
@@ -105,7 +113,11 @@ func FastPlan(n, gpus int) ([]cuda.Plan, error) {
 			if err != nil {
 				return nil, err
 			}
-			p.Buffers = fastBuffers(n, sc, countDescs(sc), d == 0)
+			rv := int64(0)
+			if d == 0 {
+				rv = recv
+			}
+			p.Buffers = fastBuffers(n, sc, countDescs(sc), d == 0, rv)
 		}
 		plans = append(plans, p)
 	}

@@ -3,12 +3,9 @@ package cudakleene
 import (
 	"fmt"
 	"math/bits"
-	"runtime"
-	"sync"
 
 	"github.com/semibench/semibench/impls/cpu/kleene"
 	"github.com/semibench/semibench/impls/cuda"
-	"github.com/semibench/semibench/maxplus"
 )
 
 // Block is the side of the diagonal blocks closed first, and the alignment
@@ -222,50 +219,4 @@ func inverse(perm []int32) []int32 {
 		pos[v] = int32(a)
 	}
 	return pos
-}
-
-// slabData is one device's share of X* in topological order: rows
-// [lo, np) of the columns [lo, hi), row-major with leading dimension hi-lo.
-type slabData struct {
-	Lo, Hi int
-	Val    []float32
-}
-
-// assemble writes X* in the input's node order from column slabs in
-// topological order: W[i,j] = Y[pos[i], pos[j]] where pos[j] <= pos[i], ε
-// above the diagonal. Rows are spread over goroutines.
-func assemble(w []float32, n int, pos []int32, slabs []slabData) {
-	slabOf := make([]int32, n)
-	for j := 0; j < n; j++ {
-		p := int(pos[j])
-		for s, sl := range slabs {
-			if p >= sl.Lo && p < sl.Hi {
-				slabOf[j] = int32(s)
-				break
-			}
-		}
-	}
-	workers := max(1, min(runtime.GOMAXPROCS(0), n/64))
-	var wg sync.WaitGroup
-	for g := 0; g < workers; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := g; i < n; i += workers {
-				pi := int(pos[i])
-				row := w[i*n : i*n+n]
-				for j := range row {
-					pj := int(pos[j])
-					if pj > pi {
-						row[j] = maxplus.Epsilon
-						continue
-					}
-					sl := &slabs[slabOf[j]]
-					wd := sl.Hi - sl.Lo
-					row[j] = sl.Val[(pi-sl.Lo)*wd+(pj-sl.Lo)]
-				}
-			}
-		}()
-	}
-	wg.Wait()
 }
