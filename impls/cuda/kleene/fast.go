@@ -92,8 +92,11 @@ func Fast(ctx context.Context, x *maxplus.Matrix, opt kleene.Options, rec *bench
 		if err != nil {
 			return nil, err
 		}
-		fds = append(fds, &fastDev{dev: dev, sc: sc, n: n, first: d == 0, single: len(ranges) == 1})
+		fds = append(fds, &fastDev{dev: dev, sc: sc, n: n, first: d == 0})
 	}
+	// One device with columns (one GPU, or too few columns to share) closes
+	// and permutes back on its own.
+	fds[0].single = len(fds) == 1
 	// The first device receives the others' slabs.
 	for _, fd := range fds[1:] {
 		fd.recvOff = fds[0].recvElems
