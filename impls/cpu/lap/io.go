@@ -101,6 +101,11 @@ func (p *parser) cell(b []byte, col int) error {
 		return p.errf(p.lineNum, ErrCell, "empty cell in column %d", col+1)
 	}
 	if p.isInt {
+		if x, ok := smallInt(b); ok {
+			p.ints = append(p.ints, x)
+			p.lines = append(p.lines, int32(min(p.lineNum, math.MaxInt32)))
+			return nil
+		}
 		x, err := strconv.ParseInt(string(b), 10, 64)
 		if err == nil {
 			p.ints = append(p.ints, x)
@@ -353,6 +358,29 @@ func (p *parser) readMM(sc *bufio.Scanner, banner []byte) (*Costs, error) {
 		}
 	}
 	return c, nil
+}
+
+// smallInt parses an optionally signed decimal of at most 18 digits (the
+// common case, without strconv's allocation); ok is false otherwise.
+func smallInt(b []byte) (x int64, ok bool) {
+	neg := false
+	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
+		neg = b[0] == '-'
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		x = x*10 + int64(c-'0')
+	}
+	if neg {
+		x = -x
+	}
+	return x, true
 }
 
 func isIntLiteral(b []byte) bool {
