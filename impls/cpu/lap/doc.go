@@ -9,6 +9,9 @@
 //     structures (slack matrix, compressed vector of zeros, stars, primes,
 //     covers), single thread, each step timed as a phase "step1".."step6"
 //     (after "init", the slack matrix's allocation and copy).
+//     It is O(n^4) in the worst case, and meets it on structured costs:
+//     c_ij = i·j at n = 500 takes longer than 20 s (one new zero per step 6),
+//     where the other three take under 0.2 s.
 //   - cpu/hungarian-n3: the O(n^3) Hungarian algorithm, one row at a time,
 //     with slack arrays for the dual update (Lawler; Tomizawa).
 //   - cpu/jv: Jonker-Volgenant shortest augmenting path (column reduction,
