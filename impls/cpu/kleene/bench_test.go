@@ -1,0 +1,105 @@
+package kleene
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/generators/dag"
+	"github.com/semibench/semibench/maxplus"
+)
+
+var benchInputs sync.Map // n -> *maxplus.Matrix
+
+func benchInput(b *testing.B, n int) *maxplus.Matrix {
+	if x, ok := benchInputs.Load(n); ok {
+		return x.(*maxplus.Matrix)
+	}
+	x, err := dag.Generate(n, 1, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchInputs.Store(n, x)
+	return x
+}
+
+// benchUpdateW reports the update_w phase alone, as ns/op and as
+// update_w-ms/op, for the paper's random DAG (N(0,1) weights, seed 1).
+func benchUpdateW(b *testing.B, run func(context.Context, *maxplus.Matrix, Options, *bench.Recorder) (*maxplus.Matrix, error), n int) {
+	x := benchInput(b, n)
+	var total time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		rec := &bench.Recorder{}
+		if _, err := run(context.Background(), x, Options{}, rec); err != nil {
+			b.Fatal(err)
+		}
+		names, durs := rec.Durations()
+		for i, name := range names {
+			if name == PhaseUpdateW {
+				total += durs[i]
+			}
+		}
+	}
+	b.ReportMetric(float64(total.Nanoseconds())/1e6/float64(b.N), "update_w-ms/op")
+}
+
+func BenchmarkUpdateWPaper1000(b *testing.B) { benchUpdateW(b, Paper, 1000) }
+func BenchmarkUpdateWFast1000(b *testing.B)  { benchUpdateW(b, Fast, 1000) }
+func BenchmarkUpdateWPaper2000(b *testing.B) { benchUpdateW(b, Paper, 2000) }
+func BenchmarkUpdateWFast2000(b *testing.B)  { benchUpdateW(b, Fast, 2000) }
+
+var ratioN = flag.String("kleene.ratio", "", "comma-free list like 2000 or 4000: TestUpdateWRatio measures cpu/paper and cpu/fast update_w at this n and prints the ratio")
+
+// TestUpdateWRatio prints update_w of cpu/paper and cpu/fast side by side and
+// their ratio, measured in one run, when -kleene.ratio=N is given (for
+// example go test -run UpdateWRatio -kleene.ratio=4000 ./impls/cpu/kleene).
+// It asserts nothing about time.
+func TestUpdateWRatio(t *testing.T) {
+	if *ratioN == "" {
+		t.Skip("set -kleene.ratio=N to measure")
+	}
+	var n int
+	if _, err := fmt.Sscan(*ratioN, &n); err != nil || n < 1 {
+		t.Fatalf("-kleene.ratio=%q: want a positive n", *ratioN)
+	}
+	x, err := dag.Generate(n, 1, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	phase := func(run func(context.Context, *maxplus.Matrix, Options, *bench.Recorder) (*maxplus.Matrix, error), reps int) ([]time.Duration, *maxplus.Matrix) {
+		var ds []time.Duration
+		var w *maxplus.Matrix
+		for range reps {
+			rec := &bench.Recorder{}
+			if w, err = run(context.Background(), x, Options{}, rec); err != nil {
+				t.Fatal(err)
+			}
+			names, durs := rec.Durations()
+			for i, name := range names {
+				if name == PhaseUpdateW {
+					ds = append(ds, durs[i])
+				}
+			}
+		}
+		return ds, w
+	}
+	paper, wp := phase(Paper, 1)
+	fast, wf := phase(Fast, 5)
+	minOf := func(ds []time.Duration) time.Duration {
+		m := ds[0]
+		for _, d := range ds {
+			m = min(m, d)
+		}
+		return m
+	}
+	fmt.Printf("n=%d arcs=%d kernel=%s\n", n, x.Arcs(), KernelName())
+	fmt.Printf("update_w cpu/paper: %v\n", paper)
+	fmt.Printf("update_w cpu/fast:  %v\n", fast)
+	fmt.Printf("ratio paper/fast (min of each): %.1f\n", float64(minOf(paper))/float64(minOf(fast)))
+	fmt.Printf("bit-identical: %v\n", wp.Hash() == wf.Hash())
+}

@@ -1,0 +1,190 @@
+package kleene
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/maxplus"
+)
+
+// Options tune an implementation; zero values mean defaults.
+type Options struct {
+	Threads int // CPU threads (0: GOMAXPROCS)
+	GPUs    int // GPUs, for implementations that split their work (0: one)
+}
+
+// Impl is one named implementation of the Kleene star X* of a DAG.
+type Impl struct {
+	Name string
+	Run  func(ctx context.Context, x *maxplus.Matrix, opt Options, rec *bench.Recorder) (*maxplus.Matrix, error)
+}
+
+// CPU lists the CPU implementations.
+var CPU = []Impl{{Name: "cpu/paper", Run: Paper}, {Name: "cpu/fast", Run: Fast}}
+
+// MaxN is the largest n the implementations accept: the CCS indexes arcs
+// with int32, and a DAG on MaxN nodes has fewer than 2^31 arcs.
+const MaxN = 46340
+
+// Phase names reported to the bench.Recorder, in the paper's words.
+const (
+	PhaseConvertCCS = "convert_ccs"
+	PhaseTopoSort   = "topo_sort"
+	PhaseInitW      = "init_w"
+	PhaseUpdateW    = "update_w"
+)
+
+// CCS is X in compressed column storage, the paper's three arrays, 0-based:
+// the arcs leaving node l (the non-ε entries of column l, excluding nothing,
+// self-loops included) are Idx[Ptr[l]:Ptr[l+1]] (their heads i, ascending)
+// with weights Val[Ptr[l]:Ptr[l+1]].
+type CCS struct {
+	N   int
+	Val []float32
+	Idx []int32
+	Ptr []int32
+}
+
+// ConvertCCS converts X to CCS, scanning it column by column as the paper
+// does. An entry is an arc when it is above ε. X must have N <= MaxN.
+func ConvertCCS(x *maxplus.Matrix) *CCS {
+	n := x.N
+	c := &CCS{N: n, Ptr: make([]int32, n+1)}
+	arcs := 0
+	for _, v := range x.Val {
+		if v > maxplus.Epsilon {
+			arcs++
+		}
+	}
+	c.Val = make([]float32, 0, arcs)
+	c.Idx = make([]int32, 0, arcs)
+	for l := 0; l < n; l++ {
+		for i := 0; i < n; i++ {
+			if v := x.Val[i*n+l]; v > maxplus.Epsilon {
+				c.Val = append(c.Val, v)
+				c.Idx = append(c.Idx, int32(i))
+			}
+		}
+		c.Ptr[l+1] = int32(len(c.Idx))
+	}
+	return c
+}
+
+// CycleError reports that the graph has a cycle, so it is not a DAG.
+type CycleError struct {
+	Node int // a node on the cycle, 0-based
+}
+
+// Error names the node 1-based, as users number nodes in Matrix Market.
+func (e *CycleError) Error() string {
+	return fmt.Sprintf("kleene: node %d lies on a cycle: the graph is not a DAG, so the Kleene star X* diverges "+
+		"(it does whenever a cycle has positive weight) and these DAG algorithms do not apply", e.Node+1)
+}
+
+// TopoSort returns the nodes in a topological order (every arc goes from an
+// earlier to a later node), by iterative depth-first search from the nodes in
+// increasing order, successors in CCS order, reversing the finishing order.
+// A cycle (a self-loop included) gives a *CycleError naming a node on it.
+func TopoSort(c *CCS) ([]int32, error) {
+	n := c.N
+	const (
+		white = iota
+		grey
+		black
+	)
+	state := make([]uint8, n)
+	order := make([]int32, n)
+	next := n // order is filled from the back
+	type frame struct{ v, k int32 }
+	stack := make([]frame, 0, 64)
+	for s := 0; s < n; s++ {
+		if state[s] != white {
+			continue
+		}
+		state[s] = grey
+		stack = append(stack, frame{int32(s), c.Ptr[s]})
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.k < c.Ptr[top.v+1] {
+				i := c.Idx[top.k]
+				top.k++
+				switch state[i] {
+				case grey:
+					return nil, &CycleError{Node: int(i)}
+				case white:
+					state[i] = grey
+					stack = append(stack, frame{i, c.Ptr[i]})
+				}
+				continue
+			}
+			state[top.v] = black
+			next--
+			order[next] = top.v
+			stack = stack[:len(stack)-1]
+		}
+	}
+	return order, nil
+}
+
+// MemoryBytes estimates the peak working set of one Kleene-star case of size
+// n: X and X* (4n² bytes each), cpu/fast's work copy of W in topological
+// order (4n²), the CCS and fast's predecessor lists (8 bytes per arc each,
+// at most n²/2 arcs in a DAG), and the float64 reference (8n²) with its
+// adjacency lists (8 bytes per arc): 32n² bytes in all, plus O(n).
+func MemoryBytes(n int) uint64 {
+	if n <= 0 {
+		return 0
+	}
+	nn := uint64(n) * uint64(n)
+	return 32*nn + 64*uint64(n)
+}
+
+// inputInfo is what checkInput learns about X.
+type inputInfo struct {
+	maxWeight float32 // the largest arc weight (ε when there are no arcs)
+	integral  bool    // every arc weight is an integer
+}
+
+// checkInput refuses what no implementation handles: a malformed matrix, a
+// size beyond MaxN, NaN or +Inf entries. Entries at or below ε (-Inf
+// included) are not arcs.
+func checkInput(x *maxplus.Matrix) (inputInfo, error) {
+	info := inputInfo{maxWeight: maxplus.Epsilon, integral: true}
+	if x == nil {
+		return info, fmt.Errorf("kleene: nil matrix")
+	}
+	n := x.N
+	if n < 0 || len(x.Val) != n*n {
+		return info, fmt.Errorf("kleene: matrix claims n=%d but holds %d entries", n, len(x.Val))
+	}
+	if n > MaxN {
+		return info, fmt.Errorf("kleene: n=%d exceeds the supported maximum %d", n, MaxN)
+	}
+	maxW, bad, frac := float32(maxplus.Epsilon), false, uint32(0)
+	for _, v := range x.Val {
+		if v > maxW { // rarely true once the maximum is near
+			maxW = v
+		}
+		if v != v {
+			bad = true
+		}
+		// Branch-free integrality: every float32 with |v| >= 2^23 is an
+		// integer; below that, v must survive a round trip through int32.
+		// (-0 counts as fractional here, which only costs pruning.)
+		bits := math.Float32bits(v)
+		small := uint32((int64(bits&^(1<<31)) - 0x4b000000) >> 63) // all ones when |v| < 2^23
+		frac |= small & (bits ^ math.Float32bits(float32(int32(v))))
+	}
+	if bad || maxW > math.MaxFloat32 {
+		for k, v := range x.Val {
+			if v != v || v > math.MaxFloat32 {
+				return info, fmt.Errorf("kleene: X[%d,%d] is %v: weights must be finite", k/n+1, k%n+1, v)
+			}
+		}
+	}
+	fractional := frac != 0
+	info.maxWeight, info.integral = maxW, !fractional
+	return info, nil
+}

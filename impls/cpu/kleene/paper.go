@@ -1,0 +1,54 @@
+package kleene
+
+import (
+	"context"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/maxplus"
+)
+
+// Paper is cpu/paper: the paper's procedure on one thread (see the package
+// documentation). opt is ignored.
+func Paper(ctx context.Context, x *maxplus.Matrix, _ Options, rec *bench.Recorder) (*maxplus.Matrix, error) {
+	if _, err := checkInput(x); err != nil {
+		return nil, err
+	}
+	n := x.N
+
+	stop := rec.Start(PhaseConvertCCS)
+	c := ConvertCCS(x)
+	stop()
+
+	stop = rec.Start(PhaseTopoSort)
+	order, err := TopoSort(c)
+	stop()
+	if err != nil {
+		return nil, err
+	}
+
+	stop = rec.Start(PhaseInitW)
+	w := maxplus.Identity(n)
+	stop()
+
+	stop = rec.Start(PhaseUpdateW)
+	defer stop()
+	for _, l := range order {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		wl := w.Val[int(l)*n : int(l)*n+n]
+		for p := c.Ptr[l]; p < c.Ptr[l+1]; p++ {
+			i, xil := int(c.Idx[p]), c.Val[p]
+			wi := w.Val[i*n : i*n+n]
+			wi = wi[:len(wl)]
+			for j, v := range wl {
+				if v != maxplus.Epsilon {
+					if s := xil + v; s > wi[j] {
+						wi[j] = s
+					}
+				}
+			}
+		}
+	}
+	return w, nil
+}
