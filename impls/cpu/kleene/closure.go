@@ -99,10 +99,10 @@ type panels struct {
 	// hiIdx[a]: the predecessors of row a below it (in p.idx[p.ptr[a]:])
 	// belong to the panels not yet past row a; each panel decides the ones
 	// in its columns and moves it down.
-	hiIdx    []int32
-	waits    atomic.Int64 // rows a panel had to wait for (statistics)
-	chunk    chunkFunc
-	prefix   prefixFunc
+	hiIdx  []int32
+	waits  atomic.Int64 // rows a panel had to wait for (statistics)
+	chunk  chunkFunc
+	prefix prefixFunc
 }
 
 // paddedCounter keeps each panel's progress on its own cache line.
