@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // The AVX2 tile kernel computes bit for bit what its plain-Go twin
@@ -41,5 +42,11 @@ func TestTileKernelMatchesGo(t *testing.T) {
 				t.Fatalf("k=%d: c[%d] = %v, Go twin %v", k, i, c[i], want[i])
 			}
 		}
+	}
+}
+
+func TestPeakMinPlus32(t *testing.T) {
+	if r := PeakMinPlus32(1, 20*time.Millisecond); r <= 0 {
+		t.Errorf("peak rate %v", r)
 	}
 }
