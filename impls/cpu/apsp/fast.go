@@ -75,8 +75,8 @@ func Fast[T any, S semiring.Semiring[T]](ctx context.Context, s S, c *Matrix[T],
 		for r := 0; r < bs; r++ {
 			copy(d[r*bs:(r+1)*bs], c.Data[(k0+r)*n+k0:(k0+r)*n+k1])
 		}
-		if err := closeBlock(s, kn, d, bs); err != nil {
-			return fmt.Errorf("cpu/fast, block %d..%d: %w", k0+1, k1, err)
+		if err := closeBlock(s, kn, d, bs, k0); err != nil {
+			return fmt.Errorf("cpu/fast, diagonal block %d..%d: %w", k0+1, k1, err)
 		}
 		// Column panel: C_iK := C_iK ⊗ D, rows i ∉ K, four at a time.
 		parallelFor(threads, n, func(lo, hi int) {
@@ -179,15 +179,16 @@ func mulAcc[T any](kn kernels[T], c []T, ldc, rows, cols int, a []T, lda int, b 
 	}
 }
 
-// closeBlock replaces the bs×bs block d by its closure with the k-outer
+// closeBlock replaces the bs×bs block d (rows and columns offset+1 ..
+// offset+bs of the matrix, named so in errors) by its closure with the k-outer
 // Gauß-Jordan elimination: for each k, the star of d_kk, then column k, the
 // rest (with the new column and the old row k), then row k; element for
 // element the same operations as SGJE.
-func closeBlock[T any, S semiring.Semiring[T]](s S, kn kernels[T], d []T, bs int) error {
+func closeBlock[T any, S semiring.Semiring[T]](s S, kn kernels[T], d []T, bs, offset int) error {
 	for k := 0; k < bs; k++ {
 		st, err := s.Star(d[k*bs+k])
 		if err != nil {
-			return fmt.Errorf("pivot (%d,%d) of the block: %w: %w", k+1, k+1, ErrStar, err)
+			return fmt.Errorf("pivot (%d,%d): %w: %w", offset+k+1, offset+k+1, ErrStar, err)
 		}
 		for i := 0; i < bs; i++ {
 			if i != k {

@@ -106,3 +106,12 @@ func FuzzSolve(f *testing.F) {
 		}
 	})
 }
+
+func TestSolveStarOfOneFast(t *testing.T) {
+	// c_22 = 0.5 + 0.5·1 = 1 after pivot 1: the star of 1 at pivot (2,2).
+	in := "%%MatrixMarket matrix coordinate real general\n2 2 3\n1 2 1\n2 1 0.5\n2 2 0.5\n"
+	err := Solve(context.Background(), strings.NewReader(in), "one.mtx", "real", "cpu/fast", false, &bytes.Buffer{})
+	if !errors.Is(err, ErrStar) || !strings.Contains(err.Error(), "pivot (2,2)") || !strings.Contains(err.Error(), "one.mtx") {
+		t.Errorf("star of 1 by cpu/fast: %v", err)
+	}
+}
