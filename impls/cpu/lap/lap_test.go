@@ -341,3 +341,41 @@ func TestCancel(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSolvers decodes a small matrix from the input (the first two bytes
+// give its shape, each further byte a cost, the last one a scale) and holds
+// every implementation to brute force.
+func FuzzSolvers(f *testing.F) {
+	f.Add([]byte{3, 3, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1})
+	f.Add([]byte{2, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 200})
+	f.Add([]byte{1, 1, 255, 7})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 3 {
+			return
+		}
+		r, c := 1+int(data[0])%6, 1+int(data[1])%7
+		if r > c {
+			r, c = c, r
+		}
+		scale := int64(data[len(data)-1]) + 1
+		cells := data[2 : len(data)-1]
+		m := &Matrix{Rows: r, Cols: c, C: make([]int64, r*c)}
+		for k := range m.C {
+			var b byte
+			if len(cells) > 0 {
+				b = cells[k%len(cells)]
+			}
+			m.C[k] = (int64(b) - 128) * scale * scale * scale
+		}
+		want := brute(m)
+		for _, im := range CPU {
+			res, err := im.Solve(context.Background(), m, nil)
+			if err != nil {
+				t.Fatalf("%s: %v", im.Name, err)
+			}
+			if err := Certify(m, res); err != nil || res.Cost != want {
+				t.Fatalf("%s on %dx%d %v: cost %d, brute force %d, certificate %v", im.Name, r, c, m.C, res.Cost, want, err)
+			}
+		}
+	})
+}
