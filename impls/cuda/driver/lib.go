@@ -88,6 +88,8 @@ type Error struct {
 	Unavailable bool
 }
 
+// Error formats the failure as "call: CUDA_ERROR_NAME (code)", then the
+// detail if any.
 func (e *Error) Error() string {
 	s := fmt.Sprintf("%s: %s (%d)", e.Call, e.Code.Name(), int32(e.Code))
 	if e.Detail != "" {

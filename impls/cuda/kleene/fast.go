@@ -224,7 +224,7 @@ func runFast(ctx context.Context, x *maxplus.Matrix, fds []*fastDev, out *cuda.P
 		}
 		for _, fd := range fds[1:] {
 			if err := t.CopyPeerAsync(fd.x, fd.dev.Ctx, d0.x, d0.dev.Ctx, 4*int64(n)*int64(n), d0.dev.Stream()); err != nil {
-				return fmt.Errorf("X to GPU %d: %w", fd.dev.Ordinal, err)
+				return fmt.Errorf("copying X to GPU %d: %w", fd.dev.Ordinal, err)
 			}
 		}
 		return t.StreamSynchronize(d0.dev.Stream())
@@ -303,7 +303,7 @@ func runFast(ctx context.Context, x *maxplus.Matrix, fds []*fastDev, out *cuda.P
 			if _, err := topoFromPred(n, words, pred, true); err != nil {
 				return nil, err
 			}
-			return nil, errors.New("X is not lower triangular in the computed topological order (internal error)")
+			return nil, errors.New("internal error: X is not lower triangular in the computed topological order")
 		}
 	}
 

@@ -31,6 +31,8 @@ type Error struct {
 	Log  string // the compiler's log, for compilation failures
 }
 
+// Error formats the failure as "call: NVRTC_ERROR_NAME (code)", then the
+// compiler's log on the following lines.
 func (e *Error) Error() string {
 	s := fmt.Sprintf("%s: %s (%d)", e.Call, e.Name, e.Code)
 	if e.Log != "" {
