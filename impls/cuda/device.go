@@ -21,7 +21,8 @@ type Device struct {
 	Ctx     *driver.Context
 
 	run     sync.Mutex // held by Run for one run at a time
-	mu      sync.Mutex // guards modules for Probe
+	mu      sync.Mutex // guards modules (for Probe) and broken
+	broken  bool       // a sticky error hit the context; it is closed on release
 	stream  driver.Stream
 	modules map[string]*Module
 	bufs    map[string]devBuf
@@ -114,7 +115,7 @@ func (d *Device) Run(ctx context.Context, f func(t *driver.Thread) error) error 
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return d.Ctx.Do(f)
+	return d.Do(f)
 }
 
 // Acquire holds the device for a run made of several Do calls (so that the
@@ -123,12 +124,35 @@ func (d *Device) Run(ctx context.Context, f func(t *driver.Thread) error) error 
 // acquired in increasing ordinal order.
 func (d *Device) Acquire() (release func()) {
 	d.run.Lock()
-	return d.run.Unlock
+	return func() {
+		d.mu.Lock()
+		broken := d.broken
+		d.mu.Unlock()
+		if broken {
+			_ = d.Ctx.Close() // its memory and modules go with it
+		}
+		d.run.Unlock()
+	}
 }
 
 // Do executes f on the device's context thread; the caller holds the device
-// (Acquire).
-func (d *Device) Do(f func(t *driver.Thread) error) error { return d.Ctx.Do(f) }
+// (Acquire). An error that leaves the context unusable (driver.Sticky)
+// retires the device: the next Open of its ordinal creates a new context,
+// so later runs are not failed by this one.
+func (d *Device) Do(f func(t *driver.Thread) error) error {
+	err := d.Ctx.Do(f)
+	if err != nil && driver.Sticky(err) {
+		d.mu.Lock()
+		d.broken = true
+		d.mu.Unlock()
+		devices.mu.Lock()
+		if devices.open[d.Ordinal] == d {
+			delete(devices.open, d.Ordinal)
+		}
+		devices.mu.Unlock()
+	}
+	return err
+}
 
 // Stream returns the device's stream; all of a run's work goes on it.
 func (d *Device) Stream() driver.Stream { return d.stream }
@@ -182,13 +206,38 @@ func (d *Device) Held() map[string]uint64 {
 }
 
 // Check refuses a plan that does not fit the device's free memory (see
-// Fits), before anything is allocated.
+// Fits), before anything is allocated. When it does not fit only because of
+// buffers held for other plans, those are freed first.
 func (d *Device) Check(t *driver.Thread, p Plan) error {
 	free, _, err := t.MemGetInfo()
 	if err != nil {
 		return fmt.Errorf("CUDA device %d: %w", d.Ordinal, err)
 	}
-	if err := Fits(p, free, d.Held()); err != nil {
+	err = Fits(p, free, d.Held())
+	if err == nil {
+		return nil
+	}
+	mine := map[string]bool{}
+	for _, b := range p.Buffers {
+		mine[b.Name] = true
+	}
+	freed := false
+	for name, b := range d.bufs {
+		if !mine[name] {
+			if ferr := t.MemFree(b.ptr); ferr != nil {
+				return fmt.Errorf("CUDA device %d: freeing buffer %s: %w", d.Ordinal, name, ferr)
+			}
+			delete(d.bufs, name)
+			freed = true
+		}
+	}
+	if freed {
+		if free, _, err = t.MemGetInfo(); err != nil {
+			return fmt.Errorf("CUDA device %d: %w", d.Ordinal, err)
+		}
+		err = Fits(p, free, d.Held())
+	}
+	if err != nil {
 		return fmt.Errorf("CUDA device %d (%s): %w", d.Ordinal, d.Props.Name, err)
 	}
 	return nil

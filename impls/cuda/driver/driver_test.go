@@ -108,3 +108,12 @@ func TestInitOrUnavailable(t *testing.T) {
 		t.Logf("device %d: %+v", i, p)
 	}
 }
+
+func TestSticky(t *testing.T) {
+	if !Sticky(fmt.Errorf("update_w: %w", &Error{Call: "cuEventSynchronize", Code: 700})) {
+		t.Error("an illegal address is sticky")
+	}
+	if Sticky(&Error{Call: "cuMemAlloc_v2", Code: ErrorOutOfMemory}) || Sticky(errors.New("x")) || Sticky(nil) {
+		t.Error("out of memory, other errors and nil are not sticky")
+	}
+}

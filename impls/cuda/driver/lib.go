@@ -77,6 +77,21 @@ func (r Result) unavailable() bool {
 	return false
 }
 
+// Sticky reports whether a failure leaves its context unusable: every later
+// call in that context fails too (an illegal address or instruction in a
+// kernel, a launch failure or timeout), so the context must be destroyed.
+func Sticky(err error) bool {
+	var e *Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	switch e.Code {
+	case 700, 702, 714, 715, 716, 717, 718, 719:
+		return true
+	}
+	return false
+}
+
 // Error is a failed driver call.
 type Error struct {
 	Call string // the driver entry point, e.g. "cuMemAlloc_v2"
