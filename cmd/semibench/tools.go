@@ -6,13 +6,17 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
 	"github.com/semibench/semibench/generators/dag"
+	"github.com/semibench/semibench/impls/cpu/apsp"
 	"github.com/semibench/semibench/impls/cpu/kleene"
+	"github.com/semibench/semibench/impls/cpu/lap"
 	"github.com/semibench/semibench/maxplus"
 )
 
@@ -32,7 +36,7 @@ func init() {
 	register(&command{
 		name:    "solve",
 		summary: "run one implementation on your own instance",
-		usage:   "solve kleene --in FILE.mtx --out FILE.mtx [--impl NAME] [--threads N] [--gpus N]",
+		usage:   "solve kleene|lap|apsp [flags] (semibench solve PROBLEM --help for each problem's flags)",
 		run:     solveCmd,
 	})
 }
@@ -125,19 +129,46 @@ func writeMatrix(path string, m *maxplus.Matrix) error {
 	return f.Close()
 }
 
+// solvers are the problems `semibench solve` knows, each with its flags.
+var solvers = map[string]func(ctx context.Context, args []string) error{
+	"kleene": solveKleene,
+	"lap":    solveLAP,
+	"apsp":   solveAPSP,
+}
+
 func solveCmd(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("solve", flag.ContinueOnError)
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+			fmt.Printf("usage: semibench %s\n\nsemibench solve PROBLEM --help shows a problem's flags.\n", commands["solve"].usage)
+			return nil
+		}
+		return usagef("solve needs a problem name: kleene, lap or apsp")
+	}
+	solve, ok := solvers[args[0]]
+	if !ok {
+		return usagef("unknown problem %q (known: kleene, lap, apsp)", args[0])
+	}
+	return solve(ctx, args[1:])
+}
+
+// problemCommand is the command whose usage a problem's flag errors print.
+func problemCommand(problem, usage string) *command {
+	return &command{name: "solve " + problem, summary: commands["solve"].summary, usage: usage}
+}
+
+func solveKleene(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("solve kleene", flag.ContinueOnError)
 	in := fs.String("in", "", "input Matrix Market file (a line \"i j w\" is the arc j -> i)")
 	out := fs.String("out", "", "output Matrix Market file for X* (default standard output)")
 	impl := fs.String("impl", "cpu/fast", "implementation")
 	threads := fs.Int("threads", 0, "CPU threads (0: all cores)")
 	gpus := fs.Int("gpus", 1, "GPUs for implementations that split their work")
-	pos, err := parse(fs, commands["solve"], args)
+	pos, err := parse(fs, problemCommand("kleene", "solve kleene --in FILE.mtx --out FILE.mtx [--impl NAME]"), args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 || pos[0] != "kleene" {
-		return usagef("solve needs a problem name: kleene")
+	if len(pos) > 0 {
+		return usagef("unexpected arguments %v", pos)
 	}
 	if *in == "" {
 		return usagef("--in FILE.mtx is required")
@@ -169,4 +200,79 @@ func solveCmd(ctx context.Context, args []string) error {
 		return bw.Flush()
 	}
 	return writeMatrix(*out, w)
+}
+
+func solveLAP(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("solve lap", flag.ContinueOnError)
+	in := fs.String("in", "", "cost matrix: CSV (a row per line) or Matrix Market array; r x c with r <= c")
+	impl := fs.String("impl", lap.DefaultImpl, "implementation: "+strings.Join(lap.Names(), ", "))
+	maximize := fs.Bool("maximize", false, "maximise the total instead of minimising it")
+	pos, err := parse(fs, problemCommand("lap", "solve lap --in FILE [--impl NAME] [--maximize]"), args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected arguments %v", pos)
+	}
+	if *in == "" {
+		return usagef("--in FILE is required")
+	}
+	if _, ok := lap.Lookup(*impl); !ok {
+		return usagef("--impl: unknown LAP implementation %q (known: %s)", *impl, strings.Join(lap.Names(), ", "))
+	}
+	costs, err := lap.ReadCostsFile(*in)
+	if err != nil {
+		return err
+	}
+	sol, err := lap.Solve(ctx, costs, *impl, *maximize)
+	if err != nil {
+		return fmt.Errorf("%s: %w", *in, err)
+	}
+	return json.NewEncoder(os.Stdout).Encode(sol)
+}
+
+func solveAPSP(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("solve apsp", flag.ContinueOnError)
+	sr := fs.String("semiring", "min-plus", "min-plus, max-plus, boolean or real")
+	in := fs.String("in", "", "input Matrix Market coordinate file (a_ij is the weight of the arc i -> j)")
+	out := fs.String("out", "", "output Matrix Market file for D = A* (default standard output)")
+	impl := fs.String("impl", "", "implementation: cpu/fast (default) or cpu/sgje")
+	inverse := fs.Bool("inverse", false, "with the real semiring: write A^-1 by the direct variant")
+	pos, err := parse(fs, problemCommand("apsp", "solve apsp --semiring min-plus|max-plus|boolean|real --in FILE.mtx --out FILE.mtx [--impl NAME] [--inverse]"), args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected arguments %v", pos)
+	}
+	if *in == "" {
+		return usagef("--in FILE.mtx is required")
+	}
+	f, err := os.Open(*in)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var w io.Writer = os.Stdout
+	var file *os.File
+	if *out != "" {
+		if file, err = os.Create(*out); err != nil {
+			return err
+		}
+		w = file
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	err = apsp.Solve(ctx, bufio.NewReaderSize(f, 1<<20), *in, *sr, *impl, *inverse, bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if file != nil {
+		if cerr := file.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(*out) // never leave a partial answer behind
+		}
+	}
+	return err
 }
