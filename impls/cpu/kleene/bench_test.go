@@ -103,3 +103,31 @@ func TestUpdateWRatio(t *testing.T) {
 	fmt.Printf("ratio paper/fast (min of each): %.1f\n", float64(minOf(paper))/float64(minOf(fast)))
 	fmt.Printf("bit-identical: %v\n", wp.Hash() == wf.Hash())
 }
+
+// dominantArcs is a complete DAG in which every arc is heavier than any
+// detour (weight (i-j)², labels shuffled), so cpu/fast can drop nothing: its
+// worst case.
+func dominantArcs(n int) *maxplus.Matrix {
+	key := -n
+	if x, ok := benchInputs.Load(key); ok {
+		return x.(*maxplus.Matrix)
+	}
+	x := maxplus.New(n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < i; j++ {
+			x.Set(i, j, float32((i-j)*(i-j)))
+		}
+	}
+	x = relabel(x, 1)
+	benchInputs.Store(key, x)
+	return x
+}
+
+func benchUpdateWWorst(b *testing.B, run func(context.Context, *maxplus.Matrix, Options, *bench.Recorder) (*maxplus.Matrix, error), n int) {
+	benchInputs.Store(n, dominantArcs(n))
+	defer benchInputs.Delete(n)
+	benchUpdateW(b, run, n)
+}
+
+func BenchmarkUpdateWNoPruningPaper1000(b *testing.B) { benchUpdateWWorst(b, Paper, 1000) }
+func BenchmarkUpdateWNoPruningFast1000(b *testing.B)  { benchUpdateWWorst(b, Fast, 1000) }

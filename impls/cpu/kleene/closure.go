@@ -56,7 +56,7 @@ func (p *preds) closure(ctx context.Context, work []float32, info inputInfo, thr
 		essLen: make([]int32, n),
 		count:  (n + panelWidth - 1) / panelWidth,
 		chunk:  chunkKernel,
-		prefix: prefixGo,
+		prefix: prefixKernel,
 	}
 	cl.delta = p.pruneMargin(info.integral)
 	if info.maxWeight >= epsFreeLimit {
@@ -256,11 +256,15 @@ type prefixFunc func(dst, src []float32, y float32)
 // or a SIMD twin installed by kernel_simd_amd64.go.
 var chunkKernel chunkFunc = chunkGo
 
-// kernelName names chunkKernel.
+// prefixKernel is the fastest prefix kernel: prefixGo or a SIMD twin.
+var prefixKernel prefixFunc = prefixGo
+
+// kernelName names chunkKernel and prefixKernel.
 var kernelName = "go"
 
 // KernelName says which chunk kernel cpu/fast uses in this binary on this
-// CPU: "go" (plain Go), "avx2" or "avx512" (GOEXPERIMENT=simd builds).
+// CPU: "go" (plain Go), "avx2" or "avx512" (GOEXPERIMENT=simd builds on
+// amd64).
 func KernelName() string { return kernelName }
 
 // chunkGo is the plain-Go chunk kernel: eight columns at a time held in
