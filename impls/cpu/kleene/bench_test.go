@@ -131,3 +131,28 @@ func benchUpdateWWorst(b *testing.B, run func(context.Context, *maxplus.Matrix, 
 
 func BenchmarkUpdateWNoPruningPaper1000(b *testing.B) { benchUpdateWWorst(b, Paper, 1000) }
 func BenchmarkUpdateWNoPruningFast1000(b *testing.B)  { benchUpdateWWorst(b, Fast, 1000) }
+
+// BenchmarkReferenceVerify times the checking side at n = 2000: Reference
+// (float64, parallel over columns) and Verify.
+func BenchmarkReferenceVerify2000(b *testing.B) {
+	x := benchInput(b, 2000)
+	w, err := Fast(context.Background(), x, Options{}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ref []float64
+	b.Run("reference", func(b *testing.B) {
+		for b.Loop() {
+			if ref, err = Reference(context.Background(), x, 0); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("verify", func(b *testing.B) {
+		for b.Loop() {
+			if ck := Verify(x, w, ref, false); !ck.OK {
+				b.Fatal(ck.Detail)
+			}
+		}
+	})
+}

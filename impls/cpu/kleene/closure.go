@@ -100,7 +100,6 @@ type panels struct {
 	// belong to the panels not yet past row a; each panel decides the ones
 	// in its columns and moves it down.
 	hiIdx  []int32
-	waits  atomic.Int64 // rows a panel had to wait for (statistics)
 	chunk  chunkFunc
 	prefix prefixFunc
 }
@@ -135,7 +134,6 @@ func (cl *panels) panel(ctx context.Context, s int) {
 	for a := c0; a < n; a++ {
 		if a >= c1 && s+1 < cl.count && cl.progress[s+1].v.Load() <= int32(a) {
 			// Wait for the panel to the right to finish row a.
-			cl.waits.Add(1)
 			for spins := 0; cl.progress[s+1].v.Load() <= int32(a); spins++ {
 				if spins&63 == 63 {
 					if ctx.Err() != nil {

@@ -129,10 +129,12 @@ func TopoSort(c *CCS) ([]int32, error) {
 }
 
 // MemoryBytes estimates the peak working set of one Kleene-star case of size
-// n: X and X* (4n² bytes each), cpu/fast's work copy of W in topological
-// order (4n²), the CCS and fast's predecessor lists (8 bytes per arc each,
-// at most n²/2 arcs in a DAG), and the float64 reference (8n²) with its
-// adjacency lists (8 bytes per arc): 32n² bytes in all, plus O(n).
+// n, in bytes: X, W and cpu/fast's work copy of W in topological order (4n²
+// each), the float64 reference held for checking (8n²), and the compressed
+// forms: cpu/fast's row storage, topological predecessor lists and
+// essential-arc lists (8 bytes per arc each; a DAG has at most n²/2 arcs, so
+// 4n² each). cpu/paper and Reference need less. 32n² bytes in all, plus
+// O(n).
 func MemoryBytes(n int) uint64 {
 	if n <= 0 {
 		return 0

@@ -114,12 +114,20 @@ func nodeOnCycle(x *maxplus.Matrix, left []int32) int {
 	return v
 }
 
+// refBlock is how many sources Reference carries through one sweep.
+const refBlock = 32
+
 // Reference returns X* in float64, row-major like maxplus.Matrix, with -Inf
-// for ε: for each source j (one column, columns spread over threads
-// goroutines, 0 meaning GOMAXPROCS) the heaviest path weights from j by the
-// textbook dynamic programme over Kahn's topological order,
-// d[j] = 0, d[i] = max over arcs l -> i of d[l] + X[i,l]. A cycle gives a
-// *CycleError.
+// for ε: the heaviest path weights from every source j by the textbook
+// dynamic programme over Kahn's topological order,
+//
+//	d[j] = 0, d[i] = max over arcs l -> i of d[l] + X[i,l],
+//
+// pushing along the arcs in topological order. It carries refBlock sources
+// (consecutive in topological order) through one sweep, from the first of
+// them on, with the distances of one node to all of them side by side, and
+// spreads the blocks over threads goroutines (0: GOMAXPROCS). A cycle gives
+// a *CycleError.
 func Reference(ctx context.Context, x *maxplus.Matrix, threads int) ([]float64, error) {
 	g, err := kahn(x)
 	if err != nil {
@@ -130,36 +138,48 @@ func Reference(ctx context.Context, x *maxplus.Matrix, threads int) ([]float64, 
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
+	blocks := (n + refBlock - 1) / refBlock
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(threads, max(n, 1)) {
+	for range min(threads, max(blocks, 1)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d := make([]float64, n)
+			// d[t*refBlock+k]: the distance from the block's k-th source to
+			// the node at position t.
+			d := make([]float64, n*refBlock)
 			for {
-				j := int(next.Add(1) - 1)
-				if j >= n || ctx.Err() != nil {
+				blk := int(next.Add(1) - 1)
+				if blk >= blocks || ctx.Err() != nil {
 					return
 				}
-				t0 := int(g.pos[j])
-				for t := range d {
-					d[t] = math.Inf(-1)
+				t0 := blk * refBlock
+				width := min(refBlock, n-t0)
+				for k := t0 * refBlock; k < len(d); k++ {
+					d[k] = math.Inf(-1)
 				}
-				d[t0] = 0
+				for k := 0; k < width; k++ {
+					d[(t0+k)*refBlock+k] = 0
+				}
 				for t := t0; t < n; t++ {
-					dt := d[t]
-					if math.IsInf(dt, -1) {
-						continue
-					}
+					src := (*[refBlock]float64)(d[t*refBlock:])
 					for k := g.ptr[t]; k < g.ptr[t+1]; k++ {
-						if s := dt + float64(g.wt[k]); s > d[g.succ[k]] {
-							d[g.succ[k]] = s
+						w := float64(g.wt[k])
+						dst := (*[refBlock]float64)(d[int(g.succ[k])*refBlock:])
+						for s := range dst {
+							dst[s] = max(dst[s], src[s]+w)
 						}
 					}
 				}
-				for t, v := range d {
-					out[int(g.order[t])*n+j] = v
+				for k := 0; k < width; k++ {
+					j := int(g.order[t0+k])
+					for t := 0; t < n; t++ {
+						v := math.Inf(-1)
+						if t >= t0 {
+							v = d[t*refBlock+k]
+						}
+						out[int(g.order[t])*n+j] = v
+					}
 				}
 			}
 		}()
