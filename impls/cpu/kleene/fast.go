@@ -35,7 +35,8 @@ func Fast(ctx context.Context, x *maxplus.Matrix, opt Options, rec *bench.Record
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
-	threads = max(1, min(threads, n))
+	// Below a few hundred nodes, goroutines cost more than they save.
+	threads = max(1, min(threads, n/128))
 
 	stop := rec.Start(PhaseConvertCCS)
 	r := convertCRS(x, threads)
@@ -71,8 +72,13 @@ func Fast(ctx context.Context, x *maxplus.Matrix, opt Options, rec *bench.Record
 	return out, nil
 }
 
-// parallel runs f on k goroutines and waits for them.
+// parallel runs f on k goroutines and waits for them; for k <= 1 it calls f
+// itself.
 func parallel(k int, f func()) {
+	if k <= 1 {
+		f()
+		return
+	}
 	var wg sync.WaitGroup
 	for range k {
 		wg.Add(1)
