@@ -33,9 +33,21 @@ type cell struct {
 	exp  *experiments.Experiment
 	cs   *experiments.Case
 	impl string
+	nth  int // the experiment's position in the run
 }
 
-// Run executes the experiments and appends a record per cell to out. It
+// deadline is when experiment nth of count must be done: the budget is
+// shared out evenly and cumulatively, so time an experiment leaves unused
+// passes to the next, and a slow experiment early in the run cannot starve
+// the ones after it.
+func deadline(budget time.Duration, nth, count int) time.Duration {
+	return time.Duration(float64(budget) * float64(nth+1) / float64(count))
+}
+
+// Run executes the experiments and appends a record per cell to out. With a
+// budget, experiment k of K must finish by k/K of it (see deadline); a cell
+// whose estimate would overrun that is recorded as skipped with its
+// estimate. It
 // returns the first error that stops the whole run (cancellation, a result
 // file that cannot be written); a failing cell is recorded and the run goes
 // on.
@@ -47,13 +59,11 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 		cfg.Warmup = 0
 	}
 	var cells []cell
-	cases := map[*experiments.Experiment][]experiments.Case{}
-	for _, e := range exps {
+	for k, e := range exps {
 		cs := e.Cases(cfg.Scale, cfg.Options)
-		cases[e] = cs
 		for i := range cs {
 			for _, impl := range e.ImplsFor(cs[i], cfg.Impl) {
-				cells = append(cells, cell{e, &cs[i], impl})
+				cells = append(cells, cell{e, &cs[i], impl, k})
 			}
 		}
 	}
@@ -82,11 +92,11 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 		progress(cfg.Progress, k, len(cells), c, time.Since(start), remaining)
 
 		rec := bench.Record{Experiment: c.exp.Name, Impl: c.impl, Params: c.cs.Params, Statistic: statistic(c.exp)}
-		if cfg.Budget > 0 && time.Since(start)+time.Duration(estimate*1e6) > cfg.Budget {
+		if due := deadline(cfg.Budget, c.nth, len(exps)); cfg.Budget > 0 && time.Since(start)+time.Duration(estimate*1e6) > due {
 			rec.Status = bench.StatusSkipped
 			rec.EstimateMS = estimate
-			rec.Error = fmt.Sprintf("estimated %s exceeds the budget left (%s of %s)",
-				time.Duration(estimate*1e6).Round(time.Second), (cfg.Budget - time.Since(start)).Round(time.Second), cfg.Budget)
+			rec.Error = fmt.Sprintf("estimated %s exceeds the %s left of this experiment's share of the %s budget",
+				time.Duration(estimate*1e6).Round(time.Second), max(0, due-time.Since(start)).Round(time.Second), cfg.Budget)
 			if err := finish(out, rec); err != nil {
 				return err
 			}

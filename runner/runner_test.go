@@ -125,3 +125,12 @@ func TestRunImplPatternAndCancel(t *testing.T) {
 		t.Fatalf("records after interrupt: %+v, want the one finished cpu/ok cell", f.Records)
 	}
 }
+
+func TestDeadlineSharesTheBudget(t *testing.T) {
+	b := 30 * time.Minute
+	for k, want := range []time.Duration{10 * time.Minute, 20 * time.Minute, 30 * time.Minute} {
+		if got := deadline(b, k, 3); got != want {
+			t.Errorf("deadline(30m, %d, 3) = %s, want %s", k, got, want)
+		}
+	}
+}
