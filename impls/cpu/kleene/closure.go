@@ -195,18 +195,19 @@ func (cl *panels) panel(ctx context.Context, s int) {
 // beat an arc for the arc to be skipped without changing any float32 result.
 //
 // Let V be the exact closure and W the float32 one computed by the paper's
-// recursion; |W - V| <= B = ((1+u)^L - 1)·S entrywise (u = 2^-24, L the
-// longest path in arcs, at most n-1, S the heaviest path of |X|; see Verify). Say the arc
-// b -> a (weight y) is tested against A = fl(X[a,b'] + W[b',b]) for a kept
-// predecessor b' > b. For any column c, the kept candidate through b' is
-// fl(X[a,b'] + W[b',c]) >= X[a,b'] + W[b',b] + W[b,c] - 3B - u·M (as
-// W[b',c] >= V[b',c] - B >= V[b',b] + V[b,c] - B, V >= W - B twice) >=
-// A + W[b,c] - 3B - 2u·M, with M = S + B bounding every |sum|, while the
-// candidate through the arc is fl(y + W[b,c]) <= y + W[b,c] + u·M. So A - y
-// >= 3B + 3u·M keeps the skipped candidate below a kept one. We use
-// 3B + 4u·M, widened by 10^-3 relative for the float64 evaluation. With
-// integer weights and S <= 2^24 every float32 sum is exact and the margin is
-// 0 (a tie changes nothing either). Where S is so large that sums could
+// recursion: |W - V| <= B = ((1+u)^L - 1)·S entrywise, with u = 2^-24, L the
+// longest path in arcs (at most n-1) and S the heaviest path of |X| (see
+// Verify). Say the arc b -> a (weight y) is tested against A = fl(X[a,b'] +
+// W[b',b]) for a kept predecessor b' > b. For any column c, the kept
+// candidate through b' is fl(X[a,b'] + W[b',c]) >= X[a,b'] + W[b',b] +
+// W[b,c] - 3B - u·M (as W[b',c] >= V[b',c] - B >= V[b',b] + V[b,c] - B, and
+// V >= W - B twice) >= A + W[b,c] - 3B - 2u·M, with M = S + B bounding every
+// |sum|, while the candidate through the arc is fl(y + W[b,c]) <= y + W[b,c]
+// + u·M. So A - y >= 3B + 3u·M keeps the skipped candidate at or below a
+// kept one, and by induction over the rows W is unchanged. We use 3B + 4u·M,
+// widened by 10^-3 relative for the float64 evaluation. With integer
+// weights and S <= 2^24 every float32 sum is exact and the margin is 0 (a
+// tie changes nothing either). Where S is so large that sums could
 // overflow, there is no pruning (+Inf).
 func (p *preds) pruneMargin(integral bool) float64 {
 	n := p.n

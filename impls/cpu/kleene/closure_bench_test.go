@@ -3,64 +3,56 @@ package kleene
 import (
 	"context"
 	"testing"
-
-	"github.com/semibench/semibench/generators/dag"
 )
 
-func benchClosure(b *testing.B, n, threads int) {
-	x, _ := dag.Generate(n, 1, false)
-	info, _ := checkInput(x)
-	r := convertCRS(x, 2)
-	order, _ := r.topoSort()
-	p := topoPredecessors(x, r.ptr, order, 2)
-	work := make([]float32, n*n)
-	fillEps(work)
-	b.ResetTimer()
-	for b.Loop() {
-		p.closure(context.Background(), work, info, threads)
-	}
-}
+// The pieces of cpu/fast one by one at n = 2000, on the paper's random DAG.
 
-func BenchmarkClosure4000T1(b *testing.B) { benchClosure(b, 4000, 1) }
-func BenchmarkClosure4000T2(b *testing.B) { benchClosure(b, 4000, 2) }
-func BenchmarkMargin4000(b *testing.B) {
-	x, _ := dag.Generate(4000, 1, false)
-	r := convertCRS(x, 2)
-	order, _ := r.topoSort()
-	p := topoPredecessors(x, r.ptr, order, 2)
-	b.ResetTimer()
-	for b.Loop() {
-		p.pruneMargin(false)
+func BenchmarkFastPieces2000(b *testing.B) {
+	const n = 2000
+	x := benchInput(b, n)
+	info, err := checkInput(x)
+	if err != nil {
+		b.Fatal(err)
 	}
-}
-
-func BenchmarkConvertCCS4000(b *testing.B) {
-	x, _ := dag.Generate(4000, 1, false)
-	b.Run("paper", func(b *testing.B) {
+	b.Run("convert_ccs/paper", func(b *testing.B) {
 		for b.Loop() {
 			ConvertCCS(x)
 		}
 	})
-	b.Run("crs", func(b *testing.B) {
+	b.Run("convert_crs/fast", func(b *testing.B) {
 		for b.Loop() {
 			convertCRS(x, 2)
 		}
 	})
-	b.Run("crs1", func(b *testing.B) {
-		for b.Loop() {
-			convertCRS(x, 1)
-		}
-	})
 	r := convertCRS(x, 2)
-	b.Run("topo", func(b *testing.B) {
+	b.Run("topo_sort/fast", func(b *testing.B) {
 		for b.Loop() {
-			r.topoSort()
+			if _, err := r.topoSort(); err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
 	order, _ := r.topoSort()
-	b.Run("preds1", func(b *testing.B) {
+	b.Run("predecessors", func(b *testing.B) {
 		for b.Loop() {
-			topoPredecessors(x, r.ptr, order, 1)
+			topoPredecessors(x, r.ptr, order, 2)
 		}
 	})
+	p := topoPredecessors(x, r.ptr, order, 2)
+	b.Run("margin", func(b *testing.B) {
+		for b.Loop() {
+			p.pruneMargin(info.integral)
+		}
+	})
+	work := make([]float32, n*n)
+	for _, threads := range []int{1, 2} {
+		b.Run("closure/threads="+string(rune('0'+threads)), func(b *testing.B) {
+			for b.Loop() {
+				fillEps(work)
+				if err := p.closure(context.Background(), work, info, threads); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

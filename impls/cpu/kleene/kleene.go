@@ -17,15 +17,18 @@ type Options struct {
 
 // Impl is one named implementation of the Kleene star X* of a DAG.
 type Impl struct {
-	Name string
-	Run  func(ctx context.Context, x *maxplus.Matrix, opt Options, rec *bench.Recorder) (*maxplus.Matrix, error)
+	Name string // "cpu/paper", "cpu/fast", ...
+	// Run computes X* of x. rec (which may be nil) receives the phases
+	// convert_ccs, topo_sort, init_w and update_w.
+	Run func(ctx context.Context, x *maxplus.Matrix, opt Options, rec *bench.Recorder) (*maxplus.Matrix, error)
 }
 
 // CPU lists the CPU implementations.
 var CPU = []Impl{{Name: "cpu/paper", Run: Paper}, {Name: "cpu/fast", Run: Fast}}
 
-// MaxN is the largest n the implementations accept: the CCS indexes arcs
-// with int32, and a DAG on MaxN nodes has fewer than 2^31 arcs.
+// MaxN is the largest n the implementations accept: the compressed forms
+// index arcs with int32, and even a full MaxN x MaxN matrix has fewer than
+// 2^31 entries.
 const MaxN = 46340
 
 // Phase names reported to the bench.Recorder, in the paper's words.
@@ -37,9 +40,9 @@ const (
 )
 
 // CCS is X in compressed column storage, the paper's three arrays, 0-based:
-// the arcs leaving node l (the non-ε entries of column l, excluding nothing,
-// self-loops included) are Idx[Ptr[l]:Ptr[l+1]] (their heads i, ascending)
-// with weights Val[Ptr[l]:Ptr[l+1]].
+// the arcs leaving node l (the entries of column l above ε, the diagonal
+// included) go to the nodes Idx[Ptr[l]:Ptr[l+1]] (ascending) with weights
+// Val[Ptr[l]:Ptr[l+1]].
 type CCS struct {
 	N   int
 	Val []float32

@@ -69,7 +69,7 @@ func firstDiff(a, b *maxplus.Matrix) int {
 func TestRandomDAGs(t *testing.T) {
 	sizes := []int{1, 2, 3, 5, 8, 31, 32, 33, 63, 65, 100, 127, 129, 255, 256, 257, 300}
 	if !testing.Short() {
-		sizes = append(sizes, 511, 513, 600)
+		sizes = append(sizes, 511, 513, 600, 1000, 1500)
 	}
 	for _, n := range sizes {
 		for _, ints := range []bool{true, false} {
