@@ -53,12 +53,15 @@ func BenchmarkUpdateWFast1000(b *testing.B)  { benchUpdateW(b, Fast, 1000) }
 func BenchmarkUpdateWPaper2000(b *testing.B) { benchUpdateW(b, Paper, 2000) }
 func BenchmarkUpdateWFast2000(b *testing.B)  { benchUpdateW(b, Fast, 2000) }
 
-var ratioN = flag.String("kleene.ratio", "", "comma-free list like 2000 or 4000: TestUpdateWRatio measures cpu/paper and cpu/fast update_w at this n and prints the ratio")
+var ratioN = flag.String("kleene.ratio", "", "n (e.g. 4000): TestUpdateWRatio measures update_w of cpu/paper once and cpu/fast five times at this n and prints the ratio")
 
 // TestUpdateWRatio prints update_w of cpu/paper and cpu/fast side by side and
-// their ratio, measured in one run, when -kleene.ratio=N is given (for
-// example go test -run UpdateWRatio -kleene.ratio=4000 ./impls/cpu/kleene).
-// It asserts nothing about time.
+// their ratio, measured in one run, when -kleene.ratio=N is given:
+//
+//	go test -run UpdateWRatio -v ./impls/cpu/kleene -args -kleene.ratio=4000
+//
+// (add GOEXPERIMENT=simd for the SIMD kernels). It asserts nothing about
+// time.
 func TestUpdateWRatio(t *testing.T) {
 	if *ratioN == "" {
 		t.Skip("set -kleene.ratio=N to measure")
