@@ -26,15 +26,15 @@ import (
 //     pruning margin, the closure (see closure) and the gather of W back
 //     into the caller's node labels.
 func Fast(ctx context.Context, x *maxplus.Matrix, opt Options, rec *bench.Recorder) (*maxplus.Matrix, error) {
-	info, err := checkInput(x)
-	if err != nil {
-		return nil, err
-	}
-	n := x.N
 	threads := opt.Threads
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
+	info, err := checkInputParallel(x, threads)
+	if err != nil {
+		return nil, err
+	}
+	n := x.N
 	// Below a few hundred nodes, goroutines cost more than they save.
 	threads = max(1, min(threads, n/128))
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync/atomic"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/maxplus"
@@ -156,6 +157,11 @@ type inputInfo struct {
 // size beyond MaxN, NaN or +Inf entries. Entries at or below ε (-Inf
 // included) are not arcs.
 func checkInput(x *maxplus.Matrix) (inputInfo, error) {
+	return checkInputParallel(x, 1)
+}
+
+// checkInputParallel is checkInput scanning row bands on threads goroutines.
+func checkInputParallel(x *maxplus.Matrix, threads int) (inputInfo, error) {
 	info := inputInfo{maxWeight: maxplus.Epsilon, integral: true}
 	if x == nil {
 		return info, fmt.Errorf("kleene: nil matrix")
@@ -167,29 +173,52 @@ func checkInput(x *maxplus.Matrix) (inputInfo, error) {
 	if n > MaxN {
 		return info, fmt.Errorf("kleene: n=%d exceeds the supported maximum %d", n, MaxN)
 	}
-	maxW, bad, frac := float32(maxplus.Epsilon), false, uint32(0)
-	for _, v := range x.Val {
-		if v > maxW { // rarely true once the maximum is near
-			maxW = v
-		}
-		if v != v {
-			bad = true
-		}
-		// Branch-free integrality: every float32 with |v| >= 2^23 is an
-		// integer; below that, v must survive a round trip through int32.
-		// (-0 counts as fractional here, which only costs pruning.)
-		bits := math.Float32bits(v)
-		small := uint32((int64(bits&^(1<<31)) - 0x4b000000) >> 63) // all ones when |v| < 2^23
-		frac |= small & (bits ^ math.Float32bits(float32(int32(v))))
+	bands := max(1, min(threads, n/64))
+	type scan struct {
+		maxW float32
+		bad  bool
+		frac uint32
 	}
-	if bad || maxW > math.MaxFloat32 {
+	res := make([]scan, bands)
+	var next atomic.Int64
+	parallel(bands, func() {
+		for {
+			b := int(next.Add(1) - 1)
+			if b >= bands {
+				return
+			}
+			r := scan{maxW: maxplus.Epsilon}
+			for _, v := range x.Val[b*n/bands*n : (b+1)*n/bands*n] {
+				if v > r.maxW { // rarely true once the maximum is near
+					r.maxW = v
+				}
+				if v != v {
+					r.bad = true
+				}
+				// Branch-free integrality: every float32 with |v| >= 2^23
+				// is an integer; below that, v must survive a round trip
+				// through int32. (-0 counts as fractional here, which only
+				// costs pruning.)
+				bits := math.Float32bits(v)
+				small := uint32((int64(bits&^(1<<31)) - 0x4b000000) >> 63) // all ones when |v| < 2^23
+				r.frac |= small & (bits ^ math.Float32bits(float32(int32(v))))
+			}
+			res[b] = r
+		}
+	})
+	bad, frac := false, uint32(0)
+	for _, r := range res {
+		info.maxWeight = max(info.maxWeight, r.maxW)
+		bad = bad || r.bad
+		frac |= r.frac
+	}
+	if bad || info.maxWeight > math.MaxFloat32 {
 		for k, v := range x.Val {
 			if v != v || v > math.MaxFloat32 {
 				return info, fmt.Errorf("kleene: X[%d,%d] is %v: weights must be finite", k/n+1, k%n+1, v)
 			}
 		}
 	}
-	fractional := frac != 0
-	info.maxWeight, info.integral = maxW, !fractional
+	info.integral = frac == 0
 	return info, nil
 }
