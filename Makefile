@@ -8,7 +8,7 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@latest
 .PHONY: build test reproduce quick lint ptx clean
 
 build:
-	$(GO) build -o $(BIN) ./cmd/semibench
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/semibench
 
 test:
 	$(GO) vet ./...
