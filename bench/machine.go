@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+
+	"github.com/semibench/semibench/internal/sysmem"
 )
 
 // Version is semibench's release version, recorded in every result file.
@@ -45,7 +47,7 @@ func HostMachine() Machine {
 		GoVersion: runtime.Version(),
 	}
 	m.Hostname, _ = os.Hostname()
-	m.MemoryBytes = memInfo("MemTotal")
+	m.MemoryBytes = sysmem.Total()
 	m.Label = Slug(m.CPU)
 	return m
 }
@@ -64,7 +66,7 @@ func (m *Machine) SetGPUs(info *CUDAInfo, gpus []GPU) {
 
 // AvailableMemory returns the bytes the kernel reports as available to new
 // allocations (MemAvailable), or 0 when unknown.
-func AvailableMemory() uint64 { return memInfo("MemAvailable") }
+func AvailableMemory() uint64 { return sysmem.Available() }
 
 func cpuModel() string {
 	f, err := os.Open("/proc/cpuinfo")
@@ -80,31 +82,6 @@ func cpuModel() string {
 		}
 	}
 	return runtime.GOARCH
-}
-
-func memInfo(key string) uint64 {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), ":")
-		if !ok || k != key {
-			continue
-		}
-		fields := strings.Fields(v)
-		if len(fields) == 0 {
-			return 0
-		}
-		kb, err := strconv.ParseUint(fields[0], 10, 64)
-		if err != nil {
-			return 0
-		}
-		return kb * 1024
-	}
-	return 0
 }
 
 // Slug condenses a hardware name into a folder-safe label:

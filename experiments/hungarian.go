@@ -277,12 +277,10 @@ var hungarianSteps = lap.PaperSteps
 
 func hungarianTable1(run []bench.Record) []bench.Table {
 	const exp = "hungarian/table1"
-	paper, _ := results.PaperRecords(exp)
-	own := ofExperiment(run, exp)
+	own, rc, pc := besidePaper(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
-	pc, rc := IndexRecords(paper), IndexRecords(own)
 	t := bench.Table{
 		Title: "hungarian/table1 — LAP run times, ms (paper: Table 1, CPU i7-6700K and CUDA GTX 970)",
 		Header: []string{"n", "range", "paper CPU (i7-6700K)", "paper CUDA (GTX 970)", "cpu/paper", "cpu/jv",

@@ -188,12 +188,10 @@ func arcsText(r *bench.Record) string {
 
 func kleeneTable2(run []bench.Record) []bench.Table {
 	const exp = "kleene/table2"
-	paper, _ := results.PaperRecords(exp)
-	own := ofExperiment(run, exp)
+	own, rc, pc := besidePaper(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
-	pc, rc := IndexRecords(paper), IndexRecords(own)
 	t := bench.Table{
 		Title:  "kleene/table2 — Kleene star on the CPU, ms (paper: Table 2, Xeon E5645, mean of the middle three of five)",
 		Header: []string{"n", "phase", "paper (Xeon E5645)", "cpu/paper", "cpu/fast", "paper / cpu/paper", "cpu/paper / cpu/fast"},
@@ -227,12 +225,10 @@ func kleeneTable2(run []bench.Record) []bench.Table {
 
 func kleeneTable3(run []bench.Record) []bench.Table {
 	const exp = "kleene/table3"
-	paper, _ := results.PaperRecords(exp)
-	own := ofExperiment(run, exp)
+	own, rc, pc := besidePaper(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
-	pc, rc := IndexRecords(paper), IndexRecords(own)
 	phases := bench.Table{
 		Title:  "kleene/table3 — Kleene star on the GPU, ms (paper: Table 3, Tesla C2075)",
 		Header: []string{"n", "phase", "paper (Tesla C2075)", "cuda/paper", "cuda/fast", "cuda/paper / cuda/fast"},

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/results"
 )
 
 // Cells indexes records by experiment, implementation and parameters so a
@@ -19,6 +20,15 @@ func IndexRecords(recs []bench.Record) Cells {
 		c[recs[i].Key()] = &recs[i]
 	}
 	return c
+}
+
+// besidePaper returns the run's records of one experiment and, indexed, both
+// them and the paper's transcribed records of the same experiment: what a
+// table laid out beside the paper needs.
+func besidePaper(run []bench.Record, exp string) (own []bench.Record, rc, pc Cells) {
+	paper, _ := results.PaperRecords(exp)
+	own = ofExperiment(run, exp)
+	return own, IndexRecords(own), IndexRecords(paper)
 }
 
 // Get returns the record, or nil.

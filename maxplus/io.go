@@ -1,14 +1,11 @@
 package maxplus
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"strconv"
-	"strings"
 
+	"github.com/semibench/semibench/internal/sysmem"
 	"github.com/semibench/semibench/mtx"
 )
 
@@ -102,30 +99,7 @@ func WriteMatrixMarket(w io.Writer, m *Matrix) error {
 
 // AvailableMemory returns the bytes the Linux kernel reports as available to
 // new allocations (MemAvailable in /proc/meminfo), or 0 where unknown.
-func AvailableMemory() uint64 {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), ":")
-		if !ok || k != "MemAvailable" {
-			continue
-		}
-		fields := strings.Fields(v)
-		if len(fields) == 0 {
-			return 0
-		}
-		kb, err := strconv.ParseUint(fields[0], 10, 64)
-		if err != nil {
-			return 0
-		}
-		return kb * 1024
-	}
-	return 0
-}
+func AvailableMemory() uint64 { return sysmem.Available() }
 
 // maxBytes bounds allocations when the available memory is unknown.
 const maxBytes = 1 << 46

@@ -183,42 +183,7 @@ func isArc(v float32) int32 {
 // finishing order is topological), or a *CycleError naming a node on a
 // cycle.
 func (r *crs) topoSort() ([]int32, error) {
-	n := r.n
-	const (
-		white = iota
-		grey
-		black
-	)
-	state := make([]uint8, n)
-	order := make([]int32, 0, n)
-	type frame struct{ v, k int32 }
-	stack := make([]frame, 0, 64)
-	for s := 0; s < n; s++ {
-		if state[s] != white {
-			continue
-		}
-		state[s] = grey
-		stack = append(stack, frame{int32(s), r.ptr[s]})
-		for len(stack) > 0 {
-			top := &stack[len(stack)-1]
-			if top.k < r.ptr[top.v+1] {
-				l := r.idx[top.k]
-				top.k++
-				switch state[l] {
-				case grey:
-					return nil, &CycleError{Node: int(l)}
-				case white:
-					state[l] = grey
-					stack = append(stack, frame{l, r.ptr[l]})
-				}
-				continue
-			}
-			state[top.v] = black
-			order = append(order, top.v)
-			stack = stack[:len(stack)-1]
-		}
-	}
-	return order, nil
+	return finishingOrder(r.n, r.ptr, r.idx)
 }
 
 // preds is X in topological coordinates as predecessor lists: the arcs into

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sync/atomic"
 
 	"github.com/semibench/semibench/bench"
@@ -92,15 +93,27 @@ func (e *CycleError) Error() string {
 // increasing order, successors in CCS order, reversing the finishing order.
 // A cycle (a self-loop included) gives a *CycleError naming a node on it.
 func TopoSort(c *CCS) ([]int32, error) {
-	n := c.N
+	order, err := finishingOrder(c.N, c.Ptr, c.Idx)
+	if err != nil {
+		return nil, err
+	}
+	slices.Reverse(order)
+	return order, nil
+}
+
+// finishingOrder runs an iterative depth-first search over the adjacency
+// lists idx[ptr[v]:ptr[v+1]], starting from the nodes in increasing order,
+// and returns the nodes in the order the search finishes them, or a
+// *CycleError naming a node on a cycle. Over successor lists the reverse of
+// that order is topological; over predecessor lists the order itself is.
+func finishingOrder(n int, ptr, idx []int32) ([]int32, error) {
 	const (
 		white = iota
 		grey
 		black
 	)
 	state := make([]uint8, n)
-	order := make([]int32, n)
-	next := n // order is filled from the back
+	order := make([]int32, 0, n)
 	type frame struct{ v, k int32 }
 	stack := make([]frame, 0, 64)
 	for s := 0; s < n; s++ {
@@ -108,24 +121,23 @@ func TopoSort(c *CCS) ([]int32, error) {
 			continue
 		}
 		state[s] = grey
-		stack = append(stack, frame{int32(s), c.Ptr[s]})
+		stack = append(stack, frame{int32(s), ptr[s]})
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
-			if top.k < c.Ptr[top.v+1] {
-				i := c.Idx[top.k]
+			if top.k < ptr[top.v+1] {
+				w := idx[top.k]
 				top.k++
-				switch state[i] {
+				switch state[w] {
 				case grey:
-					return nil, &CycleError{Node: int(i)}
+					return nil, &CycleError{Node: int(w)}
 				case white:
-					state[i] = grey
-					stack = append(stack, frame{i, c.Ptr[i]})
+					state[w] = grey
+					stack = append(stack, frame{w, ptr[w]})
 				}
 				continue
 			}
 			state[top.v] = black
-			next--
-			order[next] = top.v
+			order = append(order, top.v)
 			stack = stack[:len(stack)-1]
 		}
 	}
