@@ -38,6 +38,20 @@ func init() {
 	})
 }
 
+// parseFiles parses a command whose arguments are result files, at least
+// least of them, and reads them.
+func parseFiles(fs *flag.FlagSet, c *command, args []string, least int) ([]*bench.File, []string, error) {
+	paths, err := parse(fs, c, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(paths) < least {
+		return nil, nil, usagef("name at least %d result file(s)", least)
+	}
+	files, err := readFiles(paths)
+	return files, paths, err
+}
+
 // readFiles reads result files, each error naming its file.
 func readFiles(paths []string) ([]*bench.File, error) {
 	files := make([]*bench.File, 0, len(paths))
@@ -55,14 +69,7 @@ func tableCmd(_ context.Context, args []string) error {
 	fs := flag.NewFlagSet("table", flag.ContinueOnError)
 	exp := fs.String("experiment", "", "only this experiment")
 	format := fs.String("format", "text", "text, markdown or csv")
-	paths, err := parse(fs, commands["table"], args)
-	if err != nil {
-		return err
-	}
-	if len(paths) == 0 {
-		return usagef("name at least one result file")
-	}
-	files, err := readFiles(paths)
+	files, paths, err := parseFiles(fs, commands["table"], args, 1)
 	if err != nil {
 		return err
 	}
@@ -84,14 +91,7 @@ func tableCmd(_ context.Context, args []string) error {
 func plotCmd(_ context.Context, args []string) error {
 	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
 	dir := fs.String("dir", "", "output folder (default plots/<machine-label>)")
-	paths, err := parse(fs, commands["plot"], args)
-	if err != nil {
-		return err
-	}
-	if len(paths) == 0 {
-		return usagef("name at least one result file")
-	}
-	files, err := readFiles(paths)
+	files, _, err := parseFiles(fs, commands["plot"], args, 1)
 	if err != nil {
 		return err
 	}
@@ -116,14 +116,7 @@ func compareCmd(_ context.Context, args []string) error {
 	exp := fs.String("experiment", "", "only this experiment")
 	phase := fs.String("phase", "", "only this phase (e.g. total, update_w)")
 	format := fs.String("format", "text", "text, markdown or csv")
-	paths, err := parse(fs, commands["compare"], args)
-	if err != nil {
-		return err
-	}
-	if len(paths) < 2 {
-		return usagef("name at least two result files")
-	}
-	files, err := readFiles(paths)
+	files, _, err := parseFiles(fs, commands["compare"], args, 2)
 	if err != nil {
 		return err
 	}

@@ -129,6 +129,24 @@ func parse(fs *flag.FlagSet, c *command, args []string) ([]string, error) {
 	}
 }
 
+// parseFlags parses a command that takes flags and no positional
+// arguments, and checks that every flag named in required was given a value.
+func parseFlags(fs *flag.FlagSet, c *command, args []string, required ...string) error {
+	pos, err := parse(fs, c, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected arguments %v", pos)
+	}
+	for _, name := range required {
+		if f := fs.Lookup(name); f != nil && f.Value.String() == "" {
+			return usagef("--%s is required (%s)", name, f.Usage)
+		}
+	}
+	return nil
+}
+
 func printHelp(fs *flag.FlagSet, c *command) {
 	fmt.Fprintf(os.Stdout, "usage: semibench %s\n\n%s\n", c.usage, c.summary)
 	var b strings.Builder

@@ -51,7 +51,7 @@ func TestExitStatus(t *testing.T) {
 		{[]string{"table", filepath.Join(t.TempDir(), "missing.json")}, 1, "missing.json"},
 		{[]string{"gen", "dag", "--n", "0", "--out", "x.mtx"}, 2, "--n"},
 		{[]string{"solve", "kleene", "--in", "x.mtx", "--impl", "gpu/fast"}, 2, "unknown Kleene implementation"},
-		{[]string{"compare", "one.json"}, 2, "at least two"},
+		{[]string{"compare", "one.json"}, 2, "at least 2 result file"},
 	}
 	for _, c := range cases {
 		code, _, stderr := capture(t, c.args...)

@@ -44,12 +44,8 @@ func init() {
 func infoCmd(_ context.Context, args []string) error {
 	fs := flag.NewFlagSet("info", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print the machine record as JSON only")
-	pos, err := parse(fs, commands["info"], args)
-	if err != nil {
+	if err := parseFlags(fs, commands["info"], args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("info takes no arguments")
 	}
 	m := currentMachine()
 	data, err := json.MarshalIndent(m, "", "  ")
@@ -163,15 +159,8 @@ func solveKleene(ctx context.Context, args []string) error {
 	impl := fs.String("impl", "cpu/fast", "implementation")
 	threads := fs.Int("threads", 0, "CPU threads (0: all cores)")
 	gpus := fs.Int("gpus", 1, "GPUs for implementations that split their work")
-	pos, err := parse(fs, problemCommand("kleene", "solve kleene --in FILE.mtx --out FILE.mtx [--impl NAME]"), args)
-	if err != nil {
+	if err := parseFlags(fs, problemCommand("kleene", "solve kleene --in FILE.mtx --out FILE.mtx [--impl NAME]"), args, "in"); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("unexpected arguments %v", pos)
-	}
-	if *in == "" {
-		return usagef("--in FILE.mtx is required")
 	}
 	im, err := experiments.KleeneImpl(*impl)
 	if err != nil {
@@ -207,15 +196,8 @@ func solveLAP(ctx context.Context, args []string) error {
 	in := fs.String("in", "", "cost matrix: CSV (a row per line) or Matrix Market array; r x c with r <= c")
 	impl := fs.String("impl", lap.DefaultImpl, "implementation: "+strings.Join(lap.Names(), ", "))
 	maximize := fs.Bool("maximize", false, "maximise the total instead of minimising it")
-	pos, err := parse(fs, problemCommand("lap", "solve lap --in FILE [--impl NAME] [--maximize]"), args)
-	if err != nil {
+	if err := parseFlags(fs, problemCommand("lap", "solve lap --in FILE [--impl NAME] [--maximize]"), args, "in"); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("unexpected arguments %v", pos)
-	}
-	if *in == "" {
-		return usagef("--in FILE is required")
 	}
 	if _, ok := lap.Lookup(*impl); !ok {
 		return usagef("--impl: unknown LAP implementation %q (known: %s)", *impl, strings.Join(lap.Names(), ", "))
@@ -238,15 +220,8 @@ func solveAPSP(ctx context.Context, args []string) error {
 	out := fs.String("out", "", "output Matrix Market file for D = A* (default standard output)")
 	impl := fs.String("impl", "", "implementation: cpu/fast (default) or cpu/sgje")
 	inverse := fs.Bool("inverse", false, "with the real semiring: write A^-1 by the direct variant")
-	pos, err := parse(fs, problemCommand("apsp", "solve apsp --semiring min-plus|max-plus|boolean|real --in FILE.mtx --out FILE.mtx [--impl NAME] [--inverse]"), args)
-	if err != nil {
+	if err := parseFlags(fs, problemCommand("apsp", "solve apsp --semiring min-plus|max-plus|boolean|real --in FILE.mtx --out FILE.mtx [--impl NAME] [--inverse]"), args, "in"); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("unexpected arguments %v", pos)
-	}
-	if *in == "" {
-		return usagef("--in FILE.mtx is required")
 	}
 	f, err := os.Open(*in)
 	if err != nil {
