@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/semibench/semibench/bench"
@@ -70,6 +71,8 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 	est := newEstimator()
 	runs := float64(cfg.Warmup + cfg.Reps)
 	start := time.Now()
+	meter := newMeter(cfg.Progress, start)
+	defer meter.close()
 	var inst *experiments.Instance
 	var instCase *experiments.Case
 	release := func() {
@@ -89,7 +92,7 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 		for _, d := range cells[k:] {
 			remaining += time.Duration(est.estimate(d.exp, d.impl, d.cs.Work) * runs * 1e6)
 		}
-		progress(cfg.Progress, k, len(cells), c, time.Since(start), remaining)
+		meter.cell(k, len(cells), c, remaining)
 
 		rec := bench.Record{Experiment: c.exp.Name, Impl: c.impl, Params: c.cs.Params, Statistic: statistic(c.exp)}
 		if due := deadline(cfg.Budget, c.nth, len(exps)); cfg.Budget > 0 && time.Since(start)+time.Duration(estimate*1e6) > due {
@@ -152,9 +155,7 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 			return err
 		}
 	}
-	if cfg.Progress != nil {
-		fmt.Fprintf(cfg.Progress, "\r\033[Kdone: %d cells in %s\n", len(cells), time.Since(start).Round(time.Millisecond))
-	}
+	meter.done(len(cells))
 	return nil
 }
 
@@ -173,12 +174,69 @@ func finish(out *bench.Appender, rec bench.Record) error {
 	return out.Append(rec)
 }
 
-func progress(w io.Writer, k, n int, c cell, elapsed, remaining time.Duration) {
-	if w == nil {
+// meter keeps the progress line: the cell in hand and the estimated time of
+// the cells left, redrawn every second so a long cell shows it is alive.
+type meter struct {
+	w     io.Writer
+	start time.Time
+	mu    sync.Mutex
+	label string        // "[k/n] experiment impl params"
+	since time.Time     // when the cell in hand started
+	left  time.Duration // estimate of the cells from the one in hand on
+	stop  chan struct{}
+	once  sync.Once
+}
+
+func newMeter(w io.Writer, start time.Time) *meter {
+	m := &meter{w: w, start: start, stop: make(chan struct{})}
+	if w != nil {
+		go func() {
+			t := time.NewTicker(time.Second)
+			defer t.Stop()
+			for {
+				select {
+				case <-m.stop:
+					return
+				case <-t.C:
+					m.draw()
+				}
+			}
+		}()
+	}
+	return m
+}
+
+// cell announces the cell now starting.
+func (m *meter) cell(k, n int, c cell, left time.Duration) {
+	m.mu.Lock()
+	m.label = fmt.Sprintf("[%d/%d] %s %s %s", k+1, n, c.exp.Name, c.impl, c.cs.Params.String())
+	m.since, m.left = time.Now(), left
+	m.mu.Unlock()
+	m.draw()
+}
+
+func (m *meter) draw() {
+	if m.w == nil {
 		return
 	}
-	fmt.Fprintf(w, "\r\033[K[%d/%d] %s %s %s  elapsed %s  ETA %s", k+1, n, c.exp.Name, c.impl, c.cs.Params.String(),
-		elapsed.Round(time.Second), remaining.Round(time.Second))
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	eta := max(0, m.left-time.Since(m.since))
+	fmt.Fprintf(m.w, "\r\033[K%s  elapsed %s  ETA %s", m.label, time.Since(m.start).Round(time.Second), eta.Round(time.Second))
+}
+
+// close ends the redrawing; it may be called more than once.
+func (m *meter) close() { m.once.Do(func() { close(m.stop) }) }
+
+// done ends the redrawing and prints the closing line.
+func (m *meter) done(cells int) {
+	m.close()
+	if m.w == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	fmt.Fprintf(m.w, "\r\033[Kdone: %d cells in %s\n", cells, time.Since(m.start).Round(time.Millisecond))
 }
 
 // estimator predicts a cell's milliseconds per run from the experiment's
