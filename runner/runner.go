@@ -177,20 +177,24 @@ func finish(out *bench.Appender, rec bench.Record) error {
 // meter keeps the progress line: the cell in hand and the estimated time of
 // the cells left, redrawn every second so a long cell shows it is alive.
 type meter struct {
-	w     io.Writer
-	start time.Time
-	mu    sync.Mutex
-	label string        // "[k/n] experiment impl params"
-	since time.Time     // when the cell in hand started
-	left  time.Duration // estimate of the cells from the one in hand on
-	stop  chan struct{}
-	once  sync.Once
+	w      io.Writer
+	start  time.Time
+	mu     sync.Mutex
+	label  string        // "[k/n] experiment impl params"
+	since  time.Time     // when the cell in hand started
+	left   time.Duration // estimate of the cells from the one in hand on
+	stop   chan struct{}
+	exited chan struct{} // closed when the redrawing goroutine has returned
+	once   sync.Once
 }
 
 func newMeter(w io.Writer, start time.Time) *meter {
-	m := &meter{w: w, start: start, stop: make(chan struct{})}
-	if w != nil {
+	m := &meter{w: w, start: start, stop: make(chan struct{}), exited: make(chan struct{})}
+	if w == nil {
+		close(m.exited)
+	} else {
 		go func() {
+			defer close(m.exited)
 			t := time.NewTicker(time.Second)
 			defer t.Stop()
 			for {
@@ -225,8 +229,12 @@ func (m *meter) draw() {
 	fmt.Fprintf(m.w, "\r\033[K%s  elapsed %s  ETA %s", m.label, time.Since(m.start).Round(time.Second), eta.Round(time.Second))
 }
 
-// close ends the redrawing; it may be called more than once.
-func (m *meter) close() { m.once.Do(func() { close(m.stop) }) }
+// close ends the redrawing and waits for it to stop; it may be called more
+// than once.
+func (m *meter) close() {
+	m.once.Do(func() { close(m.stop) })
+	<-m.exited
+}
 
 // done ends the redrawing and prints the closing line.
 func (m *meter) done(cells int) {

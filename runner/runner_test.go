@@ -1,10 +1,12 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -60,7 +62,8 @@ func TestRunRecordsEveryCell(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Scale: experiments.Quick, Reps: 3, Warmup: 1, Budget: time.Minute}
+	var progress bytes.Buffer
+	cfg := Config{Scale: experiments.Quick, Reps: 3, Warmup: 1, Budget: time.Minute, Progress: &progress}
 	if err := Run(context.Background(), cfg, []*experiments.Experiment{fake(&setups)}, app); err != nil {
 		t.Fatal(err)
 	}
@@ -70,6 +73,9 @@ func TestRunRecordsEveryCell(t *testing.T) {
 	}
 	if len(f.Records) != 10 {
 		t.Fatalf("%d records, want 10", len(f.Records))
+	}
+	if p := progress.String(); !strings.Contains(p, "[1/10] fake/table cpu/ok n=1") || !strings.Contains(p, "done: 10 cells") {
+		t.Errorf("progress output %q lacks the first cell or the closing line", p)
 	}
 	if setups != 2 {
 		t.Errorf("setup ran %d times, want once per case (2)", setups)
