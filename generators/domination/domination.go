@@ -1,0 +1,325 @@
+// Package domination builds the digraph D_m of the 2-domination paper (002,
+// section 2.2) and its (min,+) matrix A(D_m).
+//
+// A 2-dominating set S of the cylinder P_m □ C_n labels each vertex v:
+// 0 when v ∈ S; 1 when v ∉ S has at least two neighbours in S in its
+// column or the previous one; 2 when it has exactly one there. A column is
+// then a word p = p^1..p^m over {0, 1, 2}; the correct m-words are those
+// containing none of 020, 111, 211, 112, 212 anywhere, neither 11 nor 12 as
+// p^1 p^2, and neither 11 nor 21 as p^(m-1) p^m. Their numbers are Table 1's
+// row counts (6, 15, 36, 90, ... for m = 2, 3, 4, 5, ...).
+//
+// A word p can follow a word q (q is the column before p) when, for every
+// position i: q_i = 2 implies p_i = 0; p_i = 2 implies exactly one of
+// p_(i-1), p_(i+1), q_i is 0; p_i = 1 implies at least two of them are 0
+// (positions outside 1..m do not count). D_m has an arc q -> p exactly then,
+// labelled with the number of zeros of p, and A(D_m)_qp is that label, or
+// ∞ (minplus.Inf) where there is no arc.
+//
+// Words are numbered in increasing lexicographic order (0 < 1 < 2, p^1
+// most significant), the order of Algorithm 1's enumeration of all
+// variations; row and column q of A(D_m) belong to word q.
+package domination
+
+import (
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/semibench/semibench/impls/cpu/minplus"
+	"github.com/semibench/semibench/mtx"
+)
+
+// MaxM is the largest m the package builds: 3^m words are scanned.
+const MaxM = 20
+
+// Word is a correct m-word, letters in {0, 1, 2}, Word[0] = p^1.
+type Word []uint8
+
+// String renders the word as its letters, "0201".
+func (w Word) String() string {
+	b := make([]byte, len(w))
+	for i, c := range w {
+		b[i] = '0' + c
+	}
+	return string(b)
+}
+
+// Zeros is the number of zeros of w: the label of every arc into w.
+func (w Word) Zeros() int {
+	z := 0
+	for _, c := range w {
+		if c == 0 {
+			z++
+		}
+	}
+	return z
+}
+
+// Correct reports whether w is a correct m-word (section 2.2).
+func Correct(w Word) bool {
+	m := len(w)
+	for _, c := range w {
+		if c > 2 {
+			return false
+		}
+	}
+	if m >= 2 {
+		if w[0] == 1 && w[1] != 0 { // 11, 12 at the beginning
+			return false
+		}
+		if w[m-1] == 1 && w[m-2] != 0 { // 11, 21 at the end
+			return false
+		}
+	}
+	for i := 0; i+2 < m; i++ {
+		a, b, c := w[i], w[i+1], w[i+2]
+		if a == 0 && b == 2 && c == 0 { // 020
+			return false
+		}
+		if b == 1 && a != 0 && c != 0 { // 111, 211, 112, 212
+			return false
+		}
+	}
+	return true
+}
+
+// CanFollow reports whether p can follow q: whether they can be consecutive
+// columns, q then p, of a 2-dominating set (the three rules of section 2.2).
+func CanFollow(p, q Word) bool {
+	m := len(p)
+	if len(q) != m {
+		return false
+	}
+	for i := 0; i < m; i++ {
+		if q[i] == 2 && p[i] != 0 {
+			return false
+		}
+		if p[i] == 0 {
+			continue
+		}
+		zeros := 0
+		if i > 0 && p[i-1] == 0 {
+			zeros++
+		}
+		if i+1 < m && p[i+1] == 0 {
+			zeros++
+		}
+		if q[i] == 0 {
+			zeros++
+		}
+		if p[i] == 2 && zeros != 1 || p[i] == 1 && zeros < 2 {
+			return false
+		}
+	}
+	return true
+}
+
+// Digraph is D_m: its correct m-words and its arcs as A(D_m) in CSR.
+type Digraph struct {
+	M     int
+	Words []Word
+	// index maps a word's base-3 code (p^1 most significant) to its number,
+	// or -1 when the word is not correct.
+	index []int32
+	A     *minplus.CSR
+}
+
+// Index returns the number of w, or -1 when w is not a correct m-word.
+func (d *Digraph) Index(w Word) int {
+	if len(w) != d.M {
+		return -1
+	}
+	code := 0
+	for _, c := range w {
+		if c > 2 {
+			return -1
+		}
+		code = 3*code + int(c)
+	}
+	return int(d.index[code])
+}
+
+// N is the number of correct m-words: the order of A(D_m).
+func (d *Digraph) N() int { return len(d.Words) }
+
+// CheckM validates m.
+func CheckM(m int) error {
+	if m < 2 || m > MaxM {
+		return fmt.Errorf("domination: m = %d out of range (2 <= m <= %d)", m, MaxM)
+	}
+	return nil
+}
+
+// Words lists the correct m-words in lexicographic order.
+func Words(m int) ([]Word, error) {
+	if err := CheckM(m); err != nil {
+		return nil, err
+	}
+	var out []Word
+	w := make(Word, m)
+	var rec func(i int)
+	rec = func(i int) {
+		if i == m {
+			if Correct(w) {
+				out = append(out, append(Word(nil), w...))
+			}
+			return
+		}
+		for c := uint8(0); c <= 2; c++ {
+			w[i] = c
+			// prune on the beginning and the triples already complete
+			if !prefixOK(w[:i+1]) {
+				continue
+			}
+			rec(i + 1)
+		}
+	}
+	rec(0)
+	return out, nil
+}
+
+// prefixOK reports whether a prefix can still extend to a correct word:
+// it checks the beginning and the interior triples, not the end.
+func prefixOK(w Word) bool {
+	if len(w) >= 2 && w[0] == 1 && w[1] != 0 {
+		return false
+	}
+	for i := 0; i+2 < len(w); i++ {
+		a, b, c := w[i], w[i+1], w[i+2]
+		if a == 0 && b == 2 && c == 0 || b == 1 && a != 0 && c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Build constructs D_m: the correct m-words and A(D_m) in CSR, the arcs of
+// row q found by generating the words that can follow q letter by letter.
+func Build(m int) (*Digraph, error) {
+	words, err := Words(m)
+	if err != nil {
+		return nil, err
+	}
+	d := &Digraph{M: m, Words: words, index: make([]int32, pow3(m))}
+	for i := range d.index {
+		d.index[i] = -1
+	}
+	for i, w := range words {
+		d.index[code(w)] = int32(i)
+	}
+	n := len(words)
+	a := &minplus.CSR{N: n, RowPtr: make([]int32, n+1)}
+	p := make(Word, m)
+	for qi, q := range words {
+		var rec func(i int)
+		rec = func(i int) {
+			if i == m {
+				if CanFollow(p, q) {
+					j := d.index[code(p)]
+					if j >= 0 {
+						a.Col = append(a.Col, j)
+						a.Val = append(a.Val, int16(p.Zeros()))
+					}
+				}
+				return
+			}
+			for c := uint8(0); c <= 2; c++ {
+				if q[i] == 2 && c != 0 {
+					continue
+				}
+				p[i] = c
+				// position i-1 is now fully determined: check its rule
+				if i >= 1 && !positionOK(p, q, i-1, i+1) {
+					continue
+				}
+				rec(i + 1)
+			}
+		}
+		rec(0)
+		a.RowPtr[qi+1] = int32(len(a.Col))
+		if len(a.Col) > math.MaxInt32-1 {
+			return nil, fmt.Errorf("domination: m = %d has too many arcs for int32 indices", m)
+		}
+	}
+	d.A = a
+	return d, nil
+}
+
+// positionOK checks the rule of position i of p after q, where p is known
+// up to (excluding) position known.
+func positionOK(p, q Word, i, known int) bool {
+	if p[i] == 0 {
+		return true
+	}
+	zeros := 0
+	if i > 0 && p[i-1] == 0 {
+		zeros++
+	}
+	if i+1 < known && p[i+1] == 0 {
+		zeros++
+	}
+	if q[i] == 0 {
+		zeros++
+	}
+	return !(p[i] == 2 && zeros != 1 || p[i] == 1 && zeros < 2)
+}
+
+func code(w Word) int {
+	c := 0
+	for _, x := range w {
+		c = 3*c + int(x)
+	}
+	return c
+}
+
+func pow3(m int) int {
+	p := 1
+	for i := 0; i < m; i++ {
+		p *= 3
+	}
+	return p
+}
+
+// Dense returns A(D_m) as a dense N x N int16 matrix, minplus.Inf where
+// there is no arc.
+func (d *Digraph) Dense() *minplus.Dense { return d.A.ToDense() }
+
+// Rows returns the number of correct m-words without building D_m.
+func Rows(m int) (int, error) {
+	w, err := Words(m)
+	if err != nil {
+		return 0, err
+	}
+	return len(w), nil
+}
+
+// WriteMatrixMarket writes A(D_m) to w as a coordinate integer-valued
+// Matrix Market file: one entry per arc (q, p), 1-based, valued with the
+// number of zeros of p (0 is a real arc label); absent entries are ∞. The
+// comments name the words of rows and columns by number.
+func WriteMatrixMarket(w io.Writer, m int) error {
+	d, err := Build(m)
+	if err != nil {
+		return err
+	}
+	a := d.A
+	mw, err := mtx.NewWriter(w, a.N, a.N, a.NNZ(),
+		fmt.Sprintf("A(D_%d) of the 2-domination paper (002, section 2.2): %d correct %d-words, %d arcs", m, a.N, m, a.NNZ()),
+		"entry (q, p) = number of zeros of p when p can follow q; absent entries are infinity",
+		"rows and columns are the correct words in lexicographic order (0 < 1 < 2)")
+	if err != nil {
+		return fmt.Errorf("domination: writing A(D_%d): %w", m, err)
+	}
+	for i := 0; i < a.N; i++ {
+		for p := a.RowPtr[i]; p < a.RowPtr[i+1]; p++ {
+			if err := mw.Write(i, int(a.Col[p]), float64(a.Val[p])); err != nil {
+				return fmt.Errorf("domination: writing A(D_%d): %w", m, err)
+			}
+		}
+	}
+	if err := mw.Close(); err != nil {
+		return fmt.Errorf("domination: writing A(D_%d): %w", m, err)
+	}
+	return nil
+}
