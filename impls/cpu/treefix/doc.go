@@ -1,0 +1,43 @@
+// Package treefix computes +Rootfix and +Leaffix, the treefix operations of
+// Leiserson and Maggs, on the CPU, four ways, after the treefix paper
+// (004_89a0ec3b389b4640.txt).
+//
+// Definitions (the paper's section II, fixed by its Algorithm 1 and by
+// "with unit weights +Rootfix returns the depth and +Leaffix the size of the
+// subtree"): for a tree with vertex weights w and an operator ⊕,
+//
+//	Rootfix(v) = ⊕ of w over the path from the root to v, v included;
+//	Leaffix(v) = ⊕ of w over the subtree rooted at v, v included.
+//
+// Implementations (Impls):
+//
+//   - cpu/sequential: one traversal over the children lists (CSR): Rootfix
+//     top-down in breadth-first order, Leaffix bottom-up in reverse.
+//   - cpu/parallel: the paper's Algorithm 1, level-synchronous breadth-first
+//     search over CSR, with Merrill et al.'s load balancing on goroutines: a
+//     prefix sum over the frontier's child counts R[i+1]-R[i] packs the
+//     children to gather, and the workers split the packed positions evenly,
+//     so a star's root with n-1 children is shared by every worker. The
+//     output queue position of each child is its packed position: no lock.
+//     Leaffix runs the same levels bottom-up, each vertex reducing its
+//     children (a segmented reduction split the same way).
+//   - cpu/vectorial: the paper's Algorithm 2 on the vector tree
+//     representation of Fig. 2 (Vector: the Euler-tour positions "(V" and
+//     "V)"): Write (E[(V[i]] = w[i], E[V)[i]] = -w[i]), an inclusive +scan
+//     over the 2n entries (reduce-then-scan over goroutines), Read
+//     (R[i] = E[(V[i]]). Its Leaffix twin writes 0 at V) and reads
+//     R[i] = E[V)[i]] - E[(V[i]] + w[i].
+//   - cpu/vectorial-compensated: the same write, scan and read with a wider,
+//     compensated accumulator: E holds float64 and the scan carries a
+//     Neumaier/TwoSum error term, so a float32 result is rounded once from a
+//     nearly exact float64 value (bounds in Bound).
+//
+// Which algebra each needs: sequential and parallel only combine (a
+// monoid: associative with identity); the vectorial algorithm needs an
+// abelian group: Rootfix cancels a leaving subtree with the inverse -w,
+// Leaffix subtracts two prefixes, and both reorder terms (commutativity).
+// The generic entry points (RunGroup) take any Group (Add, Xor, ...); Run
+// is the fast path for + on machine numbers. Floating-point + is not
+// associative: the implementations differ by rounding, which the accuracy
+// experiment measures; on integers (no overflow) all agree exactly.
+package treefix

@@ -1,0 +1,152 @@
+package treefix
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/semibench/semibench/bench"
+)
+
+// The implementations' names, in display order.
+const (
+	Sequential           = "cpu/sequential"
+	Parallel             = "cpu/parallel"
+	Vectorial            = "cpu/vectorial"
+	VectorialCompensated = "cpu/vectorial-compensated"
+)
+
+// Impls lists every CPU implementation.
+var Impls = []string{Sequential, Parallel, Vectorial, VectorialCompensated}
+
+// ParseImpl accepts an implementation name with or without its "cpu/"
+// prefix.
+func ParseImpl(s string) (string, error) {
+	name := s
+	if !strings.HasPrefix(name, "cpu/") {
+		name = "cpu/" + name
+	}
+	if !slices.Contains(Impls, name) {
+		return "", fmt.Errorf("unknown treefix implementation %q (valid: %s)", s, strings.Join(Impls, ", "))
+	}
+	return name, nil
+}
+
+// Phase names reported to the bench.Recorder. "compute" is the paper's
+// computation time (everything but the transfers); the vectorial
+// implementations also report their three steps.
+const (
+	PhaseCompute = "compute"
+	PhaseWrite   = "write"
+	PhaseScan    = "scan"
+	PhaseRead    = "read"
+)
+
+// Grain sizes: levels, ranges and scans below these run on one goroutine
+// (variables so that tests can exercise the parallel paths on small trees).
+var (
+	gatherGrain = 1 << 13
+	arrayGrain  = 1 << 15
+)
+
+// Solver runs the implementations on one tree with T weights, keeping
+// their scratch arrays between runs. A Solver is not safe for concurrent
+// use.
+type Solver[T Number] struct {
+	t       *Tree
+	threads int
+	e       []T       // Euler-tour vector (vectorial)
+	e64     []float64 // wide Euler-tour vector (vectorial-compensated)
+	order   []int32   // breadth-first queue / level-ordered vertices
+	off     []int32   // per-level child offsets (parallel)
+	lstart  []int32   // level starts in order (parallel)
+	ostart  []int32   // level starts in off (parallel)
+	parts   []partial[T]
+}
+
+type partial[T Number] struct {
+	k   int
+	sum T
+}
+
+// NewSolver prepares a solver; threads is the goroutine count of the
+// parallel implementations (0: GOMAXPROCS). The vector representation is
+// built on first use of a vectorial implementation (or by
+// t.BuildVector beforehand, to keep it out of a timing).
+func NewSolver[T Number](t *Tree, threads int) *Solver[T] {
+	return &Solver[T]{t: t, threads: workers(threads)}
+}
+
+// Run computes op of the weights w into out (both of length n) with the
+// named implementation, reporting phases to rec (nil: none).
+func (s *Solver[T]) Run(ctx context.Context, impl string, op Op, w, out []T, rec *bench.Recorder) error {
+	n := s.t.N()
+	if len(w) != n || len(out) != n {
+		return fmt.Errorf("treefix: %d weights and %d outputs for %d vertices", len(w), len(out), n)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	switch impl {
+	case Sequential:
+		defer rec.Start(PhaseCompute)()
+		s.sequential(op, w, out)
+	case Parallel:
+		defer rec.Start(PhaseCompute)()
+		return s.parallel(ctx, op, w, out)
+	case Vectorial:
+		v := s.t.BuildVector()
+		defer rec.Start(PhaseCompute)()
+		s.vectorial(op, v, w, out, rec)
+	case VectorialCompensated:
+		v := s.t.BuildVector()
+		defer rec.Start(PhaseCompute)()
+		switch ww := any(w).(type) {
+		case []float32:
+			compensated(s.threads, &s.e64, op, v, ww, any(out).([]float32), rec)
+		case []float64:
+			compensated(s.threads, &s.e64, op, v, ww, any(out).([]float64), rec)
+		default: // integers are exact: the plain scan is already exact
+			s.vectorial(op, v, w, out, rec)
+		}
+	default:
+		return fmt.Errorf("treefix: unknown implementation %q (valid: %s)", impl, strings.Join(Impls, ", "))
+	}
+	return nil
+}
+
+// sequential is one breadth-first traversal over the CSR children lists.
+func (s *Solver[T]) sequential(op Op, w, out []T) {
+	c := s.t.CSR
+	n := s.t.N()
+	if cap(s.order) < n {
+		s.order = make([]int32, n)
+	}
+	q := s.order[:0]
+	root := c.Root
+	q = append(q, root)
+	R, C := c.R, c.C
+	if op == Rootfix {
+		out[root] = w[root]
+		for h := 0; h < len(q); h++ {
+			i := q[h]
+			ri := out[i]
+			for _, j := range C[R[i]:R[i+1]] {
+				out[j] = ri + w[j]
+				q = append(q, j)
+			}
+		}
+		return
+	}
+	for h := 0; h < len(q); h++ {
+		i := q[h]
+		q = append(q, C[R[i]:R[i+1]]...)
+	}
+	copy(out, w)
+	parent := s.t.Parent
+	for h := len(q) - 1; h > 0; h-- {
+		v := q[h]
+		out[parent[v]] += out[v]
+	}
+}

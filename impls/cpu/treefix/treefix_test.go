@@ -1,0 +1,285 @@
+package treefix
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/semibench/semibench/generators/trees"
+)
+
+// fig2 is the paper's Fig. 2 tree: a(b(c, d, e), f) with W = [1,2,4,5,6,3].
+var fig2 = []int32{-1, 0, 1, 1, 1, 0}
+
+func TestFig2(t *testing.T) {
+	tr, err := NewTree(fig2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := tr.BuildVector()
+	if !slices.Equal(v.Open, []int32{0, 1, 2, 4, 6, 9}) || !slices.Equal(v.Close, []int32{11, 8, 3, 5, 7, 10}) {
+		t.Fatalf("(V = %v, V) = %v; want the paper's [0 1 2 4 6 9], [11 8 3 5 7 10]", v.Open, v.Close)
+	}
+	w := []int64{1, 2, 4, 5, 6, 3}
+	want := map[Op][]int64{Rootfix: {1, 3, 7, 8, 9, 4}, Leaffix: {21, 17, 4, 5, 6, 3}}
+	for _, op := range []Op{Rootfix, Leaffix} {
+		for _, impl := range Impls {
+			out := make([]int64, 6)
+			if err := NewSolver[int64](tr, 2).Run(context.Background(), impl, op, w, out, nil); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(out, want[op]) {
+				t.Errorf("%s %s = %v, want %v", impl, op, out, want[op])
+			}
+			g := make([]int64, 6)
+			if err := RunGroup(context.Background(), Add[int64]{}, tr, impl, op, w, g); err == nil && !slices.Equal(g, want[op]) {
+				t.Errorf("RunGroup %s %s = %v, want %v", impl, op, g, want[op])
+			}
+		}
+	}
+}
+
+// naive computes op by walking the parent pointers.
+func naive(parent []int32, op Op, w []int64) []int64 {
+	out := make([]int64, len(parent))
+	for v := range parent {
+		for u := int32(v); u >= 0; u = parent[u] {
+			if op == Rootfix {
+				out[v] += w[u]
+			} else {
+				out[u] += w[v]
+			}
+		}
+	}
+	return out
+}
+
+func testTrees(t *testing.T) map[string]*trees.Tree {
+	t.Helper()
+	out := map[string]*trees.Tree{}
+	add := func(name string, tr *trees.Tree, err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, how := range []trees.Numbering{trees.BreadthFirst, trees.DepthFirst, trees.RandomOrder} {
+			r, err := trees.Renumber(tr, how, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[name+"/"+string(how)] = r
+		}
+	}
+	s, err := trees.Star(3000)
+	add("star", s, err)
+	c, err := trees.Caterpillar(700)
+	add("caterpillar", c, err)
+	r, err := trees.Random(3000, 12, trees.Uniform, 1)
+	add("random", r, err)
+	b, err := trees.Random(2500, 40, trees.Bell, 2)
+	add("bell", b, err)
+	one, err := trees.Star(1)
+	add("single", one, err)
+	return out
+}
+
+// TestIntegerExact: on integer weights every implementation, at every
+// thread count and with the parallel paths forced on, equals the naive
+// reference exactly; so do RunGroup's.
+func TestIntegerExact(t *testing.T) {
+	defer func(g, a int) { gatherGrain, arrayGrain = g, a }(gatherGrain, arrayGrain)
+	gatherGrain, arrayGrain = 7, 16
+	for name, tr := range testTrees(t) {
+		trees.IntWeights(tr, 1000, 3)
+		w := make([]int64, tr.N())
+		for i, x := range tr.Weight {
+			w[i] = int64(x)
+		}
+		pt, err := NewTree(tr.Parent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, op := range []Op{Rootfix, Leaffix} {
+			want := naive(tr.Parent, op, w)
+			for _, threads := range []int{1, 2, 3, 8} {
+				s := NewSolver[int64](pt, threads)
+				for _, impl := range Impls {
+					out := make([]int64, tr.N())
+					for rep := 0; rep < 2; rep++ { // scratch reuse
+						if err := s.Run(context.Background(), impl, op, w, out, nil); err != nil {
+							t.Fatal(err)
+						}
+						if !slices.Equal(out, want) {
+							t.Fatalf("%s %s %s threads=%d differs from the naive reference", name, impl, op, threads)
+						}
+					}
+				}
+			}
+			for _, impl := range []string{Sequential, Vectorial} {
+				out := make([]int64, tr.N())
+				if err := RunGroup(context.Background(), Add[int64]{}, pt, impl, op, w, out); err != nil || !slices.Equal(out, want) {
+					t.Fatalf("%s RunGroup %s %s: %v", name, impl, op, err)
+				}
+			}
+		}
+	}
+}
+
+// TestXor: the vectorial algorithm over another group.
+func TestXor(t *testing.T) {
+	tr, _ := trees.Random(2000, 30, trees.Uniform, 4)
+	tr, _ = trees.Renumber(tr, trees.RandomOrder, 4)
+	pt, _ := NewTree(tr.Parent)
+	rng := rand.New(rand.NewPCG(1, 2))
+	w := make([]uint64, tr.N())
+	for i := range w {
+		w[i] = rng.Uint64()
+	}
+	for _, op := range []Op{Rootfix, Leaffix} {
+		want := make([]uint64, tr.N())
+		for v := range tr.Parent {
+			for u := int32(v); u >= 0; u = tr.Parent[u] {
+				if op == Rootfix {
+					want[v] ^= w[u]
+				} else {
+					want[u] ^= w[v]
+				}
+			}
+		}
+		for _, impl := range []string{Sequential, Vectorial} {
+			out := make([]uint64, tr.N())
+			if err := RunGroup(context.Background(), Xor[uint64]{}, pt, impl, op, w, out); err != nil || !slices.Equal(out, want) {
+				t.Errorf("xor %s %s: %v", impl, op, err)
+			}
+		}
+	}
+}
+
+// exactResults computes op exactly (big.Float) for float32 weights, with
+// the absolute-value sums the bound needs.
+func exactResults(parent []int32, op Op, w []float32) (exact []float64, absPre []float64, sumAbs float64) {
+	n := len(parent)
+	pt, _ := NewTree(parent)
+	order, _ := pt.CSR.Order()
+	vals := make([]*big.Float, n)
+	for _, v := range order {
+		vals[v] = new(big.Float).SetPrec(2200).SetFloat64(float64(w[v]))
+	}
+	if op == Rootfix {
+		for _, v := range order {
+			if p := parent[v]; p >= 0 {
+				vals[v].Add(vals[v], vals[p])
+			}
+		}
+	} else {
+		for h := n - 1; h > 0; h-- {
+			v := order[h]
+			vals[parent[v]].Add(vals[parent[v]], vals[v])
+		}
+	}
+	exact = make([]float64, n)
+	for v := range vals {
+		exact[v], _ = vals[v].Float64()
+	}
+	for _, x := range w {
+		sumAbs += math.Abs(float64(x))
+	}
+	absPre = make([]float64, n)
+	for v := range absPre {
+		absPre[v] = 2*sumAbs + math.Abs(float64(w[v]))
+	}
+	return exact, absPre, sumAbs
+}
+
+// TestCompensatedBound holds cpu/vectorial-compensated to Bound on every
+// vertex of ill-conditioned chains (GenSum, C up to 1e10) and random
+// trees, and checks that it matches or beats cpu/parallel's error on the
+// chain's full sum.
+func TestCompensatedBound(t *testing.T) {
+	defer func(g, a int) { gatherGrain, arrayGrain = g, a }(gatherGrain, arrayGrain)
+	gatherGrain, arrayGrain = 64, 256
+	type input struct {
+		name   string
+		parent []int32
+		w      []float32
+	}
+	var ins []input
+	for i, cond := range []float64{1e2, 1e5, 1e8, 1e10} {
+		x, _, err := trees.GenSum(4000, cond, uint64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, _ := trees.Caterpillar(len(x))
+		ins = append(ins, input{fmt.Sprintf("chain C=%g", cond), c.Parent, x})
+	}
+	r, _ := trees.Random(3000, 25, trees.Bell, 9)
+	r, _ = trees.Renumber(r, trees.RandomOrder, 9)
+	rng := rand.New(rand.NewPCG(3, 3))
+	w := make([]float32, r.N())
+	for i := range w {
+		w[i] = float32((2*rng.Float64() - 1) * math.Exp2(float64(rng.IntN(30))))
+	}
+	ins = append(ins, input{"random bell", r.Parent, w})
+	for _, in := range ins {
+		pt, err := NewTree(in.parent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := NewSolver[float32](pt, 2)
+		for _, op := range []Op{Rootfix, Leaffix} {
+			exact, absPre, sumAbs := exactResults(in.parent, op, in.w)
+			comp := make([]float32, len(in.w))
+			par := make([]float32, len(in.w))
+			if err := s.Run(context.Background(), VectorialCompensated, op, in.w, comp, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Run(context.Background(), Parallel, op, in.w, par, nil); err != nil {
+				t.Fatal(err)
+			}
+			for v := range comp {
+				b := Bound(op, len(comp), exact[v], absPre[v], sumAbs)
+				if e := math.Abs(float64(comp[v]) - exact[v]); e > b {
+					t.Fatalf("%s %s vertex %d: error %g exceeds the bound %g", in.name, op, v, e, b)
+				}
+			}
+			if in.name[:5] == "chain" {
+				full := len(comp) - 1 // Rootfix: the leaf holds the whole sum
+				if op == Leaffix {
+					full = 0
+				}
+				ec := math.Abs(float64(comp[full]) - exact[full])
+				ep := math.Abs(float64(par[full]) - exact[full])
+				if ec > max(ep, U32*math.Abs(exact[full])) {
+					t.Errorf("%s %s: compensated error %g, parallel %g", in.name, op, ec, ep)
+				}
+			}
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	if _, err := NewTree([]int32{-1, -1}); err == nil {
+		t.Error("two roots accepted")
+	}
+	tr, _ := NewTree(fig2)
+	s := NewSolver[float64](tr, 1)
+	if err := s.Run(context.Background(), "cpu/nope", Rootfix, make([]float64, 6), make([]float64, 6), nil); err == nil {
+		t.Error("unknown implementation accepted")
+	}
+	if err := s.Run(context.Background(), Sequential, Rootfix, make([]float64, 5), make([]float64, 6), nil); err == nil {
+		t.Error("short weights accepted")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := s.Run(ctx, Parallel, Rootfix, make([]float64, 6), make([]float64, 6), nil); err == nil {
+		t.Error("cancelled context ignored")
+	}
+	for _, s := range []string{"sequential", "cpu/parallel", "vectorial-compensated"} {
+		if _, err := ParseImpl(s); err != nil {
+			t.Error(err)
+		}
+	}
+}
