@@ -21,6 +21,13 @@ func TestWordCountsTable1(t *testing.T) {
 		if got != want {
 			t.Errorf("m=%d: %d correct words, Table 1 says %d", m, got, want)
 		}
+		words, err := Words(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(words) != want {
+			t.Errorf("m=%d: Words lists %d, Table 1 says %d", m, len(words), want)
+		}
 	}
 }
 

@@ -1,0 +1,505 @@
+package domination
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/semibench/semibench/bench"
+	gen "github.com/semibench/semibench/generators/domination"
+	"github.com/semibench/semibench/impls/cpu/minplus"
+)
+
+// DefaultK is the number of powers Algorithm 2 computes, 50 as the paper.
+const DefaultK = 50
+
+// DefaultImpl is the (min,+) product used when Options.Impl is empty: the
+// sparse product, A(D_m) being sparse.
+const DefaultImpl = "cpu/sparse"
+
+// ErrNoRecurrence is returned when K powers hold no repetition.
+var ErrNoRecurrence = errors.New("no recurrence A^(r+a) = b ⊗ A^r within the powers computed")
+
+// Options tune Analyze.
+type Options struct {
+	K       int    // powers of Algorithm 2 (0: DefaultK)
+	Impl    string // minplus implementation (empty: DefaultImpl)
+	Threads int    // goroutines of the product (0: all CPUs)
+	// StopAtRepetition ends Algorithm 2 at the first repetition of the
+	// normalised power (n0 + a powers) instead of computing all K; Table 3's
+	// r0 then comes out as n0 rather than K - a.
+	StopAtRepetition bool
+	// MemoryLimit is the memory the matrices may use (0: the memory
+	// available on this machine).
+	MemoryLimit uint64
+	// Rec receives the phases algorithm1 .. algorithm5 (nil: none).
+	Rec *bench.Recorder
+}
+
+// Power is what is kept of one power A^i.
+type Power struct {
+	Min     int16     // the minimum entry (minplus.Inf when all are infinite)
+	DiagMin int16     // the minimum of the diagonal: γ2(P_m □ C_i) when i >= 3
+	DiagArg int32     // the first word where the diagonal reaches DiagMin
+	Finite  bool      // no entry is infinite
+	Hash    [2]uint64 // fingerprint of A^i - Min, infinite entries marked
+}
+
+// Exception is an n below n0 where the closed formula does not hold.
+type Exception struct {
+	N       int // the cycle order
+	Gamma2  int // γ2(P_m □ C_n)
+	Formula int // ceil(b·n/a) + α_(n mod a)
+}
+
+// Analysis is the outcome of Algorithms 1 to 5 for one m.
+type Analysis struct {
+	M        int
+	N        int // rows of A(D_m): the number of correct m-words
+	NNZ      int // arcs of D_m
+	K        int // powers requested
+	Computed int // powers computed
+	Impl     string
+	// Powers[i] describes A^i for 1 <= i <= Computed; Powers[0] is unused.
+	Powers []Power
+	R0     int // Algorithm 3: r0_m
+	A      int // Algorithm 3: a_m
+	B      int // Algorithm 3: b_m
+	N0     int // Algorithm 4: n0_m
+	// RepeatAt is the first i whose normalised power equals an earlier one
+	// (found while Algorithm 2 ran): it is N0 + A.
+	RepeatAt int
+	// Verified says how the fingerprint match was re-checked exactly.
+	Verified string
+	// Gamma[n] is γ2(P_m □ C_n) for 3 <= n <= N0 + A - 1 (Algorithm 5).
+	Gamma []int
+	// Alpha[k] is α_k^m for k = n mod A (Table 6).
+	Alpha []int
+	// Exceptions lists the n in [3, N0) where the formula does not hold.
+	Exceptions []Exception
+	// Updates counts the (min,+) updates the products performed.
+	Updates float64
+
+	digraph *gen.Digraph
+}
+
+// MemoryNeeded is the memory, in bytes, that Algorithm 2 needs for m with
+// the named implementation: two N x N int16 powers, plus a dense A(D_m) for
+// the dense products.
+func MemoryNeeded(m int, impl string) (uint64, int, error) {
+	n, err := gen.Rows(m)
+	if err != nil {
+		return 0, 0, err
+	}
+	mats := uint64(2)
+	if impl != "cpu/sparse" {
+		mats = 3
+	}
+	return mats * minplus.Bytes(n), n, nil
+}
+
+func (o *Options) defaults() {
+	if o.K == 0 {
+		o.K = DefaultK
+	}
+	if o.Impl == "" {
+		o.Impl = DefaultImpl
+	}
+}
+
+func (o *Options) memoryLimit() uint64 {
+	if o.MemoryLimit > 0 {
+		return o.MemoryLimit
+	}
+	if a := bench.AvailableMemory(); a > 0 {
+		return a
+	}
+	return 8 << 30
+}
+
+// Analyze runs Algorithms 1 to 5 for P_m □ C_n.
+func Analyze(ctx context.Context, m int, opt Options) (*Analysis, error) {
+	opt.defaults()
+	if m < 2 {
+		return nil, fmt.Errorf("domination: m = %d: the path P_m needs m >= 2", m)
+	}
+	if opt.K < 4 {
+		return nil, fmt.Errorf("domination: K = %d powers: need at least 4", opt.K)
+	}
+	im, err := minplus.Lookup(opt.Impl)
+	if err != nil {
+		return nil, fmt.Errorf("domination: %w", err)
+	}
+	need, n, err := MemoryNeeded(m, opt.Impl)
+	if err != nil {
+		return nil, fmt.Errorf("domination: %w", err)
+	}
+	limit := opt.memoryLimit()
+	if need > limit || m > gen.MaxM {
+		return nil, fmt.Errorf("domination: m = %d: A(D_%d) has %d rows; its powers need %s (%d x %d int16 matrices), only %s available",
+			m, m, n, byteText(need), n, n, byteText(limit))
+	}
+
+	an := &Analysis{M: m, N: n, K: opt.K, Impl: opt.Impl}
+	stop := opt.Rec.Start("algorithm1")
+	d, err := gen.Build(m)
+	stop()
+	if err != nil {
+		return nil, fmt.Errorf("domination: algorithm 1: %w", err)
+	}
+	an.digraph, an.NNZ = d, d.A.NNZ()
+	op := &minplus.Operand{CSR: d.A}
+	if opt.Impl != "cpu/sparse" {
+		op.Dense = d.Dense()
+	}
+
+	// The ring buffer holds the last w powers: two at least (the product's
+	// factor and result), more while they fit in a quarter of the spare
+	// memory, so that the exact re-check usually finds A^n0 still there.
+	w := 2
+	if spare := limit - need; limit > need {
+		w += int(min(uint64(opt.K), spare/4/minplus.Bytes(n)))
+	}
+	w = min(w, opt.K)
+	if err := an.algorithm2(ctx, im, op, w, opt); err != nil {
+		return nil, err
+	}
+
+	stop = opt.Rec.Start("algorithm3")
+	err = an.algorithm3()
+	stop()
+	if err != nil {
+		return nil, fmt.Errorf("domination: m = %d: algorithm 3: %w", m, err)
+	}
+	stop = opt.Rec.Start("algorithm4")
+	an.algorithm4()
+	stop()
+	if an.RepeatAt != an.N0+an.A {
+		return nil, fmt.Errorf("domination: m = %d: algorithm 4 gives n0 + a = %d but the powers first repeat at %d (fingerprint collision?)",
+			m, an.N0+an.A, an.RepeatAt)
+	}
+	if an.Verified == "" {
+		stop = opt.Rec.Start("recheck")
+		err = an.recheck(ctx, im, op, opt)
+		stop()
+		if err != nil {
+			return nil, err
+		}
+	}
+	stop = opt.Rec.Start("algorithm5")
+	an.algorithm5()
+	stop()
+	return an, nil
+}
+
+// algorithm2 computes the powers A^1..A^K (or up to the first repetition),
+// keeping per power its Power summary and the last w powers in a ring.
+func (an *Analysis) algorithm2(ctx context.Context, im minplus.Impl, op *minplus.Operand, w int, opt Options) error {
+	defer opt.Rec.Start("algorithm2")()
+	n := an.N
+	ring := make([]*minplus.Dense, w)
+	for i := range ring {
+		ring[i] = &minplus.Dense{N: n, Data: make([]int16, n*n)}
+	}
+	ring[1%w] = an.digraph.Dense()
+	an.Powers = make([]Power, 1, opt.K+1)
+	seen := map[[2]uint64]int{}
+	for i := 1; i <= opt.K; i++ {
+		cur := ring[i%w]
+		if i > 1 {
+			if err := im.Mul(ctx, cur, op, ring[(i-1)%w], opt.Threads); err != nil {
+				return fmt.Errorf("domination: m = %d: algorithm 2, power %d: %w", an.M, i, err)
+			}
+			if op.Dense != nil && im.Name != "cpu/sparse" {
+				an.Updates += float64(n) * float64(n) * float64(n)
+			} else {
+				an.Updates += float64(an.NNZ) * float64(n)
+			}
+		}
+		p := summarize(cur, opt.Threads)
+		an.Powers = append(an.Powers, p)
+		an.Computed = i
+		if an.RepeatAt != 0 {
+			continue
+		}
+		if j, ok := seen[p.Hash]; ok {
+			an.RepeatAt = i
+			if i-j < w {
+				if err := exactShift(ring[i%w], ring[j%w], int(p.Min)-int(an.Powers[j].Min)); err != nil {
+					return fmt.Errorf("domination: m = %d: A^%d and A^%d share a fingerprint but differ: %w", an.M, i, j, err)
+				}
+				an.Verified = fmt.Sprintf("A^%d = %d ⊗ A^%d checked entry by entry while Algorithm 2 ran", i, int(p.Min)-int(an.Powers[j].Min), j)
+			}
+			if opt.StopAtRepetition {
+				break
+			}
+			continue
+		}
+		seen[p.Hash] = i
+	}
+	return nil
+}
+
+// recheck recomputes the powers up to n0 + a to compare A^(n0+a) with
+// b ⊗ A^n0 exactly, when A^n0 had left the ring buffer.
+func (an *Analysis) recheck(ctx context.Context, im minplus.Impl, op *minplus.Operand, opt Options) error {
+	n := an.N
+	keep := an.digraph.Dense()
+	x, y := keep.Clone(), &minplus.Dense{N: n, Data: make([]int16, n*n)}
+	for i := 2; i <= an.N0+an.A; i++ {
+		if err := im.Mul(ctx, y, op, x, opt.Threads); err != nil {
+			return fmt.Errorf("domination: m = %d: re-check, power %d: %w", an.M, i, err)
+		}
+		x, y = y, x
+		if i == an.N0 {
+			keep = x.Clone()
+		}
+	}
+	if err := exactShift(x, keep, an.B); err != nil {
+		return fmt.Errorf("domination: m = %d: A^%d and A^%d share a fingerprint but differ: %w", an.M, an.N0+an.A, an.N0, err)
+	}
+	an.Verified = fmt.Sprintf("A^%d = %d ⊗ A^%d checked entry by entry after recomputing the powers", an.N0+an.A, an.B, an.N0)
+	return nil
+}
+
+// exactShift checks x = c ⊗ y entry by entry, ∞ matching ∞.
+func exactShift(x, y *minplus.Dense, c int) error {
+	for i, v := range x.Data {
+		u := y.Data[i]
+		if (v >= minplus.Inf) != (u >= minplus.Inf) || v < minplus.Inf && int(v) != int(u)+c {
+			return fmt.Errorf("entry (%d, %d): %d vs %d + %d", i/x.N, i%x.N, v, u, c)
+		}
+	}
+	return nil
+}
+
+// summarize computes a power's minimum, diagonal minimum and fingerprint,
+// by bands of rows in parallel.
+func summarize(d *minplus.Dense, threads int) Power {
+	n := d.N
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	threads = max(1, min(threads, n/64))
+	band := (n + threads - 1) / threads
+	mins := make([]int16, threads)
+	finite := make([]bool, threads)
+	var wg sync.WaitGroup
+	for t := 0; t < threads; t++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lo, fin := minplus.Inf, true
+			for _, v := range d.Data[min(n*n, t*band*n):min(n*n, (t+1)*band*n)] {
+				if v < lo {
+					lo = v
+				}
+				if v >= minplus.Inf {
+					fin = false
+				}
+			}
+			mins[t], finite[t] = lo, fin
+		}()
+	}
+	wg.Wait()
+	p := Power{Min: minplus.Inf, DiagMin: minplus.Inf, DiagArg: -1, Finite: true}
+	for t := range mins {
+		p.Min = min(p.Min, mins[t])
+		p.Finite = p.Finite && finite[t]
+	}
+	for i := 0; i < n; i++ {
+		if v := d.Data[i*n+i]; v < p.DiagMin {
+			p.DiagMin, p.DiagArg = v, int32(i)
+		}
+	}
+	rows := make([][2]uint64, n)
+	for t := 0; t < threads; t++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := t * band; i < min(n, (t+1)*band); i++ {
+				rows[i] = rowHash(d.Row(i), p.Min)
+			}
+		}()
+	}
+	wg.Wait()
+	h := [2]uint64{0x243F6A8885A308D3, 0x13198A2E03707344}
+	for _, r := range rows {
+		h = mix(h, r[0], r[1])
+	}
+	p.Hash = h
+	return p
+}
+
+// rowHash fingerprints a row minus lo, infinite entries as 0xFFFF.
+func rowHash(row []int16, lo int16) [2]uint64 {
+	h := [2]uint64{0xA4093822299F31D0, 0x082EFA98EC4E6C89}
+	var x uint64
+	k := 0
+	for _, v := range row {
+		u := uint64(0xFFFF)
+		if v < minplus.Inf {
+			u = uint64(uint16(v - lo))
+		}
+		x = x<<16 | u
+		if k++; k == 4 {
+			h = mix(h, x, 0)
+			x, k = 0, 0
+		}
+	}
+	return mix(h, x, uint64(len(row)))
+}
+
+func mix(h [2]uint64, x, y uint64) [2]uint64 {
+	a := (h[0] ^ x) * 0x9E3779B97F4A7C15
+	a ^= a >> 29
+	b := bits.RotateLeft64(h[1]+x*0xC2B2AE3D27D4EB4F+y, 31) * 0x165667B19E3779F9
+	b ^= b >> 32
+	return [2]uint64{a ^ y, b}
+}
+
+// same reports whether A^i - A^j is constant, from the fingerprints.
+func (an *Analysis) same(i, j int) bool {
+	return an.Powers[i].Hash == an.Powers[j].Hash
+}
+
+// algorithm3 is the paper's Algorithm 3 on the fingerprints: for i from the
+// last power down, and j from i-1 down, the first pair with A^i - A^j
+// constant.
+func (an *Analysis) algorithm3() error {
+	for i := an.Computed; i >= 1; i-- {
+		for j := i - 1; j >= 1; j-- {
+			if an.same(i, j) {
+				an.A, an.B, an.R0 = i-j, int(an.Powers[i].Min)-int(an.Powers[j].Min), j
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("%w (%d powers)", ErrNoRecurrence, an.Computed)
+}
+
+// algorithm4 is the paper's Algorithm 4: from i = r0 + a down, the smallest
+// n0 with A^(n0+a) = b ⊗ A^n0.
+func (an *Analysis) algorithm4() {
+	an.N0 = an.R0
+	for i := an.R0 + an.A; i-an.A >= 1; i-- {
+		if !an.same(i, i-an.A) || int(an.Powers[i].Min)-int(an.Powers[i-an.A].Min) != an.B {
+			break
+		}
+		an.N0 = i - an.A
+	}
+}
+
+// algorithm5 reads γ2(P_m □ C_n) off the diagonals for 3 <= n < n0 + a and
+// derives the formula's α_k and its exceptions.
+func (an *Analysis) algorithm5() {
+	last := an.N0 + an.A - 1
+	an.Gamma = make([]int, last+1)
+	for n := 3; n <= last; n++ {
+		an.Gamma[n] = int(an.Powers[n].DiagMin)
+	}
+	an.Alpha = make([]int, an.A)
+	for n := an.N0; n <= last; n++ {
+		an.Alpha[n%an.A] = an.Gamma[n] - ceilDiv(an.B*n, an.A)
+	}
+	an.Exceptions = nil
+	for n := 3; n < an.N0; n++ {
+		if f := an.formula(n); f != an.Gamma[n] {
+			an.Exceptions = append(an.Exceptions, Exception{N: n, Gamma2: an.Gamma[n], Formula: f})
+		}
+	}
+}
+
+func (an *Analysis) formula(n int) int { return ceilDiv(an.B*n, an.A) + an.Alpha[n%an.A] }
+
+func ceilDiv(x, y int) int { return (x + y - 1) / y }
+
+// Gamma2 returns γ2(P_m □ C_n) for any n >= 3: read off the diagonals below
+// n0 + a, from the recurrence above.
+func (an *Analysis) Gamma2(n int) (int, error) {
+	if n < 3 {
+		return 0, fmt.Errorf("domination: n = %d: the cycle C_n needs n >= 3", n)
+	}
+	if n < len(an.Gamma) {
+		return an.Gamma[n], nil
+	}
+	r := an.N0 + (n-an.N0)%an.A
+	return an.Gamma[r] + an.B*((n-r)/an.A), nil
+}
+
+// AlphaSet lists the k (0 <= k < a) with α_k = v.
+func (an *Analysis) AlphaSet(v int) []int {
+	var ks []int
+	for k, a := range an.Alpha {
+		if a == v {
+			ks = append(ks, k)
+		}
+	}
+	return ks
+}
+
+// Formula renders the closed formula with its α and exceptions, e.g.
+// "γ2(P_8 □ C_n) = ⌈10n/3⌉ + α_k, k = n mod 3, n >= 3; α_k = 0 for all k;
+// except n = 5 (γ2 = 18, formula 17)".
+func (an *Analysis) Formula() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "γ2(P_%d □ C_n) = ⌈%dn/%d⌉ + α_k, k = n mod %d, n >= 3", an.M, an.B, an.A, an.A)
+	vals := map[int]bool{}
+	for _, a := range an.Alpha {
+		vals[a] = true
+	}
+	keys := make([]int, 0, len(vals))
+	for v := range vals {
+		keys = append(keys, v)
+	}
+	sort.Ints(keys)
+	for _, v := range keys {
+		ks := an.AlphaSet(v)
+		if len(ks) == an.A {
+			fmt.Fprintf(&b, "; α_k = %d for all k", v)
+		} else {
+			fmt.Fprintf(&b, "; α_k = %d for k ∈ %s", v, intsText(ks))
+		}
+	}
+	if len(an.Exceptions) > 0 {
+		parts := make([]string, len(an.Exceptions))
+		for i, e := range an.Exceptions {
+			parts[i] = fmt.Sprintf("n = %d (γ2 = %d, formula %d)", e.N, e.Gamma2, e.Formula)
+		}
+		fmt.Fprintf(&b, "; except %s", strings.Join(parts, ", "))
+	}
+	return b.String()
+}
+
+// FormulaFrom is the smallest n' such that the formula holds for every
+// n >= n' (at most N0: the exceptions all lie below N0).
+func (an *Analysis) FormulaFrom() int {
+	from := 3
+	for _, e := range an.Exceptions {
+		from = max(from, e.N+1)
+	}
+	return from
+}
+
+func intsText(ks []int) string {
+	parts := make([]string, len(ks))
+	for i, k := range ks {
+		parts[i] = fmt.Sprint(k)
+	}
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
+func byteText(b uint64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.2f GiB (%d bytes)", float64(b)/(1<<30), b)
+	case b >= 1<<20:
+		return fmt.Sprintf("%.2f MiB (%d bytes)", float64(b)/(1<<20), b)
+	}
+	return fmt.Sprintf("%d bytes", b)
+}
