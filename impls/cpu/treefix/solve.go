@@ -1,0 +1,211 @@
+package treefix
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/semibench/semibench/generators/trees"
+)
+
+// ErrInput is wrapped by every error Solve returns for a bad input file.
+var ErrInput = errors.New("bad treefix input")
+
+// Input is a parsed treefix input file.
+type Input struct {
+	Parent []int32
+	// Weights as written; Int is set when every weight is an integer (then
+	// IntW holds them).
+	W    []float64
+	IntW []int64
+	Int  bool
+	// Line is the file line of each vertex, for error messages.
+	Line []int
+}
+
+// maxLine is the longest input line accepted.
+const maxLine = 1 << 16
+
+// ReadInput parses a treefix input: one line "parent weight" per vertex,
+// vertices 0..n-1 in file order, parent -1 for the root; blank lines and
+// lines starting with '#' are skipped. With f32, weights are rounded to
+// float32 as they are read. It checks the tree (one root, parents in
+// range, no cycle); every error wraps ErrInput and names the file (name)
+// and line.
+func ReadInput(r io.Reader, name string, f32 bool) (*Input, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), maxLine)
+	in := &Input{Int: !f32}
+	line := 0
+	bad := func(l int, format string, a ...any) error {
+		return fmt.Errorf("%s:%d: %w: %s", name, l, ErrInput, fmt.Sprintf(format, a...))
+	}
+	for sc.Scan() {
+		line++
+		s := strings.TrimSpace(sc.Text())
+		if s == "" || s[0] == '#' {
+			continue
+		}
+		f := strings.Fields(s)
+		if len(f) != 2 {
+			return nil, bad(line, "want 'parent weight', got %d fields in %q", len(f), clip(s))
+		}
+		p, err := strconv.ParseInt(f[0], 10, 32)
+		if err != nil {
+			return nil, bad(line, "parent %q is not an integer", clip(f[0]))
+		}
+		bits := 64
+		if f32 {
+			bits = 32
+		}
+		x, err := strconv.ParseFloat(f[1], bits)
+		if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
+			return nil, bad(line, "weight %q is not a finite number", clip(f[1]))
+		}
+		if len(in.Parent) >= trees.MaxN {
+			return nil, bad(line, "more than %d vertices", trees.MaxN)
+		}
+		if in.Int {
+			if k, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+				in.IntW = append(in.IntW, k)
+			} else {
+				in.Int, in.IntW = false, nil
+			}
+		}
+		in.Parent = append(in.Parent, int32(p))
+		in.W = append(in.W, x)
+		in.Line = append(in.Line, line)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, bad(line+1, "%v", err)
+	}
+	if len(in.Parent) == 0 {
+		return nil, fmt.Errorf("%s: %w: no vertices", name, ErrInput)
+	}
+	n := len(in.Parent)
+	for v, p := range in.Parent {
+		if p < -1 || int(p) >= n {
+			return nil, bad(in.Line[v], "vertex %d: parent %d out of range (-1 for the root, else 0..%d)", v, p, n-1)
+		}
+	}
+	if err := trees.Validate(in.Parent); err != nil {
+		var se *trees.ShapeError
+		if !errors.As(err, &se) {
+			return nil, fmt.Errorf("%s: %w: %w", name, ErrInput, err)
+		}
+		switch {
+		case errors.Is(err, trees.ErrTwoRoots):
+			return nil, bad(in.Line[se.Vertex], "vertex %d is a second root (vertex %d on line %d is the first)", se.Vertex, se.Other, in.Line[se.Other])
+		case errors.Is(err, trees.ErrNoRoot):
+			return nil, fmt.Errorf("%s: %w: no root (no vertex has parent -1), so the parent array has a cycle", name, ErrInput)
+		case errors.Is(err, trees.ErrCycle):
+			// walk up from the unreachable vertex onto its cycle
+			v := se.Vertex
+			for range n {
+				v = int(in.Parent[v])
+			}
+			low := v // report the cycle from its lowest vertex
+			for u := int(in.Parent[v]); u != v; u = int(in.Parent[u]) {
+				low = min(low, u)
+			}
+			v = low
+			cyc := []string{strconv.Itoa(v)}
+			for u := int(in.Parent[v]); u != v && len(cyc) < 8; u = int(in.Parent[u]) {
+				cyc = append(cyc, strconv.Itoa(u))
+			}
+			return nil, bad(in.Line[v], "vertex %d is on a cycle of the parent array (%s -> ...)", v, strings.Join(cyc, " -> "))
+		}
+		return nil, bad(in.Line[max(se.Vertex, 0)], "%v", se)
+	}
+	if in.Int {
+		var s float64
+		for _, k := range in.IntW {
+			s += math.Abs(float64(k))
+		}
+		if s >= 0x1p62 {
+			in.Int, in.IntW = false, nil // int64 could overflow: compute in floats
+		}
+	}
+	return in, nil
+}
+
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
+}
+
+// Solve reads a treefix input from r (ReadInput; name labels errors), runs
+// op ("rootfix" or "leaffix") with the named implementation ("" or a name
+// of Impls, with or without "cpu/"), and writes one value per line in
+// vertex order to w. Integer weights are computed in int64 and printed as
+// integers (exact in every implementation); otherwise float64, or float32
+// when f32 is set (weights rounded to float32 as read).
+func Solve(ctx context.Context, r io.Reader, name, op, impl string, f32 bool, w io.Writer) error {
+	o, err := ParseOp(op)
+	if err != nil {
+		return err
+	}
+	if impl == "" {
+		impl = Sequential
+	}
+	if impl, err = ParseImpl(impl); err != nil {
+		return err
+	}
+	in, err := ReadInput(r, name, f32)
+	if err != nil {
+		return err
+	}
+	t, err := NewTree(in.Parent)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	var buf []byte
+	switch {
+	case in.Int:
+		out := make([]int64, t.N())
+		if err := NewSolver[int64](t, 0).Run(ctx, impl, o, in.IntW, out, nil); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		for _, x := range out {
+			buf = strconv.AppendInt(buf[:0], x, 10)
+			buf = append(buf, '\n')
+			bw.Write(buf)
+		}
+	case f32:
+		w32 := make([]float32, t.N())
+		for i, x := range in.W {
+			w32[i] = float32(x)
+		}
+		out := make([]float32, t.N())
+		if err := NewSolver[float32](t, 0).Run(ctx, impl, o, w32, out, nil); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		for _, x := range out {
+			buf = strconv.AppendFloat(buf[:0], float64(x), 'g', -1, 32)
+			buf = append(buf, '\n')
+			bw.Write(buf)
+		}
+	default:
+		out := make([]float64, t.N())
+		if err := NewSolver[float64](t, 0).Run(ctx, impl, o, in.W, out, nil); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		for _, x := range out {
+			buf = strconv.AppendFloat(buf[:0], x, 'g', -1, 64)
+			buf = append(buf, '\n')
+			bw.Write(buf)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("writing the treefix result: %w", err)
+	}
+	return nil
+}

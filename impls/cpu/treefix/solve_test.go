@@ -1,0 +1,93 @@
+package treefix
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestSolve(t *testing.T) {
+	const in = "# the paper's Fig. 2 tree\n-1 1\n0 2\n1 4\n\n1 5\n1 6\n0 3\n"
+	for _, tc := range []struct {
+		op, impl string
+		f32      bool
+		input    string
+		want     string
+	}{
+		{"rootfix", "", false, in, "1\n3\n7\n8\n9\n4\n"},
+		{"leaffix", "vectorial", false, in, "21\n17\n4\n5\n6\n3\n"},
+		{"leaffix", "cpu/parallel", true, in, "21\n17\n4\n5\n6\n3\n"},
+		{"rootfix", "vectorial-compensated", false, "1 0.5\n-1 0.25\n", "0.75\n0.25\n"},
+		{"rootfix", "sequential", true, "-1 0.1\n0 0.2\n", "0.1\n0.3\n"},
+	} {
+		var out bytes.Buffer
+		if err := Solve(context.Background(), strings.NewReader(tc.input), "in.txt", tc.op, tc.impl, tc.f32, &out); err != nil {
+			t.Fatalf("%s %s: %v", tc.op, tc.impl, err)
+		}
+		if out.String() != tc.want {
+			t.Errorf("%s %s f32=%v: got %q, want %q", tc.op, tc.impl, tc.f32, out.String(), tc.want)
+		}
+	}
+}
+
+func TestSolveErrors(t *testing.T) {
+	for _, tc := range []struct {
+		input, want string
+	}{
+		{"-1 1\n0 1\n-1 2\n", "in.txt:3: bad treefix input: vertex 2 is a second root (vertex 0 on line 1 is the first)"},
+		{"-1 1\n5 1\n", "in.txt:2: bad treefix input: vertex 1: parent 5 out of range"},
+		{"-1 1\n-2 1\n", "in.txt:2: bad treefix input: vertex 1: parent -2 out of range"},
+		{"-1 1\n2 1\n1 1\n", "in.txt:2: bad treefix input: vertex 1 is on a cycle"},
+		{"-1 1\n0 1\n3 1\n3 1\n", "in.txt:4: bad treefix input: vertex 3 is on a cycle"},
+		{"1 1\n0 1\n", "in.txt: bad treefix input: no root"},
+		{"-1 1\n0\n", "in.txt:2: bad treefix input: want 'parent weight', got 1 fields"},
+		{"-1 1\nx 1\n", "in.txt:2: bad treefix input: parent \"x\" is not an integer"},
+		{"-1 1\n0 nan\n", "in.txt:2: bad treefix input: weight \"nan\" is not a finite number"},
+		{"-1 1\n0 1e400\n", "in.txt:2: bad treefix input: weight \"1e400\" is not a finite number"},
+		{"", "in.txt: bad treefix input: no vertices"},
+	} {
+		err := Solve(context.Background(), strings.NewReader(tc.input), "in.txt", "rootfix", "", false, &bytes.Buffer{})
+		if !errors.Is(err, ErrInput) || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want prefix %q", tc.input, err, tc.want)
+		}
+	}
+	if err := Solve(context.Background(), strings.NewReader("-1 1\n"), "in.txt", "sideways", "", false, &bytes.Buffer{}); err == nil {
+		t.Error("bad op accepted")
+	}
+	if err := Solve(context.Background(), strings.NewReader("-1 1\n"), "in.txt", "rootfix", "gpu", false, &bytes.Buffer{}); err == nil {
+		t.Error("bad impl accepted")
+	}
+}
+
+// FuzzSolve: no input makes Solve panic; an accepted input gives one line
+// per vertex, and on integer weights every implementation prints the same.
+func FuzzSolve(f *testing.F) {
+	f.Add("-1 1\n0 2\n1 4\n1 5\n1 6\n0 3\n", false)
+	f.Add("-1 0.5\n0 -1e30\n1 7\n", true)
+	f.Add("0 1\n-1 2\n", false)
+	f.Add("1 1\n2 1\n0 1\n", false)
+	f.Fuzz(func(t *testing.T, in string, f32 bool) {
+		var first string
+		for i, impl := range Impls {
+			var out bytes.Buffer
+			err := Solve(context.Background(), strings.NewReader(in), "fuzz", "leaffix", impl, f32, &out)
+			if err != nil {
+				if !errors.Is(err, ErrInput) {
+					t.Fatalf("error not wrapping ErrInput: %v", err)
+				}
+				return
+			}
+			parsed, _ := ReadInput(strings.NewReader(in), "fuzz", f32)
+			if got := strings.Count(out.String(), "\n"); got != len(parsed.Parent) {
+				t.Fatalf("%d lines for %d vertices", got, len(parsed.Parent))
+			}
+			if i == 0 {
+				first = out.String()
+			} else if parsed.Int && out.String() != first {
+				t.Fatalf("%s differs from %s on integer weights", impl, Impls[0])
+			}
+		}
+	})
+}
