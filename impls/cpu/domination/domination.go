@@ -86,6 +86,8 @@ type Analysis struct {
 	Updates float64
 
 	digraph *gen.Digraph
+	im      minplus.Impl
+	op      *minplus.Operand
 }
 
 // MemoryNeeded is the memory, in bytes, that Algorithm 2 needs for m with
@@ -122,8 +124,44 @@ func (o *Options) memoryLimit() uint64 {
 	return 8 << 30
 }
 
-// Analyze runs Algorithms 1 to 5 for P_m □ C_n.
+// Analyze runs Algorithms 1 to 5 for P_m □ C_n: Powers, then Algorithm3,
+// Algorithm4, Recheck (when the match was not checked while the powers ran)
+// and Algorithm5, each timed into opt.Rec.
 func Analyze(ctx context.Context, m int, opt Options) (*Analysis, error) {
+	an, err := Powers(ctx, m, opt)
+	if err != nil {
+		return nil, err
+	}
+	stop := opt.Rec.Start("algorithm3")
+	err = an.Algorithm3()
+	stop()
+	if err != nil {
+		return nil, err
+	}
+	stop = opt.Rec.Start("algorithm4")
+	err = an.Algorithm4()
+	stop()
+	if err != nil {
+		return nil, err
+	}
+	if an.Verified == "" {
+		stop = opt.Rec.Start("recheck")
+		err = an.Recheck(ctx, opt)
+		stop()
+		if err != nil {
+			return nil, err
+		}
+	}
+	stop = opt.Rec.Start("algorithm5")
+	an.Algorithm5()
+	stop()
+	return an, nil
+}
+
+// Powers runs Algorithm 1 (A(D_m)) and Algorithm 2 (the powers, phases
+// algorithm1 and algorithm2 of opt.Rec), refusing an m whose matrices do
+// not fit in the memory at hand with the bytes needed.
+func Powers(ctx context.Context, m int, opt Options) (*Analysis, error) {
 	opt.defaults()
 	if m < 2 {
 		return nil, fmt.Errorf("domination: m = %d: the path P_m needs m >= 2", m)
@@ -157,6 +195,7 @@ func Analyze(ctx context.Context, m int, opt Options) (*Analysis, error) {
 	if opt.Impl != "cpu/sparse" {
 		op.Dense = d.Dense()
 	}
+	an.im, an.op = im, op
 
 	// The ring buffer holds the last w powers: two at least (the product's
 	// factor and result), more while they fit in a quarter of the spare
@@ -169,31 +208,6 @@ func Analyze(ctx context.Context, m int, opt Options) (*Analysis, error) {
 	if err := an.algorithm2(ctx, im, op, w, opt); err != nil {
 		return nil, err
 	}
-
-	stop = opt.Rec.Start("algorithm3")
-	err = an.algorithm3()
-	stop()
-	if err != nil {
-		return nil, fmt.Errorf("domination: m = %d: algorithm 3: %w", m, err)
-	}
-	stop = opt.Rec.Start("algorithm4")
-	an.algorithm4()
-	stop()
-	if an.RepeatAt != an.N0+an.A {
-		return nil, fmt.Errorf("domination: m = %d: algorithm 4 gives n0 + a = %d but the powers first repeat at %d (fingerprint collision?)",
-			m, an.N0+an.A, an.RepeatAt)
-	}
-	if an.Verified == "" {
-		stop = opt.Rec.Start("recheck")
-		err = an.recheck(ctx, im, op, opt)
-		stop()
-		if err != nil {
-			return nil, err
-		}
-	}
-	stop = opt.Rec.Start("algorithm5")
-	an.algorithm5()
-	stop()
 	return an, nil
 }
 
@@ -245,9 +259,14 @@ func (an *Analysis) algorithm2(ctx context.Context, im minplus.Impl, op *minplus
 	return nil
 }
 
-// recheck recomputes the powers up to n0 + a to compare A^(n0+a) with
-// b ⊗ A^n0 exactly, when A^n0 had left the ring buffer.
-func (an *Analysis) recheck(ctx context.Context, im minplus.Impl, op *minplus.Operand, opt Options) error {
+// Recheck recomputes the powers up to n0 + a to compare A^(n0+a) with
+// b ⊗ A^n0 exactly, for when A^n0 had left the ring buffer before the first
+// repetition (Verified is empty after Algorithm4).
+func (an *Analysis) Recheck(ctx context.Context, opt Options) error {
+	if an.A == 0 {
+		return fmt.Errorf("domination: m = %d: re-check before Algorithm 3", an.M)
+	}
+	im, op := an.im, an.op
 	n := an.N
 	keep := an.digraph.Dense()
 	x, y := keep.Clone(), &minplus.Dense{N: n, Data: make([]int16, n*n)}
@@ -368,10 +387,10 @@ func (an *Analysis) same(i, j int) bool {
 	return an.Powers[i].Hash == an.Powers[j].Hash
 }
 
-// algorithm3 is the paper's Algorithm 3 on the fingerprints: for i from the
+// Algorithm3 is the paper's Algorithm 3 on the fingerprints: for i from the
 // last power down, and j from i-1 down, the first pair with A^i - A^j
-// constant.
-func (an *Analysis) algorithm3() error {
+// constant gives a = i - j, b the constant, r0 = j.
+func (an *Analysis) Algorithm3() error {
 	for i := an.Computed; i >= 1; i-- {
 		for j := i - 1; j >= 1; j-- {
 			if an.same(i, j) {
@@ -380,12 +399,16 @@ func (an *Analysis) algorithm3() error {
 			}
 		}
 	}
-	return fmt.Errorf("%w (%d powers)", ErrNoRecurrence, an.Computed)
+	return fmt.Errorf("domination: m = %d: algorithm 3: %w (%d powers)", an.M, ErrNoRecurrence, an.Computed)
 }
 
-// algorithm4 is the paper's Algorithm 4: from i = r0 + a down, the smallest
-// n0 with A^(n0+a) = b ⊗ A^n0.
-func (an *Analysis) algorithm4() {
+// Algorithm4 is the paper's Algorithm 4: from i = r0 + a down, the smallest
+// n0 with A^(n0+a) = b ⊗ A^n0. It also checks that n0 + a is where the
+// powers first repeated while Algorithm 2 ran.
+func (an *Analysis) Algorithm4() error {
+	if an.A == 0 {
+		return fmt.Errorf("domination: m = %d: algorithm 4 before algorithm 3", an.M)
+	}
 	an.N0 = an.R0
 	for i := an.R0 + an.A; i-an.A >= 1; i-- {
 		if !an.same(i, i-an.A) || int(an.Powers[i].Min)-int(an.Powers[i-an.A].Min) != an.B {
@@ -393,11 +416,17 @@ func (an *Analysis) algorithm4() {
 		}
 		an.N0 = i - an.A
 	}
+	if an.RepeatAt != an.N0+an.A {
+		return fmt.Errorf("domination: m = %d: algorithm 4 gives n0 + a = %d but the powers first repeat at %d (fingerprint collision?)",
+			an.M, an.N0+an.A, an.RepeatAt)
+	}
+	return nil
 }
 
-// algorithm5 reads γ2(P_m □ C_n) off the diagonals for 3 <= n < n0 + a and
-// derives the formula's α_k and its exceptions.
-func (an *Analysis) algorithm5() {
+// Algorithm5 reads γ2(P_m □ C_n) off the diagonals for 3 <= n < n0 + a
+// (Theorem 2) and derives the formula's α_k and its exceptions; it needs
+// Algorithm4.
+func (an *Analysis) Algorithm5() {
 	last := an.N0 + an.A - 1
 	an.Gamma = make([]int, last+1)
 	for n := 3; n <= last; n++ {

@@ -185,3 +185,20 @@ func TestBadInput(t *testing.T) {
 		t.Errorf("Gamma2(3, 10) = %d, %v; want 14", g, err)
 	}
 }
+
+// TestRecheckByRecomputing leaves room for two powers only, so A^n0 has
+// left the ring when the powers repeat and the match is re-checked by
+// recomputing them.
+func TestRecheckByRecomputing(t *testing.T) {
+	need, _, err := MemoryNeeded(7, DefaultImpl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	an, err := Analyze(context.Background(), 7, Options{MemoryLimit: need})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(an.Verified, "recomputing") || an.N0 != 23 || an.A != 18 {
+		t.Errorf("n0 = %d, a = %d, verified %q", an.N0, an.A, an.Verified)
+	}
+}
