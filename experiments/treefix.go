@@ -1,0 +1,452 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/generators/trees"
+	"github.com/semibench/semibench/impls/cpu/treefix"
+)
+
+// The treefix paper (004): Table I (the benchmark trees), Figs. 4 and 5
+// (+Rootfix computation times and speedups over sequential on the Table I
+// trees), Fig. 7 (stars and caterpillars) and the accuracy study (float32
+// relative error against the condition number on ill-conditioned chains).
+// Only the CPU implementations exist so far; the CUDA ones and the
+// transfer times of Fig. 4b come with the GPU side of issue 7.
+
+const treefixPaper = "004_89a0ec3b389b4640.txt"
+
+// TreefixMTXDir is the folder holding the ten SuiteSparse matrices of
+// Table I (name.mtx, name.mtx.gz or name/name.mtx[.gz]); the CLI's
+// --mtx-dir sets it, and the environment variable SEMIBENCH_MTX_DIR is read
+// when it is empty. At paper and large scale a matrix found there gives the
+// paper's spanning tree; otherwise, and always at quick scale, a synthetic
+// stand-in with the row's n, depth and branching factor is used and
+// labelled "stand-in".
+var TreefixMTXDir string
+
+func treefixMTXDir() string {
+	if TreefixMTXDir != "" {
+		return TreefixMTXDir
+	}
+	return os.Getenv("SEMIBENCH_MTX_DIR")
+}
+
+// Sources of a tree, as the tables print them.
+const (
+	srcSuiteSparse = "SuiteSparse"
+	srcStandIn     = "stand-in"
+	srcSynthetic   = "synthetic"
+)
+
+// treefixTimedImpls are the implementations of Figs. 4, 5 and 7.
+var treefixTimedImpls = treefix.Impls
+
+// treefixNs is a conservative prior in ns per vertex.
+var treefixNs = map[string]float64{
+	treefix.Sequential: 60, treefix.Parallel: 200, treefix.Vectorial: 10, treefix.VectorialCompensated: 20, "cpu/build": 80,
+}
+
+// treeSpec is one tree of an experiment.
+type treeSpec struct {
+	name, source string
+	n            int
+	build        func() (*trees.Tree, error)
+}
+
+// table1Specs gives the Table I trees at a scale: stand-ins at 1/256 of the
+// vertices at quick scale, full size otherwise (the SuiteSparse spanning
+// tree when the matrix is in TreefixMTXDir).
+func table1Specs(s Scale, seed uint64) []treeSpec {
+	var out []treeSpec
+	for i, row := range trees.Table1 {
+		div := 1
+		if s == Quick {
+			div = 256
+		}
+		spec := treeSpec{name: row.Name, source: srcStandIn, n: max(row.N/div, 1)}
+		if dir := treefixMTXDir(); dir != "" && s != Quick {
+			if path := trees.FindMatrix(dir, row.Name); path != "" {
+				spec.source = srcSuiteSparse
+				spec.n = row.N
+				spec.build = func() (*trees.Tree, error) { return trees.ReadSpanningTree(path) }
+			}
+		}
+		if spec.build == nil {
+			sd := seed + uint64(i)
+			spec.build = func() (*trees.Tree, error) { return trees.StandIn(row, div, sd) }
+		}
+		out = append(out, spec)
+	}
+	return out
+}
+
+// fig7Sizes are the star and caterpillar sizes: the paper's 2^15..2^24.
+func fig7Sizes(s Scale) []int {
+	switch s {
+	case Quick:
+		return []int{1 << 10, 1 << 12, 1 << 14}
+	case Large:
+		return []int{1 << 25, 1 << 26}
+	}
+	var out []int
+	for k := 15; k <= 24; k++ {
+		out = append(out, 1<<k)
+	}
+	return out
+}
+
+func treefixSeed(opt Options) uint64 {
+	if opt.Seed == 0 {
+		return 1
+	}
+	return opt.Seed
+}
+
+// treefixBytesPerVertex bounds the memory of a timed case per vertex:
+// parent, CSR, Euler-tour positions, weights and outputs, the float32 and
+// float64 Euler-tour vectors, the queues and the int64 reference.
+const treefixBytesPerVertex = 112
+
+// treefixTimedCase times +Rootfix on one tree. Weights are integers in
+// {-1, 0, 1} stored as float32: every partial sum is an integer of
+// magnitude at most n <= 2^24, exact in float32, so every implementation
+// must equal the int64 reference exactly, while the memory traffic is that
+// of float32 data.
+func treefixTimedCase(spec treeSpec, numbering trees.Numbering, opt Options, buildOnly bool) Case {
+	seed := treefixSeed(opt)
+	params := bench.Params{{Name: "tree", Value: spec.name}, {Name: "source", Value: spec.source},
+		{Name: "n", Value: strconv.Itoa(spec.n)}, {Name: "numbering", Value: string(numbering)}}
+	var impls []string
+	if buildOnly {
+		impls = []string{"cpu/build"}
+	}
+	return Case{
+		Params: params,
+		Impls:  impls,
+		Work:   float64(spec.n),
+		Setup: func(ctx context.Context) (*Instance, error) {
+			need := uint64(spec.n) * treefixBytesPerVertex
+			if avail := bench.AvailableMemory(); avail > 0 && need > avail {
+				return nil, fmt.Errorf("%s (n=%d) needs about %.1f GiB, only %.1f GiB available", spec.name, spec.n, gib(need), gib(avail))
+			}
+			raw, err := spec.build()
+			if err != nil {
+				return nil, fmt.Errorf("tree %s: %w", spec.name, err)
+			}
+			tr := raw
+			if numbering != "file" {
+				if tr, err = trees.Renumber(raw, numbering, seed); err != nil {
+					return nil, fmt.Errorf("tree %s: %w", spec.name, err)
+				}
+			}
+			trees.IntWeights(tr, 1, seed)
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			st, err := trees.ShapeStats(tr.Parent)
+			if err != nil {
+				return nil, fmt.Errorf("tree %s: %w", spec.name, err)
+			}
+			t0 := time.Now()
+			pt, err := treefix.NewTree(tr.Parent)
+			if err != nil {
+				return nil, fmt.Errorf("tree %s: %w", spec.name, err)
+			}
+			csrMS := msSince(t0)
+			t0 = time.Now()
+			vec := pt.BuildVector()
+			vecMS := msSince(t0)
+			n := tr.N()
+			w := make([]float32, n)
+			wi := make([]int64, n)
+			for i, x := range tr.Weight {
+				w[i], wi[i] = float32(x), int64(x)
+			}
+			ref := make([]int64, n)
+			if err := treefix.NewSolver[int64](pt, 1).Run(ctx, treefix.Sequential, treefix.Rootfix, wi, ref, nil); err != nil {
+				return nil, err
+			}
+			solver := treefix.NewSolver[float32](pt, opt.Threads)
+			out := make([]float32, n)
+			desc := fmt.Sprintf("%s tree %s (%s numbering), n=%d, depth %d, integer weights in {-1,0,1} as float32", spec.source, spec.name, numbering, n, st.Depth)
+			return &Instance{
+				Input: &bench.Input{Generator: "trees", Seed: seed, Hash: tr.Hash(), Description: desc},
+				Metrics: map[string]float64{"n": float64(n), "depth": float64(st.Depth), "branching": st.Branching,
+					"max_width": float64(st.MaxWidth), "build_csr_ms": csrMS, "build_vector_ms": vecMS},
+				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
+					if impl == "cpu/build" {
+						stop := rec.Start("csr")
+						p2, err := treefix.NewTree(tr.Parent)
+						stop()
+						if err != nil {
+							return nil, err
+						}
+						stop = rec.Start("euler_tour")
+						v := p2.BuildVector()
+						stop()
+						return v, nil
+					}
+					if err := solver.Run(ctx, impl, treefix.Rootfix, w, out, rec); err != nil {
+						return nil, err
+					}
+					return out, nil
+				},
+				Check: func(impl string, o any) bench.Check {
+					if impl == "cpu/build" {
+						v, _ := o.(*treefix.Vector)
+						if v == nil || !slices.Equal(v.Open, vec.Open) || !slices.Equal(v.Close, vec.Close) {
+							return bench.Check{Method: "Euler tour", Detail: "differs between builds"}
+						}
+						return checkEulerTour(tr.Parent, v)
+					}
+					got, _ := o.([]float32)
+					if len(got) != n {
+						return bench.Check{Method: "exact vs int64 sequential", Detail: "no output"}
+					}
+					for v := range got {
+						if int64(got[v]) != ref[v] || float32(int64(got[v])) != got[v] {
+							return bench.Check{Method: "exact vs int64 sequential", Detail: fmt.Sprintf("vertex %d: %g, want %d", v, got[v], ref[v])}
+						}
+					}
+					return bench.Check{OK: true, Method: "exact vs int64 sequential (integer weights)"}
+				},
+			}, nil
+		},
+	}
+}
+
+func msSince(t time.Time) float64 { return float64(time.Since(t).Nanoseconds()) / 1e6 }
+
+// checkEulerTour verifies the vector tree representation: the 2n positions
+// form a permutation of 0..2n-1, the root spans the tour, and every child's
+// interval nests strictly inside its parent's.
+func checkEulerTour(parent []int32, v *treefix.Vector) bench.Check {
+	const method = "Euler tour: permutation of 0..2n-1, intervals nested along the parent array"
+	n := len(parent)
+	seen := make([]bool, 2*n)
+	for i := 0; i < n; i++ {
+		for _, p := range []int32{v.Open[i], v.Close[i]} {
+			if p < 0 || int(p) >= 2*n || seen[p] {
+				return bench.Check{Method: method, Detail: fmt.Sprintf("vertex %d: position %d repeated or out of range", i, p)}
+			}
+			seen[p] = true
+		}
+		if v.Open[i] >= v.Close[i] {
+			return bench.Check{Method: method, Detail: fmt.Sprintf("vertex %d: (V %d not before V) %d", i, v.Open[i], v.Close[i])}
+		}
+		if p := parent[i]; p >= 0 && !(v.Open[p] < v.Open[i] && v.Close[i] < v.Close[p]) {
+			return bench.Check{Method: method, Detail: fmt.Sprintf("vertex %d not nested in its parent %d", i, p)}
+		} else if p < 0 && (v.Open[i] != 0 || int(v.Close[i]) != 2*n-1) {
+			return bench.Check{Method: method, Detail: "the root does not span the tour"}
+		}
+	}
+	return bench.Check{OK: true, Method: method}
+}
+
+// table1Cases and fig4Cases: the Table I trees; Figs. 4 and 5 add a random
+// numbering at paper and large scale (it changes the memory access), and
+// large scale a depth-first one.
+func table1Cases(s Scale, opt Options, buildOnly bool) []Case {
+	numberings := []trees.Numbering{trees.BreadthFirst}
+	if !buildOnly && s != Quick {
+		numberings = append(numberings, trees.RandomOrder)
+	}
+	if !buildOnly && s == Large {
+		numberings = append(numberings, trees.DepthFirst)
+	}
+	var cs []Case
+	for _, spec := range table1Specs(s, treefixSeed(opt)) {
+		for _, nb := range numberings {
+			if spec.source == srcSuiteSparse && nb == trees.BreadthFirst {
+				nb = "file" // the paper's tree keeps the matrix's numbering
+			}
+			cs = append(cs, treefixTimedCase(spec, nb, opt, buildOnly))
+		}
+	}
+	return cs
+}
+
+func fig7Cases(s Scale, opt Options) []Case {
+	var cs []Case
+	for _, shape := range []string{"star", "caterpillar"} {
+		for _, n := range fig7Sizes(s) {
+			spec := treeSpec{name: shape, source: srcSynthetic, n: n}
+			if shape == "star" {
+				spec.build = func() (*trees.Tree, error) { return trees.Star(n) }
+			} else {
+				spec.build = func() (*trees.Tree, error) { return trees.Caterpillar(n) }
+			}
+			cs = append(cs, treefixTimedCase(spec, trees.BreadthFirst, opt, false))
+		}
+	}
+	return cs
+}
+
+// Accuracy study: chains of 10,000 vertices whose weights are GenSum
+// series with condition numbers from 10 to 1e10.
+
+const accuracyN = 10000
+
+func accuracyChains(s Scale) int {
+	switch s {
+	case Quick:
+		return 10
+	case Large:
+		return 1000
+	}
+	return 100
+}
+
+func accuracyCases(s Scale, opt Options) []Case {
+	k := accuracyChains(s)
+	var cs []Case
+	for i := 0; i < k; i++ {
+		cond := math.Pow(10, 1+9*float64(i)/float64(k-1))
+		for _, op := range []treefix.Op{treefix.Rootfix, treefix.Leaffix} {
+			cs = append(cs, accuracyCase(i, cond, op, opt))
+		}
+	}
+	return cs
+}
+
+func accuracyCase(i int, cond float64, op treefix.Op, opt Options) Case {
+	seed := treefixSeed(opt) + uint64(i)
+	return Case{
+		Params: bench.Params{{Name: "chain", Value: strconv.Itoa(i)}, {Name: "cond", Value: strconv.FormatFloat(cond, 'e', 2, 64)}, {Name: "op", Value: op.String()}},
+		Work:   accuracyN,
+		Setup: func(ctx context.Context) (*Instance, error) {
+			x, c, err := trees.GenSum(accuracyN, cond, seed)
+			if err != nil {
+				return nil, err
+			}
+			chain, _ := trees.Caterpillar(accuracyN)
+			for v := range x {
+				chain.Weight[v] = float64(x[v])
+			}
+			// a random numbering: the "random trees" of the paper; the
+			// values along the chain keep GenSum's order
+			tr, err := trees.Renumber(chain, trees.RandomOrder, seed)
+			if err != nil {
+				return nil, err
+			}
+			pt, err := treefix.NewTree(tr.Parent)
+			if err != nil {
+				return nil, err
+			}
+			w := make([]float32, accuracyN)
+			var sumAbs float64
+			for v, y := range tr.Weight {
+				w[v] = float32(y)
+				sumAbs += math.Abs(y)
+			}
+			exact, _ := trees.ExactSum(x).Float64()
+			// the vertex holding the whole sum: the leaf for Rootfix, the root for Leaffix
+			full := int32(-1)
+			if op == treefix.Rootfix {
+				isParent := make([]bool, accuracyN)
+				for _, p := range tr.Parent {
+					if p >= 0 {
+						isParent[p] = true
+					}
+				}
+				full = int32(slices.Index(isParent, false))
+			} else {
+				full = tr.Root()
+			}
+			solver := treefix.NewSolver[float32](pt, opt.Threads)
+			out := make([]float32, accuracyN)
+			return &Instance{
+				Input: &bench.Input{Generator: "trees.GenSum", Seed: seed, Hash: tr.Hash(),
+					Description: fmt.Sprintf("chain of %d vertices, GenSum weights (float32), condition number %.3g (asked %.3g)", accuracyN, c, cond)},
+				Metrics: map[string]float64{"cond": c, "n": accuracyN},
+				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
+					if err := solver.Run(ctx, impl, op, w, out, rec); err != nil {
+						return nil, err
+					}
+					return out[full], nil
+				},
+				Check: func(impl string, o any) bench.Check {
+					got, ok := o.(float32)
+					if !ok {
+						return bench.Check{Method: "relative error of the full sum", Detail: "no output"}
+					}
+					err := math.Abs(float64(got) - exact)
+					rel := err / math.Abs(exact)
+					// a-priori bounds: recursive or scan summation of 2n
+					// terms, plus the Leaffix read's two operations, for the
+					// plain ones; Bound for the compensated one
+					g := 2 * accuracyN * treefix.U32 / (1 - 2*accuracyN*treefix.U32)
+					bound := 3 * g * sumAbs
+					method := "relative error of the full sum vs exact; bound 3·γ_2n(float32)·Σ|w|"
+					if impl == treefix.VectorialCompensated {
+						bound = treefix.Bound(op, accuracyN, exact, 2*sumAbs+math.Abs(float64(w[full])), sumAbs)
+						method = "relative error of the full sum vs exact; bound treefix.Bound"
+					}
+					chk := bench.Check{OK: err <= bound, Method: method, MaxErr: rel, Bound: bound / math.Abs(exact),
+						Detail: fmt.Sprintf("relative error %.3g at condition number %.3g", rel, c)}
+					return chk
+				},
+			}, nil
+		},
+	}
+}
+
+func init() {
+	Register(&Experiment{
+		Name:        "treefix/table1",
+		Paper:       treefixPaper,
+		Description: "the benchmark trees of Table I (n, depth, average branching factor) and the CPU build of CSR and the Euler-tour vector representation",
+		Impls:       []string{"cpu/build"},
+		NsPerWork:   treefixNs,
+		Cases:       func(s Scale, o Options) []Case { return table1Cases(s, o, true) },
+		Tables:      treefixTable1,
+	})
+	Register(&Experiment{
+		Name:        "treefix/fig4",
+		Paper:       treefixPaper,
+		Description: "+Rootfix computation time per implementation on the Table I trees (paper's Fig. 4a)",
+		Impls:       treefixTimedImpls,
+		NsPerWork:   treefixNs,
+		Cases:       func(s Scale, o Options) []Case { return table1Cases(s, o, false) },
+		Tables:      func(run []bench.Record) []bench.Table { return treefixTimesTable(run, "treefix/fig4") },
+		Plots:       func(run []bench.Record) []bench.Plot { return treefixTreePlots(run, "treefix/fig4", false) },
+	})
+	Register(&Experiment{
+		Name:        "treefix/fig5",
+		Paper:       treefixPaper,
+		Description: "+Rootfix speedup over sequential on the Table I trees (paper's Fig. 5)",
+		Impls:       treefixTimedImpls,
+		NsPerWork:   treefixNs,
+		Cases:       func(s Scale, o Options) []Case { return table1Cases(s, o, false) },
+		Tables:      treefixSpeedupTable,
+		Plots:       func(run []bench.Record) []bench.Plot { return treefixTreePlots(run, "treefix/fig5", true) },
+	})
+	Register(&Experiment{
+		Name:        "treefix/fig7",
+		Paper:       treefixPaper,
+		Description: "+Rootfix on stars and caterpillars, 2^15 to 2^24 vertices (paper's Fig. 7)",
+		Impls:       treefixTimedImpls,
+		NsPerWork:   treefixNs,
+		Cases:       fig7Cases,
+		Tables:      treefixFig7Table,
+		Plots:       treefixFig7Plots,
+	})
+	Register(&Experiment{
+		Name:        "treefix/accuracy",
+		Paper:       treefixPaper,
+		Description: "float32 relative error of +Rootfix and +Leaffix on GenSum chains of 10,000 vertices, condition numbers 10 to 1e10 (paper's accuracy study)",
+		Impls:       treefixTimedImpls,
+		NsPerWork:   treefixNs,
+		Cases:       accuracyCases,
+		Tables:      treefixAccuracyTable,
+		Plots:       treefixAccuracyPlots,
+	})
+}

@@ -1,0 +1,409 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/generators/trees"
+	"github.com/semibench/semibench/impls/cpu/treefix"
+	"github.com/semibench/semibench/results"
+)
+
+// treefixRows lists the distinct parameter sets of records in first-seen
+// order, with one record each (the first).
+func treefixRows(recs []bench.Record) []bench.Params {
+	var out []bench.Params
+	seen := map[string]bool{}
+	for _, r := range recs {
+		if k := r.Params.String(); !seen[k] {
+			seen[k] = true
+			out = append(out, r.Params)
+		}
+	}
+	return out
+}
+
+func metricText(r *bench.Record, name string, decimals int) string {
+	if r == nil || r.Metrics == nil {
+		return "—"
+	}
+	v, ok := r.Metrics[name]
+	if !ok {
+		return "—"
+	}
+	if decimals == 0 {
+		return formatCount(v)
+	}
+	return strconv.FormatFloat(v, 'f', decimals, 64)
+}
+
+// anyRecord returns the first record of the parameters among the impls.
+func anyRecord(c Cells, exp string, p bench.Params, impls ...string) *bench.Record {
+	for _, im := range impls {
+		if r := c.Get(exp, im, p); r != nil {
+			return r
+		}
+	}
+	return nil
+}
+
+// treefixPaperByTree returns the paper's records of an experiment by tree
+// name; for Table I, rows missing from results/paper come from the same
+// transcription in generators/trees (trees.Table1).
+func treefixPaperByTree(exp string) map[string]*bench.Record {
+	recs, _ := results.PaperRecords(exp)
+	out := map[string]*bench.Record{}
+	for i := range recs {
+		out[recs[i].Params.Get("tree")] = &recs[i]
+	}
+	if exp == "treefix/table1" {
+		for _, row := range trees.Table1 {
+			if out[row.Name] == nil {
+				out[row.Name] = &bench.Record{Metrics: map[string]float64{"n": float64(row.N), "depth": float64(row.Depth), "branching": row.Branching}}
+			}
+		}
+	}
+	return out
+}
+
+func treefixTable1(run []bench.Record) []bench.Table {
+	const exp = "treefix/table1"
+	own := ofExperiment(run, exp)
+	if len(own) == 0 {
+		return nil
+	}
+	paper := treefixPaperByTree(exp)
+	rc := IndexRecords(own)
+	t := bench.Table{
+		Title: "treefix/table1 — benchmark trees (paper: Table I) and the CPU build of CSR and the Euler-tour vector, ms",
+		Header: []string{"tree", "source", "n", "depth", "avg. branching", "paper n", "paper depth", "paper branching",
+			"CSR build", "Euler-tour build"},
+	}
+	standIn := false
+	for _, p := range treefixRows(own) {
+		r := rc.Get(exp, "cpu/build", p)
+		pr := paper[p.Get("tree")]
+		if p.Get("source") == srcStandIn {
+			standIn = true
+		}
+		t.Rows = append(t.Rows, []string{p.Get("tree"), p.Get("source"), metricText(r, "n", 0), metricText(r, "depth", 0),
+			metricText(r, "branching", 2), metricText(pr, "n", 0), metricText(pr, "depth", 0), metricText(pr, "branching", 2),
+			CellText(r, "csr"), CellText(r, "euler_tour")})
+	}
+	if standIn {
+		t.Notes = append(t.Notes, "stand-in: not the paper's tree but a random tree with its depth and average branching factor "+
+			"(levels sized by a bell profile; 1/256 of the vertices at quick scale). Put the SuiteSparse matrices in --mtx-dir for the real trees.")
+	}
+	t.Notes = append(t.Notes, "Depth counts levels, as Table I's branching factor = n / depth shows (504855/490 = 1030.32).")
+	t.Notes = append(t.Notes, CheckSummary(run, exp))
+	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
+	return []bench.Table{t}
+}
+
+var treefixShort = map[string]string{
+	treefix.Sequential: "sequential", treefix.Parallel: "parallel", treefix.Vectorial: "vectorial", treefix.VectorialCompensated: "vectorial-comp.",
+}
+
+func treefixTimesTable(run []bench.Record, exp string) []bench.Table {
+	own := ofExperiment(run, exp)
+	if len(own) == 0 {
+		return nil
+	}
+	rc := IndexRecords(own)
+	t := bench.Table{
+		Title:  exp + " — +Rootfix computation time on the CPU, ms (paper: Fig. 4a, GTX670 GPU; transfer times come with the CUDA implementations)",
+		Header: []string{"tree", "source", "numbering", "n", "depth"},
+	}
+	for _, im := range treefixTimedImpls {
+		t.Header = append(t.Header, im)
+	}
+	t.Header = append(t.Header, "parallel / vectorial", "compensated / vectorial")
+	for _, p := range treefixRows(own) {
+		r := anyRecord(rc, exp, p, treefixTimedImpls...)
+		row := []string{p.Get("tree"), p.Get("source"), p.Get("numbering"), metricText(r, "n", 0), metricText(r, "depth", 0)}
+		for _, im := range treefixTimedImpls {
+			row = append(row, CellText(rc.Get(exp, im, p), treefix.PhaseCompute))
+		}
+		vec := PhaseMS(rc.Get(exp, treefix.Vectorial, p), treefix.PhaseCompute)
+		row = append(row, Ratio(PhaseMS(rc.Get(exp, treefix.Parallel, p), treefix.PhaseCompute), vec),
+			Ratio(PhaseMS(rc.Get(exp, treefix.VectorialCompensated, p), treefix.PhaseCompute), vec))
+		t.Rows = append(t.Rows, row)
+	}
+	t.Notes = append(t.Notes,
+		"Paper (text of section IV-A, GTX670): the parallel implementation needs 21 ms on nlpkkt120 (3.54 M vertices) and 12 ms on cage15 (5.15 M); Fig. 4's other values survive only as a figure.",
+		"Weights are integers in {-1,0,1} stored as float32 (exact), so every implementation is checked for equality with the int64 reference.")
+	t.Notes = append(t.Notes, CheckSummary(run, exp))
+	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
+	return []bench.Table{t}
+}
+
+func treefixSpeedupTable(run []bench.Record) []bench.Table {
+	exp := "treefix/fig5"
+	own := ofExperiment(run, exp)
+	if len(own) == 0 {
+		return nil
+	}
+	rc := IndexRecords(own)
+	t := bench.Table{
+		Title:  "treefix/fig5 — +Rootfix speedup over cpu/sequential (paper: Fig. 5, GTX670 GPU over one CPU core)",
+		Header: []string{"tree", "source", "numbering", "n", "sequential ms", "parallel", "vectorial", "vectorial-compensated"},
+	}
+	for _, p := range treefixRows(own) {
+		seqR := rc.Get(exp, treefix.Sequential, p)
+		r := anyRecord(rc, exp, p, treefixTimedImpls...)
+		seq := PhaseMS(seqR, treefix.PhaseCompute)
+		row := []string{p.Get("tree"), p.Get("source"), p.Get("numbering"), metricText(r, "n", 0), CellText(seqR, treefix.PhaseCompute)}
+		for _, im := range treefixTimedImpls[1:] {
+			row = append(row, Ratio(seq, PhaseMS(rc.Get(exp, im, p), treefix.PhaseCompute)))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	t.Notes = append(t.Notes, "Paper: counting computation only, the speedup \"reaches more than 60x on the largest benchmarks analyzed with the vectorial implementation\" (GPU against one CPU core; here every implementation runs on this machine's CPU).")
+	t.Notes = append(t.Notes, CheckSummary(run, exp))
+	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
+	return []bench.Table{t}
+}
+
+// treefixTreePlots: time (or speedup) against n per implementation, one
+// series per implementation and numbering.
+func treefixTreePlots(run []bench.Record, exp string, speedup bool) []bench.Plot {
+	own := ofExperiment(run, exp)
+	if len(own) == 0 {
+		return nil
+	}
+	rc := IndexRecords(own)
+	name := exp[len("treefix/"):]
+	pl := bench.Plot{Name: "treefix-" + name, Title: exp + ": +Rootfix computation time on the Table I trees",
+		XLabel: "vertices n", YLabel: "computation time (ms)", LogX: true, LogY: true}
+	impls := treefixTimedImpls
+	if speedup {
+		pl.Title, pl.YLabel = exp+": +Rootfix speedup over cpu/sequential", "speedup"
+		impls = impls[1:]
+	}
+	for _, im := range impls {
+		series := map[string]*bench.Series{}
+		var order []string
+		for _, p := range treefixRows(own) {
+			r := rc.Get(exp, im, p)
+			v := PhaseMS(r, treefix.PhaseCompute)
+			if speedup {
+				v = PhaseMS(rc.Get(exp, treefix.Sequential, p), treefix.PhaseCompute) / v
+			}
+			if math.IsNaN(v) || r == nil {
+				continue
+			}
+			key := im + " (" + p.Get("numbering") + ")"
+			if series[key] == nil {
+				series[key] = &bench.Series{Name: key}
+				order = append(order, key)
+			}
+			s := series[key]
+			s.X, s.Y = append(s.X, r.Metrics["n"]), append(s.Y, v)
+		}
+		for _, k := range order {
+			sortSeries(series[k])
+			pl.Series = append(pl.Series, *series[k])
+		}
+	}
+	if len(pl.Series) == 0 {
+		return nil
+	}
+	return []bench.Plot{pl}
+}
+
+func sortSeries(s *bench.Series) {
+	idx := make([]int, len(s.X))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return s.X[idx[a]] < s.X[idx[b]] })
+	x, y := make([]float64, len(idx)), make([]float64, len(idx))
+	for i, j := range idx {
+		x[i], y[i] = s.X[j], s.Y[j]
+	}
+	s.X, s.Y = x, y
+}
+
+func treefixFig7Table(run []bench.Record) []bench.Table {
+	const exp = "treefix/fig7"
+	own := ofExperiment(run, exp)
+	if len(own) == 0 {
+		return nil
+	}
+	rc := IndexRecords(own)
+	t := bench.Table{
+		Title:  "treefix/fig7 — +Rootfix on stars and caterpillars, computation ms (paper: Fig. 7, GTX670)",
+		Header: []string{"shape", "n"},
+	}
+	for _, im := range treefixTimedImpls {
+		t.Header = append(t.Header, im)
+	}
+	t.Header = append(t.Header, "parallel / vectorial", "paper parallel / vectorial")
+	for _, p := range treefixRows(own) {
+		row := []string{p.Get("tree"), p.Get("n")}
+		for _, im := range treefixTimedImpls {
+			row = append(row, CellText(rc.Get(exp, im, p), treefix.PhaseCompute))
+		}
+		paper := ""
+		if p.Get("n") == strconv.Itoa(1<<24) {
+			paper = map[string]string{"star": "5x", "caterpillar": "5000x"}[p.Get("tree")]
+		}
+		row = append(row, Ratio(PhaseMS(rc.Get(exp, treefix.Parallel, p), treefix.PhaseCompute), PhaseMS(rc.Get(exp, treefix.Vectorial, p), treefix.PhaseCompute)), paper)
+		t.Rows = append(t.Rows, row)
+	}
+	t.Notes = append(t.Notes, "Paper (section IV-A): the vectorial implementation is 5x faster than the parallel one on the star of 2^24 vertices, and on the caterpillar the parallel one is 5000x slower than the vectorial one (and slower than sequential).")
+	t.Notes = append(t.Notes, CheckSummary(run, exp))
+	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
+	return []bench.Table{t}
+}
+
+func treefixFig7Plots(run []bench.Record) []bench.Plot {
+	const exp = "treefix/fig7"
+	own := ofExperiment(run, exp)
+	rc := IndexRecords(own)
+	var out []bench.Plot
+	for _, shape := range []string{"star", "caterpillar"} {
+		pl := bench.Plot{Name: "treefix-fig7-" + shape, Title: "treefix/fig7: +Rootfix on the " + shape,
+			XLabel: "vertices n", YLabel: "computation time (ms)", LogX: true, LogY: true}
+		for _, im := range treefixTimedImpls {
+			s := bench.Series{Name: im}
+			for _, p := range treefixRows(own) {
+				if p.Get("tree") != shape {
+					continue
+				}
+				if v := PhaseMS(rc.Get(exp, im, p), treefix.PhaseCompute); !math.IsNaN(v) {
+					n, _ := strconv.Atoi(p.Get("n"))
+					s.X, s.Y = append(s.X, float64(n)), append(s.Y, v)
+				}
+			}
+			if len(s.X) > 0 {
+				sortSeries(&s)
+				pl.Series = append(pl.Series, s)
+			}
+		}
+		if len(pl.Series) > 0 {
+			out = append(out, pl)
+		}
+	}
+	return out
+}
+
+// accuracyFloor is where an exact result (relative error 0) is drawn on
+// the log axis.
+const accuracyFloor = 1e-12
+
+type accuracyRow struct {
+	chain string
+	cond  float64
+	errs  map[string]float64
+}
+
+func accuracyRows(own []bench.Record, op string) []accuracyRow {
+	byChain := map[string]*accuracyRow{}
+	var rows []*accuracyRow
+	for _, r := range own {
+		if r.Params.Get("op") != op || r.Check == nil || (r.Status != bench.StatusOK && r.Status != bench.StatusCheckFailed) {
+			continue
+		}
+		ch := r.Params.Get("chain")
+		row := byChain[ch]
+		if row == nil {
+			row = &accuracyRow{chain: ch, cond: r.Metrics["cond"], errs: map[string]float64{}}
+			byChain[ch] = row
+			rows = append(rows, row)
+		}
+		row.errs[r.Impl] = r.Check.MaxErr
+	}
+	sort.SliceStable(rows, func(a, b int) bool { return rows[a].cond < rows[b].cond })
+	out := make([]accuracyRow, len(rows))
+	for i, r := range rows {
+		out[i] = *r
+	}
+	return out
+}
+
+func errText(m map[string]float64, im string) string {
+	v, ok := m[im]
+	if !ok {
+		return "—"
+	}
+	return strconv.FormatFloat(v, 'e', 2, 64)
+}
+
+func treefixAccuracyTable(run []bench.Record) []bench.Table {
+	const exp = "treefix/accuracy"
+	own := ofExperiment(run, exp)
+	if len(own) == 0 {
+		return nil
+	}
+	var out []bench.Table
+	for _, op := range []string{"rootfix", "leaffix"} {
+		rows := accuracyRows(own, op)
+		if len(rows) == 0 {
+			continue
+		}
+		t := bench.Table{
+			Title:  fmt.Sprintf("treefix/accuracy — +%s float32 relative error of the whole chain's sum (chains of %d vertices, GenSum weights)", op[:1]+op[1:], accuracyN),
+			Header: []string{"chain", "condition number", "u32·C"},
+		}
+		for _, im := range treefixTimedImpls {
+			t.Header = append(t.Header, treefixShort[im])
+		}
+		worse, worst := 0, 0.0
+		for _, r := range rows {
+			row := []string{r.chain, strconv.FormatFloat(r.cond, 'e', 2, 64), strconv.FormatFloat(treefix.U32*r.cond, 'e', 2, 64)}
+			for _, im := range treefixTimedImpls {
+				row = append(row, errText(r.errs, im))
+			}
+			t.Rows = append(t.Rows, row)
+			if c, p := r.errs[treefix.VectorialCompensated], r.errs[treefix.Parallel]; c > max(p, treefix.U32) {
+				worse++
+			}
+			if v, p := r.errs[treefix.Vectorial], r.errs[treefix.Parallel]; v > 0 && p > 0 {
+				worst = max(worst, math.Log2(v/p))
+			}
+		}
+		t.Notes = append(t.Notes,
+			"Paper: the vectorial algorithm reorders and adds operations, which \"may lead to a 2-bit lost in the worst case\" against the parallel one; as a rule of thumb a sum loses up to lg(C) bits.",
+			fmt.Sprintf("Here: the vectorial error exceeds the parallel one by at most %.1f bits over these chains; the compensated one is above max(parallel, u32) on %d of %d chains.", worst, worse, len(rows)),
+			"On a chain, the plain vectorial Rootfix reads a prefix of the same terms in the same order as the traversals (the CPU scan is blocked per goroutine only above 32768 entries), so the Rootfix errors coincide; Leaffix subtracts two prefixes, and there the vectorial error shows.")
+		t.Notes = append(t.Notes, CheckSummary(run, exp))
+		out = append(out, t)
+	}
+	return out
+}
+
+func treefixAccuracyPlots(run []bench.Record) []bench.Plot {
+	own := ofExperiment(run, "treefix/accuracy")
+	var out []bench.Plot
+	for _, op := range []string{"rootfix", "leaffix"} {
+		rows := accuracyRows(own, op)
+		if len(rows) == 0 {
+			continue
+		}
+		pl := bench.Plot{Name: "treefix-accuracy-" + op, Title: fmt.Sprintf("treefix/accuracy: +%s float32 relative error (exact results at %g)", op, accuracyFloor),
+			XLabel: "condition number C", YLabel: "relative error", LogX: true, LogY: true}
+		ref := bench.Series{Name: "u32·C (rule of thumb)"}
+		for _, r := range rows {
+			ref.X, ref.Y = append(ref.X, r.cond), append(ref.Y, min(treefix.U32*r.cond, 10))
+		}
+		pl.Series = append(pl.Series, ref)
+		for _, im := range treefixTimedImpls {
+			s := bench.Series{Name: im}
+			for _, r := range rows {
+				if v, ok := r.errs[im]; ok {
+					s.X, s.Y = append(s.X, r.cond), append(s.Y, max(v, accuracyFloor))
+				}
+			}
+			if len(s.X) > 0 {
+				pl.Series = append(pl.Series, s)
+			}
+		}
+		out = append(out, pl)
+	}
+	return out
+}
+
