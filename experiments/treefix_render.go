@@ -406,4 +406,3 @@ func treefixAccuracyPlots(run []bench.Record) []bench.Plot {
 	}
 	return out
 }
-
