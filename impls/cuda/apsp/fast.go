@@ -1,0 +1,381 @@
+package cudaapsp
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/impls/cpu/apsp"
+	"github.com/semibench/semibench/impls/cuda"
+	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/semiring"
+)
+
+// Impls lists the CUDA implementations by name.
+var Impls = []string{"cuda/fast", "cuda/systolic"}
+
+// module is the kernel source (kernels/apsp.cu).
+const module = "apsp"
+
+// Block is cuda/fast's block order: the pivot blocks are Block×Block and
+// the matrix is padded to a multiple of Block with isolated vertices.
+const Block = 128
+
+// Phase names reported to Options.Rec.
+const (
+	PhaseH2D     = "h2d"     // the matrix to the device (host clock)
+	PhaseClosure = "closure" // the elimination on the device (CUDA events)
+	PhaseD2H     = "d2h"     // the closure back (host clock)
+)
+
+// Options tune a run.
+type Options struct {
+	// Device is the CUDA device ordinal (0 for the first).
+	Device int
+	// Rec, when not nil, receives the phases PhaseH2D, PhaseClosure and
+	// PhaseD2H.
+	Rec *bench.Recorder
+}
+
+// Stats are the measured phases of a cuda/fast run.
+type Stats struct {
+	H2D, Closure, D2H time.Duration
+	// KernelPath is how kernels/apsp.cu was loaded (cuda.PathNVRTC or
+	// cuda.PathFallbackPTX).
+	KernelPath string
+}
+
+// Updates returns n³, the number of semiring updates c := c ⊕ a⊗b of the
+// closure of order n, for rates in updates per second.
+func Updates(n int) float64 { return float64(n) * float64(n) * float64(n) }
+
+// kind is a semiring and element type that the kernels instantiate.
+type kind struct {
+	name  string // kernel suffix, e.g. "minplus32"
+	bytes int    // element size on the device
+}
+
+var (
+	kMinPlus32 = kind{"minplus32", 4}
+	kBool32    = kind{"bool32", 4}
+	kReal64    = kind{"real64", 8}
+	kMinPlus64 = kind{"minplus64", 8}
+)
+
+// fastKind returns the kernels of cuda/fast for semiring s on T.
+func fastKind[T any, S semiring.Semiring[T]](s S) (kind, error) {
+	switch any(s).(type) {
+	case semiring.MinPlus[float32]:
+		return kMinPlus32, nil
+	case semiring.Boolean:
+		return kBool32, nil
+	case semiring.Real[float64]:
+		return kReal64, nil
+	}
+	var z T
+	return kind{}, fmt.Errorf("cuda/fast: semiring %s on %T is not implemented on the GPU (min-plus float32, boolean, real float64)", s.Name(), z)
+}
+
+// padded returns n rounded up to a multiple of Block.
+func padded(n int) int { return (n + Block - 1) / Block * Block }
+
+// FastPlan is the device memory of cuda/fast for order n and elements of
+// elemBytes bytes: the work matrix padded to a multiple of Block (np²), the
+// input as given when it is not padded already (n²), the column and row
+// panels (np×Block each), the closed pivot block and a flag.
+func FastPlan(n, elemBytes int) cuda.Plan {
+	np := uint64(padded(n))
+	e := uint64(elemBytes)
+	p := cuda.Plan{What: fmt.Sprintf("cuda/fast n=%d", n), Buffers: []cuda.Buffer{
+		{Name: "apsp.p", Bytes: e * np * np},
+	}}
+	if int(np) != n {
+		p.Buffers = append(p.Buffers, cuda.Buffer{Name: "apsp.x", Bytes: e * uint64(n) * uint64(n)})
+	}
+	p.Buffers = append(p.Buffers,
+		cuda.Buffer{Name: "apsp.pc", Bytes: e * np * Block},
+		cuda.Buffer{Name: "apsp.pr", Bytes: e * np * Block},
+		cuda.Buffer{Name: "apsp.d", Bytes: e * Block * Block},
+		cuda.Buffer{Name: "apsp.flag", Bytes: 16},
+	)
+	return p
+}
+
+// checkMatrix refuses a nil or malformed matrix.
+func checkMatrix[T any](impl string, c *apsp.Matrix[T]) error {
+	if c == nil {
+		return fmt.Errorf("%s: nil matrix", impl)
+	}
+	if c.N < 0 || len(c.Data) != c.N*c.N {
+		return fmt.Errorf("%s: matrix of order %d holds %d elements, want %d", impl, c.N, len(c.Data), c.N*c.N)
+	}
+	if padded(c.N)/64 > 65535 {
+		return fmt.Errorf("%s: order %d exceeds the grid's limit", impl, c.N)
+	}
+	return nil
+}
+
+// Fast is cuda/fast: it replaces c by its closure c* on the GPU, by
+// Gauß-Jordan elimination over Block×Block blocks (Remark 2.2), the
+// algorithm of cpu/fast: for each diagonal block K in turn
+//
+//	D    := C_KK*                  (one thread block, in shared memory)
+//	P_c  := C_:K ⊗ D               (column panel, a product)
+//	P_r  := D ⊗ C_K:               (row panel, a product)
+//	C_ij := C_ij ⊕ (P_c)_iK ⊗ C_Kj  for i, j ∉ K  (register-tiled, the bulk)
+//	C_iK := (P_c)_iK, C_Kj := (P_r)_Kj for i, j ∉ K; C_KK := D
+//
+// five launches per block, all on one stream. Semirings: min-plus float32
+// (+Inf no arc, -Inf where a negative cycle reaches, exactly as cpu/sgje
+// defines them), Boolean, and the real semiring in float64 (its bulk
+// update uses fused multiply-adds). The diagonal block is closed with
+// cpu/fast's very operations; the result equals cpu/sgje exactly for
+// Boolean and for min-plus on integer weights (every sum exact) and is
+// within apsp.FloatBound of it for other float weights.
+//
+// The instance is checked against the device's free memory first
+// (FastPlan); an undefined star (real semiring, a pivot equal to 1 after
+// elimination) gives an error wrapping apsp.ErrStar and semiring.ErrNoStar
+// that names the pivot, and c is then left as it was. Without CUDA the
+// error matches driver.ErrUnavailable.
+func Fast[T any, S semiring.Semiring[T]](ctx context.Context, s S, c *apsp.Matrix[T], opt Options) (Stats, error) {
+	var st Stats
+	if err := checkMatrix("cuda/fast", c); err != nil {
+		return st, err
+	}
+	k, err := fastKind[T](s)
+	if err != nil {
+		return st, err
+	}
+	dev, err := cuda.Open(opt.Device)
+	if err != nil {
+		return st, fmt.Errorf("cuda/fast: %w", err)
+	}
+	n := c.N
+	if n == 0 {
+		return st, nil
+	}
+	err = dev.Run(ctx, func(t *driver.Thread) error {
+		return runFast(ctx, t, dev, k, c, opt, &st)
+	})
+	if err != nil {
+		return st, fmt.Errorf("cuda/fast n=%d: %w", n, err)
+	}
+	return st, nil
+}
+
+// fastFns are the kernels of one semiring.
+type fastFns struct {
+	pad, unpad, diag, mm, writeback driver.Function
+}
+
+func loadFast(t *driver.Thread, dev *cuda.Device, k kind) (fastFns, error) {
+	var f fastFns
+	var err error
+	for _, x := range []struct {
+		fn   *driver.Function
+		name string
+	}{{&f.pad, "apsp_pad_"}, {&f.unpad, "apsp_unpad_"}, {&f.diag, "apsp_diag_"}, {&f.mm, "apsp_mm_"}, {&f.writeback, "apsp_writeback_"}} {
+		if *x.fn, err = dev.Function(t, module, x.name+k.name); err != nil {
+			return f, err
+		}
+	}
+	// The pivot block lives in dynamic shared memory, beyond the default
+	// 48 KiB for 4-byte elements.
+	if err := t.FuncSetAttribute(f.diag, driver.FuncMaxDynamicSharedSize, diagShared(k)); err != nil {
+		return f, fmt.Errorf("apsp_diag_%s: shared memory of %d bytes: %w", k.name, diagShared(k), err)
+	}
+	return f, nil
+}
+
+// diagShared is the shared memory of the pivot-block kernel: Block rows of
+// Block+1 elements.
+func diagShared(k kind) int { return Block * (Block + 1) * k.bytes }
+
+// mmTile is the tile order of the product kernel of a kind.
+func mmTile(k kind) int {
+	if k.bytes == 8 {
+		return 64
+	}
+	return 128
+}
+
+func runFast[T any](ctx context.Context, t *driver.Thread, dev *cuda.Device, k kind, c *apsp.Matrix[T], opt Options, st *Stats) error {
+	n, np := c.N, padded(c.N)
+	if err := dev.Check(t, FastPlan(n, k.bytes)); err != nil {
+		return err
+	}
+	fn, err := loadFast(t, dev, k)
+	if err != nil {
+		return err
+	}
+	st.KernelPath = dev.KernelPath(module)
+	e := uint64(k.bytes)
+	p, err := dev.Buffer(t, "apsp.p", e*uint64(np)*uint64(np))
+	if err != nil {
+		return err
+	}
+	x := p
+	if np != n {
+		if x, err = dev.Buffer(t, "apsp.x", e*uint64(n)*uint64(n)); err != nil {
+			return err
+		}
+	}
+	pc, err := dev.Buffer(t, "apsp.pc", e*uint64(np)*Block)
+	if err != nil {
+		return err
+	}
+	pr, err := dev.Buffer(t, "apsp.pr", e*uint64(np)*Block)
+	if err != nil {
+		return err
+	}
+	d, err := dev.Buffer(t, "apsp.d", e*Block*Block)
+	if err != nil {
+		return err
+	}
+	flag, err := dev.Buffer(t, "apsp.flag", 16)
+	if err != nil {
+		return err
+	}
+	s := dev.Stream()
+
+	// h2d
+	t0 := time.Now()
+	switch data := any(c.Data).(type) {
+	case []bool:
+		w := make([]uint32, len(data))
+		for i, v := range data {
+			if v {
+				w[i] = 1
+			}
+		}
+		err = cuda.Upload(t, dev, x, w)
+	default:
+		err = cuda.Upload(t, dev, x, c.Data)
+	}
+	if err != nil {
+		return err
+	}
+	if err := t.MemsetD32Async(flag, math.MaxInt32, 4, s); err != nil {
+		return err
+	}
+	if np != n {
+		gy := min((np+7)/8, 65535)
+		if err := t.Launch(fn.pad, driver.D2((np+31)/32, gy), driver.D2(32, 8), 0, s, x, n, p, np); err != nil {
+			return fmt.Errorf("pad: %w", err)
+		}
+	}
+	if err := t.StreamSynchronize(s); err != nil {
+		return err
+	}
+	st.H2D = time.Since(t0)
+	opt.Rec.Add(PhaseH2D, st.H2D)
+
+	// closure
+	if err := dev.StartTimer(t); err != nil {
+		return err
+	}
+	tile := mmTile(k)
+	row := e * uint64(np) // bytes per row of P
+	for k0 := 0; k0 < np; k0 += Block {
+		if k0%(16*Block) == 0 {
+			if err := ctx.Err(); err != nil {
+				_, _ = dev.StopTimer(t)
+				return err
+			}
+		}
+		colK := p.Add(int64(uint64(k0) * e))
+		rowK := p.Add(int64(uint64(k0) * row))
+		if err := t.Launch(fn.diag, driver.D1(1), driver.D1(1024), diagShared(k), s, p, np, k0, d, flag); err != nil {
+			return fmt.Errorf("pivot block %d: %w", k0/Block, err)
+		}
+		// P_c := C_:K ⊗ D
+		if err := t.Launch(fn.mm, driver.D2(Block/tile, np/tile), driver.D1(256), 0, s,
+			colK, int64(np), d, int64(Block), pc, int64(Block), Block, 0, 0, 0); err != nil {
+			return fmt.Errorf("column panel %d: %w", k0/Block, err)
+		}
+		// P_r := D ⊗ C_K:
+		if err := t.Launch(fn.mm, driver.D2(np/tile, Block/tile), driver.D1(256), 0, s,
+			d, int64(Block), rowK, int64(np), pr, int64(np), Block, 0, 0, 0); err != nil {
+			return fmt.Errorf("row panel %d: %w", k0/Block, err)
+		}
+		// C_ij ⊕= (P_c)_iK ⊗ C_Kj for i, j outside K.
+		if np > Block {
+			if err := t.Launch(fn.mm, driver.D2(np/tile, np/tile), driver.D1(256), 0, s,
+				pc, int64(Block), rowK, int64(np), p, int64(np), Block, 1, k0, Block); err != nil {
+				return fmt.Errorf("update %d: %w", k0/Block, err)
+			}
+		}
+		if err := t.Launch(fn.writeback, driver.D1((np*Block+255)/256), driver.D1(256), 0, s, p, np, k0, pc, pr); err != nil {
+			return fmt.Errorf("panels %d: %w", k0/Block, err)
+		}
+	}
+	if st.Closure, err = dev.StopTimer(t); err != nil {
+		return err
+	}
+	opt.Rec.Add(PhaseClosure, st.Closure)
+	bad := make([]int32, 4)
+	if err := cuda.Download(t, dev, bad, flag); err != nil {
+		return err
+	}
+	if bad[0] != math.MaxInt32 {
+		_, serr := semiring.Real[float64]{}.Star(1)
+		return fmt.Errorf("pivot (%d,%d): %w: %w", bad[0]+1, bad[0]+1, apsp.ErrStar, serr)
+	}
+
+	// d2h
+	t1 := time.Now()
+	if np != n {
+		gy := min((n+7)/8, 65535)
+		if err := t.Launch(fn.unpad, driver.D2((n+31)/32, gy), driver.D2(32, 8), 0, s, p, np, x, n); err != nil {
+			return fmt.Errorf("unpad: %w", err)
+		}
+	}
+	switch data := any(c.Data).(type) {
+	case []bool:
+		w := make([]uint32, len(data))
+		if err := cuda.Download(t, dev, w, x); err != nil {
+			return err
+		}
+		for i, v := range w {
+			data[i] = v != 0
+		}
+	default:
+		if err := cuda.Download(t, dev, c.Data, x); err != nil {
+			return err
+		}
+	}
+	st.D2H = time.Since(t1)
+	opt.Rec.Add(PhaseD2H, st.D2H)
+	return nil
+}
+
+// Inverse replaces a by A⁻¹ on the GPU, as the real closure of I - A:
+// (I - (I - A))⁻¹ = A⁻¹, by Fast in float64 (Gauß-Jordan elimination
+// without pivoting, so meant for well-conditioned matrices, e.g. diagonally
+// dominant ones). A pivot that vanishes gives an error wrapping
+// apsp.ErrStar.
+func Inverse(ctx context.Context, a *apsp.Matrix[float64], opt Options) (Stats, error) {
+	if err := checkMatrix("cuda/fast inverse", a); err != nil {
+		return Stats{}, err
+	}
+	n := a.N
+	m := a.Clone()
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			v := -a.Data[i*n+j]
+			if i == j {
+				v = 1 - a.Data[i*n+j]
+			}
+			m.Data[i*n+j] = v
+		}
+	}
+	st, err := Fast(ctx, semiring.Real[float64]{}, m, opt)
+	if err != nil {
+		return st, err
+	}
+	copy(a.Data, m.Data)
+	return st, nil
+}

@@ -1,0 +1,565 @@
+// apsp.cu: the algebraic path problem D = A* on the GPU (Rote, "A systolic
+// array algorithm for the algebraic path problem", Computing 34, 1985), for
+// semibench: cuda/fast, Gauss-Jordan elimination over 128 x 128 blocks
+// (Remark 2.2), and cuda/systolic, the array GJE0 simulated step by step
+// with one thread per processor.
+//
+// Self-contained CUDA C++ (no includes): NVRTC compiles it at run time for
+// the exact device, and kernels/ptx/apsp.ptx is its compute_70 fallback. The
+// kernels are templated over the semiring; the extern "C" entry points
+// instantiate min-plus float32, Boolean (0/1 in 32-bit words) and the real
+// semiring in float64 (cuda/fast), and real and min-plus float64 and
+// Boolean (cuda/systolic).
+//
+// Matrices are row-major: M[i*ld + j] is the weight of the arc i -> j.
+
+namespace ap {
+
+typedef long long i64;
+
+// MinPlusF32: ⊕ = min, ⊗ = +, zero +Inf, unity 0, with the paper's
+// conventions: +Inf absorbs in ⊗, so (-Inf) ⊗ (+Inf) = +Inf. In a sum of
+// products (mac) the IEEE sum -Inf + Inf = NaN is what fminf drops, which is
+// exactly the convention; a lone product (times) tests for +Inf. The star
+// is 0 for c >= 0 and -Inf for c < 0 (a negative cycle).
+struct MinPlusF32 {
+  typedef float T;
+  static __device__ __forceinline__ T zero() { return __int_as_float(0x7f800000); }
+  static __device__ __forceinline__ T plus(T a, T b) { return b < a ? b : a; }
+  static __device__ __forceinline__ T times(T a, T b) {
+    return (a == zero() || b == zero()) ? zero() : __fadd_rn(a, b);
+  }
+  static __device__ __forceinline__ T mac(T c, T a, T b) { return fminf(c, a + b); }
+  static __device__ __forceinline__ T star(T c, bool* bad) {
+    *bad = false;
+    return c >= 0.0f ? 0.0f : -zero();
+  }
+};
+
+// MinPlusF64: MinPlusF32 in float64 (cuda/systolic).
+struct MinPlusF64 {
+  typedef double T;
+  static __device__ __forceinline__ T zero() { return __longlong_as_double(0x7ff0000000000000LL); }
+  static __device__ __forceinline__ T plus(T a, T b) { return b < a ? b : a; }
+  static __device__ __forceinline__ T times(T a, T b) {
+    return (a == zero() || b == zero()) ? zero() : __dadd_rn(a, b);
+  }
+  static __device__ __forceinline__ T mac(T c, T a, T b) { return fmin(c, a + b); }
+  static __device__ __forceinline__ T star(T c, bool* bad) {
+    *bad = false;
+    return c >= 0.0 ? 0.0 : -zero();
+  }
+};
+
+// Bool32: the Boolean semiring on 32-bit words holding 0 or 1.
+struct Bool32 {
+  typedef unsigned T;
+  static __device__ __forceinline__ T zero() { return 0u; }
+  static __device__ __forceinline__ T plus(T a, T b) { return a | b; }
+  static __device__ __forceinline__ T times(T a, T b) { return a & b; }
+  static __device__ __forceinline__ T mac(T c, T a, T b) { return c | (a & b); }
+  static __device__ __forceinline__ T star(T, bool* bad) {
+    *bad = false;
+    return 1u;
+  }
+};
+
+// RealF64: (+, x) in float64; the star of c is 1/(1-c), undefined for c = 1.
+// Products are rounded on their own (no fused multiply-add), as the CPU
+// implementations round them, except in mac, the bulk of cuda/fast, which
+// fuses (one rounding fewer; the result stays within the stated bound).
+struct RealF64 {
+  typedef double T;
+  static __device__ __forceinline__ T zero() { return 0.0; }
+  static __device__ __forceinline__ T plus(T a, T b) { return __dadd_rn(a, b); }
+  static __device__ __forceinline__ T times(T a, T b) { return __dmul_rn(a, b); }
+  static __device__ __forceinline__ T mac(T c, T a, T b) { return __fma_rn(a, b, c); }
+  static __device__ __forceinline__ T star(T c, bool* bad) {
+    *bad = (c == 1.0);
+    return 1.0 / __dadd_rn(1.0, -c);
+  }
+};
+
+// Vec4 is four consecutive elements, loaded and stored as one access
+// (16 bytes for 4-byte elements, two for float64).
+template <class T>
+struct __align__(4 * sizeof(T)) Vec4 {
+  T x, y, z, w;
+};
+
+// ---------------------------------------------------------------------------
+// cuda/fast
+
+// pad copies the n x n input X into the np x np work matrix P (np >= n):
+// the padding is isolated vertices (zero everywhere), which change nothing.
+template <class T>
+__device__ void pad(const T* __restrict__ X, int n, T* __restrict__ P, int np, T zero) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= np) return;
+  for (int i = blockIdx.y * blockDim.y + threadIdx.y; i < np; i += gridDim.y * blockDim.y)
+    P[(i64)i * np + j] = (i < n && j < n) ? X[(i64)i * n + j] : zero;
+}
+
+// unpad copies the leading n x n part of P back into X.
+template <class T>
+__device__ void unpad(const T* __restrict__ P, int np, T* __restrict__ X, int n) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= n) return;
+  for (int i = blockIdx.y * blockDim.y + threadIdx.y; i < n; i += gridDim.y * blockDim.y)
+    X[(i64)i * n + j] = P[(i64)i * np + j];
+}
+
+// close_diag replaces the B x B diagonal block of P at (k0, k0) by its
+// closure D, in dynamic shared memory, with the k-outer Gauss-Jordan
+// elimination of cpu/fast's closeBlock, element for element the same
+// operations: for each k the star s of d_kk, the column d_ik := d_ik ⊗ s,
+// the rest d_ij := d_ij ⊕ d_ik ⊗ d_kj (new column, old row), the row
+// d_kj := s ⊗ d_kj, d_kk := s. D also goes to Dout (B x B). An undefined
+// star sets *bad to the smallest such pivot (0-based) by atomicMin.
+template <class S, int B>
+__device__ void close_diag(typename S::T* P, int np, int k0, typename S::T* Dout, int* bad) {
+  typedef typename S::T T;
+  extern __shared__ __align__(16) unsigned char smem[];
+  T* d = (T*)smem;
+  const int L = B + 1;
+  const int nt = blockDim.x;
+  T* blk = P + (i64)k0 * np + k0;
+  for (int t = threadIdx.x; t < B * B; t += nt) d[(t / B) * L + t % B] = blk[(i64)(t / B) * np + t % B];
+  __syncthreads();
+  const int per = B * B / 1024;  // elements per thread (blockDim.x = 1024)
+  for (int k = 0; k < B; ++k) {
+    bool undefined;
+    T s = S::star(d[k * L + k], &undefined);
+    if (undefined && threadIdx.x == 0) atomicMin(bad, k0 + k);
+    T v[per];
+#pragma unroll
+    for (int e = 0; e < per; ++e) {
+      int t = threadIdx.x + e * 1024;
+      int i = t / B, j = t % B;
+      T c = d[i * L + j];
+      if (i == k && j == k) {
+        c = s;
+      } else if (j == k) {
+        c = S::times(c, s);
+      } else if (i == k) {
+        c = S::times(s, c);
+      } else {
+        c = S::plus(c, S::times(S::times(d[i * L + k], s), d[k * L + j]));
+      }
+      v[e] = c;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int e = 0; e < per; ++e) {
+      int t = threadIdx.x + e * 1024;
+      d[(t / B) * L + t % B] = v[e];
+    }
+    __syncthreads();
+  }
+  for (int t = threadIdx.x; t < B * B; t += nt) {
+    T x = d[(t / B) * L + t % B];
+    blk[(i64)(t / B) * np + t % B] = x;
+    Dout[t] = x;
+  }
+}
+
+// mm is a register-tiled semiring product C = A ⊗ B (or C ⊕= A ⊗ B with
+// acc) over M x N with inner size K, all multiples of the tile sizes: each
+// 256-thread block computes a BM x BN tile, TM x TN values per thread in
+// groups of four, 64 (or BM/TM*4) apart so the shared-memory reads of a warp
+// do not collide; BK-deep slices of A (transposed) and B are staged in
+// shared memory, double-buffered through registers. Tiles whose rows or
+// columns fall in [skip, skip+skipLen) are left alone (the pivot block's
+// rows and columns).
+template <class S, int BM, int BN, int BK, int TM, int TN>
+__device__ void mm(const typename S::T* __restrict__ A, i64 lda, const typename S::T* __restrict__ Bm, i64 ldb,
+                   typename S::T* __restrict__ C, i64 ldc, int K, int acc, int skip, int skipLen) {
+  typedef typename S::T T;
+  typedef Vec4<T> V;
+  const int NT = 256;
+  static_assert((BM / TM) * (BN / TN) == NT, "256 threads");
+  static_assert(TM % 4 == 0 && TN % 4 == 0, "groups of four");
+  const int GM = TM / 4, GN = TN / 4;
+  const int SM = BM / GM, SN = BN / GN;  // distance between a thread's groups
+  const int TX = BN / TN;                // threads along a row of the tile
+  const int PAD = 4;
+  __shared__ __align__(16) T As[2][BK][BM + PAD];
+  __shared__ __align__(16) T Bs[2][BK][BN];
+
+  const int i0 = blockIdx.y * BM, j0 = blockIdx.x * BN;
+  if (skipLen > 0 && ((i0 >= skip && i0 < skip + skipLen) || (j0 >= skip && j0 < skip + skipLen))) return;
+  const int tid = threadIdx.x;
+  const int tx = tid % TX, ty = tid / TX;
+
+  T c[TM][TN];
+#pragma unroll
+  for (int r = 0; r < TM; ++r)
+#pragma unroll
+    for (int q = 0; q < TN; ++q) c[r][q] = S::zero();
+
+  // Loads: LA groups of four of the BM x BK slice of A (k fastest) and LB
+  // of the BK x BN slice of B (j fastest) per thread.
+  const int LA = BM * BK / 4 / NT, LB = BN * BK / 4 / NT;
+  static_assert(LA >= 1 && LB >= 1, "every thread loads");
+  const T* pa[LA];
+  const T* pb[LB];
+#pragma unroll
+  for (int l = 0; l < LA; ++l) {
+    int e = (tid + l * NT) * 4;
+    pa[l] = A + (i64)(i0 + e / BK) * lda + e % BK;
+  }
+#pragma unroll
+  for (int l = 0; l < LB; ++l) {
+    int e = (tid + l * NT) * 4;
+    pb[l] = Bm + (i64)(e / BN) * ldb + j0 + e % BN;
+  }
+  V ra[LA], rb[LB];
+  auto load = [&](int k0) {
+#pragma unroll
+    for (int l = 0; l < LA; ++l) ra[l] = *(const V*)(pa[l] + k0);
+#pragma unroll
+    for (int l = 0; l < LB; ++l) rb[l] = *(const V*)(pb[l] + (i64)k0 * ldb);
+  };
+  auto store = [&](int buf) {
+#pragma unroll
+    for (int l = 0; l < LA; ++l) {
+      int e = (tid + l * NT) * 4;
+      int row = e / BK, kk = e % BK;
+      As[buf][kk + 0][row] = ra[l].x;
+      As[buf][kk + 1][row] = ra[l].y;
+      As[buf][kk + 2][row] = ra[l].z;
+      As[buf][kk + 3][row] = ra[l].w;
+    }
+#pragma unroll
+    for (int l = 0; l < LB; ++l) {
+      int e = (tid + l * NT) * 4;
+      *(V*)&Bs[buf][e / BN][e % BN] = rb[l];
+    }
+  };
+
+  load(0);
+  store(0);
+  __syncthreads();
+  int buf = 0;
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    const bool more = k0 + BK < K;
+    if (more) load(k0 + BK);
+#pragma unroll
+    for (int kk = 0; kk < BK; ++kk) {
+      T a[TM], b[TN];
+#pragma unroll
+      for (int g = 0; g < GM; ++g) {
+        V v = *(const V*)&As[buf][kk][ty * 4 + g * SM];
+        a[g * 4 + 0] = v.x; a[g * 4 + 1] = v.y; a[g * 4 + 2] = v.z; a[g * 4 + 3] = v.w;
+      }
+#pragma unroll
+      for (int g = 0; g < GN; ++g) {
+        V v = *(const V*)&Bs[buf][kk][tx * 4 + g * SN];
+        b[g * 4 + 0] = v.x; b[g * 4 + 1] = v.y; b[g * 4 + 2] = v.z; b[g * 4 + 3] = v.w;
+      }
+#pragma unroll
+      for (int r = 0; r < TM; ++r)
+#pragma unroll
+        for (int q = 0; q < TN; ++q) c[r][q] = S::mac(c[r][q], a[r], b[q]);
+    }
+    if (more) {
+      store(buf ^ 1);
+      __syncthreads();
+      buf ^= 1;
+    }
+  }
+#pragma unroll
+  for (int g = 0; g < GM; ++g)
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+      const int gi = i0 + ty * 4 + g * SM + r;
+#pragma unroll
+      for (int h = 0; h < GN; ++h) {
+        T* p = C + (i64)gi * ldc + j0 + tx * 4 + h * SN;
+        V v;
+        v.x = c[g * 4 + r][h * 4 + 0];
+        v.y = c[g * 4 + r][h * 4 + 1];
+        v.z = c[g * 4 + r][h * 4 + 2];
+        v.w = c[g * 4 + r][h * 4 + 3];
+        if (acc) {
+          V o = *(const V*)p;
+          v.x = S::plus(o.x, v.x);
+          v.y = S::plus(o.y, v.y);
+          v.z = S::plus(o.z, v.z);
+          v.w = S::plus(o.w, v.w);
+        }
+        *(V*)p = v;
+      }
+    }
+}
+
+// writeback puts the two panels in place: the column panel Pc (np x B,
+// rows outside the pivot block) into columns k0.. of P, and the row panel Pr
+// (B x np, columns outside the pivot block) into rows k0.. of P.
+template <class T, int B>
+__device__ void writeback(T* __restrict__ P, int np, int k0, const T* __restrict__ Pc, const T* __restrict__ Pr) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;  // 0 .. np*B
+  if (x >= np * B) return;
+  int i = x / B, c = x % B;  // column panel element (i, k0+c)
+  if (i < k0 || i >= k0 + B) P[(i64)i * np + k0 + c] = Pc[x];
+  int r = x / np, j = x % np;  // row panel element (k0+r, j)
+  if (j < k0 || j >= k0 + B) P[(i64)(k0 + r) * np + j] = Pr[x];
+}
+
+// ---------------------------------------------------------------------------
+// cuda/systolic: GJE0, one thread per processor P(p, q), one launch per
+// step; the geometry and rules are package systolic's (systolic/doc.go),
+// which this follows line for line.
+
+// Reg is one register: value, element id (-1: empty) and flag.
+template <class T>
+struct Reg {
+  T v;
+  int id;
+  int cnt;
+};
+
+enum { kA = 0, kBI, kBO, kC, kDI, kDO, kE };
+
+__device__ __forceinline__ int kind_at(int n, int p, int q) {
+  if (p == n && q == n) return kC;
+  if (p == 0 && q == n) return kE;
+  if (p == n) return kDO;
+  if (q == n) return kBO;
+  if (q == 0) return kDI;
+  if (p == 0) return kBI;
+  return kA;
+}
+
+// Conflict codes, reported to the host with the step and processor.
+enum {
+  cTwoUp = 1,       // two data for one upward register
+  cNoC,             // a and b meet without a c of the matching flag
+  cBINoA,           // b at the bottom-left edge without a diagonal element
+  cDownLeftOut,     // a datum leaves the array down-left
+  cBONoB,           // c reflected at the top-left edge without b
+  cTwoDR,           // two data for one down-right register
+  cTwoDL,           // two data for one down-left register
+  cDownRightOut,    // a datum leaves the array down-right
+  cCornerFlag,      // an element reaches the top corner with flag 1
+  cLeftCorner,      // unexpected data at the left corner
+  cTwoInputs,       // two inputs for one line
+};
+
+// SysState are the device arrays of a simulation.
+template <class T>
+struct SysState {
+  const Reg<T>* cur;  // registers written at the previous step: up, dr, dl (3 x P)
+  Reg<T>* next;
+  const T* mats;  // the input matrices, nm x n x n
+  const int* in;  // In[m]: the step c_11 of matrix m is put on its line
+  int* outStep;   // nm x n x n
+  T* result;
+  int* active;    // per step
+  int* counters;  // [0] elements not yet out, [1] conflicts
+  // keys[0]: the first conflict, step << 32 | processor << 4 | code;
+  // keys[1]: the first undefined star, step << 32 | element id.
+  unsigned long long* keys;
+};
+
+template <class S>
+__device__ void sys_step(SysState<typename S::T> st, int n, int nm, int t) {
+  typedef typename S::T T;
+  typedef Reg<T> R;
+  const int s = n + 1, P = s * s, nn = n * n;
+  const int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= P) return;
+  const int p = idx / s, q = idx % s;
+  const int kind = kind_at(n, p, q);
+  const R* upC = st.cur;
+  const R* drC = st.cur + P;
+  const R* dlC = st.cur + 2 * P;
+  R upN = {S::zero(), -1, 0}, drN = upN, dlN = upN;
+  const R empty = upN;
+  int* cnt = st.counters;
+  int active = 0;
+  auto conflict = [&](int code) {
+    atomicAdd(cnt + 1, 1);
+    atomicMin(st.keys, ((unsigned long long)t << 32) | ((unsigned long long)idx << 4) | (unsigned long long)code);
+  };
+  auto sendUp = [&](R c) {
+    if (upN.id >= 0) {
+      conflict(cTwoUp);
+      return;
+    }
+    upN = c;
+  };
+  auto output = [&](R c) {
+    st.outStep[c.id] = t;
+    st.result[c.id] = c.v;
+    atomicSub(cnt, 1);
+  };
+  R below = empty;
+  if (p > 0 && q > 0) below = upC[idx - s - 1];
+  R input = empty;
+  if (p == 0 || q == 0) {
+    int d = p - q;  // the line j - i
+    int e = d < 0 ? -d : d;
+    for (int m = 0; m < nm; ++m) {
+      int rel = t - 1 - st.in[m] + 3 - 2 * e;  // 3 x the index along the line
+      if (rel < 3 || rel % 3 != 0) continue;
+      int x = rel / 3;  // 1-based: i for d >= 0, j for d < 0
+      if (x > n - e) continue;
+      int i = d >= 0 ? x : x + e, j = d >= 0 ? x + e : x;
+      int id = m * nn + (i - 1) * n + (j - 1);
+      if (input.id >= 0) conflict(cTwoInputs);
+      input.v = st.mats[id];
+      input.id = id;
+      input.cnt = 0;
+    }
+  }
+  R a = empty, b = empty;
+  if (q < n) a = drC[idx + 1];
+  if (p < n) b = dlC[idx + s];
+  switch (kind) {
+    case kA:
+      if (a.id >= 0 && b.id >= 0) {
+        if (below.id >= 0 && below.cnt == a.cnt + b.cnt - 2) {
+          below.v = S::plus(below.v, S::times(a.v, b.v));
+          active++;
+        } else {
+          conflict(cNoC);
+        }
+      }
+      if (below.id >= 0) sendUp(below);
+      drN = a;
+      dlN = b;
+      break;
+    case kBI:
+      if (b.id >= 0) {
+        if (a.id < 0) {
+          conflict(cBINoA);
+        } else {
+          b.v = S::times(a.v, b.v);
+          active++;
+        }
+        sendUp(b);
+      }
+      if (input.id >= 0) sendUp(input);
+      drN = a;
+      break;
+    case kDI:
+      if (a.id >= 0) sendUp(a);
+      if (input.id >= 0) sendUp(input);
+      if (b.id >= 0) {
+        if (p == 0) conflict(cDownLeftOut);
+        else dlN = b;
+      }
+      break;
+    case kBO:
+      if (below.id >= 0) {
+        R c = below;
+        if (c.cnt == 2) {
+          output(c);
+        } else {
+          if (b.id < 0) {
+            conflict(cBONoB);
+          } else {
+            c.v = S::times(c.v, b.v);
+            active++;
+          }
+          c.cnt++;
+          drN = c;
+        }
+      }
+      dlN = b;
+      break;
+    case kDO: {
+      R c = below;
+      if (q == 0 && input.id >= 0) c = input;
+      if (c.id >= 0) {
+        if (c.cnt == 2) {
+          output(c);
+        } else {
+          c.cnt++;
+          dlN = c;
+        }
+      }
+      if (a.id >= 0) {
+        if (q == 0) conflict(cDownRightOut);
+        else drN = a;
+      }
+      break;
+    }
+    case kC:
+      if (below.id >= 0) {
+        R c = below;
+        if (c.cnt == 2) {
+          output(c);
+        } else if (c.cnt == 0) {
+          bool undefined;
+          c.v = S::star(c.v, &undefined);
+          if (undefined) atomicMin(st.keys + 1, ((unsigned long long)t << 32) | (unsigned long long)c.id);
+          c.cnt = 1;
+          active++;
+          dlN = c;
+        } else {
+          conflict(cCornerFlag);
+        }
+      }
+      break;
+    case kE:
+      if (b.id >= 0) {
+        b.cnt++;
+        drN = b;
+      }
+      if (input.id >= 0 || a.id >= 0) conflict(cLeftCorner);
+      break;
+  }
+  st.next[idx] = upN;
+  st.next[P + idx] = drN;
+  st.next[2 * P + idx] = dlN;
+  if (active) atomicAdd(st.active + t, active);
+}
+
+// sys_clear empties the registers.
+template <class T>
+__device__ void sys_clear(Reg<T>* r, int count, T zero) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (x < count) {
+    Reg<T> e = {zero, -1, 0};
+    r[x] = e;
+  }
+}
+
+}  // namespace ap
+
+// ---------------------------------------------------------------------------
+// Entry points.
+
+#define AP_FAST(NAME, S, T, BM, BN, BK, TM, TN, MINB)                                                                  \
+  extern "C" __global__ void apsp_pad_##NAME(const T* X, int n, T* P, int np) { ap::pad<T>(X, n, P, np, S::zero()); } \
+  extern "C" __global__ void apsp_unpad_##NAME(const T* P, int np, T* X, int n) { ap::unpad<T>(P, np, X, n); }         \
+  extern "C" __global__ void __launch_bounds__(1024) apsp_diag_##NAME(T* P, int np, int k0, T* D, int* bad) {         \
+    ap::close_diag<S, 128>(P, np, k0, D, bad);                                                                        \
+  }                                                                                                                   \
+  extern "C" __global__ void __launch_bounds__(256, MINB)                                                             \
+      apsp_mm_##NAME(const T* A, long long lda, const T* B, long long ldb, T* C, long long ldc, int K, int acc,       \
+                     int skip, int skipLen) {                                                                         \
+    ap::mm<S, BM, BN, BK, TM, TN>(A, lda, B, ldb, C, ldc, K, acc, skip, skipLen);                                    \
+  }                                                                                                                   \
+  extern "C" __global__ void apsp_writeback_##NAME(T* P, int np, int k0, const T* Pc, const T* Pr) {                  \
+    ap::writeback<T, 128>(P, np, k0, Pc, Pr);                                                                         \
+  }
+
+AP_FAST(minplus32, ap::MinPlusF32, float, 128, 128, 8, 8, 8, 2)
+AP_FAST(bool32, ap::Bool32, unsigned, 128, 128, 8, 8, 8, 2)
+AP_FAST(real64, ap::RealF64, double, 64, 64, 16, 4, 4, 2)
+
+#define AP_SYS(NAME, S, T)                                                                                      \
+  extern "C" __global__ void apsp_sys_step_##NAME(const ap::Reg<T>* cur, ap::Reg<T>* next, const T* mats,        \
+                                                  const int* in, int* outStep, T* result, int* active,           \
+                                                  int* counters, unsigned long long* keys, int n, int nm, int t) { \
+    ap::SysState<T> st = {cur, next, mats, in, outStep, result, active, counters, keys};                       \
+    ap::sys_step<S>(st, n, nm, t);                                                                              \
+  }                                                                                                             \
+  extern "C" __global__ void apsp_sys_clear_##NAME(ap::Reg<T>* r, int count) { ap::sys_clear<T>(r, count, S::zero()); }
+
+AP_SYS(real64, ap::RealF64, double)
+AP_SYS(minplus64, ap::MinPlusF64, double)
+AP_SYS(bool32, ap::Bool32, unsigned)
