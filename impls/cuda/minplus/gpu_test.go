@@ -1,0 +1,221 @@
+package cudaminplus
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/impls/cuda"
+	"github.com/semibench/semibench/impls/cuda/driver"
+)
+
+// firstDiff returns a description of the first entry where got and want
+// differ, or "".
+func firstDiff(n int, got, want []int16) string {
+	if len(got) != len(want) {
+		return fmt.Sprintf("%d entries, want %d", len(got), len(want))
+	}
+	bad := 0
+	first := -1
+	for i := range want {
+		if got[i] != want[i] {
+			if first < 0 {
+				first = i
+			}
+			bad++
+		}
+	}
+	if bad == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d entries differ, first C[%d][%d] = %d, want %d", bad, len(want), first/n, first%n, got[first], want[first])
+}
+
+// withFast runs f once per cuda/fast kernel variant.
+func withFast(t *testing.T, f func(variant string)) {
+	t.Helper()
+	old := fastKernel
+	defer func() { fastKernel = old }()
+	for _, v := range []string{"minplus_fast128", "minplus_fast256"} {
+		fastKernel = v
+		f(v)
+	}
+}
+
+// TestGPUExact checks all three implementations (both cuda/fast kernels)
+// for exact equality with the CPU reference on random matrices with
+// infinities (Inf and values above it) at orders that are and are not
+// multiples of the tile sizes.
+func TestGPUExact(t *testing.T) {
+	if gpuCount() == 0 {
+		t.Skip("no CUDA device")
+	}
+	ctx := context.Background()
+	info, gpus := cuda.Probe()
+	t.Logf("CUDA %+v", *info)
+	for _, g := range gpus {
+		t.Logf("GPU %+v", g)
+	}
+	r := rand.New(rand.NewPCG(11, 12))
+	sizes := []int{1, 2, 7, 8, 31, 32, 33, 100, 127, 128, 129, 255, 256, 257, 300, 513}
+	if !testing.Short() {
+		sizes = append(sizes, 1000)
+	}
+	for _, n := range sizes {
+		for _, inf := range []float64{0, 0.3, 0.97} {
+			a := randomDense(r, n, inf)
+			b := randomDense(r, n, inf)
+			want := refProduct(n, a, b)
+			rec := &bench.Recorder{}
+			got, err := Paper(ctx, n, a, b, rec)
+			if err != nil {
+				t.Fatalf("cuda/paper n=%d: %v", n, err)
+			}
+			if d := firstDiff(n, got, want); d != "" {
+				t.Errorf("cuda/paper n=%d inf=%.2f: %s", n, inf, d)
+			}
+			withFast(t, func(v string) {
+				got, err := Fast(ctx, n, a, b, rec)
+				if err != nil {
+					t.Fatalf("cuda/fast (%s) n=%d: %v", v, n, err)
+				}
+				if d := firstDiff(n, got, want); d != "" {
+					t.Errorf("cuda/fast (%s) n=%d inf=%.2f: %s", v, n, inf, d)
+				}
+			})
+			csr, err := CSRFromDense(n, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err = Sparse(ctx, csr, b, rec)
+			if err != nil {
+				t.Fatalf("cuda/sparse n=%d: %v", n, err)
+			}
+			if d := firstDiff(n, got, want); d != "" {
+				t.Errorf("cuda/sparse n=%d inf=%.2f: %s", n, inf, d)
+			}
+			// A CSR with repeated columns and empty rows.
+			sp := randomCSR(r, n, 4)
+			if got, err = Sparse(ctx, sp, b, nil); err != nil {
+				t.Fatal(err)
+			}
+			if d := firstDiff(n, got, refSparse(sp, b)); d != "" {
+				t.Errorf("cuda/sparse random CSR n=%d: %s", n, d)
+			}
+		}
+	}
+	// Negative entries are refused with their position.
+	a := randomDense(r, 50, 0.2)
+	a[3*50+7] = -4
+	for _, f := range []func() error{
+		func() error { _, err := Paper(ctx, 50, a, a, nil); return err },
+		func() error { _, err := Fast(ctx, 50, make([]int16, 2500), a, nil); return err },
+	} {
+		if err := f(); err == nil || !strings.Contains(err.Error(), "[3][7] = -4") {
+			t.Errorf("negative entry: %v", err)
+		}
+	}
+}
+
+// TestGPUSession runs Algorithm 2's loop with every implementation on
+// random sparse matrices, checking every power's statistics and several
+// whole powers against the CPU reference, and the implementations against
+// each other.
+func TestGPUSession(t *testing.T) {
+	if gpuCount() == 0 {
+		t.Skip("no CUDA device")
+	}
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, n := range []int{3, 90, 225, 301} {
+		a := randomCSR(r, n, 3)
+		ad := toDense(a)
+		const K = 8
+		// The reference powers.
+		pow := [][]int16{nil, ad}
+		for k := 2; k <= K; k++ {
+			pow = append(pow, refSparse(a, pow[k-1]))
+		}
+		run := func(label, impl string) {
+			s, err := NewSession(ctx, impl, a, Options{})
+			if err != nil {
+				t.Fatalf("%s n=%d: %v", label, n, err)
+			}
+			defer s.Close()
+			err = s.Powers(ctx, K, func(st Stats) error {
+				want := StatsOf(n, pow[st.Power])
+				want.Power = st.Power
+				if st != want {
+					return fmt.Errorf("A^%d stats %+v, want %+v", st.Power, st, want)
+				}
+				if st.Power%3 == 1 || st.Power == K {
+					got := make([]int16, n*n)
+					if err := s.Download(ctx, got); err != nil {
+						return err
+					}
+					if d := firstDiff(n, got, pow[st.Power]); d != "" {
+						return fmt.Errorf("A^%d: %s", st.Power, d)
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Errorf("%s n=%d: %v", label, n, err)
+			}
+			if s.Power() != K {
+				t.Errorf("%s n=%d: at A^%d after the loop", label, n, s.Power())
+			}
+			if err := s.Close(); err != nil {
+				t.Errorf("%s n=%d: close: %v", label, n, err)
+			}
+			if err := s.Step(ctx); err == nil {
+				t.Errorf("%s: a closed session stepped", label)
+			}
+		}
+		run("cuda/paper", NamePaper)
+		run("cuda/sparse", NameSparse)
+		withFast(t, func(v string) { run("cuda/fast "+v, NameFast) })
+	}
+}
+
+// TestGPUKernelPath logs how kernels/minplus.cu was loaded and whether its
+// inner step compiled to Hopper's DPX instruction.
+func TestGPUKernelPath(t *testing.T) {
+	if gpuCount() == 0 {
+		t.Skip("no CUDA device")
+	}
+	dev, err := cuda.Open(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = dev.Run(context.Background(), func(th *driver.Thread) error {
+		m, err := dev.Module(th, module)
+		if err != nil {
+			return err
+		}
+		fn, err := m.Function(th, "minplus_dpx")
+		if err != nil {
+			return err
+		}
+		buf, err := dev.Buffer(th, "minplus.flag", flagBytes)
+		if err != nil {
+			return err
+		}
+		if err := th.Launch(fn, driver.D1(1), driver.D1(1), 0, dev.Stream(), buf); err != nil {
+			return err
+		}
+		var dpx [1]int32
+		if err := driver.CopyFromDevice(th, dpx[:], buf); err != nil {
+			return err
+		}
+		t.Logf("kernels/minplus.cu: path %s, arch %s, NVRTC %s, cached %v, load %v, DPX %v (device %s, cc %s) %s",
+			m.Path, m.Arch, m.NVRTC, m.Cached, m.Elapsed, dpx[0] == 1, dev.Props.Name, dev.Props.ComputeCapability(), m.Note)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,295 @@
+package cudaminplus
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/impls/cuda"
+	"github.com/semibench/semibench/impls/cuda/driver"
+)
+
+// fastKernel is the cuda/fast kernel: minplus_fast128 (128 x 256 tiles, 2
+// blocks per SM) or minplus_fast256 (256 x 256, 1 block per SM); tests
+// time both.
+var fastKernel = "minplus_fast128"
+
+// kernelSet holds the kernels of one run.
+type kernelSet struct {
+	prepare, unpad, fill, scatter, stats, product driver.Function
+	productName                                   string
+}
+
+// loadKernels looks up the helper kernels and the product kernel of impl.
+func loadKernels(t *driver.Thread, dev *cuda.Device, impl string) (*kernelSet, error) {
+	k := &kernelSet{}
+	switch impl {
+	case NamePaper:
+		k.productName = "minplus_paper"
+	case NameFast:
+		k.productName = fastKernel
+	case NameSparse:
+		k.productName = "minplus_sparse"
+	default:
+		return nil, fmt.Errorf("minplus: unknown implementation %q", impl)
+	}
+	for _, f := range []struct {
+		dst  *driver.Function
+		name string
+	}{
+		{&k.prepare, "minplus_prepare"}, {&k.unpad, "minplus_unpad"}, {&k.fill, "minplus_fill"},
+		{&k.scatter, "minplus_scatter"}, {&k.stats, "minplus_stats"}, {&k.product, k.productName},
+	} {
+		fn, err := dev.Function(t, module, f.name)
+		if err != nil {
+			return nil, err
+		}
+		*f.dst = fn
+	}
+	return k, nil
+}
+
+// rowGrid is the grid of the row-strided helper kernels over cols columns
+// (256 threads per block) and n rows.
+func rowGrid(cols, n int) driver.Dim3 { return driver.D2((cols+255)/256, min(max(n, 1), 4096)) }
+
+// prepare uploads the caller's n x n matrix into raw (scratch of at least
+// n² entries) and converts it into the padded layout at dst, checking that
+// no entry is negative (flag: 8 bytes of scratch).
+func (k *kernelSet) prepareDense(t *driver.Thread, dev *cuda.Device, host []int16, n int, raw, dst, flag driver.DevicePtr, name string) error {
+	if err := cuda.Upload(t, dev, raw, host); err != nil {
+		return fmt.Errorf("uploading %s: %w", name, err)
+	}
+	s := dev.Stream()
+	if err := t.MemsetD32Async(flag, math.MaxUint32, 2, s); err != nil {
+		return fmt.Errorf("preparing %s: %w", name, err)
+	}
+	ld := LeadingDim(n)
+	if err := t.Launch(k.prepare, rowGrid(ld, n), driver.D1(256), 0, s, raw, n, dst, int64(ld), int(Inf), flag); err != nil {
+		return fmt.Errorf("preparing %s: %w", name, err)
+	}
+	var bad [1]uint64
+	if err := driver.CopyFromDevice(t, bad[:], flag); err != nil {
+		return fmt.Errorf("preparing %s: %w", name, err)
+	}
+	if bad[0] != math.MaxUint64 {
+		p := bad[0]
+		return fmt.Errorf("minplus: %s[%d][%d] = %d is negative: entries must be non-negative (Inf = %d or more is ∞)",
+			name, p/uint64(n), p%uint64(n), host[p], Inf)
+	}
+	return nil
+}
+
+// launchProduct enqueues C = A ⊗ B (dense A) or C = csr ⊗ B (cuda/sparse,
+// A ignored) on padded matrices of order n.
+func (k *kernelSet) launchProduct(t *driver.Thread, dev *cuda.Device, impl string, n int, a, b, c driver.DevicePtr, csr [3]driver.DevicePtr) error {
+	ld := LeadingDim(n)
+	s := dev.Stream()
+	inf := int(Inf)
+	switch impl {
+	case NamePaper:
+		return t.Launch(k.product, driver.D2((ld+31)/32, (n+31)/32), driver.D2(32, 32), 0, s, a, b, c, n, int64(ld), inf)
+	case NameFast:
+		bm := 128
+		if k.productName == "minplus_fast256" {
+			bm = 256
+		}
+		return t.Launch(k.product, driver.D2((ld+255)/256, (n+bm-1)/bm), driver.D1(256), 0, s, a, b, c, n, int64(ld), inf)
+	case NameSparse:
+		return t.Launch(k.product, driver.D2(n, (ld/8+127)/128), driver.D1(128), 0, s, csr[0], csr[1], csr[2], b, c, n, int64(ld), inf)
+	}
+	return fmt.Errorf("minplus: unknown implementation %q", impl)
+}
+
+// unpadTo converts the padded matrix src into leading dimension n at raw.
+func (k *kernelSet) unpadTo(t *driver.Thread, dev *cuda.Device, n int, src, raw driver.DevicePtr) error {
+	return t.Launch(k.unpad, rowGrid(n, n), driver.D1(256), 0, dev.Stream(), src, int64(LeadingDim(n)), n, raw)
+}
+
+// uploadCSR puts a (checked) on the device.
+func uploadCSR(t *driver.Thread, dev *cuda.Device, a *CSR, ptr, idx, val driver.DevicePtr) error {
+	if err := cuda.Upload(t, dev, ptr, a.Ptr); err != nil {
+		return fmt.Errorf("uploading the CSR row pointers: %w", err)
+	}
+	if err := cuda.Upload(t, dev, idx, a.Idx); err != nil {
+		return fmt.Errorf("uploading the CSR columns: %w", err)
+	}
+	if err := cuda.Upload(t, dev, val, a.clampedVal()); err != nil {
+		return fmt.Errorf("uploading the CSR values: %w", err)
+	}
+	return nil
+}
+
+// readStats reduces the padded matrix m of order n on the device.
+func (k *kernelSet) readStats(t *driver.Thread, dev *cuda.Device, n int, m, buf driver.DevicePtr) (Stats, error) {
+	s := dev.Stream()
+	if err := t.MemsetD32Async(buf, 0, 8, s); err != nil {
+		return Stats{}, err
+	}
+	if err := t.MemsetD32Async(buf.Add(32), uint32(Inf), 2, s); err != nil {
+		return Stats{}, err
+	}
+	grid := driver.D2((n+255)/256, min(max(n, 1), 256))
+	if err := t.Launch(k.stats, grid, driver.D1(256), 0, s, m, n, int64(LeadingDim(n)), int(Inf), buf, buf.Add(32)); err != nil {
+		return Stats{}, fmt.Errorf("statistics: %w", err)
+	}
+	var raw [40]byte
+	if err := driver.CopyFromDevice(t, raw[:], buf); err != nil {
+		return Stats{}, fmt.Errorf("statistics: %w", err)
+	}
+	le := binary.LittleEndian
+	return Stats{
+		WeightedSum: le.Uint64(raw[0:]),
+		WeightSum:   le.Uint64(raw[8:]),
+		InfHash:     le.Uint64(raw[16:]),
+		Finite:      int64(le.Uint64(raw[24:])),
+		Min:         int16(int32(le.Uint32(raw[32:]))),
+		DiagMin:     int16(int32(le.Uint32(raw[36:]))),
+	}, nil
+}
+
+// Paper is cuda/paper: C = A ⊗ B for n x n row-major matrices by the
+// paper's MatrixMul-style kernel (32 x 32 shared-memory tiles, one output
+// per thread), on the first device. Phases: h2d (uploads and conversion),
+// product (CUDA events), d2h.
+func Paper(ctx context.Context, n int, a, b []int16, rec *bench.Recorder) ([]int16, error) {
+	return dense(ctx, NamePaper, n, a, b, rec)
+}
+
+// Fast is cuda/fast: C = A ⊗ B by the register-tiled packed-int16 kernel
+// (DPX on Hopper), on the first device; phases as Paper.
+func Fast(ctx context.Context, n int, a, b []int16, rec *bench.Recorder) ([]int16, error) {
+	return dense(ctx, NameFast, n, a, b, rec)
+}
+
+func dense(ctx context.Context, impl string, n int, a, b []int16, rec *bench.Recorder) ([]int16, error) {
+	if err := checkDense(n, a, "A"); err != nil {
+		return nil, fmt.Errorf("%s: %w", impl, err)
+	}
+	if err := checkDense(n, b, "B"); err != nil {
+		return nil, fmt.Errorf("%s: %w", impl, err)
+	}
+	dev, err := cuda.Open(0)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", impl, err)
+	}
+	if n == 0 {
+		return []int16{}, nil
+	}
+	plan, _ := Plan(impl, n, 0)
+	out := cuda.Output[int16](n * n)
+	err = dev.Run(ctx, func(t *driver.Thread) error {
+		if err := dev.Check(t, plan); err != nil {
+			return err
+		}
+		k, err := loadKernels(t, dev, impl)
+		if err != nil {
+			return err
+		}
+		ptr := make([]driver.DevicePtr, len(plan.Buffers))
+		for i, bf := range plan.Buffers {
+			if ptr[i], err = dev.Buffer(t, bf.Name, bf.Bytes); err != nil {
+				return err
+			}
+		}
+		pa, pb, pc, flag := ptr[0], ptr[1], ptr[2], ptr[3]
+		stop := rec.Start(PhaseH2D)
+		if err := k.prepareDense(t, dev, a, n, pc, pa, flag, "A"); err != nil {
+			return err
+		}
+		if err := k.prepareDense(t, dev, b, n, pc, pb, flag, "B"); err != nil {
+			return err
+		}
+		stop()
+		if err := dev.StartTimer(t); err != nil {
+			return err
+		}
+		if err := k.launchProduct(t, dev, impl, n, pa, pb, pc, [3]driver.DevicePtr{}); err != nil {
+			return fmt.Errorf("product: %w", err)
+		}
+		d, err := dev.StopTimer(t)
+		if err != nil {
+			return fmt.Errorf("product: %w", err)
+		}
+		rec.Add(PhaseProduct, d)
+		stop = rec.Start(PhaseD2H)
+		defer stop()
+		if err := k.unpadTo(t, dev, n, pc, pa); err != nil {
+			return fmt.Errorf("unpadding C: %w", err)
+		}
+		return cuda.Download(t, dev, out.Wait(), pa)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s n=%d: %w", impl, n, err)
+	}
+	return out.Wait(), nil
+}
+
+// Sparse is cuda/sparse: C = A ⊗ B with A in CSR and B an n x n row-major
+// matrix, nnz(A)·n updates, on the first device; phases as Paper.
+func Sparse(ctx context.Context, a *CSR, b []int16, rec *bench.Recorder) ([]int16, error) {
+	if err := a.Check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", NameSparse, err)
+	}
+	n := a.N
+	if err := checkDense(n, b, "B"); err != nil {
+		return nil, fmt.Errorf("%s: %w", NameSparse, err)
+	}
+	dev, err := cuda.Open(0)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", NameSparse, err)
+	}
+	if n == 0 {
+		return []int16{}, nil
+	}
+	plan, _ := Plan(NameSparse, n, a.NNZ())
+	out := cuda.Output[int16](n * n)
+	err = dev.Run(ctx, func(t *driver.Thread) error {
+		if err := dev.Check(t, plan); err != nil {
+			return err
+		}
+		k, err := loadKernels(t, dev, NameSparse)
+		if err != nil {
+			return err
+		}
+		ptr := make([]driver.DevicePtr, len(plan.Buffers))
+		for i, bf := range plan.Buffers {
+			if ptr[i], err = dev.Buffer(t, bf.Name, bf.Bytes); err != nil {
+				return err
+			}
+		}
+		csr := [3]driver.DevicePtr{ptr[0], ptr[1], ptr[2]}
+		pb, pc, flag := ptr[3], ptr[4], ptr[5]
+		stop := rec.Start(PhaseH2D)
+		if err := uploadCSR(t, dev, a, csr[0], csr[1], csr[2]); err != nil {
+			return err
+		}
+		if err := k.prepareDense(t, dev, b, n, pc, pb, flag, "B"); err != nil {
+			return err
+		}
+		stop()
+		if err := dev.StartTimer(t); err != nil {
+			return err
+		}
+		if err := k.launchProduct(t, dev, NameSparse, n, 0, pb, pc, csr); err != nil {
+			return fmt.Errorf("product: %w", err)
+		}
+		d, err := dev.StopTimer(t)
+		if err != nil {
+			return fmt.Errorf("product: %w", err)
+		}
+		rec.Add(PhaseProduct, d)
+		stop = rec.Start(PhaseD2H)
+		defer stop()
+		if err := k.unpadTo(t, dev, n, pc, pb); err != nil {
+			return fmt.Errorf("unpadding C: %w", err)
+		}
+		return cuda.Download(t, dev, out.Wait(), pb)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s n=%d: %w", NameSparse, n, err)
+	}
+	return out.Wait(), nil
+}
