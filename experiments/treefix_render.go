@@ -120,16 +120,21 @@ func treefixTimesTable(run []bench.Record, exp string) []bench.Table {
 	for _, im := range treefixTimedImpls {
 		t.Header = append(t.Header, im)
 	}
-	t.Header = append(t.Header, "parallel / vectorial", "compensated / vectorial")
+	t.Header = append(t.Header, "parallel / vectorial", "compensated / vectorial", "paper parallel (GTX670)")
+	paper := treefixPaperByTree("treefix/fig4")
 	for _, p := range treefixRows(own) {
 		r := anyRecord(rc, exp, p, treefixTimedImpls...)
 		row := []string{p.Get("tree"), p.Get("source"), p.Get("numbering"), metricText(r, "n", 0), metricText(r, "depth", 0)}
+		paperMS := ""
+		if pr := paper[p.Get("tree")]; pr != nil && pr.Params.Get("n") == p.Get("n") { // same size only
+			paperMS = CellText(pr, treefix.PhaseCompute)
+		}
 		for _, im := range treefixTimedImpls {
 			row = append(row, CellText(rc.Get(exp, im, p), treefix.PhaseCompute))
 		}
 		vec := PhaseMS(rc.Get(exp, treefix.Vectorial, p), treefix.PhaseCompute)
 		row = append(row, Ratio(PhaseMS(rc.Get(exp, treefix.Parallel, p), treefix.PhaseCompute), vec),
-			Ratio(PhaseMS(rc.Get(exp, treefix.VectorialCompensated, p), treefix.PhaseCompute), vec))
+			Ratio(PhaseMS(rc.Get(exp, treefix.VectorialCompensated, p), treefix.PhaseCompute), vec), paperMS)
 		t.Rows = append(t.Rows, row)
 	}
 	t.Notes = append(t.Notes,

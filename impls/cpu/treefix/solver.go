@@ -104,9 +104,9 @@ func (s *Solver[T]) Run(ctx context.Context, impl string, op Op, w, out []T, rec
 		defer rec.Start(PhaseCompute)()
 		switch ww := any(w).(type) {
 		case []float32:
-			compensated(s.threads, &s.e64, op, v, ww, any(out).([]float32), rec)
+			compensated(s.threads, any(&s.e).(*[]float32), &s.e64, op, v, ww, any(out).([]float32), rec)
 		case []float64:
-			compensated(s.threads, &s.e64, op, v, ww, any(out).([]float64), rec)
+			compensated(s.threads, any(&s.e).(*[]float64), &s.e64, op, v, ww, any(out).([]float64), rec)
 		default: // integers are exact: the plain scan is already exact
 			s.vectorial(op, v, w, out, rec)
 		}

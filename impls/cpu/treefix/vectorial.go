@@ -78,30 +78,53 @@ func scanRange[T Number](e []T, s T) {
 }
 
 // compensated is cpu/vectorial-compensated for float32 and float64 weights:
-// the Euler-tour vector is float64 and the scan is Neumaier's compensated
-// summation in float64 (TwoSum of the running sum and each entry, the
-// errors accumulated and folded into every stored prefix); the reads are
-// done in float64 and rounded once to T. Bound gives the error bound.
-func compensated[T float32 | float64](threads int, scratch *[]float64, op Op, v *Vector, w, out []T, rec *bench.Recorder) {
+// the scan is Neumaier's compensated summation in float64 (TwoSum of the
+// running sum and each entry, the errors accumulated and folded into every
+// stored prefix), so every prefix is nearly exact before it is rounded.
+//
+// Rootfix reads one prefix per vertex, so the scan can round each prefix to
+// T as it stores it: the Euler-tour vector stays in T (float32: the same
+// memory traffic as cpu/vectorial), and the result is the one rounding of a
+// nearly exact float64 prefix. Leaffix subtracts two prefixes, which must
+// stay wide: there the vector is float64 and the read is done in float64,
+// rounded once to T. Bound gives the error bound.
+func compensated[T float32 | float64](threads int, scratch *[]T, scratch64 *[]float64, op Op, v *Vector, w, out []T, rec *bench.Recorder) {
 	n := len(w)
-	if cap(*scratch) < 2*n {
-		*scratch = make([]float64, 2*n)
-	}
-	e := (*scratch)[:2*n]
 	open, cls := v.Open[:n], v.Close[:n]
+	if op == Rootfix {
+		if cap(*scratch) < 2*n {
+			*scratch = make([]T, 2*n)
+		}
+		e := (*scratch)[:2*n]
+		stop := rec.Start(PhaseWrite)
+		parFor(threads, n, arrayGrain, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				e[open[i]] = w[i]
+				e[cls[i]] = -w[i]
+			}
+		})
+		stop()
+		stop = rec.Start(PhaseScan)
+		scanCompensated(threads, e)
+		stop()
+		stop = rec.Start(PhaseRead)
+		parFor(threads, n, arrayGrain, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				out[i] = e[open[i]]
+			}
+		})
+		stop()
+		return
+	}
+	if cap(*scratch64) < 2*n {
+		*scratch64 = make([]float64, 2*n)
+	}
+	e := (*scratch64)[:2*n]
 	stop := rec.Start(PhaseWrite)
 	parFor(threads, n, arrayGrain, func(_, lo, hi int) {
-		if op == Rootfix {
-			for i := lo; i < hi; i++ {
-				x := float64(w[i])
-				e[open[i]] = x
-				e[cls[i]] = -x
-			}
-		} else {
-			for i := lo; i < hi; i++ {
-				e[open[i]] = float64(w[i])
-				e[cls[i]] = 0
-			}
+		for i := lo; i < hi; i++ {
+			e[open[i]] = float64(w[i])
+			e[cls[i]] = 0
 		}
 	})
 	stop()
@@ -110,14 +133,8 @@ func compensated[T float32 | float64](threads int, scratch *[]float64, op Op, v 
 	stop()
 	stop = rec.Start(PhaseRead)
 	parFor(threads, n, arrayGrain, func(_, lo, hi int) {
-		if op == Rootfix {
-			for i := lo; i < hi; i++ {
-				out[i] = T(e[open[i]])
-			}
-		} else {
-			for i := lo; i < hi; i++ {
-				out[i] = T(e[cls[i]] - e[open[i]] + float64(w[i]))
-			}
+		for i := lo; i < hi; i++ {
+			out[i] = T(e[cls[i]] - e[open[i]] + float64(w[i]))
 		}
 	})
 	stop()
@@ -136,7 +153,7 @@ func twoSum(a, b float64) (s, err float64) {
 // errors so far (Ogita, Rump and Oishi's Sum2 applied to every prefix).
 // Parallel as scan: part sums (compensated), scanned as (s, c) pairs, then
 // each part scans from its pair.
-func scanCompensated(p int, e []float64) {
+func scanCompensated[T float32 | float64](p int, e []T) {
 	parts := min(p, len(e)/arrayGrain)
 	if parts <= 1 {
 		scanCompRange(e, 0, 0)
@@ -148,7 +165,7 @@ func scanCompensated(p int, e []float64) {
 		var s, c float64
 		for _, x := range e[a:b] {
 			var d float64
-			s, d = twoSum(s, x)
+			s, d = twoSum(s, float64(x))
 			c += d
 		}
 		hi[k], lo[k] = s, c
@@ -164,11 +181,11 @@ func scanCompensated(p int, e []float64) {
 	parFor(parts, len(e), 1, func(k, a, b int) { scanCompRange(e[a:b], hi[k], lo[k]) })
 }
 
-func scanCompRange(e []float64, s, c float64) {
+func scanCompRange[T float32 | float64](e []T, s, c float64) {
 	for i, x := range e {
 		var d float64
-		s, d = twoSum(s, x)
+		s, d = twoSum(s, float64(x))
 		c += d
-		e[i] = s + c
+		e[i] = T(s + c)
 	}
 }
