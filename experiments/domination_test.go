@@ -1,0 +1,116 @@
+package experiments
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/semibench/semibench/bench"
+)
+
+// runDomination runs the cases of a domination experiment once per
+// implementation, as the runner does (metrics from the instance, check
+// beside the phases), failing on a failed check.
+func runDomination(t *testing.T, name string, cases []Case) []bench.Record {
+	t.Helper()
+	ctx := context.Background()
+	exps, err := Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := exps[0]
+	var run []bench.Record
+	for _, c := range cases {
+		inst, err := c.Setup(ctx)
+		if err != nil {
+			t.Fatalf("%s %s: setup: %v", name, c.Params, err)
+		}
+		for _, impl := range e.ImplsFor(c, "") {
+			var chk bench.Check
+			phases, err := bench.Measure(ctx, bench.Protocol{Reps: 1, Statistic: bench.StatMedian},
+				func(ctx context.Context, rec *bench.Recorder) error {
+					out, err := inst.Run(ctx, impl, rec)
+					if err == nil {
+						chk = inst.Check(impl, out)
+					}
+					return err
+				})
+			if err != nil {
+				t.Fatalf("%s %s %s: %v", name, impl, c.Params, err)
+			}
+			if !chk.OK {
+				t.Errorf("%s %s %s: check failed: %s", name, impl, c.Params, chk.Detail)
+			}
+			run = append(run, bench.Record{Experiment: name, Impl: impl, Params: c.Params, Status: bench.StatusOK,
+				Statistic: bench.StatMedian, Phases: phases, Metrics: inst.Metrics, Check: &chk})
+		}
+	}
+	return run
+}
+
+// TestDominationQuick runs every domination experiment at quick scale and
+// renders its tables; Tables 1, 3, 4 and 6 are checked against the paper's
+// by the cells' checks (m <= 7 here, m = 8 unless -short).
+func TestDominationQuick(t *testing.T) {
+	var run []bench.Record
+	names := []string{"domination/table1", "domination/table2", "domination/table3", "domination/table4",
+		"domination/table5", "domination/table6", "domination/formula"}
+	for _, name := range names {
+		exps, _ := Lookup(name)
+		cases := exps[0].Cases(Quick, Options{})
+		if !testing.Short() && (name == "domination/table3" || name == "domination/table4" || name == "domination/table6" || name == "domination/table1") {
+			cases = append(cases, exps[0].Cases(Paper, Options{})[6]) // m = 8
+		}
+		run = append(run, runDomination(t, name, cases)...)
+	}
+	var out bytes.Buffer
+	for _, name := range names {
+		exps, _ := Lookup(name)
+		tables := exps[0].Tables(run)
+		if len(tables) == 0 || len(tables[0].Rows) == 0 {
+			t.Fatalf("%s: no table rows", name)
+		}
+		for _, tb := range tables {
+			if err := tb.Render(&out, "text"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, want := range []string{
+		"131,562",                // Table 1's paper row m = 13
+		"0.69MB",                 // m = 7 memory, ours and the paper's
+		"4,5",                    // Table 6's m = 4
+		"1,2,4,5",                // Table 6's m = 7
+		"2: 4 (12), 5 (15)",      // m = 7's exceptions below n = 19
+		"⌈53n/18⌉",               // m = 7's formula
+		"13,500",                 // Table 5's m = 7, version 1 (13.5 s)
+		"Checks: 6 ok, 0 failed", // table1 at quick scale
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("tables lack %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Log(out.String())
+	}
+}
+
+// TestDominationCheckCatchesWrongValues feeds a wrong analysis to a check.
+func TestDominationCheckCatchesWrongValues(t *testing.T) {
+	exps, _ := Lookup("domination/table3")
+	inst, err := exps[0].Cases(Quick, Options{})[2].Setup(context.Background()) // m = 4
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := inst.Run(context.Background(), "cpu/sparse", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if chk := inst.Check("cpu/sparse", out); !chk.OK {
+		t.Fatalf("correct analysis failed: %s", chk.Detail)
+	}
+	if chk := inst.Check("cpu/sparse", nil); chk.OK {
+		t.Error("a missing output passed")
+	}
+}
