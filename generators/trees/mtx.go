@@ -84,8 +84,8 @@ func SpanningTree(r io.Reader, name string) (*Tree, error) {
 		return nil, bad("%d vertices exceed %d", rows, MaxN)
 	}
 	n := rows
-	src := make([]int32, 0, min(nnz, 1<<26))
-	dst := make([]int32, 0, min(nnz, 1<<26))
+	src := make([]int32, 0, min(nnz, 1<<20))
+	dst := make([]int32, 0, min(nnz, 1<<20))
 	for k := 0; k < nnz; k++ {
 		s, err := next()
 		if err != nil {
@@ -103,6 +103,12 @@ func SpanningTree(r io.Reader, name string) (*Tree, error) {
 			src = append(src, int32(i-1))
 			dst = append(dst, int32(j-1))
 		}
+	}
+	// Every array below is n long: refuse a header whose vertex count the
+	// entries cannot connect (a spanning tree needs n-1 edges), so a short
+	// file cannot ask for gigabytes.
+	if n > 2*len(src)+(1<<20) {
+		return nil, bad("%d vertices but only %d off-diagonal entries: far too sparse for a spanning tree", n, len(src))
 	}
 	return spanningFromEdges(n, src, dst), nil
 }

@@ -167,3 +167,23 @@ func TestGenSum(t *testing.T) {
 		t.Error("n=2 accepted")
 	}
 }
+
+// FuzzSpanningTree: no input makes SpanningTree panic, and what it accepts
+// is a valid tree.
+func FuzzSpanningTree(f *testing.F) {
+	f.Add("%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 1\n3 2 1\n")
+	f.Add("%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n")
+	f.Add("%%MatrixMarket matrix coordinate integer general\n1 1 1\n1 1 7\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		tr, err := SpanningTree(strings.NewReader(in), "fuzz.mtx")
+		if err != nil {
+			if !errors.Is(err, ErrMatrixMarket) {
+				t.Fatalf("error not wrapping ErrMatrixMarket: %v", err)
+			}
+			return
+		}
+		if err := Validate(tr.Parent); err != nil || tr.Parent[0] != -1 {
+			t.Fatalf("not a tree rooted at 0: %v", err)
+		}
+	})
+}

@@ -44,3 +44,23 @@ func BenchmarkTreefix(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkScan times the in-place inclusive scans over 2^23 float32
+// entries on one goroutine: plain (cpu/vectorial) and compensated
+// (cpu/vectorial-compensated's Rootfix).
+func BenchmarkScan(b *testing.B) {
+	e := make([]float32, 1<<23)
+	for i := range e {
+		e[i] = float32(i%7) - 3
+	}
+	b.Run("plain", func(b *testing.B) {
+		for b.Loop() {
+			scanRange(e, 0)
+		}
+	})
+	b.Run("compensated", func(b *testing.B) {
+		for b.Loop() {
+			scanCompRange(e, 0, 0)
+		}
+	})
+}
