@@ -30,6 +30,7 @@ struct MinPlusF32 {
     return (a == zero() || b == zero()) ? zero() : __fadd_rn(a, b);
   }
   static __device__ __forceinline__ T mac(T c, T a, T b) { return fminf(c, a + b); }
+  static __device__ __forceinline__ T mac_exact(T c, T a, T b) { return mac(c, a, b); }
   static __device__ __forceinline__ T star(T c, bool* bad) {
     *bad = false;
     return c >= 0.0f ? 0.0f : -zero();
@@ -45,6 +46,7 @@ struct MinPlusF64 {
     return (a == zero() || b == zero()) ? zero() : __dadd_rn(a, b);
   }
   static __device__ __forceinline__ T mac(T c, T a, T b) { return fmin(c, a + b); }
+  static __device__ __forceinline__ T mac_exact(T c, T a, T b) { return mac(c, a, b); }
   static __device__ __forceinline__ T star(T c, bool* bad) {
     *bad = false;
     return c >= 0.0 ? 0.0 : -zero();
@@ -58,6 +60,7 @@ struct Bool32 {
   static __device__ __forceinline__ T plus(T a, T b) { return a | b; }
   static __device__ __forceinline__ T times(T a, T b) { return a & b; }
   static __device__ __forceinline__ T mac(T c, T a, T b) { return c | (a & b); }
+  static __device__ __forceinline__ T mac_exact(T c, T a, T b) { return mac(c, a, b); }
   static __device__ __forceinline__ T star(T, bool* bad) {
     *bad = false;
     return 1u;
@@ -74,6 +77,8 @@ struct RealF64 {
   static __device__ __forceinline__ T plus(T a, T b) { return __dadd_rn(a, b); }
   static __device__ __forceinline__ T times(T a, T b) { return __dmul_rn(a, b); }
   static __device__ __forceinline__ T mac(T c, T a, T b) { return __fma_rn(a, b, c); }
+  // mac_exact rounds the product on its own, as the CPU does.
+  static __device__ __forceinline__ T mac_exact(T c, T a, T b) { return __dadd_rn(c, __dmul_rn(a, b)); }
   static __device__ __forceinline__ T star(T c, bool* bad) {
     *bad = (c == 1.0);
     return 1.0 / __dadd_rn(1.0, -c);
@@ -114,45 +119,42 @@ __device__ void unpad(const T* __restrict__ P, int np, T* __restrict__ X, int n)
 // elimination of cpu/fast's closeBlock, element for element the same
 // operations: for each k the star s of d_kk, the column d_ik := d_ik ⊗ s,
 // the rest d_ij := d_ij ⊕ d_ik ⊗ d_kj (new column, old row), the row
-// d_kj := s ⊗ d_kj, d_kk := s. D also goes to Dout (B x B). An undefined
-// star sets *bad to the smallest such pivot (0-based) by atomicMin.
+// d_kj := s ⊗ d_kj, d_kk := s. Each k takes two barriers: the new column
+// and the old row are set aside first, then every element is updated in
+// place. D also goes to Dout (B x B). An undefined star sets *bad to the
+// smallest such pivot (0-based) by atomicMin.
 template <class S, int B>
 __device__ void close_diag(typename S::T* P, int np, int k0, typename S::T* Dout, int* bad) {
   typedef typename S::T T;
   extern __shared__ __align__(16) unsigned char smem[];
   T* d = (T*)smem;
   const int L = B + 1;
+  T* colv = d + B * L;  // the new column k
+  T* rowv = colv + B;   // the old row k
   const int nt = blockDim.x;
   T* blk = P + (i64)k0 * np + k0;
   for (int t = threadIdx.x; t < B * B; t += nt) d[(t / B) * L + t % B] = blk[(i64)(t / B) * np + t % B];
   __syncthreads();
-  const int per = B * B / 1024;  // elements per thread (blockDim.x = 1024)
+  const int j = threadIdx.x % B, g = threadIdx.x / B, G = nt / B;
   for (int k = 0; k < B; ++k) {
     bool undefined;
-    T s = S::star(d[k * L + k], &undefined);
-    if (undefined && threadIdx.x == 0) atomicMin(bad, k0 + k);
-    T v[per];
-#pragma unroll
-    for (int e = 0; e < per; ++e) {
-      int t = threadIdx.x + e * 1024;
-      int i = t / B, j = t % B;
-      T c = d[i * L + j];
-      if (i == k && j == k) {
-        c = s;
-      } else if (j == k) {
-        c = S::times(c, s);
-      } else if (i == k) {
-        c = S::times(s, c);
-      } else {
-        c = S::plus(c, S::times(S::times(d[i * L + k], s), d[k * L + j]));
-      }
-      v[e] = c;
+    const T s = S::star(d[k * L + k], &undefined);
+    if (threadIdx.x < B) {
+      colv[threadIdx.x] = S::times(d[threadIdx.x * L + k], s);
+    } else if (threadIdx.x < 2 * B) {
+      rowv[threadIdx.x - B] = d[k * L + threadIdx.x - B];
     }
+    if (undefined && threadIdx.x == 0) atomicMin(bad, k0 + k);
     __syncthreads();
-#pragma unroll
-    for (int e = 0; e < per; ++e) {
-      int t = threadIdx.x + e * 1024;
-      d[(t / B) * L + t % B] = v[e];
+    const T r = rowv[j];
+    if (j == k) {
+      for (int i = g; i < B; i += G) d[i * L + j] = i == k ? s : colv[i];
+    } else {
+      const T rk = S::times(s, r);
+      for (int i = g; i < B; i += G) {
+        T* p = d + i * L + j;
+        *p = i == k ? rk : S::mac_exact(*p, colv[i], r);
+      }
     }
     __syncthreads();
   }
@@ -163,17 +165,17 @@ __device__ void close_diag(typename S::T* P, int np, int k0, typename S::T* Dout
   }
 }
 
-// mm is a register-tiled semiring product C = A ⊗ B (or C ⊕= A ⊗ B with
-// acc) over M x N with inner size K, all multiples of the tile sizes: each
+// mm is a register-tiled semiring product C = A ⊗ B (or C ⊕= A ⊗ B when
+// acc is true) over M x N with inner size K, all multiples of the tile sizes: each
 // 256-thread block computes a BM x BN tile, TM x TN values per thread in
 // groups of four, 64 (or BM/TM*4) apart so the shared-memory reads of a warp
 // do not collide; BK-deep slices of A (transposed) and B are staged in
 // shared memory, double-buffered through registers. Tiles whose rows or
 // columns fall in [skip, skip+skipLen) are left alone (the pivot block's
-// rows and columns).
-template <class S, int BM, int BN, int BK, int TM, int TN>
+// rows and columns). The block computes tile (ti, tj).
+template <class S, int BM, int BN, int BK, int TM, int TN, bool acc>
 __device__ void mm(const typename S::T* __restrict__ A, i64 lda, const typename S::T* __restrict__ Bm, i64 ldb,
-                   typename S::T* __restrict__ C, i64 ldc, int K, int acc, int skip, int skipLen) {
+                   typename S::T* __restrict__ C, i64 ldc, int K, int skip, int skipLen, int ti, int tj) {
   typedef typename S::T T;
   typedef Vec4<T> V;
   const int NT = 256;
@@ -186,7 +188,7 @@ __device__ void mm(const typename S::T* __restrict__ A, i64 lda, const typename 
   __shared__ __align__(16) T As[2][BK][BM + PAD];
   __shared__ __align__(16) T Bs[2][BK][BN];
 
-  const int i0 = blockIdx.y * BM, j0 = blockIdx.x * BN;
+  const int i0 = ti * BM, j0 = tj * BN;
   if (skipLen > 0 && ((i0 >= skip && i0 < skip + skipLen) || (j0 >= skip && j0 < skip + skipLen))) return;
   const int tid = threadIdx.x;
   const int tx = tid % TX, ty = tid / TX;
@@ -282,7 +284,7 @@ __device__ void mm(const typename S::T* __restrict__ A, i64 lda, const typename 
         v.z = c[g * 4 + r][h * 4 + 2];
         v.w = c[g * 4 + r][h * 4 + 3];
         if (acc) {
-          V o = *(const V*)p;
+          const V o = *(const V*)p;
           v.x = S::plus(o.x, v.x);
           v.y = S::plus(o.y, v.y);
           v.z = S::plus(o.z, v.z);
@@ -539,9 +541,18 @@ __device__ void sys_clear(Reg<T>* r, int count, T zero) {
     ap::close_diag<S, 128>(P, np, k0, D, bad);                                                                        \
   }                                                                                                                   \
   extern "C" __global__ void __launch_bounds__(256, MINB)                                                             \
-      apsp_mm_##NAME(const T* A, long long lda, const T* B, long long ldb, T* C, long long ldc, int K, int acc,       \
-                     int skip, int skipLen) {                                                                         \
-    ap::mm<S, BM, BN, BK, TM, TN>(A, lda, B, ldb, C, ldc, K, acc, skip, skipLen);                                    \
+      apsp_panels_##NAME(const T* colK, const T* rowK, long long ld, const T* D, T* Pc, T* Pr) {                     \
+    if (blockIdx.y == 0)                                                                                              \
+      ap::mm<S, BM, BN, BK, TM, TN, false>(colK, ld, D, 128, Pc, 128, 128, 0, 0, blockIdx.x / (128 / BN),           \
+                                           blockIdx.x % (128 / BN));                                                  \
+    else                                                                                                              \
+      ap::mm<S, BM, BN, BK, TM, TN, false>(D, 128, rowK, ld, Pr, ld, 128, 0, 0, blockIdx.x % (128 / BM),            \
+                                           blockIdx.x / (128 / BM));                                                  \
+  }                                                                                                                   \
+  extern "C" __global__ void __launch_bounds__(256, MINB)                                                             \
+      apsp_mmacc_##NAME(const T* A, long long lda, const T* B, long long ldb, T* C, long long ldc, int K, int skip,   \
+                        int skipLen) {                                                                                \
+    ap::mm<S, BM, BN, BK, TM, TN, true>(A, lda, B, ldb, C, ldc, K, skip, skipLen, blockIdx.y, blockIdx.x);          \
   }                                                                                                                   \
   extern "C" __global__ void apsp_writeback_##NAME(T* P, int np, int k0, const T* Pc, const T* Pr) {                  \
     ap::writeback<T, 128>(P, np, k0, Pc, Pr);                                                                         \

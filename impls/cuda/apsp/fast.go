@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/semibench/semibench/bench"
@@ -122,12 +123,11 @@ func checkMatrix[T any](impl string, c *apsp.Matrix[T]) error {
 // algorithm of cpu/fast: for each diagonal block K in turn
 //
 //	D    := C_KK*                  (one thread block, in shared memory)
-//	P_c  := C_:K ⊗ D               (column panel, a product)
-//	P_r  := D ⊗ C_K:               (row panel, a product)
+//	P_c  := C_:K ⊗ D, P_r := D ⊗ C_K:  (the panels, one launch of products)
 //	C_ij := C_ij ⊕ (P_c)_iK ⊗ C_Kj  for i, j ∉ K  (register-tiled, the bulk)
 //	C_iK := (P_c)_iK, C_Kj := (P_r)_Kj for i, j ∉ K; C_KK := D
 //
-// five launches per block, all on one stream. Semirings: min-plus float32
+// four launches per block, all on one stream. Semirings: min-plus float32
 // (+Inf no arc, -Inf where a negative cycle reaches, exactly as cpu/sgje
 // defines them), Boolean, and the real semiring in float64 (its bulk
 // update uses fused multiply-adds). The diagonal block is closed with
@@ -168,7 +168,7 @@ func Fast[T any, S semiring.Semiring[T]](ctx context.Context, s S, c *apsp.Matri
 
 // fastFns are the kernels of one semiring.
 type fastFns struct {
-	pad, unpad, diag, mm, writeback driver.Function
+	pad, unpad, diag, panels, mmacc, writeback driver.Function
 }
 
 func loadFast(t *driver.Thread, dev *cuda.Device, k kind) (fastFns, error) {
@@ -177,7 +177,7 @@ func loadFast(t *driver.Thread, dev *cuda.Device, k kind) (fastFns, error) {
 	for _, x := range []struct {
 		fn   *driver.Function
 		name string
-	}{{&f.pad, "apsp_pad_"}, {&f.unpad, "apsp_unpad_"}, {&f.diag, "apsp_diag_"}, {&f.mm, "apsp_mm_"}, {&f.writeback, "apsp_writeback_"}} {
+	}{{&f.pad, "apsp_pad_"}, {&f.unpad, "apsp_unpad_"}, {&f.diag, "apsp_diag_"}, {&f.panels, "apsp_panels_"}, {&f.mmacc, "apsp_mmacc_"}, {&f.writeback, "apsp_writeback_"}} {
 		if *x.fn, err = dev.Function(t, module, x.name+k.name); err != nil {
 			return f, err
 		}
@@ -191,8 +191,8 @@ func loadFast(t *driver.Thread, dev *cuda.Device, k kind) (fastFns, error) {
 }
 
 // diagShared is the shared memory of the pivot-block kernel: Block rows of
-// Block+1 elements.
-func diagShared(k kind) int { return Block * (Block + 1) * k.bytes }
+// Block+1 elements, and a column and a row set aside.
+func diagShared(k kind) int { return (Block*(Block+1) + 2*Block) * k.bytes }
 
 // mmTile is the tile order of the product kernel of a kind.
 func mmTile(k kind) int {
@@ -279,6 +279,11 @@ func runFast[T any](ctx context.Context, t *driver.Thread, dev *cuda.Device, k k
 	}
 	tile := mmTile(k)
 	row := e * uint64(np) // bytes per row of P
+	tr, err := newTracer(t, s)
+	if err != nil {
+		return err
+	}
+	defer tr.close(t)
 	for k0 := 0; k0 < np; k0 += Block {
 		if k0%(16*Block) == 0 {
 			if err := ctx.Err(); err != nil {
@@ -291,25 +296,32 @@ func runFast[T any](ctx context.Context, t *driver.Thread, dev *cuda.Device, k k
 		if err := t.Launch(fn.diag, driver.D1(1), driver.D1(1024), diagShared(k), s, p, np, k0, d, flag); err != nil {
 			return fmt.Errorf("pivot block %d: %w", k0/Block, err)
 		}
-		// P_c := C_:K ⊗ D
-		if err := t.Launch(fn.mm, driver.D2(Block/tile, np/tile), driver.D1(256), 0, s,
-			colK, int64(np), d, int64(Block), pc, int64(Block), Block, 0, 0, 0); err != nil {
-			return fmt.Errorf("column panel %d: %w", k0/Block, err)
+		if err := tr.mark(t, s, "pivot block"); err != nil {
+			return err
 		}
-		// P_r := D ⊗ C_K:
-		if err := t.Launch(fn.mm, driver.D2(np/tile, Block/tile), driver.D1(256), 0, s,
-			d, int64(Block), rowK, int64(np), pr, int64(np), Block, 0, 0, 0); err != nil {
-			return fmt.Errorf("row panel %d: %w", k0/Block, err)
+		// P_c := C_:K ⊗ D and P_r := D ⊗ C_K:, in one launch.
+		if err := t.Launch(fn.panels, driver.D2(np*Block/(tile*tile), 2), driver.D1(256), 0, s,
+			colK, rowK, int64(np), d, pc, pr); err != nil {
+			return fmt.Errorf("panels %d: %w", k0/Block, err)
+		}
+		if err := tr.mark(t, s, "panels"); err != nil {
+			return err
 		}
 		// C_ij ⊕= (P_c)_iK ⊗ C_Kj for i, j outside K.
 		if np > Block {
-			if err := t.Launch(fn.mm, driver.D2(np/tile, np/tile), driver.D1(256), 0, s,
-				pc, int64(Block), rowK, int64(np), p, int64(np), Block, 1, k0, Block); err != nil {
+			if err := t.Launch(fn.mmacc, driver.D2(np/tile, np/tile), driver.D1(256), 0, s,
+				pc, int64(Block), rowK, int64(np), p, int64(np), Block, k0, Block); err != nil {
 				return fmt.Errorf("update %d: %w", k0/Block, err)
 			}
 		}
+		if err := tr.mark(t, s, "update"); err != nil {
+			return err
+		}
 		if err := t.Launch(fn.writeback, driver.D1((np*Block+255)/256), driver.D1(256), 0, s, p, np, k0, pc, pr); err != nil {
-			return fmt.Errorf("panels %d: %w", k0/Block, err)
+			return fmt.Errorf("write-back %d: %w", k0/Block, err)
+		}
+		if err := tr.mark(t, s, "write-back"); err != nil {
+			return err
 		}
 	}
 	if st.Closure, err = dev.StopTimer(t); err != nil {
@@ -378,4 +390,69 @@ func Inverse(ctx context.Context, a *apsp.Matrix[float64], opt Options) (Stats, 
 	}
 	copy(a.Data, m.Data)
 	return st, nil
+}
+
+// traceFast, when set (by tests), receives the GPU time of each kind of
+// launch of a cuda/fast run, summed over the blocks; the launches are then
+// timed one by one (with a wait after each), so the run is slower.
+var traceFast func(what string, d time.Duration)
+
+// tracer times consecutive launches with events when traceFast is set.
+type tracer struct {
+	on   bool
+	ev   [2]driver.Event
+	last int
+	sums map[string]time.Duration
+	keys []string
+}
+
+func newTracer(t *driver.Thread, s driver.Stream) (*tracer, error) {
+	tr := &tracer{on: traceFast != nil, sums: map[string]time.Duration{}}
+	if !tr.on {
+		return tr, nil
+	}
+	for i := range tr.ev {
+		var err error
+		if tr.ev[i], err = t.EventCreate(driver.EventDefault); err != nil {
+			return nil, err
+		}
+	}
+	return tr, t.EventRecord(tr.ev[0], s)
+}
+
+// mark ends the interval that began at the previous mark (or at
+// newTracer) and attributes it to what.
+func (tr *tracer) mark(t *driver.Thread, s driver.Stream, what string) error {
+	if !tr.on {
+		return nil
+	}
+	cur := tr.ev[tr.last^1]
+	if err := t.EventRecord(cur, s); err != nil {
+		return err
+	}
+	if err := t.EventSynchronize(cur); err != nil {
+		return err
+	}
+	if !slices.Contains(tr.keys, what) {
+		tr.keys = append(tr.keys, what)
+	}
+	d, err := t.EventElapsed(tr.ev[tr.last], cur)
+	if err != nil {
+		return err
+	}
+	tr.sums[what] += d
+	tr.last ^= 1
+	return nil
+}
+
+func (tr *tracer) close(t *driver.Thread) {
+	if !tr.on {
+		return
+	}
+	for _, k := range tr.keys {
+		traceFast(k, tr.sums[k])
+	}
+	for _, e := range tr.ev {
+		_ = t.EventDestroy(e)
+	}
 }

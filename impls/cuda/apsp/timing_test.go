@@ -76,6 +76,16 @@ func TestGPUTiming(t *testing.T) {
 		}
 		t.Log(line)
 		table = append(table, line)
+		// One traced run: GPU time by kind of launch.
+		var parts []string
+		traceFast = func(what string, d time.Duration) { parts = append(parts, what+" "+d.String()) }
+		copy(c.Data, a.Data)
+		_, err := Fast(ctx, semiring.MinPlus[float32]{}, c, Options{})
+		traceFast = nil
+		if err != nil {
+			t.Fatal(err)
+		}
+		table = append(table, "  traced: "+strings.Join(parts, ", "))
 		if n == 8192 {
 			b := apsp.NewMatrix(n, false)
 			for i := range b.Data {
