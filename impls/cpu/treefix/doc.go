@@ -36,7 +36,7 @@
 // monoid: associative with identity); the vectorial algorithm needs an
 // abelian group: Rootfix cancels a leaving subtree with the inverse -w,
 // Leaffix subtracts two prefixes, and both reorder terms (commutativity).
-// The generic entry points (RunGroup) take any Group (Add, Xor, ...); Run
+// RunGroup runs every implementation over any Group (Add, Xor, ...); Run
 // is the fast path for + on machine numbers. Floating-point + is not
 // associative: the implementations differ by rounding, which the accuracy
 // experiment measures; on integers (no overflow) all agree exactly.

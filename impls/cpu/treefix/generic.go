@@ -6,14 +6,16 @@ import (
 )
 
 // RunGroup computes op over any abelian group g (Add, Xor, or the caller's
-// own), on one goroutine: impl cpu/sequential uses only g.Op and
-// g.Identity (a monoid would do); cpu/vectorial and
-// cpu/vectorial-compensated run Algorithm 2 and need g.Inverse (Rootfix
-// writes the inverse at "v)", Leaffix subtracts two prefixes) and
-// commutativity (the Euler tour reorders the terms). cpu/parallel has
-// no generic form here: use Run with + or call it per group by hand. The
+// own). cpu/sequential (one goroutine) and cpu/parallel (GOMAXPROCS
+// goroutines, the same levels and load balancing as Run's) use only g.Op
+// and g.Identity: a monoid would do. cpu/vectorial and
+// cpu/vectorial-compensated run Algorithm 2 on one goroutine and need
+// g.Inverse (Rootfix writes the inverse at "v)", Leaffix subtracts two
+// prefixes) and commutativity (the Euler tour reorders the terms). The
 // compensated variant is only meaningful for floating-point +, so over a
-// general group it is the vectorial algorithm.
+// general group it is the vectorial algorithm. Run is the fast path for +
+// on machine numbers (RunGroup calls the group's methods through Go's
+// generic dictionaries, which are not inlined).
 func RunGroup[T any, G Group[T]](ctx context.Context, g G, t *Tree, impl string, op Op, w, out []T) error {
 	n := t.N()
 	if len(w) != n || len(out) != n {
@@ -70,7 +72,7 @@ func RunGroup[T any, G Group[T]](ctx context.Context, g G, t *Tree, impl string,
 		}
 		return nil
 	case Parallel:
-		return fmt.Errorf("treefix: %s has no generic-group form; use Run for +", impl)
+		return parallelGroup(ctx, g, t, 0, op, w, out)
 	}
 	return fmt.Errorf("treefix: unknown implementation %q", impl)
 }

@@ -118,7 +118,7 @@ func TestIntegerExact(t *testing.T) {
 					}
 				}
 			}
-			for _, impl := range []string{Sequential, Vectorial} {
+			for _, impl := range Impls {
 				out := make([]int64, tr.N())
 				if err := RunGroup(context.Background(), Add[int64]{}, pt, impl, op, w, out); err != nil || !slices.Equal(out, want) {
 					t.Fatalf("%s RunGroup %s %s: %v", name, impl, op, err)
@@ -130,6 +130,8 @@ func TestIntegerExact(t *testing.T) {
 
 // TestXor: the vectorial algorithm over another group.
 func TestXor(t *testing.T) {
+	defer func(g int) { gatherGrain = g }(gatherGrain)
+	gatherGrain = 5
 	tr, _ := trees.Random(2000, 30, trees.Uniform, 4)
 	tr, _ = trees.Renumber(tr, trees.RandomOrder, 4)
 	pt, _ := NewTree(tr.Parent)
@@ -149,7 +151,7 @@ func TestXor(t *testing.T) {
 				}
 			}
 		}
-		for _, impl := range []string{Sequential, Vectorial} {
+		for _, impl := range Impls {
 			out := make([]uint64, tr.N())
 			if err := RunGroup(context.Background(), Xor[uint64]{}, pt, impl, op, w, out); err != nil || !slices.Equal(out, want) {
 				t.Errorf("xor %s %s: %v", impl, op, err)
