@@ -120,3 +120,85 @@ func fmtMS(ms []float64) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// BenchmarkSessionStep times one Step of each implementation at n = 4096
+// on a device (skipped without one), reporting updates per second.
+func BenchmarkSessionStep(b *testing.B) {
+	if gpuCount() == 0 {
+		b.Skip("no CUDA device")
+	}
+	const n = 4096
+	a := randomCSR(rand.New(rand.NewPCG(1, 1)), n, 10)
+	for _, impl := range Names {
+		b.Run(impl, func(b *testing.B) {
+			s, err := NewSession(context.Background(), impl, a, Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			var gpu time.Duration
+			for b.Loop() {
+				if err := s.Step(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+				gpu += s.LastStep()
+			}
+			b.ReportMetric(s.Updates()*float64(b.N)/gpu.Seconds(), "updates/s")
+		})
+	}
+}
+
+// TestGPULarge runs the sizes of m = 12 and m = 13 where a device is present
+// and SEMIBENCH_MINPLUS_LARGE is set: at N = 52929 (m = 12) cuda/fast's
+// A^4 must equal cuda/sparse's (statistics) and its product time is
+// printed; at N = 131562 (m = 13) a cuda/sparse Session must fit (two
+// powers of 34.6 GB) and run a few powers, and a dense Session must be
+// refused with the bytes needed and free.
+func TestGPULarge(t *testing.T) {
+	if os.Getenv("SEMIBENCH_MINPLUS_LARGE") == "" {
+		t.Skip("set SEMIBENCH_MINPLUS_LARGE to run the m = 12 and m = 13 sizes")
+	}
+	if gpuCount() == 0 {
+		t.Skip("no CUDA device")
+	}
+	ctx := context.Background()
+	powers := func(impl string, a *CSR, K int) Stats {
+		t0 := time.Now()
+		s, err := NewSession(ctx, impl, a, Options{})
+		if err != nil {
+			t.Fatalf("%s n=%d: %v", impl, a.N, err)
+		}
+		defer s.Close()
+		setup := time.Since(t0)
+		var last Stats
+		var steps []string
+		err = s.Powers(ctx, K, func(st Stats) error {
+			last = st
+			if st.Power > 1 {
+				steps = append(steps, fmt.Sprintf("%.1f", float64(s.LastStep().Microseconds())/1e3))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("%s n=%d: %v", impl, a.N, err)
+		}
+		t.Logf("%-11s n=%d nnz=%d: session set up in %v; products (ms): %s = %.2f T updates/s at the last; A^%d min %d diag %d fp %x; wall %v",
+			impl, a.N, a.NNZ(), setup.Round(time.Millisecond), strings.Join(steps, " "),
+			s.Updates()/s.LastStep().Seconds()/1e12, last.Power, last.Min, last.DiagMin, last.Fingerprint(), time.Since(t0).Round(time.Millisecond))
+		return last
+	}
+	a := randomCSR(rand.New(rand.NewPCG(12, 12)), 52929, 10)
+	sp := powers(NameSparse, a, 4)
+	fa := powers(NameFast, a, 4)
+	if sp != fa {
+		t.Errorf("n=52929: cuda/fast A^4 %+v, cuda/sparse %+v", fa, sp)
+	}
+	a = randomCSR(rand.New(rand.NewPCG(13, 13)), 131562, 10)
+	powers(NameSparse, a, 4)
+	_, err := NewSession(ctx, NameFast, a, Options{})
+	if err == nil || !strings.Contains(err.Error(), "does not fit") || !strings.Contains(err.Error(), "are free") {
+		t.Errorf("dense session at n=131562: %v", err)
+	} else {
+		t.Logf("dense session at n=131562 refused: %v", err)
+	}
+}
