@@ -117,9 +117,7 @@ func treefixTimesTable(run []bench.Record, exp string) []bench.Table {
 		Title:  exp + " — +Rootfix computation time on the CPU, ms (paper: Fig. 4a, GTX670 GPU; transfer times come with the CUDA implementations)",
 		Header: []string{"tree", "source", "numbering", "n", "depth"},
 	}
-	for _, im := range treefixTimedImpls {
-		t.Header = append(t.Header, im)
-	}
+	t.Header = append(t.Header, treefixTimedImpls...)
 	t.Header = append(t.Header, "parallel / vectorial", "compensated / vectorial", "paper parallel (GTX670)")
 	paper := treefixPaperByTree("treefix/fig4")
 	for _, p := range treefixRows(own) {
@@ -243,9 +241,7 @@ func treefixFig7Table(run []bench.Record) []bench.Table {
 		Title:  "treefix/fig7 — +Rootfix on stars and caterpillars, computation ms (paper: Fig. 7, GTX670)",
 		Header: []string{"shape", "n"},
 	}
-	for _, im := range treefixTimedImpls {
-		t.Header = append(t.Header, im)
-	}
+	t.Header = append(t.Header, treefixTimedImpls...)
 	t.Header = append(t.Header, "parallel / vectorial", "paper parallel / vectorial")
 	for _, p := range treefixRows(own) {
 		row := []string{p.Get("tree"), p.Get("n")}
