@@ -4,27 +4,32 @@ import (
 	"context"
 )
 
-// Tile sizes of Fast: a tile of C is tileRows rows by tileCols columns,
-// accumulated over all k in a local array that stays in the L1 cache while
-// the tileCols-wide strip of B streams through L2.
+// Tile sizes of Fast: a tile of C, tileRows x tileCols, is accumulated in a
+// local array that stays in the L1 cache, k running in blocks of kBlock so
+// that the kBlock x tileCols block of B stays in L2 while every row of the
+// tile streams through it.
 const (
-	tileRows = 8
-	tileCols = 256
+	tileRows = 32
+	tileCols = 512
+	kBlock   = 512
 )
 
-// kernelName names the inner kernel Fast uses ("go", or a vector kernel
-// when built with GOEXPERIMENT=simd on a CPU that has it).
+// kernelName names the inner kernels ("go", or a vector kernel when built
+// with GOEXPERIMENT=simd on a CPU that has it).
 var kernelName = "go"
 
-// tileKernel computes acc[r][j] = min over k of a[r][k] + b[k][j0+j] for one
-// tile; it is replaced by a vector kernel where one is built.
-var tileKernel = tileGo
+// rowKernel sets dst[j] = min(dst[j], v + src[j]) (cpu/sparse's inner
+// loop); vector builds replace it.
+var rowKernel = minAddRowGo
 
-// Kernel names the inner kernel of cpu/fast on this binary and CPU.
+// Kernel names the inner kernels of cpu/fast and cpu/sparse on this binary
+// and CPU: "go", "avx2" or "avx512".
 func Kernel() string { return kernelName }
 
 // Fast sets c = a ⊗ b, blocked in tiles of C, the tiles shared among
-// threads goroutines (0: all CPUs). It gives the same bits as Paper.
+// threads goroutines (0: all CPUs). It gives the same bits as Paper. An
+// infinite a_ik is skipped, as it cannot lower any minimum; on the sparse
+// A(D_m) most are.
 func Fast(ctx context.Context, c, a, b *Dense, threads int) error {
 	n := a.N
 	if err := checkShapes(c, n, b); err != nil {
@@ -35,12 +40,15 @@ func Fast(ctx context.Context, c, a, b *Dense, threads int) error {
 	// Work items are (row tile, column tile) pairs, column tile outermost so
 	// that concurrent goroutines share a strip of B in the cache.
 	return parallelRows(ctx, rowTiles*colTiles, 1, threads, func(t0, t1 int) {
-		var acc [tileRows * tileCols]int16
+		acc := new([tileRows * tileCols]int16)
 		for t := t0; t < t1; t++ {
 			ct, rt := t/rowTiles, t%rowTiles
 			i0, j0 := rt*tileRows, ct*tileCols
 			rows, cols := min(tileRows, n-i0), min(tileCols, n-j0)
-			tileKernel(&acc, a.Data[i0*n:], b.Data, n, rows, cols, j0)
+			for i := range acc {
+				acc[i] = Inf
+			}
+			tile(acc, a.Data[i0*n:], b.Data, n, rows, cols, j0)
 			for r := 0; r < rows; r++ {
 				copy(c.Data[(i0+r)*n+j0:(i0+r)*n+j0+cols], acc[r*tileCols:r*tileCols+cols])
 			}
@@ -48,29 +56,34 @@ func Fast(ctx context.Context, c, a, b *Dense, threads int) error {
 	})
 }
 
-// tileGo is the plain-Go tile kernel. a holds the tile's rows of A from
-// their start (row r at a[r*n:]), b all of B.
-func tileGo(acc *[tileRows * tileCols]int16, a, b []int16, n, rows, cols, j0 int) {
-	for r := 0; r < rows; r++ {
-		row := acc[r*tileCols : r*tileCols+cols]
-		for j := range row {
-			row[j] = Inf
+// tile accumulates one tile of C: acc[r*tileCols+j] = min over k of
+// a[r*n+k] + b[k*n+j0+j] for r < rows, j < cols, where a starts at the
+// tile's first row of A and acc starts at Inf. The row updates go through
+// rowKernel (a vector kernel where one is built).
+func tile(acc *[tileRows * tileCols]int16, a, b []int16, n, rows, cols, j0 int) {
+	for k0 := 0; k0 < n; k0 += kBlock {
+		k1 := min(n, k0+kBlock)
+		for r := 0; r < rows; r++ {
+			row := acc[r*tileCols : r*tileCols+cols]
+			ar := a[r*n+k0 : r*n+k1]
+			for dk, v := range ar {
+				if v >= Inf {
+					continue // ∞ + x never lowers a minimum
+				}
+				k := k0 + dk
+				rowKernel(row, b[k*n+j0:k*n+j0+cols], v)
+			}
 		}
 	}
-	for k := 0; k < n; k++ {
-		bs := b[k*n+j0 : k*n+j0+cols]
-		for r := 0; r < rows; r++ {
-			v := a[r*n+k]
-			if v >= Inf {
-				continue // ∞ + x = ∞ never lowers a minimum
-			}
-			row := acc[r*tileCols : r*tileCols+cols]
-			bs := bs[:len(row)]
-			for j, s := range bs {
-				if t := s + v; t < row[j] {
-					row[j] = t
-				}
-			}
+}
+
+// minAddRowGo sets dst[j] = min(dst[j], v + src[j]). Entries in [0, Inf]
+// stay there: a sum is at most 2·Inf and never replaces a smaller dst.
+func minAddRowGo(dst, src []int16, v int16) {
+	src = src[:len(dst)]
+	for j, s := range src {
+		if t := s + v; t < dst[j] {
+			dst[j] = t
 		}
 	}
 }

@@ -198,21 +198,10 @@ func Sparse(ctx context.Context, c *Dense, a *CSR, b *Dense, threads int) error 
 				cr[j] = Inf
 			}
 			for p := a.RowPtr[i]; p < a.RowPtr[i+1]; p++ {
-				minAddRow(cr, b.Data[int(a.Col[p])*n:int(a.Col[p]+1)*n], a.Val[p])
+				rowKernel(cr, b.Data[int(a.Col[p])*n:int(a.Col[p]+1)*n], a.Val[p])
 			}
 		}
 	})
-}
-
-// minAddRow sets dst[j] = min(dst[j], v + src[j]). Both stay in [0, Inf]
-// when they start there: dst never rises above Inf.
-func minAddRow(dst, src []int16, v int16) {
-	src = src[:len(dst)]
-	for j, s := range src {
-		if t := s + v; t < dst[j] {
-			dst[j] = t
-		}
-	}
 }
 
 // parallelRows calls f on consecutive bands of [0, n) rows, band rows at a

@@ -104,7 +104,7 @@ func TestErrors(t *testing.T) {
 
 func BenchmarkMul(b *testing.B) {
 	ctx := context.Background()
-	for _, n := range []int{558, 1386} {
+	for _, n := range []int{558, 1386, 3447} {
 		a, x := randomDense(n, 0, 20, 1), randomDense(n, 0, 200, 2)
 		op := NewOperand(a)
 		c := NewDense(n)
