@@ -123,7 +123,7 @@ __device__ void unpad(const T* __restrict__ P, int np, T* __restrict__ X, int n)
 // and the old row are set aside first, then every element is updated in
 // place. D also goes to Dout (B x B). An undefined star sets *bad to the
 // smallest such pivot (0-based) by atomicMin.
-template <class S, int B>
+template <class S, int B, int NT>
 __device__ void close_diag(typename S::T* P, int np, int k0, typename S::T* Dout, int* bad) {
   typedef typename S::T T;
   extern __shared__ __align__(16) unsigned char smem[];
@@ -131,11 +131,13 @@ __device__ void close_diag(typename S::T* P, int np, int k0, typename S::T* Dout
   const int L = B + 1;
   T* colv = d + B * L;  // the new column k
   T* rowv = colv + B;   // the old row k
-  const int nt = blockDim.x;
+  const int nt = NT;
   T* blk = P + (i64)k0 * np + k0;
   for (int t = threadIdx.x; t < B * B; t += nt) d[(t / B) * L + t % B] = blk[(i64)(t / B) * np + t % B];
   __syncthreads();
-  const int j = threadIdx.x % B, g = threadIdx.x / B, G = nt / B;
+  // Thread (g, j) owns column j of rows g, g+G, ...: B/G of them.
+  const int G = NT / B;
+  const int j = threadIdx.x % B, g = threadIdx.x / B;
   for (int k = 0; k < B; ++k) {
     bool undefined;
     const T s = S::star(d[k * L + k], &undefined);
@@ -146,15 +148,22 @@ __device__ void close_diag(typename S::T* P, int np, int k0, typename S::T* Dout
     }
     if (undefined && threadIdx.x == 0) atomicMin(bad, k0 + k);
     __syncthreads();
-    const T r = rowv[j];
     if (j == k) {
-      for (int i = g; i < B; i += G) d[i * L + j] = i == k ? s : colv[i];
-    } else {
-      const T rk = S::times(s, r);
-      for (int i = g; i < B; i += G) {
-        T* p = d + i * L + j;
-        *p = i == k ? rk : S::mac_exact(*p, colv[i], r);
+#pragma unroll
+      for (int x = 0; x < B / G; ++x) {
+        const int i = g + x * G;
+        d[i * L + j] = i == k ? s : colv[i];
       }
+    } else {
+      const T r = rowv[j];
+#pragma unroll
+      for (int x = 0; x < B / G; ++x) {
+        T* p = d + (g + x * G) * L + j;
+        *p = S::mac_exact(*p, colv[g + x * G], r);
+      }
+      // Row k (updated above with the others, which nobody reads now):
+      // d_kj := s ⊗ d_kj, from the old row.
+      if (g == k % G) d[k * L + j] = S::times(s, r);
     }
     __syncthreads();
   }
@@ -538,7 +547,7 @@ __device__ void sys_clear(Reg<T>* r, int count, T zero) {
   extern "C" __global__ void apsp_pad_##NAME(const T* X, int n, T* P, int np) { ap::pad<T>(X, n, P, np, S::zero()); } \
   extern "C" __global__ void apsp_unpad_##NAME(const T* P, int np, T* X, int n) { ap::unpad<T>(P, np, X, n); }         \
   extern "C" __global__ void __launch_bounds__(1024) apsp_diag_##NAME(T* P, int np, int k0, T* D, int* bad) {         \
-    ap::close_diag<S, 128>(P, np, k0, D, bad);                                                                        \
+    ap::close_diag<S, 128, 1024>(P, np, k0, D, bad);                                                                        \
   }                                                                                                                   \
   extern "C" __global__ void __launch_bounds__(256, MINB)                                                             \
       apsp_panels_##NAME(const T* colK, const T* rowK, long long ld, const T* D, T* Pc, T* Pr) {                     \
