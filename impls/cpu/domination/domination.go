@@ -18,6 +18,10 @@ import (
 // DefaultK is the number of powers Algorithm 2 computes, 50 as the paper.
 const DefaultK = 50
 
+// ringBytes caps the memory of the powers kept beyond the two a product
+// needs.
+const ringBytes = 1 << 30
+
 // DefaultImpl is the (min,+) product used when Options.Impl is empty: the
 // sparse product, A(D_m) being sparse.
 const DefaultImpl = "cpu/sparse"
@@ -199,10 +203,11 @@ func Powers(ctx context.Context, m int, opt Options) (*Analysis, error) {
 
 	// The ring buffer holds the last w powers: two at least (the product's
 	// factor and result), more while they fit in a quarter of the spare
-	// memory, so that the exact re-check usually finds A^n0 still there.
+	// memory and in ringBytes, so that the exact re-check usually finds A^n0
+	// still there (a_m <= 18 for m <= 12).
 	w := 2
 	if spare := limit - need; limit > need {
-		w += int(min(uint64(opt.K), spare/4/minplus.Bytes(n)))
+		w += int(min(uint64(opt.K), min(spare/4, ringBytes)/minplus.Bytes(n)))
 	}
 	w = min(w, opt.K)
 	if err := an.algorithm2(ctx, im, op, w, opt); err != nil {

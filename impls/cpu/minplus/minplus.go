@@ -1,9 +1,11 @@
 package minplus
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -53,6 +55,9 @@ type CSR struct {
 	RowPtr []int32
 	Col    []int32
 	Val    []int16
+
+	once  sync.Once  // builds bands on Sparse's first use; do not copy a used CSR
+	bands *bandIndex // the arcs by band of rows and column, for Sparse
 }
 
 // NNZ is the number of stored entries.
@@ -183,25 +188,111 @@ func Paper(ctx context.Context, c, a, b *Dense) error {
 	return nil
 }
 
+// Tiles of Sparse: a band of sparseBand rows of C by sparseCols columns
+// (32 KiB, in L1) gathers its arcs by column k of A, so that each segment of
+// a row of B is read once per band and applied to every row of the band
+// with an arc to k (about 9 rows on A(D_m), whose consecutive words share
+// successors).
+const (
+	sparseBand = 64
+	sparseCols = 256
+)
+
+// bandIndex is A's arcs regrouped per band of sparseBand rows and, within a
+// band, by column: the distinct columns of band t are ks[kOff[t]:kOff[t+1]],
+// and the arcs of the q-th of them are rows[off[q]:off[q+1]] (rows within
+// the band) with values vals[off[q]:off[q+1]].
+type bandIndex struct {
+	kOff []int32
+	ks   []int32
+	off  []int32
+	rows []int32
+	vals []int16
+}
+
+// bandsOf builds the band index of a.
+func bandsOf(a *CSR) *bandIndex {
+	n := a.N
+	bands := (n + sparseBand - 1) / sparseBand
+	x := &bandIndex{kOff: make([]int32, bands+1), off: []int32{0}}
+	type arc struct {
+		k, r int32
+		v    int16
+	}
+	var tmp []arc
+	for t := 0; t < bands; t++ {
+		tmp = tmp[:0]
+		for i := t * sparseBand; i < min(n, (t+1)*sparseBand); i++ {
+			for p := a.RowPtr[i]; p < a.RowPtr[i+1]; p++ {
+				tmp = append(tmp, arc{a.Col[p], int32(i - t*sparseBand), a.Val[p]})
+			}
+		}
+		slices.SortFunc(tmp, func(p, q arc) int { return cmp.Compare(p.k, q.k)*2 + cmp.Compare(p.r, q.r) })
+		for q, e := range tmp {
+			if q == 0 || e.k != tmp[q-1].k {
+				if q > 0 {
+					x.off = append(x.off, int32(len(x.rows)))
+				}
+				x.ks = append(x.ks, e.k)
+			}
+			x.rows = append(x.rows, e.r)
+			x.vals = append(x.vals, e.v)
+		}
+		if len(tmp) > 0 {
+			x.off = append(x.off, int32(len(x.rows)))
+		}
+		x.kOff[t+1] = int32(len(x.ks))
+	}
+	return x
+}
+
 // Sparse sets c = a ⊗ b with a in CSR: row i of c is the minimum over the
-// stored entries a_ik of a_ik + row k of b, in nnz(a)·N updates. Rows are
-// shared among threads goroutines (0: all CPUs).
+// stored entries a_ik of a_ik + row k of b, in nnz(a)·N updates. The work
+// is cut into tiles of sparseBand rows by sparseCols columns, column block
+// outermost, shared among threads goroutines (0: all CPUs); within a tile
+// the arcs go by column k of A, each segment of row k of B read once.
 func Sparse(ctx context.Context, c *Dense, a *CSR, b *Dense, threads int) error {
 	n := a.N
 	if err := checkShapes(c, n, b); err != nil {
 		return err
 	}
-	return parallelRows(ctx, n, 16, threads, func(i0, i1 int) {
-		for i := i0; i < i1; i++ {
-			cr := c.Data[i*n : (i+1)*n]
-			for j := range cr {
-				cr[j] = Inf
+	a.once.Do(func() { a.bands = bandsOf(a) })
+	x := a.bands
+	bands := (n + sparseBand - 1) / sparseBand
+	blocks := (n + sparseCols - 1) / sparseCols
+	return parallelRows(ctx, bands*blocks, 1, threads, func(t0, t1 int) {
+		tile := make([]int16, sparseBand*sparseCols)
+		for t := t0; t < t1; t++ {
+			band, j0 := t%bands, (t/bands)*sparseCols
+			i0 := band * sparseBand
+			w := min(n, j0+sparseCols) - j0
+			for i := range tile {
+				tile[i] = Inf
 			}
-			for p := a.RowPtr[i]; p < a.RowPtr[i+1]; p++ {
-				rowKernel(cr, b.Data[int(a.Col[p])*n:int(a.Col[p]+1)*n], a.Val[p])
+			for q := x.kOff[band]; q < x.kOff[band+1]; q++ {
+				k := int(x.ks[q])
+				gatherKernel(tile, w, b.Data[k*n+j0:k*n+j0+w], x.rows[x.off[q]:x.off[q+1]], x.vals[x.off[q]:x.off[q+1]])
+			}
+			for r := 0; r < min(sparseBand, n-i0); r++ {
+				copy(c.Data[(i0+r)*n+j0:(i0+r)*n+j0+w], tile[r*sparseCols:r*sparseCols+w])
 			}
 		}
 	})
+}
+
+// gatherKernel applies one segment of a row of B to several rows of a
+// tile (row stride sparseCols, width w): tile_r = min(tile_r, v + bseg) for
+// each (r, v); vector builds replace it.
+var gatherKernel = gatherGo
+
+// gatherGo is the plain-Go gatherKernel, the twin vector kernels are held
+// to.
+func gatherGo(tile []int16, w int, bseg []int16, rows []int32, vals []int16) {
+	vals = vals[:len(rows)]
+	for q, r := range rows {
+		o := int(r) * sparseCols
+		minAddRowGo(tile[o:o+w], bseg, vals[q])
+	}
 }
 
 // parallelRows calls f on consecutive bands of [0, n) rows, band rows at a
