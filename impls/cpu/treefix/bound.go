@@ -15,7 +15,9 @@ func gamma64(m int) float64 {
 }
 
 // Bound is the a-priori error bound of cpu/vectorial-compensated on
-// float32 weights, for one vertex:
+// float32 weights, for one vertex (the exact fixed-point path meets the
+// stronger |R̂_v - R_v| <= U32·|R_v|; this is the bound of its Sum2
+// fallback):
 //
 //	|R̂_v - R_v| <= U32·|R_v| + (1+U32)·(3·U64·A_v + 2·γ_{2n}²·S)
 //

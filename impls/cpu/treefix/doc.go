@@ -27,10 +27,16 @@
 //     over the 2n entries (reduce-then-scan over goroutines), Read
 //     (R[i] = E[(V[i]]). Its Leaffix twin writes 0 at V) and reads
 //     R[i] = E[V)[i]] - E[(V[i]] + w[i].
-//   - cpu/vectorial-compensated: the same write, scan and read with a wider,
-//     compensated accumulator: E holds float64 and the scan carries a
-//     Neumaier/TwoSum error term, so a float32 result is rounded once from a
-//     nearly exact float64 value (bounds in Bound).
+//   - cpu/vectorial-compensated: the same write, scan and read with a wider
+//     accumulator. On float32 weights whose exponents span few enough bits
+//     (24 + span + bits(2n) + 1 <= 63; exact.go) the scan is exact, in
+//     int64 fixed point, and every result is the exact value correctly
+//     rounded; otherwise the scan is Ogita-Rump-Oishi's Sum2 in float64
+//     (TwoSum of the running sum and each entry, the errors accumulated and
+//     folded into every stored prefix). Rootfix stores each prefix rounded
+//     back to float32, so its traffic is cpu/vectorial's; Leaffix keeps the
+//     prefixes wide and subtracts them before the one rounding. Bound gives
+//     the error bound of both paths.
 //
 // Which algebra each needs: sequential and parallel only combine (a
 // monoid: associative with identity); the vectorial algorithm needs an

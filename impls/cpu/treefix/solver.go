@@ -58,6 +58,7 @@ type Solver[T Number] struct {
 	threads int
 	e       []T       // Euler-tour vector (vectorial)
 	e64     []float64 // wide Euler-tour vector (vectorial-compensated)
+	ei      []int64   // exact fixed-point prefixes (vectorial-compensated)
 	order   []int32   // breadth-first queue / level-ordered vertices
 	off     []int32   // per-level child offsets (parallel)
 	lstart  []int32   // level starts in order (parallel)
@@ -104,7 +105,7 @@ func (s *Solver[T]) Run(ctx context.Context, impl string, op Op, w, out []T, rec
 		defer rec.Start(PhaseCompute)()
 		switch ww := any(w).(type) {
 		case []float32:
-			compensated(s.threads, any(&s.e).(*[]float32), &s.e64, op, v, ww, any(out).([]float32), rec)
+			compensated32(s.threads, any(&s.e).(*[]float32), &s.ei, &s.e64, op, v, ww, any(out).([]float32), rec)
 		case []float64:
 			compensated(s.threads, any(&s.e).(*[]float64), &s.e64, op, v, ww, any(out).([]float64), rec)
 		default: // integers are exact: the plain scan is already exact

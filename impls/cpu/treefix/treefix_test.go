@@ -285,3 +285,47 @@ func TestErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestExactPath: when the weights' exponents span few enough bits,
+// cpu/vectorial-compensated accumulates in int64 and every float32 result
+// is the exact value correctly rounded, at every thread count.
+func TestExactPath(t *testing.T) {
+	defer func(a int) { arrayGrain = a }(arrayGrain)
+	arrayGrain = 64
+	r, _ := trees.Random(5000, 40, trees.Bell, 11)
+	r, _ = trees.Renumber(r, trees.RandomOrder, 11)
+	rng := rand.New(rand.NewPCG(5, 5))
+	w := make([]float32, r.N())
+	for i := range w {
+		// exponents within 11 bits: every exact sum (< 2^49 units) is a
+		// float64, so float32(exact) is the correct rounding, no double one
+		x := (1 + rng.Float64()) * math.Exp2(float64(rng.IntN(11)-5))
+		if rng.IntN(2) == 0 {
+			x = -x
+		}
+		w[i] = float32(x)
+	}
+	if _, ok := fixedMinExp(w, 2*len(w)); !ok {
+		t.Fatal("exact path not eligible")
+	}
+	w2 := slices.Clone(w)
+	w2[7] = 1e-40 // subnormal: not eligible
+	if _, ok := fixedMinExp(w2, 2*len(w2)); ok {
+		t.Fatal("subnormal weight eligible")
+	}
+	pt, _ := NewTree(r.Parent)
+	for _, op := range []Op{Rootfix, Leaffix} {
+		exact, _, _ := exactResults(r.Parent, op, w)
+		for _, threads := range []int{1, 2, 3} {
+			out := make([]float32, len(w))
+			if err := NewSolver[float32](pt, threads).Run(context.Background(), VectorialCompensated, op, w, out, nil); err != nil {
+				t.Fatal(err)
+			}
+			for v := range out {
+				if out[v] != float32(exact[v]) {
+					t.Fatalf("%s threads=%d vertex %d: %g, want %g correctly rounded", op, threads, v, out[v], float32(exact[v]))
+				}
+			}
+		}
+	}
+}
