@@ -89,7 +89,7 @@ func compensated32(threads int, scratch *[]float32, scratchI *[]int64, scratch64
 	exact := fixedOK(elo, ehi, 2*n)
 	var up, down float32
 	if exact {
-		up = math.Float32frombits(uint32(150-elo+127) << 23)  // 2^(150-emin)
+		up = math.Float32frombits(uint32(150-elo+127) << 23)   // 2^(150-emin)
 		down = math.Float32frombits(uint32(elo-150+127) << 23) // 2^(emin-150)
 	}
 	if op == Rootfix {
