@@ -14,6 +14,7 @@ import (
 	"github.com/semibench/semibench/impls/cpu/apsp"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/semiring"
+	"github.com/semibench/semibench/systolic"
 )
 
 // TestGPUTiming times cuda/fast's min-plus float32 closure (CUDA events;
@@ -107,6 +108,38 @@ func TestGPUTiming(t *testing.T) {
 				return Fast(ctx, semiring.Real[float64]{}, rc, Options{})
 			})
 			table = append(table, "real f64 n=8192: closure "+rmed.String()+", "+strconv.FormatFloat(Updates(n)/rmed.Seconds()/1e12, 'f', 2, 64)+" T updates/s")
+		}
+	}
+	// cuda/systolic against systolic.Simulate: steps per second, one
+	// min-plus matrix.
+	for _, n := range []int{64, 256} {
+		r := rand.New(rand.NewPCG(uint64(n), 12))
+		m := make([]float64, n*n)
+		for i := range m {
+			m[i] = math.Inf(1)
+			if r.Float64() < 0.3 {
+				m[i] = float64(r.IntN(20))
+			}
+		}
+		mats := [][]float64{m}
+		cfg := systolic.Config{Tracks: 1}
+		if _, err := Systolic(ctx, semiring.MinPlus[float64]{}, n, mats, cfg, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		g, err := Systolic(ctx, semiring.MinPlus[float64]{}, n, mats, cfg, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := systolic.Simulate(ctx, n, systolic.SemiringOps(semiring.MinPlus[float64]{}), mats, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		same := g.Steps == c.Steps && slices.Equal(g.Result[0], c.Result[0]) && slices.Equal(g.Out[0], c.Out[0])
+		table = append(table, "systolic GJE0 n="+strconv.Itoa(n)+": "+strconv.Itoa(g.Steps)+" steps, GPU "+
+			strconv.FormatFloat(g.StepsPerSecond(), 'f', 0, 64)+" steps/s, CPU "+strconv.FormatFloat(c.StepsPerSecond(), 'f', 0, 64)+
+			" steps/s, equal: "+strconv.FormatBool(same))
+		if !same {
+			t.Errorf("systolic n=%d: GPU and CPU differ", n)
 		}
 	}
 	for _, l := range table {
