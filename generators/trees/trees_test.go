@@ -1,8 +1,10 @@
 package trees
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
+	"os"
 	"strings"
 	"testing"
 )
@@ -186,4 +188,34 @@ func FuzzSpanningTree(f *testing.F) {
 			t.Fatalf("not a tree rooted at 0: %v", err)
 		}
 	})
+}
+
+// TestTable1File: testdata/treefix-table1.json (Table I in the result-file
+// schema, waiting for results/paper to accept records without phases)
+// holds the same numbers as Table1.
+func TestTable1File(t *testing.T) {
+	b, err := os.ReadFile("testdata/treefix-table1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Records []struct {
+			Params []struct {
+				Name, Value string
+			} `json:"params"`
+			Metrics map[string]float64 `json:"metrics"`
+		} `json:"records"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Records) != len(Table1) {
+		t.Fatalf("%d records, want %d", len(f.Records), len(Table1))
+	}
+	for i, r := range f.Records {
+		row := Table1[i]
+		if r.Params[0].Value != row.Name || r.Metrics["n"] != float64(row.N) || r.Metrics["depth"] != float64(row.Depth) || r.Metrics["branching"] != row.Branching {
+			t.Errorf("record %d %+v differs from %+v", i, r, row)
+		}
+	}
 }
