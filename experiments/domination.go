@@ -574,9 +574,9 @@ func dominationExactTable(run []bench.Record, exp string) []bench.Table {
 			Header: []string{"m", "n0 (paper)", "n0", "a (paper)", "a", "b (paper)", "b", "Algorithm 4, ms", "exact re-check"}}
 	default:
 		t = bench.Table{Title: "domination/table6 — α_k^m of γ2(P_m □ C_n) = ⌈b n / a⌉ + α_k, k = n mod a, beside the paper's Table 6",
-			Header: []string{"m", "a", "k with α = 1 (paper)", "k with α = 1", "exceptions (paper)", "exceptions n (γ2)", "Algorithm 5, ms"}}
+			Header: []string{"m", "a (paper)", "k with α = 1 (paper)", "k with α = 1", "exceptions (paper)", "exceptions n (γ2)", "Algorithm 5, ms"}}
 	}
-	for _, m := range dominationRowsOf(own) {
+	for _, m := range dominationRowsOf(own, paper) {
 		p := dominationParams(m)
 		pr, r := pc.Get(exp, "cuda/paper", p), rc.Get(exp, "cpu/sparse", p)
 		switch exp {
@@ -597,8 +597,8 @@ func dominationExactTable(run []bench.Record, exp string) []bench.Table {
 			t.Rows = append(t.Rows, []string{Itoa(m), domMetricText(pr, "n0"), domMetricText(r, "n0"), domMetricText(pr, "a"), domMetricText(r, "a"),
 				domMetricText(pr, "b"), domMetricText(r, "b"), CellText(r, "algorithm4"), how})
 		default:
-			t.Rows = append(t.Rows, []string{Itoa(m), domMetricText(r, "a"), domAlphaText(pr, "alpha1_k"), domAlphaText(r, "alpha_k"),
-				domMetricText(pr, "exceptions"), domExceptionsText(r), CellText(r, "algorithm5")})
+			t.Rows = append(t.Rows, []string{Itoa(m), domMetricText(pr, "a"), domAlphaText(pr, "alpha1_k"), domAlphaText(r, "alpha_k"),
+				domPaperExceptions(pr), domExceptionsText(r), CellText(r, "algorithm5")})
 		}
 	}
 	if exp == "domination/table6" {
@@ -607,6 +607,24 @@ func dominationExactTable(run []bench.Record, exp string) []bench.Table {
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
 	return []bench.Table{t}
+}
+
+// domPaperExceptions renders the exceptions Table 6 implies for a row:
+// its '*' (n = 5) and, for m = 7, the n below 19 in the α = 1 classes.
+func domPaperExceptions(pr *bench.Record) string {
+	if pr == nil || pr.Metrics == nil {
+		return "—"
+	}
+	n := table6Exceptions(pr)
+	switch {
+	case n == 0:
+		return "0"
+	case pr.Metrics["alpha1_from_n"] > 0:
+		return fmt.Sprintf("%g (α = 1 only from n = %g)", n, pr.Metrics["alpha1_from_n"])
+	case pr.Metrics["exception_n"] > 0:
+		return fmt.Sprintf("%g: %g (α = 2, the text says)", n, pr.Metrics["exception_n"])
+	}
+	return fmt.Sprintf("%g", n)
 }
 
 func domAlphaText(r *bench.Record, prefix string) string {
