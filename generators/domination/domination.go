@@ -198,6 +198,29 @@ func prefixOK(w Word) bool {
 // Build constructs D_m: the correct m-words and A(D_m) in CSR, the arcs of
 // row q found by generating the words that can follow q letter by letter.
 func Build(m int) (*Digraph, error) {
+	d, err := newDigraph(m)
+	if err != nil {
+		return nil, err
+	}
+	n := len(d.Words)
+	a := &minplus.CSR{N: n, RowPtr: make([]int32, n+1)}
+	p := make(Word, m)
+	for qi, q := range d.Words {
+		d.followers(q, p, func(j int32, v int16) {
+			a.Col = append(a.Col, j)
+			a.Val = append(a.Val, v)
+		})
+		if len(a.Col) > math.MaxInt32-1 {
+			return nil, fmt.Errorf("domination: m = %d has too many arcs for int32 indices", m)
+		}
+		a.RowPtr[qi+1] = int32(len(a.Col))
+	}
+	d.A = a
+	return d, nil
+}
+
+// newDigraph lists the words of D_m and indexes them, without the arcs.
+func newDigraph(m int) (*Digraph, error) {
 	words, err := Words(m)
 	if err != nil {
 		return nil, err
@@ -209,42 +232,37 @@ func Build(m int) (*Digraph, error) {
 	for i, w := range words {
 		d.index[code(w)] = int32(i)
 	}
-	n := len(words)
-	a := &minplus.CSR{N: n, RowPtr: make([]int32, n+1)}
-	p := make(Word, m)
-	for qi, q := range words {
-		var rec func(i int)
-		rec = func(i int) {
-			if i == m {
-				if CanFollow(p, q) {
-					j := d.index[code(p)]
-					if j >= 0 {
-						a.Col = append(a.Col, j)
-						a.Val = append(a.Val, int16(p.Zeros()))
-					}
+	return d, nil
+}
+
+// followers calls fn(j, zeros) for every word j that can follow q, in
+// increasing order, generating them letter by letter in p (scratch of
+// length m).
+func (d *Digraph) followers(q, p Word, fn func(j int32, v int16)) {
+	m := d.M
+	var rec func(i int)
+	rec = func(i int) {
+		if i == m {
+			if CanFollow(p, q) {
+				if j := d.index[code(p)]; j >= 0 {
+					fn(j, int16(p.Zeros()))
 				}
-				return
 			}
-			for c := uint8(0); c <= 2; c++ {
-				if q[i] == 2 && c != 0 {
-					continue
-				}
-				p[i] = c
-				// position i-1 is now fully determined: check its rule
-				if i >= 1 && !positionOK(p, q, i-1, i+1) {
-					continue
-				}
-				rec(i + 1)
-			}
+			return
 		}
-		rec(0)
-		a.RowPtr[qi+1] = int32(len(a.Col))
-		if len(a.Col) > math.MaxInt32-1 {
-			return nil, fmt.Errorf("domination: m = %d has too many arcs for int32 indices", m)
+		for c := uint8(0); c <= 2; c++ {
+			if q[i] == 2 && c != 0 {
+				continue
+			}
+			p[i] = c
+			// position i-1 is now fully determined: check its rule
+			if i >= 1 && !positionOK(p, q, i-1, i+1) {
+				continue
+			}
+			rec(i + 1)
 		}
 	}
-	d.A = a
-	return d, nil
+	rec(0)
 }
 
 // positionOK checks the rule of position i of p after q, where p is known
@@ -330,28 +348,39 @@ func tripleOK(a, b, c uint8) bool {
 	return !(a == 0 && b == 2 && c == 0 || b == 1 && a != 0 && c != 0)
 }
 
-// WriteMatrixMarket writes A(D_m) to w as a coordinate integer-valued
-// Matrix Market file: one entry per arc (q, p), 1-based, valued with the
-// number of zeros of p (0 is a real arc label); absent entries are ∞. The
-// comments name the words of rows and columns by number.
+// WriteMatrixMarket writes A(D_m) to w as a coordinate Matrix Market file
+// (integer values in the real field): one entry per arc (q, p), 1-based,
+// valued with the number of zeros of p (0 is a real arc label); absent
+// entries are ∞. Rows and columns are the correct words in lexicographic
+// order. The arcs are generated twice, once to count them for the size
+// line and once to write them, so memory stays at the word index (3^m
+// int32) whatever the number of arcs.
 func WriteMatrixMarket(w io.Writer, m int) error {
-	d, err := Build(m)
+	d, err := newDigraph(m)
 	if err != nil {
 		return err
 	}
-	a := d.A
-	mw, err := mtx.NewWriter(w, a.N, a.N, a.NNZ(),
-		fmt.Sprintf("A(D_%d) of the 2-domination paper (002, section 2.2): %d correct %d-words, %d arcs", m, a.N, m, a.NNZ()),
+	p := make(Word, m)
+	nnz := 0
+	for _, q := range d.Words {
+		d.followers(q, p, func(int32, int16) { nnz++ })
+	}
+	n := len(d.Words)
+	mw, err := mtx.NewWriter(w, n, n, nnz,
+		fmt.Sprintf("A(D_%d) of the 2-domination paper (002, section 2.2): %d correct %d-words, %d arcs", m, n, m, nnz),
 		"entry (q, p) = number of zeros of p when p can follow q; absent entries are infinity",
 		"rows and columns are the correct words in lexicographic order (0 < 1 < 2)")
 	if err != nil {
 		return fmt.Errorf("domination: writing A(D_%d): %w", m, err)
 	}
-	for i := 0; i < a.N; i++ {
-		for p := a.RowPtr[i]; p < a.RowPtr[i+1]; p++ {
-			if err := mw.Write(i, int(a.Col[p]), float64(a.Val[p])); err != nil {
-				return fmt.Errorf("domination: writing A(D_%d): %w", m, err)
+	for qi, q := range d.Words {
+		d.followers(q, p, func(j int32, v int16) {
+			if err == nil {
+				err = mw.Write(qi, int(j), float64(v))
 			}
+		})
+		if err != nil {
+			return fmt.Errorf("domination: writing A(D_%d): %w", m, err)
 		}
 	}
 	if err := mw.Close(); err != nil {
