@@ -1,6 +1,9 @@
 package treefix
 
-import "context"
+import (
+	"context"
+	"slices"
+)
 
 // levels runs the level-synchronous breadth-first search of Algorithm 1:
 // frontier L is s.order[lstart[L]:lstart[L+1]]; for each frontier a prefix
@@ -35,13 +38,25 @@ func (s *Solver[T]) levels(ctx context.Context, rootfix bool, w, out []T) error 
 		// prefix sum of the child counts
 		base := len(off)
 		s.ostart = append(s.ostart, int32(base))
-		off = append(off, 0)
-		var total int32
-		for _, i := range f {
-			total += R[i+1] - R[i]
-			off = append(off, total)
-		}
+		off = slices.Grow(off, m+1)[:base+m+1]
 		o := off[base : base+m+1]
+		o[0] = 0
+		if m < arrayGrain { // narrow level: one goroutine, no per-level overhead
+			var acc int32
+			for k, i := range f {
+				acc += R[i+1] - R[i]
+				o[k+1] = acc
+			}
+		} else { // the paper's CTA-wide prefix sum, over goroutines
+			parFor(s.threads, m, arrayGrain, func(_, lo, hi int) {
+				for k := lo; k < hi; k++ {
+					i := f[k]
+					o[k+1] = R[i+1] - R[i]
+				}
+			})
+			scan(s.threads, o[1:])
+		}
+		total := o[m]
 		if total == 0 {
 			break
 		}
