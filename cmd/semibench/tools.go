@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
@@ -30,13 +31,13 @@ func init() {
 	register(&command{
 		name:    "gen",
 		summary: "generate a paper's input deterministically from a seed",
-		usage:   "gen dag --n N [--seed S] [--int-weights] --out FILE.mtx",
+		usage:   "gen NAME [flags] (semibench gen NAME --help for each generator's flags)",
 		run:     genCmd,
 	})
 	register(&command{
 		name:    "solve",
 		summary: "run one implementation on your own instance",
-		usage:   "solve kleene|lap|apsp [flags] (semibench solve PROBLEM --help for each problem's flags)",
+		usage:   "solve NAME [flags] (semibench solve NAME --help for each problem's flags)",
 		run:     solveCmd,
 	})
 }
@@ -79,18 +80,63 @@ func infoCmd(_ context.Context, args []string) error {
 	return nil
 }
 
-func genCmd(_ context.Context, args []string) error {
-	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
+// generators are the inputs `semibench gen` writes, each with its flags;
+// a problem's file adds its own in an init function.
+var generators = map[string]func(ctx context.Context, args []string) error{
+	"dag": genDAG,
+}
+
+// solvers are the problems `semibench solve` knows, each with its flags;
+// a problem's file adds its own in an init function.
+var solvers = map[string]func(ctx context.Context, args []string) error{
+	"kleene": solveKleene,
+	"lap":    solveLAP,
+	"apsp":   solveAPSP,
+}
+
+// names lists a registry's keys, sorted, for messages.
+func names[V any](m map[string]V) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, ", ")
+}
+
+// subcommand runs the sub-command named by args[0] from registry, for the
+// commands gen and solve.
+func subcommand(ctx context.Context, cmd string, registry map[string]func(context.Context, []string) error, args []string) error {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+			fmt.Printf("usage: semibench %s\n\nsemibench %s NAME --help shows each one's flags (NAME: %s).\n", commands[cmd].usage, cmd, names(registry))
+			return nil
+		}
+		return usagef("%s needs a name: %s", cmd, names(registry))
+	}
+	run, ok := registry[args[0]]
+	if !ok {
+		return usagef("%s: unknown name %q (known: %s)", cmd, args[0], names(registry))
+	}
+	return run(ctx, args[1:])
+}
+
+func genCmd(ctx context.Context, args []string) error {
+	return subcommand(ctx, "gen", generators, args)
+}
+
+func solveCmd(ctx context.Context, args []string) error {
+	return subcommand(ctx, "solve", solvers, args)
+}
+
+func genDAG(_ context.Context, args []string) error {
+	fs := flag.NewFlagSet("gen dag", flag.ContinueOnError)
 	n := fs.Int("n", 0, "number of nodes")
 	seed := fs.Uint64("seed", 1, "generator seed")
 	intWeights := fs.Bool("int-weights", false, "small integer weights (exact float32 sums) instead of N(0,1)")
 	out := fs.String("out", "", "output Matrix Market file")
-	pos, err := parse(fs, commands["gen"], args)
-	if err != nil {
+	if err := parseFlags(fs, &command{name: "gen dag", summary: commands["gen"].summary, usage: "gen dag --n N [--seed S] [--int-weights] --out FILE.mtx"}, args); err != nil {
 		return err
-	}
-	if len(pos) != 1 || pos[0] != "dag" {
-		return usagef("gen needs a generator name: dag")
 	}
 	if *n < 1 {
 		return usagef("--n must be at least 1, got %d", *n)
@@ -123,28 +169,6 @@ func writeMatrix(path string, m *maxplus.Matrix) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return f.Close()
-}
-
-// solvers are the problems `semibench solve` knows, each with its flags.
-var solvers = map[string]func(ctx context.Context, args []string) error{
-	"kleene": solveKleene,
-	"lap":    solveLAP,
-	"apsp":   solveAPSP,
-}
-
-func solveCmd(ctx context.Context, args []string) error {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
-			fmt.Printf("usage: semibench %s\n\nsemibench solve PROBLEM --help shows a problem's flags.\n", commands["solve"].usage)
-			return nil
-		}
-		return usagef("solve needs a problem name: kleene, lap or apsp")
-	}
-	solve, ok := solvers[args[0]]
-	if !ok {
-		return usagef("unknown problem %q (known: kleene, lap, apsp)", args[0])
-	}
-	return solve(ctx, args[1:])
 }
 
 // problemCommand is the command whose usage a problem's flag errors print.
