@@ -1,0 +1,12 @@
+package cudalap
+
+import "github.com/semibench/semibench/bench"
+
+// Options are shared by every solver of this package.
+type Options struct {
+	// Device is the CUDA device ordinal (0 for the first).
+	Device int
+	// Rec, when not nil, receives the solver's phases (h2d, the paper's
+	// steps or the solver's own, d2h, total).
+	Rec *bench.Recorder
+}
