@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"sort"
 	"strings"
@@ -15,7 +14,6 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
 	"github.com/semibench/semibench/generators/dag"
-	"github.com/semibench/semibench/impls/cpu/apsp"
 	"github.com/semibench/semibench/impls/cpu/kleene"
 	"github.com/semibench/semibench/impls/cpu/lap"
 	"github.com/semibench/semibench/maxplus"
@@ -91,7 +89,6 @@ var generators = map[string]func(ctx context.Context, args []string) error{
 var solvers = map[string]func(ctx context.Context, args []string) error{
 	"kleene": solveKleene,
 	"lap":    solveLAP,
-	"apsp":   solveAPSP,
 }
 
 // names lists a registry's keys, sorted, for messages.
@@ -235,43 +232,4 @@ func solveLAP(ctx context.Context, args []string) error {
 		return fmt.Errorf("%s: %w", *in, err)
 	}
 	return json.NewEncoder(os.Stdout).Encode(sol)
-}
-
-func solveAPSP(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("solve apsp", flag.ContinueOnError)
-	sr := fs.String("semiring", "min-plus", "min-plus, max-plus, boolean or real")
-	in := fs.String("in", "", "input Matrix Market coordinate file (a_ij is the weight of the arc i -> j)")
-	out := fs.String("out", "", "output Matrix Market file for D = A* (default standard output)")
-	impl := fs.String("impl", "", "implementation: cpu/fast (default) or cpu/sgje")
-	inverse := fs.Bool("inverse", false, "with the real semiring: write A^-1 by the direct variant")
-	if err := parseFlags(fs, problemCommand("apsp", "solve apsp --semiring min-plus|max-plus|boolean|real --in FILE.mtx --out FILE.mtx [--impl NAME] [--inverse]"), args, "in"); err != nil {
-		return err
-	}
-	f, err := os.Open(*in)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	var w io.Writer = os.Stdout
-	var file *os.File
-	if *out != "" {
-		if file, err = os.Create(*out); err != nil {
-			return err
-		}
-		w = file
-	}
-	bw := bufio.NewWriterSize(w, 1<<20)
-	err = apsp.Solve(ctx, bufio.NewReaderSize(f, 1<<20), *in, *sr, *impl, *inverse, bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if file != nil {
-		if cerr := file.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			os.Remove(*out) // never leave a partial answer behind
-		}
-	}
-	return err
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,6 +31,25 @@ func Closure[T any, S semiring.Semiring[T]](ctx context.Context, impl string, s 
 	return fmt.Errorf("unknown apsp implementation %q (known: %s)", impl, strings.Join(Impls, ", "))
 }
 
+// Backend is a closure implementation that this package does not hold (a
+// GPU one): SolveWith runs it by name beside the CPU implementations, so
+// that this package imports none of it. A nil function means the backend
+// does not cover that case, and SolveWith says so.
+type Backend struct {
+	// Name is the implementation's name, e.g. "cuda/fast".
+	Name string
+	// Note, when not empty, is added to the output's comment line (e.g.
+	// how the backend represents the values).
+	Note string
+	// Float replaces a by its closure in the named semiring ("min-plus",
+	// "max-plus" or "real"; values in float64 as Solve reads them).
+	Float func(ctx context.Context, semiring string, a *Matrix[float64]) error
+	// Bool replaces a by its closure in the Boolean semiring.
+	Bool func(ctx context.Context, a *Matrix[bool]) error
+	// Inverse replaces a by A⁻¹ (the real semiring's --inverse).
+	Inverse func(ctx context.Context, a *Matrix[float64]) error
+}
+
 // Solve is `semibench solve apsp`: it reads the weight matrix A from the
 // Matrix Market file r (name is used in messages; a_ij, 1-based, is the
 // weight of the arc i -> j; entries not listed are the semiring's zero;
@@ -48,24 +68,47 @@ func Closure[T any, S semiring.Semiring[T]](ctx context.Context, impl string, s 
 // the inverse (wrapping ErrSingular, naming its row and column). A negative
 // cycle in min-plus is no error: the distances it reaches are -inf.
 func Solve(ctx context.Context, r io.Reader, name, semiringName, impl string, inverse bool, w io.Writer) error {
+	return SolveWith(ctx, r, name, semiringName, impl, inverse, w)
+}
+
+// SolveWith is Solve with further implementations: impl may also name one
+// of backends (cmd/semibench passes the CUDA ones), which then computes the
+// closure, or with inverse the inverse, instead of this package.
+func SolveWith(ctx context.Context, r io.Reader, name, semiringName, impl string, inverse bool, w io.Writer, backends ...Backend) error {
 	if impl == "" {
 		impl = "cpu/fast"
 		if inverse {
 			impl = "cpu/sgje"
 		}
 	}
-	known := false
-	for _, n := range Impls {
-		known = known || n == impl
+	var be *Backend
+	known := slices.Contains(Impls, impl)
+	names := slices.Clone(Impls)
+	for i := range backends {
+		names = append(names, backends[i].Name)
+		if !known && backends[i].Name == impl {
+			be, known = &backends[i], true
+		}
 	}
 	if !known {
-		return fmt.Errorf("solve apsp: unknown implementation %q (known: %s)", impl, strings.Join(Impls, ", "))
+		return fmt.Errorf("solve apsp: unknown implementation %q (known: %s)", impl, strings.Join(names, ", "))
 	}
 	if inverse && semiringName != "real" {
 		return fmt.Errorf("solve apsp: --inverse needs the real semiring, not %q", semiringName)
 	}
-	if inverse && impl != "cpu/sgje" {
+	if inverse && be == nil && impl != "cpu/sgje" {
 		return fmt.Errorf("solve apsp: --inverse runs the direct variant of cpu/sgje, not %s", impl)
+	}
+	if be != nil {
+		missing := (inverse && be.Inverse == nil) || (!inverse && semiringName == "boolean" && be.Bool == nil) ||
+			(!inverse && semiringName != "boolean" && be.Float == nil)
+		if missing {
+			what := semiringName
+			if inverse {
+				what = "--inverse"
+			}
+			return fmt.Errorf("solve apsp: %s does not implement %s", impl, what)
+		}
 	}
 	sc, err := mtx.NewScanner(r, name)
 	if err != nil {
@@ -83,29 +126,50 @@ func Solve(ctx context.Context, r io.Reader, name, semiringName, impl string, in
 		return fmt.Errorf("solve apsp: %s: a dense matrix of order %d needs %.1f GiB, more than the %.1f GiB available", name, n, float64(need)/(1<<30), float64(avail)/(1<<30))
 	}
 	comment := fmt.Sprintf("semibench solve apsp: D = A* over %s by %s", semiringName, impl)
+	if be != nil && be.Note != "" {
+		comment += " (" + be.Note + ")"
+	}
+	floatClosure := func(s semiring.Semiring[float64]) func(context.Context, *Matrix[float64]) error {
+		if be != nil {
+			return func(ctx context.Context, a *Matrix[float64]) error { return be.Float(ctx, semiringName, a) }
+		}
+		return func(ctx context.Context, a *Matrix[float64]) error { return Closure(ctx, impl, s, a, FastOptions{}) }
+	}
 	switch semiringName {
 	case "min-plus":
-		return solveFloat(ctx, sc, n, semiring.MinPlus[float64]{}, impl, name, comment, w)
+		return solveFloat(ctx, sc, n, semiring.MinPlus[float64]{}, floatClosure(semiring.MinPlus[float64]{}), name, comment, w)
 	case "max-plus":
-		return solveFloat(ctx, sc, n, semiring.MaxPlus[float64]{}, impl, name, comment, w)
+		return solveFloat(ctx, sc, n, semiring.MaxPlus[float64]{}, floatClosure(semiring.MaxPlus[float64]{}), name, comment, w)
 	case "real":
 		if inverse {
 			a, err := readMatrix(sc, n, semiring.Real[float64]{}, func(v float64) float64 { return v })
 			if err != nil {
 				return err
 			}
-			if _, err := Inverse(ctx, a); err != nil {
+			how := "the direct variant of sGJE (A, B_I, B_O, C'')"
+			if be != nil {
+				err = be.Inverse(ctx, a)
+				how = impl
+			} else {
+				_, err = Inverse(ctx, a)
+			}
+			if err != nil {
 				return fmt.Errorf("solve apsp: %s: %w", name, err)
 			}
-			return writeMatrix(w, a, 0.0, "semibench solve apsp: A^-1 by the direct variant of sGJE (A, B_I, B_O, C'')", formatFloat)
+			return writeMatrix(w, a, 0.0, "semibench solve apsp: A^-1 by "+how, formatFloat)
 		}
-		return solveFloat(ctx, sc, n, semiring.Real[float64]{}, impl, name, comment, w)
+		return solveFloat(ctx, sc, n, semiring.Real[float64]{}, floatClosure(semiring.Real[float64]{}), name, comment, w)
 	case "boolean":
 		a, err := readMatrix(sc, n, semiring.Boolean{}, func(v float64) bool { return v != 0 })
 		if err != nil {
 			return err
 		}
-		if err := Closure(ctx, impl, semiring.Boolean{}, a, FastOptions{}); err != nil {
+		if be != nil {
+			err = be.Bool(ctx, a)
+		} else {
+			err = Closure(ctx, impl, semiring.Boolean{}, a, FastOptions{})
+		}
+		if err != nil {
 			return fmt.Errorf("solve apsp: %s: %w", name, err)
 		}
 		return writeMatrix(w, a, false, comment, func(bool) string { return "1" })
@@ -113,12 +177,14 @@ func Solve(ctx context.Context, r io.Reader, name, semiringName, impl string, in
 	return fmt.Errorf("solve apsp: unknown semiring %q (known: %s)", semiringName, strings.Join(semiring.Names, ", "))
 }
 
-func solveFloat[S semiring.Semiring[float64]](ctx context.Context, sc *mtx.Scanner, n int, s S, impl, name, comment string, w io.Writer) error {
+// solveFloat reads A in a semiring on float64, replaces it by closure(A)
+// and writes it.
+func solveFloat[S semiring.Semiring[float64]](ctx context.Context, sc *mtx.Scanner, n int, s S, closure func(context.Context, *Matrix[float64]) error, name, comment string, w io.Writer) error {
 	a, err := readMatrix(sc, n, s, func(v float64) float64 { return v })
 	if err != nil {
 		return err
 	}
-	if err := Closure(ctx, impl, s, a, FastOptions{}); err != nil {
+	if err := closure(ctx, a); err != nil {
 		return fmt.Errorf("solve apsp: %s: %w", name, err)
 	}
 	return writeMatrix(w, a, s.Zero(), comment, formatFloat)

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/semibench/semibench/semiring"
 )
 
 func TestSolve(t *testing.T) {
@@ -113,5 +115,46 @@ func TestSolveStarOfOneFast(t *testing.T) {
 	err := Solve(context.Background(), strings.NewReader(in), "one.mtx", "real", "cpu/fast", false, &bytes.Buffer{})
 	if !errors.Is(err, ErrStar) || !strings.Contains(err.Error(), "pivot (2,2)") || !strings.Contains(err.Error(), "one.mtx") {
 		t.Errorf("star of 1 by cpu/fast: %v", err)
+	}
+}
+
+// TestSolveWith runs a backend by name (here the CPU closure under another
+// name), and refuses what a backend does not implement.
+func TestSolveWith(t *testing.T) {
+	ctx := context.Background()
+	chain := "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 4\n2 3 5\n"
+	calls := 0
+	be := Backend{Name: "test/backend", Note: "by a test",
+		Float: func(ctx context.Context, sr string, a *Matrix[float64]) error {
+			calls++
+			if sr != "min-plus" {
+				return fmt.Errorf("semiring %s", sr)
+			}
+			return Fast(ctx, semiring.MinPlus[float64]{}, a, FastOptions{})
+		},
+		Inverse: func(ctx context.Context, a *Matrix[float64]) error { calls++; _, err := Inverse(ctx, a); return err },
+	}
+	var out bytes.Buffer
+	if err := SolveWith(ctx, strings.NewReader(chain), "in.mtx", "min-plus", "test/backend", false, &out, be); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "by test/backend (by a test)") || !strings.HasSuffix(out.String(), "3 3 6\n1 1 0\n1 2 4\n1 3 9\n2 2 0\n2 3 5\n3 3 0\n") {
+		t.Errorf("output:\n%s", out.String())
+	}
+	out.Reset()
+	inv := "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 2\n2 2 4\n"
+	if err := SolveWith(ctx, strings.NewReader(inv), "in.mtx", "real", "test/backend", true, &out, be); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(out.String(), "2 2 2\n1 1 0.5\n2 2 0.25\n") || calls != 2 {
+		t.Errorf("inverse (%d calls):\n%s", calls, out.String())
+	}
+	err := SolveWith(ctx, strings.NewReader(chain), "in.mtx", "boolean", "test/backend", false, &out, be)
+	if err == nil || !strings.Contains(err.Error(), "does not implement boolean") {
+		t.Errorf("boolean without Bool: %v", err)
+	}
+	err = SolveWith(ctx, strings.NewReader(chain), "in.mtx", "min-plus", "other", false, &out, be)
+	if err == nil || !strings.Contains(err.Error(), "test/backend") {
+		t.Errorf("unknown implementation: %v", err)
 	}
 }

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/impls/cpu/apsp"
+)
+
+// `semibench solve apsp`: D = A* of the user's own matrix (Rote's algebraic
+// path problem, paper 003) by a CPU implementation or cuda/fast.
+
+func init() {
+	solvers["apsp"] = solveAPSP
+}
+
+func solveAPSP(ctx context.Context, args []string) error {
+	backends := experiments.APSPBackends()
+	impls := append([]string(nil), apsp.Impls...)
+	for _, b := range backends {
+		impls = append(impls, b.Name)
+	}
+	fs := flag.NewFlagSet("solve apsp", flag.ContinueOnError)
+	sr := fs.String("semiring", "min-plus", "min-plus, max-plus, boolean or real")
+	in := fs.String("in", "", "input Matrix Market coordinate file (a_ij is the weight of the arc i -> j)")
+	out := fs.String("out", "", "output Matrix Market file for D = A* (default standard output)")
+	impl := fs.String("impl", "", "implementation: "+strings.Join(impls, ", ")+" (default cpu/fast; cpu/sgje with --inverse)")
+	inverse := fs.Bool("inverse", false, "with the real semiring: write A^-1 (cpu/sgje: the direct variant; cuda/fast: the closure of I - A)")
+	if err := parseFlags(fs, problemCommand("apsp", "solve apsp --semiring min-plus|max-plus|boolean|real --in FILE.mtx --out FILE.mtx [--impl NAME] [--inverse]"), args, "in"); err != nil {
+		return err
+	}
+	f, err := os.Open(*in)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var w io.Writer = os.Stdout
+	var file *os.File
+	if *out != "" {
+		if file, err = os.Create(*out); err != nil {
+			return err
+		}
+		w = file
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	err = apsp.SolveWith(ctx, bufio.NewReaderSize(f, 1<<20), *in, *sr, *impl, *inverse, bw, backends...)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if file != nil {
+		if cerr := file.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(*out) // never leave a partial answer behind
+		}
+	}
+	return err
+}
