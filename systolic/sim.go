@@ -496,3 +496,40 @@ func Simulate[T any](ctx context.Context, n int, ops Ops[T], mats [][]T, cfg Con
 	r.Active = append([]int{0}, r.Active...)
 	return r, nil
 }
+
+// Diff compares two runs of the same matrices (e.g. cuda/systolic's
+// against Simulate's) in everything they report: steps, processors,
+// operations, window operations, conflicts, the active processors per
+// step, and each element's output step and value (NaN equal to NaN). It
+// returns "" when they agree, else the first difference.
+func Diff[T comparable](got, want *Run[T]) string {
+	if got.N != want.N || got.Matrices != want.Matrices || got.Steps != want.Steps || got.Processors != want.Processors ||
+		got.Ops != want.Ops || got.WindowOps != want.WindowOps || got.Conflicts != want.Conflicts {
+		return fmt.Sprintf("n %d, %d matrices, %d steps, %d processors, %d operations (%d in the window), %d conflicts; want %d, %d, %d, %d, %d (%d), %d",
+			got.N, got.Matrices, got.Steps, got.Processors, got.Ops, got.WindowOps, got.Conflicts,
+			want.N, want.Matrices, want.Steps, want.Processors, want.Ops, want.WindowOps, want.Conflicts)
+	}
+	if len(got.Active) != len(want.Active) {
+		return fmt.Sprintf("%d active counts, want %d", len(got.Active), len(want.Active))
+	}
+	for t, a := range want.Active {
+		if got.Active[t] != a {
+			return fmt.Sprintf("step %d: %d processors active, want %d", t, got.Active[t], a)
+		}
+	}
+	for m := range want.Out {
+		if got.In[m] != want.In[m] {
+			return fmt.Sprintf("matrix %d entered at step %d, want %d", m, got.In[m], want.In[m])
+		}
+		for e, s := range want.Out[m] {
+			if got.Out[m][e] != s {
+				return fmt.Sprintf("matrix %d element (%d,%d) left at step %d, want %d", m, e/want.N+1, e%want.N+1, got.Out[m][e], s)
+			}
+			g, w := got.Result[m][e], want.Result[m][e]
+			if g != w && (g == g || w == w) {
+				return fmt.Sprintf("matrix %d element (%d,%d) = %v, want %v", m, e/want.N+1, e%want.N+1, g, w)
+			}
+		}
+	}
+	return ""
+}

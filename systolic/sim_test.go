@@ -230,3 +230,38 @@ func TestPictureSVG(t *testing.T) {
 		t.Errorf("PictureSVG(4, 11): %v\n%s", err, svg)
 	}
 }
+
+// TestDiff: a run equals a second run of the same matrices and differs
+// from a copy with one active count, one output step or one value changed.
+func TestDiff(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	mats := [][]float64{minPlusMatrix(r, 5), minPlusMatrix(r, 5)}
+	mats[1][3] = math.NaN()
+	cfg := Config{Tracks: 3}
+	run := func() *Run[float64] {
+		x, err := Simulate(context.Background(), 5, SemiringOps(semiring.MinPlus[float64]{}), mats, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	want := run()
+	if d := Diff(run(), want); d != "" {
+		t.Fatalf("two runs differ: %s", d)
+	}
+	for _, c := range []struct {
+		change func(*Run[float64])
+		says   string
+	}{
+		{func(x *Run[float64]) { x.Active[9]++ }, "step 9"},
+		{func(x *Run[float64]) { x.Out[1][7]++ }, "matrix 1 element (2,3) left"},
+		{func(x *Run[float64]) { x.Result[0][24] = -1 }, "matrix 0 element (5,5) = -1"},
+		{func(x *Run[float64]) { x.Conflicts = 1 }, "1 conflicts"},
+	} {
+		got := run()
+		c.change(got)
+		if d := Diff(got, want); !strings.Contains(d, c.says) {
+			t.Errorf("Diff = %q, want it to say %q", d, c.says)
+		}
+	}
+}
