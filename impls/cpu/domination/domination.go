@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/bits"
 	"runtime"
 	"sort"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/semibench/semibench/bench"
 	gen "github.com/semibench/semibench/generators/domination"
 	"github.com/semibench/semibench/impls/cpu/minplus"
+	cudaminplus "github.com/semibench/semibench/impls/cuda/minplus"
 )
 
 // DefaultK is the number of powers Algorithm 2 computes, 50 as the paper.
@@ -41,17 +41,31 @@ type Options struct {
 	// MemoryLimit is the memory the matrices may use (0: the memory
 	// available on this machine).
 	MemoryLimit uint64
+	// NoRecheck leaves a fingerprint match that Algorithm 2 could not check
+	// entry by entry unchecked (Verified empty) instead of recomputing the
+	// powers: for runs whose every fingerprint is compared with a reference
+	// analysis that was checked exactly.
+	NoRecheck bool
 	// Rec receives the phases algorithm1 .. algorithm5 (nil: none).
 	Rec *bench.Recorder
 }
 
-// Power is what is kept of one power A^i.
+// Power is what is kept of one power A^i, the same whichever product (CPU
+// or GPU) computed it.
 type Power struct {
-	Min     int16     // the minimum entry (minplus.Inf when all are infinite)
-	DiagMin int16     // the minimum of the diagonal: γ2(P_m □ C_i) when i >= 3
-	DiagArg int32     // the first word where the diagonal reaches DiagMin
-	Finite  bool      // no entry is infinite
-	Hash    [2]uint64 // fingerprint of A^i - Min, infinite entries marked
+	Min     int16 // the minimum entry (minplus.Inf when all are infinite)
+	DiagMin int16 // the minimum of the diagonal: γ2(P_m □ C_i) when i >= 3
+	DiagArg int32 // the first word where the diagonal reaches DiagMin
+	Finite  bool  // no entry is infinite
+	// Hash is the fingerprint of A^i - Min, infinite entries marked:
+	// cudaminplus.Stats.Fingerprint, which the GPU computes in place.
+	Hash [2]uint64
+}
+
+// powerOf is the Power of an n x n matrix with statistics st.
+func powerOf(n int, st cudaminplus.Stats) Power {
+	return Power{Min: st.Min, DiagMin: st.DiagMin, DiagArg: st.DiagArg,
+		Finite: st.Finite == int64(n)*int64(n), Hash: st.Fingerprint()}
 }
 
 // Exception is an n below n0 where the closed formula does not hold.
@@ -94,20 +108,45 @@ type Analysis struct {
 	op      *minplus.Operand
 }
 
-// MemoryNeeded is the memory, in bytes, that Algorithm 2 needs for m with
-// the named implementation: two N x N int16 powers, plus a dense A(D_m) for
-// the dense products.
+// MemoryNeeded is the host memory, in bytes, that Algorithm 2 needs for m
+// with the named implementation: two N x N int16 powers, plus a dense
+// A(D_m) for the dense CPU products. The GPU products keep the powers on
+// the device (their session checks its memory) and need the two powers on
+// the host only for the exact re-check.
 func MemoryNeeded(m int, impl string) (uint64, int, error) {
 	n, err := gen.Rows(m)
 	if err != nil {
 		return 0, 0, err
 	}
 	mats := uint64(2)
-	if impl != "cpu/sparse" {
+	if impl == "cpu/paper" || impl == "cpu/fast" {
 		mats = 3
 	}
 	return mats * minplus.Bytes(n), n, nil
 }
+
+// Impls lists the (min,+) products Algorithm 2 can use: the CPU ones of
+// impls/cpu/minplus and the GPU ones of impls/cuda/minplus.
+func Impls() []string {
+	var names []string
+	for _, im := range minplus.Impls {
+		names = append(names, im.Name)
+	}
+	return append(names, cudaminplus.Names...)
+}
+
+// KnownImpl reports whether name is one of Impls.
+func KnownImpl(name string) bool {
+	for _, n := range Impls() {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// onGPU reports whether the implementation runs on a CUDA device.
+func onGPU(impl string) bool { return strings.HasPrefix(impl, "cuda/") }
 
 func (o *Options) defaults() {
 	if o.K == 0 {
@@ -148,7 +187,7 @@ func Analyze(ctx context.Context, m int, opt Options) (*Analysis, error) {
 	if err != nil {
 		return nil, err
 	}
-	if an.Verified == "" {
+	if an.Verified == "" && !opt.NoRecheck {
 		stop = opt.Rec.Start("recheck")
 		err = an.Recheck(ctx, opt)
 		stop()
@@ -173,9 +212,8 @@ func Powers(ctx context.Context, m int, opt Options) (*Analysis, error) {
 	if opt.K < 4 {
 		return nil, fmt.Errorf("domination: K = %d powers: need at least 4", opt.K)
 	}
-	im, err := minplus.Lookup(opt.Impl)
-	if err != nil {
-		return nil, fmt.Errorf("domination: %w", err)
+	if !KnownImpl(opt.Impl) {
+		return nil, fmt.Errorf("domination: unknown implementation %q (known: %s)", opt.Impl, strings.Join(Impls(), ", "))
 	}
 	need, n, err := MemoryNeeded(m, opt.Impl)
 	if err != nil {
@@ -195,6 +233,16 @@ func Powers(ctx context.Context, m int, opt Options) (*Analysis, error) {
 		return nil, fmt.Errorf("domination: algorithm 1: %w", err)
 	}
 	an.digraph, an.NNZ = d, d.A.NNZ()
+	if onGPU(opt.Impl) {
+		if err := an.algorithm2GPU(ctx, opt); err != nil {
+			return nil, err
+		}
+		return an, nil
+	}
+	im, err := minplus.Lookup(opt.Impl)
+	if err != nil {
+		return nil, fmt.Errorf("domination: %w", err)
+	}
 	op := &minplus.Operand{CSR: d.A}
 	if opt.Impl != "cpu/sparse" {
 		op.Dense = d.Dense()
@@ -241,13 +289,7 @@ func (an *Analysis) algorithm2(ctx context.Context, im minplus.Impl, op *minplus
 			}
 		}
 		p := summarize(cur, opt.Threads)
-		an.Powers = append(an.Powers, p)
-		an.Computed = i
-		if an.RepeatAt != 0 {
-			continue
-		}
-		if j, ok := seen[p.Hash]; ok {
-			an.RepeatAt = i
+		if j, ok := an.record(p, seen); ok {
 			if i-j < w {
 				if err := exactShift(ring[i%w], ring[j%w], int(p.Min)-int(an.Powers[j].Min)); err != nil {
 					return fmt.Errorf("domination: m = %d: A^%d and A^%d share a fingerprint but differ: %w", an.M, i, j, err)
@@ -257,11 +299,26 @@ func (an *Analysis) algorithm2(ctx context.Context, im minplus.Impl, op *minplus
 			if opt.StopAtRepetition {
 				break
 			}
-			continue
 		}
-		seen[p.Hash] = i
 	}
 	return nil
+}
+
+// record appends the next power's summary p and reports, at the first
+// repetition of the normalised powers only, the earlier j with A^j's
+// fingerprint (setting RepeatAt).
+func (an *Analysis) record(p Power, seen map[[2]uint64]int) (int, bool) {
+	an.Powers = append(an.Powers, p)
+	an.Computed = len(an.Powers) - 1
+	if an.RepeatAt != 0 {
+		return 0, false
+	}
+	if j, ok := seen[p.Hash]; ok {
+		an.RepeatAt = an.Computed
+		return j, true
+	}
+	seen[p.Hash] = an.Computed
+	return 0, false
 }
 
 // Recheck recomputes the powers up to n0 + a to compare A^(n0+a) with
@@ -270,6 +327,9 @@ func (an *Analysis) algorithm2(ctx context.Context, im minplus.Impl, op *minplus
 func (an *Analysis) Recheck(ctx context.Context, opt Options) error {
 	if an.A == 0 {
 		return fmt.Errorf("domination: m = %d: re-check before Algorithm 3", an.M)
+	}
+	if onGPU(an.Impl) {
+		return an.recheckGPU(ctx)
 	}
 	im, op := an.im, an.op
 	n := an.N
@@ -302,8 +362,8 @@ func exactShift(x, y *minplus.Dense, c int) error {
 	return nil
 }
 
-// summarize computes a power's minimum, diagonal minimum and fingerprint,
-// by bands of rows in parallel.
+// summarize computes a power's minimum, diagonal minimum and fingerprint
+// (the statistics the GPU computes in place), by bands of rows in parallel.
 func summarize(d *minplus.Dense, threads int) Power {
 	n := d.N
 	if threads <= 0 {
@@ -311,80 +371,21 @@ func summarize(d *minplus.Dense, threads int) Power {
 	}
 	threads = max(1, min(threads, n/64))
 	band := (n + threads - 1) / threads
-	mins := make([]int16, threads)
-	finite := make([]bool, threads)
+	parts := make([]cudaminplus.Stats, threads)
 	var wg sync.WaitGroup
-	for t := 0; t < threads; t++ {
+	for t := range parts {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			lo, fin := minplus.Inf, true
-			for _, v := range d.Data[min(n*n, t*band*n):min(n*n, (t+1)*band*n)] {
-				if v < lo {
-					lo = v
-				}
-				if v >= minplus.Inf {
-					fin = false
-				}
-			}
-			mins[t], finite[t] = lo, fin
+			parts[t] = cudaminplus.StatsRows(n, d.Data, min(n, t*band), min(n, (t+1)*band))
 		}()
 	}
 	wg.Wait()
-	p := Power{Min: minplus.Inf, DiagMin: minplus.Inf, DiagArg: -1, Finite: true}
-	for t := range mins {
-		p.Min = min(p.Min, mins[t])
-		p.Finite = p.Finite && finite[t]
+	st := parts[0]
+	for _, p := range parts[1:] {
+		st = st.Add(p)
 	}
-	for i := 0; i < n; i++ {
-		if v := d.Data[i*n+i]; v < p.DiagMin {
-			p.DiagMin, p.DiagArg = v, int32(i)
-		}
-	}
-	rows := make([][2]uint64, n)
-	for t := 0; t < threads; t++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := t * band; i < min(n, (t+1)*band); i++ {
-				rows[i] = rowHash(d.Row(i), p.Min)
-			}
-		}()
-	}
-	wg.Wait()
-	h := [2]uint64{0x243F6A8885A308D3, 0x13198A2E03707344}
-	for _, r := range rows {
-		h = mix(h, r[0], r[1])
-	}
-	p.Hash = h
-	return p
-}
-
-// rowHash fingerprints a row minus lo, infinite entries as 0xFFFF.
-func rowHash(row []int16, lo int16) [2]uint64 {
-	h := [2]uint64{0xA4093822299F31D0, 0x082EFA98EC4E6C89}
-	var x uint64
-	k := 0
-	for _, v := range row {
-		u := uint64(0xFFFF)
-		if v < minplus.Inf {
-			u = uint64(uint16(v - lo))
-		}
-		x = x<<16 | u
-		if k++; k == 4 {
-			h = mix(h, x, 0)
-			x, k = 0, 0
-		}
-	}
-	return mix(h, x, uint64(len(row)))
-}
-
-func mix(h [2]uint64, x, y uint64) [2]uint64 {
-	a := (h[0] ^ x) * 0x9E3779B97F4A7C15
-	a ^= a >> 29
-	b := bits.RotateLeft64(h[1]+x*0xC2B2AE3D27D4EB4F+y, 31) * 0x165667B19E3779F9
-	b ^= b >> 32
-	return [2]uint64{a ^ y, b}
+	return powerOf(n, st)
 }
 
 // same reports whether A^i - A^j is constant, from the fingerprints.

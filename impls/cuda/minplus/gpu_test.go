@@ -168,6 +168,21 @@ func TestGPUSession(t *testing.T) {
 			if s.Power() != K {
 				t.Errorf("%s n=%d: at A^%d after the loop", label, n, s.Power())
 			}
+			// Restart: back to A^1, and the powers come out the same again.
+			if err := s.Restart(ctx); err != nil {
+				t.Fatalf("%s n=%d: restart: %v", label, n, err)
+			}
+			for k := 1; k <= 3; k++ {
+				st, err := s.Stats(ctx)
+				want := StatsOf(n, pow[k])
+				want.Power = k
+				if err != nil || st != want {
+					t.Errorf("%s n=%d: A^%d after restart: %+v, %v; want %+v", label, n, k, st, err, want)
+				}
+				if err := s.Step(ctx); err != nil {
+					t.Fatalf("%s n=%d: step after restart: %v", label, n, err)
+				}
+			}
 			if err := s.Close(); err != nil {
 				t.Errorf("%s n=%d: close: %v", label, n, err)
 			}

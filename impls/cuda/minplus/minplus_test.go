@@ -315,11 +315,21 @@ func TestStatsOf(t *testing.T) {
 	for i := range all {
 		all[i] = Inf
 	}
-	if s := StatsOf(3, all); s.Min != Inf || s.DiagMin != Inf || s.Finite != 0 {
+	if s := StatsOf(3, all); s.Min != Inf || s.DiagMin != Inf || s.DiagArg != -1 || s.Finite != 0 {
 		t.Errorf("all-infinite stats %+v", s)
 	}
-	diag := []int16{5, 1, 1, 1, 4, 1, 1, 1, 9}
-	if s := StatsOf(3, diag); s.Min != 1 || s.DiagMin != 4 || s.Finite != 9 {
+	diag := []int16{5, 1, 1, 1, 4, 1, 1, 1, 4}
+	if s := StatsOf(3, diag); s.Min != 1 || s.DiagMin != 4 || s.DiagArg != 1 || s.Finite != 9 {
 		t.Errorf("stats %+v", s)
+	}
+	// Bands of rows add up to the whole, in either order.
+	for _, cut := range []int{0, 1, 17, n} {
+		a, b := StatsRows(n, m, 0, cut), StatsRows(n, m, cut, n)
+		if got := a.Add(b); got != s {
+			t.Errorf("rows [0,%d) + [%d,%d): %+v, want %+v", cut, cut, n, got, s)
+		}
+		if got := b.Add(a); got != s {
+			t.Errorf("rows [%d,%d) + [0,%d): %+v, want %+v", cut, n, cut, got, s)
+		}
 	}
 }

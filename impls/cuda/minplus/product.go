@@ -132,16 +132,24 @@ func (k *kernelSet) readStats(t *driver.Thread, dev *cuda.Device, n int, m, buf 
 	if err := t.MemsetD32Async(buf.Add(32), uint32(Inf), 2, s); err != nil {
 		return Stats{}, err
 	}
+	if err := t.MemsetD32Async(buf.Add(40), ^uint32(0), 2, s); err != nil {
+		return Stats{}, err
+	}
 	grid := driver.D2((n+255)/256, min(max(n, 1), 256))
 	if err := t.Launch(k.stats, grid, driver.D1(256), 0, s, m, n, int64(LeadingDim(n)), int(Inf), buf, buf.Add(32)); err != nil {
 		return Stats{}, fmt.Errorf("statistics: %w", err)
 	}
-	var raw [40]byte
+	var raw [48]byte
 	if err := driver.CopyFromDevice(t, raw[:], buf); err != nil {
 		return Stats{}, fmt.Errorf("statistics: %w", err)
 	}
 	le := binary.LittleEndian
+	arg := int32(-1)
+	if pair := le.Uint64(raw[40:]); pair != ^uint64(0) {
+		arg = int32(uint32(pair))
+	}
 	return Stats{
+		DiagArg:     arg,
 		WeightedSum: le.Uint64(raw[0:]),
 		WeightSum:   le.Uint64(raw[8:]),
 		InfHash:     le.Uint64(raw[16:]),

@@ -86,29 +86,45 @@ func NewSession(ctx context.Context, impl string, a *CSR, opt Options) (*Session
 		if err := uploadCSR(t, dev, a, s.csr[0], s.csr[1], s.csr[2]); err != nil {
 			return err
 		}
-		ld := LeadingDim(s.n)
-		total := int64(s.n) * int64(ld)
-		st := dev.Stream()
-		if err := t.Launch(s.kern.fill, driver.D1(int(min((total+255)/256, int64(dev.Props.SMs)*32))), driver.D1(256), 0, st,
-			s.p[0], total, int(Inf)); err != nil {
-			return fmt.Errorf("filling A^1: %w", err)
-		}
-		if err := t.Launch(s.kern.scatter, driver.D1((s.n+255)/256), driver.D1(256), 0, st,
-			s.csr[0], s.csr[1], s.csr[2], s.n, s.p[0], int64(ld)); err != nil {
-			return fmt.Errorf("scattering A^1: %w", err)
-		}
-		if s.a != 0 {
-			if err := t.CopyDeviceAsync(s.a, s.p[0], 2*total, st); err != nil {
-				return fmt.Errorf("copying A: %w", err)
-			}
-		}
-		return t.StreamSynchronize(st)
+		return s.first(t, true)
 	})
 	if err != nil {
 		s.release()
 		return nil, fmt.Errorf("%s session n=%d: %w", impl, a.N, err)
 	}
 	return s, nil
+}
+
+// first scatters the CSR A into the first power buffer, the current power
+// becoming A^1 (and, with dense, copies it to the dense A).
+func (s *Session) first(t *driver.Thread, dense bool) error {
+	ld := LeadingDim(s.n)
+	total := int64(s.n) * int64(ld)
+	st := s.dev.Stream()
+	if err := t.Launch(s.kern.fill, driver.D1(int(min((total+255)/256, int64(s.dev.Props.SMs)*32))), driver.D1(256), 0, st,
+		s.p[0], total, int(Inf)); err != nil {
+		return fmt.Errorf("filling A^1: %w", err)
+	}
+	if err := t.Launch(s.kern.scatter, driver.D1((s.n+255)/256), driver.D1(256), 0, st,
+		s.csr[0], s.csr[1], s.csr[2], s.n, s.p[0], int64(ld)); err != nil {
+		return fmt.Errorf("scattering A^1: %w", err)
+	}
+	if dense && s.a != 0 {
+		if err := t.CopyDeviceAsync(s.a, s.p[0], 2*total, st); err != nil {
+			return fmt.Errorf("copying A: %w", err)
+		}
+	}
+	if err := t.StreamSynchronize(st); err != nil {
+		return err
+	}
+	s.cur, s.k = 0, 1
+	return nil
+}
+
+// Restart makes A^1 = A the current power again (A stays on the device), to
+// recompute earlier powers; the step times go on adding to Total.
+func (s *Session) Restart(ctx context.Context) error {
+	return s.do(ctx, "restart", func(t *driver.Thread) error { return s.first(t, false) })
 }
 
 // release frees what NewSession allocated, after a failure.

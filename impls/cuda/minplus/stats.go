@@ -10,6 +10,7 @@ type Stats struct {
 	Power   int   // k, for a Session's A^k; 0 otherwise
 	Min     int16 // smallest entry; Inf when every entry is ∞
 	DiagMin int16 // smallest diagonal entry; Inf when all are ∞
+	DiagArg int32 // first row i with M[i][i] = DiagMin; -1 when all are ∞
 	Finite  int64 // number of finite entries (below Inf)
 	// WeightedSum is Σ w(p)·M[p] over the finite entries, WeightSum Σ w(p)
 	// over them, and InfHash Σ u(p) over the infinite ones.
@@ -40,12 +41,17 @@ func mix(z uint64) uint64 {
 // StatsOf computes on the host the Stats that the device computes for an
 // n x n row-major matrix (entries at or above Inf count as ∞), for checks
 // and for matrices computed elsewhere. It assumes len(m) = n².
-func StatsOf(n int, m []int16) Stats {
-	s := Stats{Min: Inf, DiagMin: Inf}
-	for i := 0; i < n; i++ {
+func StatsOf(n int, m []int16) Stats { return StatsRows(n, m, 0, n) }
+
+// StatsRows computes the Stats of rows [lo, hi) of an n x n row-major
+// matrix m, positions counted in the whole matrix, so that the Stats of
+// bands of rows computed apart (in parallel) Add up to StatsOf.
+func StatsRows(n int, m []int16, lo, hi int) Stats {
+	s := Stats{Min: Inf, DiagMin: Inf, DiagArg: -1}
+	for i := lo; i < hi; i++ {
 		row := m[i*n : (i+1)*n]
+		p := uint64(i) * uint64(n)
 		for j, v := range row {
-			p := uint64(i)*uint64(n) + uint64(j)
 			v = min(v, Inf)
 			if v < Inf {
 				w := mix(2 * p)
@@ -56,10 +62,24 @@ func StatsOf(n int, m []int16) Stats {
 				s.InfHash += mix(2*p + 1)
 			}
 			s.Min = min(s.Min, v)
-			if i == j {
-				s.DiagMin = min(s.DiagMin, v)
+			if i == j && v < s.DiagMin {
+				s.DiagMin, s.DiagArg = v, int32(i)
 			}
+			p++
 		}
 	}
 	return s
+}
+
+// Add combines the Stats of two disjoint sets of rows of one matrix.
+func (s Stats) Add(o Stats) Stats {
+	r := Stats{Power: s.Power, Min: min(s.Min, o.Min), DiagMin: min(s.DiagMin, o.DiagMin), DiagArg: -1,
+		Finite: s.Finite + o.Finite, WeightedSum: s.WeightedSum + o.WeightedSum,
+		WeightSum: s.WeightSum + o.WeightSum, InfHash: s.InfHash + o.InfHash}
+	for _, x := range []Stats{s, o} {
+		if x.DiagArg >= 0 && x.DiagMin == r.DiagMin && (r.DiagArg < 0 || x.DiagArg < r.DiagArg) {
+			r.DiagArg = x.DiagArg
+		}
+	}
+	return r
 }

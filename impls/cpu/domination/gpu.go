@@ -1,0 +1,96 @@
+package domination
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/semibench/semibench/impls/cpu/minplus"
+	cudaminplus "github.com/semibench/semibench/impls/cuda/minplus"
+)
+
+// Algorithm 2 on a CUDA device: the powers stay on the device in a
+// cudaminplus.Session (cuda/paper, cuda/fast or cuda/sparse), and only each
+// power's statistics (minimum, diagonal minimum and where, fingerprint) come
+// back, so the host holds no N x N matrix while the powers run: m = 13 fits
+// an 80 GB GPU with cuda/sparse.
+
+// errStop ends a Session's power loop at the first repetition.
+var errStop = errors.New("first repetition reached")
+
+// session opens a Session on A(D_m) for the analysis' implementation.
+func (an *Analysis) session(ctx context.Context) (*cudaminplus.Session, error) {
+	a := an.digraph.A
+	csr := &cudaminplus.CSR{N: a.N, Ptr: a.RowPtr, Idx: a.Col, Val: a.Val}
+	s, err := cudaminplus.NewSession(ctx, an.Impl, csr, cudaminplus.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("domination: m = %d: %w", an.M, err)
+	}
+	return s, nil
+}
+
+// algorithm2GPU is algorithm2 on a Session: A^1..A^K (or up to the first
+// repetition), each summarised on the device. The repetition's exact check
+// is left to Recheck, which recomputes the powers.
+func (an *Analysis) algorithm2GPU(ctx context.Context, opt Options) error {
+	defer opt.Rec.Start("algorithm2")()
+	s, err := an.session(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	an.Powers = make([]Power, 1, opt.K+1)
+	seen := map[[2]uint64]int{}
+	err = s.Powers(ctx, opt.K, func(st cudaminplus.Stats) error {
+		if st.Power != len(an.Powers) {
+			return fmt.Errorf("statistics of A^%d where A^%d was expected", st.Power, len(an.Powers))
+		}
+		if _, ok := an.record(powerOf(an.N, st), seen); ok && opt.StopAtRepetition {
+			return errStop
+		}
+		return nil
+	})
+	an.Updates = float64(s.Power()-1) * s.Updates()
+	if err != nil && !errors.Is(err, errStop) {
+		return fmt.Errorf("domination: m = %d: algorithm 2 on %s: %w", an.M, an.Impl, err)
+	}
+	return s.Close()
+}
+
+// recheckGPU recomputes A^n0 and A^(n0+a) on the device, downloads both and
+// compares A^(n0+a) with b ⊗ A^n0 entry by entry: 2·N² int16 on the host.
+func (an *Analysis) recheckGPU(ctx context.Context) error {
+	need := 2 * minplus.Bytes(an.N)
+	opt := Options{}
+	if limit := opt.memoryLimit(); need > limit {
+		return fmt.Errorf("domination: m = %d: the exact re-check needs %s on the host for A^%d and A^%d, only %s available",
+			an.M, byteText(need), an.N0, an.N0+an.A, byteText(limit))
+	}
+	s, err := an.session(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	x := &minplus.Dense{N: an.N, Data: make([]int16, an.N*an.N)}
+	y := &minplus.Dense{N: an.N, Data: make([]int16, an.N*an.N)}
+	err = s.Powers(ctx, an.N0+an.A, func(st cudaminplus.Stats) error {
+		if p := powerOf(an.N, st); p != an.Powers[st.Power] {
+			return fmt.Errorf("A^%d recomputed differs from the first computation", st.Power)
+		}
+		switch st.Power {
+		case an.N0:
+			return s.Download(ctx, x.Data)
+		case an.N0 + an.A:
+			return s.Download(ctx, y.Data)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("domination: m = %d: re-check on %s: %w", an.M, an.Impl, err)
+	}
+	if err := exactShift(y, x, an.B); err != nil {
+		return fmt.Errorf("domination: m = %d: A^%d and A^%d share a fingerprint but differ: %w", an.M, an.N0+an.A, an.N0, err)
+	}
+	an.Verified = fmt.Sprintf("A^%d = %d ⊗ A^%d checked entry by entry after recomputing the powers on %s", an.N0+an.A, an.B, an.N0, an.Impl)
+	return s.Close()
+}
