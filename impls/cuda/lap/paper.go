@@ -1,0 +1,509 @@
+package cudalap
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/semibench/semibench/impls/cpu/lap"
+	"github.com/semibench/semibench/impls/cuda"
+	"github.com/semibench/semibench/impls/cuda/driver"
+)
+
+// paperModule is cuda/paper's kernel source (kernels/lap_paper.cu).
+const paperModule = "lap_paper"
+
+// PaperSteps are the phases cuda/paper reports, in order: "h2d" (the costs,
+// converted to int32 on the host, to the device), "init" (the slack matrix
+// from the costs, column-major, and the vectors set), the paper's "step1"
+// .. "step6" (the same names as lap.PaperSteps), and "d2h" (the stars and
+// duals back). h2d and d2h are host-clock phases; init and the steps are
+// timed with CUDA events on the stream, each step running from the event
+// recorded before its first launch to the one recorded before the next
+// step's, so the host's launch and flag-reading latency between kernels
+// counts in the step that waits on it and the steps add up to the solve.
+var PaperSteps = []string{"h2d", "init", "step1", "step2", "step3", "step4", "step5", "step6", "d2h"}
+
+// Thread-block shapes of cuda/paper.
+const (
+	paperThreads      = 256  // most kernels
+	paperStep2Threads = 1024 // step 2: one block, the most threads a block has
+	paperBlocksPerSM  = 8    // step-4 blocks per SM (256 threads each: all resident)
+	paperReduceBlocks = 1024 // step 6's first reduction kernel
+	paperRowSlices    = 64   // step 1's slices of columns for the row minima
+)
+
+// MaxPaperOrder is the largest padded order cuda/paper accepts: positions
+// c*n + r in the compressed vector of zeros are int32.
+const MaxPaperOrder = 46340
+
+// PaperCounts count what one cuda/paper run did, for the experiments'
+// metrics.
+type PaperCounts struct {
+	Step3Calls, Step5Calls, Step6Calls int
+	// Step4Launches counts the step-4 kernel launches, restarts included;
+	// Step4Calls counts the searches (each ends in step 5 or step 6).
+	Step4Calls, Step4Launches int
+	// MaxZeros is the largest compressed vector of zeros.
+	MaxZeros int
+	// Blocks and ColsPerBlock are step 4's distribution of the columns.
+	Blocks, ColsPerBlock int
+	// KernelPath is how kernels/lap_paper.cu was loaded.
+	KernelPath string
+}
+
+// paperLayout is the shape of one cuda/paper instance.
+type paperLayout struct {
+	rows, cols int // the instance, rows <= cols
+	n          int // the padded order (cols)
+	a, nb      int // step 4: a columns per block, nb blocks
+}
+
+// newPaperLayout distributes the n columns over about sms*paperBlocksPerSM
+// step-4 blocks of a columns each.
+func newPaperLayout(rows, cols, sms int) paperLayout {
+	target := max(1, sms*paperBlocksPerSM)
+	a := max(1, (cols+target-1)/target)
+	return paperLayout{rows: rows, cols: cols, n: cols, a: a, nb: (cols + a - 1) / a}
+}
+
+// PaperPlan is the device memory of cuda/paper for an r x c instance on a
+// device of sms multiprocessors: the slack matrix (c x c int32, the rows
+// padded with zero costs), the compressed vector of zeros (c x c int32
+// positions, rounded up to whole step-4 segments, also the staging area of
+// the costs), the per-block zero counts, seven
+// int32 vectors (the last holds step 1's row minima, then step 6's partial
+// minima) and the two int64 duals of c entries, and the flags.
+func PaperPlan(rows, cols, sms int) cuda.Plan {
+	l := newPaperLayout(rows, cols, sms)
+	n := uint64(l.n)
+	return cuda.Plan{What: fmt.Sprintf("cuda/paper %dx%d", rows, cols), Buffers: []cuda.Buffer{
+		{Name: "lap.slack", Bytes: 4 * n * n},
+		{Name: "lap.zeros", Bytes: 4 * uint64(l.nb) * uint64(l.a) * n},
+		{Name: "lap.zerosSize", Bytes: 4 * uint64(l.nb)},
+		{Name: "lap.vectors", Bytes: 4 * 7 * n},
+		{Name: "lap.duals", Bytes: 8 * 2 * n},
+		{Name: "lap.flags", Bytes: 64},
+	}}
+}
+
+// paperInput is an instance prepared for the device: the costs minus their
+// minimum, row-major int32.
+type paperInput struct {
+	l    paperLayout
+	min  int64   // the smallest cost, subtracted from every cost
+	cost []int32 // rows x cols, row-major
+}
+
+// checkPaper refuses what cuda/paper cannot solve, before any device work,
+// and returns the smallest cost. Slacks stay below (n+1)·R for a cost
+// spread R (see kernels/lap_paper.cu), which must fit int32.
+func checkPaper(m *lap.Matrix) (int64, error) {
+	if m == nil {
+		return 0, errors.New("cuda/paper: nil matrix")
+	}
+	if err := m.Validate(); err != nil {
+		return 0, fmt.Errorf("cuda/paper: %w", err)
+	}
+	if m.Cols > MaxPaperOrder {
+		return 0, fmt.Errorf("cuda/paper: %w: %d columns; the zeros are int32 positions in a padded %dx%d matrix, at most %d columns",
+			lap.ErrShape, m.Cols, m.Cols, m.Cols, MaxPaperOrder)
+	}
+	lo, hi := slices.Min(m.C), slices.Max(m.C)
+	spread := hi - lo
+	n := int64(m.Cols)
+	if limit := int64(math.MaxInt32-1) / (n + 1); spread > limit {
+		return 0, fmt.Errorf("cuda/paper: %w: costs span %d (from %d to %d); with %d columns the int32 slacks hold a span of at most %d ((n+1)·span < 2^31-1)",
+			lap.ErrOverflow, spread, lo, hi, m.Cols, limit)
+	}
+	return lo, nil
+}
+
+// preparePaper shifts the costs of a checked m (checkPaper gave lo) to
+// int32 and lays the instance out for a device of sms multiprocessors.
+func preparePaper(m *lap.Matrix, lo int64, sms int) *paperInput {
+	in := &paperInput{l: newPaperLayout(m.Rows, m.Cols, sms), min: lo, cost: make([]int32, len(m.C))}
+	parallelFor(len(m.C), func(a, b int) {
+		for k := a; k < b; k++ {
+			in.cost[k] = int32(m.C[k] - lo)
+		}
+	})
+	return in
+}
+
+// parallelFor runs f over [0, n) in a few goroutines.
+func parallelFor(n int, f func(a, b int)) {
+	const grain = 1 << 18
+	w := min(runtime.GOMAXPROCS(0), (n+grain-1)/grain)
+	if w <= 1 {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	step := (n + w - 1) / w
+	for a := 0; a < n; a += step {
+		wg.Add(1)
+		go func(a, b int) {
+			defer wg.Done()
+			f(a, b)
+		}(a, min(n, a+step))
+	}
+	wg.Wait()
+}
+
+// Paper is cuda/paper: m solved by the Hungarian algorithm in the paper's
+// GPU design (section 4): a column-major int32 slack matrix; the compressed
+// vector of its zeros, rebuilt after steps 1 and 6; steps 1 and 6 as
+// parallel reductions; step 2's atomic initial matching in one block; step
+// 3's covering and counting; step 4 distributed over blocks by columns with
+// volatile covers and a device fence, restarted only when a block primed a
+// zero; step 5 applying at once every alternating path found, through the
+// green marks (5a forward, 5b back). A rectangular r x c instance is padded
+// to c x c with zero-cost rows. The result has the duals of the final
+// slacks (slack = c - u - v), so lap.Certify certifies it; opt.Rec gets
+// the phases of PaperSteps. Without a CUDA driver or device the error
+// matches driver.ErrUnavailable; an instance whose cost span does not fit
+// the int32 slacks wraps lap.ErrOverflow.
+func Paper(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, error) {
+	res, _, err := PaperWithCounts(ctx, m, opt)
+	return res, err
+}
+
+// PaperWithCounts is Paper returning its counts as well.
+func PaperWithCounts(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, PaperCounts, error) {
+	var cnt PaperCounts
+	lo, err := checkPaper(m)
+	if err != nil {
+		return nil, cnt, err
+	}
+	dev, err := cuda.Open(opt.Device)
+	if err != nil {
+		return nil, cnt, fmt.Errorf("cuda/paper: %w", err)
+	}
+	in := preparePaper(m, lo, dev.Props.SMs)
+	var res *lap.Result
+	err = dev.Run(ctx, func(t *driver.Thread) error {
+		var err error
+		res, err = runPaper(ctx, t, dev, in, opt, &cnt)
+		return err
+	})
+	if err != nil {
+		return nil, cnt, fmt.Errorf("cuda/paper %dx%d: %w", m.Rows, m.Cols, err)
+	}
+	res.Cost = m.CostOf(res.Assignment)
+	return res, cnt, nil
+}
+
+// paperFns are the kernels of kernels/lap_paper.cu.
+type paperFns struct {
+	transpose, init, rowmin, colmin, update, step2, step3init, step3, step4, step5a, step5b, reduce1, reduce2 driver.Function
+}
+
+func loadPaper(t *driver.Thread, dev *cuda.Device) (paperFns, error) {
+	var f paperFns
+	for _, x := range []struct {
+		fn   *driver.Function
+		name string
+	}{
+		{&f.transpose, "transpose"}, {&f.init, "init"}, {&f.rowmin, "step1_rowmin"}, {&f.colmin, "step1_colmin"},
+		{&f.update, "update"}, {&f.step2, "step2"}, {&f.step3init, "step3_init"}, {&f.step3, "step3"},
+		{&f.step4, "step4"}, {&f.step5a, "step5a"}, {&f.step5b, "step5b"},
+		{&f.reduce1, "step6_reduce1"}, {&f.reduce2, "step6_reduce2"},
+	} {
+		var err error
+		if *x.fn, err = dev.Function(t, paperModule, "lap_paper_"+x.name); err != nil {
+			return f, err
+		}
+	}
+	return f, nil
+}
+
+// Words of the flags buffer (kernels/lap_paper.cu).
+const (
+	flagGoto5 = iota
+	flagRepeat
+	flagStars
+	flagError
+	flagDelta
+	flagZeros
+)
+
+// stepTimer attributes the stream's time to steps with CUDA events: mark
+// records an event starting the named step (ending the previous one);
+// after the host has waited on the stream, flush adds the finished
+// intervals to their steps.
+type stepTimer struct {
+	t      *driver.Thread
+	s      driver.Stream
+	ev     []driver.Event // recorded since the last flush; ev[0] starts labels[0]
+	labels []string
+	free   []driver.Event
+	all    []driver.Event
+	sums   map[string]time.Duration
+}
+
+func (st *stepTimer) mark(label string) error {
+	var e driver.Event
+	if k := len(st.free); k > 0 {
+		e, st.free = st.free[k-1], st.free[:k-1]
+	} else {
+		var err error
+		if e, err = st.t.EventCreate(driver.EventDefault); err != nil {
+			return err
+		}
+		st.all = append(st.all, e)
+	}
+	if err := st.t.EventRecord(e, st.s); err != nil {
+		return err
+	}
+	st.ev = append(st.ev, e)
+	st.labels = append(st.labels, label)
+	return nil
+}
+
+// flush must follow a wait on the stream.
+func (st *stepTimer) flush() error {
+	for i := 0; i+1 < len(st.ev); i++ {
+		d, err := st.t.EventElapsed(st.ev[i], st.ev[i+1])
+		if err != nil {
+			return err
+		}
+		st.sums[st.labels[i]] += d
+		st.free = append(st.free, st.ev[i])
+	}
+	if k := len(st.ev); k > 1 {
+		st.ev = append(st.ev[:0], st.ev[k-1])
+		st.labels = append(st.labels[:0], st.labels[k-1])
+	}
+	return nil
+}
+
+func (st *stepTimer) close() {
+	for _, e := range st.all {
+		_ = st.t.EventDestroy(e)
+	}
+}
+
+func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, in *paperInput, opt Options, cnt *PaperCounts) (*lap.Result, error) {
+	l := in.l
+	n := l.n
+	plan := PaperPlan(l.rows, l.cols, dev.Props.SMs)
+	if err := dev.Check(t, plan); err != nil {
+		return nil, err
+	}
+	fn, err := loadPaper(t, dev)
+	if err != nil {
+		return nil, err
+	}
+	cnt.KernelPath = dev.KernelPath(paperModule)
+	cnt.Blocks, cnt.ColsPerBlock = l.nb, l.a
+	buf := map[string]driver.DevicePtr{}
+	for _, b := range plan.Buffers {
+		if buf[b.Name], err = dev.Buffer(t, b.Name, b.Bytes); err != nil {
+			return nil, err
+		}
+	}
+	slack, zeros, zerosSize, flags := buf["lap.slack"], buf["lap.zeros"], buf["lap.zerosSize"], buf["lap.flags"]
+	vec := func(k int) driver.DevicePtr { return buf["lap.vectors"].Add(int64(4 * k * n)) }
+	rowOfStarAtCol, colOfStarAtRow, colOfPrimeAtRow, rowOfGreenAtCol := vec(0), vec(1), vec(2), vec(3)
+	coveredRow, coveredCol, rowMin := vec(4), vec(5), vec(6)
+	u, v := buf["lap.duals"], buf["lap.duals"].Add(int64(8*n))
+	// Step 6's partial minima live in rowMin, free after step 1.
+	partial, reduceBlocks := rowMin, min(paperReduceBlocks, n)
+	s := dev.Stream()
+	host, err := t.HostAlloc(64, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = t.FreeHost(host) }()
+	hflags := host.Int32s()
+	readFlags := func() error {
+		if err := t.CopyFromDeviceAsync(host, 0, flags, 64, s); err != nil {
+			return err
+		}
+		return t.StreamSynchronize(s)
+	}
+	st := &stepTimer{t: t, s: s, sums: map[string]time.Duration{}}
+	defer st.close()
+	launch := func(what string, f driver.Function, grid, block driver.Dim3, args ...any) error {
+		if err := t.Launch(f, grid, block, 0, s, args...); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		return nil
+	}
+	g1 := driver.D1((n + paperThreads - 1) / paperThreads)
+	b1 := driver.D1(paperThreads)
+
+	// h2d: the int32 costs into the zeros buffer (free until step 1 ends).
+	t0 := time.Now()
+	if err := cuda.Upload(t, dev, zeros, in.cost); err != nil {
+		return nil, err
+	}
+	opt.Rec.Add("h2d", time.Since(t0))
+
+	// init: the slack matrix and the vectors.
+	if err := st.mark("init"); err != nil {
+		return nil, err
+	}
+	if err := launch("transpose", fn.transpose, driver.D2((n+31)/32, (n+31)/32), driver.D2(32, 8), n, l.rows, zeros, slack); err != nil {
+		return nil, err
+	}
+	if err := launch("init", fn.init, g1, b1, n, rowOfStarAtCol, colOfStarAtRow, colOfPrimeAtRow, rowOfGreenAtCol, coveredRow, coveredCol, rowMin, flags); err != nil {
+		return nil, err
+	}
+
+	// step 1: row and column reductions, then the compressed zeros.
+	if err := st.mark("step1"); err != nil {
+		return nil, err
+	}
+	slices1 := min(paperRowSlices, n)
+	colsPerSlice := (n + slices1 - 1) / slices1
+	if err := launch("step 1 rows", fn.rowmin, driver.D2((n+paperThreads-1)/paperThreads, (n+colsPerSlice-1)/colsPerSlice), b1, n, colsPerSlice, slack, rowMin); err != nil {
+		return nil, err
+	}
+	if err := launch("step 1 columns", fn.colmin, driver.D1(min(n, 65535)), b1, n, slack, rowMin, u, v); err != nil {
+		return nil, err
+	}
+	if err := launch("step 1 compression", fn.update, driver.D1(l.nb), b1, n, l.a, 0, slack, coveredRow, coveredCol, flags, zeros, zerosSize, u, v); err != nil {
+		return nil, err
+	}
+
+	// step 2: the initial matching.
+	if err := st.mark("step2"); err != nil {
+		return nil, err
+	}
+	if err := launch("step 2", fn.step2, driver.D1(1), driver.D1(paperStep2Threads), n, l.a, l.nb, zeros, zerosSize, coveredRow, coveredCol, rowOfStarAtCol, colOfStarAtRow); err != nil {
+		return nil, err
+	}
+
+	epoch := int32(0)
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		// step 3: cover the starred columns; done when every row has a star.
+		if err := st.mark("step3"); err != nil {
+			return nil, err
+		}
+		if err := launch("step 3 init", fn.step3init, g1, b1, n, coveredRow, coveredCol, colOfPrimeAtRow, rowOfGreenAtCol, flags); err != nil {
+			return nil, err
+		}
+		if err := launch("step 3", fn.step3, g1, b1, n, rowOfStarAtCol, coveredCol, flags); err != nil {
+			return nil, err
+		}
+		if err := readFlags(); err != nil {
+			return nil, err
+		}
+		if err := st.flush(); err != nil {
+			return nil, err
+		}
+		cnt.Step3Calls++
+		if cnt.Step3Calls == 1 {
+			cnt.MaxZeros = int(hflags[flagZeros])
+		}
+		if int(hflags[flagStars]) == n {
+			break
+		}
+		if cnt.Step3Calls > n+1 {
+			return nil, fmt.Errorf("step 3 ran %d times for %d rows (internal error)", cnt.Step3Calls, n)
+		}
+		for {
+			// step 4, restarted while a launch primed a zero.
+			cnt.Step4Calls++
+			if err := st.mark("step4"); err != nil {
+				return nil, err
+			}
+			for {
+				epoch++
+				cnt.Step4Launches++
+				if err := launch("step 4", fn.step4, driver.D1(l.nb), b1, n, l.a, zeros, zerosSize, coveredRow, coveredCol, colOfPrimeAtRow, colOfStarAtRow, flags, epoch); err != nil {
+					return nil, err
+				}
+				if err := readFlags(); err != nil {
+					return nil, err
+				}
+				if hflags[flagError] != 0 {
+					return nil, errors.New("step 6 found no uncovered slack (internal error)")
+				}
+				cnt.MaxZeros = max(cnt.MaxZeros, int(hflags[flagZeros]))
+				if hflags[flagGoto5] != 0 || hflags[flagRepeat] != epoch {
+					break
+				}
+			}
+			if err := st.flush(); err != nil {
+				return nil, err
+			}
+			if hflags[flagGoto5] != 0 {
+				break
+			}
+			// step 6: the minimum uncovered slack, the dual update and the
+			// compressed zeros.
+			cnt.Step6Calls++
+			if cnt.Step6Calls&1023 == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
+			if err := st.mark("step6"); err != nil {
+				return nil, err
+			}
+			if err := launch("step 6 reduction 1", fn.reduce1, driver.D1(reduceBlocks), b1, n, slack, coveredRow, coveredCol, partial); err != nil {
+				return nil, err
+			}
+			if err := launch("step 6 reduction 2", fn.reduce2, driver.D1(1), driver.D1(1024), reduceBlocks, partial, flags); err != nil {
+				return nil, err
+			}
+			if err := launch("step 6 update", fn.update, driver.D1(l.nb), b1, n, l.a, 1, slack, coveredRow, coveredCol, flags, zeros, zerosSize, u, v); err != nil {
+				return nil, err
+			}
+		}
+		// step 5: apply the alternating paths found.
+		cnt.Step5Calls++
+		if err := st.mark("step5"); err != nil {
+			return nil, err
+		}
+		if err := launch("step 5a", fn.step5a, g1, b1, n, colOfPrimeAtRow, colOfStarAtRow, rowOfStarAtCol, rowOfGreenAtCol); err != nil {
+			return nil, err
+		}
+		if err := launch("step 5b", fn.step5b, g1, b1, n, rowOfGreenAtCol, colOfStarAtRow, rowOfStarAtCol); err != nil {
+			return nil, err
+		}
+	}
+	if err := st.mark("end"); err != nil {
+		return nil, err
+	}
+	if err := t.StreamSynchronize(s); err != nil {
+		return nil, err
+	}
+	if err := st.flush(); err != nil {
+		return nil, err
+	}
+	for _, name := range PaperSteps {
+		if d, ok := st.sums[name]; ok {
+			opt.Rec.Add(name, d)
+		}
+	}
+
+	// d2h: the stars and the duals.
+	t1 := time.Now()
+	star := make([]int32, n)
+	uv := make([]int64, 2*n)
+	if err := cuda.Download(t, dev, star, colOfStarAtRow); err != nil {
+		return nil, err
+	}
+	if err := cuda.Download(t, dev, uv, u); err != nil {
+		return nil, err
+	}
+	res := &lap.Result{Assignment: make([]int, l.rows), U: make([]int64, l.rows), V: uv[n : n+l.cols]}
+	for i := range l.rows {
+		res.Assignment[i] = int(star[i])
+		res.U[i] = uv[i] + in.min
+	}
+	opt.Rec.Add("d2h", time.Since(t1))
+	return res, nil
+}

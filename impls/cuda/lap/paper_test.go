@@ -1,0 +1,404 @@
+package cudalap
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/generators/lapcost"
+	"github.com/semibench/semibench/impls/cpu/lap"
+	"github.com/semibench/semibench/impls/cuda"
+	"github.com/semibench/semibench/impls/cuda/driver"
+)
+
+func paperHasGPU() bool {
+	n, err := cuda.DeviceCount()
+	return err == nil && n > 0
+}
+
+func paperNeedGPU(t *testing.T) {
+	t.Helper()
+	if !paperHasGPU() {
+		t.Skip("no CUDA device")
+	}
+}
+
+// TestPaperArgumentChecks: bad instances are refused before any device
+// work, with or without a GPU, with errors naming the problem.
+func TestPaperArgumentChecks(t *testing.T) {
+	ctx := context.Background()
+	span := int64(math.MaxInt32-1)/5 + 1 // 4 columns: (4+1)·span must stay below 2^31-1
+	cases := []struct {
+		name string
+		m    *lap.Matrix
+		is   error
+		want string
+	}{
+		{"nil", nil, nil, "nil matrix"},
+		{"more rows", &lap.Matrix{Rows: 3, Cols: 2, C: make([]int64, 6)}, lap.ErrShape, "rows"},
+		{"short", &lap.Matrix{Rows: 2, Cols: 2, C: make([]int64, 3)}, lap.ErrShape, "values"},
+		{"empty", &lap.Matrix{}, lap.ErrShape, "empty"},
+		{"span", &lap.Matrix{Rows: 1, Cols: 4, C: []int64{0, span, 1, 2}}, lap.ErrOverflow, "span"},
+		{"huge", &lap.Matrix{Rows: 1, Cols: 2, C: []int64{math.MaxInt64, 0}}, lap.ErrOverflow, ""},
+	}
+	for _, c := range cases {
+		_, err := Paper(ctx, c.m, Options{})
+		if err == nil || errors.Is(err, driver.ErrUnavailable) {
+			t.Errorf("%s: %v; want a refusal before the device", c.name, err)
+			continue
+		}
+		if c.is != nil && !errors.Is(err, c.is) {
+			t.Errorf("%s: %v; want %v", c.name, err, c.is)
+		}
+		if !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %q does not mention %q", c.name, err, c.want)
+		}
+	}
+	// A span just inside the limit passes the check (and its negative
+	// offset does not matter).
+	ok := &lap.Matrix{Rows: 1, Cols: 4, C: []int64{-1 << 40, -1<<40 + span - 1, 0 - 1<<40, 5 - 1<<40}}
+	if _, err := checkPaper(ok); err != nil {
+		t.Errorf("span %d on 4 columns: %v", span-1, err)
+	}
+}
+
+// TestPaperUnavailable: without a GPU the error matches
+// driver.ErrUnavailable (the experiments mark the cell unavailable).
+func TestPaperUnavailable(t *testing.T) {
+	if paperHasGPU() {
+		t.Skip("a CUDA device is present")
+	}
+	m := &lap.Matrix{Rows: 2, Cols: 2, C: []int64{1, 2, 3, 4}}
+	if _, err := Paper(context.Background(), m, Options{}); !errors.Is(err, driver.ErrUnavailable) {
+		t.Fatalf("%v; want ErrUnavailable", err)
+	}
+}
+
+// TestPaperLayout: step 4's blocks cover every column once, and the plan
+// holds the zeros of every block's segment.
+func TestPaperLayout(t *testing.T) {
+	for _, sms := range []int{1, 7, 132} {
+		for _, cols := range []int{1, 2, 31, 512, 1000, 1056, 1057, 4096, 8192, 46340} {
+			l := newPaperLayout(cols/2+1, cols, sms)
+			if l.n != cols || l.a < 1 || l.nb < 1 {
+				t.Fatalf("sms=%d cols=%d: %+v", sms, cols, l)
+			}
+			if l.nb*l.a < cols || (l.nb-1)*l.a >= cols {
+				t.Errorf("sms=%d cols=%d: %d blocks of %d columns do not cover %d columns exactly", sms, cols, l.nb, l.a, cols)
+			}
+			if l.nb > max(1, sms*paperBlocksPerSM) {
+				t.Errorf("sms=%d cols=%d: %d blocks, more than %d", sms, cols, l.nb, sms*paperBlocksPerSM)
+			}
+			p := PaperPlan(cols/2+1, cols, sms)
+			var zeros uint64
+			for _, b := range p.Buffers {
+				if b.Name == "lap.zeros" {
+					zeros = b.Bytes
+				}
+			}
+			n := uint64(cols)
+			if zeros < 4*n*n || zeros != 4*uint64(l.nb*l.a)*n {
+				t.Errorf("sms=%d cols=%d: zeros buffer %d bytes for %d segments of %d columns", sms, cols, zeros, l.nb, l.a)
+			}
+		}
+	}
+	// n = 8192 needs about 512 MiB (slack and zeros) and fits an 80 GB
+	// device but not 256 MiB free.
+	p := PaperPlan(8192, 8192, 132)
+	if tot := p.Total(); tot < 512<<20 || tot > 520<<20 {
+		t.Errorf("plan for 8192: %d bytes", tot)
+	}
+	if err := cuda.Fits(p, 80<<30, nil); err != nil {
+		t.Error(err)
+	}
+	if err := cuda.Fits(p, 256<<20, nil); err == nil || !strings.Contains(err.Error(), "cuda/paper 8192x8192") {
+		t.Errorf("256 MiB free: %v", err)
+	}
+}
+
+// TestPreparePaper: the costs are shifted by their minimum into int32.
+func TestPreparePaper(t *testing.T) {
+	m := &lap.Matrix{Rows: 2, Cols: 3, C: []int64{-5, 7, 0, 3, -5, 100}}
+	lo, err := checkPaper(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := preparePaper(m, lo, 4)
+	if in.min != -5 || !slices.Equal(in.cost, []int32{0, 12, 5, 8, 0, 105}) {
+		t.Errorf("min %d, costs %v", in.min, in.cost)
+	}
+	big := make([]int64, 1<<20)
+	for k := range big {
+		big[k] = int64(k%1000) + 1e12
+	}
+	bm := &lap.Matrix{Rows: 1024, Cols: 1024, C: big}
+	lo, err = checkPaper(bm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in = preparePaper(bm, lo, 4)
+	for k, x := range in.cost {
+		if int64(x) != int64(k%1000) {
+			t.Fatalf("cost %d: %d, want %d", k, x, k%1000)
+		}
+	}
+}
+
+// paperCheck solves m with cuda/paper and checks it against cpu/jv:
+// certified by its duals, and the same cost.
+func paperCheck(t *testing.T, name string, m *lap.Matrix, ref *lap.Result) (*lap.Result, PaperCounts) {
+	t.Helper()
+	ctx := context.Background()
+	if ref == nil {
+		var err error
+		if ref, err = lap.SolveJV(ctx, m, nil); err != nil {
+			t.Fatalf("%s: cpu/jv: %v", name, err)
+		}
+	}
+	res, cnt, err := PaperWithCounts(ctx, m, Options{})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if err := lap.Certify(m, res); err != nil {
+		t.Errorf("%s: not certified: %v", name, err)
+	}
+	if res.Cost != ref.Cost {
+		t.Errorf("%s: cost %d, cpu/jv %d", name, res.Cost, ref.Cost)
+	}
+	return res, cnt
+}
+
+// TestPaperGPU: random instances of the paper's ranges, rectangular ones,
+// and adversarial ones, each certified and equal in cost to cpu/jv.
+func TestPaperGPU(t *testing.T) {
+	paperNeedGPU(t)
+	rng := rand.New(rand.NewPCG(4, 1))
+	sizes := []int{1, 2, 3, 5, 17, 64, 100, 255, 512}
+	if !testing.Short() {
+		sizes = append(sizes, 1000, 2048)
+	}
+	for _, n := range sizes {
+		for _, label := range lapcost.PaperRanges {
+			c, err := lapcost.Square(n, label, uint64(n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			paperCheck(t, fmt.Sprintf("n=%d range %s", n, label), &lap.Matrix{Rows: n, Cols: n, C: c}, nil)
+		}
+	}
+	for _, sh := range [][2]int{{1, 5}, {3, 7}, {50, 64}, {100, 300}, {511, 512}} {
+		r, c := sh[0], sh[1]
+		m := &lap.Matrix{Rows: r, Cols: c, C: make([]int64, r*c)}
+		for k := range m.C {
+			m.C[k] = rng.Int64N(int64(c)) - int64(c)/3
+		}
+		paperCheck(t, fmt.Sprintf("rectangular %dx%d", r, c), m, nil)
+	}
+	adversarial := map[string]func(i, j, n int) int64{
+		"all equal":      func(i, j, n int) int64 { return 7 },
+		"identical rows": func(i, j, n int) int64 { return int64((j * 37) % n) },
+		"i*j":            func(i, j, n int) int64 { return int64(i * j) },
+		"anti-diagonal":  func(i, j, n int) int64 { return int64((i + j) % n) },
+		"large offset":   func(i, j, n int) int64 { return 1e15 + int64((i*131+j*71)%n) },
+		"negative":       func(i, j, n int) int64 { return -int64((i*7 + j*13) % (3 * n)) },
+	}
+	for name, f := range adversarial {
+		for _, n := range []int{6, 129, 300} {
+			m := &lap.Matrix{Rows: n, Cols: n, C: make([]int64, n*n)}
+			for i := range n {
+				for j := range n {
+					m.C[i*n+j] = f(i, j, n)
+				}
+			}
+			paperCheck(t, fmt.Sprintf("%s n=%d", name, n), m, nil)
+		}
+	}
+}
+
+// TestPaperPhases: a run reports exactly PaperSteps, and repeated runs on
+// one device give the same optimum.
+func TestPaperPhases(t *testing.T) {
+	paperNeedGPU(t)
+	c, err := lapcost.Square(256, "n", 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &lap.Matrix{Rows: 256, Cols: 256, C: c}
+	var cost int64
+	for rep := range 3 {
+		var rec bench.Recorder
+		res, err := Paper(context.Background(), m, Options{Rec: &rec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		names, durs := rec.Durations()
+		got := slices.Clone(names)
+		slices.Sort(got)
+		want := slices.Clone(PaperSteps)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("phases %v, want %v", names, PaperSteps)
+		}
+		for i, d := range durs {
+			if d < 0 {
+				t.Errorf("phase %s: %v", names[i], d)
+			}
+		}
+		if rep > 0 && res.Cost != cost {
+			t.Errorf("run %d: cost %d, first run %d", rep, res.Cost, cost)
+		}
+		cost = res.Cost
+	}
+	// lap.PaperSteps (cpu/paper) are ours without the transfers.
+	var inner []string
+	for _, s := range PaperSteps {
+		if s != "h2d" && s != "d2h" {
+			inner = append(inner, s)
+		}
+	}
+	if !slices.Equal(inner, lap.PaperSteps) {
+		t.Errorf("steps %v, cpu/paper's %v", inner, lap.PaperSteps)
+	}
+}
+
+// TestPaperTiming runs cuda/paper on the paper's instances (lapcost, seed
+// 1) where a device is present and SEMIBENCH_LAP_PAPER_TIMING is set: to
+// the sizes ("512,4096"), or to "1" for 512 .. 8192, with the three
+// ranges. Each result must be certified and cost what cpu/jv's does (the
+// CPU references are solved in parallel meanwhile). It prints the time of
+// each step (median of SEMIBENCH_LAP_PAPER_REPS runs, default 3, after a
+// warm-up) and asserts no time.
+func TestPaperTiming(t *testing.T) {
+	env := os.Getenv("SEMIBENCH_LAP_PAPER_TIMING")
+	if env == "" {
+		t.Skip("set SEMIBENCH_LAP_PAPER_TIMING to time cuda/paper")
+	}
+	paperNeedGPU(t)
+	sizes := []int{512, 1024, 2048, 4096, 8192}
+	if env != "1" {
+		sizes = nil
+		for _, f := range strings.Split(env, ",") {
+			n, err := strconv.Atoi(f)
+			if err != nil {
+				t.Fatalf("SEMIBENCH_LAP_PAPER_TIMING=%q: %v", env, err)
+			}
+			sizes = append(sizes, n)
+		}
+	}
+	reps := 3
+	if r := os.Getenv("SEMIBENCH_LAP_PAPER_REPS"); r != "" {
+		var err error
+		if reps, err = strconv.Atoi(r); err != nil || reps < 1 {
+			t.Fatalf("SEMIBENCH_LAP_PAPER_REPS=%q", r)
+		}
+	}
+	type inst struct {
+		n     int
+		label string
+		m     *lap.Matrix
+		ref   *lap.Result
+		refT  time.Duration
+		err   error
+		done  chan struct{}
+	}
+	var insts []*inst
+	for _, n := range sizes {
+		for _, label := range lapcost.PaperRanges {
+			c, err := lapcost.Square(n, label, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			insts = append(insts, &inst{n: n, label: label, m: &lap.Matrix{Rows: n, Cols: n, C: c}, done: make(chan struct{})})
+		}
+	}
+	// CPU references, in parallel (largest first), while the GPU runs.
+	sem := make(chan struct{}, max(1, runtime.NumCPU()-2))
+	var wg sync.WaitGroup
+	for k := len(insts) - 1; k >= 0; k-- {
+		in := insts[k]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer close(in.done)
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			t0 := time.Now()
+			in.ref, in.err = lap.SolveJV(context.Background(), in.m, nil)
+			in.refT = time.Since(t0)
+		}()
+	}
+	defer wg.Wait()
+	for _, in := range insts {
+		name := fmt.Sprintf("n=%d range %s", in.n, in.label)
+		var samples []map[string]time.Duration
+		var totals []time.Duration
+		var res *lap.Result
+		var cnt PaperCounts
+		for rep := range reps + 1 {
+			var rec bench.Recorder
+			var err error
+			res, cnt, err = PaperWithCounts(context.Background(), in.m, Options{Rec: &rec})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if rep == 0 {
+				continue
+			}
+			names, durs := rec.Durations()
+			s := map[string]time.Duration{}
+			var tot time.Duration
+			for i, nm := range names {
+				s[nm] = durs[i]
+				if nm != "h2d" && nm != "d2h" {
+					tot += durs[i]
+				}
+			}
+			samples = append(samples, s)
+			totals = append(totals, tot)
+		}
+		<-in.done
+		if in.err != nil {
+			t.Fatalf("%s: cpu/jv: %v", name, in.err)
+		}
+		verdict := "ok"
+		if err := lap.Certify(in.m, res); err != nil {
+			verdict = "NOT CERTIFIED"
+			t.Errorf("%s: %v", name, err)
+		}
+		if res.Cost != in.ref.Cost {
+			verdict = "WRONG COST"
+			t.Errorf("%s: cost %d, cpu/jv %d", name, res.Cost, in.ref.Cost)
+		}
+		med := func(xs []time.Duration) time.Duration {
+			xs = slices.Clone(xs)
+			slices.Sort(xs)
+			return xs[len(xs)/2]
+		}
+		line := fmt.Sprintf("%-18s solve %9.3f ms |", name, ms(med(totals)))
+		for _, st := range PaperSteps {
+			var xs []time.Duration
+			for _, s := range samples {
+				xs = append(xs, s[st])
+			}
+			line += fmt.Sprintf(" %s %.3f", st, ms(med(xs)))
+		}
+		line += fmt.Sprintf(" | step3 %d step4 %d (%d launches) step5 %d step6 %d, max zeros %d, %d blocks x %d cols, %s | cost %d %s, cpu/jv %.0f ms",
+			cnt.Step3Calls, cnt.Step4Calls, cnt.Step4Launches, cnt.Step5Calls, cnt.Step6Calls, cnt.MaxZeros, cnt.Blocks, cnt.ColsPerBlock, cnt.KernelPath,
+			res.Cost, verdict, ms(in.refT))
+		t.Log(line)
+		fmt.Println(line)
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d) / 1e6 }
