@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
+	"log/slog"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -21,8 +22,8 @@ import (
 // Rote's algebraic path paper (003): sGJE in every semiring against
 // independent algorithms (apsp/semirings), the systolic arrays GJE0 and
 // GJE1 simulated and held to the paper's formulas (apsp/systolic), and the
-// blocked closure on the CPU (apsp/blocked). Only the CPU implementations
-// are listed; the CUDA ones join by name when they exist.
+// blocked closure on the CPU and the GPU (apsp/blocked). The CUDA
+// implementations (apsp_cuda.go) report unavailable without a GPU.
 
 const apspPaper = "003_d1e2bf534f1501b7.txt"
 
@@ -104,9 +105,9 @@ type apspOut struct {
 
 func apspSemiringCase(name string, n int, o Options) Case {
 	seed := apspSeed(o)
-	impls := []string{"cpu/sgje", "cpu/fast"}
+	impls := []string{"cpu/sgje", "cpu/fast", "cuda/fast"}
 	if name == "real-inverse" {
-		impls = []string{"cpu/sgje"}
+		impls = []string{"cpu/sgje", "cuda/fast"}
 	}
 	return Case{
 		Params: bench.Params{{Name: "semiring", Value: name}, {Name: "n", Value: strconv.Itoa(n)}},
@@ -142,7 +143,9 @@ func apspSemiringCase(name string, n int, o Options) Case {
 					c := a.Clone()
 					var cnt apsp.Counts
 					var err error
-					if name == "max-plus" {
+					if impl == "cuda/fast" {
+						err = apspMinPlus32(ctx, c, name == "max-plus", nil)
+					} else if name == "max-plus" {
 						cnt, err = apspRun(ctx, impl, semiring.MaxPlus[float64]{}, c)
 					} else {
 						cnt, err = apspRun(ctx, impl, semiring.MinPlus[float64]{}, c)
@@ -163,6 +166,9 @@ func apspSemiringCase(name string, n int, o Options) Case {
 					Description: fmt.Sprintf("boolean: n=%d, about 1.2 arcs per vertex", n)}
 				run = func(ctx context.Context, impl string) (apspOut, error) {
 					c := a.Clone()
+					if impl == "cuda/fast" {
+						return apspOut{mat: c}, apspCUDAFast(ctx, semiring.Boolean{}, c, nil)
+					}
 					cnt, err := apspRun(ctx, impl, semiring.Boolean{}, c)
 					return apspOut{mat: c, counts: cnt, sgje: impl == "cpu/sgje"}, err
 				}
@@ -197,6 +203,12 @@ func apspSemiringCase(name string, n int, o Options) Case {
 					Description: fmt.Sprintf("%s: n=%d, entries uniform in ±1/√n", name, n)}
 				run = func(ctx context.Context, impl string) (apspOut, error) {
 					c := input.Clone()
+					switch {
+					case impl == "cuda/fast" && name == "real-inverse":
+						return apspOut{mat: c}, apspCUDAInverse(ctx, c, nil)
+					case impl == "cuda/fast":
+						return apspOut{mat: c}, apspCUDAFast(ctx, semiring.Real[float64]{}, c, nil)
+					}
 					if name == "real-inverse" {
 						cnt, err := apsp.Inverse(ctx, c)
 						return apspOut{mat: c, counts: cnt, sgje: true}, err
@@ -211,7 +223,7 @@ func apspSemiringCase(name string, n int, o Options) Case {
 				return nil, fmt.Errorf("unknown semiring case %q", name)
 			}
 			inst.Run = func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
-				if impl != "cpu/sgje" && impl != "cpu/fast" {
+				if !slices.Contains(impls, impl) {
 					return nil, fmt.Errorf("%w: implementation %s is not built into this binary", ErrUnavailable, impl)
 				}
 				stop := rec.Start("closure")
@@ -299,7 +311,7 @@ func apspSemiringsTable(run []bench.Record) []bench.Table {
 	rc := IndexRecords(own)
 	t := bench.Table{
 		Title:  "apsp/semirings — sGJE in each semiring against an independent algorithm; operation counts against the paper's formulas",
-		Header: []string{"semiring", "n", "reference", "cpu/sgje", "cpu/fast", "stars", "mults (n³-n)", "adds (n(n-1)²)", "sgje ms", "fast ms"},
+		Header: []string{"semiring", "n", "reference", "cpu/sgje", "cpu/fast", "cuda/fast", "stars", "mults (n³-n)", "adds (n(n-1)²)", "sgje ms", "fast ms", "cuda/fast ms"},
 	}
 	refs := map[string]string{"min-plus": "Bellman-Ford", "max-plus": "Bellman-Ford (negated)", "boolean": "BFS",
 		"real": "pivoting GJ of I-A", "real-inverse": "pivoting GJ"}
@@ -315,7 +327,7 @@ func apspSemiringsTable(run []bench.Record) []bench.Table {
 		slices.Sort(ns)
 		for _, n := range ns {
 			p := bench.Params{{Name: "semiring", Value: sr}, {Name: "n", Value: strconv.Itoa(n)}}
-			s, f := rc.Get(exp, "cpu/sgje", p), rc.Get(exp, "cpu/fast", p)
+			s, f, g := rc.Get(exp, "cpu/sgje", p), rc.Get(exp, "cpu/fast", p), rc.Get(exp, "cuda/fast", p)
 			want := apsp.FormulaCounts(n)
 			cnt := func(key string, formula int64) string {
 				if s == nil || s.Metrics == nil {
@@ -328,11 +340,12 @@ func apspSemiringsTable(run []bench.Record) []bench.Table {
 				}
 				return formatCount(v) + mark
 			}
-			t.Rows = append(t.Rows, []string{sr, strconv.Itoa(n), refs[sr], checkText(s), checkText(f),
-				cnt("stars", want.Stars), cnt("mults", want.Mults), cnt("adds", want.Adds), CellText(s, "closure"), CellText(f, "closure")})
+			t.Rows = append(t.Rows, []string{sr, strconv.Itoa(n), refs[sr], checkText(s), checkText(f), checkText(g),
+				cnt("stars", want.Stars), cnt("mults", want.Mults), cnt("adds", want.Adds), CellText(s, "closure"), CellText(f, "closure"), CellText(g, "closure")})
 		}
 	}
-	t.Notes = append(t.Notes, "real: the closure A* = (I-A)⁻¹ (operation C' = 1/(1-c)); real-inverse: the direct variant (A, B_I, B_O, C'') giving A⁻¹, run on I-A so both share the reference.")
+	t.Notes = append(t.Notes, "real: the closure A* = (I-A)⁻¹ (operation C' = 1/(1-c)); real-inverse: the direct variant (A, B_I, B_O, C'') giving A⁻¹, run on I-A so both share the reference; cuda/fast inverts as the closure of I minus its input (cudaapsp.Inverse).",
+		"cuda/fast: min-plus and max-plus in float32 (integer weights: exact; max-plus as the negated min-plus closure of -A), Boolean in 32-bit words, real in float64; its time is the whole call on the host clock (transfers included), at these sizes mostly fixed costs.")
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
 	return []bench.Table{t}
@@ -390,43 +403,58 @@ func apspSystolicCase(n int, o Options) Case {
 			}
 			s0, s1 := stream(3*per0), stream(3*per1)
 			metrics := map[string]float64{}
-			type simOut struct {
-				single  *systolic.Run[float64]
-				boolRun *systolic.Run[bool]
-				realRun *systolic.Run[float64]
-				g0, g1  *systolic.Run[float64]
+			// simulate runs GJE0 (one matrix in each semiring, a stream on
+			// three tracks) and, on the CPU, GJE1's stream; cuda/systolic
+			// simulates GJE0 only.
+			simulate := func(ctx context.Context, impl string, rec *bench.Recorder) (simOut, error) {
+				gpu := impl == "cuda/systolic"
+				var out simOut
+				var err error
+				stop := rec.Start("gje0_single")
+				if out.single, err = apspSim(ctx, gpu, semiring.MinPlus[float64]{}, n, [][]float64{mp.Data}, systolic.Config{Tracks: 1}); err != nil {
+					return out, err
+				}
+				if out.boolRun, err = apspSim(ctx, gpu, semiring.Boolean{}, n, [][]bool{bm}, systolic.Config{Tracks: 1}); err != nil {
+					return out, err
+				}
+				if out.realRun, err = apspSim(ctx, gpu, semiring.Real[float64]{}, n, [][]float64{re}, systolic.Config{Tracks: 1}); err != nil {
+					return out, err
+				}
+				stop()
+				stop = rec.Start("gje0_stream")
+				if out.g0, err = apspSim(ctx, gpu, semiring.MinPlus[float64]{}, n, s0, systolic.Config{Design: systolic.GJE0, Tracks: 3, Window: win0}); err != nil {
+					return out, err
+				}
+				stop()
+				if gpu {
+					return out, nil
+				}
+				stop = rec.Start("gje1_stream")
+				out.g1, err = systolic.Simulate(ctx, n, systolic.SemiringOps(semiring.MinPlus[float64]{}), s1, systolic.Config{Design: systolic.GJE1, Tracks: 3, Window: win1})
+				stop()
+				return out, err
 			}
+			// cpuRef is the CPU simulator's GJE0 runs, against which
+			// cuda/systolic is held: cpu/systolic's own when it ran, else
+			// simulated for the check.
+			var cpuRef *simOut
 			return &Instance{
 				Input: &bench.Input{Generator: "apsp-random-graph", Seed: seed, Hash: hashMatrix(mp),
 					Description: fmt.Sprintf("n=%d: one min-plus, one Boolean and one real matrix; streams of %d (GJE0) and %d (GJE1) min-plus matrices on three tracks", n, 3*per0, 3*per1)},
 				Metrics: metrics,
 				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
-					if impl != "cpu/systolic" {
+					if impl != "cpu/systolic" && impl != "cuda/systolic" {
 						return nil, fmt.Errorf("%w: implementation %s is not built into this binary", ErrUnavailable, impl)
 					}
-					var out simOut
-					var err error
-					stop := rec.Start("gje0_single")
-					if out.single, err = systolic.Simulate(ctx, n, systolic.SemiringOps(semiring.MinPlus[float64]{}), [][]float64{mp.Data}, systolic.Config{Tracks: 1}); err != nil {
+					out, err := simulate(ctx, impl, rec)
+					if err != nil {
 						return nil, err
 					}
-					if out.boolRun, err = systolic.Simulate(ctx, n, systolic.SemiringOps(semiring.Boolean{}), [][]bool{bm}, systolic.Config{Tracks: 1}); err != nil {
-						return nil, err
+					if impl == "cuda/systolic" {
+						metrics["gpu_steps_per_s"] = out.g0.StepsPerSecond()
+						return out, nil
 					}
-					if out.realRun, err = systolic.Simulate(ctx, n, systolic.SemiringOps(semiring.Real[float64]{}), [][]float64{re}, systolic.Config{Tracks: 1}); err != nil {
-						return nil, err
-					}
-					stop()
-					stop = rec.Start("gje0_stream")
-					if out.g0, err = systolic.Simulate(ctx, n, systolic.SemiringOps(semiring.MinPlus[float64]{}), s0, systolic.Config{Design: systolic.GJE0, Tracks: 3, Window: win0}); err != nil {
-						return nil, err
-					}
-					stop()
-					stop = rec.Start("gje1_stream")
-					if out.g1, err = systolic.Simulate(ctx, n, systolic.SemiringOps(semiring.MinPlus[float64]{}), s1, systolic.Config{Design: systolic.GJE1, Tracks: 3, Window: win1}); err != nil {
-						return nil, err
-					}
-					stop()
+					cpuRef = &out
 					sr := out.single
 					metrics["processors"] = float64(sr.Processors)
 					metrics["c11_step"] = float64(sr.C11Out(0))
@@ -442,14 +470,37 @@ func apspSystolicCase(n int, o Options) Case {
 					metrics["conflicts"] = float64(sr.Conflicts + out.boolRun.Conflicts + out.realRun.Conflicts + out.g0.Conflicts + out.g1.Conflicts)
 					return out, nil
 				},
-				Check: func(_ string, o any) bench.Check {
+				Check: func(impl string, o any) bench.Check {
 					out, ok := o.(simOut)
 					chk := bench.Check{Method: "results = sGJE exactly (min-plus, Boolean, real; every matrix of both streams); (n+1)² processors, c11 out at 4n+1, cnn out at 7n-2, active ≤ 1/3, utilization 1/2 (GJE0, 3 tracks) and 1 (GJE1), no conflicts"}
+					if impl == "cuda/systolic" {
+						chk.Method = "equal to the CPU simulator (outputs, output steps, active processors per step, operations; one matrix in three semirings, the GJE0 stream on three tracks); results = sGJE exactly; the paper's formulas as for cpu/systolic (GJE0 only)"
+					}
 					if !ok {
 						chk.Detail = "no output"
 						return chk
 					}
 					var bad []string
+					if impl == "cuda/systolic" {
+						if cpuRef == nil {
+							ref, err := simulate(context.Background(), "cpu/systolic", nil)
+							if err != nil {
+								chk.Detail = "CPU simulator: " + err.Error()
+								return chk
+							}
+							cpuRef = &ref
+						}
+						for _, d := range []struct{ what, diff string }{
+							{"min-plus", systolic.Diff(out.single, cpuRef.single)},
+							{"boolean", systolic.Diff(out.boolRun, cpuRef.boolRun)},
+							{"real", systolic.Diff(out.realRun, cpuRef.realRun)},
+							{"GJE0 stream", systolic.Diff(out.g0, cpuRef.g0)},
+						} {
+							if d.diff != "" {
+								bad = append(bad, d.what+" differs from the CPU simulator: "+d.diff)
+							}
+						}
+					}
 					if d := sysCompare(semiring.MinPlus[float64]{}, n, [][]float64{mp.Data}, out.single); d != "" {
 						bad = append(bad, "min-plus: "+d)
 					}
@@ -462,8 +513,13 @@ func apspSystolicCase(n int, o Options) Case {
 					if d := sysCompare(semiring.MinPlus[float64]{}, n, s0, out.g0); d != "" {
 						bad = append(bad, "GJE0 stream: "+d)
 					}
-					if d := sysCompare(semiring.MinPlus[float64]{}, n, s1, out.g1); d != "" {
-						bad = append(bad, "GJE1 stream: "+d)
+					if out.g1 != nil {
+						if d := sysCompare(semiring.MinPlus[float64]{}, n, s1, out.g1); d != "" {
+							bad = append(bad, "GJE1 stream: "+d)
+						}
+						if out.g1.Utilization() != 1 {
+							bad = append(bad, fmt.Sprintf("utilization %v (GJE1)", out.g1.Utilization()))
+						}
 					}
 					sr := out.single
 					if sr.Processors != (n+1)*(n+1) {
@@ -475,8 +531,8 @@ func apspSystolicCase(n int, o Options) Case {
 					if 3*sr.MaxActive() > sr.Processors {
 						bad = append(bad, fmt.Sprintf("%d of %d processors active at once", sr.MaxActive(), sr.Processors))
 					}
-					if out.g0.Utilization() != 0.5 || out.g1.Utilization() != 1 {
-						bad = append(bad, fmt.Sprintf("utilization %v (GJE0), %v (GJE1)", out.g0.Utilization(), out.g1.Utilization()))
+					if out.g0.Utilization() != 0.5 {
+						bad = append(bad, fmt.Sprintf("utilization %v (GJE0)", out.g0.Utilization()))
 					}
 					if len(bad) > 0 {
 						chk.Detail = fmt.Sprint(bad)
@@ -484,11 +540,23 @@ func apspSystolicCase(n int, o Options) Case {
 					}
 					chk.OK = true
 					chk.Detail = "every formula holds and every result equals sGJE"
+					if impl == "cuda/systolic" {
+						chk.Detail = "every run equals the CPU simulator's, every formula holds and every result equals sGJE"
+					}
 					return chk
 				},
 			}, nil
 		},
 	}
+}
+
+// simOut holds the runs of one apsp/systolic case: GJE0 on one matrix in
+// each semiring, the GJE0 stream and (CPU only) the GJE1 stream.
+type simOut struct {
+	single  *systolic.Run[float64]
+	boolRun *systolic.Run[bool]
+	realRun *systolic.Run[float64]
+	g0, g1  *systolic.Run[float64]
 }
 
 // sysCompare returns "" when every matrix of the run equals sGJE's closure
@@ -520,7 +588,7 @@ func apspSystolicTable(run []bench.Record) []bench.Table {
 	t := bench.Table{
 		Title: "apsp/systolic — the arrays GJE0 and GJE1 simulated, beside the paper's formulas",
 		Header: []string{"n", "processors", "(n+1)²", "c11 out", "4n+1", "cnn out", "7n-2", "largest active fraction (≤ 1/3)",
-			"tracks", "utilization GJE0 (1/2)", "utilization GJE1 (1)", "steps/s", "check"},
+			"tracks", "utilization GJE0 (1/2)", "utilization GJE1 (1)", "steps/s", "check", "cuda/systolic", "GPU steps/s"},
 	}
 	var ns []int
 	for _, r := range own {
@@ -532,8 +600,13 @@ func apspSystolicTable(run []bench.Record) []bench.Table {
 	rc := IndexRecords(own)
 	for _, n := range ns {
 		r := rc.Get(exp, "cpu/systolic", bench.Params{{Name: "n", Value: strconv.Itoa(n)}})
+		g := rc.Get(exp, "cuda/systolic", bench.Params{{Name: "n", Value: strconv.Itoa(n)}})
+		gpuRate := "—"
+		if g != nil && g.Metrics != nil && ran(g) {
+			gpuRate = fmt.Sprintf("%.3g", g.Metrics["gpu_steps_per_s"])
+		}
 		if r == nil || r.Metrics == nil || !ran(r) {
-			t.Rows = append(t.Rows, []string{strconv.Itoa(n), "—", strconv.Itoa((n + 1) * (n + 1)), "—", strconv.Itoa(4*n + 1), "—", strconv.Itoa(7*n - 2), "—", "—", "—", "—", "—", checkText(r)})
+			t.Rows = append(t.Rows, []string{strconv.Itoa(n), "—", strconv.Itoa((n + 1) * (n + 1)), "—", strconv.Itoa(4*n + 1), "—", strconv.Itoa(7*n - 2), "—", "—", "—", "—", "—", checkText(r), checkText(g), gpuRate})
 			continue
 		}
 		m := r.Metrics
@@ -544,12 +617,12 @@ func apspSystolicTable(run []bench.Record) []bench.Table {
 			fmt.Sprintf("%.3f (%d of %d; n²/3 = %.1f)", m["max_active_fraction"], int(m["max_active"]), int(m["processors"]), float64(n*n)/3),
 			formatCount(m["tracks"]),
 			strconv.FormatFloat(m["utilization_gje0"], 'g', 4, 64), strconv.FormatFloat(m["utilization_gje1"], 'g', 4, 64),
-			fmt.Sprintf("%.3g", m["steps_per_s"]), checkText(r)})
+			fmt.Sprintf("%.3g", m["steps_per_s"]), checkText(r), checkText(g), gpuRate})
 	}
 	t.Notes = append(t.Notes,
 		"c11 out: steps from c11's input to its output; cnn out: steps from c11's input to cnn's output. Utilization: operations in one period of a three-track stream over n² computing processors × period (6n for GJE0, 3n for GJE1).",
 		"Largest active: the most computing processors in one step of a single matrix, as a fraction of all (n+1)² processors; the count itself is (n²+2)/3 or so, a third of the n² computing processors rounded up.",
-		"steps/s: simulated steps per second of the GJE0 stream on this machine (one goroutine; the whole array each step).")
+		"steps/s: simulated steps per second of the GJE0 stream on this machine (one goroutine; the whole array each step). cuda/systolic: GJE0 on the GPU, a thread per processor and a launch per step, checked equal to the CPU simulator in every output, output step and active count; GPU steps/s of the same stream.")
 	if pic := apspFig4(); pic != "" {
 		t.Notes = append(t.Notes, "The array for a 4×4 matrix after 11 steps (the paper's Fig. 4), ^ up, \\ down-right, / down-left:\n"+pic)
 	}
@@ -616,63 +689,104 @@ func apspFig4() string {
 
 // ---- apsp/blocked ----------------------------------------------------------
 
-func apspBlockedSizes(s Scale) []int {
+// apspBlockedSizes are the orders per scale, each with the implementations
+// that run it: the sequential cpu/sgje up to 2000, cpu/fast up to 4096
+// (8192 at large scale), cuda/fast up to 16384 (32768).
+func apspBlockedSizes(s Scale) []Case {
+	all := []string{"cpu/sgje", "cpu/fast", "cuda/fast"}
+	fast := []string{"cpu/fast", "cuda/fast"}
+	gpu := []string{"cuda/fast"}
+	type size struct {
+		n     int
+		impls []string
+	}
+	var sizes []size
 	switch s {
 	case Quick:
-		return []int{128, 256}
+		sizes = []size{{128, all}, {256, all}}
 	case Large:
-		return []int{4000, 8000}
+		sizes = []size{{4096, fast}, {8192, fast}, {16384, gpu}, {32768, gpu}}
+	default:
+		sizes = []size{{500, all}, {1000, all}, {2000, all}, {4096, fast}, {8192, gpu}, {16384, gpu}}
 	}
-	return []int{500, 1000, 2000}
+	cs := make([]Case, len(sizes))
+	for i, z := range sizes {
+		cs[i] = Case{Params: apspBlockedParams(z.n), Impls: z.impls}
+	}
+	return cs
 }
 
-func apspBlockedCase(n int, o Options) Case {
+// apspCPUCertificateMax is the largest order whose closure is certified on
+// the CPU (n³ operations); larger ones are certified by a product on the
+// GPU when there is one.
+const apspCPUCertificateMax = 4096
+
+func apspBlockedCase(c Case, o Options) Case {
 	seed := apspSeed(o)
-	return Case{
-		Params: bench.Params{{Name: "n", Value: strconv.Itoa(n)}, {Name: "semiring", Value: "min-plus float32"}},
-		Work:   float64(n) * float64(n) * float64(n),
-		Setup: func(ctx context.Context) (*Instance, error) {
-			need := uint64(n) * uint64(n) * 4 * 3
-			if avail := bench.AvailableMemory(); avail > 0 && need > avail {
-				return nil, fmt.Errorf("n=%d needs about %.1f GiB, only %.1f GiB available", n, gib(need), gib(avail))
-			}
-			// Dense, positive integer weights: every sum is exact in float32
-			// (paths below 2²⁴) and every cycle positive, so the closure is
-			// the unique solution of X = I ⊕ A X.
-			a := apspGraph[float32](seed, n, 0.5, 1000, 0)
-			threads := o.Threads
-			return &Instance{
-				Input: &bench.Input{Generator: "apsp-random-graph", Seed: seed, Hash: hashMatrix(a),
-					Description: fmt.Sprintf("n=%d, arcs with probability 1/2, integer weights in [1,1000], float32", n)},
-				// The in-cache limit of the update on this machine, measured
-				// beside every case (the machine may be shared).
-				Metrics: map[string]float64{"updates": float64(n) * float64(n) * float64(n),
-					"limit_gups": apsp.PeakMinPlus32(threads, 200*time.Millisecond) / 1e9},
-				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
-					c := a.Clone()
+	n, _ := strconv.Atoi(c.Params.Get("n"))
+	c.Work = float64(n) * float64(n) * float64(n)
+	c.Setup = func(ctx context.Context) (*Instance, error) {
+		need := uint64(n) * uint64(n) * 4 * 3
+		if avail := bench.AvailableMemory(); avail > 0 && need > avail {
+			return nil, fmt.Errorf("n=%d needs about %.1f GiB, only %.1f GiB available", n, gib(need), gib(avail))
+		}
+		// Dense, positive integer weights: every sum is exact in float32
+		// (paths below 2²⁴) and every cycle positive, so the closure is
+		// the unique solution of X = I ⊕ A X.
+		a := apspGraph[float32](seed, n, 0.5, 1000, 0)
+		threads := o.Threads
+		metrics := map[string]float64{"updates": float64(n) * float64(n) * float64(n)}
+		if slices.Contains(c.Impls, "cpu/fast") {
+			// The in-cache limit of the update on this machine, measured
+			// beside every case (the machine may be shared).
+			metrics["limit_gups"] = apsp.PeakMinPlus32(threads, 200*time.Millisecond) / 1e9
+		}
+		return &Instance{
+			Input: &bench.Input{Generator: "apsp-random-graph", Seed: seed, Hash: hashMatrix(a),
+				Description: fmt.Sprintf("n=%d, arcs with probability 1/2, integer weights in [1,1000], float32", n)},
+			Metrics: metrics,
+			Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
+				c := a.Clone()
+				var err error
+				switch impl {
+				case "cpu/sgje":
 					stop := rec.Start("closure")
-					var err error
-					switch impl {
-					case "cpu/sgje":
-						_, err = apsp.SGJE(ctx, semiring.MinPlus[float32]{}, c)
-					case "cpu/fast":
-						err = apsp.Fast(ctx, semiring.MinPlus[float32]{}, c, apsp.FastOptions{Threads: threads})
-					default:
-						return nil, fmt.Errorf("%w: implementation %s is not built into this binary", ErrUnavailable, impl)
-					}
+					_, err = apsp.SGJE(ctx, semiring.MinPlus[float32]{}, c)
 					stop()
-					return c, err
-				},
-				Check: func(_ string, o any) bench.Check {
-					d, _ := o.(*apsp.Matrix[float32])
-					if d == nil {
-						return bench.Check{Method: "closure equation", Detail: "no output"}
+				case "cpu/fast":
+					stop := rec.Start("closure")
+					err = apsp.Fast(ctx, semiring.MinPlus[float32]{}, c, apsp.FastOptions{Threads: threads})
+					stop()
+				case "cuda/fast":
+					// Phases h2d, closure (CUDA events) and d2h.
+					if err = apspCUDAFast(ctx, semiring.MinPlus[float32]{}, c, rec); err == nil && metrics["gpu_limit_tups"] == 0 {
+						var peak float64
+						if peak, err = apspGPUPeak(ctx); err == nil {
+							metrics["gpu_limit_tups"] = peak / 1e12
+						}
 					}
-					return closureCertificate(a, d, threads)
-				},
-			}, nil
-		},
+				default:
+					return nil, fmt.Errorf("%w: implementation %s is not built into this binary", ErrUnavailable, impl)
+				}
+				return c, err
+			},
+			Check: func(_ string, o any) bench.Check {
+				d, _ := o.(*apsp.Matrix[float32])
+				if d == nil {
+					return bench.Check{Method: "closure equation", Detail: "no output"}
+				}
+				if n > apspCPUCertificateMax {
+					chk, err := apspGPUCertificate(a, d)
+					if err == nil {
+						return chk
+					}
+					slog.Warn("apsp/blocked: certificate on the GPU failed, certifying on the CPU", "n", n, "err", err)
+				}
+				return closureCertificate(a, d, threads)
+			},
+		}, nil
 	}
+	return c
 }
 
 // closureCertificate checks D = I ⊕ A ⊗ D exactly in min-plus: with every
@@ -747,6 +861,26 @@ func apspBlockedParams(n int) bench.Params {
 	return bench.Params{{Name: "n", Value: strconv.Itoa(n)}, {Name: "semiring", Value: "min-plus float32"}}
 }
 
+// apspRate is n³ updates over a phase's time, in units per second (1e9:
+// G/s, 1e12: T/s), or "—".
+func apspRate(r *bench.Record, phase string, n int, unit float64) string {
+	ms := PhaseMS(r, phase)
+	if math.IsNaN(ms) || ms == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f", float64(n)*float64(n)*float64(n)/(ms*1e-3)/unit)
+}
+
+// apspOfLimit is a rate against a measured limit (same unit), as a
+// percentage, or "—".
+func apspOfLimit(r *bench.Record, phase string, n int, unit, limit float64) string {
+	ms := PhaseMS(r, phase)
+	if math.IsNaN(ms) || ms == 0 || !(limit > 0) {
+		return "—"
+	}
+	return fmt.Sprintf("%.0f%%", 100*float64(n)*float64(n)*float64(n)/(ms*1e-3)/unit/limit)
+}
+
 func apspBlockedTable(run []bench.Record) []bench.Table {
 	const exp = "apsp/blocked"
 	own := ofExperiment(run, exp)
@@ -754,36 +888,51 @@ func apspBlockedTable(run []bench.Record) []bench.Table {
 		return nil
 	}
 	rc := IndexRecords(own)
-	t := bench.Table{
+	cpu := bench.Table{
 		Title:  "apsp/blocked — min-plus float32 closure on the CPU: sGJE (the paper's listing, one thread) vs blocked Gauss-Jordan (cpu/fast)",
 		Header: []string{"n", "cpu/sgje ms", "cpu/fast ms", "cpu/sgje / cpu/fast", "cpu/sgje G updates/s", "cpu/fast G updates/s", "in-cache limit G updates/s", "cpu/fast / limit"},
 	}
-	ups := func(r *bench.Record, n int) string {
-		ms := PhaseMS(r, "closure")
-		if math.IsNaN(ms) || ms == 0 {
-			return "—"
-		}
-		return fmt.Sprintf("%.2f", float64(n)*float64(n)*float64(n)/(ms*1e6))
+	gpu := bench.Table{
+		Title:  "apsp/blocked — min-plus float32 closure on the GPU (cuda/fast, blocked Gauss-Jordan over 128×128 blocks) against its measured limit",
+		Header: []string{"n", "cuda/fast closure ms", "h2d ms", "d2h ms", "T updates/s", "measured limit T updates/s", "cuda/fast / limit", "cpu/fast ms", "cpu/fast / cuda/fast (closure)", "check"},
 	}
 	for _, n := range apspBlockedRows(own) {
 		p := apspBlockedParams(n)
-		s, f := rc.Get(exp, "cpu/sgje", p), rc.Get(exp, "cpu/fast", p)
-		limit, frac := "—", "—"
-		if f != nil && f.Metrics != nil && f.Metrics["limit_gups"] > 0 {
-			lim := f.Metrics["limit_gups"]
-			limit = fmt.Sprintf("%.1f", lim)
-			if ms := PhaseMS(f, "closure"); !math.IsNaN(ms) && ms > 0 {
-				frac = fmt.Sprintf("%.0f%%", 100*float64(n)*float64(n)*float64(n)/(ms*1e6)/lim)
+		s, f, g := rc.Get(exp, "cpu/sgje", p), rc.Get(exp, "cpu/fast", p), rc.Get(exp, "cuda/fast", p)
+		if s != nil || f != nil {
+			limit, lim := "—", 0.0
+			if f != nil && f.Metrics != nil && f.Metrics["limit_gups"] > 0 {
+				lim = f.Metrics["limit_gups"]
+				limit = fmt.Sprintf("%.1f", lim)
 			}
+			cpu.Rows = append(cpu.Rows, []string{strconv.Itoa(n), CellText(s, "closure"), CellText(f, "closure"),
+				Ratio(PhaseMS(s, "closure"), PhaseMS(f, "closure")), apspRate(s, "closure", n, 1e9), apspRate(f, "closure", n, 1e9),
+				limit, apspOfLimit(f, "closure", n, 1e9, lim)})
 		}
-		t.Rows = append(t.Rows, []string{strconv.Itoa(n), CellText(s, "closure"), CellText(f, "closure"),
-			Ratio(PhaseMS(s, "closure"), PhaseMS(f, "closure")), ups(s, n), ups(f, n), limit, frac})
+		if g != nil {
+			limit, lim := "—", 0.0
+			if g.Metrics != nil && g.Metrics["gpu_limit_tups"] > 0 {
+				lim = g.Metrics["gpu_limit_tups"]
+				limit = fmt.Sprintf("%.2f", lim)
+			}
+			gpu.Rows = append(gpu.Rows, []string{strconv.Itoa(n), CellText(g, "closure"), CellText(g, "h2d"), CellText(g, "d2h"),
+				apspRate(g, "closure", n, 1e12), limit, apspOfLimit(g, "closure", n, 1e12, lim),
+				CellText(f, "closure"), Ratio(PhaseMS(f, "closure"), PhaseMS(g, "closure")), checkText(g)})
+		}
 	}
-	t.Notes = append(t.Notes, "An update is one c := c ⊕ a ⊗ b: n³ per closure. Target: cpu/fast at least 8x cpu/sgje at n = 2000 on a 2-core machine.",
+	cpu.Notes = append(cpu.Notes, "An update is one c := c ⊕ a ⊗ b: n³ per closure. Target: cpu/fast at least 8x cpu/sgje at n = 2000 on a 2-core machine.",
 		"In-cache limit: cpu/fast's block update on a 64×256 block that stays in cache, on all threads (apsp.PeakMinPlus32), measured with each case.")
-	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
-	t.Notes = append(t.Notes, CheckSummary(run, exp))
-	return []bench.Table{t}
+	gpu.Notes = append(gpu.Notes, "closure: CUDA events around the elimination on the device; h2d and d2h: the matrix to and from the device (host clock). Target: at least 10 T updates/s at n = 16384 on an H100.",
+		fmt.Sprintf("Measured limit: a kernel of 16 independent chains c := min(c, c + e) per thread on every SM (one FADD and one FMNMX, the pair of the product's inner loop), best of five launches (cudaapsp.PeakMinPlus32). Checks: the certificate D = I ⊕ A ⊗ D, on the CPU up to n = %d, above it with A ⊗ D computed on the GPU by cuda/fast's product kernel.", apspCPUCertificateMax))
+	var out []bench.Table
+	for _, t := range []*bench.Table{&cpu, &gpu} {
+		if len(t.Rows) > 0 {
+			t.Notes = append(t.Notes, StatusNotes(run, exp)...)
+			t.Notes = append(t.Notes, CheckSummary(run, exp))
+			out = append(out, *t)
+		}
+	}
+	return out
 }
 
 func apspBlockedPlots(run []bench.Record) []bench.Plot {
@@ -795,7 +944,7 @@ func apspBlockedPlots(run []bench.Record) []bench.Plot {
 	rc := IndexRecords(own)
 	pl := bench.Plot{Name: "apsp-blocked", Title: "apsp/blocked: min-plus float32 closure time vs n",
 		XLabel: "n", YLabel: "closure (ms)", LogX: true, LogY: true}
-	for _, impl := range []string{"cpu/sgje", "cpu/fast"} {
+	for _, impl := range []string{"cpu/sgje", "cpu/fast", "cuda/fast"} {
 		s := bench.Series{Name: impl}
 		for _, n := range apspBlockedRows(own) {
 			if v := PhaseMS(rc.Get(exp, impl, apspBlockedParams(n)), "closure"); !math.IsNaN(v) {
@@ -813,10 +962,10 @@ func init() {
 	Register(&Experiment{
 		Name:        "apsp/semirings",
 		Paper:       apspPaper,
-		Description: "sGJE in the real, min-plus, max-plus and Boolean semirings against pivoting Gauss-Jordan, Bellman-Ford and BFS; operation counts vs n, n³-n, n(n-1)²",
+		Description: "sGJE in the real, min-plus, max-plus and Boolean semirings against pivoting Gauss-Jordan, Bellman-Ford and BFS; operation counts vs n, n³-n, n(n-1)²; cpu/fast and cuda/fast held to the same references",
 		Statistic:   bench.StatMedian,
-		Impls:       []string{"cpu/sgje", "cpu/fast"},
-		NsPerWork:   map[string]float64{"cpu/sgje": 3, "cpu/fast": 1},
+		Impls:       []string{"cpu/sgje", "cpu/fast", "cuda/fast"},
+		NsPerWork:   map[string]float64{"cpu/sgje": 3, "cpu/fast": 1, "cuda/fast": 0.5},
 		Cases: func(s Scale, o Options) []Case {
 			var cs []Case
 			for _, name := range apspSemiringNames {
@@ -833,8 +982,8 @@ func init() {
 		Paper:       apspPaper,
 		Description: "the hexagonal arrays GJE0 and GJE1 simulated: processors, c11 and cnn exit steps, active fraction, three-track utilization vs the paper's formulas",
 		Statistic:   bench.StatMedian,
-		Impls:       []string{"cpu/systolic"},
-		NsPerWork:   map[string]float64{"cpu/systolic": 20},
+		Impls:       []string{"cpu/systolic", "cuda/systolic"},
+		NsPerWork:   map[string]float64{"cpu/systolic": 20, "cuda/systolic": 0.5},
 		Cases: func(s Scale, o Options) []Case {
 			var cs []Case
 			for _, n := range apspSystolicSizes(s) {
@@ -848,14 +997,14 @@ func init() {
 	Register(&Experiment{
 		Name:        "apsp/blocked",
 		Paper:       apspPaper,
-		Description: "min-plus float32 closure time vs n on the CPU: sGJE vs blocked Gauss-Jordan (Remark 2.2), updates per second",
+		Description: "min-plus float32 closure time vs n on the CPU and the GPU: sGJE vs blocked Gauss-Jordan (Remark 2.2), updates per second against the measured limits",
 		Statistic:   bench.StatMedian,
-		Impls:       []string{"cpu/sgje", "cpu/fast"},
-		NsPerWork:   map[string]float64{"cpu/sgje": 1.5, "cpu/fast": 0.1},
+		Impls:       []string{"cpu/sgje", "cpu/fast", "cuda/fast"},
+		NsPerWork:   map[string]float64{"cpu/sgje": 1.5, "cpu/fast": 0.1, "cuda/fast": 0.001},
 		Cases: func(s Scale, o Options) []Case {
-			var cs []Case
-			for _, n := range apspBlockedSizes(s) {
-				cs = append(cs, apspBlockedCase(n, o))
+			cs := apspBlockedSizes(s)
+			for i := range cs {
+				cs[i] = apspBlockedCase(cs[i], o)
 			}
 			return cs
 		},

@@ -3,11 +3,13 @@ package experiments
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/impls/cpu/apsp"
 	cudaapsp "github.com/semibench/semibench/impls/cuda/apsp"
 	"github.com/semibench/semibench/semiring"
+	"github.com/semibench/semibench/systolic"
 )
 
 // The CUDA implementations of the apsp experiments and of `semibench solve
@@ -74,4 +76,61 @@ func APSPBackends() []apsp.Backend {
 			return apspCUDAInverse(ctx, a, nil)
 		},
 	}}
+}
+
+// apspSim runs the array GJE0 or GJE1 on mats by the CPU simulator or,
+// with gpu, by cuda/systolic (GJE0 only).
+func apspSim[T any, S semiring.Semiring[T]](ctx context.Context, gpu bool, s S, n int, mats [][]T, cfg systolic.Config) (*systolic.Run[T], error) {
+	if gpu {
+		r, err := cudaapsp.Systolic(ctx, s, n, mats, cfg, cudaapsp.Options{})
+		return r, markUnavailable(err)
+	}
+	return systolic.Simulate(ctx, n, systolic.SemiringOps(s), mats, cfg)
+}
+
+// apspPeak caches cudaapsp.PeakMinPlus32: the device's limit is measured
+// once per process.
+var apspPeak struct {
+	sync.Mutex
+	v float64
+}
+
+// apspGPUPeak returns the measured limit of the min-plus float32 update on
+// the GPU, in updates per second.
+func apspGPUPeak(ctx context.Context) (float64, error) {
+	apspPeak.Lock()
+	defer apspPeak.Unlock()
+	if apspPeak.v == 0 {
+		v, err := cudaapsp.PeakMinPlus32(ctx, cudaapsp.Options{})
+		if err != nil {
+			return 0, markUnavailable(err)
+		}
+		apspPeak.v = v
+	}
+	return apspPeak.v, nil
+}
+
+// apspGPUCertificate checks the closure D of A (min-plus float32, integer
+// weights, every cycle positive) by the equation D = I ⊕ A ⊗ D, with the
+// product computed on the GPU (cudaapsp.ProductMinPlus32) and compared on
+// the host. An error means the GPU could not compute the product.
+func apspGPUCertificate(a, d *apsp.Matrix[float32]) (bench.Check, error) {
+	chk := bench.Check{Method: "certificate: D = I ⊕ A ⊗ D exactly (unique solution: every cycle positive, integer weights); A ⊗ D by cuda/fast's product kernel on the GPU"}
+	x, err := cudaapsp.ProductMinPlus32(context.Background(), a, d, cudaapsp.Options{})
+	if err != nil {
+		return chk, err
+	}
+	n := a.N
+	for e, v := range x.Data {
+		if e/n == e%n {
+			v = min(v, 0)
+		}
+		if v != d.Data[e] {
+			chk.Detail = fmt.Sprintf("(%d,%d): D = %v, (I ⊕ A ⊗ D) = %v", e/n+1, e%n+1, d.Data[e], v)
+			return chk, nil
+		}
+	}
+	chk.OK = true
+	chk.Detail = fmt.Sprintf("all %d entries satisfy the closure equation", n*n)
+	return chk, nil
 }
