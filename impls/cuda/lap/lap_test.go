@@ -1,0 +1,217 @@
+package cudalap
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/semibench/semibench/impls/cpu/lap"
+	"github.com/semibench/semibench/impls/cuda"
+	"github.com/semibench/semibench/impls/cuda/driver"
+)
+
+func hasGPU() bool {
+	n, err := cuda.DeviceCount()
+	return err == nil && n > 0
+}
+
+// randomMatrix is an r x c matrix of costs uniform in [0, rng).
+func randomMatrix(rnd *rand.Rand, r, c int, rng int64) *lap.Matrix {
+	m := &lap.Matrix{Rows: r, Cols: c, C: make([]int64, r*c)}
+	for k := range m.C {
+		m.C[k] = rnd.Int64N(rng)
+	}
+	return m
+}
+
+// solvers are this package's solvers besides cuda/paper.
+var solvers = []struct {
+	name  string
+	solve func(context.Context, *lap.Matrix, Options) (*lap.Result, error)
+}{
+	{"cuda/hungarian-n3", HungarianN3},
+	{"cuda/fast", Fast},
+}
+
+func TestUnavailable(t *testing.T) {
+	if hasGPU() {
+		t.Skip("a CUDA device is present")
+	}
+	m := randomMatrix(rand.New(rand.NewPCG(1, 1)), 4, 5, 10)
+	for _, s := range solvers {
+		if _, err := s.solve(context.Background(), m, Options{}); !errors.Is(err, driver.ErrUnavailable) {
+			t.Errorf("%s: %v; want ErrUnavailable", s.name, err)
+		}
+	}
+}
+
+// TestArgumentChecks: what is refused before any device work.
+func TestArgumentChecks(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name string
+		m    *lap.Matrix
+		want error
+		text string
+	}{
+		{"nil", nil, nil, "nil matrix"},
+		{"more rows", &lap.Matrix{Rows: 3, Cols: 2, C: make([]int64, 6)}, lap.ErrShape, "rows"},
+		{"short", &lap.Matrix{Rows: 2, Cols: 2, C: make([]int64, 3)}, lap.ErrShape, "values"},
+		{"beyond int32", &lap.Matrix{Rows: 2, Cols: 2, C: []int64{0, 1 << 31, 0, 0}}, lap.ErrOverflow, "row 1, column 2"},
+	}
+	for _, s := range solvers {
+		for _, c := range cases {
+			_, err := s.solve(ctx, c.m, Options{})
+			if err == nil || errors.Is(err, driver.ErrUnavailable) || (c.want != nil && !errors.Is(err, c.want)) || !strings.Contains(err.Error(), c.text) {
+				t.Errorf("%s %s: %v", s.name, c.name, err)
+			}
+		}
+	}
+	// cuda/fast's packed bids: a span times (c+1) at 2^36 is refused.
+	m := &lap.Matrix{Rows: 1, Cols: 40, C: make([]int64, 40)}
+	m.C[7] = 1<<31 - 1
+	if _, err := Fast(ctx, m, Options{}); !errors.Is(err, lap.ErrOverflow) || !strings.Contains(err.Error(), "packed bids") {
+		t.Errorf("cuda/fast wide span: %v", err)
+	}
+	// One column needs no device.
+	res, err := Fast(ctx, &lap.Matrix{Rows: 1, Cols: 1, C: []int64{-7}}, Options{})
+	if err != nil || res.Cost != -7 || res.Assignment[0] != 0 {
+		t.Errorf("cuda/fast 1x1: %+v, %v", res, err)
+	}
+}
+
+func TestFastEpsilons(t *testing.T) {
+	for _, span := range []int64{0, 1, 5, 6, 35, 36, 1000, 8193 * 8192} {
+		e := FastEpsilons(span)
+		if e[len(e)-1] != 1 {
+			t.Errorf("span %d: last epsilon %d, want 1", span, e[len(e)-1])
+		}
+		for i := 1; i < len(e); i++ {
+			if e[i] >= e[i-1] || e[i] != max(1, e[i-1]/FastTheta) {
+				t.Errorf("span %d: epsilons %v do not shrink by %d", span, e, FastTheta)
+			}
+		}
+		if e[0] != max(1, span/FastTheta) {
+			t.Errorf("span %d: first epsilon %d", span, e[0])
+		}
+	}
+}
+
+func TestPlans(t *testing.T) {
+	if got, want := N3Plan(8192, 8192).Total(), uint64(4*8192*8192+8*8193+8*8193+4*8193+4*8193+8*8193+8193); got != want {
+		t.Errorf("N3Plan = %d bytes, want %d", got, want)
+	}
+	if got, want := FastPlan(100, 200).Total(), uint64(4*100*200+(8+4+4+8+8+8+16)*200+64); got != want {
+		t.Errorf("FastPlan = %d bytes, want %d", got, want)
+	}
+	err := cuda.Fits(FastPlan(8192, 8192), 1<<28, nil)
+	if err == nil || !strings.Contains(err.Error(), "cuda/fast 8192x8192") {
+		t.Errorf("Fits: %v", err)
+	}
+}
+
+func TestAssignFromColumns(t *testing.T) {
+	a := make([]int, 2)
+	if err := assignFromColumns([]int32{9, 0, 2, 1}, a); err != nil || a[0] != 2 || a[1] != 1 {
+		t.Errorf("assignFromColumns = %v, %v", a, err)
+	}
+	for _, p := range [][]int32{{0, 1, 1, 0}, {0, 1, 0, 0}, {0, 3, 2, 1}} {
+		if err := assignFromColumns(p, a); err == nil {
+			t.Errorf("p = %v accepted", p)
+		}
+	}
+}
+
+// ---- GPU tests ----------------------------------------------------------
+
+func needGPU(t *testing.T) {
+	t.Helper()
+	if !hasGPU() {
+		t.Skip("no CUDA device")
+	}
+}
+
+// check certifies res (by duals when it has them) and compares its cost
+// with cpu/jv's certified optimum.
+func check(t *testing.T, name string, m *lap.Matrix, res *lap.Result) {
+	t.Helper()
+	ref, err := lap.SolveJV(context.Background(), m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lap.Certify(m, ref); err != nil {
+		t.Fatalf("reference: %v", err)
+	}
+	if err := lap.Certify(m, res); err != nil {
+		t.Fatalf("%s %dx%d: %v", name, m.Rows, m.Cols, err)
+	}
+	if err := lap.Agree(m, res, ref); err != nil {
+		t.Fatalf("%s %dx%d: %v", name, m.Rows, m.Cols, err)
+	}
+}
+
+func TestGPUSolvers(t *testing.T) {
+	needGPU(t)
+	ctx := context.Background()
+	rnd := rand.New(rand.NewPCG(4, 2))
+	shapes := [][2]int{{1, 1}, {1, 5}, {2, 2}, {3, 7}, {17, 17}, {31, 64}, {100, 100}, {257, 300}, {512, 512}, {1000, 1000}}
+	for _, s := range solvers {
+		for _, sh := range shapes {
+			for _, rf := range []float64{0.1, 1, 10} {
+				rng := max(1, int64(rf*float64(sh[1])))
+				m := randomMatrix(rnd, sh[0], sh[1], rng)
+				res, err := s.solve(ctx, m, Options{})
+				if err != nil {
+					t.Fatalf("%s %dx%d range %d: %v", s.name, sh[0], sh[1], rng, err)
+				}
+				check(t, s.name, m, res)
+			}
+		}
+		// Negative costs, all equal costs, and c_ij = i·j (the Hungarian's
+		// hard case).
+		n := 300
+		neg := randomMatrix(rnd, n, n, 2000)
+		same := &lap.Matrix{Rows: n, Cols: n, C: make([]int64, n*n)}
+		prod := &lap.Matrix{Rows: n, Cols: n, C: make([]int64, n*n)}
+		for k := range neg.C {
+			neg.C[k] -= 1000
+			same.C[k] = 5
+			prod.C[k] = int64((k / n) * (k % n))
+		}
+		for _, m := range []*lap.Matrix{neg, same, prod} {
+			res, err := s.solve(ctx, m, Options{})
+			if err != nil {
+				t.Fatalf("%s: %v", s.name, err)
+			}
+			check(t, s.name, m, res)
+		}
+		t.Logf("%s: certified on %d random shapes x 3 ranges and 3 structured matrices", s.name, len(shapes))
+	}
+}
+
+// TestGPULarge times both at n = 2048 (range n) against cpu/jv.
+func TestGPULarge(t *testing.T) {
+	needGPU(t)
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	rnd := rand.New(rand.NewPCG(8, 8))
+	for _, rf := range []float64{0.1, 1, 10} {
+		n := 2048
+		m := randomMatrix(rnd, n, n, int64(rf*float64(n)))
+		for _, s := range solvers {
+			res, err := s.solve(context.Background(), m, Options{})
+			if err != nil {
+				t.Fatalf("%s: %v", s.name, err)
+			}
+			check(t, s.name, m, res)
+		}
+		_, st, err := FastWithStats(context.Background(), m, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("n=%d range %gn: cuda/fast %d phases, %d rounds", n, rf, st.Phases, st.Rounds)
+	}
+}

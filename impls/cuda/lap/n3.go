@@ -1,0 +1,154 @@
+package cudalap
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/semibench/semibench/impls/cpu/lap"
+	"github.com/semibench/semibench/impls/cuda"
+	"github.com/semibench/semibench/impls/cuda/driver"
+)
+
+// PhaseAugment is cuda/hungarian-n3's solve phase: every row's shortest
+// augmenting path, timed with CUDA events.
+const PhaseAugment = "augment"
+
+// n3Threads is the one block of lap_n3; n3Chunk the rows per launch (the
+// host checks ctx between launches).
+const (
+	n3Threads = 1024
+	n3Chunk   = 256
+)
+
+// N3Plan is the device memory of cuda/hungarian-n3 for an r x c instance.
+func N3Plan(r, c int) cuda.Plan {
+	return cuda.Plan{What: fmt.Sprintf("cuda/hungarian-n3 %dx%d", r, c), Buffers: []cuda.Buffer{
+		{Name: "lap.c", Bytes: 4 * uint64(r) * uint64(c)},
+		{Name: "lap.n3.u", Bytes: 8 * uint64(r+1)},
+		{Name: "lap.n3.v", Bytes: 8 * uint64(c+1)},
+		{Name: "lap.n3.p", Bytes: 4 * uint64(c+1)},
+		{Name: "lap.n3.way", Bytes: 4 * uint64(c+1)},
+		{Name: "lap.n3.minv", Bytes: 8 * uint64(c+1)},
+		{Name: "lap.n3.used", Bytes: uint64(c + 1)},
+	}}
+}
+
+// HungarianN3 is cuda/hungarian-n3: the O(n^3) Hungarian algorithm of
+// impls/cpu/lap's SolveN3 on the GPU, in one thread block. Rows are added
+// one at a time, each by a shortest augmenting path grown with an array of
+// slacks; every step of a path scans the newly reached row with all the
+// block's threads, finds the least slack outside the tree by a block-wide
+// reduction, and updates the duals and slacks of all columns in parallel.
+// The matrix stays on the device (int32); the steps of a path are
+// inherently sequential, which is the point of the paper's Fig. 6. The
+// result has the duals, so lap.Certify certifies it. Phases: h2d, augment,
+// d2h. Without a CUDA driver or device the error matches
+// driver.ErrUnavailable.
+func HungarianN3(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, error) {
+	const impl = "cuda/hungarian-n3"
+	stop := opt.Rec.Start(PhaseH2D)
+	c32, _, _, err := costs32(impl, m)
+	if err != nil {
+		return nil, err
+	}
+	dev, err := cuda.Open(opt.Device)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", impl, err)
+	}
+	r, c := m.Rows, m.Cols
+	res := &lap.Result{Assignment: make([]int, r), U: make([]int64, r+1), V: make([]int64, c+1)}
+	err = dev.Run(ctx, func(t *driver.Thread) error {
+		fn, err := dev.Function(t, lapModule, "lap_n3")
+		if err != nil {
+			return err
+		}
+		plan := N3Plan(r, c)
+		if err := dev.Check(t, plan); err != nil {
+			return err
+		}
+		ptr := map[string]driver.DevicePtr{}
+		for _, b := range plan.Buffers {
+			if ptr[b.Name], err = dev.Buffer(t, b.Name, b.Bytes); err != nil {
+				return err
+			}
+		}
+		s := dev.Stream()
+		for _, z := range []struct {
+			name  string
+			words int64
+		}{{"lap.n3.u", 2 * int64(r+1)}, {"lap.n3.v", 2 * int64(c+1)}, {"lap.n3.p", int64(c + 1)}} {
+			if err := t.MemsetD32Async(ptr[z.name], 0, z.words, s); err != nil {
+				return err
+			}
+		}
+		if err := cuda.Upload(t, dev, ptr["lap.c"], c32); err != nil {
+			return err
+		}
+		stop()
+		for lo := 1; lo <= r; lo += n3Chunk {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			hi := min(r, lo+n3Chunk-1)
+			if err := dev.StartTimer(t); err != nil {
+				return err
+			}
+			if err := t.Launch(fn, driver.D1(1), driver.D1(n3Threads), 0, s,
+				ptr["lap.c"], r, c, lo, hi, ptr["lap.n3.u"], ptr["lap.n3.v"], ptr["lap.n3.p"],
+				ptr["lap.n3.way"], ptr["lap.n3.minv"], ptr["lap.n3.used"]); err != nil {
+				return err
+			}
+			d, err := dev.StopTimer(t)
+			if err != nil {
+				return err
+			}
+			opt.Rec.Add(PhaseAugment, d)
+		}
+		defer opt.Rec.Start(PhaseD2H)()
+		p := make([]int32, c+1)
+		if err := cuda.Download(t, dev, p, ptr["lap.n3.p"]); err != nil {
+			return err
+		}
+		if err := cuda.Download(t, dev, res.U, ptr["lap.n3.u"]); err != nil {
+			return err
+		}
+		if err := cuda.Download(t, dev, res.V, ptr["lap.n3.v"]); err != nil {
+			return err
+		}
+		return assignFromColumns(p, res.Assignment)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s %dx%d: %w", impl, r, c, err)
+	}
+	res.U, res.V = res.U[1:], res.V[1:]
+	res.Cost = m.CostOf(res.Assignment)
+	return res, nil
+}
+
+// assignFromColumns turns p (p[j] the 1-based row of column j, 0 when free,
+// p[0] unused) into the column of each row, checking that every row got
+// exactly one.
+func assignFromColumns(p []int32, assign []int) error {
+	for i := range assign {
+		assign[i] = -1
+	}
+	for j := 1; j < len(p); j++ {
+		i := int(p[j]) - 1
+		if i < -1 || i >= len(assign) {
+			return fmt.Errorf("column %d holds row %d, not in 1..%d", j, i+1, len(assign))
+		}
+		if i < 0 {
+			continue
+		}
+		if assign[i] >= 0 {
+			return fmt.Errorf("row %d holds columns %d and %d", i+1, assign[i]+1, j)
+		}
+		assign[i] = j - 1
+	}
+	for i, j := range assign {
+		if j < 0 {
+			return fmt.Errorf("row %d was not assigned", i+1)
+		}
+	}
+	return nil
+}
