@@ -13,6 +13,8 @@ import (
 	gen "github.com/semibench/semibench/generators/domination"
 	"github.com/semibench/semibench/impls/cpu/domination"
 	"github.com/semibench/semibench/impls/cpu/minplus"
+	"github.com/semibench/semibench/impls/cuda"
+	cudaminplus "github.com/semibench/semibench/impls/cuda/minplus"
 	"github.com/semibench/semibench/results"
 )
 
@@ -20,12 +22,37 @@ import (
 // Table 1 (size of A(D_m)), Table 2 (Algorithm 2's 50 (min,+) powers),
 // Tables 3 and 4 (the recurrence r0, a, b and n0), Table 5 (total times),
 // Table 6 (α of the closed formula), and domination/formula, γ2(P_m □ C_n)
-// for 3 <= n <= 40 with each m's formula. This file holds the CPU side.
+// for 3 <= n <= 40 with each m's formula. Algorithm 2 runs on the CPU
+// (impls/cpu/minplus) and on the GPU (impls/cuda/minplus's Session, the
+// powers kept on the device); every run's powers are compared, fingerprint
+// by fingerprint, with one reference analysis per m.
 
 const dominationPaper = "002_cefe811b9d125289.txt"
 
 // dominationCPU lists the CPU (min,+) products in display order.
 var dominationCPU = []string{"cpu/paper", "cpu/fast", "cpu/sparse"}
+
+// dominationGPU lists the GPU (min,+) products in display order.
+var dominationGPU = cudaminplus.Names
+
+// dominationAll is every product, CPU then GPU.
+var dominationAll = append(slices.Clone(dominationCPU), dominationGPU...)
+
+// dominationExact are the implementations of Tables 3, 4, 6 and the
+// formula: the sparse products, whose runs are shortest.
+var dominationExact = []string{"cpu/sparse", "cuda/sparse"}
+
+// dominationBeyond is the first m beyond the paper (N = 131,562): only
+// cuda/sparse holds its powers (2 x 34.6 GB on the device).
+const dominationBeyond = 13
+
+// dominationImplsAt restricts a case beyond the paper to cuda/sparse.
+func dominationImplsAt(m int) []string {
+	if m >= dominationBeyond {
+		return []string{"cuda/sparse"}
+	}
+	return nil
+}
 
 // dominationNsPerWork are priors in ns per nominal dense (min,+) update of
 // Algorithm 2 (49·N³ per case), measured on a loaded 2-core EPYC with the
@@ -35,7 +62,12 @@ var dominationCPU = []string{"cpu/paper", "cpu/fast", "cpu/sparse"}
 // (density 6% at m = 7, 2.5% at m = 9, falling with m), so their cost per
 // nominal update is far lower and falls with m, which keeps the estimates
 // for larger m conservative.
-var dominationNsPerWork = map[string]float64{"cpu/paper": 4, "cpu/fast": 0.02, "cpu/sparse": 0.01}
+// The GPU priors are from impls/cuda/minplus/NOTES.md (H100): cuda/paper
+// 3.4 T and cuda/fast 29 T updates/s; cuda/sparse about 1e-6 ns per nominal
+// update at m = 12 (16 ms per product), taken 30x higher for the fixed
+// costs of small m.
+var dominationNsPerWork = map[string]float64{"cpu/paper": 4, "cpu/fast": 0.02, "cpu/sparse": 0.01,
+	"cuda/paper": 3e-4, "cuda/fast": 4e-5, "cuda/sparse": 3e-5}
 
 // dominationMs are the m of each scale: the paper's 2..12 at paper scale
 // (the runner's budget skips what this CPU cannot do, with estimates).
@@ -71,9 +103,12 @@ func dominationWork(m int) float64 {
 
 func dominationParams(m int) bench.Params { return bench.Params{{Name: "m", Value: strconv.Itoa(m)}} }
 
-// dominationRefs caches the reference analysis per m (cpu/sparse, K = 50),
-// shared by the experiments of one process: the values of Tables 3, 4 and
-// 6 and every power's fingerprint, against which each run is checked.
+// dominationRefs caches the reference analysis per m (K = 50, its
+// fingerprint match checked entry by entry), shared by the experiments of
+// one process: the values of Tables 3, 4 and 6 and every power's
+// fingerprint, against which each run is checked. It runs on cuda/sparse
+// where a CUDA device is present (m = 12 in seconds), on cpu/sparse
+// otherwise.
 var dominationRefs = struct {
 	sync.Mutex
 	m map[int]*domination.Analysis
@@ -85,12 +120,22 @@ func dominationRef(ctx context.Context, m int, opt Options) (*domination.Analysi
 	if an := dominationRefs.m[m]; an != nil {
 		return an, nil
 	}
-	an, err := domination.Analyze(ctx, m, domination.Options{Threads: opt.Threads})
+	impl := dominationRefImpl()
+	an, err := domination.Analyze(ctx, m, domination.Options{Impl: impl, Threads: opt.Threads})
 	if err != nil {
-		return nil, fmt.Errorf("reference analysis: %w", err)
+		return nil, fmt.Errorf("reference analysis (%s): %w", impl, err)
 	}
 	dominationRefs.m[m] = an
 	return an, nil
+}
+
+// dominationRefImpl is the reference's product: cuda/sparse when a CUDA
+// device is present, cpu/sparse otherwise.
+func dominationRefImpl() string {
+	if n, err := cuda.DeviceCount(); err == nil && n > 0 {
+		return "cuda/sparse"
+	}
+	return "cpu/sparse"
 }
 
 // dominationInput describes A(D_m).
@@ -141,7 +186,7 @@ func dominationCheck(got, ref *domination.Analysis, method string) bench.Check {
 		return c
 	}
 	c.OK = true
-	c.Detail = fmt.Sprintf("%d powers agree exactly; %s", min(got.Computed, ref.Computed), ref.Verified)
+	c.Detail = fmt.Sprintf("%d powers agree exactly with the %s reference's; %s", min(got.Computed, ref.Computed), ref.Impl, ref.Verified)
 	return c
 }
 
@@ -193,6 +238,9 @@ func table6Exceptions(pr *bench.Record) float64 {
 // reference; run runs one implementation.
 func domAnalysisCase(m int, opt Options, impls []string, method string, paperKeys []string, paperExp string,
 	run func(ctx context.Context, impl string, rec *bench.Recorder) (*domination.Analysis, error)) Case {
+	if impls == nil {
+		impls = dominationImplsAt(m)
+	}
 	return Case{
 		Params: dominationParams(m),
 		Impls:  impls,
@@ -214,7 +262,8 @@ func domAnalysisCase(m int, opt Options, impls []string, method string, paperKey
 				Input:   dominationInput(ref),
 				Metrics: mt,
 				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
-					return run(ctx, impl, rec)
+					an, err := run(ctx, impl, rec)
+					return an, markUnavailable(err)
 				},
 				Check: func(_ string, out any) bench.Check {
 					an, _ := out.(*domination.Analysis)
@@ -230,8 +279,11 @@ func domAnalysisCase(m int, opt Options, impls []string, method string, paperKey
 	}
 }
 
+// dominationOptions are a run's options: the GPU runs leave the exact
+// re-check to the reference (which did it) and are compared with it power
+// by power; the CPU runs check their match in their ring of powers.
 func dominationOptions(impl string, opt Options, rec *bench.Recorder) domination.Options {
-	return domination.Options{Impl: impl, Threads: opt.Threads, Rec: rec}
+	return domination.Options{Impl: impl, Threads: opt.Threads, Rec: rec, NoRecheck: strings.HasPrefix(impl, "cuda/")}
 }
 
 func init() {
@@ -254,7 +306,7 @@ func init() {
 		Name: "domination/table2", Paper: dominationPaper,
 		Description: "Algorithm 2: 50 (min,+) powers of A(D_m), with Algorithms 1 and 3-5 (paper's Table 2)",
 		Statistic:   bench.StatMedian,
-		Impls:       dominationCPU,
+		Impls:       dominationAll,
 		NsPerWork:   dominationNsPerWork,
 		Cases: func(s Scale, opt Options) []Case {
 			ms := []int{4, 5, 6}
@@ -283,7 +335,7 @@ func init() {
 		Register(&Experiment{
 			Name: t.name, Paper: dominationPaper, Description: t.desc,
 			Statistic: bench.StatMedian,
-			Impls:     []string{"cpu/sparse"},
+			Impls:     dominationExact,
 			NsPerWork: dominationNsPerWork,
 			Cases: func(s Scale, opt Options) []Case {
 				var cs []Case
@@ -302,7 +354,7 @@ func init() {
 		Name: "domination/table5", Paper: dominationPaper,
 		Description: "Total running times, Algorithms 1-5 (paper's Table 5); ours with the powers stopped at the first repetition, n0 + a, as the paper's conclusion suggests",
 		Statistic:   bench.StatMedian,
-		Impls:       dominationCPU,
+		Impls:       dominationAll,
 		NsPerWork:   dominationNsPerWork,
 		Cases: func(s Scale, opt Options) []Case {
 			ms := []int{4, 5, 6}
@@ -326,7 +378,7 @@ func init() {
 		Name: "domination/formula", Paper: dominationPaper,
 		Description: "γ2(P_m □ C_n) for 3 <= n <= 40 with a checked optimal 2-dominating set each, and each m's closed formula",
 		Statistic:   bench.StatMedian,
-		Impls:       []string{"cpu/sparse"},
+		Impls:       dominationExact,
 		NsPerWork:   dominationNsPerWork,
 		Cases: func(s Scale, opt Options) []Case {
 			var cs []Case
@@ -382,6 +434,12 @@ func domTable1Case(m int) Case {
 	}
 }
 
+// domFormulaOut is a formula run's analysis and its witnesses by n.
+type domFormulaOut struct {
+	an   *domination.Analysis
+	sets [][][2]int
+}
+
 func domFormulaCase(m int, opt Options) Case {
 	c := domAnalysisCase(m, opt, nil, "", nil, "", nil)
 	setup := c.Setup
@@ -394,25 +452,38 @@ func domFormulaCase(m int, opt Options) Case {
 		if err != nil {
 			return nil, err
 		}
-		inst.Run = func(ctx context.Context, _ string, rec *bench.Recorder) (any, error) {
+		// A run is the solver's path: the powers up to the first
+		// repetition, then a witness for each n, backtracked.
+		inst.Run = func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
+			o := dominationOptions(impl, opt, rec)
+			o.StopAtRepetition = true
+			an, err := domination.Analyze(ctx, m, o)
+			if err != nil {
+				return nil, markUnavailable(err)
+			}
 			defer rec.Start("witnesses")()
-			sets := make([][][2]int, 41)
+			out := &domFormulaOut{an: an, sets: make([][][2]int, 41)}
 			for n := 3; n <= 40; n++ {
-				w, err := ref.Witness(ctx, n, 1<<30)
+				w, err := an.Witness(ctx, n, 1<<30)
 				if err != nil {
 					return nil, err
 				}
-				sets[n] = w
+				out.sets[n] = w
 			}
-			return sets, nil
+			return out, nil
 		}
-		inst.Check = func(_ string, out any) bench.Check {
-			sets, _ := out.([][][2]int)
-			c := bench.Check{Method: "each witness 2-dominating and of size γ2; γ2 equal to the formula but at its listed exceptions"}
-			if len(sets) != 41 {
+		inst.Check = func(_ string, res any) bench.Check {
+			out, _ := res.(*domFormulaOut)
+			c := bench.Check{Method: "powers equal to the reference's; each witness 2-dominating and of size γ2; γ2 equal to the formula but at its listed exceptions"}
+			if out == nil || len(out.sets) != 41 {
 				c.Detail = "no witnesses"
 				return c
 			}
+			if pc := dominationCheck(out.an, ref, c.Method); !pc.OK {
+				c.Detail = pc.Detail
+				return c
+			}
+			sets := out.sets
 			exc := map[int]bool{}
 			for _, e := range ref.Exceptions {
 				exc[e.N] = true
@@ -449,6 +520,19 @@ func dominationRowsOf(recs ...[]bench.Record) []int {
 	}
 	slices.Sort(ms)
 	return ms
+}
+
+// domExactRecord is the record of a case of Tables 3, 4, 6 or the
+// formula: cpu/sparse's where it ran, cuda/sparse's otherwise (their
+// values are equal, each run being checked against one reference).
+func domExactRecord(rc Cells, exp string, p bench.Params) *bench.Record {
+	var found *bench.Record
+	for _, impl := range dominationExact {
+		if r := rc.Get(exp, impl, p); r != nil && (found == nil || found.Status != bench.StatusOK && r.Status == bench.StatusOK) {
+			found = r
+		}
+	}
+	return found
 }
 
 func domMetricText(r *bench.Record, key string) string {
@@ -554,7 +638,43 @@ func dominationTable2(run []bench.Record) []bench.Table {
 		"cpu/fast's inner kernel here: "+minplus.Kernel()+".")
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
-	return []bench.Table{t}
+	return []bench.Table{t, dominationTable2GPU(own, pc, rc)}
+}
+
+// dominationTable2GPU is Table 2's GPU column beside ours: the paper's
+// kernel (cuda/paper), the packed-int16 DPX kernel (cuda/fast) and the
+// sparse product (cuda/sparse), the powers kept on the device.
+func dominationTable2GPU(own []bench.Record, pc, rc Cells) bench.Table {
+	const exp = "domination/table2"
+	t := bench.Table{
+		Title: "domination/table2 (GPU) — Algorithm 2, 50 (min,+) powers of A(D_m) on the GPU, ms (paper: Table 2, V100)",
+		Header: []string{"m", "N", "paper GPU", "cuda/paper", "cuda/fast", "cuda/sparse", "T upd/s paper·fast",
+			"paper GPU / cuda/paper", "paper GPU / cuda/fast", "paper GPU / cuda/sparse", "cuda/paper / cuda/sparse"},
+	}
+	paper, _ := results.PaperRecords(exp)
+	for _, m := range dominationRowsOf(own, paper) {
+		p := dominationParams(m)
+		pg := pc.Get(exp, "cuda/paper", p)
+		cp, cf, cs := rc.Get(exp, "cuda/paper", p), rc.Get(exp, "cuda/fast", p), rc.Get(exp, "cuda/sparse", p)
+		tera := func(r *bench.Record) string {
+			v := PhaseMS(r, "algorithm2")
+			if math.IsNaN(v) || v <= 0 {
+				return "—"
+			}
+			return fmt.Sprintf("%.2f", dominationWork(m)/(v*1e9))
+		}
+		t.Rows = append(t.Rows, []string{Itoa(m), formatCount(float64(dominationRows(m))),
+			CellText(pg, "algorithm2"), CellText(cp, "algorithm2"), CellText(cf, "algorithm2"), CellText(cs, "algorithm2"),
+			tera(cp) + " · " + tera(cf),
+			Ratio(PhaseMS(pg, "algorithm2"), PhaseMS(cp, "algorithm2")),
+			Ratio(PhaseMS(pg, "algorithm2"), PhaseMS(cf, "algorithm2")),
+			Ratio(PhaseMS(pg, "algorithm2"), PhaseMS(cs, "algorithm2")),
+			Ratio(PhaseMS(cp, "algorithm2"), PhaseMS(cs, "algorithm2"))})
+	}
+	t.Notes = append(t.Notes,
+		"Each GPU run keeps A and two powers on the device and brings back per power only its minimum, diagonal minimum (and where) and a fingerprint of the power minus its minimum; the times include Algorithm 1's upload, the 49 products and the 50 statistics passes. T upd/s is 49·N³ / time, the updates the dense kernels do; cuda/sparse does nnz(A)·N per product.",
+		"Every run's 50 fingerprints, minima and diagonal minima equal the reference's (the check); the reference's recurrence A^(n0+a) = b ⊗ A^n0 is checked entry by entry.")
+	return t
 }
 
 func dominationExactTable(run []bench.Record, exp string) []bench.Table {
@@ -578,7 +698,7 @@ func dominationExactTable(run []bench.Record, exp string) []bench.Table {
 	}
 	for _, m := range dominationRowsOf(own, paper) {
 		p := dominationParams(m)
-		pr, r := pc.Get(exp, "cuda/paper", p), rc.Get(exp, "cpu/sparse", p)
+		pr, r := pc.Get(exp, "cuda/paper", p), domExactRecord(rc, exp, p)
 		switch exp {
 		case "domination/table3":
 			t.Rows = append(t.Rows, []string{Itoa(m), domMetricText(pr, "r0"), domMetricText(r, "r0"), domMetricText(pr, "a"), domMetricText(r, "a"),
@@ -702,7 +822,25 @@ func dominationTable5(run []bench.Record) []bench.Table {
 	t.Notes = append(t.Notes, "K=50 columns are domination/table2's totals (the paper's procedure); 'to n0+a' stops Algorithm 2 at the first repetition of the powers minus their minimum, the reduction the paper's conclusion proposes.")
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
-	return []bench.Table{t}
+	g := bench.Table{
+		Title: "domination/table5 (GPU) — total running times, Algorithms 1-5 with Algorithm 2 on the GPU, ms (paper: Table 5, versions 3 and 4, V100)",
+		Header: []string{"m", "paper V3 GPU", "paper V4 GPU+OpenMP", "cuda/paper K=50", "cuda/fast K=50", "cuda/sparse K=50",
+			"cuda/paper to n0+a", "cuda/fast to n0+a", "cuda/sparse to n0+a", "paper V3 / cuda/sparse to n0+a"},
+	}
+	for _, m := range dominationRowsOf(own, full, paper) {
+		p := dominationParams(m)
+		row := []string{Itoa(m), CellText(pc.Get(exp, "cuda/paper", p), "total"), CellText(pc.Get(exp, "cuda/paper+cpu/openmp", p), "total")}
+		for _, impl := range dominationGPU {
+			row = append(row, CellText(fc.Get("domination/table2", impl, p), "total"))
+		}
+		for _, impl := range dominationGPU {
+			row = append(row, CellText(rc.Get(exp, impl, p), "total"))
+		}
+		row = append(row, Ratio(PhaseMS(pc.Get(exp, "cuda/paper", p), "total"), PhaseMS(rc.Get(exp, "cuda/sparse", p), "total")))
+		g.Rows = append(g.Rows, row)
+	}
+	g.Notes = append(g.Notes, "Algorithms 3-5 run on the host from the per-power statistics (no matrix comes back); the K=50 totals of the reference's exact re-check are not in these runs (each run is checked against the reference power by power).")
+	return []bench.Table{t, g}
 }
 
 func dominationFormulaTables(run []bench.Record) []bench.Table {
@@ -720,13 +858,13 @@ func dominationFormulaTables(run []bench.Record) []bench.Table {
 	for n := 3; n <= 40; n++ {
 		row := []string{Itoa(n)}
 		for _, m := range ms {
-			row = append(row, domMetricText(rc.Get(exp, "cpu/sparse", dominationParams(m)), fmt.Sprintf("gamma2_n%d", n)))
+			row = append(row, domMetricText(domExactRecord(rc, exp, dominationParams(m)), fmt.Sprintf("gamma2_n%d", n)))
 		}
 		values.Rows = append(values.Rows, row)
 	}
 	formulas := bench.Table{Title: "domination/formula — the closed formulas derived by the program", Header: []string{"m", "n0", "a", "b", "formula"}}
 	for _, m := range ms {
-		r := rc.Get(exp, "cpu/sparse", dominationParams(m))
+		r := domExactRecord(rc, exp, dominationParams(m))
 		f := "—"
 		if r != nil && r.Check != nil {
 			f = r.Check.Detail

@@ -6,6 +6,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/semibench/semibench/impls/cuda"
+	cudaminplus "github.com/semibench/semibench/impls/cuda/minplus"
 )
 
 // paperRow is one m of the paper's Tables 3, 4 and 6.
@@ -200,5 +203,45 @@ func TestRecheckByRecomputing(t *testing.T) {
 	}
 	if !strings.Contains(an.Verified, "recomputing") || an.N0 != 23 || an.A != 18 {
 		t.Errorf("n0 = %d, a = %d, verified %q", an.N0, an.A, an.Verified)
+	}
+}
+
+// TestGPUAgrees runs Algorithm 2 on each GPU product (skipped without a
+// CUDA device) and holds every power's summary equal to cpu/sparse's; the
+// GPU's exact re-check and a witness from the GPU's analysis must pass.
+func TestGPUAgrees(t *testing.T) {
+	if n, err := cuda.DeviceCount(); err != nil || n == 0 {
+		t.Skip("no CUDA device")
+	}
+	ctx := context.Background()
+	for m := 2; m <= 8; m++ {
+		ref, err := Analyze(ctx, m, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, impl := range cudaminplus.Names {
+			if impl != cudaminplus.NameSparse && m > 7 {
+				continue
+			}
+			an, err := Analyze(ctx, m, Options{Impl: impl})
+			if err != nil {
+				t.Fatalf("m=%d %s: %v", m, impl, err)
+			}
+			if !reflect.DeepEqual(an.Powers, ref.Powers) {
+				for i := range ref.Powers {
+					if i < len(an.Powers) && an.Powers[i] != ref.Powers[i] {
+						t.Errorf("m=%d %s: A^%d %+v, cpu/sparse %+v", m, impl, i, an.Powers[i], ref.Powers[i])
+						break
+					}
+				}
+				t.Errorf("m=%d %s: %d powers, cpu/sparse %d", m, impl, len(an.Powers), len(ref.Powers))
+			}
+			if an.R0 != ref.R0 || an.A != ref.A || an.B != ref.B || an.N0 != ref.N0 || !strings.Contains(an.Verified, "on "+impl) {
+				t.Errorf("m=%d %s: (r0, a, b, n0) = (%d, %d, %d, %d), verified %q", m, impl, an.R0, an.A, an.B, an.N0, an.Verified)
+			}
+			if _, err := an.Witness(ctx, 11, 1<<30); err != nil {
+				t.Errorf("m=%d %s: witness: %v", m, impl, err)
+			}
+		}
 	}
 }
