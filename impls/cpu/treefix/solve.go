@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -141,22 +142,52 @@ func clip(s string) string {
 	return s
 }
 
-// Solve reads a treefix input from r (ReadInput; name labels errors), runs
-// op ("rootfix" or "leaffix") with the named implementation ("" or a name
-// of Impls, with or without "cpu/"), and writes one value per line in
-// vertex order to w. Integer weights are computed in int64 and printed as
-// integers (exact in every implementation); otherwise float64, or float32
-// when f32 is set (weights rounded to float32 as read).
+// Backend runs implementations beyond the CPU ones (the GPU's) for
+// SolveWith: Impls names them, and each function computes op on t for one
+// element type.
+type Backend struct {
+	Impls   []string
+	Int64   func(ctx context.Context, impl string, op Op, t *Tree, w, out []int64) error
+	Float32 func(ctx context.Context, impl string, op Op, t *Tree, w, out []float32) error
+	Float64 func(ctx context.Context, impl string, op Op, t *Tree, w, out []float64) error
+}
+
+// Solve is SolveWith without backends: the CPU implementations only.
 func Solve(ctx context.Context, r io.Reader, name, op, impl string, f32 bool, w io.Writer) error {
+	return SolveWith(ctx, r, name, op, impl, f32, w, nil)
+}
+
+// SolveWith reads a treefix input from r (ReadInput; name labels errors),
+// runs op ("rootfix" or "leaffix") with the named implementation ("" or a
+// name of Impls, with or without "cpu/", or one of a backend's), and writes
+// one value per line in vertex order to w. Integer weights are computed in
+// int64 and printed as integers (exact in every implementation); otherwise
+// float64, or float32 when f32 is set (weights rounded to float32 as read).
+func SolveWith(ctx context.Context, r io.Reader, name, op, impl string, f32 bool, w io.Writer, backends []Backend) error {
 	o, err := ParseOp(op)
 	if err != nil {
 		return err
 	}
+	var be *Backend
+	for i := range backends {
+		if slices.Contains(backends[i].Impls, impl) {
+			be = &backends[i]
+		}
+	}
 	if impl == "" {
 		impl = Sequential
 	}
-	if impl, err = ParseImpl(impl); err != nil {
-		return err
+	if be == nil {
+		if impl, err = ParseImpl(impl); err != nil {
+			var all []string
+			for _, b := range backends {
+				all = append(all, b.Impls...)
+			}
+			if len(all) > 0 {
+				return fmt.Errorf("%w (or %s)", err, strings.Join(all, ", "))
+			}
+			return err
+		}
 	}
 	in, err := ReadInput(r, name, f32)
 	if err != nil {
@@ -171,7 +202,12 @@ func Solve(ctx context.Context, r io.Reader, name, op, impl string, f32 bool, w 
 	switch {
 	case in.Int:
 		out := make([]int64, t.N())
-		if err := NewSolver[int64](t, 0).Run(ctx, impl, o, in.IntW, out, nil); err != nil {
+		if be != nil {
+			err = be.Int64(ctx, impl, o, t, in.IntW, out)
+		} else {
+			err = NewSolver[int64](t, 0).Run(ctx, impl, o, in.IntW, out, nil)
+		}
+		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 		for _, x := range out {
@@ -185,7 +221,12 @@ func Solve(ctx context.Context, r io.Reader, name, op, impl string, f32 bool, w 
 			w32[i] = float32(x)
 		}
 		out := make([]float32, t.N())
-		if err := NewSolver[float32](t, 0).Run(ctx, impl, o, w32, out, nil); err != nil {
+		if be != nil {
+			err = be.Float32(ctx, impl, o, t, w32, out)
+		} else {
+			err = NewSolver[float32](t, 0).Run(ctx, impl, o, w32, out, nil)
+		}
+		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 		for _, x := range out {
@@ -195,7 +236,12 @@ func Solve(ctx context.Context, r io.Reader, name, op, impl string, f32 bool, w 
 		}
 	default:
 		out := make([]float64, t.N())
-		if err := NewSolver[float64](t, 0).Run(ctx, impl, o, in.W, out, nil); err != nil {
+		if be != nil {
+			err = be.Float64(ctx, impl, o, t, in.W, out)
+		} else {
+			err = NewSolver[float64](t, 0).Run(ctx, impl, o, in.W, out, nil)
+		}
+		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 		for _, x := range out {

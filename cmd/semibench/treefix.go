@@ -1,0 +1,53 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"os"
+	"strings"
+
+	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/impls/cpu/treefix"
+	cudatreefix "github.com/semibench/semibench/impls/cuda/treefix"
+)
+
+func init() { solvers["treefix"] = solveTreefix }
+
+// solveTreefix is `semibench solve treefix`: +Rootfix or +Leaffix of the
+// tree in --in ("parent weight" per line) with one implementation.
+func solveTreefix(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("solve treefix", flag.ContinueOnError)
+	op := fs.String("op", "", "rootfix (sum over the root-to-v path) or leaffix (sum over v's subtree)")
+	in := fs.String("in", "", `input: a line "parent weight" per vertex, vertices 0..n-1 in file order, parent -1 for the root`)
+	out := fs.String("out", "", "output file, a value per line in vertex order (default standard output)")
+	impl := fs.String("impl", treefix.Sequential, "implementation: "+strings.Join(append(append([]string{}, treefix.Impls...), cudatreefix.Impls...), ", "))
+	f32 := fs.Bool("float32", false, "round the weights to float32 and compute in float32 (default: int64 for integer weights, else float64)")
+	if err := parseFlags(fs, problemCommand("treefix", "solve treefix --op rootfix|leaffix --in FILE [--impl NAME] [--float32] [--out FILE]"), args, "op", "in"); err != nil {
+		return err
+	}
+	if _, err := treefix.ParseOp(*op); err != nil {
+		return usagef("--op: %v", err)
+	}
+	f, err := os.Open(*in)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	w := os.Stdout
+	if *out != "" {
+		if w, err = os.Create(*out); err != nil {
+			return err
+		}
+	}
+	err = treefix.SolveWith(ctx, bufio.NewReaderSize(f, 1<<20), *in, *op, *impl, *f32, w, experiments.TreefixBackends())
+	if *out != "" {
+		if cerr := w.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(*out) // never leave a partial answer behind
+		}
+	}
+	return err
+}

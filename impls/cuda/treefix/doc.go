@@ -1,0 +1,36 @@
+// Package cudatreefix computes +Rootfix and +Leaffix on an NVIDIA GPU, after
+// the treefix paper (004_89a0ec3b389b4640.txt), on the trees and with the
+// operations of package impls/cpu/treefix so that the experiments run both
+// side by side. The kernels are kernels/treefix.cu.
+//
+//   - cuda/parallel: the paper's Algorithm 1, level-synchronous BFS over the
+//     CSR children lists with its load balancing (a block-wide prefix sum
+//     over the frontier's child counts packs the children to gather; on
+//     wide levels the blocks' sums are scanned as well, so one vertex's
+//     children are shared by the whole grid), in one cooperative launch
+//     with a grid barrier between levels; levels of at most one block of
+//     frontier and kNarrow children run on one block alone, which is where
+//     it departs from the paper's launch per level (a 2^24-level
+//     caterpillar would otherwise take minutes). Leaffix runs the levels
+//     bottom-up, a warp-segmented reduction by parent with one atomic add
+//     per segment (so float Leaffix sums in a run-dependent order).
+//   - cuda/vectorial: Algorithm 2 on the vector tree representation of
+//     Fig. 2 (Euler tour, "(V" and "V)"), which is built on the GPU from
+//     the CSR lists (phase euler_tour: the tour as a linked list ranked by
+//     a sparse ruling set): write, an inclusive +scan over the 2n entries
+//     (single pass, decoupled look-back), read.
+//   - cuda/vectorial-compensated: the same with a double-double carrier in
+//     the scan (TwoSum-based), so every prefix is the exact one within
+//     about u64² relative to the prefix sums of |w|; Rootfix stores each
+//     prefix rounded once to the element type (the traffic of
+//     cuda/vectorial), Leaffix keeps the 2n prefixes as double-doubles and
+//     rounds once after the subtraction. Bound states its error.
+//
+// Every run uploads what it reads (phase h2d: the CSR lists, the parent
+// array where used, and the weights), computes (phase compute, CUDA
+// events; the vectorial ones also write, scan and read), and downloads the
+// results (phase d2h). Elements are float32, float64 or int64; on integer
+// weights every implementation equals the CPU ones exactly. Where CUDA
+// cannot be used, every entry point returns an error matching
+// driver.ErrUnavailable.
+package cudatreefix

@@ -1,0 +1,473 @@
+package cudatreefix
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/impls/cpu/treefix"
+	"github.com/semibench/semibench/impls/cuda"
+	"github.com/semibench/semibench/impls/cuda/driver"
+)
+
+// The implementations' names.
+const (
+	Parallel             = "cuda/parallel"
+	Vectorial            = "cuda/vectorial"
+	VectorialCompensated = "cuda/vectorial-compensated"
+)
+
+// Impls lists the CUDA implementations in display order.
+var Impls = []string{Parallel, Vectorial, VectorialCompensated}
+
+// Phase names reported to Options.Rec.
+const (
+	PhaseH2D       = "h2d"        // tree arrays and weights to the device (host clock)
+	PhaseEulerTour = "euler_tour" // the vector representation built on the GPU (events)
+	PhaseCompute   = "compute"    // the paper's computation time (events)
+	PhaseWrite     = treefix.PhaseWrite
+	PhaseScan      = treefix.PhaseScan
+	PhaseRead      = treefix.PhaseRead
+	PhaseD2H       = "d2h" // the results back (host clock)
+)
+
+const module = "treefix"
+
+// Element is a weight type the kernels instantiate.
+type Element interface{ float32 | float64 | int64 }
+
+// Options tune a run.
+type Options struct {
+	Device int              // CUDA device ordinal
+	Rec    *bench.Recorder // receives the phases (nil: none)
+}
+
+// Kernel geometry, as in kernels/treefix.cu.
+const (
+	scanThreads = 256
+	bfsThreads  = 512
+	rulerEvery  = 32 // about one tour node in rulerEvery is a ruler
+)
+
+// suffix names an element type in the kernels.
+func suffix[T Element]() (string, int) {
+	var z T
+	switch any(z).(type) {
+	case float32:
+		return "f32", 4
+	case float64:
+		return "f64", 8
+	}
+	return "i64", 8
+}
+
+// scanTile is the number of entries one scan block handles.
+func scanTile(elem int) int {
+	if elem == 4 {
+		return scanThreads * 16
+	}
+	return scanThreads * 8
+}
+
+// rulerCap bounds the ruling set of a tour of m nodes (the hash picks about
+// m/rulerEvery; the head is added).
+func rulerCap(m int) int { return min(m, m/rulerEvery*2+1024) }
+
+// Plan is the device memory of one run of impl on n vertices with
+// elements of elem bytes.
+func Plan(impl string, op treefix.Op, n, elem int) cuda.Plan {
+	u := func(k int) uint64 { return uint64(max(k, 4)) }
+	N := uint64(n)
+	p := cuda.Plan{What: fmt.Sprintf("%s %s n=%d", impl, op, n), Buffers: []cuda.Buffer{
+		{Name: "treefix.R", Bytes: u(4 * (n + 1))}, {Name: "treefix.C", Bytes: u(4 * n)},
+		{Name: "treefix.parent", Bytes: u(4 * n)},
+		{Name: "treefix.w", Bytes: u(elem * n)}, {Name: "treefix.out", Bytes: u(elem * n)},
+	}}
+	add := func(name string, b uint64) { p.Buffers = append(p.Buffers, cuda.Buffer{Name: name, Bytes: max(b, 4)}) }
+	if impl == Parallel {
+		add("treefix.Q", 4*N)
+		add("treefix.loc", 4*N)
+		add("treefix.cb", 4*(N/bfsThreads+2))
+		add("treefix.lev", 4*(N+2))
+		add("treefix.st", 64)
+		return p
+	}
+	m := 2 * uint64(n)
+	rc := uint64(rulerCap(2 * n))
+	for _, b := range []string{"treefix.open", "treefix.close", "treefix.pos"} {
+		add(b, 4*N)
+	}
+	for _, b := range []string{"treefix.succ", "treefix.owner", "treefix.off", "treefix.cidx"} {
+		add(b, 4*m)
+	}
+	for _, b := range []string{"treefix.list", "treefix.rn0", "treefix.rn1", "treefix.rl0", "treefix.rl1"} {
+		add(b, 4*rc)
+	}
+	tiles := (m + uint64(scanTile(elem)) - 1) / uint64(scanTile(elem))
+	add("treefix.flags", 4*tiles+4)
+	add("treefix.aggs", 16*tiles)
+	add("treefix.incls", 16*tiles)
+	if impl == VectorialCompensated && op == treefix.Leaffix {
+		add("treefix.Ein", uint64(elem)*m)
+		add("treefix.E", 8*m)
+		add("treefix.E2", 8*m)
+	} else {
+		add("treefix.E", uint64(elem)*m)
+	}
+	return p
+}
+
+// check refuses a bad implementation name or mismatched lengths.
+func check[T Element](impl string, t *treefix.Tree, w, out []T) error {
+	if !slices.Contains(Impls, impl) {
+		return fmt.Errorf("unknown treefix implementation %q (valid: %s)", impl, strings.Join(Impls, ", "))
+	}
+	if t == nil {
+		return fmt.Errorf("%s: nil tree", impl)
+	}
+	n := t.N()
+	if len(w) != n || len(out) != n {
+		return fmt.Errorf("%s: %d weights and %d outputs for %d vertices", impl, len(w), len(out), n)
+	}
+	if n > math.MaxInt32/2-1 {
+		return fmt.Errorf("%s: %d vertices exceed the tour's int32 positions", impl, n)
+	}
+	return nil
+}
+
+// Run computes op of the weights w on tree t into out with the named CUDA
+// implementation; opt.Rec receives the phases.
+func Run[T Element](ctx context.Context, impl string, op treefix.Op, t *treefix.Tree, w, out []T, opt Options) error {
+	if err := check(impl, t, w, out); err != nil {
+		return err
+	}
+	dev, err := cuda.Open(opt.Device)
+	if err != nil {
+		return fmt.Errorf("%s: %w", impl, err)
+	}
+	err = dev.Run(ctx, func(th *driver.Thread) error {
+		r := &runner{th: th, dev: dev, s: dev.Stream(), rec: opt.Rec}
+		return runOn(ctx, r, impl, op, t, w, out)
+	})
+	if err != nil {
+		return fmt.Errorf("%s %s n=%d: %w", impl, op, t.N(), err)
+	}
+	return nil
+}
+
+// BuildVector builds the vector tree representation of t on the GPU and
+// returns it (for checks against treefix.Tree.BuildVector); opt.Rec
+// receives the phases h2d, euler_tour and d2h.
+func BuildVector(ctx context.Context, t *treefix.Tree, opt Options) (*treefix.Vector, error) {
+	if t == nil {
+		return nil, fmt.Errorf("cuda euler tour: nil tree")
+	}
+	dev, err := cuda.Open(opt.Device)
+	if err != nil {
+		return nil, fmt.Errorf("cuda euler tour: %w", err)
+	}
+	n := t.N()
+	v := &treefix.Vector{Open: make([]int32, n), Close: make([]int32, n)}
+	err = dev.Run(ctx, func(th *driver.Thread) error {
+		r := &runner{th: th, dev: dev, s: dev.Stream(), rec: opt.Rec}
+		if err := dev.Check(th, Plan(Vectorial, treefix.Rootfix, n, 4)); err != nil {
+			return err
+		}
+		t0 := time.Now()
+		if err := r.uploadTree(t, true); err != nil {
+			return err
+		}
+		r.rec.Add(PhaseH2D, time.Since(t0))
+		if err := r.timed(PhaseEulerTour, func() error { return r.eulerTour(n, int(t.CSR.Root)) }); err != nil {
+			return err
+		}
+		t0 = time.Now()
+		if err := cuda.Download(th, dev, v.Open, r.buf["treefix.open"]); err != nil {
+			return err
+		}
+		if err := cuda.Download(th, dev, v.Close, r.buf["treefix.close"]); err != nil {
+			return err
+		}
+		r.rec.Add(PhaseD2H, time.Since(t0))
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cuda euler tour n=%d: %w", n, err)
+	}
+	return v, nil
+}
+
+// runner carries one run's device state.
+type runner struct {
+	th  *driver.Thread
+	dev *cuda.Device
+	s   driver.Stream
+	rec *bench.Recorder
+	buf map[string]driver.DevicePtr
+}
+
+// alloc gets every buffer of plan p.
+func (r *runner) alloc(p cuda.Plan) error {
+	if err := r.dev.Check(r.th, p); err != nil {
+		return err
+	}
+	r.buf = map[string]driver.DevicePtr{}
+	for _, b := range p.Buffers {
+		ptr, err := r.dev.Buffer(r.th, b.Name, b.Bytes)
+		if err != nil {
+			return err
+		}
+		r.buf[b.Name] = ptr
+	}
+	return nil
+}
+
+func (r *runner) fn(name string) (driver.Function, error) { return r.dev.Function(r.th, module, name) }
+
+// launch runs kernel name over a grid covering items threads.
+func (r *runner) launch(name string, items int, args ...any) error {
+	f, err := r.fn(name)
+	if err != nil {
+		return err
+	}
+	blocks := max(1, min((items+255)/256, 1<<20))
+	if err := r.th.Launch(f, driver.D1(blocks), driver.D1(256), 0, r.s, args...); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
+
+// timed runs f between two events and reports the GPU time as phase.
+func (r *runner) timed(phase string, f func() error) error {
+	if err := r.dev.StartTimer(r.th); err != nil {
+		return err
+	}
+	if err := f(); err != nil {
+		_, _ = r.dev.StopTimer(r.th)
+		return err
+	}
+	d, err := r.dev.StopTimer(r.th)
+	if err != nil {
+		return err
+	}
+	r.rec.Add(phase, d)
+	return nil
+}
+
+// uploadTree copies the CSR lists (and the parent array when parent is
+// set) to the device.
+func (r *runner) uploadTree(t *treefix.Tree, parent bool) error {
+	if r.buf == nil {
+		if err := r.alloc(Plan(Vectorial, treefix.Rootfix, t.N(), 4)); err != nil {
+			return err
+		}
+	}
+	c := t.CSR
+	if err := cuda.Upload(r.th, r.dev, r.buf["treefix.R"], c.R); err != nil {
+		return err
+	}
+	if len(c.C) > 0 {
+		if err := cuda.Upload(r.th, r.dev, r.buf["treefix.C"], c.C); err != nil {
+			return err
+		}
+	}
+	if parent {
+		return cuda.Upload(r.th, r.dev, r.buf["treefix.parent"], t.Parent)
+	}
+	return nil
+}
+
+// eulerTour ranks the tour's linked list into treefix.open and
+// treefix.close: link it (tf_pos, tf_succ), pick the rulers, walk their
+// sublists, rank the rulers by pointer jumping, then every node.
+func (r *runner) eulerTour(n, root int) error {
+	b := r.buf
+	m := 2 * n
+	if err := r.launch("tf_pos", n-1, b["treefix.C"], n-1, b["treefix.pos"]); err != nil {
+		return err
+	}
+	if err := r.launch("tf_succ", n, b["treefix.R"], b["treefix.C"], b["treefix.parent"], b["treefix.pos"], n, b["treefix.succ"]); err != nil {
+		return err
+	}
+	count := b["treefix.flags"] // the ruler count borrows the scan's counter word
+	if err := r.th.MemsetD32Async(count, 0, 1, r.s); err != nil {
+		return err
+	}
+	head := 2 * root
+	if err := r.launch("tf_rulers", m, m, head, count, b["treefix.list"], b["treefix.cidx"]); err != nil {
+		return err
+	}
+	cnt := make([]int32, 1)
+	if err := driver.CopyFromDevice(r.th, cnt, count); err != nil {
+		return err
+	}
+	k := int(cnt[0])
+	if k < 1 || k > rulerCap(m) {
+		return fmt.Errorf("euler tour: %d rulers for %d tour nodes (at most %d)", k, m, rulerCap(m))
+	}
+	nx, ln := [2]driver.DevicePtr{b["treefix.rn0"], b["treefix.rn1"]}, [2]driver.DevicePtr{b["treefix.rl0"], b["treefix.rl1"]}
+	if err := r.launch("tf_walk", k, b["treefix.succ"], b["treefix.list"], b["treefix.cidx"], count, head, b["treefix.owner"], b["treefix.off"], nx[0], ln[0]); err != nil {
+		return err
+	}
+	cur := 0
+	for range bits.Len(uint(k - 1)) {
+		if err := r.launch("tf_jump", k, k, nx[cur], ln[cur], nx[cur^1], ln[cur^1]); err != nil {
+			return err
+		}
+		cur ^= 1
+	}
+	return r.launch("tf_rank", m, m, b["treefix.owner"], b["treefix.off"], ln[cur], b["treefix.open"], b["treefix.close"])
+}
+
+func runOn[T Element](ctx context.Context, r *runner, impl string, op treefix.Op, t *treefix.Tree, w, out []T) error {
+	sfx, elem := suffix[T]()
+	n := t.N()
+	if err := r.alloc(Plan(impl, op, n, elem)); err != nil {
+		return err
+	}
+	leaf := 0
+	if op == treefix.Leaffix {
+		leaf = 1
+	}
+	b := r.buf
+	t0 := time.Now()
+	if err := r.uploadTree(t, impl != Parallel || op == treefix.Leaffix); err != nil {
+		return err
+	}
+	if err := cuda.Upload(r.th, r.dev, b["treefix.w"], w); err != nil {
+		return err
+	}
+	r.rec.Add(PhaseH2D, time.Since(t0))
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if impl == Parallel {
+		if err := r.timed(PhaseCompute, func() error { return r.parallel(sfx, n, int(t.CSR.Root), leaf) }); err != nil {
+			return err
+		}
+	} else {
+		if err := r.timed(PhaseEulerTour, func() error { return r.eulerTour(n, int(t.CSR.Root)) }); err != nil {
+			return err
+		}
+		if err := r.vectorial(impl == VectorialCompensated, sfx, elem, n, leaf); err != nil {
+			return err
+		}
+	}
+	t1 := time.Now()
+	if err := cuda.Download(r.th, r.dev, out, b["treefix.out"]); err != nil {
+		return err
+	}
+	r.rec.Add(PhaseD2H, time.Since(t1))
+	return nil
+}
+
+// parallel launches the cooperative BFS kernel: one block per SM.
+func (r *runner) parallel(sfx string, n, root, leaf int) error {
+	b := r.buf
+	f, err := r.fn("tf_bfs_" + sfx)
+	if err != nil {
+		return err
+	}
+	if err := r.th.MemsetD32Async(b["treefix.st"], 0, 16, r.s); err != nil {
+		return err
+	}
+	bar := b["treefix.st"].Add(32)
+	return r.th.LaunchCooperative(f, driver.D1(r.dev.Props.SMs), driver.D1(bfsThreads), 0, r.s,
+		b["treefix.R"], b["treefix.C"], b["treefix.parent"], b["treefix.w"], b["treefix.out"],
+		b["treefix.Q"], b["treefix.loc"], b["treefix.cb"], b["treefix.lev"], b["treefix.st"], bar, root, leaf)
+}
+
+// vectorial runs write, scan and read, each timed with events, their sum
+// reported as the compute phase.
+func (r *runner) vectorial(comp bool, sfx string, elem, n, leaf int) error {
+	b := r.buf
+	th, s := r.th, r.s
+	var ev [4]driver.Event
+	for i := range ev {
+		e, err := th.EventCreate(driver.EventDefault)
+		if err != nil {
+			return err
+		}
+		ev[i] = e
+		defer th.EventDestroy(e)
+	}
+	m := 2 * n
+	wide := comp && leaf == 1 && sfx != "i64"
+	ein := b["treefix.E"]
+	if wide {
+		ein = b["treefix.Ein"]
+	}
+	if err := th.EventRecord(ev[0], s); err != nil {
+		return err
+	}
+	if err := r.launch("tf_write_"+sfx, n, b["treefix.open"], b["treefix.close"], b["treefix.w"], ein, n, leaf); err != nil {
+		return err
+	}
+	if err := th.EventRecord(ev[1], s); err != nil {
+		return err
+	}
+	// the scan runs in place on E (a tile is loaded whole before it is
+	// stored), except the wide one: Ein to the hi and lo prefixes in E2 and E
+	tiles := (m + scanTile(elem) - 1) / scanTile(elem)
+	counter := b["treefix.flags"]
+	flags := counter.Add(4)
+	if err := th.MemsetD32Async(counter, 0, int64(tiles+1), s); err != nil {
+		return err
+	}
+	name := "tf_scan_" + sfx
+	if comp && sfx != "i64" {
+		name = "tf_scan_dd_" + sfx
+		if wide {
+			name = "tf_scan_ddw_" + sfx
+		}
+	}
+	f, err := r.fn(name)
+	if err != nil {
+		return err
+	}
+	args := []any{b["treefix.E"], int64(m), b["treefix.E"]}
+	if wide {
+		args = []any{ein, int64(m), b["treefix.E2"], b["treefix.E"]}
+	}
+	args = append(args, counter, flags, b["treefix.aggs"], b["treefix.incls"])
+	if err := th.Launch(f, driver.D1(tiles), driver.D1(scanThreads), 0, s, args...); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if err := th.EventRecord(ev[2], s); err != nil {
+		return err
+	}
+	var rerr error
+	switch {
+	case leaf == 0:
+		rerr = r.launch("tf_read_root_"+sfx, n, b["treefix.open"], b["treefix.E"], b["treefix.out"], n)
+	case wide:
+		rerr = r.launch("tf_read_leaf_dd_"+sfx, n, b["treefix.open"], b["treefix.close"], b["treefix.E2"], b["treefix.E"], b["treefix.w"], b["treefix.out"], n)
+	default:
+		rerr = r.launch("tf_read_leaf_"+sfx, n, b["treefix.open"], b["treefix.close"], b["treefix.E"], b["treefix.w"], b["treefix.out"], n)
+	}
+	if rerr != nil {
+		return rerr
+	}
+	if err := th.EventRecord(ev[3], s); err != nil {
+		return err
+	}
+	if err := th.EventSynchronize(ev[3]); err != nil {
+		return err
+	}
+	var total time.Duration
+	for i, ph := range []string{PhaseWrite, PhaseScan, PhaseRead} {
+		d, err := th.EventElapsed(ev[i], ev[i+1])
+		if err != nil {
+			return err
+		}
+		r.rec.Add(ph, d)
+		total += d
+	}
+	r.rec.Add(PhaseCompute, total)
+	return nil
+}

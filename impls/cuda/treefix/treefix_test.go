@@ -1,0 +1,301 @@
+package cudatreefix
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/generators/trees"
+	"github.com/semibench/semibench/impls/cpu/treefix"
+	"github.com/semibench/semibench/impls/cuda"
+	"github.com/semibench/semibench/impls/cuda/driver"
+)
+
+func TestPlanAndNames(t *testing.T) {
+	for _, impl := range Impls {
+		for _, op := range []treefix.Op{treefix.Rootfix, treefix.Leaffix} {
+			p := Plan(impl, op, 1<<20, 4)
+			if p.Total() < 5*4<<20 {
+				t.Errorf("%s %s: plan of %d bytes is below the weights, outputs and CSR", impl, op, p.Total())
+			}
+			seen := map[string]bool{}
+			for _, b := range p.Buffers {
+				if seen[b.Name] {
+					t.Errorf("%s %s: buffer %s twice", impl, op, b.Name)
+				}
+				seen[b.Name] = true
+			}
+		}
+	}
+	tr, _ := treefix.NewTree([]int32{-1, 0})
+	if err := Run(t.Context(), "cuda/nope", treefix.Rootfix, tr, []float32{1, 2}, make([]float32, 2), Options{}); err == nil {
+		t.Error("unknown implementation accepted")
+	}
+	if err := Run(t.Context(), Vectorial, treefix.Rootfix, tr, []float32{1}, make([]float32, 2), Options{}); err == nil {
+		t.Error("short weights accepted")
+	}
+}
+
+func needGPU(t *testing.T) {
+	t.Helper()
+	if _, err := cuda.DeviceCount(); err != nil {
+		if !errors.Is(err, driver.ErrUnavailable) {
+			t.Fatal(err)
+		}
+		t.Skip("no CUDA device")
+	}
+}
+
+// testTrees are shapes that exercise the narrow and wide levels, the
+// ruling set and the scan's tiles, in three numberings.
+func testTrees(t *testing.T) map[string]*trees.Tree {
+	out := map[string]*trees.Tree{}
+	add := func(name string, tr *trees.Tree, err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, nb := range []trees.Numbering{trees.BreadthFirst, trees.DepthFirst, trees.RandomOrder} {
+			r, err := trees.Renumber(tr, nb, 7)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[fmt.Sprintf("%s/%s", name, nb)] = r
+		}
+	}
+	for _, n := range []int{1, 2, 3, 1000, 70000} {
+		tr, err := trees.Star(n)
+		add(fmt.Sprintf("star%d", n), tr, err)
+		tr, err = trees.Caterpillar(n)
+		add(fmt.Sprintf("caterpillar%d", n), tr, err)
+	}
+	for _, c := range []struct{ n, levels int }{{5000, 7}, {200000, 40}, {300000, 3000}, {100000, 2}} {
+		tr, err := trees.Random(c.n, c.levels, trees.Bell, uint64(c.n))
+		add(fmt.Sprintf("random%d-%d", c.n, c.levels), tr, err)
+	}
+	return out
+}
+
+// TestExact holds every CUDA implementation to the CPU's sequential
+// traversal, exactly, on integer weights in int64 and in float32, and the
+// GPU's Euler tour to the CPU's.
+func TestExact(t *testing.T) {
+	needGPU(t)
+	ctx := t.Context()
+	names := slices.Sorted(func(yield func(string) bool) {
+		for k := range testTrees(t) {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	all := testTrees(t)
+	for _, name := range names {
+		tr := all[name]
+		pt, err := treefix.NewTree(tr.Parent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := tr.N()
+		v, err := BuildVector(ctx, pt, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		cv := pt.BuildVector()
+		if !slices.Equal(v.Open, cv.Open) || !slices.Equal(v.Close, cv.Close) {
+			t.Errorf("%s: GPU Euler tour differs from the CPU's", name)
+		}
+		rng := rand.New(rand.NewPCG(uint64(n), 3))
+		wi := make([]int64, n)
+		wf := make([]float32, n)
+		for i := range wi {
+			wi[i] = int64(rng.IntN(2001) - 1000)
+			wf[i] = float32(rng.IntN(3) - 1)
+		}
+		for _, op := range []treefix.Op{treefix.Rootfix, treefix.Leaffix} {
+			ref := make([]int64, n)
+			if err := treefix.NewSolver[int64](pt, 1).Run(ctx, treefix.Sequential, op, wi, ref, nil); err != nil {
+				t.Fatal(err)
+			}
+			reff := make([]float32, n)
+			if err := treefix.NewSolver[float32](pt, 1).Run(ctx, treefix.Sequential, op, wf, reff, nil); err != nil {
+				t.Fatal(err)
+			}
+			for _, impl := range Impls {
+				got := make([]int64, n)
+				if err := Run(ctx, impl, op, pt, wi, got, Options{}); err != nil {
+					t.Fatalf("%s %s %s: %v", name, impl, op, err)
+				}
+				if i := firstDiff(got, ref); i >= 0 {
+					t.Errorf("%s %s %s int64: vertex %d = %d, want %d", name, impl, op, i, got[i], ref[i])
+				}
+				gotf := make([]float32, n)
+				if err := Run(ctx, impl, op, pt, wf, gotf, Options{}); err != nil {
+					t.Fatalf("%s %s %s: %v", name, impl, op, err)
+				}
+				if i := firstDiff(gotf, reff); i >= 0 {
+					t.Errorf("%s %s %s float32: vertex %d = %g, want %g", name, impl, op, i, gotf[i], reff[i])
+				}
+			}
+		}
+	}
+}
+
+func firstDiff[T comparable](a, b []T) int {
+	for i := range a {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestCompensatedBound checks cuda/vectorial-compensated against Bound on
+// ill-conditioned GenSum chains (float32), and that it beats cuda/vectorial.
+func TestCompensatedBound(t *testing.T) {
+	needGPU(t)
+	ctx := t.Context()
+	const n = 10000
+	for i, cond := range []float64{1e3, 1e6, 1e9} {
+		x, _, err := trees.GenSum(n, cond, uint64(i+1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		chain, _ := trees.Caterpillar(n)
+		for v := range x {
+			chain.Weight[v] = float64(x[v])
+		}
+		tr, err := trees.Renumber(chain, trees.RandomOrder, uint64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pt, _ := treefix.NewTree(tr.Parent)
+		w := make([]float32, n)
+		w64 := make([]float64, n)
+		var sumAbs float64
+		for v, y := range tr.Weight {
+			w[v], w64[v] = float32(y), y
+			sumAbs += math.Abs(y)
+		}
+		for _, op := range []treefix.Op{treefix.Rootfix, treefix.Leaffix} {
+			// the reference: cpu/vectorial-compensated in float64 (Sum2),
+			// within U64·|R| + 2·γ_2n²·Σ|w| of exact (treefix.Bound)
+			ref := make([]float64, n)
+			if err := treefix.NewSolver[float64](pt, 1).Run(ctx, treefix.VectorialCompensated, op, w64, ref, nil); err != nil {
+				t.Fatal(err)
+			}
+			got := make([]float32, n)
+			if err := Run(ctx, VectorialCompensated, op, pt, w, got, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			plain := make([]float32, n)
+			if err := Run(ctx, Vectorial, op, pt, w, plain, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			var worstC, worstP float64
+			for v := range got {
+				g := 2 * n * treefix.U64
+				b := Bound(op, n, ref[v], sumAbs) + 3*treefix.U64*(2*sumAbs) + 2*g*g*sumAbs
+				e := math.Abs(float64(got[v]) - ref[v])
+				if e > b {
+					t.Fatalf("cond %g %s vertex %d: error %g above the bound %g", cond, op, v, e, b)
+				}
+				worstC = max(worstC, e)
+				worstP = max(worstP, math.Abs(float64(plain[v])-ref[v]))
+			}
+			t.Logf("cond %.0e %s: largest absolute error compensated %.3g, plain %.3g", cond, op, worstC, worstP)
+			if cond >= 1e6 && worstC >= worstP {
+				t.Errorf("cond %g %s: compensated error %g not below plain %g", cond, op, worstC, worstP)
+			}
+		}
+	}
+}
+
+// TestTiming logs the phases at paper scale beside a device copy of the
+// same bytes (SEMIBENCH_TREEFIX_TIMING=1; not an assertion).
+func TestTiming(t *testing.T) {
+	needGPU(t)
+	if os.Getenv("SEMIBENCH_TREEFIX_TIMING") == "" {
+		t.Skip("set SEMIBENCH_TREEFIX_TIMING=1")
+	}
+	ctx := t.Context()
+	const n = 1 << 24
+	shapes := map[string]func() (*trees.Tree, error){
+		"random-dfs": func() (*trees.Tree, error) {
+			tr, err := trees.Random(n, 4000, trees.Bell, 1)
+			if err != nil {
+				return nil, err
+			}
+			return trees.Renumber(tr, trees.DepthFirst, 1)
+		},
+		"star":        func() (*trees.Tree, error) { return trees.Star(n) },
+		"caterpillar": func() (*trees.Tree, error) { return trees.Caterpillar(n) },
+	}
+	for _, name := range []string{"random-dfs", "star", "caterpillar"} {
+		tr, err := shapes[name]()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pt, _ := treefix.NewTree(tr.Parent)
+		w := make([]float32, n)
+		for i := range w {
+			w[i] = float32(i%3 - 1)
+		}
+		out := make([]float32, n)
+		compute := map[string]time.Duration{}
+		for _, impl := range Impls {
+			rec := &bench.Recorder{}
+			for range 3 {
+				rec = &bench.Recorder{}
+				if err := Run(ctx, impl, treefix.Rootfix, pt, w, out, Options{Rec: rec}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			names, durs := rec.Durations()
+			line := ""
+			for i, nm := range names {
+				line += fmt.Sprintf(" %s %.3f ms", nm, float64(durs[i].Microseconds())/1000)
+				if nm == PhaseCompute {
+					compute[impl] = durs[i]
+				}
+			}
+			t.Logf("%s n=2^24 %s rootfix:%s", name, impl, line)
+		}
+		t.Logf("%s: parallel/vectorial %.1fx, compensated/vectorial %.2fx", name,
+			compute[Parallel].Seconds()/compute[Vectorial].Seconds(), compute[VectorialCompensated].Seconds()/compute[Vectorial].Seconds())
+	}
+	// a device copy of 2^25 float32
+	dev, _ := cuda.Open(0)
+	err := dev.Run(ctx, func(th *driver.Thread) error {
+		a, err := dev.Buffer(th, "treefix.copy.a", 4<<25)
+		if err != nil {
+			return err
+		}
+		b, err := dev.Buffer(th, "treefix.copy.b", 4<<25)
+		if err != nil {
+			return err
+		}
+		for range 3 {
+			if err := dev.StartTimer(th); err != nil {
+				return err
+			}
+			if err := th.CopyDeviceAsync(b, a, 4<<25, dev.Stream()); err != nil {
+				return err
+			}
+			d, err := dev.StopTimer(th)
+			if err != nil {
+				return err
+			}
+			t.Logf("device copy of 2^25 float32: %.3f ms", float64(d.Microseconds())/1000)
+		}
+		return dev.FreeBuffers(th)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
