@@ -43,7 +43,7 @@ type Element interface{ float32 | float64 | int64 }
 
 // Options tune a run.
 type Options struct {
-	Device int              // CUDA device ordinal
+	Device int             // CUDA device ordinal
 	Rec    *bench.Recorder // receives the phases (nil: none)
 }
 
