@@ -7,19 +7,22 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/trees"
 	"github.com/semibench/semibench/impls/cpu/treefix"
+	cudatreefix "github.com/semibench/semibench/impls/cuda/treefix"
 )
 
 // The treefix paper (004): Table I (the benchmark trees), Figs. 4 and 5
 // (+Rootfix computation times and speedups over sequential on the Table I
 // trees), Fig. 7 (stars and caterpillars) and the accuracy study (float32
 // relative error against the condition number on ill-conditioned chains).
-// Only the CPU implementations exist so far; the CUDA ones and the
-// transfer times of Fig. 4b come with the GPU side of issue 7.
+// The CUDA implementations (package cudatreefix) run beside the CPU ones
+// where a GPU is present and are recorded as unavailable elsewhere; their
+// transfers (h2d, d2h) are Fig. 4b's phases.
 
 const treefixPaper = "004_89a0ec3b389b4640.txt"
 
@@ -47,11 +50,18 @@ const (
 )
 
 // treefixTimedImpls are the implementations of Figs. 4, 5 and 7.
-var treefixTimedImpls = treefix.Impls
+var treefixTimedImpls = append(slices.Clone(treefix.Impls), cudatreefix.Impls...)
+
+// The Euler-tour builds of treefix/table1.
+const (
+	cpuBuild  = "cpu/build"
+	cudaBuild = "cuda/build"
+)
 
 // treefixNs is a conservative prior in ns per vertex.
 var treefixNs = map[string]float64{
-	treefix.Sequential: 60, treefix.Parallel: 200, treefix.Vectorial: 10, treefix.VectorialCompensated: 20, "cpu/build": 80,
+	treefix.Sequential: 60, treefix.Parallel: 200, treefix.Vectorial: 10, treefix.VectorialCompensated: 20, cpuBuild: 80,
+	cudatreefix.Parallel: 200, cudatreefix.Vectorial: 5, cudatreefix.VectorialCompensated: 5, cudaBuild: 5,
 }
 
 // treeSpec is one tree of an experiment.
@@ -126,7 +136,7 @@ func treefixTimedCase(spec treeSpec, numbering trees.Numbering, opt Options, bui
 		{Name: "n", Value: strconv.Itoa(spec.n)}, {Name: "numbering", Value: string(numbering)}}
 	var impls []string
 	if buildOnly {
-		impls = []string{"cpu/build"}
+		impls = []string{cpuBuild, cudaBuild}
 	}
 	return Case{
 		Params: params,
@@ -182,7 +192,17 @@ func treefixTimedCase(spec treeSpec, numbering trees.Numbering, opt Options, bui
 				Metrics: map[string]float64{"n": float64(n), "depth": float64(st.Depth), "branching": st.Branching,
 					"max_width": float64(st.MaxWidth), "build_csr_ms": csrMS, "build_vector_ms": vecMS},
 				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
-					if impl == "cpu/build" {
+					switch impl {
+					case cudaBuild:
+						v, err := cudatreefix.BuildVector(ctx, pt, cudatreefix.Options{Rec: rec})
+						return v, markUnavailable(err)
+					case cudatreefix.Parallel, cudatreefix.Vectorial, cudatreefix.VectorialCompensated:
+						if err := treefixCUDA(ctx, impl, treefix.Rootfix, pt, w, out, rec); err != nil {
+							return nil, err
+						}
+						return out, nil
+					}
+					if impl == cpuBuild {
 						stop := rec.Start("csr")
 						p2, err := treefix.NewTree(tr.Parent)
 						stop()
@@ -200,7 +220,7 @@ func treefixTimedCase(spec treeSpec, numbering trees.Numbering, opt Options, bui
 					return out, nil
 				},
 				Check: func(impl string, o any) bench.Check {
-					if impl == "cpu/build" {
+					if impl == cpuBuild || impl == cudaBuild {
 						v, _ := o.(*treefix.Vector)
 						if v == nil || !slices.Equal(v.Open, vec.Open) || !slices.Equal(v.Close, vec.Close) {
 							return bench.Check{Method: "Euler tour", Detail: "differs between builds"}
@@ -368,7 +388,13 @@ func accuracyCase(i int, cond float64, op treefix.Op, opt Options) Case {
 					Description: fmt.Sprintf("chain of %d vertices, GenSum weights (float32), condition number %.3g (asked %.3g)", accuracyN, c, cond)},
 				Metrics: map[string]float64{"cond": c, "n": accuracyN},
 				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
-					if err := solver.Run(ctx, impl, op, w, out, rec); err != nil {
+					var err error
+					if strings.HasPrefix(impl, "cuda/") {
+						err = treefixCUDA(ctx, impl, op, pt, w, out, rec)
+					} else {
+						err = solver.Run(ctx, impl, op, w, out, rec)
+					}
+					if err != nil {
 						return nil, err
 					}
 					return out[full], nil
@@ -386,9 +412,13 @@ func accuracyCase(i int, cond float64, op treefix.Op, opt Options) Case {
 					g := 2 * accuracyN * treefix.U32 / (1 - 2*accuracyN*treefix.U32)
 					bound := 3 * g * sumAbs
 					method := "relative error of the full sum vs exact; bound 3·γ_2n(float32)·Σ|w|"
-					if impl == treefix.VectorialCompensated {
+					switch impl {
+					case treefix.VectorialCompensated:
 						bound = treefix.Bound(op, accuracyN, exact, 2*sumAbs+math.Abs(float64(w[full])), sumAbs)
 						method = "relative error of the full sum vs exact; bound treefix.Bound"
+					case cudatreefix.VectorialCompensated:
+						bound = cudatreefix.Bound(op, accuracyN, exact, sumAbs)
+						method = "relative error of the full sum vs exact; bound cudatreefix.Bound"
 					}
 					chk := bench.Check{OK: err <= bound, Method: method, MaxErr: rel, Bound: bound / math.Abs(exact),
 						Detail: fmt.Sprintf("relative error %.3g at condition number %.3g", rel, c)}
@@ -403,8 +433,8 @@ func init() {
 	Register(&Experiment{
 		Name:        "treefix/table1",
 		Paper:       treefixPaper,
-		Description: "the benchmark trees of Table I (n, depth, average branching factor) and the CPU build of CSR and the Euler-tour vector representation",
-		Impls:       []string{"cpu/build"},
+		Description: "the benchmark trees of Table I (n, depth, average branching factor), the CPU build of CSR and the Euler-tour vector representation, and the GPU build of the Euler tour",
+		Impls:       []string{cpuBuild, cudaBuild},
 		NsPerWork:   treefixNs,
 		Cases:       func(s Scale, o Options) []Case { return table1Cases(s, o, true) },
 		Tables:      treefixTable1,

@@ -9,6 +9,7 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/trees"
 	"github.com/semibench/semibench/impls/cpu/treefix"
+	cudatreefix "github.com/semibench/semibench/impls/cuda/treefix"
 	"github.com/semibench/semibench/results"
 )
 
@@ -78,20 +79,20 @@ func treefixTable1(run []bench.Record) []bench.Table {
 	paper := treefixPaperByTree(exp)
 	rc := IndexRecords(own)
 	t := bench.Table{
-		Title: "treefix/table1 — benchmark trees (paper: Table I) and the CPU build of CSR and the Euler-tour vector, ms",
+		Title: "treefix/table1 — benchmark trees (paper: Table I), the CPU build of CSR and the Euler-tour vector, and the GPU build of the Euler tour, ms",
 		Header: []string{"tree", "source", "n", "depth", "avg. branching", "paper n", "paper depth", "paper branching",
-			"CSR build", "Euler-tour build"},
+			"CSR build", "Euler-tour build", "GPU Euler-tour build"},
 	}
 	standIn := false
 	for _, p := range treefixRows(own) {
-		r := rc.Get(exp, "cpu/build", p)
+		r := rc.Get(exp, cpuBuild, p)
 		pr := paper[p.Get("tree")]
 		if p.Get("source") == srcStandIn {
 			standIn = true
 		}
 		t.Rows = append(t.Rows, []string{p.Get("tree"), p.Get("source"), metricText(r, "n", 0), metricText(r, "depth", 0),
 			metricText(r, "branching", 2), metricText(pr, "n", 0), metricText(pr, "depth", 0), metricText(pr, "branching", 2),
-			CellText(r, "csr"), CellText(r, "euler_tour")})
+			CellText(r, "csr"), CellText(r, "euler_tour"), CellText(rc.Get(exp, cudaBuild, p), cudatreefix.PhaseEulerTour)})
 	}
 	if standIn {
 		t.Notes = append(t.Notes, "stand-in: not the paper's tree but a random tree with its depth and average branching factor "+
@@ -105,6 +106,33 @@ func treefixTable1(run []bench.Record) []bench.Table {
 
 var treefixShort = map[string]string{
 	treefix.Sequential: "sequential", treefix.Parallel: "parallel", treefix.Vectorial: "vectorial", treefix.VectorialCompensated: "vectorial-comp.",
+	cudatreefix.Parallel: "cuda parallel", cudatreefix.Vectorial: "cuda vectorial", cudatreefix.VectorialCompensated: "cuda vectorial-comp.",
+}
+
+// treefixRatios are the ratio columns of the timing tables: parallel and
+// compensated against vectorial, on the CPU and on the GPU.
+var treefixRatios = []struct{ name, num, den string }{
+	{"cpu parallel / vectorial", treefix.Parallel, treefix.Vectorial},
+	{"cpu compensated / vectorial", treefix.VectorialCompensated, treefix.Vectorial},
+	{"cuda parallel / vectorial", cudatreefix.Parallel, cudatreefix.Vectorial},
+	{"cuda compensated / vectorial", cudatreefix.VectorialCompensated, cudatreefix.Vectorial},
+}
+
+// ratioCells returns the treefixRatios of one row's compute phases.
+func ratioCells(rc Cells, exp string, p bench.Params) []string {
+	var out []string
+	for _, r := range treefixRatios {
+		out = append(out, Ratio(PhaseMS(rc.Get(exp, r.num, p), treefix.PhaseCompute), PhaseMS(rc.Get(exp, r.den, p), treefix.PhaseCompute)))
+	}
+	return out
+}
+
+func ratioHeader() []string {
+	var out []string
+	for _, r := range treefixRatios {
+		out = append(out, r.name)
+	}
+	return out
 }
 
 func treefixTimesTable(run []bench.Record, exp string) []bench.Table {
@@ -114,11 +142,12 @@ func treefixTimesTable(run []bench.Record, exp string) []bench.Table {
 	}
 	rc := IndexRecords(own)
 	t := bench.Table{
-		Title:  exp + " — +Rootfix computation time on the CPU, ms (paper: Fig. 4a, GTX670 GPU; transfer times come with the CUDA implementations)",
+		Title:  exp + " — +Rootfix computation time, ms, and the GPU's transfers (paper: Fig. 4a and 4b, GTX670 GPU)",
 		Header: []string{"tree", "source", "numbering", "n", "depth"},
 	}
 	t.Header = append(t.Header, treefixTimedImpls...)
-	t.Header = append(t.Header, "parallel / vectorial", "compensated / vectorial", "paper parallel (GTX670)")
+	t.Header = append(t.Header, ratioHeader()...)
+	t.Header = append(t.Header, "h2d cuda/parallel", "h2d cuda/vectorial", "d2h", "GPU Euler tour", "paper parallel (GTX670)")
 	paper := treefixPaperByTree("treefix/fig4")
 	for _, p := range treefixRows(own) {
 		r := anyRecord(rc, exp, p, treefixTimedImpls...)
@@ -130,14 +159,16 @@ func treefixTimesTable(run []bench.Record, exp string) []bench.Table {
 		for _, im := range treefixTimedImpls {
 			row = append(row, CellText(rc.Get(exp, im, p), treefix.PhaseCompute))
 		}
-		vec := PhaseMS(rc.Get(exp, treefix.Vectorial, p), treefix.PhaseCompute)
-		row = append(row, Ratio(PhaseMS(rc.Get(exp, treefix.Parallel, p), treefix.PhaseCompute), vec),
-			Ratio(PhaseMS(rc.Get(exp, treefix.VectorialCompensated, p), treefix.PhaseCompute), vec), paperMS)
+		row = append(row, ratioCells(rc, exp, p)...)
+		cv := rc.Get(exp, cudatreefix.Vectorial, p)
+		row = append(row, CellText(rc.Get(exp, cudatreefix.Parallel, p), cudatreefix.PhaseH2D), CellText(cv, cudatreefix.PhaseH2D),
+			CellText(cv, cudatreefix.PhaseD2H), CellText(cv, cudatreefix.PhaseEulerTour), paperMS)
 		t.Rows = append(t.Rows, row)
 	}
 	t.Notes = append(t.Notes,
 		"Paper (text of section IV-A, GTX670): the parallel implementation needs 21 ms on nlpkkt120 (3.54 M vertices) and 12 ms on cage15 (5.15 M); Fig. 4's other values survive only as a figure.",
-		"Weights are integers in {-1,0,1} stored as float32 (exact), so every implementation is checked for equality with the int64 reference.")
+		"Weights are integers in {-1,0,1} stored as float32 (exact), so every implementation is checked for equality with the int64 reference.",
+		"GPU columns: compute is the kernels alone (CUDA events); h2d carries the CSR lists (and for the vectorial ones the parent array, from which the GPU builds the Euler tour, timed apart as the GPU Euler tour) and the weights; d2h the results.")
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
 	return []bench.Table{t}
@@ -152,8 +183,9 @@ func treefixSpeedupTable(run []bench.Record) []bench.Table {
 	rc := IndexRecords(own)
 	t := bench.Table{
 		Title:  "treefix/fig5 — +Rootfix speedup over cpu/sequential (paper: Fig. 5, GTX670 GPU over one CPU core)",
-		Header: []string{"tree", "source", "numbering", "n", "sequential ms", "parallel", "vectorial", "vectorial-compensated"},
+		Header: []string{"tree", "source", "numbering", "n", "sequential ms"},
 	}
+	t.Header = append(t.Header, treefixTimedImpls[1:]...)
 	for _, p := range treefixRows(own) {
 		seqR := rc.Get(exp, treefix.Sequential, p)
 		r := anyRecord(rc, exp, p, treefixTimedImpls...)
@@ -164,7 +196,7 @@ func treefixSpeedupTable(run []bench.Record) []bench.Table {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	t.Notes = append(t.Notes, "Paper: counting computation only, the speedup \"reaches more than 60x on the largest benchmarks analyzed with the vectorial implementation\" (GPU against one CPU core; here every implementation runs on this machine's CPU).")
+	t.Notes = append(t.Notes, "Paper: counting computation only, the speedup \"reaches more than 60x on the largest benchmarks analyzed with the vectorial implementation\" (GPU against one CPU core; here against cpu/sequential, one core of this machine).")
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
 	return []bench.Table{t}
@@ -242,7 +274,8 @@ func treefixFig7Table(run []bench.Record) []bench.Table {
 		Header: []string{"shape", "n"},
 	}
 	t.Header = append(t.Header, treefixTimedImpls...)
-	t.Header = append(t.Header, "parallel / vectorial", "paper parallel / vectorial")
+	t.Header = append(t.Header, ratioHeader()...)
+	t.Header = append(t.Header, "paper parallel / vectorial")
 	for _, p := range treefixRows(own) {
 		row := []string{p.Get("tree"), p.Get("n")}
 		for _, im := range treefixTimedImpls {
@@ -252,7 +285,8 @@ func treefixFig7Table(run []bench.Record) []bench.Table {
 		if p.Get("n") == strconv.Itoa(1<<24) {
 			paper = map[string]string{"star": "5x", "caterpillar": "5000x"}[p.Get("tree")]
 		}
-		row = append(row, Ratio(PhaseMS(rc.Get(exp, treefix.Parallel, p), treefix.PhaseCompute), PhaseMS(rc.Get(exp, treefix.Vectorial, p), treefix.PhaseCompute)), paper)
+		row = append(row, ratioCells(rc, exp, p)...)
+		row = append(row, paper)
 		t.Rows = append(t.Rows, row)
 	}
 	t.Notes = append(t.Notes, "Paper (section IV-A): the vectorial implementation is 5x faster than the parallel one on the star of 2^24 vertices, and on the caterpillar the parallel one is 5000x slower than the vectorial one (and slower than sequential).")
