@@ -3,6 +3,11 @@ package cudalap
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/semibench/semibench/bench"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -213,5 +218,51 @@ func TestGPULarge(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("n=%d range %gn: cuda/fast %d phases, %d rounds", n, rf, st.Phases, st.Rounds)
+	}
+}
+
+// TestGPUTiming prints cuda/fast's (and, up to n = 2048, cuda/hungarian-n3's)
+// solve times on n x n instances when SEMIBENCH_LAP_TIMING is set; it
+// asserts only the optimum.
+func TestGPUTiming(t *testing.T) {
+	needGPU(t)
+	if os.Getenv("SEMIBENCH_LAP_TIMING") == "" {
+		t.Skip("set SEMIBENCH_LAP_TIMING=1")
+	}
+	ctx := context.Background()
+	for _, n := range []int{512, 1024, 2048, 4096} {
+		for _, rf := range []float64{0.1, 1, 10} {
+			m := randomMatrix(rand.New(rand.NewPCG(uint64(n), 7)), n, n, int64(rf*float64(n)))
+			ref, err := lap.SolveJV(ctx, m, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			line := fmt.Sprintf("n=%d range %gn:", n, rf)
+			for _, s := range solvers {
+				if s.name == "cuda/hungarian-n3" && n > 2048 {
+					continue
+				}
+				var best time.Duration
+				for rep := range 3 {
+					rec := &bench.Recorder{}
+					res, err := s.solve(ctx, m, Options{Rec: rec})
+					if err != nil {
+						t.Fatalf("%s: %v", s.name, err)
+					}
+					if err := lap.Agree(m, res, ref); err != nil {
+						t.Fatalf("%s n=%d: %v", s.name, n, err)
+					}
+					names, durs := rec.Durations()
+					for k, name := range names {
+						if (name == PhaseAuction || name == PhaseAugment) && (rep == 0 || durs[k] < best) {
+							best = durs[k]
+						}
+					}
+				}
+				line += fmt.Sprintf(" %s %.2f ms", s.name, float64(best.Microseconds())/1000)
+			}
+			_, st, _ := FastWithStats(ctx, m, Options{})
+			t.Logf("%s (fast: %d phases, %d rounds)", line, st.Phases, st.Rounds)
+		}
 	}
 }
