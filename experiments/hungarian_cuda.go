@@ -20,18 +20,12 @@ import (
 // table1's cells, so one measurement feeds every table), and the plots of
 // Figs. 6, 7 and 9-12.
 
-// hungarianGPU are the CUDA implementations by name.
-var hungarianGPU = map[string]func(context.Context, *lap.Matrix, cudalap.Options) (*lap.Result, error){
-	"cuda/hungarian-n3": cudalap.HungarianN3,
-	"cuda/fast":         cudalap.Fast,
-}
-
 // runHungarian runs one named implementation, CPU or CUDA, on m.
 func runHungarian(ctx context.Context, impl string, m *lap.Matrix, rec *bench.Recorder) (*lap.Result, error) {
 	if im, ok := lap.Lookup(impl); ok {
 		return im.Solve(ctx, m, rec)
 	}
-	if solve, ok := hungarianGPU[impl]; ok {
+	if solve, ok := cudalap.Lookup(impl); ok {
 		res, err := solve(ctx, m, cudalap.Options{Rec: rec})
 		return res, markUnavailable(err)
 	}

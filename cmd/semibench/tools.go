@@ -15,7 +15,6 @@ import (
 	"github.com/semibench/semibench/experiments"
 	"github.com/semibench/semibench/generators/dag"
 	"github.com/semibench/semibench/impls/cpu/kleene"
-	"github.com/semibench/semibench/impls/cpu/lap"
 	"github.com/semibench/semibench/maxplus"
 )
 
@@ -88,7 +87,6 @@ var generators = map[string]func(ctx context.Context, args []string) error{
 // a problem's file adds its own in an init function.
 var solvers = map[string]func(ctx context.Context, args []string) error{
 	"kleene": solveKleene,
-	"lap":    solveLAP,
 }
 
 // names lists a registry's keys, sorted, for messages.
@@ -210,26 +208,4 @@ func solveKleene(ctx context.Context, args []string) error {
 		return bw.Flush()
 	}
 	return writeMatrix(*out, w)
-}
-
-func solveLAP(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("solve lap", flag.ContinueOnError)
-	in := fs.String("in", "", "cost matrix: CSV (a row per line) or Matrix Market array; r x c with r <= c")
-	impl := fs.String("impl", lap.DefaultImpl, "implementation: "+strings.Join(lap.Names(), ", "))
-	maximize := fs.Bool("maximize", false, "maximise the total instead of minimising it")
-	if err := parseFlags(fs, problemCommand("lap", "solve lap --in FILE [--impl NAME] [--maximize]"), args, "in"); err != nil {
-		return err
-	}
-	if _, ok := lap.Lookup(*impl); !ok {
-		return usagef("--impl: unknown LAP implementation %q (known: %s)", *impl, strings.Join(lap.Names(), ", "))
-	}
-	costs, err := lap.ReadCostsFile(*in)
-	if err != nil {
-		return err
-	}
-	sol, err := lap.Solve(ctx, costs, *impl, *maximize)
-	if err != nil {
-		return fmt.Errorf("%s: %w", *in, err)
-	}
-	return json.NewEncoder(os.Stdout).Encode(sol)
 }

@@ -435,6 +435,13 @@ func Solve(ctx context.Context, c *Costs, impl string, maximize bool) (*Solution
 	if !ok {
 		return nil, fmt.Errorf("unknown LAP implementation %q (known: %v)", impl, Names())
 	}
+	return SolveWith(ctx, c, im, maximize)
+}
+
+// SolveWith is Solve with an implementation given by value (a GPU one, for
+// instance, which this package cannot name).
+func SolveWith(ctx context.Context, c *Costs, im Impl, maximize bool) (*Solution, error) {
+	impl := im.Name
 	if c.IsInt() {
 		m := c.Matrix()
 		if err := m.Validate(); err != nil {
