@@ -15,6 +15,7 @@ var registered = []struct {
 	name  string
 	solve solverFunc
 }{
+	{"cuda/paper", Paper},
 	{"cuda/hungarian-n3", HungarianN3},
 	{"cuda/fast", Fast},
 }
