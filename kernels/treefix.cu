@@ -467,6 +467,7 @@ __device__ void bfs(const int* __restrict__ R, const int* __restrict__ C, const 
     st[2] = 1;
     lev[0] = 0;
     lev[1] = 1;
+    __threadfence();
   }
   for (;;) {
     if (blockIdx.x == 0) {
