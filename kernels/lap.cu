@@ -152,53 +152,41 @@ extern "C" __global__ void __launch_bounds__(1024) lap_n3(const int* __restrict_
 }
 
 // ---------------------------------------------------------------------------
-// cuda/fast: forward auction (Bertsekas), Jacobi bidding, epsilon scaling.
+// cuda/fast: forward auction (Bertsekas), asynchronous, epsilon scaling.
 //
 // Persons are the rows (rows..n-1 are virtual rows of cost zero when
 // rows < n), objects the n columns. Benefits are the costs scaled by
 // K = n + 1; person i values object j at c_ij K + price_j and bids for the
-// least, j1, raising its price by (second least - least) + eps. With eps = 1
-// in the scaled units (below 1/n in the costs' own) an assignment in which
-// every person is within eps of its best is optimal for the integer costs.
+// least, j1, raising its price to price_j1 + (second least - least) + eps.
+// With eps = 1 in the scaled units (below 1/n in the costs' own) an
+// assignment in which every person is within eps of its best is optimal
+// for the integer costs.
+//
+// Each object's price and owner share one 64-bit word, price << 24 |
+// (owner + 1), so that a bid is one compare-and-swap: it succeeds when the
+// bid is above the price at that moment, takes the object and evicts the
+// owner. The auction is asynchronous (Bertsekas and Castanon): a bid may be
+// computed from prices that others have since raised; prices only rise, so
+// the bidder's own object still ends within eps of its best (its value is
+// the second least it saw plus eps, and every other value only grew), and
+// a bid that lost its race is simply recomputed. There are no rounds and no
+// grid barriers: the blocks of one cooperative launch take unassigned
+// persons from a ring queue (a block per bidder, scanning its row), push
+// the persons they evict, and stop when every object has an owner.
 //
 // One scaling phase is lap_auction_min (the least price), lap_auction_init
-// (prices shifted so the least is 0, everyone unassigned) and one
-// cooperative launch of lap_auction_rounds. A round: every unassigned person
-// (the list) bids, a block per bidder scanning its row, and posts
-// (bid << 24 | person) to its object with atomicMax; after a grid barrier
-// each bidder reads whether it won; a winner takes the object, raises its
-// price and evicts the previous owner, a loser stays; both the evicted and
-// the losers form the next list. Lists and bid boards alternate between two
-// buffers, list counts rotate over three, so that each round needs only two
-// grid barriers.
+// (prices shifted so the least is 0), lap_auction_check (the warm start:
+// assignments still within the new eps kept, the other persons queued) and
+// lap_auction_async.
 //
-// ctl (int32): [0..2] list counts, [3] barrier arrivals, [4] barrier
-// generation, [5..6] error flags set in even and odd rounds (1: a bid
-// reached 2^39; 2: the round limit), [7] rounds (summed over phases).
+// ctl (int32): [0] queue head (claims), [1] queue tail (pushes), [2] objects
+// owned, [3] done, [4] error (1: a bid reached 2^39; 2: the bid limit),
+// [5] bids of this phase, [6] bids of all phases. Bytes 32..39: the least
+// price (int64).
 
 #define AUC_BID_LIMIT (1LL << 39)
 
 namespace lapk {
-
-// gridBarrier: every block of a cooperative launch waits here for all.
-__device__ __forceinline__ void gridBarrier(int* ctl) {
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    volatile int* gen = ctl + 4;
-    const int g = *gen;
-    __threadfence();
-    if (atomicAdd(ctl + 3, 1) == (int)gridDim.x - 1) {
-      atomicExch(ctl + 3, 0);
-      __threadfence();
-      atomicAdd(ctl + 4, 1);
-    } else {
-      while (*gen == g) {
-      }
-    }
-    __threadfence();
-  }
-  __syncthreads();
-}
 
 // top2 merges (b1, j1, b2) with (o1, oj, o2): least value, its object
 // (lower index among equals), second least.
@@ -215,100 +203,119 @@ __device__ __forceinline__ void top2(i64* b1, int* j1, i64* b2, i64 o1, int oj, 
 }  // namespace lapk
 
 // lap_auction_min writes the least of the n prices to *out. One block.
-extern "C" __global__ void lap_auction_min(const i64* __restrict__ price, int n, i64* out) {
+extern "C" __global__ void lap_auction_min(const u64* __restrict__ word, int n, i64* out) {
   __shared__ i64 sd[32];
   __shared__ int sk[32];
   i64 d = LAP_INF;
   int k = 0;
-  for (int j = threadIdx.x; j < n; j += blockDim.x) d = min(d, price[j]);
+  for (int j = threadIdx.x; j < n; j += blockDim.x) d = min(d, (i64)(word[j] >> 24));
   blockMinPair(&d, &k, sd, sk);
   if (threadIdx.x == 0) *out = d;
 }
 
 // lap_auction_init starts a scaling phase: prices shifted so that the least
-// is 0, nobody assigned, every person on list 0, both bid boards clear.
-extern "C" __global__ void lap_auction_init(i64* price, const i64* minPrice, int n, int* owner, int* assign,
-                                            int* list, u64* board, int* ctl) {
+// is 0 (owners kept), assign[owner] = object (the host sets assign to -1
+// first), the queue empty.
+extern "C" __global__ void lap_auction_init(u64* word, const i64* minPrice, int n, int* assign, int* queue, int* ctl) {
   const i64 lo = *minPrice;
   for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < n; j += gridDim.x * blockDim.x) {
-    price[j] -= lo;
-    owner[j] = -1;
-    assign[j] = -1;
-    list[j] = j;
-    board[j] = 0;
-    board[n + j] = 0;
+    const u64 w = word[j];
+    word[j] = ((u64)((i64)(w >> 24) - lo) << 24) | (w & 0xffffffu);
+    const int owner = (int)(w & 0xffffffu) - 1;
+    if (owner >= 0) assign[owner] = j;
+    queue[j] = -1;
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) {
-    ctl[0] = n;
+    ctl[0] = 0;
     ctl[1] = 0;
     ctl[2] = 0;
     ctl[3] = 0;
+    ctl[5] = 0;
   }
 }
 
-// lap_auction_rounds runs the rounds of one scaling phase until nobody is
-// unassigned. Cooperative launch; list, bidCol: 2n; board: 2n; bidVal: n.
-extern "C" __global__ void __launch_bounds__(512, 1)
-    lap_auction_rounds(const int* __restrict__ c, int rows, int n, i64 eps, int maxRounds, i64* price, int* owner,
-                       int* assign, int* list, int* bidCol, i64* bidVal, u64* board, int* ctl) {
-  __shared__ i64 s1[32], s2[32];
-  __shared__ int sj[32];
+// lap_auction_check keeps the assignments that satisfy epsilon
+// complementary slackness for this phase's eps (the object's value within
+// eps of the row's least) and frees and queues every other person: a warm
+// start, so that a phase redoes only what the smaller eps invalidates. A
+// block per person.
+extern "C" __global__ void lap_auction_check(const int* __restrict__ c, int rows, int n, i64 eps, u64* word,
+                                             const int* assign, int* queue, int* ctl) {
+  __shared__ i64 sd[32];
+  __shared__ int sk[32];
   const i64 K = (i64)n + 1;
-  const int tid = threadIdx.x;
-  const int gtid = blockIdx.x * blockDim.x + tid, gthreads = gridDim.x * blockDim.x;
-  int r = 0;
-  for (;; ++r) {
-    const int cur = r & 1;
-    const int L = __ldcg(ctl + r % 3);
-    // An error of the previous round stops everyone (this round's flag may
-    // be set by a block already past this point, so it is read next round;
-    // the host reads both after each launch).
-    if (L == 0 || __ldcg(ctl + 6 - cur) != 0) break;
-    if (r >= maxRounds) {
-      if (gtid == 0) ctl[5 + cur] = 2;
-      break;
+  for (int i = blockIdx.x; i < n; i += gridDim.x) {
+    const int a = assign[i];
+    if (a < 0) {
+      if (threadIdx.x == 0) queue[atomicAdd(ctl + 1, 1)] = i;
+      continue;
     }
-    int* curList = list + cur * n;
-    int* nextList = list + (1 - cur) * n;
-    // Clear the previous round's bids from its board (not used this round).
-    if (r > 0) {
-      const int Lp = __ldcg(ctl + (r + 2) % 3);
-      for (int k = gtid; k < Lp; k += gthreads) {
-        const int i = __ldcg(nextList + k);
-        board[(1 - cur) * n + __ldcg(bidCol + (1 - cur) * n + i)] = 0;
+    const int* row = c + (i64)i * n;
+    const bool real = i < rows;
+    i64 d = LAP_INF;
+    int k = 0;
+    for (int j = threadIdx.x; j < n; j += blockDim.x) {
+      d = min(d, (real ? (i64)row[j] * K : 0) + (i64)(word[j] >> 24));
+    }
+    blockMinPair(&d, &k, sd, sk);
+    if (threadIdx.x == 0) {
+      const i64 own = (real ? (i64)row[a] * K : 0) + (i64)(word[a] >> 24);
+      if (own > d + eps) {
+        word[a] &= ~(u64)0xffffffu;
+        queue[atomicAdd(ctl + 1, 1)] = i;
+      } else {
+        atomicAdd(ctl + 2, 1);
       }
     }
-    if (gtid == 0) ctl[(r + 1) % 3] = 0;
-    // Bids: a block per bidder.
-    for (int k = blockIdx.x; k < L; k += gridDim.x) {
-      const int i = __ldcg(curList + k);
+  }
+}
+
+// lap_auction_async runs one scaling phase to its end. Cooperative launch
+// (the blocks wait on each other through the queue, so all must be
+// resident).
+extern "C" __global__ void __launch_bounds__(512, 1)
+    lap_auction_async(const int* __restrict__ c, int rows, int n, i64 eps, int maxBids, u64* word, int* queue,
+                      int* ctl) {
+  __shared__ i64 s1[32], s2[32];
+  __shared__ int sj[32];
+  __shared__ int sPerson;
+  const i64 K = (i64)n + 1;
+  const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
+  volatile int* done = ctl + 3;
+  if (tid == 0 && __ldcg(ctl + 2) == n) *done = 1;  // every assignment kept
+  for (;;) {
+    // Claim the next queue position and wait for its person (or the end).
+    if (tid == 0) {
+      const int pos = atomicAdd(ctl + 0, 1);
+      int* slot = queue + pos % n;
+      int person = -1;
+      for (;;) {
+        if (*(volatile int*)slot >= 0) {
+          person = atomicExch(slot, -1);
+          if (person >= 0) break;
+        }
+        if (*done) break;
+      }
+      sPerson = person;
+    }
+    __syncthreads();
+    const int i = sPerson;
+    if (i < 0) return;
+    // Bid until a bid is accepted.
+    for (;;) {
       i64 b1 = LAP_INF, b2 = LAP_INF;
       int j1 = 0x7fffffff;
-      if (i < rows) {
-        const int* row = c + (i64)i * n;
-        for (int j = tid; j < n; j += blockDim.x) {
-          const i64 x = (i64)row[j] * K + __ldcg(price + j);
-          if (x < b2) {
-            if (x < b1) {
-              b2 = b1;
-              b1 = x;
-              j1 = j;
-            } else {
-              b2 = x;
-            }
-          }
-        }
-      } else {
-        for (int j = tid; j < n; j += blockDim.x) {
-          const i64 x = __ldcg(price + j);
-          if (x < b2) {
-            if (x < b1) {
-              b2 = b1;
-              b1 = x;
-              j1 = j;
-            } else {
-              b2 = x;
-            }
+      const int* row = c + (i64)i * n;
+      const bool real = i < rows;
+      for (int j = tid; j < n; j += blockDim.x) {
+        const i64 x = (real ? (i64)row[j] * K : 0) + (i64)(__ldcg(word + j) >> 24);
+        if (x < b2) {
+          if (x < b1) {
+            b2 = b1;
+            b1 = x;
+            j1 = j;
+          } else {
+            b2 = x;
           }
         }
       }
@@ -318,54 +325,53 @@ extern "C" __global__ void __launch_bounds__(512, 1)
         const i64 o2 = __shfl_down_sync(0xffffffffu, b2, o);
         top2(&b1, &j1, &b2, o1, oj, o2);
       }
-      const int lane = tid & 31, w = tid >> 5;
       if (lane == 0) {
         s1[w] = b1;
         sj[w] = j1;
         s2[w] = b2;
       }
       __syncthreads();
-      if (w == 0) {
+      if (tid == 0) {
         const int nw = (blockDim.x + 31) >> 5;
-        b1 = lane < nw ? s1[lane] : LAP_INF;
-        j1 = lane < nw ? sj[lane] : 0x7fffffff;
-        b2 = lane < nw ? s2[lane] : LAP_INF;
-        for (int o = 16; o > 0; o >>= 1) {
-          const i64 o1 = __shfl_down_sync(0xffffffffu, b1, o);
-          const int oj = __shfl_down_sync(0xffffffffu, j1, o);
-          const i64 o2 = __shfl_down_sync(0xffffffffu, b2, o);
-          top2(&b1, &j1, &b2, o1, oj, o2);
+        for (int k = 1; k < nw; ++k) top2(&b1, &j1, &b2, s1[k], sj[k], s2[k]);
+        const i64 seen = b1 - (real ? (i64)row[j1] * K : 0);  // the price of j1 the scan saw
+        const i64 bid = seen + (b2 - b1) + eps;
+        int result = 0;  // 0: lost the race, 1: placed
+        if (bid >= AUC_BID_LIMIT) {
+          ctl[4] = 1;
+          *done = 1;
+          result = 1;
+        } else {
+          u64 old = __ldcg(word + j1);
+          for (;;) {
+            if ((i64)(old >> 24) >= bid) break;
+            const u64 prev = atomicCAS(word + j1, old, ((u64)bid << 24) | (u64)(i + 1));
+            if (prev == old) {
+              result = 1;
+              break;
+            }
+            old = prev;
+          }
+          if (result) {
+            const int evicted = (int)(old & 0xffffffu) - 1;
+            if (evicted >= 0) {
+              atomicExch(queue + atomicAdd(ctl + 1, 1) % n, evicted);
+            } else if (atomicAdd(ctl + 2, 1) == n - 1) {
+              *done = 1;
+            }
+          }
+          if (atomicAdd(ctl + 5, 1) >= maxBids) {
+            ctl[4] = 2;
+            *done = 1;
+            result = 1;
+          }
         }
-        if (lane == 0) {
-          const i64 bid = __ldcg(price + j1) + (b2 - b1) + eps;
-          if (bid >= AUC_BID_LIMIT) ctl[5 + cur] = 1;
-          bidCol[cur * n + i] = j1;
-          bidVal[i] = bid;
-          atomicMax(board + cur * n + j1, ((u64)bid << 24) | (u64)i);
-        }
+        sPerson = result;
       }
       __syncthreads();
+      const int placed = sPerson;
+      __syncthreads();
+      if (placed) break;
     }
-    gridBarrier(ctl);
-    // Awards: a thread per bidder.
-    for (int k = gtid; k < L; k += gthreads) {
-      const int i = __ldcg(curList + k);
-      const int j = __ldcg(bidCol + cur * n + i);
-      const u64 w = __ldcg(board + cur * n + j);
-      if ((int)(w & 0xffffffu) == i) {
-        const int old = __ldcg(owner + j);
-        owner[j] = i;
-        price[j] = __ldcg(bidVal + i);
-        assign[i] = j;
-        if (old >= 0) {
-          assign[old] = -1;
-          nextList[atomicAdd(ctl + (r + 1) % 3, 1)] = old;
-        }
-      } else {
-        nextList[atomicAdd(ctl + (r + 1) % 3, 1)] = i;
-      }
-    }
-    gridBarrier(ctl);
   }
-  if (gtid == 0) ctl[7] += r;
 }

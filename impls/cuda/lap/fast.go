@@ -19,9 +19,6 @@ const (
 	fastThreads = 512 // a block per bidder; one block per SM
 	// FastTheta is the factor epsilon shrinks by between scaling phases.
 	FastTheta = 6
-	// fastMaxRounds bounds the rounds of one scaling phase (a guard: a
-	// phase takes thousands at n = 8192).
-	fastMaxRounds = 1 << 21
 	// Bids are packed as bid << 24 | person, and a bid must
 	// stay below 2^39 (kernels/lap.cu); fastSpanLimit keeps the scaled cost
 	// span 8 times below that.
@@ -30,21 +27,25 @@ const (
 	FastMaxOrder = 1<<24 - 1
 )
 
+// fastWarmStart keeps, at the start of each scaling phase, the assignments
+// that satisfy the new epsilon (tests compare it with a cold start).
+var fastWarmStart = true
+
 // FastPlan is the device memory of cuda/fast for an r x c instance.
 func FastPlan(r, c int) cuda.Plan {
 	n := uint64(c)
 	return cuda.Plan{What: fmt.Sprintf("cuda/fast %dx%d", r, c), Buffers: []cuda.Buffer{
 		{Name: "lap.c", Bytes: 4 * uint64(r) * n},
-		{Name: "lap.fast.price", Bytes: 8 * n},
-		{Name: "lap.fast.owner", Bytes: 4 * n},
+		{Name: "lap.fast.word", Bytes: 8 * n},
+		{Name: "lap.fast.queue", Bytes: 4 * n},
 		{Name: "lap.fast.assign", Bytes: 4 * n},
-		{Name: "lap.fast.list", Bytes: 8 * n},
-		{Name: "lap.fast.bidcol", Bytes: 8 * n},
-		{Name: "lap.fast.bidval", Bytes: 8 * n},
-		{Name: "lap.fast.board", Bytes: 16 * n},
 		{Name: "lap.fast.ctl", Bytes: 64},
 	}}
 }
+
+// fastMaxBids bounds the bids of one scaling phase (a guard against a
+// kernel that never ends; a phase takes a few times n).
+func fastMaxBids(n int) int { return min(1<<30, 10_000_000+2000*n) }
 
 // FastEpsilons returns the epsilon of each scaling phase for scaled costs
 // spanning span (the largest minus the least, costs times c+1): span/θ,
@@ -62,22 +63,25 @@ func FastEpsilons(span int64) []int64 {
 // FastStats are what one cuda/fast run did.
 type FastStats struct {
 	Phases int // epsilon-scaling phases
-	Rounds int // bidding rounds, all phases
+	Bids   int // bids computed (those that lost a race included), all phases
 }
 
 // Fast is cuda/fast: Bertsekas' forward auction with epsilon scaling on the
-// GPU, exact on integer costs. The costs go to the device as int32, scaled
-// there by K = c+1; each scaling phase is one cooperative launch of a
-// persistent kernel (one block per SM) whose rounds need no launch: all
-// unassigned rows bid at once (Jacobi), a block per bidder scanning its row
-// for the best and second-best column, bids are posted with atomicMax,
-// winners take their columns and evict the previous owners, and two grid
-// barriers separate a round's bids, awards and the next. The last phase
-// runs with epsilon 1 in the scaled units, below 1/c in the costs' own, so
-// the assignment is optimal. With r < c the c - r missing rows are virtual
-// rows of cost zero. The result has no duals (the prices satisfy epsilon
-// complementary slackness only): lap.Agree with a certified result checks
-// it. Phases: h2d, auction, d2h.
+// GPU, asynchronous, exact on integer costs. The costs go to the device as
+// int32, scaled there by K = c+1; each scaling phase is one cooperative
+// launch of a persistent kernel (one block per SM) with no rounds and no
+// grid barriers: each block takes an unassigned row from a ring queue,
+// scans it with all its threads for the best and second-best column at the
+// current prices, and places its bid with one compare-and-swap on the
+// column's packed (price, owner) word, pushing the row it evicts; a bid
+// that lost a race to a higher one is recomputed. The phase ends when every
+// column has an owner. A phase starts warm: the assignments of the last
+// that still satisfy epsilon complementary slackness for the new epsilon
+// are kept, and only the other rows bid. The last phase runs with epsilon 1 in the scaled
+// units, below 1/c in the costs' own, so the assignment is optimal. With
+// r < c the c - r missing rows are virtual rows of cost zero. The result
+// has no duals (the prices satisfy epsilon complementary slackness only):
+// lap.Agree with a certified result checks it. Phases: h2d, auction, d2h.
 func Fast(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, error) {
 	res, _, err := FastWithStats(ctx, m, opt)
 	return res, err
@@ -113,10 +117,10 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 		return nil, st, fmt.Errorf("%s: %w", impl, err)
 	}
 	epsilons := FastEpsilons((hi - lo) * k)
-	assign := make([]int32, n)
+	words := make([]uint64, n)
 	err = dev.Run(ctx, func(t *driver.Thread) error {
 		fns := map[string]driver.Function{}
-		for _, name := range []string{"lap_auction_min", "lap_auction_init", "lap_auction_rounds"} {
+		for _, name := range []string{"lap_auction_min", "lap_auction_init", "lap_auction_check", "lap_auction_async"} {
 			f, err := dev.Function(t, lapModule, name)
 			if err != nil {
 				return err
@@ -134,7 +138,7 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 			}
 		}
 		s := dev.Stream()
-		if err := t.MemsetD32Async(ptr["lap.fast.price"], 0, 2*int64(n), s); err != nil {
+		if err := t.MemsetD32Async(ptr["lap.fast.word"], 0, 2*int64(n), s); err != nil {
 			return err
 		}
 		if err := t.MemsetD32Async(ptr["lap.fast.ctl"], 0, 16, s); err != nil {
@@ -157,18 +161,27 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 				return err
 			}
 			if err := t.Launch(fns["lap_auction_min"], driver.D1(1), driver.D1(1024), 0, s,
-				ptr["lap.fast.price"], n, minp); err != nil {
+				ptr["lap.fast.word"], n, minp); err != nil {
+				return err
+			}
+			if err := t.MemsetD32Async(ptr["lap.fast.assign"], 0xffffffff, int64(n), s); err != nil {
 				return err
 			}
 			if err := t.Launch(fns["lap_auction_init"], driver.D1(initBlocks), driver.D1(256), 0, s,
-				ptr["lap.fast.price"], minp, n, ptr["lap.fast.owner"], ptr["lap.fast.assign"],
-				ptr["lap.fast.list"], ptr["lap.fast.board"], ptr["lap.fast.ctl"]); err != nil {
+				ptr["lap.fast.word"], minp, n, ptr["lap.fast.assign"], ptr["lap.fast.queue"], ptr["lap.fast.ctl"]); err != nil {
 				return err
 			}
-			if err := t.LaunchCooperative(fns["lap_auction_rounds"], driver.D1(dev.Props.SMs), driver.D1(fastThreads), 0, s,
-				ptr["lap.c"], r, n, eps, fastMaxRounds, ptr["lap.fast.price"], ptr["lap.fast.owner"],
-				ptr["lap.fast.assign"], ptr["lap.fast.list"], ptr["lap.fast.bidcol"], ptr["lap.fast.bidval"],
-				ptr["lap.fast.board"], ptr["lap.fast.ctl"]); err != nil {
+			keep := eps // a cold start (every row bids in every phase) keeps nothing
+			if !fastWarmStart {
+				keep = -1
+			}
+			if err := t.Launch(fns["lap_auction_check"], driver.D1(min(n, 8*dev.Props.SMs)), driver.D1(256), 0, s,
+				ptr["lap.c"], r, n, keep, ptr["lap.fast.word"], ptr["lap.fast.assign"], ptr["lap.fast.queue"], ptr["lap.fast.ctl"]); err != nil {
+				return err
+			}
+			if err := t.LaunchCooperative(fns["lap_auction_async"], driver.D1(dev.Props.SMs), driver.D1(fastThreads), 0, s,
+				ptr["lap.c"], r, n, eps, fastMaxBids(n), ptr["lap.fast.word"], ptr["lap.fast.queue"],
+				ptr["lap.fast.ctl"]); err != nil {
 				return err
 			}
 			d, err := dev.StopTimer(t)
@@ -179,31 +192,45 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 			if err := driver.CopyFromDevice(t, ctl, ptr["lap.fast.ctl"]); err != nil {
 				return err
 			}
-			switch {
-			case ctl[5] == 1 || ctl[6] == 1:
+			switch ctl[4] {
+			case 1:
 				return fmt.Errorf("%w: an auction bid reached 2^39 in phase %d (epsilon %d)", lap.ErrOverflow, ph+1, eps)
-			case ctl[5] == 2 || ctl[6] == 2:
-				return fmt.Errorf("phase %d (epsilon %d) did not finish within %d rounds", ph+1, eps, fastMaxRounds)
+			case 2:
+				return fmt.Errorf("phase %d (epsilon %d) did not finish within %d bids", ph+1, eps, fastMaxBids(n))
+			}
+			if int(ctl[2]) != n {
+				return fmt.Errorf("phase %d (epsilon %d) ended with %d of %d columns owned", ph+1, eps, ctl[2], n)
 			}
 			st.Phases++
+			st.Bids += int(ctl[5])
 		}
-		st.Rounds = int(ctl[7])
 		opt.Rec.Add(PhaseAuction, solve)
 		defer opt.Rec.Start(PhaseD2H)()
-		return cuda.Download(t, dev, assign, ptr["lap.fast.assign"])
+		return cuda.Download(t, dev, words, ptr["lap.fast.word"])
 	})
 	if err != nil {
 		return nil, st, fmt.Errorf("%s %dx%d: %w", impl, r, n, err)
 	}
 	res := &lap.Result{Assignment: make([]int, r)}
-	seen := make([]bool, n)
-	for i := range r {
-		j := int(assign[i])
-		if j < 0 || j >= n || seen[j] {
-			return nil, st, fmt.Errorf("%s %dx%d: row %d ended with column %d (unassigned or taken twice)", impl, r, n, i+1, j+1)
+	for i := range res.Assignment {
+		res.Assignment[i] = -1
+	}
+	for j, w := range words {
+		i := int(w&(1<<24-1)) - 1
+		if i < 0 || i >= n {
+			return nil, st, fmt.Errorf("%s %dx%d: column %d ended with owner %d", impl, r, n, j+1, i+1)
 		}
-		seen[j] = true
-		res.Assignment[i] = j
+		if i < r {
+			if res.Assignment[i] >= 0 {
+				return nil, st, fmt.Errorf("%s %dx%d: row %d owns columns %d and %d", impl, r, n, i+1, res.Assignment[i]+1, j+1)
+			}
+			res.Assignment[i] = j
+		}
+	}
+	for i, j := range res.Assignment {
+		if j < 0 {
+			return nil, st, fmt.Errorf("%s %dx%d: row %d ended unassigned", impl, r, n, i+1)
+		}
 	}
 	res.Cost = m.CostOf(res.Assignment)
 	return res, st, nil

@@ -108,7 +108,7 @@ func TestPlans(t *testing.T) {
 	if got, want := N3Plan(8192, 8192).Total(), uint64(4*8192*8192+8*8193+8*8193+4*8193+4*8193+8*8193+8193); got != want {
 		t.Errorf("N3Plan = %d bytes, want %d", got, want)
 	}
-	if got, want := FastPlan(100, 200).Total(), uint64(4*100*200+(8+4+4+8+8+8+16)*200+64); got != want {
+	if got, want := FastPlan(100, 200).Total(), uint64(4*100*200+(8+4+4)*200+64); got != want {
 		t.Errorf("FastPlan = %d bytes, want %d", got, want)
 	}
 	err := cuda.Fits(FastPlan(8192, 8192), 1<<28, nil)
@@ -217,7 +217,7 @@ func TestGPULarge(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("n=%d range %gn: cuda/fast %d phases, %d rounds", n, rf, st.Phases, st.Rounds)
+		t.Logf("n=%d range %gn: cuda/fast %d phases, %d bids", n, rf, st.Phases, st.Bids)
 	}
 }
 
@@ -230,7 +230,7 @@ func TestGPUTiming(t *testing.T) {
 		t.Skip("set SEMIBENCH_LAP_TIMING=1")
 	}
 	ctx := context.Background()
-	for _, n := range []int{512, 1024, 2048, 4096} {
+	for _, n := range []int{512, 1024, 2048, 4096, 8192} {
 		for _, rf := range []float64{0.1, 1, 10} {
 			m := randomMatrix(rand.New(rand.NewPCG(uint64(n), 7)), n, n, int64(rf*float64(n)))
 			ref, err := lap.SolveJV(ctx, m, nil)
@@ -262,7 +262,18 @@ func TestGPUTiming(t *testing.T) {
 				line += fmt.Sprintf(" %s %.2f ms", s.name, float64(best.Microseconds())/1000)
 			}
 			_, st, _ := FastWithStats(ctx, m, Options{})
-			t.Logf("%s (fast: %d phases, %d rounds)", line, st.Phases, st.Rounds)
+			fastWarmStart = false
+			rec := &bench.Recorder{}
+			cold, cst, err := FastWithStats(ctx, m, Options{Rec: rec})
+			fastWarmStart = true
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := lap.Agree(m, cold, ref); err != nil {
+				t.Fatalf("cold start: %v", err)
+			}
+			names, durs := rec.Durations()
+			t.Logf("%s (fast: %d phases, %d bids; cold start %d bids, %v: %v)", line, st.Phases, st.Bids, cst.Bids, names, durs)
 		}
 	}
 }
