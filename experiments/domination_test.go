@@ -5,9 +5,11 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"slices"
 	"testing"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/impls/cuda"
 )
 
 // runDomination runs the cases of a domination experiment once per
@@ -117,5 +119,28 @@ func TestDominationCheckCatchesWrongValues(t *testing.T) {
 	}
 	if chk := inst.Check("cpu/sparse", nil); chk.OK {
 		t.Error("a missing output passed")
+	}
+}
+
+// TestDominationBeyondPaper: m = 13 runs on cuda/sparse alone, one
+// analysis per process; without a GPU its cells are unavailable.
+func TestDominationBeyondPaper(t *testing.T) {
+	for _, name := range []string{"domination/table3", "domination/formula"} {
+		exps, _ := Lookup(name)
+		cs := exps[0].Cases(Large, Options{})
+		c := cs[len(cs)-1]
+		if c.Params.Get("m") != "13" || !slices.Equal(exps[0].ImplsFor(c, ""), []string{"cuda/sparse"}) {
+			t.Fatalf("%s: last large case %s with %v, want m=13 on cuda/sparse alone", name, c.Params, exps[0].ImplsFor(c, ""))
+		}
+		if n, err := cuda.DeviceCount(); err == nil && n > 0 {
+			continue // the device run computes it (minutes)
+		}
+		inst, err := c.Setup(context.Background())
+		if err != nil {
+			t.Fatalf("%s m=13 setup: %v", name, err)
+		}
+		if _, err := inst.Run(context.Background(), "cuda/sparse", nil); !errors.Is(err, ErrUnavailable) {
+			t.Errorf("%s m=13 without a GPU: %v, want unavailable", name, err)
+		}
 	}
 }

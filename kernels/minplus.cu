@@ -130,7 +130,11 @@ __device__ void stats(const short* __restrict__ M, int n, i64 ld, int inf, u64* 
       if (i == j) dg = min(dg, v);
     }
   }
+  // Each thread holds at most one diagonal entry, (j, j): pack it with its
+  // row before the reductions below mix the threads' minima.
+  u64 arg = dg < inf ? ((u64)dg << 32 | (u64)j) : ~0ull;
   for (int o = 16; o > 0; o >>= 1) {
+    arg = min(arg, (u64)__shfl_xor_sync(0xffffffffu, arg, o));
     s0 += __shfl_xor_sync(0xffffffffu, s0, o);
     s1 += __shfl_xor_sync(0xffffffffu, s1, o);
     s2 += __shfl_xor_sync(0xffffffffu, s2, o);
@@ -138,9 +142,6 @@ __device__ void stats(const short* __restrict__ M, int n, i64 ld, int inf, u64* 
     mn = min(mn, __shfl_xor_sync(0xffffffffu, mn, o));
     dg = min(dg, __shfl_xor_sync(0xffffffffu, dg, o));
   }
-  // Each thread holds at most one diagonal entry, (j, j).
-  u64 arg = dg < inf ? ((u64)dg << 32 | (u64)j) : ~0ull;
-  for (int o = 16; o > 0; o >>= 1) arg = min(arg, (u64)__shfl_xor_sync(0xffffffffu, arg, o));
   __shared__ u64 ws[5][32];
   __shared__ int wm[2][32];
   int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;

@@ -35,8 +35,10 @@ type Options struct {
 	Impl    string // minplus implementation (empty: DefaultImpl)
 	Threads int    // goroutines of the product (0: all CPUs)
 	// StopAtRepetition ends Algorithm 2 at the first repetition of the
-	// normalised power (n0 + a powers) instead of computing all K; Table 3's
-	// r0 then comes out as n0 rather than K - a.
+	// normalised power (n0 + a powers) instead of computing all K. Once that
+	// repetition is checked exactly, Lemma 3 gives A^(k+a) = b ⊗ A^k for
+	// every k >= n0, so Table 3's r0 for K powers is K - a, which R0 is set
+	// to; unchecked, R0 stays n0.
 	StopAtRepetition bool
 	// MemoryLimit is the memory the matrices may use (0: the memory
 	// available on this machine).
@@ -194,6 +196,9 @@ func Analyze(ctx context.Context, m int, opt Options) (*Analysis, error) {
 		if err != nil {
 			return nil, err
 		}
+	}
+	if an.Computed < an.K && an.Verified != "" {
+		an.R0 = an.K - an.A // Lemma 3, from the exact check (see StopAtRepetition)
 	}
 	stop = opt.Rec.Start("algorithm5")
 	an.Algorithm5()

@@ -243,5 +243,31 @@ func TestGPUAgrees(t *testing.T) {
 				t.Errorf("m=%d %s: witness: %v", m, impl, err)
 			}
 		}
+		// Stopped at the first repetition, checked on the device's download.
+		an, err := Analyze(ctx, m, Options{Impl: cudaminplus.NameSparse, StopAtRepetition: true})
+		if err != nil {
+			t.Fatalf("m=%d stopped: %v", m, err)
+		}
+		if an.R0 != ref.R0 || an.N0 != ref.N0 || an.Computed != ref.N0+ref.A || !strings.Contains(an.Verified, "downloaded at the repetition") {
+			t.Errorf("m=%d stopped: r0 %d n0 %d after %d powers, verified %q; want r0 %d n0 %d", m, an.R0, an.N0, an.Computed, an.Verified, ref.R0, ref.N0)
+		}
+	}
+}
+
+// TestStoppedR0 holds r0 = K - a (Lemma 3) for a run stopped at the first
+// repetition equal to the full run's r0.
+func TestStoppedR0(t *testing.T) {
+	for m := 2; m <= 6; m++ {
+		full, err := Analyze(context.Background(), m, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stopped, err := Analyze(context.Background(), m, Options{StopAtRepetition: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stopped.R0 != full.R0 || stopped.Computed >= full.Computed {
+			t.Errorf("m=%d: stopped after %d powers with r0 %d; full run r0 %d", m, stopped.Computed, stopped.R0, full.R0)
+		}
 	}
 }

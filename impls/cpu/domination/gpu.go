@@ -41,11 +41,13 @@ func (an *Analysis) algorithm2GPU(ctx context.Context, opt Options) error {
 	defer s.Close()
 	an.Powers = make([]Power, 1, opt.K+1)
 	seen := map[[2]uint64]int{}
+	j := 0
 	err = s.Powers(ctx, opt.K, func(st cudaminplus.Stats) error {
 		if st.Power != len(an.Powers) {
 			return fmt.Errorf("statistics of A^%d where A^%d was expected", st.Power, len(an.Powers))
 		}
-		if _, ok := an.record(powerOf(an.N, st), seen); ok && opt.StopAtRepetition {
+		var ok bool
+		if j, ok = an.record(powerOf(an.N, st), seen); ok && opt.StopAtRepetition {
 			return errStop
 		}
 		return nil
@@ -54,25 +56,75 @@ func (an *Analysis) algorithm2GPU(ctx context.Context, opt Options) error {
 	if err != nil && !errors.Is(err, errStop) {
 		return fmt.Errorf("domination: m = %d: algorithm 2 on %s: %w", an.M, an.Impl, err)
 	}
+	if err != nil && !opt.NoRecheck {
+		// Stopped at the first repetition A^i ~ A^j: A^i is on the device.
+		if err := an.checkRepetitionGPU(ctx, s, j); err != nil {
+			return err
+		}
+	}
 	return s.Close()
+}
+
+// checkRepetitionGPU checks A^i = c ⊗ A^j exactly, i the session's current
+// power (the first repetition) and j the earlier power with its
+// fingerprint: A^i is downloaded, A^j recomputed from A (Restart) and
+// downloaded, both compared entry by entry; 2·N² int16 on the host.
+func (an *Analysis) checkRepetitionGPU(ctx context.Context, s *cudaminplus.Session, j int) error {
+	i := s.Power()
+	c := int(an.Powers[i].Min) - int(an.Powers[j].Min)
+	x, y, err := an.hostPair()
+	if err != nil {
+		return err
+	}
+	if err := s.Download(ctx, x.Data); err != nil {
+		return fmt.Errorf("domination: m = %d: exact check: %w", an.M, err)
+	}
+	if err := s.Restart(ctx); err != nil {
+		return fmt.Errorf("domination: m = %d: exact check: %w", an.M, err)
+	}
+	err = s.Powers(ctx, j, func(st cudaminplus.Stats) error {
+		if p := powerOf(an.N, st); p != an.Powers[st.Power] {
+			return fmt.Errorf("A^%d recomputed differs from the first computation", st.Power)
+		}
+		return nil
+	})
+	if err == nil {
+		err = s.Download(ctx, y.Data)
+	}
+	if err != nil {
+		return fmt.Errorf("domination: m = %d: exact check on %s: %w", an.M, an.Impl, err)
+	}
+	if err := exactShift(x, y, c); err != nil {
+		return fmt.Errorf("domination: m = %d: A^%d and A^%d share a fingerprint but differ: %w", an.M, i, j, err)
+	}
+	an.Verified = fmt.Sprintf("A^%d = %d ⊗ A^%d checked entry by entry on the host (A^%d downloaded at the repetition, A^%d recomputed on %s)", i, c, j, i, j, an.Impl)
+	return nil
+}
+
+// hostPair allocates the two N x N matrices of an exact check, refusing
+// with the bytes needed when they do not fit in the host's memory.
+func (an *Analysis) hostPair() (*minplus.Dense, *minplus.Dense, error) {
+	need := 2 * minplus.Bytes(an.N)
+	opt := Options{}
+	if limit := opt.memoryLimit(); need > limit {
+		return nil, nil, fmt.Errorf("domination: m = %d: the exact check needs %s on the host for two powers, only %s available",
+			an.M, byteText(need), byteText(limit))
+	}
+	return &minplus.Dense{N: an.N, Data: make([]int16, an.N*an.N)}, &minplus.Dense{N: an.N, Data: make([]int16, an.N*an.N)}, nil
 }
 
 // recheckGPU recomputes A^n0 and A^(n0+a) on the device, downloads both and
 // compares A^(n0+a) with b ⊗ A^n0 entry by entry: 2·N² int16 on the host.
 func (an *Analysis) recheckGPU(ctx context.Context) error {
-	need := 2 * minplus.Bytes(an.N)
-	opt := Options{}
-	if limit := opt.memoryLimit(); need > limit {
-		return fmt.Errorf("domination: m = %d: the exact re-check needs %s on the host for A^%d and A^%d, only %s available",
-			an.M, byteText(need), an.N0, an.N0+an.A, byteText(limit))
+	x, y, err := an.hostPair()
+	if err != nil {
+		return err
 	}
 	s, err := an.session(ctx)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	x := &minplus.Dense{N: an.N, Data: make([]int16, an.N*an.N)}
-	y := &minplus.Dense{N: an.N, Data: make([]int16, an.N*an.N)}
 	err = s.Powers(ctx, an.N0+an.A, func(st cudaminplus.Stats) error {
 		if p := powerOf(an.N, st); p != an.Powers[st.Power] {
 			return fmt.Errorf("A^%d recomputed differs from the first computation", st.Power)
