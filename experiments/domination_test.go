@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"strings"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/semibench/semibench/bench"
