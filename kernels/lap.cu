@@ -85,14 +85,18 @@ using namespace lapk;
 // entries, v, p, way, minv and used cols+1; u, v and p start at zero before
 // the first row. One block; launched in chunks of rows so that the host can
 // stop between them.
+// order, when not null, lists the rows to add (1-based): the k-th row added
+// is order[k-1] (cuda/fast adds only the rows its greedy start left free).
 extern "C" __global__ void __launch_bounds__(1024) lap_n3(const int* __restrict__ c, int rows, int cols,
                                                           int rowBegin, int rowEnd, i64* u, i64* v, int* p,
-                                                          int* way, i64* minv, unsigned char* used) {
+                                                          int* way, i64* minv, unsigned char* used,
+                                                          const int* __restrict__ order) {
   __shared__ i64 sd[32];
   __shared__ int sk[32];
   __shared__ int sj0;
   const int tid = threadIdx.x, bs = blockDim.x;
-  for (int i = rowBegin; i <= rowEnd; ++i) {
+  for (int k = rowBegin; k <= rowEnd; ++k) {
+    const int i = order ? order[k - 1] : k;
     for (int j = tid; j <= cols; j += bs) {
       minv[j] = LAP_INF;
       used[j] = 0;
@@ -152,6 +156,55 @@ extern "C" __global__ void __launch_bounds__(1024) lap_n3(const int* __restrict_
 }
 
 // ---------------------------------------------------------------------------
+// cuda/fast on small cost ranges: reductions and a greedy start for lap_n3.
+//
+// Column reduction v_j = min_i c_ij (square problems only: with free
+// columns v must stay 0), row reduction u_i = min_j (c_ij - v_j), and a
+// greedy matching on the zero reduced costs: every row tries to claim one
+// of its zero columns with a compare-and-swap on p. The duals are feasible
+// and the matched pairs tight, so lap_n3 then adds only the free rows.
+
+// lap_colmin lowers v[1 + j] to the least c_ij over a slice of the rows
+// (grid.y slices; v starts at a large value).
+extern "C" __global__ void lap_colmin(const int* __restrict__ c, int rows, int cols, i64* v) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= cols) return;
+  const int chunk = (rows + gridDim.y - 1) / gridDim.y;
+  const int i0 = blockIdx.y * chunk, i1 = min(rows, i0 + chunk);
+  if (i0 >= i1) return;
+  int m = 0x7fffffff;
+  for (int i = i0; i < i1; ++i) m = min(m, c[(i64)i * cols + j]);
+  atomicMin(v + 1 + j, (i64)m);
+}
+
+// lap_rowmin_greedy sets u[1 + i] = min_j (c_ij - v[1 + j]) and lets row i
+// claim one column of zero reduced cost (p[1 + j] = i + 1) if one is still
+// free. A block per row.
+extern "C" __global__ void lap_rowmin_greedy(const int* __restrict__ c, int rows, int cols, const i64* v, i64* u,
+                                             int* p) {
+  __shared__ i64 sd[32];
+  __shared__ int sk[32];
+  __shared__ int claimed;
+  for (int i = blockIdx.x; i < rows; i += gridDim.x) {
+    const int* row = c + (i64)i * cols;
+    i64 d = LAP_INF;
+    int k = 0x7fffffff;
+    for (int j = threadIdx.x; j < cols; j += blockDim.x) minPair(&d, &k, (i64)row[j] - v[1 + j], j);
+    if (threadIdx.x == 0) claimed = 0;
+    blockMinPair(&d, &k, sd, sk);
+    if (threadIdx.x == 0) u[1 + i] = d;
+    for (int j = threadIdx.x; j < cols; j += blockDim.x) {
+      if ((i64)row[j] - v[1 + j] == d && *(volatile int*)&claimed == 0) {
+        if (atomicCAS(p + 1 + j, 0, i + 1) == 0 && atomicCAS(&claimed, 0, 1) != 0) {
+          atomicExch(p + 1 + j, 0);  // the row already has one: give it back
+        }
+      }
+    }
+    __syncthreads();
+  }
+}
+
+// ---------------------------------------------------------------------------
 // cuda/fast: forward auction (Bertsekas), asynchronous, epsilon scaling.
 //
 // Persons are the rows (rows..n-1 are virtual rows of cost zero when
@@ -181,10 +234,12 @@ extern "C" __global__ void __launch_bounds__(1024) lap_n3(const int* __restrict_
 //
 // ctl (int32): [0] queue head (claims), [1] queue tail (pushes), [2] objects
 // owned, [3] done, [4] error (1: a bid reached 2^39; 2: the bid limit),
-// [5] bids of this phase, [6] bids of all phases. Bytes 32..39: the least
+// [5] bids of this phase (each block adds its count at the end; the limit
+// maxBids holds per block). Bytes 32..39: the least
 // price (int64).
 
 #define AUC_BID_LIMIT (1LL << 39)
+#define AUC_BATCH 8  // columns per thread loaded at once in a bid's scan
 
 namespace lapk {
 
@@ -273,7 +328,7 @@ extern "C" __global__ void lap_auction_check(const int* __restrict__ c, int rows
 // lap_auction_async runs one scaling phase to its end. Cooperative launch
 // (the blocks wait on each other through the queue, so all must be
 // resident).
-extern "C" __global__ void __launch_bounds__(512, 1)
+extern "C" __global__ void __launch_bounds__(1024, 1)
     lap_auction_async(const int* __restrict__ c, int rows, int n, i64 eps, int maxBids, u64* word, int* queue,
                       int* ctl) {
   __shared__ i64 s1[32], s2[32];
@@ -283,6 +338,7 @@ extern "C" __global__ void __launch_bounds__(512, 1)
   const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
   volatile int* done = ctl + 3;
   if (tid == 0 && __ldcg(ctl + 2) == n) *done = 1;  // every assignment kept
+  int bids = 0;                                      // this block's (thread 0's)
   for (;;) {
     // Claim the next queue position and wait for its person (or the end).
     if (tid == 0) {
@@ -300,22 +356,33 @@ extern "C" __global__ void __launch_bounds__(512, 1)
     }
     __syncthreads();
     const int i = sPerson;
-    if (i < 0) return;
+    if (i < 0) break;
     // Bid until a bid is accepted.
     for (;;) {
       i64 b1 = LAP_INF, b2 = LAP_INF;
       int j1 = 0x7fffffff;
       const int* row = c + (i64)i * n;
       const bool real = i < rows;
-      for (int j = tid; j < n; j += blockDim.x) {
-        const i64 x = (real ? (i64)row[j] * K : 0) + (i64)(__ldcg(word + j) >> 24);
-        if (x < b2) {
-          if (x < b1) {
-            b2 = b1;
-            b1 = x;
-            j1 = j;
-          } else {
-            b2 = x;
+      // A bid's latency is the critical path of the auction's tail, where
+      // few rows bid: every thread issues all its loads of a batch before
+      // using any.
+      for (int base = tid; base < n; base += blockDim.x * AUC_BATCH) {
+        i64 x[AUC_BATCH];
+#pragma unroll
+        for (int u = 0; u < AUC_BATCH; ++u) {
+          const int j = base + u * blockDim.x;
+          x[u] = j < n ? (real ? (i64)row[j] * K : 0) + (i64)(__ldcg(word + j) >> 24) : LAP_INF;
+        }
+#pragma unroll
+        for (int u = 0; u < AUC_BATCH; ++u) {
+          if (x[u] < b2) {
+            if (x[u] < b1) {
+              b2 = b1;
+              b1 = x[u];
+              j1 = base + u * blockDim.x;
+            } else {
+              b2 = x[u];
+            }
           }
         }
       }
@@ -355,12 +422,12 @@ extern "C" __global__ void __launch_bounds__(512, 1)
           if (result) {
             const int evicted = (int)(old & 0xffffffu) - 1;
             if (evicted >= 0) {
-              atomicExch(queue + atomicAdd(ctl + 1, 1) % n, evicted);
+              ((volatile int*)queue)[atomicAdd(ctl + 1, 1) % n] = evicted;
             } else if (atomicAdd(ctl + 2, 1) == n - 1) {
               *done = 1;
             }
           }
-          if (atomicAdd(ctl + 5, 1) >= maxBids) {
+          if (++bids >= maxBids) {
             ctl[4] = 2;
             *done = 1;
             result = 1;
@@ -374,4 +441,5 @@ extern "C" __global__ void __launch_bounds__(512, 1)
       if (placed) break;
     }
   }
+  if (tid == 0) atomicAdd(ctl + 5, bids);
 }

@@ -16,9 +16,7 @@ const PhaseAuction = "auction"
 
 // Launch shapes and limits of cuda/fast.
 const (
-	fastThreads = 512 // a block per bidder; one block per SM
-	// FastTheta is the factor epsilon shrinks by between scaling phases.
-	FastTheta = 6
+	fastThreads = 1024 // a block per bidder; one block per SM
 	// Bids are packed as bid << 24 | person, and a bid must
 	// stay below 2^39 (kernels/lap.cu); fastSpanLimit keeps the scaled cost
 	// span 8 times below that.
@@ -26,6 +24,10 @@ const (
 	// FastMaxOrder is the most columns cuda/fast accepts (24-bit persons).
 	FastMaxOrder = 1<<24 - 1
 )
+
+// FastTheta is the factor epsilon shrinks by between scaling phases (a
+// variable so that tests can compare others).
+var FastTheta int64 = 6
 
 // fastWarmStart keeps, at the start of each scaling phase, the assignments
 // that satisfy the new epsilon (tests compare it with a cold start).
@@ -60,10 +62,137 @@ func FastEpsilons(span int64) []int64 {
 	return out
 }
 
+// The strategies of cuda/fast.
+const (
+	// StrategyAuction: the asynchronous auction with epsilon scaling.
+	StrategyAuction = "auction"
+	// StrategyAugment: column and row reduction and a greedy matching on
+	// the zeros on the device, then lap_n3's shortest augmenting paths for
+	// the rows left free (few when the costs have many ties).
+	StrategyAugment = "augment"
+)
+
+// fastStrategy, when not empty, forces a strategy (tests compare them).
+var fastStrategy string
+
+// fastChoose picks the strategy for an r x c instance whose costs span
+// span, from the H200 measurements in NOTES.md: the augmenting one up to
+// c = 1024 columns, and up to 2048 when the span is below c/2 (many zeros
+// after the reductions, so the greedy start leaves few free rows); the
+// auction otherwise (the augmenting paths run one after another, and from
+// c = 4096 on there are too many: 1.7 s at 8192, range 0.1n, against the
+// auction's 0.23-0.28 s).
+func fastChoose(r, c int, span int64) string {
+	if fastStrategy != "" {
+		return fastStrategy
+	}
+	if c <= 1024 || (c <= 2048 && span < int64(c)/2) {
+		return StrategyAugment
+	}
+	return StrategyAuction
+}
+
+// PhaseReduce is the augmenting strategy's first phase: the reductions, the
+// greedy matching and the list of free rows.
+const PhaseReduce = "reduce"
+
+// fastAugment is cuda/fast's augmenting strategy (see StrategyAugment). Its
+// result has the duals. stop ends the h2d phase.
+func fastAugment(ctx context.Context, m *lap.Matrix, c32 []int32, opt Options, stop func()) (*lap.Result, error) {
+	const impl = "cuda/fast"
+	dev, err := cuda.Open(opt.Device)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", impl, err)
+	}
+	r, c := m.Rows, m.Cols
+	res := &lap.Result{Assignment: make([]int, r), U: make([]int64, r+1), V: make([]int64, c+1)}
+	err = dev.Run(ctx, func(t *driver.Thread) error {
+		fns := map[string]driver.Function{}
+		for _, name := range []string{"lap_n3", "lap_colmin", "lap_rowmin_greedy"} {
+			f, err := dev.Function(t, lapModule, name)
+			if err != nil {
+				return err
+			}
+			fns[name] = f
+		}
+		plan := N3Plan(r, c)
+		plan.What = fmt.Sprintf("%s %dx%d", impl, r, c)
+		plan.Buffers = append(plan.Buffers, cuda.Buffer{Name: "lap.fast.order", Bytes: 4 * uint64(r)})
+		if err := dev.Check(t, plan); err != nil {
+			return err
+		}
+		ptr := map[string]driver.DevicePtr{}
+		for _, b := range plan.Buffers {
+			if ptr[b.Name], err = dev.Buffer(t, b.Name, b.Bytes); err != nil {
+				return err
+			}
+		}
+		s := dev.Stream()
+		vInit := uint32(0)
+		if r == c {
+			vInit = 0x7fffffff // column minima start high
+		}
+		if err := t.MemsetD32Async(ptr["lap.n3.v"], vInit, 2*int64(c+1), s); err != nil {
+			return err
+		}
+		if err := t.MemsetD32Async(ptr["lap.n3.p"], 0, int64(c+1), s); err != nil {
+			return err
+		}
+		if err := cuda.Upload(t, dev, ptr["lap.c"], c32); err != nil {
+			return err
+		}
+		stop()
+		t0 := time.Now()
+		if r == c {
+			if err := t.Launch(fns["lap_colmin"], driver.D2((c+255)/256, min(r, 64)), driver.D1(256), 0, s,
+				ptr["lap.c"], r, c, ptr["lap.n3.v"]); err != nil {
+				return err
+			}
+		}
+		if err := t.Launch(fns["lap_rowmin_greedy"], driver.D1(min(r, 8*dev.Props.SMs)), driver.D1(256), 0, s,
+			ptr["lap.c"], r, c, ptr["lap.n3.v"], ptr["lap.n3.u"], ptr["lap.n3.p"]); err != nil {
+			return err
+		}
+		p := make([]int32, c+1)
+		if err := driver.CopyFromDevice(t, p, ptr["lap.n3.p"]); err != nil {
+			return err
+		}
+		matched := make([]bool, r)
+		for _, i := range p[1:] {
+			if i > 0 {
+				matched[i-1] = true
+			}
+		}
+		var order []int32
+		for i, ok := range matched {
+			if !ok {
+				order = append(order, int32(i+1))
+			}
+		}
+		if len(order) > 0 {
+			if err := driver.CopyToDevice(t, ptr["lap.fast.order"], order); err != nil {
+				return err
+			}
+		}
+		opt.Rec.Add(PhaseReduce, time.Since(t0))
+		if err := n3Augment(ctx, t, dev, fns["lap_n3"], ptr, r, c, len(order), ptr["lap.fast.order"], opt); err != nil {
+			return err
+		}
+		return n3Download(t, dev, ptr, res, opt)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s %dx%d: %w", impl, r, c, err)
+	}
+	res.U, res.V = res.U[1:], res.V[1:]
+	res.Cost = m.CostOf(res.Assignment)
+	return res, nil
+}
+
 // FastStats are what one cuda/fast run did.
 type FastStats struct {
-	Phases int // epsilon-scaling phases
-	Bids   int // bids computed (those that lost a race included), all phases
+	Strategy string // StrategyAuction or StrategyAugment
+	Phases   int    // epsilon-scaling phases
+	Bids     int    // bids computed (those that lost a race included), all phases
 }
 
 // Fast is cuda/fast: Bertsekas' forward auction with epsilon scaling on the
@@ -82,6 +211,12 @@ type FastStats struct {
 // r < c the c - r missing rows are virtual rows of cost zero. The result
 // has no duals (the prices satisfy epsilon complementary slackness only):
 // lap.Agree with a certified result checks it. Phases: h2d, auction, d2h.
+//
+// Up to c = 1024, and up to 2048 on costs that span less than c/2 (many
+// ties), Fast takes the augmenting strategy instead (StrategyAugment): column and row reduction and a greedy
+// matching on the zeros on the device, then the shortest augmenting paths
+// of cuda/hungarian-n3 for the few rows left free; that result has duals.
+// Phases: h2d, reduce, augment, d2h.
 func Fast(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, error) {
 	res, _, err := FastWithStats(ctx, m, opt)
 	return res, err
@@ -111,6 +246,11 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 	if n == 1 {
 		stop()
 		return &lap.Result{Assignment: []int{0}, Cost: m.C[0]}, st, nil
+	}
+	st.Strategy = fastChoose(r, n, hi-lo)
+	if st.Strategy == StrategyAugment {
+		res, err := fastAugment(ctx, m, c32, opt, stop)
+		return res, st, err
 	}
 	dev, err := cuda.Open(opt.Device)
 	if err != nil {

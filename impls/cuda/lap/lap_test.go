@@ -38,6 +38,17 @@ var solvers = []struct {
 }{
 	{"cuda/hungarian-n3", HungarianN3},
 	{"cuda/fast", Fast},
+	{"cuda/fast auction", forced(StrategyAuction)},
+	{"cuda/fast augment", forced(StrategyAugment)},
+}
+
+// forced is Fast with its strategy forced.
+func forced(strategy string) func(context.Context, *lap.Matrix, Options) (*lap.Result, error) {
+	return func(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, error) {
+		fastStrategy = strategy
+		defer func() { fastStrategy = "" }()
+		return Fast(ctx, m, opt)
+	}
 }
 
 func TestUnavailable(t *testing.T) {
@@ -239,7 +250,7 @@ func TestGPUTiming(t *testing.T) {
 			}
 			line := fmt.Sprintf("n=%d range %gn:", n, rf)
 			for _, s := range solvers {
-				if s.name == "cuda/hungarian-n3" && n > 2048 {
+				if (s.name == "cuda/hungarian-n3" && n > 2048) || s.name == "cuda/fast" || (s.name == "cuda/fast augment" && n > 2048 && rf > 1) {
 					continue
 				}
 				var best time.Duration
@@ -253,27 +264,41 @@ func TestGPUTiming(t *testing.T) {
 						t.Fatalf("%s n=%d: %v", s.name, n, err)
 					}
 					names, durs := rec.Durations()
+					var dev time.Duration // the device phases: all but the transfers
 					for k, name := range names {
-						if (name == PhaseAuction || name == PhaseAugment) && (rep == 0 || durs[k] < best) {
-							best = durs[k]
+						if name != PhaseH2D && name != PhaseD2H {
+							dev += durs[k]
 						}
+					}
+					if rep == 0 || dev < best {
+						best = dev
 					}
 				}
 				line += fmt.Sprintf(" %s %.2f ms", s.name, float64(best.Microseconds())/1000)
 			}
 			_, st, _ := FastWithStats(ctx, m, Options{})
-			fastWarmStart = false
-			rec := &bench.Recorder{}
-			cold, cst, err := FastWithStats(ctx, m, Options{Rec: rec})
-			fastWarmStart = true
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := lap.Agree(m, cold, ref); err != nil {
-				t.Fatalf("cold start: %v", err)
-			}
-			names, durs := rec.Durations()
-			t.Logf("%s (fast: %d phases, %d bids; cold start %d bids, %v: %v)", line, st.Phases, st.Bids, cst.Bids, names, durs)
+			line += fmt.Sprintf(" (auto: %s; auction %d phases, %d bids)", st.Strategy, st.Phases, st.Bids)
+			t.Log(line)
 		}
+	}
+}
+
+func TestFastChoose(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		span int64
+		want string
+	}{
+		{512, 5120, StrategyAugment}, {1024, 10240, StrategyAugment}, {2048, 204, StrategyAugment},
+		{2048, 2048, StrategyAuction}, {4096, 409, StrategyAuction}, {8192, 819, StrategyAuction},
+	} {
+		if got := fastChoose(c.n, c.n, c.span); got != c.want {
+			t.Errorf("n=%d span %d: %s, want %s", c.n, c.span, got, c.want)
+		}
+	}
+	fastStrategy = StrategyAuction
+	defer func() { fastStrategy = "" }()
+	if got := fastChoose(512, 512, 0); got != StrategyAuction {
+		t.Errorf("forced: %s", got)
 	}
 }

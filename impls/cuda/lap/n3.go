@@ -85,37 +85,10 @@ func HungarianN3(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, 
 			return err
 		}
 		stop()
-		for lo := 1; lo <= r; lo += n3Chunk {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			hi := min(r, lo+n3Chunk-1)
-			if err := dev.StartTimer(t); err != nil {
-				return err
-			}
-			if err := t.Launch(fn, driver.D1(1), driver.D1(n3Threads), 0, s,
-				ptr["lap.c"], r, c, lo, hi, ptr["lap.n3.u"], ptr["lap.n3.v"], ptr["lap.n3.p"],
-				ptr["lap.n3.way"], ptr["lap.n3.minv"], ptr["lap.n3.used"]); err != nil {
-				return err
-			}
-			d, err := dev.StopTimer(t)
-			if err != nil {
-				return err
-			}
-			opt.Rec.Add(PhaseAugment, d)
-		}
-		defer opt.Rec.Start(PhaseD2H)()
-		p := make([]int32, c+1)
-		if err := cuda.Download(t, dev, p, ptr["lap.n3.p"]); err != nil {
+		if err := n3Augment(ctx, t, dev, fn, ptr, r, c, r, 0, opt); err != nil {
 			return err
 		}
-		if err := cuda.Download(t, dev, res.U, ptr["lap.n3.u"]); err != nil {
-			return err
-		}
-		if err := cuda.Download(t, dev, res.V, ptr["lap.n3.v"]); err != nil {
-			return err
-		}
-		return assignFromColumns(p, res.Assignment)
+		return n3Download(t, dev, ptr, res, opt)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s %dx%d: %w", impl, r, c, err)
@@ -123,6 +96,50 @@ func HungarianN3(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, 
 	res.U, res.V = res.U[1:], res.V[1:]
 	res.Cost = m.CostOf(res.Assignment)
 	return res, nil
+}
+
+// n3Augment adds count rows with lap_n3 (rows 1..count, or order[0..count)
+// when order is not 0) in launches of n3Chunk rows, checking ctx between
+// them; the GPU time goes to the phase augment.
+func n3Augment(ctx context.Context, t *driver.Thread, dev *cuda.Device, fn driver.Function, ptr map[string]driver.DevicePtr,
+	r, c, count int, order driver.DevicePtr, opt Options) error {
+	for lo := 1; lo <= count; lo += n3Chunk {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		hi := min(count, lo+n3Chunk-1)
+		if err := dev.StartTimer(t); err != nil {
+			return err
+		}
+		if err := t.Launch(fn, driver.D1(1), driver.D1(n3Threads), 0, dev.Stream(),
+			ptr["lap.c"], r, c, lo, hi, ptr["lap.n3.u"], ptr["lap.n3.v"], ptr["lap.n3.p"],
+			ptr["lap.n3.way"], ptr["lap.n3.minv"], ptr["lap.n3.used"], order); err != nil {
+			return err
+		}
+		d, err := dev.StopTimer(t)
+		if err != nil {
+			return err
+		}
+		opt.Rec.Add(PhaseAugment, d)
+	}
+	return nil
+}
+
+// n3Download brings back lap_n3's columns and duals (d2h) into res, whose
+// U and V have a leading slot for row and column 0.
+func n3Download(t *driver.Thread, dev *cuda.Device, ptr map[string]driver.DevicePtr, res *lap.Result, opt Options) error {
+	defer opt.Rec.Start(PhaseD2H)()
+	p := make([]int32, len(res.V))
+	if err := cuda.Download(t, dev, p, ptr["lap.n3.p"]); err != nil {
+		return err
+	}
+	if err := cuda.Download(t, dev, res.U, ptr["lap.n3.u"]); err != nil {
+		return err
+	}
+	if err := cuda.Download(t, dev, res.V, ptr["lap.n3.v"]); err != nil {
+		return err
+	}
+	return assignFromColumns(p, res.Assignment)
 }
 
 // assignFromColumns turns p (p[j] the 1-based row of column j, 0 when free,
