@@ -186,8 +186,8 @@ func init() {
 		Statistic:   bench.StatMedian,
 		// The GPU cells first in each case, so that a budget spent by the
 		// CPU's O(n^4) cells skips those, not the GPU's.
-		Impls: []string{"cuda/paper", "cuda/fast", "cuda/hungarian-n3", "cpu/jv", "cpu/paper"},
-		NsPerWork:   hungarianNsPerWork,
+		Impls:     []string{"cuda/paper", "cuda/fast", "cuda/hungarian-n3", "cpu/jv", "cpu/paper"},
+		NsPerWork: hungarianNsPerWork,
 		Cases: func(s Scale, o Options) []Case {
 			var cs []Case
 			for _, n := range hungarianNs(s) {
