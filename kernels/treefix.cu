@@ -228,16 +228,21 @@ __device__ A tile_prefix(int tile, A agg, volatile int* flags, A* aggs, A* incls
   return excl;
 }
 
-// StoreElem writes each inclusive prefix rounded to the element type.
+// StoreElem writes each inclusive prefix rounded to the element type. The
+// prefixes are recomputed from the thread's inputs x, sequentially from
+// the exclusive prefix pre (so no array of ITEMS carriers stays live
+// across the look-back: fewer registers, more blocks per SM).
 template <class T> struct StoreElem {
   T* out;
   template <class A, int ITEMS>
-  __device__ void store(long long base, long long m, const A (&loc)[ITEMS], A pre, unsigned char* smem) {
+  __device__ void store(long long base, long long m, const T (&x)[ITEMS], A pre, unsigned char* smem) {
     T* s = (T*)smem;
+    A run = pre;
 #pragma unroll
     for (int k = 0; k < ITEMS; k++) {
       int j = threadIdx.x * ITEMS + k;
-      s[j + j / 32] = narrow<T>(add(pre, loc[k]));
+      run = add(run, widen<A>(x[k]));
+      s[j + j / 32] = narrow<T>(run);
     }
     __syncthreads();
 #pragma unroll
@@ -252,12 +257,16 @@ template <class T> struct StoreElem {
 // StoreWide writes each double-double prefix whole, as two double arrays.
 struct StoreWide {
   double *hi, *lo;
-  template <int ITEMS>
-  __device__ void store(long long base, long long m, const DD (&loc)[ITEMS], DD pre, unsigned char* smem) {
+  template <class T, int ITEMS>
+  __device__ void store(long long base, long long m, const T (&x)[ITEMS], DD pre, unsigned char* smem) {
     double* s = (double*)smem;
     DD v[ITEMS];
+    DD run = pre;
 #pragma unroll
-    for (int k = 0; k < ITEMS; k++) v[k] = add(pre, loc[k]);
+    for (int k = 0; k < ITEMS; k++) {
+      run = add(run, widen<DD>(x[k]));
+      v[k] = run;
+    }
 #pragma unroll
     for (int half = 0; half < 2; half++) {
       double* dst = half ? lo : hi;
@@ -300,13 +309,13 @@ __device__ void scan(const T* __restrict__ in, long long m, St st, int* counter,
     sx[j + j / 32] = g < m ? in[g] : (T)0;
   }
   __syncthreads();
-  A loc[ITEMS];
+  T x[ITEMS];
   A run = zero<A>();
 #pragma unroll
   for (int k = 0; k < ITEMS; k++) {
     int j = threadIdx.x * ITEMS + k;
-    run = add(run, widen<A>(sx[j + j / 32]));
-    loc[k] = run;
+    x[k] = sx[j + j / 32];
+    run = add(run, widen<A>(x[k]));
   }
   A agg;
   A ex = block_excl(run, warp_tot, &agg);
@@ -322,7 +331,7 @@ __device__ void scan(const T* __restrict__ in, long long m, St st, int* counter,
     }
   }
   __syncthreads();
-  st.store(base, m, loc, add(s_excl, ex), smem);
+  st.store(base, m, x, add(s_excl, ex), smem);
 }
 
 // ---------------------------------------------------------------------------
@@ -698,7 +707,7 @@ TF_VECTORIAL(f64, double)
 TF_VECTORIAL(i64, long long)
 
 #define TF_SCAN(NAME, T, A, ITEMS)                                                                                        \
-  extern "C" __global__ void __launch_bounds__(kScanThreads) NAME(const T* in, long long m, T* out, int* counter, int* flags, A* aggs, A* incls) { \
+  extern "C" __global__ void __launch_bounds__(kScanThreads, 3) NAME(const T* in, long long m, T* out, int* counter, int* flags, A* aggs, A* incls) { \
     StoreElem<T> st;                                                                                                      \
     st.out = out;                                                                                                         \
     scan<T, A, ITEMS>(in, m, st, counter, flags, aggs, incls);                                                            \
@@ -711,7 +720,7 @@ TF_SCAN(tf_scan_dd_f32, float, DD, 16)
 TF_SCAN(tf_scan_dd_f64, double, DD, 8)
 
 #define TF_SCAN_WIDE(NAME, T, ITEMS)                                                                                       \
-  extern "C" __global__ void __launch_bounds__(kScanThreads) NAME(const T* in, long long m, double* hi, double* lo, int* counter, int* flags, DD* aggs, DD* incls) { \
+  extern "C" __global__ void __launch_bounds__(kScanThreads, 3) NAME(const T* in, long long m, double* hi, double* lo, int* counter, int* flags, DD* aggs, DD* incls) { \
     StoreWide st;                                                                                                          \
     st.hi = hi;                                                                                                            \
     st.lo = lo;                                                                                                            \
