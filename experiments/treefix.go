@@ -446,8 +446,8 @@ func init() {
 		Impls:       treefixTimedImpls,
 		NsPerWork:   treefixNs,
 		Cases:       func(s Scale, o Options) []Case { return table1Cases(s, o, false) },
-		Tables:      func(run []bench.Record) []bench.Table { return treefixTimesTable(run, "treefix/fig4") },
-		Plots:       func(run []bench.Record) []bench.Plot { return treefixTreePlots(run, "treefix/fig4", false) },
+		Tables:      treefixFig4Tables,
+		Plots:       treefixFig4Plots,
 	})
 	Register(&Experiment{
 		Name:        "treefix/fig5",

@@ -174,15 +174,37 @@ func treefixTimesTable(run []bench.Record, exp string) []bench.Table {
 	return []bench.Table{t}
 }
 
-func treefixSpeedupTable(run []bench.Record) []bench.Table {
-	exp := "treefix/fig5"
+// treefixFig4Tables is Fig. 4's table and, when the run has no cells of
+// treefix/fig5 (the same cases), Fig. 5's speedups from Fig. 4's cells.
+func treefixFig4Tables(run []bench.Record) []bench.Table {
+	out := treefixTimesTable(run, "treefix/fig4")
+	if len(ofExperiment(run, "treefix/fig5")) == 0 {
+		out = append(out, speedupTable(run, "treefix/fig4")...)
+	}
+	return out
+}
+
+// treefixFig4Plots likewise adds Fig. 5's plot from Fig. 4's cells.
+func treefixFig4Plots(run []bench.Record) []bench.Plot {
+	out := treefixTreePlots(run, "treefix/fig4", false)
+	if len(ofExperiment(run, "treefix/fig5")) == 0 {
+		out = append(out, treefixTreePlots(run, "treefix/fig4", true)...)
+	}
+	return out
+}
+
+func treefixSpeedupTable(run []bench.Record) []bench.Table { return speedupTable(run, "treefix/fig5") }
+
+// speedupTable renders Fig. 5 from the cells of exp (treefix/fig5, or
+// treefix/fig4 whose cases are the same).
+func speedupTable(run []bench.Record, exp string) []bench.Table {
 	own := ofExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
 	rc := IndexRecords(own)
 	t := bench.Table{
-		Title:  "treefix/fig5 — +Rootfix speedup over cpu/sequential (paper: Fig. 5, GTX670 GPU over one CPU core)",
+		Title:  "treefix/fig5 — +Rootfix speedup over cpu/sequential (paper: Fig. 5, GTX670 GPU over one CPU core), cells of " + exp,
 		Header: []string{"tree", "source", "numbering", "n", "sequential ms"},
 	}
 	t.Header = append(t.Header, treefixTimedImpls[1:]...)
@@ -215,7 +237,8 @@ func treefixTreePlots(run []bench.Record, exp string, speedup bool) []bench.Plot
 		XLabel: "vertices n", YLabel: "computation time (ms)", LogX: true, LogY: true}
 	impls := treefixTimedImpls
 	if speedup {
-		pl.Title, pl.YLabel = exp+": +Rootfix speedup over cpu/sequential", "speedup"
+		pl.Name = "treefix-fig5"
+		pl.Title, pl.YLabel = "treefix/fig5: +Rootfix speedup over cpu/sequential (cells of "+exp+")", "speedup"
 		impls = impls[1:]
 	}
 	for _, im := range impls {
