@@ -411,7 +411,17 @@ func treefixAccuracyTable(run []bench.Record) []bench.Table {
 			t.Header = append(t.Header, treefixShort[im])
 		}
 		worse, worst := 0, 0.0
+		gWorse, gWorst, gRows := 0, 0.0, 0
 		for _, r := range rows {
+			if c, ok := r.errs[cudatreefix.VectorialCompensated]; ok {
+				gRows++
+				if c > max(r.errs[cudatreefix.Parallel], treefix.U32) {
+					gWorse++
+				}
+				if v, p := r.errs[cudatreefix.Vectorial], r.errs[cudatreefix.Parallel]; v > 0 && p > 0 {
+					gWorst = max(gWorst, math.Log2(v/p))
+				}
+			}
 			row := []string{r.chain, strconv.FormatFloat(r.cond, 'e', 2, 64), strconv.FormatFloat(treefix.U32*r.cond, 'e', 2, 64)}
 			for _, im := range treefixTimedImpls {
 				row = append(row, errText(r.errs, im))
@@ -428,6 +438,9 @@ func treefixAccuracyTable(run []bench.Record) []bench.Table {
 			"Paper: the vectorial algorithm reorders and adds operations, which \"may lead to a 2-bit lost in the worst case\" against the parallel one; as a rule of thumb a sum loses up to lg(C) bits.",
 			fmt.Sprintf("Here: the vectorial error exceeds the parallel one by at most %.1f bits over these chains; the compensated one is above max(parallel, u32) on %d of %d chains.", worst, worse, len(rows)),
 			"On a chain, the plain vectorial Rootfix reads a prefix of the same terms in the same order as the traversals (the CPU scan is blocked per goroutine only above 32768 entries), so the Rootfix errors coincide; Leaffix subtracts two prefixes, and there the vectorial error shows.")
+		if gRows > 0 {
+			t.Notes = append(t.Notes, fmt.Sprintf("GPU: cuda/vectorial's error exceeds cuda/parallel's by at most %.1f bits (its scan sums within tiles, then across them: another order than the chain's); cuda/vectorial-compensated is above max(cuda/parallel, u32) on %d of %d chains.", gWorst, gWorse, gRows))
+		}
 		t.Notes = append(t.Notes, CheckSummary(run, exp))
 		out = append(out, t)
 	}
