@@ -20,12 +20,23 @@
 #define LAP_INF 0x7fffffff
 
 // Words of flags.
-#define F_GOTO5 0  // step 4 found a primed zero in a row without a star
-#define F_REPEAT 1 // the epoch of the last step-4 launch that primed a zero
-#define F_STARS 2  // step 3's count of starred zeros
-#define F_ERROR 3  // step 6 found no uncovered slack (internal error)
-#define F_DELTA 4  // step 6's minimum uncovered slack
-#define F_ZEROS 5  // size of the compressed vector after the last compression
+#define F_GOTO5 0    // step 4 found a primed zero in a row without a star
+#define F_LAUNCHES 1 // step-4 launches that ran (not skipped by their guard)
+#define F_STARS 2    // step 3's count of starred zeros
+#define F_ERROR 3    // 1: step 6 found no uncovered slack; 2: a step-5 path ran
+                     // longer than n (internal errors)
+#define F_DELTA 4    // step 6's minimum uncovered slack
+#define F_ZEROS 5    // size of the compressed vector after the last compression
+#define F_EXITED 6   // 6 + e%3: blocks of step-4 launch e that have finished
+#define F_MISSED 9   // 9 + e%3: a column was uncovered after a block of launch
+                     // e finished (the kernel must be restarted)
+#define F_VERSION 12 // count of the columns uncovered by step 4
+
+__device__ __forceinline__ unsigned long long globalTimer() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
 
 __device__ __forceinline__ int warpMin(int x) {
     for (int o = 16; o > 0; o >>= 1) x = min(x, __shfl_xor_sync(0xffffffffu, x, o));
@@ -120,57 +131,102 @@ extern "C" __global__ void lap_paper_step1_colmin(int n, int* __restrict__ slack
     }
 }
 
-// lap_paper_update is step 6's add/subtract (Algorithm 6) followed by the
-// compression of the zeros (Algorithm 7), one block per step-4 block of a
-// columns: the minimum delta (flags[F_DELTA]) is added to the slacks
-// covered twice and subtracted from the uncovered ones, u drops by delta on
-// covered rows and v rises by delta on uncovered columns, and the zeros of
-// the block's columns are appended to its segment of the zeros vector.
-// With update = 0 it only compresses (the end of step 1).
-extern "C" __global__ void lap_paper_update(int n, int a, int update, int* __restrict__ slack,
-                                            const int* __restrict__ coveredRow, const int* __restrict__ coveredCol,
-                                            int* flags, int* __restrict__ zeros, int* __restrict__ zerosSize,
-                                            long long* u, long long* v) {
+// warpAppend appends z to the block's list out (count in shared memory)
+// when keep is set; every lane of the warp calls it.
+__device__ __forceinline__ void warpAppend(bool keep, int z, int* out, int* count) {
+    unsigned mask = __ballot_sync(0xffffffffu, keep);
+    if (!mask) return;
+    int lane = threadIdx.x & 31;
+    int base = 0;
+    if (lane == 0) base = atomicAdd(count, __popc(mask));
+    base = __shfl_sync(0xffffffffu, base, 0);
+    if (keep) out[base + __popc(mask & ((1u << lane) - 1))] = z;
+}
+
+// lap_paper_step6_update is step 6's add/subtract (Algorithm 6) and the
+// compression of the zeros (Algorithm 7) for the columns of one step-4
+// block, done incrementally: a zero survives unless its row and column are
+// both covered, and new zeros can only appear where delta is subtracted
+// (uncovered rows of uncovered columns, where step 4 left no zero). So the
+// block copies its surviving zeros from zerosIn to zerosOut, then touches
+// only the slacks that change: +delta on the covered rows of covered
+// columns, -delta on the uncovered rows of uncovered columns, appending
+// the new zeros. u drops by delta on covered rows, v rises by delta on
+// uncovered columns.
+extern "C" __global__ void lap_paper_step6_update(int n, int a, int* __restrict__ slack,
+                                                  const int* __restrict__ coveredRow,
+                                                  const int* __restrict__ coveredCol, int* flags,
+                                                  const int* __restrict__ zerosIn, const int* __restrict__ zerosSizeIn,
+                                                  int* __restrict__ zerosOut, int* __restrict__ zerosSizeOut,
+                                                  long long* u, long long* v) {
     __shared__ int count;
     int b = blockIdx.x;
-    int delta = update ? flags[F_DELTA] : 0;
+    int delta = flags[F_DELTA];
+    int c0 = b * a, c1 = min(n, c0 + a);
+    const int* in = zerosIn + (size_t)b * a * n;
+    int* out = zerosOut + (size_t)b * a * n;
+    if (threadIdx.x == 0) count = 0;
+    __syncthreads();
+    int lane = threadIdx.x & 31;
+    int m = zerosSizeIn[b];
+    for (int k0 = threadIdx.x - lane; k0 < m; k0 += blockDim.x) {
+        int k = k0 + lane, z = 0;
+        bool keep = false;
+        if (k < m) {
+            z = in[k];
+            keep = !(coveredRow[z % n] && coveredCol[z / n]);
+        }
+        warpAppend(keep, z, out, &count);
+    }
+    for (int c = c0; c < c1; c++) {
+        int* col = slack + (size_t)c * n;
+        int cc = coveredCol[c];
+        if (threadIdx.x == 0) {
+            if (!cc) v[c] += delta;
+            if (coveredRow[c]) u[c] -= delta;
+        }
+        for (int r0 = threadIdx.x - lane; r0 < n; r0 += blockDim.x) {
+            int r = r0 + lane;
+            bool zero = false;
+            if (r < n) {
+                int cr = coveredRow[r];
+                if (cr && cc) {
+                    col[r] += delta;
+                } else if (!cr && !cc) {
+                    int x = col[r] - delta;
+                    col[r] = x;
+                    zero = x == 0;
+                }
+            }
+            warpAppend(zero, c * n + r, out, &count);
+        }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        zerosSizeOut[b] = count;
+        atomicAdd(&flags[F_ZEROS], count);
+    }
+}
+
+// lap_paper_compress builds the compressed vector of zeros at the end of
+// step 1 (Algorithm 7), one block per step-4 block of a columns: the zeros
+// of the block's columns go to its segment of zeros, their number to
+// zerosSize[b] and the total to flags[F_ZEROS].
+extern "C" __global__ void lap_paper_compress(int n, int a, const int* __restrict__ slack, int* flags,
+                                              int* __restrict__ zeros, int* __restrict__ zerosSize) {
+    __shared__ int count;
+    int b = blockIdx.x;
     int c0 = b * a, c1 = min(n, c0 + a);
     int* seg = zeros + (size_t)b * a * n;
     if (threadIdx.x == 0) count = 0;
     __syncthreads();
     int lane = threadIdx.x & 31;
     for (int c = c0; c < c1; c++) {
-        int* col = slack + (size_t)c * n;
-        int cc = coveredCol[c];
-        if (update && threadIdx.x == 0) {
-            if (!cc) v[c] += delta;
-            if (coveredRow[c]) u[c] -= delta;
-        }
+        const int* col = slack + (size_t)c * n;
         // Every warp runs whole rounds of 32 rows, so the ballot is full.
         for (int r0 = threadIdx.x - lane; r0 < n; r0 += blockDim.x) {
             int r = r0 + lane;
-            bool zero = false;
-            if (r < n) {
-                int x = col[r];
-                if (delta != 0) {
-                    int cr = coveredRow[r];
-                    if (cr && cc) {
-                        x += delta;
-                        col[r] = x;
-                    } else if (!cr && !cc) {
-                        x -= delta;
-                        col[r] = x;
-                    }
-                }
-                zero = x == 0;
-            }
-            unsigned mask = __ballot_sync(0xffffffffu, zero);
-            if (mask) {
-                int base = 0;
-                if (lane == 0) base = atomicAdd(&count, __popc(mask));
-                base = __shfl_sync(0xffffffffu, base, 0);
-                if (zero) seg[base + __popc(mask & ((1u << lane) - 1))] = c * n + r;
-            }
+            warpAppend(r < n && col[r] == 0, c * n + r, seg, &count);
         }
     }
     __syncthreads();
@@ -248,22 +304,51 @@ extern "C" __global__ void lap_paper_step3(int n, const int* __restrict__ rowOfS
 // and (after a device fence) uncovering the column of the star in the
 // primed zero's row, in passes until a pass finds nothing, reading the
 // covers through volatile pointers so blocks see each other's changes. A
-// prime in a row without a star sets F_GOTO5 and ends the search. A block
-// that primed anything stores epoch in F_REPEAT: the host restarts the
-// kernel then, since a block that had finished may have zeros uncovered
-// later by another.
+// prime in a row without a star sets F_GOTO5 and ends the search.
+//
+// A block that finished may miss zeros uncovered later by another block;
+// then the kernel must be restarted (a global synchronisation). To restart
+// only when needed, every uncovering bumps F_VERSION and then, if a block
+// of the launch has finished, sets the launch's F_MISSED; a quiet block
+// announces that it finishes (F_EXITED) and then passes again instead if
+// F_VERSION moved since its pass began. With the fences between, either
+// the block sees the uncovering or the uncovering sees the finished block.
+//
+// A quiet block also lingers up to linger ns, watching F_VERSION, before it
+// finishes: while other blocks still uncover columns it passes again, so
+// that a launch usually ends with the search and no restart is needed.
+//
+// The host enqueues several launches e, e+1, ... and reads the flags after
+// them: launch e (first = 0) returns at once unless launch e-1 missed
+// something, and every launch returns at once once F_GOTO5 is set or every
+// row has a star (F_STARS, from step 3). Launch e resets the words of
+// launch e+1.
 extern "C" __global__ void lap_paper_step4(int n, int a, const int* __restrict__ zeros,
                                            const int* __restrict__ zerosSize, volatile int* coveredRow,
                                            volatile int* coveredCol, int* colOfPrimeAtRow,
-                                           const int* __restrict__ colOfStarAtRow, volatile int* flags, int epoch) {
-    __shared__ int found;
+                                           const int* __restrict__ colOfStarAtRow, volatile int* flags, int epoch,
+                                           int first, int linger) {
+    __shared__ int found, skip, again, v0;
+    int slot = epoch % 3, next = (epoch + 1) % 3, prev = (epoch + 2) % 3;
+    if (threadIdx.x == 0) {
+        skip = flags[F_GOTO5] || flags[F_STARS] == n || flags[F_ERROR] || (!first && !flags[F_MISSED + prev]);
+        if (blockIdx.x == 0) {
+            flags[F_EXITED + next] = 0;
+            flags[F_MISSED + next] = 0;
+            if (!skip) atomicAdd((int*)&flags[F_LAUNCHES], 1);
+        }
+    }
+    __syncthreads();
+    if (skip) return;
     int b = blockIdx.x;
     int cnt = zerosSize[b];
     const int* seg = zeros + (size_t)b * a * n;
-    bool any = false;
     for (;;) {
-        __syncthreads();
-        if (threadIdx.x == 0) found = 0;
+        if (threadIdx.x == 0) {
+            found = 0;
+            v0 = flags[F_VERSION];
+            __threadfence();
+        }
         __syncthreads();
         for (int k = threadIdx.x; k < cnt; k += blockDim.x) {
             int z = seg[k];
@@ -276,16 +361,39 @@ extern "C" __global__ void lap_paper_step4(int n, int a, const int* __restrict__
                 coveredRow[r] = 1;
                 __threadfence();
                 coveredCol[cs] = 0;
+                __threadfence();
+                atomicAdd((int*)&flags[F_VERSION], 1);
+                __threadfence();
+                if (flags[F_EXITED + slot]) flags[F_MISSED + slot] = 1;
             } else {
                 flags[F_GOTO5] = 1;
             }
         }
         __syncthreads();
-        if (!found) break;
-        any = true;
-        if (flags[F_GOTO5]) break;
+        // Thread 0 decides for the block (flags may change meanwhile).
+        if (threadIdx.x == 0) {
+            if (found) {
+                again = !flags[F_GOTO5];
+            } else {
+                // Linger up to linger ns for another block's uncovering
+                // before finishing, so that fewer restarts are needed.
+                unsigned long long t0 = globalTimer();
+                int v = flags[F_VERSION];
+                while (v == v0 && !flags[F_GOTO5] && globalTimer() - t0 < (unsigned long long)linger)
+                    v = flags[F_VERSION];
+                if (v != v0) {
+                    again = !flags[F_GOTO5];
+                } else {
+                    atomicAdd((int*)&flags[F_EXITED + slot], 1);
+                    __threadfence();
+                    again = flags[F_VERSION] != v0;
+                    if (again) atomicSub((int*)&flags[F_EXITED + slot], 1);
+                }
+            }
+        }
+        __syncthreads();
+        if (!again) break;
     }
-    if (any && threadIdx.x == 0) flags[F_REPEAT] = epoch;
 }
 
 // lap_paper_step5a is the forward pass of step 5 (Algorithm 3), a thread
@@ -295,14 +403,20 @@ extern "C" __global__ void lap_paper_step4(int n, int a, const int* __restrict__
 // wins, which selects one of the paths that join).
 extern "C" __global__ void lap_paper_step5a(int n, const int* __restrict__ colOfPrimeAtRow,
                                             const int* __restrict__ colOfStarAtRow,
-                                            const int* __restrict__ rowOfStarAtCol, int* rowOfGreenAtCol) {
+                                            const int* __restrict__ rowOfStarAtCol, int* rowOfGreenAtCol,
+                                            int* flags) {
     int r = blockIdx.x * blockDim.x + threadIdx.x;
     if (r >= n) return;
     int c = colOfPrimeAtRow[r];
     if (c < 0 || colOfStarAtRow[r] >= 0) return;
     rowOfGreenAtCol[c] = r;
+    int len = 0;
     for (int rs = rowOfStarAtCol[c]; rs >= 0; rs = rowOfStarAtCol[c]) {
         c = colOfPrimeAtRow[rs];
+        if (c < 0 || ++len > n) {
+            flags[F_ERROR] = 2;
+            return;
+        }
         rowOfGreenAtCol[c] = rs;
     }
 }
@@ -312,7 +426,7 @@ extern "C" __global__ void lap_paper_step5a(int n, const int* __restrict__ colOf
 // the path's start, starring every green and unstarring the stars between
 // them. The green paths are disjoint, so all are applied at once.
 extern "C" __global__ void lap_paper_step5b(int n, const int* __restrict__ rowOfGreenAtCol, int* colOfStarAtRow,
-                                            int* rowOfStarAtCol) {
+                                            int* rowOfStarAtCol, int* flags) {
     int c = blockIdx.x * blockDim.x + threadIdx.x;
     if (c >= n) return;
     int r = rowOfGreenAtCol[c];
@@ -320,8 +434,12 @@ extern "C" __global__ void lap_paper_step5b(int n, const int* __restrict__ rowOf
     int c2 = colOfStarAtRow[r];
     colOfStarAtRow[r] = c;
     rowOfStarAtCol[c] = r;
-    while (c2 >= 0) {
+    for (int len = 0; c2 >= 0; len++) {
         r = rowOfGreenAtCol[c2];
+        if (r < 0 || len > n) {
+            flags[F_ERROR] = 2;
+            return;
+        }
         int c0 = c2;
         c2 = colOfStarAtRow[r];
         colOfStarAtRow[r] = c0;

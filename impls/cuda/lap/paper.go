@@ -36,7 +36,17 @@ const (
 	paperBlocksPerSM  = 8    // step-4 blocks per SM (256 threads each: all resident)
 	paperReduceBlocks = 1024 // step 6's first reduction kernel
 	paperRowSlices    = 64   // step 1's slices of columns for the row minima
+	// Step-4 launches enqueued before the host reads the flags: at first
+	// paperStep4Group, then the average a search needed so far, doubled
+	// while a search goes on, at most paperStep4MaxGroup.
+	paperStep4Group    = 1
+	paperStep4MaxGroup = 64
 )
+
+// paperLinger is how long (ns) a quiet step-4 block waits for another
+// block's uncovering before it finishes (see lap_paper_step4); a variable
+// so that the timing test can compare settings.
+var paperLinger = 10000
 
 // MaxPaperOrder is the largest padded order cuda/paper accepts: positions
 // c*n + r in the compressed vector of zeros are int32.
@@ -46,9 +56,10 @@ const MaxPaperOrder = 46340
 // metrics.
 type PaperCounts struct {
 	Step3Calls, Step5Calls, Step6Calls int
-	// Step4Launches counts the step-4 kernel launches, restarts included;
-	// Step4Calls counts the searches (each ends in step 5 or step 6).
-	Step4Calls, Step4Launches int
+	// Step4Calls counts the searches (each ends in step 5 or step 6);
+	// Step4Launches the step-4 kernels enqueued and Step4Runs those that
+	// ran (the others returned at once: no restart was needed).
+	Step4Calls, Step4Launches, Step4Runs int
 	// MaxZeros is the largest compressed vector of zeros.
 	MaxZeros int
 	// Blocks and ColsPerBlock are step 4's distribution of the columns.
@@ -74,21 +85,23 @@ func newPaperLayout(rows, cols, sms int) paperLayout {
 
 // PaperPlan is the device memory of cuda/paper for an r x c instance on a
 // device of sms multiprocessors: the slack matrix (c x c int32, the rows
-// padded with zero costs), the compressed vector of zeros (c x c int32
-// positions, rounded up to whole step-4 segments, also the staging area of
-// the costs), the per-block zero counts, seven
+// padded with zero costs), the compressed vector of zeros twice (c x c
+// int32 positions, rounded up to whole step-4 segments: step 6 rebuilds it
+// from the other copy; the first is also the staging area of the costs),
+// the per-block zero counts of both, seven
 // int32 vectors (the last holds step 1's row minima, then step 6's partial
 // minima) and the two int64 duals of c entries, and the flags.
 func PaperPlan(rows, cols, sms int) cuda.Plan {
 	l := newPaperLayout(rows, cols, sms)
 	n := uint64(l.n)
 	return cuda.Plan{What: fmt.Sprintf("cuda/paper %dx%d", rows, cols), Buffers: []cuda.Buffer{
-		{Name: "lap.slack", Bytes: 4 * n * n},
-		{Name: "lap.zeros", Bytes: 4 * uint64(l.nb) * uint64(l.a) * n},
-		{Name: "lap.zerosSize", Bytes: 4 * uint64(l.nb)},
-		{Name: "lap.vectors", Bytes: 4 * 7 * n},
-		{Name: "lap.duals", Bytes: 8 * 2 * n},
-		{Name: "lap.flags", Bytes: 64},
+		{Name: "lap.paper.slack", Bytes: 4 * n * n},
+		{Name: "lap.paper.zeros0", Bytes: 4 * uint64(l.nb) * uint64(l.a) * n},
+		{Name: "lap.paper.zeros1", Bytes: 4 * uint64(l.nb) * uint64(l.a) * n},
+		{Name: "lap.paper.zerosSize", Bytes: 2 * 4 * uint64(l.nb)},
+		{Name: "lap.paper.vectors", Bytes: 4 * 7 * n},
+		{Name: "lap.paper.duals", Bytes: 8 * 2 * n},
+		{Name: "lap.paper.flags", Bytes: 64},
 	}}
 }
 
@@ -201,7 +214,7 @@ func PaperWithCounts(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Resu
 
 // paperFns are the kernels of kernels/lap_paper.cu.
 type paperFns struct {
-	transpose, init, rowmin, colmin, update, step2, step3init, step3, step4, step5a, step5b, reduce1, reduce2 driver.Function
+	transpose, init, rowmin, colmin, compress, step6update, step2, step3init, step3, step4, step5a, step5b, reduce1, reduce2 driver.Function
 }
 
 func loadPaper(t *driver.Thread, dev *cuda.Device) (paperFns, error) {
@@ -211,7 +224,7 @@ func loadPaper(t *driver.Thread, dev *cuda.Device) (paperFns, error) {
 		name string
 	}{
 		{&f.transpose, "transpose"}, {&f.init, "init"}, {&f.rowmin, "step1_rowmin"}, {&f.colmin, "step1_colmin"},
-		{&f.update, "update"}, {&f.step2, "step2"}, {&f.step3init, "step3_init"}, {&f.step3, "step3"},
+		{&f.compress, "compress"}, {&f.step6update, "step6_update"}, {&f.step2, "step2"}, {&f.step3init, "step3_init"}, {&f.step3, "step3"},
 		{&f.step4, "step4"}, {&f.step5a, "step5a"}, {&f.step5b, "step5b"},
 		{&f.reduce1, "step6_reduce1"}, {&f.reduce2, "step6_reduce2"},
 	} {
@@ -225,13 +238,26 @@ func loadPaper(t *driver.Thread, dev *cuda.Device) (paperFns, error) {
 
 // Words of the flags buffer (kernels/lap_paper.cu).
 const (
-	flagGoto5 = iota
-	flagRepeat
-	flagStars
-	flagError
-	flagDelta
-	flagZeros
+	paperFlagGoto5    = 0
+	paperFlagLaunches = 1
+	paperFlagStars    = 2
+	paperFlagError    = 3
+	paperFlagZeros    = 5
+	paperFlagMissed   = 9 // 9 + the launch's epoch mod 3
 )
+
+// paperError turns the kernels' error word into an error.
+func paperError(code int32) error {
+	switch code {
+	case 0:
+		return nil
+	case 1:
+		return errors.New("step 6 found no uncovered slack (internal error)")
+	case 2:
+		return errors.New("step 5 followed a path longer than n (internal error)")
+	}
+	return fmt.Errorf("kernel error %d (internal error)", code)
+}
 
 // stepTimer attributes the stream's time to steps with CUDA events: mark
 // records an event starting the named step (ending the previous one);
@@ -308,11 +334,17 @@ func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, in *paper
 			return nil, err
 		}
 	}
-	slack, zeros, zerosSize, flags := buf["lap.slack"], buf["lap.zeros"], buf["lap.zerosSize"], buf["lap.flags"]
-	vec := func(k int) driver.DevicePtr { return buf["lap.vectors"].Add(int64(4 * k * n)) }
+	slack, flags := buf["lap.paper.slack"], buf["lap.paper.flags"]
+	// The compressed zeros: step 6 builds the other copy from the current
+	// one; zeros and zerosSize are the current one.
+	zerosBuf := [2]driver.DevicePtr{buf["lap.paper.zeros0"], buf["lap.paper.zeros1"]}
+	sizeBuf := [2]driver.DevicePtr{buf["lap.paper.zerosSize"], buf["lap.paper.zerosSize"].Add(int64(4 * l.nb))}
+	cur := 0
+	zeros, zerosSize := zerosBuf[0], sizeBuf[0]
+	vec := func(k int) driver.DevicePtr { return buf["lap.paper.vectors"].Add(int64(4 * k * n)) }
 	rowOfStarAtCol, colOfStarAtRow, colOfPrimeAtRow, rowOfGreenAtCol := vec(0), vec(1), vec(2), vec(3)
 	coveredRow, coveredCol, rowMin := vec(4), vec(5), vec(6)
-	u, v := buf["lap.duals"], buf["lap.duals"].Add(int64(8*n))
+	u, v := buf["lap.paper.duals"], buf["lap.paper.duals"].Add(int64(8*n))
 	// Step 6's partial minima live in rowMin, free after step 1.
 	partial, reduceBlocks := rowMin, min(paperReduceBlocks, n)
 	s := dev.Stream()
@@ -369,7 +401,7 @@ func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, in *paper
 	if err := launch("step 1 columns", fn.colmin, driver.D1(min(n, 65535)), b1, n, slack, rowMin, u, v); err != nil {
 		return nil, err
 	}
-	if err := launch("step 1 compression", fn.update, driver.D1(l.nb), b1, n, l.a, 0, slack, coveredRow, coveredCol, flags, zeros, zerosSize, u, v); err != nil {
+	if err := launch("step 1 compression", fn.compress, driver.D1(l.nb), b1, n, l.a, slack, flags, zeros, zerosSize); err != nil {
 		return nil, err
 	}
 
@@ -381,12 +413,42 @@ func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, in *paper
 		return nil, err
 	}
 
-	epoch := int32(0)
+	// The loop of steps 3 to 6. The host waits on the device only to read
+	// the flags after a group of step-4 launches (see lap_paper_step4):
+	// step 3 goes ahead unread (when every row has a star the step-4
+	// launches behind it return at once and the flags say so), and step 5
+	// and step 6 need nothing from the host.
+	var epoch int32
+	group := paperStep4Group
+	enqueueStep4 := func(first bool) error {
+		for k := range group {
+			epoch++
+			cnt.Step4Launches++
+			f := int32(0)
+			if first && k == 0 {
+				f = 1
+			}
+			if err := launch("step 4", fn.step4, driver.D1(l.nb), b1, n, l.a, zeros, zerosSize, coveredRow, coveredCol, colOfPrimeAtRow, colOfStarAtRow, flags, epoch, f, int32(paperLinger)); err != nil {
+				return err
+			}
+		}
+		if err := readFlags(); err != nil {
+			return err
+		}
+		if err := paperError(hflags[paperFlagError]); err != nil {
+			return err
+		}
+		return st.flush()
+	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		// step 3: cover the starred columns; done when every row has a star.
+		// step 3: cover the starred columns and count the stars.
+		cnt.Step3Calls++
+		if cnt.Step3Calls > n+1 {
+			return nil, fmt.Errorf("step 3 ran %d times for %d rows (internal error)", cnt.Step3Calls, n)
+		}
 		if err := st.mark("step3"); err != nil {
 			return nil, err
 		}
@@ -396,54 +458,40 @@ func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, in *paper
 		if err := launch("step 3", fn.step3, g1, b1, n, rowOfStarAtCol, coveredCol, flags); err != nil {
 			return nil, err
 		}
-		if err := readFlags(); err != nil {
+		// step 4, and step 6 whenever step 4 ends without a path.
+		cnt.Step4Calls++
+		if err := st.mark("step4"); err != nil {
 			return nil, err
 		}
-		if err := st.flush(); err != nil {
+		if err := enqueueStep4(true); err != nil {
 			return nil, err
 		}
-		cnt.Step3Calls++
 		if cnt.Step3Calls == 1 {
-			cnt.MaxZeros = int(hflags[flagZeros])
+			cnt.MaxZeros = int(hflags[paperFlagZeros])
 		}
-		if int(hflags[flagStars]) == n {
+		if int(hflags[paperFlagStars]) == n {
+			cnt.Step4Calls--
 			break
 		}
-		if cnt.Step3Calls > n+1 {
-			return nil, fmt.Errorf("step 3 ran %d times for %d rows (internal error)", cnt.Step3Calls, n)
-		}
-		for {
-			// step 4, restarted while a launch primed a zero.
-			cnt.Step4Calls++
-			if err := st.mark("step4"); err != nil {
-				return nil, err
-			}
-			for {
-				epoch++
-				cnt.Step4Launches++
-				if err := launch("step 4", fn.step4, driver.D1(l.nb), b1, n, l.a, zeros, zerosSize, coveredRow, coveredCol, colOfPrimeAtRow, colOfStarAtRow, flags, epoch); err != nil {
+		stage6, restarts := 0, 0
+		for hflags[paperFlagGoto5] == 0 {
+			if hflags[paperFlagMissed+epoch%3] != 0 {
+				// A block may have missed an uncovered zero: restart.
+				if restarts++; restarts > n+2 {
+					return nil, fmt.Errorf("step 4 restarted in %d groups for %d rows (internal error)", restarts, n)
+				}
+				group = min(2*group, paperStep4MaxGroup)
+				if err := enqueueStep4(false); err != nil {
 					return nil, err
 				}
-				if err := readFlags(); err != nil {
-					return nil, err
-				}
-				if hflags[flagError] != 0 {
-					return nil, errors.New("step 6 found no uncovered slack (internal error)")
-				}
-				cnt.MaxZeros = max(cnt.MaxZeros, int(hflags[flagZeros]))
-				if hflags[flagGoto5] != 0 || hflags[flagRepeat] != epoch {
-					break
-				}
-			}
-			if err := st.flush(); err != nil {
-				return nil, err
-			}
-			if hflags[flagGoto5] != 0 {
-				break
+				continue
 			}
 			// step 6: the minimum uncovered slack, the dual update and the
-			// compressed zeros.
+			// compressed zeros; then step 4 again.
 			cnt.Step6Calls++
+			if stage6++; stage6 > n+1 {
+				return nil, fmt.Errorf("step 6 ran %d times between two step 3s for %d rows (internal error)", stage6, n)
+			}
 			if cnt.Step6Calls&1023 == 0 {
 				if err := ctx.Err(); err != nil {
 					return nil, err
@@ -458,22 +506,37 @@ func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, in *paper
 			if err := launch("step 6 reduction 2", fn.reduce2, driver.D1(1), driver.D1(1024), reduceBlocks, partial, flags); err != nil {
 				return nil, err
 			}
-			if err := launch("step 6 update", fn.update, driver.D1(l.nb), b1, n, l.a, 1, slack, coveredRow, coveredCol, flags, zeros, zerosSize, u, v); err != nil {
+			if err := launch("step 6 update", fn.step6update, driver.D1(l.nb), b1, n, l.a, slack, coveredRow, coveredCol, flags,
+				zeros, zerosSize, zerosBuf[1-cur], sizeBuf[1-cur], u, v); err != nil {
 				return nil, err
 			}
+			cur = 1 - cur
+			zeros, zerosSize = zerosBuf[cur], sizeBuf[cur]
+			cnt.Step4Calls++
+			if err := st.mark("step4"); err != nil {
+				return nil, err
+			}
+			if err := enqueueStep4(true); err != nil {
+				return nil, err
+			}
+			cnt.MaxZeros = max(cnt.MaxZeros, int(hflags[paperFlagZeros]))
 		}
+		// The next groups start from the launches this search needed.
+		ran := int(hflags[paperFlagLaunches])
+		group = max(paperStep4Group, min(paperStep4MaxGroup, (ran+cnt.Step4Calls-1)/cnt.Step4Calls))
 		// step 5: apply the alternating paths found.
 		cnt.Step5Calls++
 		if err := st.mark("step5"); err != nil {
 			return nil, err
 		}
-		if err := launch("step 5a", fn.step5a, g1, b1, n, colOfPrimeAtRow, colOfStarAtRow, rowOfStarAtCol, rowOfGreenAtCol); err != nil {
+		if err := launch("step 5a", fn.step5a, g1, b1, n, colOfPrimeAtRow, colOfStarAtRow, rowOfStarAtCol, rowOfGreenAtCol, flags); err != nil {
 			return nil, err
 		}
-		if err := launch("step 5b", fn.step5b, g1, b1, n, rowOfGreenAtCol, colOfStarAtRow, rowOfStarAtCol); err != nil {
+		if err := launch("step 5b", fn.step5b, g1, b1, n, rowOfGreenAtCol, colOfStarAtRow, rowOfStarAtCol, flags); err != nil {
 			return nil, err
 		}
 	}
+	cnt.Step4Runs = int(hflags[paperFlagLaunches])
 	if err := st.mark("end"); err != nil {
 		return nil, err
 	}
