@@ -174,9 +174,15 @@ func parallelFor(n int, f func(a, b int)) {
 // vector of its zeros, rebuilt after steps 1 and 6; steps 1 and 6 as
 // parallel reductions; step 2's atomic initial matching in one block; step
 // 3's covering and counting; step 4 distributed over blocks by columns with
-// volatile covers and a device fence, restarted only when a block primed a
-// zero; step 5 applying at once every alternating path found, through the
-// green marks (5a forward, 5b back). A rectangular r x c instance is padded
+// volatile covers and a device fence, restarted only when a block may have
+// missed a column uncovered after it finished; step 5 applying at once
+// every alternating path found, through the green marks (5a forward, 5b
+// back). Beyond the paper, for speed: step-4 launches are queued with
+// guards on the device, so the host waits once per search, not once per
+// restart; a quiet step-4 block lingers (paperLinger) for other blocks'
+// uncoverings before it finishes, which makes restarts rare; and step 6
+// keeps the surviving zeros and scans only the slacks it changes instead of
+// the whole matrix. A rectangular r x c instance is padded
 // to c x c with zero-cost rows. The result has the duals of the final
 // slacks (slack = c - u - v), so lap.Certify certifies it; opt.Rec gets
 // the phases of PaperSteps. Without a CUDA driver or device the error
