@@ -15,6 +15,7 @@ import (
 	"github.com/semibench/semibench/impls/cpu/treefix"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/kernels"
 )
 
 func TestPlanAndNames(t *testing.T) {
@@ -294,6 +295,41 @@ func TestTiming(t *testing.T) {
 			t.Logf("device copy of 2^25 float32: %.3f ms", float64(d.Microseconds())/1000)
 		}
 		return dev.FreeBuffers(th)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFallbackPTX JIT-compiles kernels/ptx/treefix.ptx (the path taken
+// without NVRTC) and finds every kernel the package launches in it.
+func TestFallbackPTX(t *testing.T) {
+	needGPU(t)
+	dev, err := cuda.Open(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = dev.Run(t.Context(), func(th *driver.Thread) error {
+		ptx, err := kernels.FallbackPTX(module)
+		if err != nil {
+			return err
+		}
+		m, _, err := th.ModuleLoadData(ptx)
+		if err != nil {
+			return err
+		}
+		defer th.ModuleUnload(m)
+		names := []string{"tf_pos", "tf_succ", "tf_rulers", "tf_walk", "tf_jump", "tf_rank", "tf_read_leaf_dd_f32", "tf_read_leaf_dd_f64"}
+		for _, s := range []string{"f32", "f64", "i64"} {
+			names = append(names, "tf_write_"+s, "tf_read_root_"+s, "tf_read_leaf_"+s, "tf_scan_"+s, "tf_bfs_"+s)
+		}
+		names = append(names, "tf_scan_dd_f32", "tf_scan_dd_f64", "tf_scan_ddw_f32", "tf_scan_ddw_f64")
+		for _, fn := range names {
+			if _, err := th.Function(m, fn); err != nil {
+				return fmt.Errorf("%s: %w", fn, err)
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
