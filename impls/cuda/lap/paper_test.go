@@ -278,7 +278,8 @@ func TestPaperPhases(t *testing.T) {
 // ranges. Each result must be certified and cost what cpu/jv's does (the
 // CPU references are solved in parallel meanwhile). It prints the time of
 // each step (median of SEMIBENCH_LAP_PAPER_REPS runs, default 3, after a
-// warm-up) and asserts no time.
+// warm-up) and asserts no time. SEMIBENCH_LAP_PAPER_LINGER sets how long
+// (ns) quiet step-4 blocks linger (paperLinger).
 func TestPaperTiming(t *testing.T) {
 	env := os.Getenv("SEMIBENCH_LAP_PAPER_TIMING")
 	if env == "" {
