@@ -1,0 +1,56 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/semibench/semibench/impls/cuda"
+)
+
+// TestSolveLAP runs solve lap end to end: every CPU implementation gives
+// the optimum of a 3 x 4 instance; --maximize; the CUDA ones give it too
+// with a GPU and a clear "unavailable" without; an unknown name lists the
+// CUDA ones.
+func TestSolveLAP(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "c.csv")
+	if err := os.WriteFile(in, []byte("4,1,3,9\n2,0,5,9\n3,2,2,9\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gpu := false
+	if n, err := cuda.DeviceCount(); err == nil && n > 0 {
+		gpu = true
+	}
+	for _, im := range lapImpls() {
+		code, stdout, stderr := capture(t, "solve", "lap", "--in", in, "--impl", im.Name)
+		if strings.HasPrefix(im.Name, "cuda/") && !gpu {
+			if code != 1 || !strings.Contains(stderr, "unavailable") || !strings.Contains(stderr, im.Name) {
+				t.Errorf("%s without a GPU: exit %d, %q", im.Name, code, stderr)
+			}
+			continue
+		}
+		var sol struct {
+			Cost       json.Number `json:"cost"`
+			Assignment []int       `json:"assignment"`
+			Impl       string      `json:"impl"`
+		}
+		if code != 0 || json.Unmarshal([]byte(stdout), &sol) != nil {
+			t.Fatalf("%s: exit %d, %q %q", im.Name, code, stdout, stderr)
+		}
+		// Rows 0, 1, 2 to columns 1, 0, 2: 1 + 2 + 2 = 5 is the optimum.
+		if sol.Cost != "5" || sol.Impl != im.Name || len(sol.Assignment) != 3 {
+			t.Errorf("%s: %+v", im.Name, sol)
+		}
+	}
+	// Maximising: only one row can take a 9; 4 + 5 + 9 = 18 is the best.
+	code, stdout, _ := capture(t, "solve", "lap", "--in", in, "--maximize")
+	if code != 0 || !strings.Contains(stdout, `"cost":18`) {
+		t.Errorf("maximize: exit %d, %s", code, stdout)
+	}
+	code, _, stderr := capture(t, "solve", "lap", "--in", in, "--impl", "cuda/nope")
+	if code != 2 || !strings.Contains(stderr, "cuda/fast") || !strings.Contains(stderr, "cuda/hungarian-n3") {
+		t.Errorf("unknown impl: exit %d, %q", code, stderr)
+	}
+}
