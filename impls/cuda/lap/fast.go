@@ -3,6 +3,7 @@ package cudalap
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/semibench/semibench/impls/cpu/lap"
@@ -64,11 +65,18 @@ func FastEpsilons(span int64) []int64 {
 
 // The strategies of cuda/fast.
 const (
+	// StrategyHungarian: cuda/paper's block-distributed Hungarian with
+	// step 4 driven for speed (paperTuned: queued launches that skip
+	// themselves on the device, quiet blocks lingering for other blocks'
+	// uncoverings). Its result has duals.
+	StrategyHungarian = "hungarian"
 	// StrategyAuction: the asynchronous auction with epsilon scaling.
 	StrategyAuction = "auction"
 	// StrategyAugment: column and row reduction and a greedy matching on
 	// the zeros on the device, then lap_n3's shortest augmenting paths for
-	// the rows left free (few when the costs have many ties).
+	// the rows left free. Measured slower than StrategyHungarian on every
+	// instance of the paper's sizes (NOTES.md), so only a forced choice
+	// (tests and comparisons) runs it.
 	StrategyAugment = "augment"
 )
 
@@ -76,18 +84,17 @@ const (
 var fastStrategy string
 
 // fastChoose picks the strategy for an r x c instance whose costs span
-// span, from the H200 measurements in NOTES.md: the augmenting one up to
-// c = 1024 columns, and up to 2048 when the span is below c/2 (many zeros
-// after the reductions, so the greedy start leaves few free rows); the
-// auction otherwise (the augmenting paths run one after another, and from
-// c = 4096 on there are too many: 1.7 s at 8192, range 0.1n, against the
-// auction's 0.23-0.28 s).
+// span, from the H200 measurements in NOTES.md: the tuned Hungarian
+// wherever its int32 slacks hold the span and its int32 positions the
+// order (it was the fastest in every cell of the paper's sizes and ranges,
+// 2-160x below the auction at n = 8192), the auction beyond (its packed
+// bids hold spans up to 2^36/(c+1)).
 func fastChoose(r, c int, span int64) string {
 	if fastStrategy != "" {
 		return fastStrategy
 	}
-	if c <= 1024 || (c <= 2048 && span < int64(c)/2) {
-		return StrategyAugment
+	if c <= MaxPaperOrder && span <= (math.MaxInt32-1)/(int64(c)+1) {
+		return StrategyHungarian
 	}
 	return StrategyAuction
 }
@@ -212,11 +219,10 @@ type FastStats struct {
 // has no duals (the prices satisfy epsilon complementary slackness only):
 // lap.Agree with a certified result checks it. Phases: h2d, auction, d2h.
 //
-// Up to c = 1024, and up to 2048 on costs that span less than c/2 (many
-// ties), Fast takes the augmenting strategy instead (StrategyAugment): column and row reduction and a greedy
-// matching on the zeros on the device, then the shortest augmenting paths
-// of cuda/hungarian-n3 for the few rows left free; that result has duals.
-// Phases: h2d, reduce, augment, d2h.
+// Fast takes the tuned block-distributed Hungarian instead where its int32
+// slacks hold the costs (StrategyHungarian, see fastChoose): the fastest
+// here on every instance of the paper's sizes; that result has duals, and
+// its phases are cuda/paper's (PaperSteps).
 func Fast(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, error) {
 	res, _, err := FastWithStats(ctx, m, opt)
 	return res, err
@@ -248,6 +254,11 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 		return &lap.Result{Assignment: []int{0}, Cost: m.C[0]}, st, nil
 	}
 	st.Strategy = fastChoose(r, n, hi-lo)
+	if st.Strategy == StrategyHungarian {
+		stop() // the checks above count in h2d; solvePaper adds its upload
+		res, _, err := solvePaper(ctx, m, opt, paperTuned)
+		return res, st, err
+	}
 	if st.Strategy == StrategyAugment {
 		res, err := fastAugment(ctx, m, c32, opt, stop)
 		return res, st, err

@@ -39,6 +39,7 @@ var solvers = []struct {
 	{"cuda/hungarian-n3", HungarianN3},
 	{"cuda/fast", Fast},
 	{"cuda/fast auction", forced(StrategyAuction)},
+	{"cuda/fast hungarian", forced(StrategyHungarian)},
 	{"cuda/fast augment", forced(StrategyAugment)},
 }
 
@@ -289,8 +290,8 @@ func TestFastChoose(t *testing.T) {
 		span int64
 		want string
 	}{
-		{512, 5120, StrategyAugment}, {1024, 10240, StrategyAugment}, {2048, 204, StrategyAugment},
-		{2048, 2048, StrategyAuction}, {4096, 409, StrategyAuction}, {8192, 819, StrategyAuction},
+		{512, 5120, StrategyHungarian}, {8192, 81920, StrategyHungarian}, {8192, 262112, StrategyHungarian},
+		{8192, 262113, StrategyAuction}, {MaxPaperOrder, 10, StrategyHungarian}, {MaxPaperOrder + 1, 10, StrategyAuction},
 	} {
 		if got := fastChoose(c.n, c.n, c.span); got != c.want {
 			t.Errorf("n=%d span %d: %s, want %s", c.n, c.span, got, c.want)

@@ -38,15 +38,32 @@ const (
 	paperRowSlices    = 64   // step 1's slices of columns for the row minima
 	// Step-4 launches enqueued before the host reads the flags: at first
 	// paperStep4Group, then the average a search needed so far, doubled
-	// while a search goes on, at most paperStep4MaxGroup.
-	paperStep4Group    = 1
-	paperStep4MaxGroup = 64
+	// while a search goes on, at most the design's maxGroup.
+	paperStep4Group = 1
 )
 
-// paperLinger is how long (ns) a quiet step-4 block waits for another
-// block's uncovering before it finishes (see lap_paper_step4); a variable
-// so that the timing test can compare settings.
-var paperLinger = 10000
+// paperDesign is how the host drives step 4.
+type paperDesign struct {
+	impl string // the implementation's name, for errors
+	// maxGroup bounds the step-4 launches enqueued before the host reads
+	// the flags; launches that find no restart needed return at once.
+	maxGroup int
+	// linger is how long (ns) a quiet step-4 block waits for another
+	// block's uncovering before it finishes (see lap_paper_step4).
+	linger int
+}
+
+// paperAsPublished drives step 4 as the paper: one launch, the host reads
+// the flags, and restarts the kernel when a block may have missed a zero.
+// paperTuned (cuda/fast's Hungarian strategy) queues up to 64 launches that
+// skip themselves on the device when no restart is needed, and lets quiet
+// blocks linger 10 us, so that a search mostly needs one launch and no
+// host round trip (a variable so that the timing test can compare
+// settings).
+var (
+	paperAsPublished = paperDesign{impl: "cuda/paper", maxGroup: 1, linger: 0}
+	paperTuned       = paperDesign{impl: "cuda/fast", maxGroup: 64, linger: 10000}
+)
 
 // MaxPaperOrder is the largest padded order cuda/paper accepts: positions
 // c*n + r in the compressed vector of zeros are int32.
@@ -175,14 +192,12 @@ func parallelFor(n int, f func(a, b int)) {
 // parallel reductions; step 2's atomic initial matching in one block; step
 // 3's covering and counting; step 4 distributed over blocks by columns with
 // volatile covers and a device fence, restarted only when a block may have
-// missed a column uncovered after it finished; step 5 applying at once
-// every alternating path found, through the green marks (5a forward, 5b
-// back). Beyond the paper, for speed: step-4 launches are queued with
-// guards on the device, so the host waits once per search, not once per
-// restart; a quiet step-4 block lingers (paperLinger) for other blocks'
-// uncoverings before it finishes, which makes restarts rare; and step 6
-// keeps the surviving zeros and scans only the slacks it changes instead of
-// the whole matrix. A rectangular r x c instance is padded
+// missed a column uncovered after it finished (the host reads the flags
+// after every step-4 launch); step 5 applying at once every alternating
+// path found, through the green marks (5a forward, 5b back). Step 6 keeps
+// the surviving zeros and scans only the slacks it changes instead of the
+// whole matrix. cuda/fast's Hungarian strategy is the same code with step 4
+// driven for speed (paperTuned). A rectangular r x c instance is padded
 // to c x c with zero-cost rows. The result has the duals of the final
 // slacks (slack = c - u - v), so lap.Certify certifies it; opt.Rec gets
 // the phases of PaperSteps. Without a CUDA driver or device the error
@@ -195,6 +210,12 @@ func Paper(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, error)
 
 // PaperWithCounts is Paper returning its counts as well.
 func PaperWithCounts(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, PaperCounts, error) {
+	return solvePaper(ctx, m, opt, paperAsPublished)
+}
+
+// solvePaper runs the block-distributed Hungarian with step 4 driven as d
+// says.
+func solvePaper(ctx context.Context, m *lap.Matrix, opt Options, d paperDesign) (*lap.Result, PaperCounts, error) {
 	var cnt PaperCounts
 	lo, err := checkPaper(m)
 	if err != nil {
@@ -202,17 +223,17 @@ func PaperWithCounts(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Resu
 	}
 	dev, err := cuda.Open(opt.Device)
 	if err != nil {
-		return nil, cnt, fmt.Errorf("cuda/paper: %w", err)
+		return nil, cnt, fmt.Errorf("%s: %w", d.impl, err)
 	}
 	in := preparePaper(m, lo, dev.Props.SMs)
 	var res *lap.Result
 	err = dev.Run(ctx, func(t *driver.Thread) error {
 		var err error
-		res, err = runPaper(ctx, t, dev, in, opt, &cnt)
+		res, err = runPaper(ctx, t, dev, in, opt, d, &cnt)
 		return err
 	})
 	if err != nil {
-		return nil, cnt, fmt.Errorf("cuda/paper %dx%d: %w", m.Rows, m.Cols, err)
+		return nil, cnt, fmt.Errorf("%s %dx%d: %w", d.impl, m.Rows, m.Cols, err)
 	}
 	res.Cost = m.CostOf(res.Assignment)
 	return res, cnt, nil
@@ -321,7 +342,7 @@ func (st *stepTimer) close() {
 	}
 }
 
-func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, in *paperInput, opt Options, cnt *PaperCounts) (*lap.Result, error) {
+func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, in *paperInput, opt Options, d paperDesign, cnt *PaperCounts) (*lap.Result, error) {
 	l := in.l
 	n := l.n
 	plan := PaperPlan(l.rows, l.cols, dev.Props.SMs)
@@ -434,7 +455,7 @@ func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, in *paper
 			if first && k == 0 {
 				f = 1
 			}
-			if err := launch("step 4", fn.step4, driver.D1(l.nb), b1, n, l.a, zeros, zerosSize, coveredRow, coveredCol, colOfPrimeAtRow, colOfStarAtRow, flags, epoch, f, int32(paperLinger)); err != nil {
+			if err := launch("step 4", fn.step4, driver.D1(l.nb), b1, n, l.a, zeros, zerosSize, coveredRow, coveredCol, colOfPrimeAtRow, colOfStarAtRow, flags, epoch, f, int32(d.linger)); err != nil {
 				return err
 			}
 		}
@@ -486,7 +507,7 @@ func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, in *paper
 				if restarts++; restarts > n+2 {
 					return nil, fmt.Errorf("step 4 restarted in %d groups for %d rows (internal error)", restarts, n)
 				}
-				group = min(2*group, paperStep4MaxGroup)
+				group = min(2*group, d.maxGroup)
 				if err := enqueueStep4(false); err != nil {
 					return nil, err
 				}
@@ -529,7 +550,7 @@ func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, in *paper
 		}
 		// The next groups start from the launches this search needed.
 		ran := int(hflags[paperFlagLaunches])
-		group = max(paperStep4Group, min(paperStep4MaxGroup, (ran+cnt.Step4Calls-1)/cnt.Step4Calls))
+		group = max(paperStep4Group, min(d.maxGroup, (ran+cnt.Step4Calls-1)/cnt.Step4Calls))
 		// step 5: apply the alternating paths found.
 		cnt.Step5Calls++
 		if err := st.mark("step5"); err != nil {

@@ -279,7 +279,8 @@ func TestPaperPhases(t *testing.T) {
 // CPU references are solved in parallel meanwhile). It prints the time of
 // each step (median of SEMIBENCH_LAP_PAPER_REPS runs, default 3, after a
 // warm-up) and asserts no time. SEMIBENCH_LAP_PAPER_LINGER sets how long
-// (ns) quiet step-4 blocks linger (paperLinger).
+// (ns) quiet step-4 blocks linger in cuda/fast's tuned design; both the
+// paper's design and the tuned one are timed.
 func TestPaperTiming(t *testing.T) {
 	env := os.Getenv("SEMIBENCH_LAP_PAPER_TIMING")
 	if env == "" {
@@ -309,8 +310,8 @@ func TestPaperTiming(t *testing.T) {
 		if err != nil || v < 0 {
 			t.Fatalf("SEMIBENCH_LAP_PAPER_LINGER=%q", l)
 		}
-		defer func(old int) { paperLinger = old }(paperLinger)
-		paperLinger = v
+		defer func(old int) { paperTuned.linger = old }(paperTuned.linger)
+		paperTuned.linger = v
 		t.Logf("step-4 blocks linger %d ns", v)
 	}
 	type inst struct {
@@ -350,64 +351,66 @@ func TestPaperTiming(t *testing.T) {
 	}
 	defer wg.Wait()
 	for _, in := range insts {
-		name := fmt.Sprintf("n=%d range %s", in.n, in.label)
-		var samples []map[string]time.Duration
-		var totals []time.Duration
-		var res *lap.Result
-		var cnt PaperCounts
-		for rep := range reps + 1 {
-			var rec bench.Recorder
-			var err error
-			res, cnt, err = PaperWithCounts(context.Background(), in.m, Options{Rec: &rec})
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			if rep == 0 {
-				continue
-			}
-			names, durs := rec.Durations()
-			s := map[string]time.Duration{}
-			var tot time.Duration
-			for i, nm := range names {
-				s[nm] = durs[i]
-				if nm != "h2d" && nm != "d2h" {
-					tot += durs[i]
-				}
-			}
-			samples = append(samples, s)
-			totals = append(totals, tot)
-		}
 		<-in.done
 		if in.err != nil {
-			t.Fatalf("%s: cpu/jv: %v", name, in.err)
+			t.Fatalf("n=%d range %s: cpu/jv: %v", in.n, in.label, in.err)
 		}
-		verdict := "ok"
-		if err := lap.Certify(in.m, res); err != nil {
-			verdict = "NOT CERTIFIED"
-			t.Errorf("%s: %v", name, err)
-		}
-		if res.Cost != in.ref.Cost {
-			verdict = "WRONG COST"
-			t.Errorf("%s: cost %d, cpu/jv %d", name, res.Cost, in.ref.Cost)
-		}
-		med := func(xs []time.Duration) time.Duration {
-			xs = slices.Clone(xs)
-			slices.Sort(xs)
-			return xs[len(xs)/2]
-		}
-		line := fmt.Sprintf("%-18s solve %9.3f ms |", name, ms(med(totals)))
-		for _, st := range PaperSteps {
-			var xs []time.Duration
-			for _, s := range samples {
-				xs = append(xs, s[st])
+		for _, d := range []paperDesign{paperAsPublished, paperTuned} {
+			name := fmt.Sprintf("%s n=%d range %s", d.impl, in.n, in.label)
+			var samples []map[string]time.Duration
+			var totals []time.Duration
+			var res *lap.Result
+			var cnt PaperCounts
+			for rep := range reps + 1 {
+				var rec bench.Recorder
+				var err error
+				res, cnt, err = solvePaper(context.Background(), in.m, Options{Rec: &rec}, d)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if rep == 0 {
+					continue
+				}
+				names, durs := rec.Durations()
+				s := map[string]time.Duration{}
+				var tot time.Duration
+				for i, nm := range names {
+					s[nm] = durs[i]
+					if nm != "h2d" && nm != "d2h" {
+						tot += durs[i]
+					}
+				}
+				samples = append(samples, s)
+				totals = append(totals, tot)
 			}
-			line += fmt.Sprintf(" %s %.3f", st, ms(med(xs)))
+			verdict := "ok"
+			if err := lap.Certify(in.m, res); err != nil {
+				verdict = "NOT CERTIFIED"
+				t.Errorf("%s: %v", name, err)
+			}
+			if res.Cost != in.ref.Cost {
+				verdict = "WRONG COST"
+				t.Errorf("%s: cost %d, cpu/jv %d", name, res.Cost, in.ref.Cost)
+			}
+			med := func(xs []time.Duration) time.Duration {
+				xs = slices.Clone(xs)
+				slices.Sort(xs)
+				return xs[len(xs)/2]
+			}
+			line := fmt.Sprintf("%-18s solve %9.3f ms |", name, ms(med(totals)))
+			for _, st := range PaperSteps {
+				var xs []time.Duration
+				for _, s := range samples {
+					xs = append(xs, s[st])
+				}
+				line += fmt.Sprintf(" %s %.3f", st, ms(med(xs)))
+			}
+			line += fmt.Sprintf(" | step3 %d step4 %d (%d launches, %d ran) step5 %d step6 %d, max zeros %d, %d blocks x %d cols, %s | cost %d %s, cpu/jv %.0f ms",
+				cnt.Step3Calls, cnt.Step4Calls, cnt.Step4Launches, cnt.Step4Runs, cnt.Step5Calls, cnt.Step6Calls, cnt.MaxZeros, cnt.Blocks, cnt.ColsPerBlock, cnt.KernelPath,
+				res.Cost, verdict, ms(in.refT))
+			t.Log(line)
+			fmt.Println(line)
 		}
-		line += fmt.Sprintf(" | step3 %d step4 %d (%d launches, %d ran) step5 %d step6 %d, max zeros %d, %d blocks x %d cols, %s | cost %d %s, cpu/jv %.0f ms",
-			cnt.Step3Calls, cnt.Step4Calls, cnt.Step4Launches, cnt.Step4Runs, cnt.Step5Calls, cnt.Step6Calls, cnt.MaxZeros, cnt.Blocks, cnt.ColsPerBlock, cnt.KernelPath,
-			res.Cost, verdict, ms(in.refT))
-		t.Log(line)
-		fmt.Println(line)
 	}
 }
 
