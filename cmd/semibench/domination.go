@@ -34,23 +34,7 @@ func genDomination(_ context.Context, args []string) error {
 	if err := gen.CheckM(*m); err != nil {
 		return usagef("--m: %v", err)
 	}
-	f, err := os.Create(*out)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	err = gen.WriteMatrixMarket(w, *m)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(*out) // never leave a partial file behind
-		return fmt.Errorf("%s: %w", *out, err)
-	}
-	return nil
+	return writeFile(*out, func(w *bufio.Writer) error { return gen.WriteMatrixMarket(w, *m) })
 }
 
 func solveDomination(ctx context.Context, args []string) error {

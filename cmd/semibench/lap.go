@@ -1,17 +1,68 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
 	"os"
+	"strconv"
 	"strings"
 
+	"github.com/semibench/semibench/generators/lapcost"
 	"github.com/semibench/semibench/impls/cpu/lap"
 	cudalap "github.com/semibench/semibench/impls/cuda/lap"
 )
 
-func init() { solvers["lap"] = solveLAP }
+func init() {
+	solvers["lap"] = solveLAP
+	generators["lap"] = genLAP
+}
+
+// genLAP is `semibench gen lap`: the paper's uniform integer costs
+// (generators/lapcost) as CSV, a row per line, the input of `solve lap`.
+func genLAP(_ context.Context, args []string) error {
+	fs := flag.NewFlagSet("gen lap", flag.ContinueOnError)
+	n := fs.Int("n", 0, "rows")
+	cols := fs.Int("cols", 0, "columns (0: n, a square matrix; at least n)")
+	rng := fs.String("range", "n", "costs uniform in [0, range): a label Fn such as 0.1n, n or 10n (the paper's)")
+	seed := fs.Uint64("seed", 1, "generator seed")
+	out := fs.String("out", "", "output CSV file")
+	if err := parseFlags(fs, &command{name: "gen lap", summary: commands["gen"].summary, usage: "gen lap --n N [--cols C] [--range 0.1n|n|10n] [--seed S] --out FILE.csv"}, args, "out"); err != nil {
+		return err
+	}
+	if *cols == 0 {
+		*cols = *n
+	}
+	if *n < 1 || *cols < *n {
+		return usagef("--n must be at least 1 and --cols at least --n, got %d x %d", *n, *cols)
+	}
+	r, err := lapcost.Range(*rng, *cols)
+	if err != nil {
+		return usagef("--range: %v", err)
+	}
+	c, err := lapcost.Generate(*n, *cols, r, *seed)
+	if err != nil {
+		return err
+	}
+	return writeFile(*out, func(w *bufio.Writer) error {
+		var line []byte
+		for i := range *n {
+			line = line[:0]
+			for j, v := range c[i**cols : (i+1)**cols] {
+				if j > 0 {
+					line = append(line, ',')
+				}
+				line = strconv.AppendInt(line, v, 10)
+			}
+			line = append(line, '\n')
+			if _, err := w.Write(line); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
 
 // lapImpls are the CPU and CUDA LAP implementations, CPU first.
 func lapImpls() []lap.Impl { return append(append([]lap.Impl{}, lap.CPU...), cudalap.Impls()...) }

@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/semibench/semibench/generators/lapcost"
+	"github.com/semibench/semibench/impls/cpu/lap"
 	"github.com/semibench/semibench/impls/cuda"
 )
 
@@ -52,5 +55,47 @@ func TestSolveLAP(t *testing.T) {
 	code, _, stderr := capture(t, "solve", "lap", "--in", in, "--impl", "cuda/nope")
 	if code != 2 || !strings.Contains(stderr, "cuda/fast") || !strings.Contains(stderr, "cuda/hungarian-n3") {
 		t.Errorf("unknown impl: exit %d, %q", code, stderr)
+	}
+}
+
+// TestGenLAP writes the paper's costs with gen lap and reads them back as
+// solve lap does: the same matrix as lapcost's, deterministic from the
+// seed, every entry in [0, range); bad flags exit 2 naming the flag.
+func TestGenLAP(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "c.csv")
+	if code, _, stderr := capture(t, "gen", "lap", "--n", "6", "--cols", "8", "--range", "10n", "--seed", "3", "--out", out); code != 0 {
+		t.Fatalf("gen lap: exit %d %s", code, stderr)
+	}
+	got, err := lap.ReadCostsFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := lapcost.Generate(6, 8, 80, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Rows != 6 || got.Cols != 8 || !slices.Equal(got.Int, want) {
+		t.Fatalf("read back %dx%d %v, want the 6x8 lapcost matrix %v", got.Rows, got.Cols, got.Int, want)
+	}
+	if code, stdout, stderr := capture(t, "solve", "lap", "--in", out); code != 0 || !strings.Contains(stdout, `"assignment"`) {
+		t.Errorf("solve the generated file: exit %d %s %s", code, stdout, stderr)
+	}
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--n", "0", "--out", out}, "--n"},
+		{[]string{"--n", "4", "--cols", "3", "--out", out}, "--cols"},
+		{[]string{"--n", "4", "--range", "7", "--out", out}, "--range"},
+		{[]string{"--n", "4"}, "--out"},
+	} {
+		code, _, stderr := capture(t, append([]string{"gen", "lap"}, c.args...)...)
+		if code != 2 || !strings.Contains(stderr, c.msg) {
+			t.Errorf("gen lap %v: exit %d %q, want 2 naming %s", c.args, code, stderr, c.msg)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("temporary files left behind: %v", entries)
 	}
 }

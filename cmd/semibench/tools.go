@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -150,20 +151,36 @@ func genDAG(_ context.Context, args []string) error {
 }
 
 func writeMatrix(path string, m *maxplus.Matrix) error {
-	f, err := os.Create(path)
+	return writeFile(path, func(w *bufio.Writer) error { return maxplus.WriteMatrixMarket(w, m) })
+}
+
+// writeFile writes path atomically through a buffered writer: into a
+// temporary file beside it, renamed over path once complete, so that a
+// failed or interrupted write leaves no partial file. Errors name path.
+func writeFile(path string, write func(w *bufio.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	if err := maxplus.WriteMatrixMarket(w, m); err != nil {
-		f.Close()
+	err = f.Chmod(0o644) // as os.Create would under the usual umask
+	if err == nil {
+		err = write(w)
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return f.Close()
+	return nil
 }
 
 // problemCommand is the command whose usage a problem's flag errors print.
