@@ -447,30 +447,39 @@ func hungarianTable1Plots(run []bench.Record) []bench.Plot {
 	out := []bench.Plot{times}
 	for _, r := range lapcost.PaperRanges {
 		pl := bench.Plot{Name: "hungarian-table1-steps-" + r, Title: "cpu/paper: relative step times, range " + r,
-			XLabel: "matrix size n", YLabel: "share of the total", Stacked: true}
-		var series []bench.Series
-		for _, st := range hungarianSteps {
-			s := bench.Series{Name: st}
-			for _, c := range cells {
-				if c.r != r {
-					continue
-				}
-				rec := rc.Get(exp, "cpu/paper", hungarianParams(c.n, c.r))
-				if math.IsNaN(PhaseMS(rec, "total")) {
-					continue
-				}
-				v := PhaseMS(rec, st)
-				if math.IsNaN(v) {
-					v = 0
-				}
-				s.X, s.Y = append(s.X, float64(c.n)), append(s.Y, v)
-			}
-			series = append(series, s)
-		}
-		pl.Series = bench.Relative(series)
-		if len(pl.Series) > 0 && len(pl.Series[0].X) > 0 {
+			XLabel: "matrix size n", YLabel: "share of the total"}
+		if pl, ok := stepSharePlot(pl, rc, exp, "cpu/paper", r, cells); ok {
 			out = append(out, pl)
 		}
 	}
 	return out
+}
+
+// stepSharePlot fills pl with a stacked series per step of impl's cells at
+// range r: each step's share of the time, per n (Figs. 10-12 for
+// cuda/paper, the same view of cpu/paper); ok is false when no cell has
+// them.
+func stepSharePlot(pl bench.Plot, rc Cells, exp, impl, r string, cells []hungarianCell) (_ bench.Plot, ok bool) {
+	var series []bench.Series
+	for _, st := range hungarianSteps {
+		s := bench.Series{Name: st}
+		for _, c := range cells {
+			if c.r != r {
+				continue
+			}
+			rec := rc.Get(exp, impl, hungarianParams(c.n, c.r))
+			if math.IsNaN(hungarianMS(rec)) {
+				continue
+			}
+			v := PhaseMS(rec, st)
+			if math.IsNaN(v) {
+				v = 0
+			}
+			s.X, s.Y = append(s.X, float64(c.n)), append(s.Y, v)
+		}
+		series = append(series, s)
+	}
+	pl.Series = bench.Relative(series)
+	pl.Stacked = true
+	return pl, len(pl.Series) > 0 && len(pl.Series[0].X) > 0
 }

@@ -417,28 +417,8 @@ func hungarianStepPlots(own []bench.Record) []bench.Plot {
 	var out []bench.Plot
 	for k, r := range lapcost.PaperRanges {
 		pl := bench.Plot{Name: "hungarian-fig" + strconv.Itoa(10+k), Title: "cuda/paper: relative step times, range " + r + " (paper: Fig. " + strconv.Itoa(10+k) + ")",
-			XLabel: "matrix size n", YLabel: "share of the device time", Stacked: true}
-		var series []bench.Series
-		for _, st := range lap.PaperSteps { // init, step1..step6
-			s := bench.Series{Name: st}
-			for _, c := range cells {
-				if c.r != r {
-					continue
-				}
-				rec := rc.Get(exp, "cuda/paper", hungarianParams(c.n, c.r))
-				if math.IsNaN(hungarianMS(rec)) {
-					continue
-				}
-				v := PhaseMS(rec, st)
-				if math.IsNaN(v) {
-					v = 0
-				}
-				s.X, s.Y = append(s.X, float64(c.n)), append(s.Y, v)
-			}
-			series = append(series, s)
-		}
-		pl.Series = bench.Relative(series)
-		if len(pl.Series) > 0 && len(pl.Series[0].X) > 0 {
+			XLabel: "matrix size n", YLabel: "share of the device time"}
+		if pl, ok := stepSharePlot(pl, rc, exp, "cuda/paper", r, cells); ok {
 			out = append(out, pl)
 		}
 	}

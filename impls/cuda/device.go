@@ -266,6 +266,23 @@ func (d *Device) Buffer(t *driver.Thread, name string, bytes uint64) (driver.Dev
 	return p, nil
 }
 
+// Allocate checks plan against the device's free memory (Check) and
+// returns a buffer for each of its entries (Buffer), by name.
+func (d *Device) Allocate(t *driver.Thread, p Plan) (map[string]driver.DevicePtr, error) {
+	if err := d.Check(t, p); err != nil {
+		return nil, err
+	}
+	bufs := make(map[string]driver.DevicePtr, len(p.Buffers))
+	for _, b := range p.Buffers {
+		ptr, err := d.Buffer(t, b.Name, b.Bytes)
+		if err != nil {
+			return nil, err
+		}
+		bufs[b.Name] = ptr
+	}
+	return bufs, nil
+}
+
 // FreeBuffers frees every held device buffer.
 func (d *Device) FreeBuffers(t *driver.Thread) error {
 	var first error

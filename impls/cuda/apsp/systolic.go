@@ -138,16 +138,9 @@ func runSystolic[T any](ctx context.Context, t *driver.Thread, dev *cuda.Device,
 	// systolic.Simulate gives up after this step; so does the GPU.
 	bound := last + 8*n + 8
 	plan := SystolicPlan(n, nm, k.bytes, bound)
-	if err := dev.Check(t, plan); err != nil {
+	bufs, err := dev.Allocate(t, plan)
+	if err != nil {
 		return nil, err
-	}
-	bufs := map[string]driver.DevicePtr{}
-	for _, b := range plan.Buffers {
-		p, err := dev.Buffer(t, b.Name, b.Bytes)
-		if err != nil {
-			return nil, err
-		}
-		bufs[b.Name] = p
 	}
 	step, err := dev.Function(t, module, "apsp_sys_step_"+k.name)
 	if err != nil {

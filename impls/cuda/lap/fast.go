@@ -125,14 +125,9 @@ func fastAugment(ctx context.Context, m *lap.Matrix, c32 []int32, opt Options, s
 		plan := N3Plan(r, c)
 		plan.What = fmt.Sprintf("%s %dx%d", impl, r, c)
 		plan.Buffers = append(plan.Buffers, cuda.Buffer{Name: "lap.fast.order", Bytes: 4 * uint64(r)})
-		if err := dev.Check(t, plan); err != nil {
+		ptr, err := dev.Allocate(t, plan)
+		if err != nil {
 			return err
-		}
-		ptr := map[string]driver.DevicePtr{}
-		for _, b := range plan.Buffers {
-			if ptr[b.Name], err = dev.Buffer(t, b.Name, b.Bytes); err != nil {
-				return err
-			}
 		}
 		s := dev.Stream()
 		vInit := uint32(0)
@@ -278,15 +273,9 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 			}
 			fns[name] = f
 		}
-		plan := FastPlan(r, n)
-		if err := dev.Check(t, plan); err != nil {
+		ptr, err := dev.Allocate(t, FastPlan(r, n))
+		if err != nil {
 			return err
-		}
-		ptr := map[string]driver.DevicePtr{}
-		for _, b := range plan.Buffers {
-			if ptr[b.Name], err = dev.Buffer(t, b.Name, b.Bytes); err != nil {
-				return err
-			}
 		}
 		s := dev.Stream()
 		if err := t.MemsetD32Async(ptr["lap.fast.word"], 0, 2*int64(n), s); err != nil {

@@ -62,15 +62,9 @@ func HungarianN3(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, 
 		if err != nil {
 			return err
 		}
-		plan := N3Plan(r, c)
-		if err := dev.Check(t, plan); err != nil {
+		ptr, err := dev.Allocate(t, N3Plan(r, c))
+		if err != nil {
 			return err
-		}
-		ptr := map[string]driver.DevicePtr{}
-		for _, b := range plan.Buffers {
-			if ptr[b.Name], err = dev.Buffer(t, b.Name, b.Bytes); err != nil {
-				return err
-			}
 		}
 		s := dev.Stream()
 		for _, z := range []struct {

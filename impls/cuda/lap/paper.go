@@ -345,8 +345,8 @@ func (st *stepTimer) close() {
 func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, in *paperInput, opt Options, d paperDesign, cnt *PaperCounts) (*lap.Result, error) {
 	l := in.l
 	n := l.n
-	plan := PaperPlan(l.rows, l.cols, dev.Props.SMs)
-	if err := dev.Check(t, plan); err != nil {
+	buf, err := dev.Allocate(t, PaperPlan(l.rows, l.cols, dev.Props.SMs))
+	if err != nil {
 		return nil, err
 	}
 	fn, err := loadPaper(t, dev)
@@ -355,12 +355,6 @@ func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, in *paper
 	}
 	cnt.KernelPath = dev.KernelPath(paperModule)
 	cnt.Blocks, cnt.ColsPerBlock = l.nb, l.a
-	buf := map[string]driver.DevicePtr{}
-	for _, b := range plan.Buffers {
-		if buf[b.Name], err = dev.Buffer(t, b.Name, b.Bytes); err != nil {
-			return nil, err
-		}
-	}
 	slack, flags := buf["lap.paper.slack"], buf["lap.paper.flags"]
 	// The compressed zeros: step 6 builds the other copy from the current
 	// one; zeros and zerosSize are the current one.

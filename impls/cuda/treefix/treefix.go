@@ -213,18 +213,9 @@ type runner struct {
 
 // alloc gets every buffer of plan p.
 func (r *runner) alloc(p cuda.Plan) error {
-	if err := r.dev.Check(r.th, p); err != nil {
-		return err
-	}
-	r.buf = map[string]driver.DevicePtr{}
-	for _, b := range p.Buffers {
-		ptr, err := r.dev.Buffer(r.th, b.Name, b.Bytes)
-		if err != nil {
-			return err
-		}
-		r.buf[b.Name] = ptr
-	}
-	return nil
+	var err error
+	r.buf, err = r.dev.Allocate(r.th, p)
+	return err
 }
 
 func (r *runner) fn(name string) (driver.Function, error) { return r.dev.Function(r.th, module, name) }
