@@ -84,7 +84,7 @@ func (an *Analysis) checkRepetitionGPU(ctx context.Context, s *cudaminplus.Sessi
 	}
 	err = s.Powers(ctx, j, func(st cudaminplus.Stats) error {
 		if p := powerOf(an.N, st); p != an.Powers[st.Power] {
-			return fmt.Errorf("A^%d recomputed differs from the first computation", st.Power)
+			return fmt.Errorf("power A^%d recomputed differs from the first computation", st.Power)
 		}
 		return nil
 	})
@@ -127,7 +127,7 @@ func (an *Analysis) recheckGPU(ctx context.Context) error {
 	defer s.Close()
 	err = s.Powers(ctx, an.N0+an.A, func(st cudaminplus.Stats) error {
 		if p := powerOf(an.N, st); p != an.Powers[st.Power] {
-			return fmt.Errorf("A^%d recomputed differs from the first computation", st.Power)
+			return fmt.Errorf("power A^%d recomputed differs from the first computation", st.Power)
 		}
 		switch st.Power {
 		case an.N0:
