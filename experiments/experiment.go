@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/impls/cuda/driver"
@@ -47,6 +48,27 @@ func markUnavailable(err error) error {
 		return fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	return err
+}
+
+// cudaDevices counts the CUDA devices once per process.
+var cudaDevices = sync.OnceValues(driver.DeviceCount)
+
+// Available reports whether impl can run on this machine: a CUDA
+// implementation (cuda/...) needs a driver and a device, and the error then
+// wraps ErrUnavailable. The runner asks before it sets a case up, so that a
+// machine without a GPU spends nothing on cells that cannot run.
+func Available(impl string) error {
+	if !strings.HasPrefix(impl, "cuda/") {
+		return nil
+	}
+	n, err := cudaDevices()
+	if err != nil {
+		return markUnavailable(fmt.Errorf("%s: %w", impl, err))
+	}
+	if n == 0 {
+		return fmt.Errorf("%w: %s: no CUDA device", ErrUnavailable, impl)
+	}
+	return nil
 }
 
 // Options are the run-wide settings passed to every case.

@@ -105,6 +105,13 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 			}
 			continue
 		}
+		if err := experiments.Available(c.impl); err != nil {
+			rec.Status, rec.Error = bench.StatusUnavailable, err.Error()
+			if err := finish(out, rec); err != nil {
+				return err
+			}
+			continue
+		}
 		if instCase != c.cs {
 			release()
 			var err error

@@ -140,3 +140,35 @@ func TestDeadlineSharesTheBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestUnavailableSkipsSetup: on a machine without a GPU a case whose only
+// implementations are CUDA ones is never set up (its input may be costly),
+// and its cells are recorded unavailable.
+func TestUnavailableSkipsSetup(t *testing.T) {
+	if experiments.Available("cuda/any") == nil {
+		t.Skip("a CUDA device is present")
+	}
+	setups := 0
+	e := fake(&setups)
+	e.Impls = []string{"cuda/gone"}
+	path := filepath.Join(t.TempDir(), "run.json")
+	app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(context.Background(), Config{Scale: experiments.Quick, Reps: 1}, []*experiments.Experiment{e}, app); err != nil {
+		t.Fatal(err)
+	}
+	f, err := bench.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if setups != 0 || len(f.Records) != 2 {
+		t.Fatalf("%d setups, %d records; want 0 and 2", setups, len(f.Records))
+	}
+	for _, r := range f.Records {
+		if r.Status != bench.StatusUnavailable || !strings.Contains(r.Error, "cuda/gone") {
+			t.Errorf("%s %s: %s %q", r.Impl, r.Params, r.Status, r.Error)
+		}
+	}
+}
