@@ -12,50 +12,6 @@ import (
 	"github.com/semibench/semibench/impls/cuda"
 )
 
-// runDomination runs the cases of a domination experiment once per
-// implementation, as the runner does (metrics from the instance, check
-// beside the phases), failing on a failed check.
-func runDomination(t *testing.T, name string, cases []Case) []bench.Record {
-	t.Helper()
-	ctx := context.Background()
-	exps, err := Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := exps[0]
-	var run []bench.Record
-	for _, c := range cases {
-		inst, err := c.Setup(ctx)
-		if err != nil {
-			t.Fatalf("%s %s: setup: %v", name, c.Params, err)
-		}
-		for _, impl := range e.ImplsFor(c, "") {
-			var chk bench.Check
-			phases, err := bench.Measure(ctx, bench.Protocol{Reps: 1, Statistic: bench.StatMedian},
-				func(ctx context.Context, rec *bench.Recorder) error {
-					out, err := inst.Run(ctx, impl, rec)
-					if err == nil {
-						chk = inst.Check(impl, out)
-					}
-					return err
-				})
-			if errors.Is(err, ErrUnavailable) && strings.HasPrefix(impl, "cuda/") {
-				run = append(run, bench.Record{Experiment: name, Impl: impl, Params: c.Params, Status: bench.StatusUnavailable, Error: err.Error()})
-				continue
-			}
-			if err != nil {
-				t.Fatalf("%s %s %s: %v", name, impl, c.Params, err)
-			}
-			if !chk.OK {
-				t.Errorf("%s %s %s: check failed: %s", name, impl, c.Params, chk.Detail)
-			}
-			run = append(run, bench.Record{Experiment: name, Impl: impl, Params: c.Params, Status: bench.StatusOK,
-				Statistic: bench.StatMedian, Phases: phases, Metrics: inst.Metrics, Check: &chk})
-		}
-	}
-	return run
-}
-
 // TestDominationQuick runs every domination experiment at quick scale and
 // renders its tables; Tables 1, 3, 4 and 6 are checked against the paper's
 // by the cells' checks (m <= 7 here, m = 8 unless -short).
@@ -69,7 +25,7 @@ func TestDominationQuick(t *testing.T) {
 		if !testing.Short() && (name == "domination/table3" || name == "domination/table4" || name == "domination/table6" || name == "domination/table1") {
 			cases = append(cases, exps[0].Cases(Paper, Options{})[6]) // m = 8
 		}
-		run = append(run, runDomination(t, name, cases)...)
+		run = append(run, runCases(t, name, cases)...)
 	}
 	var out bytes.Buffer
 	for _, name := range names {

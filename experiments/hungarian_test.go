@@ -2,7 +2,6 @@ package experiments
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -16,7 +15,6 @@ import (
 // scale once per implementation, checks every output, and renders the
 // tables and plots from the records.
 func TestHungarianQuick(t *testing.T) {
-	ctx := context.Background()
 	var run []bench.Record
 	for _, name := range []string{"hungarian/table1", "hungarian/fig4", "hungarian/fig5", "hungarian/fig6"} {
 		exps, err := Lookup(name)
@@ -24,36 +22,7 @@ func TestHungarianQuick(t *testing.T) {
 			t.Fatal(err)
 		}
 		e := exps[0]
-		for _, c := range e.Cases(Quick, Options{}) {
-			inst, err := c.Setup(ctx)
-			if err != nil {
-				t.Fatalf("%s %s: setup: %v", name, c.Params, err)
-			}
-			for _, impl := range e.ImplsFor(c, "") {
-				phases, err := bench.Measure(ctx, bench.Protocol{Reps: 1, Statistic: bench.StatMedian},
-					func(ctx context.Context, rec *bench.Recorder) error {
-						out, err := inst.Run(ctx, impl, rec)
-						if err == nil {
-							if chk := inst.Check(impl, out); !chk.OK {
-								t.Errorf("%s %s %s: check failed: %s", name, impl, c.Params, chk.Detail)
-							}
-						}
-						return err
-					})
-				if errors.Is(err, ErrUnavailable) && strings.HasPrefix(impl, "cuda/") {
-					run = append(run, bench.Record{Experiment: name, Impl: impl, Params: c.Params, Status: bench.StatusUnavailable, Error: err.Error()})
-					continue
-				}
-				if err != nil {
-					t.Fatalf("%s %s %s: %v", name, impl, c.Params, err)
-				}
-				run = append(run, bench.Record{Experiment: name, Impl: impl, Params: c.Params, Status: bench.StatusOK,
-					Statistic: bench.StatMedian, Phases: phases, Check: &bench.Check{OK: true}})
-			}
-			if inst.Release != nil {
-				inst.Release()
-			}
-		}
+		run = append(run, runCases(t, name, e.Cases(Quick, Options{}))...)
 		tables := e.Tables(run)
 		if len(tables) == 0 || len(tables[0].Rows) == 0 {
 			t.Errorf("%s: no table rows", name)
@@ -77,6 +46,7 @@ func TestHungarianQuick(t *testing.T) {
 		}
 	}
 	// A wrong answer must fail its check.
+	ctx := context.Background()
 	exps, _ := Lookup("hungarian/fig4")
 	inst, err := exps[0].Cases(Quick, Options{})[0].Setup(ctx)
 	if err != nil {

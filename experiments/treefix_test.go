@@ -1,8 +1,6 @@
 package experiments
 
 import (
-	"context"
-	"errors"
 	"strings"
 	"testing"
 
@@ -13,7 +11,6 @@ import (
 // implementation, requires every check to pass, and renders the tables and
 // plots.
 func TestTreefixQuick(t *testing.T) {
-	ctx := context.Background()
 	var run []bench.Record
 	names := []string{"treefix/table1", "treefix/fig4", "treefix/fig5", "treefix/fig7", "treefix/accuracy"}
 	for _, name := range names {
@@ -21,35 +18,7 @@ func TestTreefixQuick(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := exps[0]
-		for _, c := range e.Cases(Quick, Options{Threads: 2}) {
-			inst, err := c.Setup(ctx)
-			if err != nil {
-				t.Fatalf("%s %s: setup: %v", name, c.Params, err)
-			}
-			for _, impl := range e.ImplsFor(c, "") {
-				var chk bench.Check
-				phases, err := bench.Measure(ctx, bench.Protocol{Reps: 1, Statistic: bench.StatMedian},
-					func(ctx context.Context, rec *bench.Recorder) error {
-						out, err := inst.Run(ctx, impl, rec)
-						if err == nil {
-							chk = inst.Check(impl, out)
-						}
-						return err
-					})
-				if errors.Is(err, ErrUnavailable) && strings.HasPrefix(impl, "cuda/") {
-					continue // no GPU here: the CPU cells still run
-				}
-				if err != nil {
-					t.Fatalf("%s %s %s: %v", name, impl, c.Params, err)
-				}
-				if !chk.OK {
-					t.Errorf("%s %s %s: check failed: %s (%s)", name, impl, c.Params, chk.Detail, chk.Method)
-				}
-				run = append(run, bench.Record{Experiment: name, Impl: impl, Params: c.Params, Status: bench.StatusOK,
-					Statistic: bench.StatMedian, Phases: phases, Check: &chk, Metrics: inst.Metrics, Input: inst.Input})
-			}
-		}
+		run = append(run, runCases(t, name, exps[0].Cases(Quick, Options{Threads: 2}))...)
 	}
 	for _, name := range names {
 		exps, _ := Lookup(name)
