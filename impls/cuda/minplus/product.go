@@ -104,6 +104,29 @@ func (k *kernelSet) launchProduct(t *driver.Thread, dev *cuda.Device, impl strin
 	return fmt.Errorf("minplus: unknown implementation %q", impl)
 }
 
+// timedProduct runs the product C = A ⊗ B into c, timed by CUDA events as
+// PhaseProduct, then, as PhaseD2H, unpads C into scratch and downloads it
+// into dst.
+func (k *kernelSet) timedProduct(t *driver.Thread, dev *cuda.Device, rec *bench.Recorder, impl string, n int,
+	a, b, c driver.DevicePtr, csr [3]driver.DevicePtr, scratch driver.DevicePtr, dst []int16) error {
+	if err := dev.StartTimer(t); err != nil {
+		return err
+	}
+	if err := k.launchProduct(t, dev, impl, n, a, b, c, csr); err != nil {
+		return fmt.Errorf("product: %w", err)
+	}
+	d, err := dev.StopTimer(t)
+	if err != nil {
+		return fmt.Errorf("product: %w", err)
+	}
+	rec.Add(PhaseProduct, d)
+	defer rec.Start(PhaseD2H)()
+	if err := k.unpadTo(t, dev, n, c, scratch); err != nil {
+		return fmt.Errorf("unpadding C: %w", err)
+	}
+	return cuda.Download(t, dev, dst, scratch)
+}
+
 // unpadTo converts the padded matrix src into leading dimension n at raw.
 func (k *kernelSet) unpadTo(t *driver.Thread, dev *cuda.Device, n int, src, raw driver.DevicePtr) error {
 	return t.Launch(k.unpad, rowGrid(n, n), driver.D1(256), 0, dev.Stream(), src, int64(LeadingDim(n)), n, raw)
@@ -212,23 +235,7 @@ func dense(ctx context.Context, impl string, n int, a, b []int16, rec *bench.Rec
 			return err
 		}
 		stop()
-		if err := dev.StartTimer(t); err != nil {
-			return err
-		}
-		if err := k.launchProduct(t, dev, impl, n, pa, pb, pc, [3]driver.DevicePtr{}); err != nil {
-			return fmt.Errorf("product: %w", err)
-		}
-		d, err := dev.StopTimer(t)
-		if err != nil {
-			return fmt.Errorf("product: %w", err)
-		}
-		rec.Add(PhaseProduct, d)
-		stop = rec.Start(PhaseD2H)
-		defer stop()
-		if err := k.unpadTo(t, dev, n, pc, pa); err != nil {
-			return fmt.Errorf("unpadding C: %w", err)
-		}
-		return cuda.Download(t, dev, out.Wait(), pa)
+		return k.timedProduct(t, dev, rec, impl, n, pa, pb, pc, [3]driver.DevicePtr{}, pa, out.Wait())
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s n=%d: %w", impl, n, err)
@@ -279,23 +286,7 @@ func Sparse(ctx context.Context, a *CSR, b []int16, rec *bench.Recorder) ([]int1
 			return err
 		}
 		stop()
-		if err := dev.StartTimer(t); err != nil {
-			return err
-		}
-		if err := k.launchProduct(t, dev, NameSparse, n, 0, pb, pc, csr); err != nil {
-			return fmt.Errorf("product: %w", err)
-		}
-		d, err := dev.StopTimer(t)
-		if err != nil {
-			return fmt.Errorf("product: %w", err)
-		}
-		rec.Add(PhaseProduct, d)
-		stop = rec.Start(PhaseD2H)
-		defer stop()
-		if err := k.unpadTo(t, dev, n, pc, pb); err != nil {
-			return fmt.Errorf("unpadding C: %w", err)
-		}
-		return cuda.Download(t, dev, out.Wait(), pb)
+		return k.timedProduct(t, dev, rec, NameSparse, n, 0, pb, pc, csr, pb, out.Wait())
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s n=%d: %w", NameSparse, n, err)
