@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
@@ -15,13 +16,13 @@ func init() {
 	register(&command{
 		name:    "table",
 		summary: "print the tables of result files beside the papers' numbers",
-		usage:   "table FILE... [--experiment NAME] [--format text|markdown|csv]",
+		usage:   "table FILE... [--merge] [--experiment NAME] [--format text|markdown|csv]",
 		run:     tableCmd,
 	})
 	register(&command{
 		name:    "plot",
 		summary: "render the figures of result files as PNG and SVG",
-		usage:   "plot FILE... [--dir DIR]",
+		usage:   "plot FILE... [--merge] [--dir DIR]",
 		run:     plotCmd,
 	})
 	register(&command{
@@ -52,6 +53,18 @@ func parseFiles(fs *flag.FlagSet, c *command, args []string, least int) ([]*benc
 	return files, paths, err
 }
 
+const mergeUsage = "read the files, all of one machine, as one run (a later record of a cell replaces an earlier one)"
+
+// mergeFiles combines the result files of one machine into one (--merge),
+// so that runs split over several commands print as whole tables.
+func mergeFiles(files []*bench.File, paths []string) ([]*bench.File, []string, error) {
+	m, err := bench.Merge(files...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", strings.Join(paths, ", "), err)
+	}
+	return []*bench.File{m}, []string{strings.Join(paths, " + ")}, nil
+}
+
 // readFiles reads result files, each error naming its file.
 func readFiles(paths []string) ([]*bench.File, error) {
 	files := make([]*bench.File, 0, len(paths))
@@ -69,7 +82,11 @@ func tableCmd(_ context.Context, args []string) error {
 	fs := flag.NewFlagSet("table", flag.ContinueOnError)
 	exp := fs.String("experiment", "", "only this experiment")
 	format := fs.String("format", "text", "text, markdown or csv")
+	merge := fs.Bool("merge", false, mergeUsage)
 	files, paths, err := parseFiles(fs, commands["table"], args, 1)
+	if err == nil && *merge {
+		files, paths, err = mergeFiles(files, paths)
+	}
 	if err != nil {
 		return err
 	}
@@ -91,7 +108,11 @@ func tableCmd(_ context.Context, args []string) error {
 func plotCmd(_ context.Context, args []string) error {
 	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
 	dir := fs.String("dir", "", "output folder (default plots/<machine-label>)")
-	files, _, err := parseFiles(fs, commands["plot"], args, 1)
+	merge := fs.Bool("merge", false, mergeUsage)
+	files, paths, err := parseFiles(fs, commands["plot"], args, 1)
+	if err == nil && *merge {
+		files, _, err = mergeFiles(files, paths)
+	}
 	if err != nil {
 		return err
 	}

@@ -150,3 +150,42 @@ func TestGenSolveKleene(t *testing.T) {
 		t.Errorf("malformed input: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestTableMerge prints two runs of one machine, one implementation each, as
+// one table (--merge) and refuses to merge files of two machines.
+func TestTableMerge(t *testing.T) {
+	dir := t.TempDir()
+	paths := map[string]string{}
+	for _, impl := range []string{"cpu/paper", "cpu/fast"} {
+		p := filepath.Join(dir, strings.ReplaceAll(impl, "/", "-")+".json")
+		if code, _, stderr := capture(t, "run", "kleene/table2", "--scale", "quick", "--reps", "1", "--warmup", "0", "--impl", impl, "--out", p); code != 0 {
+			t.Fatalf("run %s: exit %d\n%s", impl, code, stderr)
+		}
+		paths[impl] = p
+	}
+	code, apart, _ := capture(t, "table", paths["cpu/paper"], paths["cpu/fast"], "--format", "csv")
+	if code != 0 || strings.Count(apart, "== ") != 2 {
+		t.Fatalf("table of two files: exit %d, want two sections:\n%s", code, apart)
+	}
+	code, merged, stderr := capture(t, "table", paths["cpu/paper"], paths["cpu/fast"], "--merge", "--format", "csv")
+	if code != 0 || strings.Contains(merged, "== ") {
+		t.Fatalf("table --merge: exit %d %s, want one section:\n%s", code, stderr, merged)
+	}
+	// The ratio cpu/paper / cpu/fast needs both runs' records in one table.
+	hasRatio := func(s string) bool { return strings.Contains(s, "x,") || strings.Contains(s, "x\n") }
+	if hasRatio(apart) || !hasRatio(merged) {
+		t.Errorf("ratio cpu/paper / cpu/fast: apart %v, merged %v (want false, true):\n%s", hasRatio(apart), hasRatio(merged), merged)
+	}
+	f, err := bench.ReadFile(paths["cpu/fast"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Machine.Label = "another-machine"
+	other := filepath.Join(dir, "other.json")
+	if err := bench.WriteFile(other, f); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := capture(t, "table", paths["cpu/paper"], other, "--merge"); code == 0 || !strings.Contains(stderr, "another-machine") {
+		t.Errorf("merge of two machines: exit %d, stderr %q", code, stderr)
+	}
+}
