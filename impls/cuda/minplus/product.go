@@ -213,20 +213,15 @@ func dense(ctx context.Context, impl string, n int, a, b []int16, rec *bench.Rec
 	plan, _ := Plan(impl, n, 0)
 	out := cuda.Output[int16](n * n)
 	err = dev.Run(ctx, func(t *driver.Thread) error {
-		if err := dev.Check(t, plan); err != nil {
+		bufs, err := dev.Allocate(t, plan)
+		if err != nil {
 			return err
 		}
 		k, err := loadKernels(t, dev, impl)
 		if err != nil {
 			return err
 		}
-		ptr := make([]driver.DevicePtr, len(plan.Buffers))
-		for i, bf := range plan.Buffers {
-			if ptr[i], err = dev.Buffer(t, bf.Name, bf.Bytes); err != nil {
-				return err
-			}
-		}
-		pa, pb, pc, flag := ptr[0], ptr[1], ptr[2], ptr[3]
+		pa, pb, pc, flag := bufs["minplus.a"], bufs["minplus.b"], bufs["minplus.c"], bufs["minplus.flag"]
 		stop := rec.Start(PhaseH2D)
 		if err := k.prepareDense(t, dev, a, n, pc, pa, flag, "A"); err != nil {
 			return err
@@ -263,21 +258,16 @@ func Sparse(ctx context.Context, a *CSR, b []int16, rec *bench.Recorder) ([]int1
 	plan, _ := Plan(NameSparse, n, a.NNZ())
 	out := cuda.Output[int16](n * n)
 	err = dev.Run(ctx, func(t *driver.Thread) error {
-		if err := dev.Check(t, plan); err != nil {
+		bufs, err := dev.Allocate(t, plan)
+		if err != nil {
 			return err
 		}
 		k, err := loadKernels(t, dev, NameSparse)
 		if err != nil {
 			return err
 		}
-		ptr := make([]driver.DevicePtr, len(plan.Buffers))
-		for i, bf := range plan.Buffers {
-			if ptr[i], err = dev.Buffer(t, bf.Name, bf.Bytes); err != nil {
-				return err
-			}
-		}
-		csr := [3]driver.DevicePtr{ptr[0], ptr[1], ptr[2]}
-		pb, pc, flag := ptr[3], ptr[4], ptr[5]
+		csr := [3]driver.DevicePtr{bufs["minplus.csr.ptr"], bufs["minplus.csr.idx"], bufs["minplus.csr.val"]}
+		pb, pc, flag := bufs["minplus.b"], bufs["minplus.c"], bufs["minplus.flag"]
 		stop := rec.Start(PhaseH2D)
 		if err := uploadCSR(t, dev, a, csr[0], csr[1], csr[2]); err != nil {
 			return err
