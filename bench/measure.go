@@ -3,24 +3,81 @@ package bench
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 )
 
+// The headline phases every measured record carries, both read from the
+// host's monotonic clock around one whole solve.
+const (
+	// TotalPhase is the wall time of the solve with the input where the
+	// paper puts it (for the GPU papers: already in device memory, the
+	// answer left there; for CPU implementations: in memory), every
+	// allocation, launch, synchronisation and host step of the solve inside.
+	// An implementation marks that window with Recorder.BeginTotal and
+	// EndTotal; one that marks none has total = end_to_end.
+	TotalPhase = "total"
+	// EndToEndPhase is the wall time from the input in host memory to the
+	// answer in host memory: the whole call of the implementation.
+	EndToEndPhase = "end_to_end"
+	// OtherPhase is the part of total that no phase of the breakdown covers,
+	// so that in every sample the breakdown adds up to total.
+	OtherPhase = "other"
+)
+
+// Phase scopes: what a phase is a part of.
+const (
+	ScopeHeadline  = "headline"   // total and end_to_end themselves
+	ScopeTotal     = "total"      // a part of total (the breakdown, other included)
+	ScopeEndToEnd  = "end_to_end" // outside total but inside end_to_end (transfers, conversions)
+	ScopeSummary   = "summary"    // a sum of other phases (the paper's "computation time"), not part of the breakdown
+	breakdownSlack = 0.01         // the breakdown may exceed total by 1% (clock granularity) before it is an error
+)
+
+// window states of a Recorder.
+const (
+	beforeTotal = iota
+	inTotal
+	afterTotal
+)
+
 // Recorder collects the phase durations of one repetition. Implementations
-// report their paper's phases through it; a nil *Recorder discards them, so
-// callers that do not time (the solve command, tests) may pass nil.
+// report their paper's phases through it and mark, with BeginTotal and
+// EndTotal, the window of the headline time; a nil *Recorder discards
+// everything, so callers that do not time (the solve command, tests) may pass
+// nil.
+//
+// A phase belongs to total when it was started (Start) or added (Add) inside
+// the window, and to end_to_end otherwise: an upload before BeginTotal, a
+// download after EndTotal.
 type Recorder struct {
-	names []string
-	durs  []time.Duration
+	names  []string
+	durs   []time.Duration
+	scopes []string
+	state  int
+	t0, t1 time.Time
+	err    error
+}
+
+func (r *Recorder) scope() string {
+	if r.state == inTotal {
+		return ScopeTotal
+	}
+	return ScopeEndToEnd
 }
 
 // Add records a phase measured elsewhere (a GPU phase timed with events).
-// A phase added twice in one repetition accumulates.
+// A phase added twice in one repetition accumulates; its scope is that of
+// its first addition.
 func (r *Recorder) Add(name string, d time.Duration) {
 	if r == nil {
 		return
 	}
+	r.add(name, d, r.scope())
+}
+
+func (r *Recorder) add(name string, d time.Duration, scope string) {
 	for i, n := range r.names {
 		if n == name {
 			r.durs[i] += d
@@ -29,16 +86,73 @@ func (r *Recorder) Add(name string, d time.Duration) {
 	}
 	r.names = append(r.names, name)
 	r.durs = append(r.durs, d)
+	r.scopes = append(r.scopes, scope)
 }
 
 // Start begins a host phase on the monotonic clock and returns the function
-// that ends it.
+// that ends it. The phase's scope is the window's state at Start.
 func (r *Recorder) Start(name string) (stop func()) {
 	if r == nil {
 		return func() {}
 	}
+	t0, scope := time.Now(), r.scope()
+	return func() { r.add(name, time.Since(t0), scope) }
+}
+
+// StartSummary begins a host phase that sums other phases recorded inside
+// it (the paper's own aggregate, such as treefix's computation time over
+// write, scan and read). It is kept with every sample but is not part of the
+// breakdown, so nothing is counted twice.
+func (r *Recorder) StartSummary(name string) (stop func()) {
+	if r == nil {
+		return func() {}
+	}
 	t0 := time.Now()
-	return func() { r.Add(name, time.Since(t0)) }
+	return func() { r.add(name, time.Since(t0), ScopeSummary) }
+}
+
+// AddSummary records a summary phase measured elsewhere; see StartSummary.
+func (r *Recorder) AddSummary(name string, d time.Duration) {
+	if r == nil {
+		return
+	}
+	r.add(name, d, ScopeSummary)
+}
+
+// BeginTotal starts the headline window: the input is now where the paper
+// puts it (for a GPU implementation, in device memory: call it after the
+// upload has completed). Calling it twice in a repetition is an error that
+// Measure reports.
+func (r *Recorder) BeginTotal() {
+	if r == nil {
+		return
+	}
+	if r.state != beforeTotal {
+		r.fail("BeginTotal called twice in one repetition")
+		return
+	}
+	r.state, r.t0 = inTotal, time.Now()
+}
+
+// EndTotal ends the headline window: the answer is where the paper leaves it
+// (for a GPU implementation, in device memory: call it after synchronising
+// the device). Calling it without BeginTotal, or twice, is an error that
+// Measure reports.
+func (r *Recorder) EndTotal() {
+	if r == nil {
+		return
+	}
+	if r.state != inTotal {
+		r.fail("EndTotal called without BeginTotal, or twice")
+		return
+	}
+	r.state, r.t1 = afterTotal, time.Now()
+}
+
+func (r *Recorder) fail(msg string) {
+	if r.err == nil {
+		r.err = fmt.Errorf("recorder: %s", msg)
+	}
 }
 
 // Durations returns the recorded phases in the order they were first seen.
@@ -47,6 +161,62 @@ func (r *Recorder) Durations() (names []string, durs []time.Duration) {
 		return nil, nil
 	}
 	return r.names, r.durs
+}
+
+// sample is one repetition's phases after Measure has derived the headline.
+type sample struct {
+	names  []string
+	scopes []string
+	ms     []float64
+}
+
+// finish turns one repetition into its sample: total from the window (or
+// the whole call), end_to_end from the whole call, other as the part of
+// total no phase covers. A breakdown that exceeds total (phases that
+// overlap, or a phase outside the window marked inside) is an error.
+func (r *Recorder) finish(wall time.Duration) (sample, error) {
+	if r.err != nil {
+		return sample{}, r.err
+	}
+	for _, n := range r.names {
+		switch n {
+		case TotalPhase, EndToEndPhase, OtherPhase:
+			return sample{}, fmt.Errorf("recorder: phase %q is derived by the protocol and may not be recorded", n)
+		}
+	}
+	total := wall
+	switch r.state {
+	case inTotal:
+		return sample{}, fmt.Errorf("recorder: BeginTotal without EndTotal")
+	case afterTotal:
+		total = r.t1.Sub(r.t0)
+	case beforeTotal:
+		// No window: the whole call is the solve, and every phase is part of it.
+		for i := range r.scopes {
+			if r.scopes[i] == ScopeEndToEnd {
+				r.scopes[i] = ScopeTotal
+			}
+		}
+	}
+	var s sample
+	var covered float64
+	for i, n := range r.names {
+		v := ms(r.durs[i])
+		s.names, s.scopes, s.ms = append(s.names, n), append(s.scopes, r.scopes[i]), append(s.ms, v)
+		if r.scopes[i] == ScopeTotal {
+			covered += v
+		}
+	}
+	t := ms(total)
+	other := t - covered
+	if other < -breakdownSlack*t-0.005 {
+		return sample{}, fmt.Errorf("recorder: the phases inside total sum to %.3f ms, more than total %.3f ms (overlapping phases?)", covered, t)
+	}
+	other = math.Max(0, other)
+	s.names = append(s.names, OtherPhase, TotalPhase, EndToEndPhase)
+	s.scopes = append(s.scopes, ScopeTotal, ScopeHeadline, ScopeHeadline)
+	s.ms = append(s.ms, other, t, ms(wall))
+	return s, nil
 }
 
 // Protocol is the timing protocol: warm-up runs, then timed repetitions.
@@ -59,18 +229,17 @@ type Protocol struct {
 // DefaultProtocol is one warm-up and five repetitions, summarised by median.
 var DefaultProtocol = Protocol{Warmup: 1, Reps: 5, Statistic: StatMedian}
 
-// TotalPhase is the phase every measurement carries: the wall time of the
-// whole run unless the implementation reports its own "total".
-const TotalPhase = "total"
-
 // Measure runs fn Warmup+Reps times and returns every phase with all its
-// timed samples. The phase order is that of the first timed repetition, with
-// "total" last. It stops early when ctx is cancelled or fn fails.
+// timed samples: the breakdown of total in the order of the first timed
+// repetition, then other, the phases outside total (end_to_end scope), and
+// last total and end_to_end. It stops early when ctx is cancelled or fn
+// fails.
 func Measure(ctx context.Context, p Protocol, fn func(ctx context.Context, rec *Recorder) error) ([]Phase, error) {
 	if p.Reps < 1 {
 		return nil, fmt.Errorf("repetitions must be at least 1, got %d", p.Reps)
 	}
 	var order []string
+	scopes := map[string]string{}
 	samples := map[string][]float64{}
 	for i := 0; i < p.Warmup+p.Reps; i++ {
 		if err := ctx.Err(); err != nil {
@@ -81,25 +250,47 @@ func Measure(ctx context.Context, p Protocol, fn func(ctx context.Context, rec *
 		if err := fn(ctx, rec); err != nil {
 			return nil, err
 		}
-		wall := time.Since(t0)
-		if !slices.Contains(rec.names, TotalPhase) {
-			rec.Add(TotalPhase, wall)
+		s, err := rec.finish(time.Since(t0))
+		if err != nil {
+			return nil, err
 		}
 		if i < p.Warmup {
 			continue
 		}
-		for j, name := range rec.names {
-			if _, seen := samples[name]; !seen && name != TotalPhase {
+		for j, name := range s.names {
+			if _, seen := samples[name]; !seen {
 				order = append(order, name)
+				scopes[name] = s.scopes[j]
 			}
-			samples[name] = append(samples[name], ms(rec.durs[j]))
+			samples[name] = append(samples[name], s.ms[j])
 		}
 	}
-	order = append(order, TotalPhase)
+	// A phase that some repetitions skipped gets 0 there, so every phase has
+	// one sample per repetition and the breakdown adds up sample by sample.
+	for name, s := range samples {
+		for len(s) < p.Reps {
+			s = append(s, 0)
+		}
+		samples[name] = s
+	}
+	rank := func(name string) int {
+		switch {
+		case name == TotalPhase:
+			return 4
+		case name == EndToEndPhase:
+			return 5
+		case name == OtherPhase:
+			return 2
+		case scopes[name] == ScopeEndToEnd, scopes[name] == ScopeSummary:
+			return 3
+		}
+		return 1
+	}
+	slices.SortStableFunc(order, func(a, b string) int { return rank(a) - rank(b) })
 	phases := make([]Phase, len(order))
 	for i, name := range order {
 		s := samples[name]
-		phases[i] = Phase{Name: name, SamplesMS: s, MedianMS: Median(s), StatMS: Summarize(p.Statistic, s)}
+		phases[i] = Phase{Name: name, Scope: scopes[name], SamplesMS: s, MedianMS: Median(s), StatMS: Summarize(p.Statistic, s)}
 	}
 	return phases, nil
 }
@@ -140,3 +331,24 @@ func Summarize(statistic string, xs []float64) float64 {
 	}
 	return Median(xs)
 }
+
+// SpreadLimit is the spread (largest distance of a sample from the median,
+// over the median) beyond which a cell is flagged as unsteady in its table.
+const SpreadLimit = 0.25
+
+// Spread is the largest distance of a sample from the median, as a fraction
+// of the median (0 for fewer than two samples or a zero median).
+func (p *Phase) Spread() float64 {
+	if p == nil || len(p.SamplesMS) < 2 || p.MedianMS <= 0 {
+		return 0
+	}
+	var d float64
+	for _, s := range p.SamplesMS {
+		d = math.Max(d, math.Abs(s-p.MedianMS))
+	}
+	return d / p.MedianMS
+}
+
+// Unsteady reports whether the phase's samples spread more than SpreadLimit
+// around their median.
+func (p *Phase) Unsteady() bool { return p.Spread() > SpreadLimit }

@@ -3,6 +3,9 @@ package bench
 import (
 	"context"
 	"errors"
+	"math"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -33,6 +36,7 @@ func TestMeasureKeepsEverySample(t *testing.T) {
 	phases, err := Measure(context.Background(), Protocol{Warmup: 2, Reps: 3, Statistic: StatMid3},
 		func(_ context.Context, rec *Recorder) error {
 			calls++
+			time.Sleep(8 * time.Millisecond) // the wall time holds the phases added below
 			rec.Add("b", time.Duration(calls)*time.Millisecond)
 			rec.Start("a")()
 			rec.Add("b", time.Millisecond)
@@ -44,8 +48,12 @@ func TestMeasureKeepsEverySample(t *testing.T) {
 	if calls != 5 {
 		t.Fatalf("fn called %d times, want 5", calls)
 	}
-	if len(phases) != 3 || phases[0].Name != "b" || phases[1].Name != "a" || phases[2].Name != TotalPhase {
-		t.Fatalf("phases %+v, want b, a, total", phases)
+	var names []string
+	for _, p := range phases {
+		names = append(names, p.Name)
+	}
+	if want := []string{"b", "a", OtherPhase, TotalPhase, EndToEndPhase}; !slices.Equal(names, want) {
+		t.Fatalf("phases %v, want %v", names, want)
 	}
 	want := []float64{4, 5, 6} // warm-ups 1 and 2 dropped; 1 ms added twice
 	for i, s := range phases[0].SamplesMS {
@@ -80,5 +88,127 @@ func TestNilRecorder(t *testing.T) {
 	r.Start("y")()
 	if n, d := r.Durations(); n != nil || d != nil {
 		t.Fatal("nil recorder kept phases")
+	}
+}
+
+// sleepy is a fake implementation: an upload, a solve of three phases with
+// unrecorded host work between them, and a download.
+func sleepy(window bool) func(context.Context, *Recorder) error {
+	return func(_ context.Context, rec *Recorder) error {
+		stop := rec.Start("upload")
+		time.Sleep(3 * time.Millisecond)
+		stop()
+		if window {
+			rec.BeginTotal()
+		}
+		for _, name := range []string{"step1", "step2", "step3"} {
+			stop := rec.Start(name)
+			time.Sleep(2 * time.Millisecond)
+			stop()
+			time.Sleep(4 * time.Millisecond) // between phases: only other covers it
+		}
+		rec.Add("device", time.Millisecond) // as a GPU phase timed by events
+		rec.AddSummary("steps", 6*time.Millisecond)
+		if window {
+			rec.EndTotal()
+		}
+		stop = rec.Start("download")
+		time.Sleep(3 * time.Millisecond)
+		stop()
+		return nil
+	}
+}
+
+// TestBreakdownAddsUp: in every sample the phases inside total plus other
+// add up to total within 1%, other is recorded for the time between phases,
+// and the phases outside the window are end_to_end's.
+func TestBreakdownAddsUp(t *testing.T) {
+	for _, window := range []bool{true, false} {
+		phases, err := Measure(context.Background(), Protocol{Warmup: 1, Reps: 4}, sleepy(window))
+		if err != nil {
+			t.Fatal(err)
+		}
+		byName := map[string]Phase{}
+		for _, p := range phases {
+			byName[p.Name] = p
+		}
+		total, e2e, other := byName[TotalPhase], byName[EndToEndPhase], byName[OtherPhase]
+		if total.Scope != ScopeHeadline || e2e.Scope != ScopeHeadline || other.Scope != ScopeTotal {
+			t.Fatalf("window %v: scopes total %q end_to_end %q other %q", window, total.Scope, e2e.Scope, other.Scope)
+		}
+		wantOut := ScopeEndToEnd
+		if !window {
+			wantOut = ScopeTotal // no window: the whole call is the solve
+		}
+		if byName["steps"].Scope != ScopeSummary {
+			t.Errorf("summary phase has scope %q", byName["steps"].Scope)
+		}
+		if byName["upload"].Scope != wantOut || byName["download"].Scope != wantOut || byName["step2"].Scope != ScopeTotal {
+			t.Fatalf("window %v: upload %q download %q step2 %q", window, byName["upload"].Scope, byName["download"].Scope, byName["step2"].Scope)
+		}
+		for i := range total.SamplesMS {
+			sum := 0.0
+			for _, p := range phases {
+				if p.Scope == ScopeTotal {
+					sum += p.SamplesMS[i]
+				}
+			}
+			if d := math.Abs(sum - total.SamplesMS[i]); d > 0.01*total.SamplesMS[i] {
+				t.Errorf("window %v sample %d: breakdown %.3f ms, total %.3f ms", window, i, sum, total.SamplesMS[i])
+			}
+			if other.SamplesMS[i] < 10 { // three 4 ms gaps between phases
+				t.Errorf("window %v sample %d: other %.3f ms, want at least 10 (the gaps between phases)", window, i, other.SamplesMS[i])
+			}
+			if window && e2e.SamplesMS[i] < total.SamplesMS[i]+6 {
+				t.Errorf("sample %d: end_to_end %.3f ms does not hold total %.3f ms and 6 ms of transfers", i, e2e.SamplesMS[i], total.SamplesMS[i])
+			}
+			if !window && total.SamplesMS[i] != e2e.SamplesMS[i] {
+				t.Errorf("sample %d: no window, but total %.3f != end_to_end %.3f", i, total.SamplesMS[i], e2e.SamplesMS[i])
+			}
+		}
+	}
+}
+
+func TestRecorderMisuse(t *testing.T) {
+	cases := map[string]func(*Recorder){
+		"twice":       func(r *Recorder) { r.BeginTotal(); r.EndTotal(); r.BeginTotal(); r.EndTotal() },
+		"no end":      func(r *Recorder) { r.BeginTotal() },
+		"end only":    func(r *Recorder) { r.EndTotal() },
+		"total phase": func(r *Recorder) { r.Add(TotalPhase, time.Millisecond) },
+		"other phase": func(r *Recorder) { r.Add(OtherPhase, time.Millisecond) },
+		"overlapping": func(r *Recorder) { r.BeginTotal(); r.Add("gpu", time.Second); r.EndTotal() },
+		"end_to_end":  func(r *Recorder) { r.Start(EndToEndPhase)() },
+	}
+	for name, f := range cases {
+		_, err := Measure(context.Background(), Protocol{Reps: 1}, func(_ context.Context, r *Recorder) error { f(r); return nil })
+		if err == nil || !strings.Contains(err.Error(), "recorder") {
+			t.Errorf("%s: err = %v, want a recorder error", name, err)
+		}
+	}
+}
+
+func TestSpread(t *testing.T) {
+	steady := Phase{SamplesMS: []float64{10, 11, 9, 10.5}, MedianMS: 10.25}
+	if steady.Unsteady() {
+		t.Errorf("spread %.2f flagged", steady.Spread())
+	}
+	bimodal := Phase{SamplesMS: []float64{11, 12, 25, 11.5, 28}, MedianMS: 12}
+	if !bimodal.Unsteady() || math.Abs(bimodal.Spread()-16.0/12) > 1e-9 {
+		t.Errorf("bimodal spread %.3f, want %.3f and flagged", bimodal.Spread(), 16.0/12)
+	}
+	r := &Record{Status: StatusOK, Phases: []Phase{{Name: TotalPhase, SamplesMS: bimodal.SamplesMS, MedianMS: 12, StatMS: 12}}}
+	if got := PhaseText(r, TotalPhase); got != "12.0 ±133%" && !strings.HasSuffix(got, "±133%") {
+		t.Errorf("PhaseText = %q, want the ±133%% mark", got)
+	}
+	tb := Table{Header: []string{"a"}, Rows: [][]string{{PhaseText(r, TotalPhase)}}}
+	var b strings.Builder
+	if err := tb.Render(&b, FormatText); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), UnsteadyNote) {
+		t.Errorf("rendered table lacks the unsteady note:\n%s", b.String())
+	}
+	if len(tb.Notes) != 0 {
+		t.Error("Render changed the table's notes")
 	}
 }

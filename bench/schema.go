@@ -8,7 +8,7 @@ import (
 
 // SchemaVersion is the version of the result-file format written by this
 // package. Readers refuse files of a newer version.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // Statistic names how a phase's Stat value was derived from its samples.
 const (
@@ -124,7 +124,12 @@ type Input struct {
 
 // Phase is one named phase of an implementation, with every sample kept.
 type Phase struct {
-	Name      string    `json:"name"`
+	Name string `json:"name"`
+	// Scope says what the phase is a part of: ScopeHeadline (total and
+	// end_to_end), ScopeTotal (the breakdown of total, other included) or
+	// ScopeEndToEnd (outside total, inside end_to_end). Empty in files of
+	// schema 1 and in papers' tables.
+	Scope     string    `json:"scope,omitempty"`
 	SamplesMS []float64 `json:"samples_ms,omitempty"`
 	MedianMS  float64   `json:"median_ms"`
 	// StatMS is the record's Statistic applied to the samples (or the

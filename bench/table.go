@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -42,6 +44,7 @@ func Formats() []string { return []string{FormatText, FormatMarkdown, FormatCSV}
 // encoding/csv output with the title before and the notes after as "# "
 // comment lines (read it back with csv.Reader.Comment = '#').
 func (t *Table) Render(w io.Writer, format string) error {
+	t = t.withUnsteadyNote()
 	var err error
 	switch format {
 	case FormatText:
@@ -57,6 +60,31 @@ func (t *Table) Render(w io.Writer, format string) error {
 		return fmt.Errorf("rendering table %q as %s: %w", t.Title, format, err)
 	}
 	return nil
+}
+
+// unsteadyCell matches the mark PhaseText puts on an unsteady cell.
+var unsteadyCell = regexp.MustCompile(` ±[0-9]+%`)
+
+// UnsteadyNote explains the mark of a cell whose samples spread more than
+// SpreadLimit around their median.
+var UnsteadyNote = fmt.Sprintf("±N%%: the cell's samples spread N%% around their median (more than %.0f%%): an unsteady measurement; every sample is in the result file.", 100*SpreadLimit)
+
+// withUnsteadyNote returns t, or a copy with UnsteadyNote added when a cell
+// carries the mark and the note is not there yet.
+func (t *Table) withUnsteadyNote() *Table {
+	if slices.Contains(t.Notes, UnsteadyNote) {
+		return t
+	}
+	for _, r := range t.Rows {
+		for _, c := range r {
+			if unsteadyCell.MatchString(c) {
+				u := *t
+				u.Notes = append(slices.Clone(t.Notes), UnsteadyNote)
+				return &u
+			}
+		}
+	}
+	return t
 }
 
 // grid returns the header and rows padded to a common width.
@@ -379,6 +407,9 @@ func PhaseText(r *Record, phase string) string {
 		return "—"
 	}
 	s := FormatMS(p.StatMS)
+	if p.Unsteady() {
+		s += fmt.Sprintf(" ±%.0f%%", 100*p.Spread())
+	}
 	if r.Status == StatusCheckFailed {
 		s += " (check failed)"
 	}

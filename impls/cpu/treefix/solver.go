@@ -98,11 +98,11 @@ func (s *Solver[T]) Run(ctx context.Context, impl string, op Op, w, out []T, rec
 		return s.parallel(ctx, op, w, out)
 	case Vectorial:
 		v := s.t.BuildVector()
-		defer rec.Start(PhaseCompute)()
+		defer rec.StartSummary(PhaseCompute)()
 		s.vectorial(op, v, w, out, rec)
 	case VectorialCompensated:
 		v := s.t.BuildVector()
-		defer rec.Start(PhaseCompute)()
+		defer rec.StartSummary(PhaseCompute)()
 		switch ww := any(w).(type) {
 		case []float32:
 			compensated32(s.threads, any(&s.e).(*[]float32), &s.ei, &s.e64, op, v, ww, any(out).([]float32), rec)
