@@ -91,6 +91,10 @@ func MaxAbsCost(cols int) int64 {
 	return math.MaxInt64 / 8 / k / k
 }
 
+// CheckShape checks the shape alone (Validate without the scan of the
+// costs), for callers that bound the costs in a scan of their own.
+func (m *Matrix) CheckShape() error { return checkShape(m.Rows, m.Cols, len(m.C)) }
+
 // Validate checks the shape and the magnitude of the costs.
 func (m *Matrix) Validate() error {
 	if err := checkShape(m.Rows, m.Cols, len(m.C)); err != nil {

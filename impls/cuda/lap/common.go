@@ -4,63 +4,253 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/semibench/semibench/impls/cpu/lap"
+	"github.com/semibench/semibench/impls/cuda"
+	"github.com/semibench/semibench/impls/cuda/driver"
 )
 
 // lapModule is the kernel source of cuda/hungarian-n3 and cuda/fast
 // (kernels/lap.cu).
 const lapModule = "lap"
 
-// Phase names of cuda/hungarian-n3 and cuda/fast besides their own.
+// Phase names of every solver of this package, outside the timed window
+// (bench.Recorder.BeginTotal .. EndTotal): the upload side and the download
+// side of end_to_end.
 const (
-	PhaseH2D = "h2d" // costs converted to int32 on the host and copied to the device
-	PhaseD2H = "d2h" // the assignment (and duals) back
+	// PhaseH2D: the costs checked and converted to int32 on the host (in
+	// parallel, into page-locked chunks) and copied to the device.
+	PhaseH2D = "h2d"
+	// PhaseD2H: the assignment (and duals) back.
+	PhaseD2H = "d2h"
 )
 
-// costs32 validates m and returns its costs as int32, with the least and
-// largest cost. Costs beyond int32 are refused with lap.ErrOverflow.
-func costs32(impl string, m *lap.Matrix) (c []int32, lo, hi int64, err error) {
+// costScan is what scanCosts found in an instance's costs.
+type costScan struct {
+	lo, hi int64 // the least and the largest cost
+	wide   int   // the index of the first cost beyond int32, -1 when none
+}
+
+// scanCosts checks m as lap.Matrix.Validate does (shape, and every cost
+// within lap.MaxAbsCost) in one parallel pass that also finds the least and
+// largest cost and the first cost beyond int32. It runs before any device
+// work, so a refusal never depends on a GPU.
+func scanCosts(impl string, m *lap.Matrix) (costScan, error) {
 	if m == nil {
-		return nil, 0, 0, fmt.Errorf("%s: nil matrix", impl)
+		return costScan{}, fmt.Errorf("%s: nil matrix", impl)
 	}
-	if err := m.Validate(); err != nil {
-		return nil, 0, 0, fmt.Errorf("%s: %w", impl, err)
+	if err := m.CheckShape(); err != nil {
+		return costScan{}, fmt.Errorf("%s: %w", impl, err)
 	}
-	c = make([]int32, len(m.C))
-	workers := max(1, min(runtime.GOMAXPROCS(0), len(m.C)>>18))
-	los, his := make([]int64, workers), make([]int64, workers)
-	bad := make([]int, workers)
-	var wg sync.WaitGroup
-	step := (len(m.C) + workers - 1) / workers
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			a, b := min(w*step, len(m.C)), min((w+1)*step, len(m.C))
-			l, h := int64(math.MaxInt64), int64(math.MinInt64)
-			bad[w] = -1
-			for k := a; k < b; k++ {
-				x := m.C[k]
-				if x < math.MinInt32 || x > math.MaxInt32 {
-					bad[w] = k
-					return
-				}
-				c[k] = int32(x)
-				l, h = min(l, x), max(h, x)
+	lim := lap.MaxAbsCost(m.Cols)
+	type part struct {
+		lo, hi    int64
+		bad, wide int // first index beyond lim, beyond int32; -1 when none
+	}
+	var mu sync.Mutex
+	var parts []part
+	parallelFor(len(m.C), func(a, b int) {
+		p := part{lo: math.MaxInt64, hi: math.MinInt64, bad: -1, wide: -1}
+		for k := a; k < b; k++ {
+			x := m.C[k]
+			if x > lim || x < -lim {
+				p.bad = k
+				break
 			}
-			los[w], his[w] = l, h
-		}()
+			if p.wide < 0 && (x < math.MinInt32 || x > math.MaxInt32) {
+				p.wide = k
+			}
+			p.lo, p.hi = min(p.lo, x), max(p.hi, x)
+		}
+		mu.Lock()
+		parts = append(parts, p)
+		mu.Unlock()
+	})
+	s := costScan{lo: math.MaxInt64, hi: math.MinInt64, wide: -1}
+	bad := -1
+	first := func(cur, k int) int {
+		if k >= 0 && (cur < 0 || k < cur) {
+			return k
+		}
+		return cur
+	}
+	for _, p := range parts {
+		bad, s.wide = first(bad, p.bad), first(s.wide, p.wide)
+		s.lo, s.hi = min(s.lo, p.lo), max(s.hi, p.hi)
+	}
+	if bad >= 0 {
+		return costScan{}, fmt.Errorf("%s: %w: cost %d at row %d, column %d exceeds ±%d for %d columns",
+			impl, lap.ErrOverflow, m.C[bad], bad/m.Cols+1, bad%m.Cols+1, lim, m.Cols)
+	}
+	return s, nil
+}
+
+// need32 refuses an instance with a cost beyond int32, the device's cost
+// type when the costs are uploaded as they are.
+func (s costScan) need32(impl string, m *lap.Matrix) error {
+	if k := s.wide; k >= 0 {
+		return fmt.Errorf("%s: %w: cost %d at row %d, column %d is beyond int32, the device's cost type",
+			impl, lap.ErrOverflow, m.C[k], k/m.Cols+1, k%m.Cols+1)
+	}
+	return nil
+}
+
+// convertCosts writes src minus shift to dst as int32, in parallel; the
+// caller has checked that every difference fits.
+func convertCosts(dst []int32, src []int64, shift int64) {
+	parallelFor(len(src), func(a, b int) {
+		d, s := dst[a:b], src[a:b]
+		for k, x := range s {
+			d[k] = int32(x - shift)
+		}
+	})
+}
+
+// parallelFor runs f over [0, n) in a few goroutines.
+func parallelFor(n int, f func(a, b int)) {
+	const grain = 1 << 18
+	w := min(runtime.GOMAXPROCS(0), (n+grain-1)/grain)
+	if w <= 1 {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	step := (n + w - 1) / w
+	for a := 0; a < n; a += step {
+		wg.Add(1)
+		go func(a, b int) {
+			defer wg.Done()
+			f(a, b)
+		}(a, min(n, a+step))
 	}
 	wg.Wait()
-	lo, hi = math.MaxInt64, math.MinInt64
-	for w := range workers {
-		if k := bad[w]; k >= 0 {
-			return nil, 0, 0, fmt.Errorf("%s: %w: cost %d at row %d, column %d is beyond int32, the device's cost type",
-				impl, lap.ErrOverflow, m.C[k], k/m.Cols+1, k%m.Cols+1)
-		}
-		lo, hi = min(lo, los[w]), max(hi, his[w])
+}
+
+// workspace is what the solvers of this package keep on a device between
+// solves, so that no solve pays for it again: a ring of page-locked chunks
+// the costs are converted into and copied from, the page-locked flags word
+// cuda/paper reads after its step-4 launches, and the CUDA events its step
+// timer records. It is used only inside Device.Run, which holds the device.
+type workspace struct {
+	stage   []*driver.HostBuffer
+	stageEv []driver.Event
+	flags   *driver.HostBuffer
+	events  []driver.Event
+}
+
+// Costs move to the device through stageSlots page-locked chunks of
+// stageBytes: the host converts chunk k+1 while the copy engine moves chunk
+// k, and a chunk is refilled once its copy has completed.
+const (
+	stageBytes = 32 << 20
+	stageSlots = 4
+)
+
+var workspaces struct {
+	mu sync.Mutex
+	m  map[*cuda.Device]*workspace
+}
+
+// workspaceOf returns dev's workspace, creating it on first use (and
+// forgetting those of devices no longer open: their contexts and memory are
+// gone).
+func workspaceOf(t *driver.Thread, dev *cuda.Device) (*workspace, error) {
+	workspaces.mu.Lock()
+	defer workspaces.mu.Unlock()
+	if ws, ok := workspaces.m[dev]; ok {
+		return ws, nil
 	}
-	return c, lo, hi, nil
+	if workspaces.m == nil {
+		workspaces.m = map[*cuda.Device]*workspace{}
+	}
+	open := cuda.Opened()
+	for d := range workspaces.m {
+		if !slices.Contains(open, d) {
+			delete(workspaces.m, d)
+		}
+	}
+	ws := &workspace{}
+	var err error
+	if ws.flags, err = t.HostAlloc(64, 0); err != nil {
+		return nil, err
+	}
+	workspaces.m[dev] = ws
+	return ws, nil
+}
+
+// ensureStage grows the ring to the chunks a transfer of bytes uses.
+func (ws *workspace) ensureStage(t *driver.Thread, bytes int) error {
+	want := min(stageSlots, max(1, (bytes+stageBytes-1)/stageBytes))
+	for len(ws.stage) < want {
+		b, err := t.HostAlloc(stageBytes, 0)
+		if err != nil {
+			return err
+		}
+		e, err := t.EventCreate(driver.EventDisableTiming)
+		if err != nil {
+			_ = t.FreeHost(b)
+			return err
+		}
+		ws.stage, ws.stageEv = append(ws.stage, b), append(ws.stageEv, e)
+	}
+	return nil
+}
+
+// uploadCosts converts m's costs minus shift to int32 and copies them to
+// dst, pipelined through the page-locked ring: each chunk is converted by
+// several goroutines straight into page-locked memory (no Go slice of the
+// int32 costs is allocated), then its copy is queued while the next chunk
+// is converted. It returns when the costs are on the device.
+func uploadCosts(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, m *lap.Matrix, shift int64) error {
+	ws, err := workspaceOf(t, dev)
+	if err != nil {
+		return err
+	}
+	if err := ws.ensureStage(t, 4*len(m.C)); err != nil {
+		return err
+	}
+	s := dev.Stream()
+	const per = stageBytes / 4
+	for c, off := 0, 0; off < len(m.C); c, off = c+1, off+per {
+		slot := c % len(ws.stage)
+		if c >= len(ws.stage) {
+			if err := t.EventSynchronize(ws.stageEv[slot]); err != nil {
+				return fmt.Errorf("costs upload: %w", err)
+			}
+		}
+		k := min(per, len(m.C)-off)
+		convertCosts(ws.stage[slot].Int32s()[:k], m.C[off:off+k], shift)
+		if err := t.CopyToDeviceAsync(dst.Add(4*int64(off)), ws.stage[slot], 0, 4*int64(k), s); err != nil {
+			return fmt.Errorf("costs upload: %w", err)
+		}
+		if err := t.EventRecord(ws.stageEv[slot], s); err != nil {
+			return fmt.Errorf("costs upload: %w", err)
+		}
+	}
+	if err := t.StreamSynchronize(s); err != nil {
+		return fmt.Errorf("costs upload: %w", err)
+	}
+	return nil
+}
+
+// stageInput checks plan against the device (freeing other plans' buffers
+// if it does not fit otherwise), takes the plan's buffer name (the costs'
+// destination, reused from the last solve of the size) and uploads the
+// costs minus shift into it. The rest of the plan is allocated (reused) by
+// the solve itself, inside the timed window.
+func stageInput(t *driver.Thread, dev *cuda.Device, plan cuda.Plan, name string, m *lap.Matrix, shift int64) error {
+	if err := dev.Check(t, plan); err != nil {
+		return err
+	}
+	i := slices.IndexFunc(plan.Buffers, func(b cuda.Buffer) bool { return b.Name == name })
+	if i < 0 {
+		return fmt.Errorf("plan %s has no buffer %s (internal error)", plan.What, name)
+	}
+	dst, err := dev.Buffer(t, name, plan.Buffers[i].Bytes)
+	if err != nil {
+		return err
+	}
+	return uploadCosts(t, dev, dst, m, shift)
 }

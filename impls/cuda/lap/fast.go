@@ -105,7 +105,7 @@ const PhaseReduce = "reduce"
 
 // fastAugment is cuda/fast's augmenting strategy (see StrategyAugment). Its
 // result has the duals. stop ends the h2d phase.
-func fastAugment(ctx context.Context, m *lap.Matrix, c32 []int32, opt Options, stop func()) (*lap.Result, error) {
+func fastAugment(ctx context.Context, m *lap.Matrix, opt Options, stop func()) (*lap.Result, error) {
 	const impl = "cuda/fast"
 	dev, err := cuda.Open(opt.Device)
 	if err != nil {
@@ -114,6 +114,14 @@ func fastAugment(ctx context.Context, m *lap.Matrix, c32 []int32, opt Options, s
 	r, c := m.Rows, m.Cols
 	res := &lap.Result{Assignment: make([]int, r), U: make([]int64, r+1), V: make([]int64, c+1)}
 	err = dev.Run(ctx, func(t *driver.Thread) error {
+		plan := N3Plan(r, c)
+		plan.What = fmt.Sprintf("%s %dx%d", impl, r, c)
+		plan.Buffers = append(plan.Buffers, cuda.Buffer{Name: "lap.fast.order", Bytes: 4 * uint64(r)})
+		if err := stageInput(t, dev, plan, "lap.c", m, 0); err != nil {
+			return err
+		}
+		stop()
+		opt.Rec.BeginTotal()
 		fns := map[string]driver.Function{}
 		for _, name := range []string{"lap_n3", "lap_colmin", "lap_rowmin_greedy"} {
 			f, err := dev.Function(t, lapModule, name)
@@ -122,14 +130,12 @@ func fastAugment(ctx context.Context, m *lap.Matrix, c32 []int32, opt Options, s
 			}
 			fns[name] = f
 		}
-		plan := N3Plan(r, c)
-		plan.What = fmt.Sprintf("%s %dx%d", impl, r, c)
-		plan.Buffers = append(plan.Buffers, cuda.Buffer{Name: "lap.fast.order", Bytes: 4 * uint64(r)})
 		ptr, err := dev.Allocate(t, plan)
 		if err != nil {
 			return err
 		}
 		s := dev.Stream()
+		t0 := time.Now()
 		vInit := uint32(0)
 		if r == c {
 			vInit = 0x7fffffff // column minima start high
@@ -140,11 +146,6 @@ func fastAugment(ctx context.Context, m *lap.Matrix, c32 []int32, opt Options, s
 		if err := t.MemsetD32Async(ptr["lap.n3.p"], 0, int64(c+1), s); err != nil {
 			return err
 		}
-		if err := cuda.Upload(t, dev, ptr["lap.c"], c32); err != nil {
-			return err
-		}
-		stop()
-		t0 := time.Now()
 		if r == c {
 			if err := t.Launch(fns["lap_colmin"], driver.D2((c+255)/256, min(r, 64)), driver.D1(256), 0, s,
 				ptr["lap.c"], r, c, ptr["lap.n3.v"]); err != nil {
@@ -180,6 +181,10 @@ func fastAugment(ctx context.Context, m *lap.Matrix, c32 []int32, opt Options, s
 		if err := n3Augment(ctx, t, dev, fns["lap_n3"], ptr, r, c, len(order), ptr["lap.fast.order"], opt); err != nil {
 			return err
 		}
+		if err := t.StreamSynchronize(s); err != nil {
+			return err
+		}
+		opt.Rec.EndTotal()
 		return n3Download(t, dev, ptr, res, opt)
 	})
 	if err != nil {
@@ -228,10 +233,14 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 	const impl = "cuda/fast"
 	var st FastStats
 	stop := opt.Rec.Start(PhaseH2D)
-	c32, lo, hi, err := costs32(impl, m)
+	sc, err := scanCosts(impl, m)
 	if err != nil {
 		return nil, st, err
 	}
+	if err := sc.need32(impl, m); err != nil {
+		return nil, st, err
+	}
+	lo, hi := sc.lo, sc.hi
 	r, n := m.Rows, m.Cols
 	if n > FastMaxOrder {
 		return nil, st, fmt.Errorf("%s: %w: %d columns, at most %d", impl, lap.ErrShape, n, FastMaxOrder)
@@ -250,12 +259,12 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 	}
 	st.Strategy = fastChoose(r, n, hi-lo)
 	if st.Strategy == StrategyHungarian {
-		stop() // the checks above count in h2d; solvePaper adds its upload
-		res, _, err := solvePaper(ctx, m, opt, paperTuned)
+		// The scan above is the Hungarian's too: it goes on in h2d.
+		res, _, err := solvePaperScanned(ctx, m, sc, opt, paperTuned, stop)
 		return res, st, err
 	}
 	if st.Strategy == StrategyAugment {
-		res, err := fastAugment(ctx, m, c32, opt, stop)
+		res, err := fastAugment(ctx, m, opt, stop)
 		return res, st, err
 	}
 	dev, err := cuda.Open(opt.Device)
@@ -265,6 +274,12 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 	epsilons := FastEpsilons((hi - lo) * k)
 	words := make([]uint64, n)
 	err = dev.Run(ctx, func(t *driver.Thread) error {
+		plan := FastPlan(r, n)
+		if err := stageInput(t, dev, plan, "lap.c", m, 0); err != nil {
+			return err
+		}
+		stop()
+		opt.Rec.BeginTotal()
 		fns := map[string]driver.Function{}
 		for _, name := range []string{"lap_auction_min", "lap_auction_init", "lap_auction_check", "lap_auction_async"} {
 			f, err := dev.Function(t, lapModule, name)
@@ -273,7 +288,7 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 			}
 			fns[name] = f
 		}
-		ptr, err := dev.Allocate(t, FastPlan(r, n))
+		ptr, err := dev.Allocate(t, plan)
 		if err != nil {
 			return err
 		}
@@ -284,10 +299,6 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 		if err := t.MemsetD32Async(ptr["lap.fast.ctl"], 0, 16, s); err != nil {
 			return err
 		}
-		if err := cuda.Upload(t, dev, ptr["lap.c"], c32); err != nil {
-			return err
-		}
-		stop()
 		// The least price (int64) sits in ctl's bytes 32..39.
 		minp := ptr["lap.fast.ctl"].Add(32)
 		initBlocks := min((n+255)/256, 4*dev.Props.SMs)
@@ -345,6 +356,10 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 			st.Bids += int(ctl[5])
 		}
 		opt.Rec.Add(PhaseAuction, solve)
+		if err := t.StreamSynchronize(s); err != nil {
+			return err
+		}
+		opt.Rec.EndTotal()
 		defer opt.Rec.Start(PhaseD2H)()
 		return cuda.Download(t, dev, words, ptr["lap.fast.word"])
 	})

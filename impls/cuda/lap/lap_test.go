@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"time"
+	"slices"
 
 	"github.com/semibench/semibench/bench"
 	"math/rand/v2"
@@ -233,9 +233,77 @@ func TestGPULarge(t *testing.T) {
 	}
 }
 
-// TestGPUTiming prints cuda/fast's (and, up to n = 2048, cuda/hungarian-n3's)
-// solve times on n x n instances when SEMIBENCH_LAP_TIMING is set; it
-// asserts only the optimum.
+// allSolvers are cuda/paper and the others.
+func allSolvers() []struct {
+	name  string
+	solve func(context.Context, *lap.Matrix, Options) (*lap.Result, error)
+} {
+	return append(slices.Clone(solvers), struct {
+		name  string
+		solve func(context.Context, *lap.Matrix, Options) (*lap.Result, error)
+	}{"cuda/paper", Paper})
+}
+
+// measure times one solver with the timing protocol and checks its answer.
+func measure(t *testing.T, name string, solve func(context.Context, *lap.Matrix, Options) (*lap.Result, error),
+	m *lap.Matrix, ref *lap.Result, p bench.Protocol) []bench.Phase {
+	t.Helper()
+	phases, err := bench.Measure(context.Background(), p, func(ctx context.Context, rec *bench.Recorder) error {
+		res, err := solve(ctx, m, Options{Rec: rec})
+		if err != nil {
+			return err
+		}
+		return lap.Agree(m, res, ref)
+	})
+	if err != nil {
+		t.Fatalf("%s %dx%d: %v", name, m.Rows, m.Cols, err)
+	}
+	return phases
+}
+
+// TestGPUProtocol: every solver (each of cuda/fast's strategies forced)
+// follows the timing protocol: the upload and the download lie outside the
+// window (scope end_to_end), the solver's own phases inside (scope total),
+// total is below end_to_end, and bench.Measure finds no overlapping phases.
+func TestGPUProtocol(t *testing.T) {
+	needGPU(t)
+	m := randomMatrix(rand.New(rand.NewPCG(5, 5)), 700, 700, 700)
+	ref, err := lap.SolveJV(context.Background(), m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range allSolvers() {
+		phases := measure(t, s.name, s.solve, m, ref, bench.Protocol{Warmup: 1, Reps: 3, Statistic: bench.StatMedian})
+		scope := map[string]string{}
+		ms := map[string]float64{}
+		for _, p := range phases {
+			scope[p.Name], ms[p.Name] = p.Scope, p.StatMS
+		}
+		for _, name := range []string{PhaseH2D, PhaseD2H} {
+			if scope[name] != bench.ScopeEndToEnd {
+				t.Errorf("%s: phase %s has scope %q, want %q (outside the window)", s.name, name, scope[name], bench.ScopeEndToEnd)
+			}
+		}
+		inside := 0
+		for name, sc := range scope {
+			if sc == bench.ScopeTotal && name != bench.OtherPhase {
+				inside++
+			}
+		}
+		if inside == 0 {
+			t.Errorf("%s: no phase inside the window: %v", s.name, scope)
+		}
+		if !(ms[bench.TotalPhase] > 0 && ms[bench.TotalPhase] < ms[bench.EndToEndPhase]) {
+			t.Errorf("%s: total %.3f ms, end_to_end %.3f ms", s.name, ms[bench.TotalPhase], ms[bench.EndToEndPhase])
+		}
+		t.Logf("%s: %v", s.name, ms)
+	}
+}
+
+// TestGPUTiming prints every solver's total (matrix on the device) and
+// end_to_end (host memory to host memory) under the timing protocol on
+// n x n instances when SEMIBENCH_LAP_TIMING is set; it asserts only the
+// optimum and the protocol (bench.Measure).
 func TestGPUTiming(t *testing.T) {
 	needGPU(t)
 	if os.Getenv("SEMIBENCH_LAP_TIMING") == "" {
@@ -250,32 +318,15 @@ func TestGPUTiming(t *testing.T) {
 				t.Fatal(err)
 			}
 			line := fmt.Sprintf("n=%d range %gn:", n, rf)
-			for _, s := range solvers {
-				if (s.name == "cuda/hungarian-n3" && n > 2048) || s.name == "cuda/fast" || (s.name == "cuda/fast augment" && n > 2048 && rf > 1) {
+			for _, s := range allSolvers() {
+				if (s.name == "cuda/hungarian-n3" && n > 2048) || (s.name == "cuda/fast augment" && n > 2048 && rf > 1) {
 					continue
 				}
-				var best time.Duration
-				for rep := range 3 {
-					rec := &bench.Recorder{}
-					res, err := s.solve(ctx, m, Options{Rec: rec})
-					if err != nil {
-						t.Fatalf("%s: %v", s.name, err)
-					}
-					if err := lap.Agree(m, res, ref); err != nil {
-						t.Fatalf("%s n=%d: %v", s.name, n, err)
-					}
-					names, durs := rec.Durations()
-					var dev time.Duration // the device phases: all but the transfers
-					for k, name := range names {
-						if name != PhaseH2D && name != PhaseD2H {
-							dev += durs[k]
-						}
-					}
-					if rep == 0 || dev < best {
-						best = dev
-					}
+				phases := measure(t, s.name, s.solve, m, ref, bench.Protocol{Warmup: 1, Reps: 3, Statistic: bench.StatMedian})
+				line += fmt.Sprintf(" | %s", s.name)
+				for _, p := range phases {
+					line += fmt.Sprintf(" %s %.2f", p.Name, p.StatMS)
 				}
-				line += fmt.Sprintf(" %s %.2f ms", s.name, float64(best.Microseconds())/1000)
 			}
 			_, st, _ := FastWithStats(ctx, m, Options{})
 			line += fmt.Sprintf(" (auto: %s; auction %d phases, %d bids)", st.Strategy, st.Phases, st.Bids)

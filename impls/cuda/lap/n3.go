@@ -41,14 +41,17 @@ func N3Plan(r, c int) cuda.Plan {
 // reduction, and updates the duals and slacks of all columns in parallel.
 // The matrix stays on the device (int32); the steps of a path are
 // inherently sequential, which is the point of the paper's Fig. 6. The
-// result has the duals, so lap.Certify certifies it. Phases: h2d, augment,
-// d2h. Without a CUDA driver or device the error matches
+// result has the duals, so lap.Certify certifies it. Phases: h2d (before
+// the timed window), augment (CUDA events, inside it), d2h (after it). Without a CUDA driver or device the error matches
 // driver.ErrUnavailable.
 func HungarianN3(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, error) {
 	const impl = "cuda/hungarian-n3"
 	stop := opt.Rec.Start(PhaseH2D)
-	c32, _, _, err := costs32(impl, m)
+	sc, err := scanCosts(impl, m)
 	if err != nil {
+		return nil, err
+	}
+	if err := sc.need32(impl, m); err != nil {
 		return nil, err
 	}
 	dev, err := cuda.Open(opt.Device)
@@ -58,11 +61,17 @@ func HungarianN3(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, 
 	r, c := m.Rows, m.Cols
 	res := &lap.Result{Assignment: make([]int, r), U: make([]int64, r+1), V: make([]int64, c+1)}
 	err = dev.Run(ctx, func(t *driver.Thread) error {
+		plan := N3Plan(r, c)
+		if err := stageInput(t, dev, plan, "lap.c", m, 0); err != nil {
+			return err
+		}
+		stop()
+		opt.Rec.BeginTotal()
 		fn, err := dev.Function(t, lapModule, "lap_n3")
 		if err != nil {
 			return err
 		}
-		ptr, err := dev.Allocate(t, N3Plan(r, c))
+		ptr, err := dev.Allocate(t, plan)
 		if err != nil {
 			return err
 		}
@@ -75,13 +84,13 @@ func HungarianN3(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, 
 				return err
 			}
 		}
-		if err := cuda.Upload(t, dev, ptr["lap.c"], c32); err != nil {
-			return err
-		}
-		stop()
 		if err := n3Augment(ctx, t, dev, fn, ptr, r, c, r, 0, opt); err != nil {
 			return err
 		}
+		if err := t.StreamSynchronize(s); err != nil {
+			return err
+		}
+		opt.Rec.EndTotal()
 		return n3Download(t, dev, ptr, res, opt)
 	})
 	if err != nil {

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/semibench/semibench/impls/cpu/lap"
@@ -18,15 +16,17 @@ import (
 // paperModule is cuda/paper's kernel source (kernels/lap_paper.cu).
 const paperModule = "lap_paper"
 
-// PaperSteps are the phases cuda/paper reports, in order: "h2d" (the costs,
-// converted to int32 on the host, to the device), "init" (the slack matrix
-// from the costs, column-major, and the vectors set), the paper's "step1"
-// .. "step6" (the same names as lap.PaperSteps), and "d2h" (the stars and
-// duals back). h2d and d2h are host-clock phases; init and the steps are
-// timed with CUDA events on the stream, each step running from the event
+// PaperSteps are the phases cuda/paper reports, in order: "h2d" (the costs
+// checked, converted to int32 on the host and copied to the device: before
+// the timed window), "init" (the slack matrix from the costs, column-major,
+// and the vectors set), the paper's "step1" .. "step6" (the same names as
+// lap.PaperSteps), and "d2h" (the stars and duals back: after the window).
+// h2d and d2h are host-clock phases; init and the steps are timed with CUDA
+// events on the stream inside the window, each step running from the event
 // recorded before its first launch to the one recorded before the next
 // step's, so the host's launch and flag-reading latency between kernels
-// counts in the step that waits on it and the steps add up to the solve.
+// counts in the step that waits on it; what they leave of the window (the
+// workspace, the first launch) is the protocol's "other".
 var PaperSteps = []string{"h2d", "init", "step1", "step2", "step3", "step4", "step5", "step6", "d2h"}
 
 // Thread-block shapes of cuda/paper.
@@ -122,68 +122,31 @@ func PaperPlan(rows, cols, sms int) cuda.Plan {
 	}}
 }
 
-// paperInput is an instance prepared for the device: the costs minus their
-// minimum, row-major int32.
-type paperInput struct {
-	l    paperLayout
-	min  int64   // the smallest cost, subtracted from every cost
-	cost []int32 // rows x cols, row-major
+// checkPaper refuses what cuda/paper cannot solve, before any device work,
+// and returns the scan of the costs. Slacks stay below (n+1)·R for a cost
+// spread R (see kernels/lap_paper.cu), which must fit int32.
+func checkPaper(m *lap.Matrix) (costScan, error) {
+	sc, err := scanCosts("cuda/paper", m)
+	if err != nil {
+		return sc, err
+	}
+	return sc, checkPaperSpan(m, sc)
 }
 
-// checkPaper refuses what cuda/paper cannot solve, before any device work,
-// and returns the smallest cost. Slacks stay below (n+1)·R for a cost
-// spread R (see kernels/lap_paper.cu), which must fit int32.
-func checkPaper(m *lap.Matrix) (int64, error) {
-	if m == nil {
-		return 0, errors.New("cuda/paper: nil matrix")
-	}
-	if err := m.Validate(); err != nil {
-		return 0, fmt.Errorf("cuda/paper: %w", err)
-	}
+// checkPaperSpan refuses a cost span the int32 slacks cannot hold, and an
+// order beyond MaxPaperOrder.
+func checkPaperSpan(m *lap.Matrix, sc costScan) error {
 	if m.Cols > MaxPaperOrder {
-		return 0, fmt.Errorf("cuda/paper: %w: %d columns; the zeros are int32 positions in a padded %dx%d matrix, at most %d columns",
+		return fmt.Errorf("cuda/paper: %w: %d columns; the zeros are int32 positions in a padded %dx%d matrix, at most %d columns",
 			lap.ErrShape, m.Cols, m.Cols, m.Cols, MaxPaperOrder)
 	}
-	lo, hi := slices.Min(m.C), slices.Max(m.C)
-	spread := hi - lo
+	spread := sc.hi - sc.lo
 	n := int64(m.Cols)
 	if limit := int64(math.MaxInt32-1) / (n + 1); spread > limit {
-		return 0, fmt.Errorf("cuda/paper: %w: costs span %d (from %d to %d); with %d columns the int32 slacks hold a span of at most %d ((n+1)·span < 2^31-1)",
-			lap.ErrOverflow, spread, lo, hi, m.Cols, limit)
+		return fmt.Errorf("cuda/paper: %w: costs span %d (from %d to %d); with %d columns the int32 slacks hold a span of at most %d ((n+1)·span < 2^31-1)",
+			lap.ErrOverflow, spread, sc.lo, sc.hi, m.Cols, limit)
 	}
-	return lo, nil
-}
-
-// preparePaper shifts the costs of a checked m (checkPaper gave lo) to
-// int32 and lays the instance out for a device of sms multiprocessors.
-func preparePaper(m *lap.Matrix, lo int64, sms int) *paperInput {
-	in := &paperInput{l: newPaperLayout(m.Rows, m.Cols, sms), min: lo, cost: make([]int32, len(m.C))}
-	parallelFor(len(m.C), func(a, b int) {
-		for k := a; k < b; k++ {
-			in.cost[k] = int32(m.C[k] - lo)
-		}
-	})
-	return in
-}
-
-// parallelFor runs f over [0, n) in a few goroutines.
-func parallelFor(n int, f func(a, b int)) {
-	const grain = 1 << 18
-	w := min(runtime.GOMAXPROCS(0), (n+grain-1)/grain)
-	if w <= 1 {
-		f(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	step := (n + w - 1) / w
-	for a := 0; a < n; a += step {
-		wg.Add(1)
-		go func(a, b int) {
-			defer wg.Done()
-			f(a, b)
-		}(a, min(n, a+step))
-	}
-	wg.Wait()
+	return nil
 }
 
 // Paper is cuda/paper: m solved by the Hungarian algorithm in the paper's
@@ -216,20 +179,40 @@ func PaperWithCounts(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Resu
 // solvePaper runs the block-distributed Hungarian with step 4 driven as d
 // says.
 func solvePaper(ctx context.Context, m *lap.Matrix, opt Options, d paperDesign) (*lap.Result, PaperCounts, error) {
-	var cnt PaperCounts
-	lo, err := checkPaper(m)
+	stop := opt.Rec.Start(PhaseH2D)
+	sc, err := scanCosts(d.impl, m)
 	if err != nil {
+		return nil, PaperCounts{}, err
+	}
+	return solvePaperScanned(ctx, m, sc, opt, d, stop)
+}
+
+// solvePaperScanned is solvePaper once the costs are scanned; stop ends the
+// h2d phase, which goes on through the conversion and the upload. The
+// costs, minus their least, go to the device as int32 (into the first
+// buffer of zeros, free until step 1 ends); then, in the timed window, the
+// rest of the plan is allocated (reused from the last solve of the size)
+// and the solve runs to a synchronised stream; the stars and duals come
+// back after it (d2h).
+func solvePaperScanned(ctx context.Context, m *lap.Matrix, sc costScan, opt Options, d paperDesign, stop func()) (*lap.Result, PaperCounts, error) {
+	var cnt PaperCounts
+	if err := checkPaperSpan(m, sc); err != nil {
 		return nil, cnt, err
 	}
 	dev, err := cuda.Open(opt.Device)
 	if err != nil {
 		return nil, cnt, fmt.Errorf("%s: %w", d.impl, err)
 	}
-	in := preparePaper(m, lo, dev.Props.SMs)
+	l := newPaperLayout(m.Rows, m.Cols, dev.Props.SMs)
 	var res *lap.Result
 	err = dev.Run(ctx, func(t *driver.Thread) error {
+		if err := stageInput(t, dev, PaperPlan(l.rows, l.cols, dev.Props.SMs), "lap.paper.zeros0", m, sc.lo); err != nil {
+			return err
+		}
+		stop()
+		opt.Rec.BeginTotal()
 		var err error
-		res, err = runPaper(ctx, t, dev, in, opt, d, &cnt)
+		res, err = runPaper(ctx, t, dev, l, sc.lo, opt, d, &cnt)
 		return err
 	})
 	if err != nil {
@@ -296,8 +279,9 @@ type stepTimer struct {
 	ev     []driver.Event // recorded since the last flush; ev[0] starts labels[0]
 	labels []string
 	free   []driver.Event
-	all    []driver.Event
+	all    []driver.Event // every event it holds: its workspace's pool and those it created
 	sums   map[string]time.Duration
+	ws     *workspace // the events go back to its pool
 }
 
 func (st *stepTimer) mark(label string) error {
@@ -336,14 +320,14 @@ func (st *stepTimer) flush() error {
 	return nil
 }
 
-func (st *stepTimer) close() {
-	for _, e := range st.all {
-		_ = st.t.EventDestroy(e)
-	}
-}
+// close hands every event back to the workspace's pool for the next solve.
+func (st *stepTimer) close() { st.ws.events = st.all }
 
-func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, in *paperInput, opt Options, d paperDesign, cnt *PaperCounts) (*lap.Result, error) {
-	l := in.l
+// runPaper is the timed window of cuda/paper (its costs, minus shift, are
+// on the device in lap.paper.zeros0; the caller has called BeginTotal): it
+// ends the window once the stream is synchronised and the step times are
+// recorded, then downloads the stars and duals (d2h).
+func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, l paperLayout, shift int64, opt Options, d paperDesign, cnt *PaperCounts) (*lap.Result, error) {
 	n := l.n
 	buf, err := dev.Allocate(t, PaperPlan(l.rows, l.cols, dev.Props.SMs))
 	if err != nil {
@@ -369,11 +353,11 @@ func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, in *paper
 	// Step 6's partial minima live in rowMin, free after step 1.
 	partial, reduceBlocks := rowMin, min(paperReduceBlocks, n)
 	s := dev.Stream()
-	host, err := t.HostAlloc(64, 0)
+	ws, err := workspaceOf(t, dev)
 	if err != nil {
 		return nil, err
 	}
-	defer func() { _ = t.FreeHost(host) }()
+	host := ws.flags
 	hflags := host.Int32s()
 	readFlags := func() error {
 		if err := t.CopyFromDeviceAsync(host, 0, flags, 64, s); err != nil {
@@ -381,7 +365,8 @@ func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, in *paper
 		}
 		return t.StreamSynchronize(s)
 	}
-	st := &stepTimer{t: t, s: s, sums: map[string]time.Duration{}}
+	st := &stepTimer{t: t, s: s, sums: map[string]time.Duration{}, ws: ws,
+		free: slices.Clone(ws.events), all: slices.Clone(ws.events)}
 	defer st.close()
 	launch := func(what string, f driver.Function, grid, block driver.Dim3, args ...any) error {
 		if err := t.Launch(f, grid, block, 0, s, args...); err != nil {
@@ -391,13 +376,6 @@ func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, in *paper
 	}
 	g1 := driver.D1((n + paperThreads - 1) / paperThreads)
 	b1 := driver.D1(paperThreads)
-
-	// h2d: the int32 costs into the zeros buffer (free until step 1 ends).
-	t0 := time.Now()
-	if err := cuda.Upload(t, dev, zeros, in.cost); err != nil {
-		return nil, err
-	}
-	opt.Rec.Add("h2d", time.Since(t0))
 
 	// init: the slack matrix and the vectors.
 	if err := st.mark("init"); err != nil {
@@ -572,9 +550,10 @@ func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, in *paper
 			opt.Rec.Add(name, d)
 		}
 	}
+	opt.Rec.EndTotal()
 
 	// d2h: the stars and the duals.
-	t1 := time.Now()
+	defer opt.Rec.Start(PhaseD2H)()
 	star := make([]int32, n)
 	uv := make([]int64, 2*n)
 	if err := cuda.Download(t, dev, star, colOfStarAtRow); err != nil {
@@ -586,8 +565,7 @@ func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, in *paper
 	res := &lap.Result{Assignment: make([]int, l.rows), U: make([]int64, l.rows), V: uv[n : n+l.cols]}
 	for i := range l.rows {
 		res.Assignment[i] = int(star[i])
-		res.U[i] = uv[i] + in.min
+		res.U[i] = uv[i] + shift
 	}
-	opt.Rec.Add("d2h", time.Since(t1))
 	return res, nil
 }

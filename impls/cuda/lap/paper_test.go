@@ -127,31 +127,51 @@ func TestPaperLayout(t *testing.T) {
 	}
 }
 
-// TestPreparePaper: the costs are shifted by their minimum into int32.
-func TestPreparePaper(t *testing.T) {
+// TestScanAndConvert: the scan finds the least and largest cost and the
+// first cost beyond int32 (in parallel, over several goroutines' parts),
+// and the costs are shifted by their minimum into int32.
+func TestScanAndConvert(t *testing.T) {
 	m := &lap.Matrix{Rows: 2, Cols: 3, C: []int64{-5, 7, 0, 3, -5, 100}}
-	lo, err := checkPaper(m)
+	sc, err := checkPaper(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := preparePaper(m, lo, 4)
-	if in.min != -5 || !slices.Equal(in.cost, []int32{0, 12, 5, 8, 0, 105}) {
-		t.Errorf("min %d, costs %v", in.min, in.cost)
+	if sc.lo != -5 || sc.hi != 100 || sc.wide != -1 {
+		t.Errorf("scan %+v", sc)
 	}
-	big := make([]int64, 1<<20)
+	dst := make([]int32, len(m.C))
+	convertCosts(dst, m.C, sc.lo)
+	if !slices.Equal(dst, []int32{0, 12, 5, 8, 0, 105}) {
+		t.Errorf("costs %v", dst)
+	}
+	big := make([]int64, 1<<21)
 	for k := range big {
-		big[k] = int64(k%1000) + 1e12
+		big[k] = int64(k%1000) + 1e10
 	}
-	bm := &lap.Matrix{Rows: 1024, Cols: 1024, C: big}
-	lo, err = checkPaper(bm)
-	if err != nil {
+	big[1<<20+5] = 1e10 + 2000
+	bm := &lap.Matrix{Rows: 1024, Cols: 2048, C: big}
+	if sc, err = checkPaper(bm); err != nil {
 		t.Fatal(err)
 	}
-	in = preparePaper(bm, lo, 4)
-	for k, x := range in.cost {
-		if int64(x) != int64(k%1000) {
-			t.Fatalf("cost %d: %d, want %d", k, x, k%1000)
+	if sc.lo != 1e10 || sc.hi != 1e10+2000 || sc.wide != 0 {
+		t.Errorf("scan %+v", sc)
+	}
+	if err := sc.need32("x", bm); !errors.Is(err, lap.ErrOverflow) || !strings.Contains(err.Error(), "row 1, column 1") {
+		t.Errorf("need32: %v", err)
+	}
+	dst = make([]int32, len(big))
+	convertCosts(dst, big, sc.lo)
+	for k, x := range dst {
+		if int64(x) != big[k]-1e10 {
+			t.Fatalf("cost %d: %d, want %d", k, x, big[k]-1e10)
 		}
+	}
+	// The first cost beyond the bound is the one named, whichever
+	// goroutine's part holds it.
+	big[1<<20+7], big[1<<20+3] = math.MaxInt64, math.MinInt64
+	_, err = scanCosts("x", bm)
+	if !errors.Is(err, lap.ErrOverflow) || !strings.Contains(err.Error(), fmt.Sprintf("row %d, column %d", (1<<20+3)/2048+1, (1<<20+3)%2048+1)) {
+		t.Errorf("scan: %v", err)
 	}
 }
 
@@ -397,7 +417,7 @@ func TestPaperTiming(t *testing.T) {
 				slices.Sort(xs)
 				return xs[len(xs)/2]
 			}
-			line := fmt.Sprintf("%-18s solve %9.3f ms |", name, ms(med(totals)))
+			line := fmt.Sprintf("%-18s steps %9.3f ms |", name, ms(med(totals)))
 			for _, st := range PaperSteps {
 				var xs []time.Duration
 				for _, s := range samples {
