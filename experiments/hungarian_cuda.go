@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/lapcost"
@@ -37,69 +37,79 @@ func runHungarian(ctx context.Context, impl string, m *lap.Matrix, rec *bench.Re
 var hungarianDerived = []string{"hungarian/table2", "hungarian/table3", "hungarian/table4", "hungarian/fig6"}
 
 // hungarianView returns the records of exp in run, or, when there are none,
-// hungarian/table1's relabelled as exp.
+// hungarian/table1's relabelled as exp; the peers' records (hungarianPeers)
+// are left out: tables that show them look for them in the whole run.
 func hungarianView(run []bench.Record, exp string) []bench.Record {
-	if own := ofExperiment(run, exp); len(own) > 0 {
+	if own := hungarianOwn(run, exp); len(own) > 0 {
 		return own
 	}
 	var out []bench.Record
-	for _, r := range ofExperiment(run, "hungarian/table1") {
+	for _, r := range hungarianOwn(run, "hungarian/table1") {
 		r.Experiment = exp
 		out = append(out, r)
 	}
 	return out
 }
 
-// hungarianDeviceMS is a CUDA record's time with the matrix already on the
-// device, as the paper times it: the sum of its phases other than h2d, d2h
-// and total (the solver's own device phases).
-func hungarianDeviceMS(r *bench.Record) float64 {
-	if math.IsNaN(PhaseMS(r, bench.TotalPhase)) {
-		return math.NaN()
-	}
-	s := 0.0
-	for _, p := range r.Phases {
-		switch p.Name {
-		case cudalap.PhaseH2D, cudalap.PhaseD2H, bench.TotalPhase:
-		default:
-			s += PhaseMS(r, p.Name)
+// hungarianOwn returns the records of exp in run that are semibench's own
+// (not a peer's).
+func hungarianOwn(run []bench.Record, exp string) []bench.Record {
+	var out []bench.Record
+	for _, r := range ofExperiment(run, exp) {
+		if !strings.HasPrefix(r.Impl, hungarianPeerPrefix) {
+			out = append(out, r)
 		}
 	}
-	return s
+	return out
 }
 
-// hungarianMS is an implementation's time as the tables compare it: the
-// device time for CUDA, the total for the CPU.
-func hungarianMS(r *bench.Record) float64 {
-	if r != nil && len(r.Impl) > 5 && r.Impl[:5] == "cuda/" {
-		return hungarianDeviceMS(r)
+// hungarianMS is an implementation's time as every Hungarian table and plot
+// compares it: its total, the host clock around the solve with the matrix
+// already on the device (CUDA) or in memory (CPU), every allocation, launch,
+// synchronisation and host step of the solve inside.
+func hungarianMS(r *bench.Record) float64 { return PhaseMS(r, bench.TotalPhase) }
+
+// hungarianText renders a record's total, or its status.
+func hungarianText(r *bench.Record) string { return CellText(r, bench.TotalPhase) }
+
+// The published codes the paper's CUDA columns are compared with, measured
+// by scripts/peers on the user's machine: their records are experiment
+// hungarian/table1's, with hungarianParams, under these names.
+const (
+	hungarianPeerPrefix = "peer/"
+	// PeerHungarianGPU is paclopes/HungarianGPU (the paper's code) as
+	// published.
+	PeerHungarianGPU = "peer/hungariangpu"
+	// PeerHungarianGPUPlain is its build with plain device scalars.
+	PeerHungarianGPUPlain = "peer/hungariangpu-plain"
+	// PeerHyLAC is HyLAC (Kawtikwar and Nagi, JPDC 2024).
+	PeerHyLAC = "peer/hylac"
+	// hungarianPeerExp is the experiment the peers' records carry.
+	hungarianPeerExp = "hungarian/table1"
+)
+
+// hungarianPeers indexes the peers' records of run, whatever experiment the
+// table being rendered is for.
+func hungarianPeers(run []bench.Record) Cells {
+	var peers []bench.Record
+	for _, r := range run {
+		if r.Experiment == hungarianPeerExp && strings.HasPrefix(r.Impl, hungarianPeerPrefix) {
+			peers = append(peers, r)
+		}
 	}
-	return PhaseMS(r, bench.TotalPhase)
+	return IndexRecords(peers)
 }
 
-// hungarianText renders hungarianMS, or the record's status.
-func hungarianText(r *bench.Record) string {
-	v := hungarianMS(r)
-	if math.IsNaN(v) {
-		return CellText(r, bench.TotalPhase)
+// peerNotRun is a peer's cell when its result file is not among the records.
+const peerNotRun = "not run (scripts/peers)"
+
+// peerText renders a peer's phase, or peerNotRun when the peer has no
+// record for the cell.
+func peerText(r *bench.Record, phase string) string {
+	if r == nil {
+		return peerNotRun
 	}
-	return bench.FormatMS(v)
-}
-
-// hungarianPublishedH100 are the times of the paper's published CUDA code
-// (its reference [20]) built for and run on an H100 80GB HBM3, ms, median
-// of 3, as issue 4 gives them (not measured here): n -> ranges 0.1n, n, 10n.
-var hungarianPublishedH100 = map[int][3]float64{
-	512: {5.2, 10.7, 62.4}, 1024: {11.7, 24.1, 156.8}, 2048: {22.1, 49.1, 362.3},
-	4096: {52.1, 91.4, 570.4}, 8192: {11.2, 195.8, 1196.3},
-}
-
-func publishedH100(n int, r string) float64 {
-	v, ok := hungarianPublishedH100[n]
-	if i := slices.Index(lapcost.PaperRanges, r); ok && i >= 0 {
-		return v[i]
-	}
-	return math.NaN()
+	return CellText(r, phase)
 }
 
 // hungarianCasesFor lists the table1 cells at a scale (ranges restricted
@@ -147,12 +157,14 @@ func init() {
 	Register(&Experiment{
 		Name:        "hungarian/table4",
 		Paper:       hungarianPaper,
-		Description: "LAP CUDA run times beside the paper's Tesla K20c and GTX 970 and the published code on an H100 (paper's Table 4)",
+		Description: "LAP CUDA run times beside the paper's Tesla K20c and GTX 970 and the published codes (HungarianGPU, HyLAC) measured by scripts/peers on the same machine (paper's Table 4)",
 		Statistic:   bench.StatMedian,
 		Impls:       []string{"cuda/paper", "cuda/fast"},
 		NsPerWork:   hungarianNsPerWork,
 		Cases:       func(s Scale, o Options) []Case { return hungarianCasesFor(s, o, nil, nil) },
-		Tables:      func(run []bench.Record) []bench.Table { return hungarianTable4(hungarianView(run, "hungarian/table4")) },
+		Tables: func(run []bench.Record) []bench.Table {
+			return hungarianTable4(hungarianView(run, "hungarian/table4"), run)
+		},
 		Plots: func(run []bench.Record) []bench.Plot {
 			return hungarianCUDAPlots(hungarianView(run, "hungarian/table4"))
 		},
@@ -204,7 +216,7 @@ func hungarianTable2(own []bench.Record) []bench.Table {
 	paper, _ := results.PaperRecords(exp)
 	pc, rc := IndexRecords(paper), IndexRecords(own)
 	t := bench.Table{
-		Title:  "hungarian/table2 — speedup CPU time / CUDA time (paper: Table 2, i7-6700K / GTX 970)",
+		Title:  "hungarian/table2 — speedup CPU total / CUDA total (paper: Table 2, i7-6700K / GTX 970)",
 		Header: []string{"n", "range", "paper", "cpu/paper / cuda/paper", "cpu/paper / cuda/fast", "cpu/jv / cuda/fast"},
 	}
 	for _, c := range hungarianCells(own) {
@@ -224,7 +236,7 @@ func hungarianTable2(own []bench.Record) []bench.Table {
 		t.Rows = append(t.Rows, []string{strconv.Itoa(c.n), c.r, paperText, Ratio(slow, gp), Ratio(slow, gf), Ratio(jv, gf)})
 	}
 	t.Notes = append(t.Notes,
-		"CUDA times are with the matrix already on the device, as the paper's: the sum of the solver's device phases, without h2d and d2h.",
+		"total on both sides: the host clock around the solve, the matrix in memory (CPU) or already on the device (CUDA, as the paper times it), every allocation, launch, synchronisation and host step inside; the CUDA upload and download are in end_to_end, kept in the result files.",
 		"cpu/jv / cuda/fast compares the fastest exact solvers of each side; the paper compares its O(n^4) algorithm on both.",
 		CheckSummary(own, exp))
 	return []bench.Table{t}
@@ -241,7 +253,7 @@ func hungarianTable3(own []bench.Record) []bench.Table {
 	pc, rc := IndexRecords(paper), IndexRecords(own)
 	steps := lap.PaperSteps[1:] // step1..step6
 	t := bench.Table{
-		Title:  "hungarian/table3 — speedup per step, cpu/paper / cuda/paper, range n (paper: Table 3)",
+		Title:  "hungarian/table3 — speedup per step, cpu/paper / cuda/paper, range n; global: total / total (paper: Table 3)",
 		Header: append(append([]string{"n", "source"}, steps...), "global"),
 	}
 	for _, c := range hungarianCells(own) {
@@ -264,7 +276,7 @@ func hungarianTable3(own []bench.Record) []bench.Table {
 		t.Rows = append(t.Rows, append(row, Ratio(hungarianMS(cpu), hungarianMS(gpu))))
 	}
 	t.Notes = append(t.Notes,
-		"Each step's time is summed over the run (every call of the step). cuda/paper's init (the slack matrix built on the device) is in its global time, as cpu/paper's init is in its.",
+		"Each step's time is summed over the run (every call of the step): host clock for cpu/paper, CUDA events for cuda/paper. global is total over total (host clock, cuda/paper with the matrix on the device): cuda/paper's init (the slack matrix built on the device) is in its total, as cpu/paper's init is in its.",
 		"— where a step never ran (ratio of zero times) or a cell is missing.",
 		CheckSummary(own, exp))
 	return []bench.Table{t}
@@ -278,35 +290,70 @@ func metricRatio(r *bench.Record, key string) string {
 }
 
 // hungarianTable4 renders the CUDA times beside the paper's Tesla K20c
-// (Table 4) and GTX 970 (Table 1), and the published code on an H100.
-func hungarianTable4(own []bench.Record) []bench.Table {
+// (Table 4) and GTX 970 (Table 1), and beside the published codes measured
+// by scripts/peers (their records, found in run: hungarianPeers).
+func hungarianTable4(own, run []bench.Record) []bench.Table {
 	const exp = "hungarian/table4"
 	if len(own) == 0 {
 		return nil
 	}
 	k20, _ := results.PaperRecords(exp)
 	gtx, _ := results.PaperRecords("hungarian/table1")
-	kc, gc, rc := IndexRecords(k20), IndexRecords(gtx), IndexRecords(own)
+	kc, gc, rc, pc := IndexRecords(k20), IndexRecords(gtx), IndexRecords(own), hungarianPeers(run)
 	t := bench.Table{
-		Title: "hungarian/table4 — CUDA run times, ms, beside the paper's Tesla K20c (Table 4) and GTX 970 (Table 1)",
-		Header: []string{"n", "range", "paper K20c", "paper GTX 970", "published code, H100 (issue 4)", "cuda/paper", "cuda/fast",
-			"K20c / cuda/paper", "published H100 / cuda/fast"},
+		Title: "hungarian/table4 — CUDA run times, ms: total (matrix on the device, host clock) and end_to_end (host memory to host memory), beside the paper's Tesla K20c (Table 4) and GTX 970 (Table 1) and the published codes on this machine",
+		Header: []string{"n", "range", "paper K20c", "paper GTX 970",
+			"HungarianGPU published, total", "HungarianGPU plain, total", "HyLAC, total", "HyLAC, end_to_end",
+			"cuda/paper, total", "cuda/fast, total", "cuda/fast, end_to_end",
+			"K20c / cuda/paper", "HungarianGPU plain / cuda/fast (total)", "HyLAC / cuda/fast (end_to_end)"},
 	}
+	peers := []string{PeerHungarianGPU, PeerHungarianGPUPlain, PeerHyLAC}
+	missing := map[string]bool{}
+	var plainCells, plainSlower, hylacCells, hylacSlower int
 	for _, c := range hungarianCells(own) {
 		p := hungarianParams(c.n, c.r)
 		k, g := kc.Get(exp, "cuda/paper", p), gc.Get("hungarian/table1", "cuda/paper", p)
 		gp, gf := rc.Get(exp, "cuda/paper", p), rc.Get(exp, "cuda/fast", p)
-		pub := publishedH100(c.n, c.r)
-		pubText := "—"
-		if !math.IsNaN(pub) {
-			pubText = bench.FormatMS(pub)
+		pub, plain, hylac := pc.Get(hungarianPeerExp, PeerHungarianGPU, p), pc.Get(hungarianPeerExp, PeerHungarianGPUPlain, p), pc.Get(hungarianPeerExp, PeerHyLAC, p)
+		for i, r := range []*bench.Record{pub, plain, hylac} {
+			if r == nil {
+				missing[peers[i]] = true
+			}
 		}
-		t.Rows = append(t.Rows, []string{strconv.Itoa(c.n), c.r, CellText(k, "total"), CellText(g, "total"), pubText,
-			hungarianText(gp), hungarianText(gf), Ratio(PhaseMS(k, "total"), hungarianMS(gp)), Ratio(pub, hungarianMS(gf))})
+		fTotal, fE2E := PhaseMS(gf, bench.TotalPhase), PhaseMS(gf, bench.EndToEndPhase)
+		plainRatio, hylacRatio := PhaseMS(plain, bench.TotalPhase)/fTotal, PhaseMS(hylac, bench.EndToEndPhase)/fE2E
+		if !math.IsNaN(plainRatio) && !math.IsInf(plainRatio, 0) {
+			plainCells++
+			if plainRatio < 1 {
+				plainSlower++
+			}
+		}
+		if !math.IsNaN(hylacRatio) && !math.IsInf(hylacRatio, 0) {
+			hylacCells++
+			if hylacRatio < 1 {
+				hylacSlower++
+			}
+		}
+		t.Rows = append(t.Rows, []string{strconv.Itoa(c.n), c.r, CellText(k, "total"), CellText(g, "total"),
+			peerText(pub, bench.TotalPhase), peerText(plain, bench.TotalPhase), peerText(hylac, bench.TotalPhase), peerText(hylac, bench.EndToEndPhase),
+			hungarianText(gp), hungarianText(gf), CellText(gf, bench.EndToEndPhase),
+			Ratio(PhaseMS(k, "total"), hungarianMS(gp)),
+			Ratio(PhaseMS(plain, bench.TotalPhase), fTotal), Ratio(PhaseMS(hylac, bench.EndToEndPhase), fE2E)})
 	}
 	t.Notes = append(t.Notes,
-		"Ours: the sum of the device phases (matrix already on the device, as the paper times it). The published code's times are issue 4's (median of 3 on an H100 80GB HBM3), not measured here; the target is cuda/fast at least 3x faster for n >= 1024 and not slower at n = 512.",
-		CheckSummary(own, exp))
+		"Ours: total is the host clock around the solve with the matrix already on the device (every allocation, launch, synchronisation and host step of the solve inside; the answer left on the device); end_to_end adds the upload (the costs checked and converted to int32 on the host) and the download. The paper's K20c and GTX 970 times are its own, with the matrix on the device.",
+		"The published codes are measured by scripts/peers on the same machine and read from their result files (experiment hungarian/table1, same n and range): HungarianGPU is paclopes/HungarianGPU (the paper's code), as published and built with plain device scalars, its solve timed by the host clock with the matrix on the device (total); HyLAC is Kawtikwar and Nagi's (JPDC 2024), total and end_to_end as its script records them. Render them with `semibench table run.json results/peers/<machine>/*.json --merge`.",
+		fmt.Sprintf("Ratios are the peer's time over cuda/fast's: above 1 cuda/fast is faster, below 1 it is slower. cuda/fast is slower than HungarianGPU plain (total) in %d of %d cells measured on both sides, and slower than HyLAC (end_to_end) in %d of %d.", plainSlower, plainCells, hylacSlower, hylacCells))
+	var absent []string
+	for _, name := range peers {
+		if missing[name] {
+			absent = append(absent, name)
+		}
+	}
+	if len(absent) > 0 {
+		t.Notes = append(t.Notes, fmt.Sprintf("%s: no record of %s among the records given for some cells; run its script in scripts/peers on this machine and merge its result file.", peerNotRun, strings.Join(absent, ", ")))
+	}
+	t.Notes = append(t.Notes, CheckSummary(own, exp))
 	return []bench.Table{t}
 }
 
@@ -318,8 +365,8 @@ func hungarianFig6(own []bench.Record) []bench.Table {
 	}
 	rc := IndexRecords(own)
 	t := bench.Table{
-		Title:  "hungarian/fig6 — CUDA O(n^3) Hungarian / CUDA O(n^4) Hungarian (paper: Fig. 6)",
-		Header: []string{"n", "range", "cuda/paper (O(n^4)), ms", "cuda/hungarian-n3, ms", "cuda/hungarian-n3 / cuda/paper"},
+		Title:  "hungarian/fig6 — CUDA O(n^3) Hungarian / CUDA O(n^4) Hungarian, total (paper: Fig. 6)",
+		Header: []string{"n", "range", "cuda/paper (O(n^4)), total ms", "cuda/hungarian-n3, total ms", "cuda/hungarian-n3 / cuda/paper"},
 	}
 	for _, c := range hungarianCells(own) {
 		p := hungarianParams(c.n, c.r)
@@ -327,7 +374,7 @@ func hungarianFig6(own []bench.Record) []bench.Table {
 		t.Rows = append(t.Rows, []string{strconv.Itoa(c.n), c.r, hungarianText(a), hungarianText(b), Ratio(hungarianMS(b), hungarianMS(a))})
 	}
 	t.Notes = append(t.Notes,
-		"The paper (Fig. 6): its O(n^4) CUDA algorithm is faster than its O(n^3) one on these matrices 'by a factor of more than about two' (ratios above 2). Device times, without transfers.",
+		"The paper (Fig. 6): its O(n^4) CUDA algorithm is faster than its O(n^3) one on these matrices 'by a factor of more than about two' (ratios above 2). total: the host clock around the solve with the matrix on the device; the transfers are in end_to_end.",
 		CheckSummary(own, exp))
 	return []bench.Table{t}
 }
@@ -364,7 +411,7 @@ func hungarianCUDAPlots(own []bench.Record) []bench.Plot {
 	gtx, _ := results.PaperRecords("hungarian/table1")
 	gc, rc := IndexRecords(gtx), IndexRecords(own)
 	cells := hungarianCells(own)
-	pl := bench.Plot{Name: "hungarian-fig7", Title: "CUDA run time vs n (paper: Fig. 7)", XLabel: "matrix size n", YLabel: "ms (matrix on the device)", LogX: true, LogY: true}
+	pl := bench.Plot{Name: "hungarian-fig7", Title: "CUDA run time vs n (paper: Fig. 7)", XLabel: "matrix size n", YLabel: "total, ms (matrix on the device, host clock)", LogX: true, LogY: true}
 	for _, r := range lapcost.PaperRanges {
 		appendSeries(&pl,
 			hungarianSeries("paper GTX 970 "+r, cells, r, func(p bench.Params) float64 { return PhaseMS(gc.Get("hungarian/table1", "cuda/paper", p), "total") }),
@@ -383,7 +430,7 @@ func hungarianSpeedupPlots(own []bench.Record) []bench.Plot {
 	paper, _ := results.PaperRecords("hungarian/table2")
 	pc, rc := IndexRecords(paper), IndexRecords(own)
 	cells := hungarianCells(own)
-	pl := bench.Plot{Name: "hungarian-fig9", Title: "speedup CPU time / CUDA time vs n (paper: Fig. 9)", XLabel: "matrix size n", YLabel: "speedup", LogX: true, LogY: true}
+	pl := bench.Plot{Name: "hungarian-fig9", Title: "speedup CPU total / CUDA total vs n (paper: Fig. 9)", XLabel: "matrix size n", YLabel: "speedup", LogX: true, LogY: true}
 	ratio := func(cpu, gpu string) func(p bench.Params) float64 {
 		return func(p bench.Params) float64 {
 			return hungarianMS(rc.Get(exp, cpu, p)) / hungarianMS(rc.Get(exp, gpu, p))
@@ -433,7 +480,7 @@ func hungarianFig6Plots(own []bench.Record) []bench.Plot {
 	exp := own[0].Experiment
 	rc := IndexRecords(own)
 	cells := hungarianCells(own)
-	pl := bench.Plot{Name: "hungarian-fig6", Title: "CUDA O(n^3) Hungarian / CUDA O(n^4) Hungarian (paper: Fig. 6)", XLabel: "matrix size n",
+	pl := bench.Plot{Name: "hungarian-fig6", Title: "CUDA O(n^3) Hungarian / CUDA O(n^4) Hungarian, total (paper: Fig. 6)", XLabel: "matrix size n",
 		YLabel: "time / cuda/paper time", LogX: true, LogY: true}
 	for _, r := range lapcost.PaperRanges {
 		appendSeries(&pl, hungarianSeries("range "+r, cells, r, func(p bench.Params) float64 {

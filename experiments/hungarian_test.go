@@ -2,6 +2,9 @@ package experiments
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -85,30 +88,40 @@ func TestHungarianWorkGrows(t *testing.T) {
 	}
 }
 
-// TestHungarianCUDATables renders Tables 2-4 and Fig. 6 from synthetic
-// table1 records and checks the ratios and the paper's numbers beside them.
-func TestHungarianCUDATables(t *testing.T) {
-	mk := func(impl string, phases map[string]float64) bench.Record {
-		r := bench.Record{Experiment: "hungarian/table1", Impl: impl, Params: hungarianParams(8192, "n"),
-			Status: bench.StatusOK, Check: &bench.Check{OK: true}}
-		for _, name := range []string{"h2d", "init", "step1", "step4", "augment", "auction", "d2h", "total"} {
-			if v, ok := phases[name]; ok {
-				r.Phases = append(r.Phases, bench.Phase{Name: name, MedianMS: v, StatMS: v})
-			}
+// hungarianRecord is a synthetic record of experiment exp at n = 8192,
+// range n, with the given phases.
+func hungarianRecord(exp, impl string, phases map[string]float64) bench.Record {
+	r := bench.Record{Experiment: exp, Impl: impl, Params: hungarianParams(8192, "n"),
+		Status: bench.StatusOK, Check: &bench.Check{OK: true}}
+	for _, name := range []string{"h2d", "init", "step1", "step4", "augment", "auction", "d2h", "other", "total", "end_to_end"} {
+		if v, ok := phases[name]; ok {
+			r.Phases = append(r.Phases, bench.Phase{Name: name, MedianMS: v, StatMS: v})
 		}
-		return r
 	}
-	run := []bench.Record{
-		mk("cpu/paper", map[string]float64{"step1": 300, "step4": 290, "total": 3000}),
-		mk("cpu/jv", map[string]float64{"total": 1500}),
-		// Device time 50 (init + step1 + step4); h2d and d2h are left out.
-		mk("cuda/paper", map[string]float64{"h2d": 15, "init": 5, "step1": 0.5, "step4": 44.5, "d2h": 1, "total": 400}),
-		mk("cuda/fast", map[string]float64{"h2d": 130, "auction": 97.9, "d2h": 1, "total": 300}),
-		mk("cuda/hungarian-n3", map[string]float64{"h2d": 130, "augment": 3500, "d2h": 1, "total": 3700}),
+	return r
+}
+
+// hungarianRun is a synthetic table1 run: the device phases of the CUDA
+// records deliberately do not add up to their totals, so that a table
+// showing a sum of phases would show other numbers.
+func hungarianRun() []bench.Record {
+	mk := func(impl string, phases map[string]float64) bench.Record {
+		return hungarianRecord("hungarian/table1", impl, phases)
 	}
-	if got := hungarianDeviceMS(&run[2]); got != 50 {
-		t.Fatalf("device time of cuda/paper = %v, want 50", got)
+	return []bench.Record{
+		mk("cpu/paper", map[string]float64{"step1": 300, "step4": 290, "total": 3000, "end_to_end": 3000}),
+		mk("cpu/jv", map[string]float64{"total": 1500, "end_to_end": 1500}),
+		mk("cuda/paper", map[string]float64{"h2d": 15, "init": 5, "step1": 0.5, "step4": 34.5, "other": 10, "d2h": 1, "total": 50, "end_to_end": 66}),
+		mk("cuda/fast", map[string]float64{"h2d": 20, "step4": 10, "other": 30, "d2h": 1, "total": 40, "end_to_end": 61}),
+		mk("cuda/hungarian-n3", map[string]float64{"h2d": 20, "augment": 3400, "other": 100, "d2h": 1, "total": 3500, "end_to_end": 3521}),
 	}
+}
+
+// TestHungarianCUDATables renders Tables 2-4 and Fig. 6 from synthetic
+// table1 records and checks that every comparison is of totals, beside the
+// paper's numbers.
+func TestHungarianCUDATables(t *testing.T) {
+	run := hungarianRun()
 	var out strings.Builder
 	for _, tb := range hungarianDerivedTables(run) {
 		if err := tb.Render(&out, "text"); err != nil {
@@ -116,14 +129,15 @@ func TestHungarianCUDATables(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"60.0x",  // cpu/paper / cuda/paper: 3000 / 50
+		"60.0x",  // cpu/paper / cuda/paper: 3000 / 50 (totals)
 		"20.8x",  // the paper's Table 2 speedup at 8192, range n
-		"15.3x",  // cpu/jv / cuda/fast: 1500 / 97.9
+		"37.5x",  // cpu/jv / cuda/fast: 1500 / 40
 		"600.0x", // step 1: 300 / 0.5
 		"283.0",  // the paper's K20c at 8192, range n (Table 4)
-		"195.8",  // the published code on an H100 (issue 4)
-		"2.00x",  // published H100 / cuda/fast: 195.8 / 97.9
+		"5.66x",  // K20c / cuda/paper: 283 / 50
 		"70.0x",  // cuda/hungarian-n3 / cuda/paper: 3500 / 50
+		"61.0",   // cuda/fast's end_to_end in table4
+		peerNotRun,
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("derived tables lack %q:\n%s", want, out.String())
@@ -139,5 +153,100 @@ func TestHungarianCUDATables(t *testing.T) {
 	}
 	if len(hungarianDerivedPlots(run)) < 4 {
 		t.Errorf("derived plots: %d", len(hungarianDerivedPlots(run)))
+	}
+}
+
+// TestHungarianTable4Peers writes the peers' records to a result file of
+// their own, merges it with a run of hungarian/table4 (as `semibench table
+// run.json peers.json --merge` does) and checks table4's peer columns and
+// ratios, honest where cuda/fast is slower; the peers' records add no rows
+// or cells of their own to table1.
+func TestHungarianTable4Peers(t *testing.T) {
+	var run []bench.Record
+	for _, r := range hungarianRun() {
+		r.Experiment = "hungarian/table4"
+		run = append(run, r)
+	}
+	mk := func(impl string, phases map[string]float64) bench.Record {
+		return hungarianRecord("hungarian/table1", impl, phases)
+	}
+	peers := &bench.File{Schema: bench.SchemaVersion, Machine: bench.Machine{Label: "h100"}, Records: []bench.Record{
+		mk(PeerHungarianGPU, map[string]float64{"total": 400}),
+		mk(PeerHungarianGPUPlain, map[string]float64{"total": 20}),
+		mk(PeerHyLAC, map[string]float64{"total": 90, "end_to_end": 122}),
+	}}
+	dir := t.TempDir()
+	runPath, peerPath := filepath.Join(dir, "run.json"), filepath.Join(dir, "peers.json")
+	if err := bench.WriteFile(runPath, &bench.File{Schema: bench.SchemaVersion, Machine: bench.Machine{Label: "h100"}, Records: run}); err != nil {
+		t.Fatal(err)
+	}
+	if err := bench.WriteFile(peerPath, peers); err != nil {
+		t.Fatal(err)
+	}
+	var files []*bench.File
+	for _, p := range []string{runPath, peerPath} {
+		f, err := bench.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	merged, err := bench.Merge(files...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables, err := RenderTables(merged, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var t4 *bench.Table
+	for i := range tables {
+		switch {
+		case strings.HasPrefix(tables[i].Title, "hungarian/table4 "):
+			t4 = &tables[i]
+		case strings.HasPrefix(tables[i].Title, "hungarian/table1 "):
+			t.Errorf("the peers' records rendered a table1 of their own: %q", tables[i].Title)
+		}
+	}
+	if t4 == nil || len(t4.Rows) != 1 {
+		t.Fatalf("table4: %+v", t4)
+	}
+	cell := map[string]string{}
+	for i, h := range t4.Header {
+		cell[h] = t4.Rows[0][i]
+	}
+	for col, want := range map[string]string{
+		"HungarianGPU published, total":          "400.0",
+		"HungarianGPU plain, total":              "20.0",
+		"HyLAC, total":                           "90.0",
+		"HyLAC, end_to_end":                      "122.0",
+		"cuda/paper, total":                      "50.0",
+		"cuda/fast, total":                       "40.0",
+		"cuda/fast, end_to_end":                  "61.0",
+		"HungarianGPU plain / cuda/fast (total)": "0.500x", // cuda/fast slower: 20 / 40
+		"HyLAC / cuda/fast (end_to_end)":         "2.00x",  // 122 / 61
+	} {
+		if got := cell[col]; got != want {
+			t.Errorf("table4 %q = %q, want %q", col, got, want)
+		}
+	}
+	notes := strings.Join(t4.Notes, "\n")
+	if !strings.Contains(notes, "slower than HungarianGPU plain (total) in 1 of 1") || strings.Contains(notes, peerNotRun) {
+		t.Errorf("table4 notes:\n%s", notes)
+	}
+}
+
+// TestHungarianNoTypedPeerNumbers: the Hungarian experiments hold no time
+// typed from an issue: no published-code table, no issue cited for a number.
+func TestHungarianNoTypedPeerNumbers(t *testing.T) {
+	typed := regexp.MustCompile(`(?i)hungarianPublished|publishedH100|issue [0-9]+\)?[^\n]*[0-9]+\.[0-9]+|\b(11\.2|195\.8|1196\.3|91\.4|570\.4)\b`)
+	for _, f := range []string{"hungarian.go", "hungarian_cuda.go"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := typed.FindString(string(b)); m != "" {
+			t.Errorf("%s holds a typed peer number: %q", f, m)
+		}
 	}
 }
