@@ -7,6 +7,8 @@ type Options struct {
 	// Device is the CUDA device ordinal (0 for the first).
 	Device int
 	// Rec, when not nil, receives the solver's phases (h2d, the paper's
-	// steps or the solver's own, d2h, total).
+	// steps or the solver's own, d2h) and the timed window: BeginTotal
+	// once the costs are on the device, EndTotal once the solve is
+	// synchronised, before the download.
 	Rec *bench.Recorder
 }
