@@ -33,8 +33,9 @@
 // cuda/vectorial*), the computation and the final synchronisation; it
 // closes the window and downloads the results (phase d2h). The paper's
 // computation time is phase compute (CUDA events): the BFS launch of
-// cuda/parallel, and the summary write + scan + read of the vectorial ones. Elements are float32, float64 or int64; on integer
-// weights every implementation equals the CPU ones exactly. Where CUDA
-// cannot be used, every entry point returns an error matching
-// driver.ErrUnavailable.
+// cuda/parallel, and the summary write + scan + read of the vectorial ones.
+//
+// Elements are float32, float64 or int64; on integer weights every
+// implementation equals the CPU ones exactly. Where CUDA cannot be used,
+// every entry point returns an error matching driver.ErrUnavailable.
 package cudatreefix

@@ -380,7 +380,9 @@ func TestProtocol(t *testing.T) {
 	for _, impl := range Impls {
 		for _, op := range []treefix.Op{treefix.Rootfix, treefix.Leaffix} {
 			ph, err := bench.Measure(t.Context(), bench.Protocol{Warmup: 1, Reps: 3, Statistic: bench.StatMedian},
-				func(ctx context.Context, rec *bench.Recorder) error { return Run(ctx, impl, op, pt, w, out, Options{Rec: rec}) })
+				func(ctx context.Context, rec *bench.Recorder) error {
+					return Run(ctx, impl, op, pt, w, out, Options{Rec: rec})
+				})
 			if err != nil {
 				t.Fatalf("%s %s: %v", impl, op, err)
 			}
