@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/semibench/semibench/bench"
-
 	"github.com/semibench/semibench/impls/cuda"
 	cudaminplus "github.com/semibench/semibench/impls/cuda/minplus"
 )
