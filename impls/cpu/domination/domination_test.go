@@ -275,8 +275,8 @@ func TestStoppedR0(t *testing.T) {
 
 // TestWindows measures Analyze with each Window and checks which phases
 // fall inside total: Algorithm 1 never, Algorithm 2 in both windows,
-// Algorithms 3 to 5 only in WindowAlgorithms2to5; with no window total is
-// the whole call. The GPU implementations take the same path when a device
+// Algorithms 3 to 5 only in WindowAlgorithms2to5, their span a summary in
+// each; with no window total is the whole call. The GPU implementations take the same path when a device
 // is present.
 func TestWindows(t *testing.T) {
 	impls := []string{"cpu/sparse"}
@@ -307,12 +307,18 @@ func TestWindows(t *testing.T) {
 					continue
 				}
 				want := bench.ScopeEndToEnd
-				if c.inside[p.Name] {
+				switch {
+				case p.Name == PhaseAlgorithms2to5:
+					want = bench.ScopeSummary
+				case c.inside[p.Name]:
 					want = bench.ScopeTotal
 				}
 				if p.Scope != want {
 					t.Errorf("%s window %d: phase %s has scope %q, want %q", impl, c.w, p.Name, p.Scope, want)
 				}
+			}
+			if ms[PhaseAlgorithms2to5] < ms["algorithm2"] {
+				t.Errorf("%s window %d: Algorithms 2-5 %.3f ms below Algorithm 2 %.3f ms", impl, c.w, ms[PhaseAlgorithms2to5], ms["algorithm2"])
 			}
 			for a := range c.inside {
 				if _, ok := ms[a]; !ok {
