@@ -81,7 +81,7 @@ func treefixTable1(run []bench.Record) []bench.Table {
 	t := bench.Table{
 		Title: "treefix/table1 — benchmark trees (paper: Table I), the CPU build of CSR and the Euler-tour vector, and the GPU build of the Euler tour, ms",
 		Header: []string{"tree", "source", "n", "depth", "avg. branching", "paper n", "paper depth", "paper branching",
-			"CSR build", "Euler-tour build", "GPU Euler-tour build"},
+			"CSR build", "Euler-tour build", "GPU Euler-tour build (total)", "GPU Euler tour (events)"},
 	}
 	standIn := false
 	for _, p := range treefixRows(own) {
@@ -92,13 +92,15 @@ func treefixTable1(run []bench.Record) []bench.Table {
 		}
 		t.Rows = append(t.Rows, []string{p.Get("tree"), p.Get("source"), metricText(r, "n", 0), metricText(r, "depth", 0),
 			metricText(r, "branching", 2), metricText(pr, "n", 0), metricText(pr, "depth", 0), metricText(pr, "branching", 2),
-			CellText(r, "csr"), CellText(r, "euler_tour"), CellText(rc.Get(exp, cudaBuild, p), cudatreefix.PhaseEulerTour)})
+			CellText(r, "csr"), CellText(r, "euler_tour"), CellText(rc.Get(exp, cudaBuild, p), bench.TotalPhase),
+			CellText(rc.Get(exp, cudaBuild, p), cudatreefix.PhaseEulerTour)})
 	}
 	if standIn {
 		t.Notes = append(t.Notes, "stand-in: not the paper's tree but a random tree with its depth and average branching factor "+
 			"(levels sized by a bell profile; 1/256 of the vertices at quick scale). Put the SuiteSparse matrices in --mtx-dir for the real trees.")
 	}
-	t.Notes = append(t.Notes, "Depth counts levels, as Table I's branching factor = n / depth shows (504855/490 = 1030.32).")
+	t.Notes = append(t.Notes, "Depth counts levels, as Table I's branching factor = n / depth shows (504855/490 = 1030.32).",
+		"CPU builds: the host clock over each build. GPU Euler-tour build (total): the host clock around the build with the CSR lists and parent array already on the device (the buffers' allocation, the launches and the synchronisation inside), the vector left there; (events): CUDA events over its launches.")
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
 	return []bench.Table{t}
@@ -118,22 +120,48 @@ var treefixRatios = []struct{ name, num, den string }{
 	{"cuda compensated / vectorial", cudatreefix.VectorialCompensated, cudatreefix.Vectorial},
 }
 
-// ratioCells returns the treefixRatios of one row's compute phases.
-func ratioCells(rc Cells, exp string, p bench.Params) []string {
+// ratioCells returns the treefixRatios of one row's phase (both sides the
+// same phase: like for like).
+func ratioCells(rc Cells, exp string, p bench.Params, phase string) []string {
 	var out []string
 	for _, r := range treefixRatios {
-		out = append(out, Ratio(PhaseMS(rc.Get(exp, r.num, p), treefix.PhaseCompute), PhaseMS(rc.Get(exp, r.den, p), treefix.PhaseCompute)))
+		out = append(out, Ratio(PhaseMS(rc.Get(exp, r.num, p), phase), PhaseMS(rc.Get(exp, r.den, p), phase)))
 	}
 	return out
 }
 
-func ratioHeader() []string {
+func ratioHeader(suffix string) []string {
 	var out []string
 	for _, r := range treefixRatios {
-		out = append(out, r.name)
+		out = append(out, r.name+suffix)
 	}
 	return out
 }
+
+// timedCells returns one row's cells of phase for every timed
+// implementation.
+func timedCells(rc Cells, exp string, p bench.Params, phase string) []string {
+	var out []string
+	for _, im := range treefixTimedImpls {
+		out = append(out, CellText(rc.Get(exp, im, p), phase))
+	}
+	return out
+}
+
+// timedHeader names the columns of timedCells.
+func timedHeader(prefix string) []string {
+	var out []string
+	for _, im := range treefixTimedImpls {
+		out = append(out, prefix+im)
+	}
+	return out
+}
+
+// treefixTotalNote says what the timing tables' figures are.
+const treefixTotalNote = "Headline columns (the implementations' names) are total: the host clock around one solve with its input where the paper puts it, every allocation, launch, synchronisation and host step inside. " +
+	"For the GPU the tree and weights are already on the device (uploaded before, phase h2d) and the results left there (downloaded after, phase d2h); total includes the GPU's Euler-tour build of the vectorial ones, which the paper does on the host before its transfer. " +
+	"For the CPU, total is the whole call (the Euler-tour vector built beforehand, as for the paper's vectorial input). " +
+	"'compute' columns are the paper's own computation time: CUDA events over the BFS launch (cuda/parallel) or over write + scan + read (cuda/vectorial*), the host clock over the traversal or over write + scan + read on the CPU; a part of total, never a headline. Ratios compare one figure with the same figure."
 
 func treefixTimesTable(run []bench.Record, exp string) []bench.Table {
 	own := ofExperiment(run, exp)
@@ -142,12 +170,13 @@ func treefixTimesTable(run []bench.Record, exp string) []bench.Table {
 	}
 	rc := IndexRecords(own)
 	t := bench.Table{
-		Title:  exp + " — +Rootfix computation time, ms, and the GPU's transfers (paper: Fig. 4a and 4b, GTX670 GPU)",
+		Title:  exp + " — +Rootfix total and the paper's computation time, ms, and the GPU's transfers (paper: Fig. 4a and 4b, GTX670 GPU)",
 		Header: []string{"tree", "source", "numbering", "n", "depth"},
 	}
 	t.Header = append(t.Header, treefixTimedImpls...)
-	t.Header = append(t.Header, ratioHeader()...)
-	t.Header = append(t.Header, "h2d cuda/parallel", "h2d cuda/vectorial", "d2h", "GPU Euler tour", "paper parallel (GTX670)")
+	t.Header = append(t.Header, ratioHeader(" (total)")...)
+	t.Header = append(t.Header, timedHeader("compute ")...)
+	t.Header = append(t.Header, "h2d cuda/parallel", "h2d cuda/vectorial", "d2h", "GPU Euler tour", "paper parallel computation (GTX670)")
 	paper := treefixPaperByTree("treefix/fig4")
 	for _, p := range treefixRows(own) {
 		r := anyRecord(rc, exp, p, treefixTimedImpls...)
@@ -156,19 +185,19 @@ func treefixTimesTable(run []bench.Record, exp string) []bench.Table {
 		if pr := paper[p.Get("tree")]; pr != nil && pr.Params.Get("n") == p.Get("n") { // same size only
 			paperMS = CellText(pr, treefix.PhaseCompute)
 		}
-		for _, im := range treefixTimedImpls {
-			row = append(row, CellText(rc.Get(exp, im, p), treefix.PhaseCompute))
-		}
-		row = append(row, ratioCells(rc, exp, p)...)
+		row = append(row, timedCells(rc, exp, p, bench.TotalPhase)...)
+		row = append(row, ratioCells(rc, exp, p, bench.TotalPhase)...)
+		row = append(row, timedCells(rc, exp, p, treefix.PhaseCompute)...)
 		cv := rc.Get(exp, cudatreefix.Vectorial, p)
 		row = append(row, CellText(rc.Get(exp, cudatreefix.Parallel, p), cudatreefix.PhaseH2D), CellText(cv, cudatreefix.PhaseH2D),
 			CellText(cv, cudatreefix.PhaseD2H), CellText(cv, cudatreefix.PhaseEulerTour), paperMS)
 		t.Rows = append(t.Rows, row)
 	}
+	t.Notes = append(t.Notes, treefixTotalNote)
 	t.Notes = append(t.Notes,
 		"Paper (text of section IV-A, GTX670): the parallel implementation needs 21 ms on nlpkkt120 (3.54 M vertices) and 12 ms on cage15 (5.15 M); Fig. 4's other values survive only as a figure.",
 		"Weights are integers in {-1,0,1} stored as float32 (exact), so every implementation is checked for equality with the int64 reference.",
-		"GPU columns: compute is the kernels alone (CUDA events); h2d carries the CSR lists (and for the vectorial ones the parent array, from which the GPU builds the Euler tour, timed apart as the GPU Euler tour) and the weights; d2h the results.")
+		"GPU transfers: h2d carries the CSR lists (and for the vectorial ones the parent array, from which the GPU builds the Euler tour, timed apart as the GPU Euler tour, inside total) and the weights; d2h the results; both outside total.")
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
 	return []bench.Table{t}
@@ -204,20 +233,26 @@ func speedupTable(run []bench.Record, exp string) []bench.Table {
 	}
 	rc := IndexRecords(own)
 	t := bench.Table{
-		Title:  "treefix/fig5 — +Rootfix speedup over cpu/sequential (paper: Fig. 5, GTX670 GPU over one CPU core), cells of " + exp,
-		Header: []string{"tree", "source", "numbering", "n", "sequential ms"},
+		Title:  "treefix/fig5 — +Rootfix speedup over cpu/sequential, by total and by the paper's computation time (paper: Fig. 5, GTX670 GPU over one CPU core, computation time), cells of " + exp,
+		Header: []string{"tree", "source", "numbering", "n", "sequential total ms"},
 	}
 	t.Header = append(t.Header, treefixTimedImpls[1:]...)
+	for _, im := range treefixTimedImpls[1:] {
+		t.Header = append(t.Header, "compute "+im)
+	}
 	for _, p := range treefixRows(own) {
 		seqR := rc.Get(exp, treefix.Sequential, p)
 		r := anyRecord(rc, exp, p, treefixTimedImpls...)
-		seq := PhaseMS(seqR, treefix.PhaseCompute)
-		row := []string{p.Get("tree"), p.Get("source"), p.Get("numbering"), metricText(r, "n", 0), CellText(seqR, treefix.PhaseCompute)}
-		for _, im := range treefixTimedImpls[1:] {
-			row = append(row, Ratio(seq, PhaseMS(rc.Get(exp, im, p), treefix.PhaseCompute)))
+		row := []string{p.Get("tree"), p.Get("source"), p.Get("numbering"), metricText(r, "n", 0), CellText(seqR, bench.TotalPhase)}
+		for _, phase := range []string{bench.TotalPhase, treefix.PhaseCompute} {
+			seq := PhaseMS(seqR, phase)
+			for _, im := range treefixTimedImpls[1:] {
+				row = append(row, Ratio(seq, PhaseMS(rc.Get(exp, im, p), phase)))
+			}
 		}
 		t.Rows = append(t.Rows, row)
 	}
+	t.Notes = append(t.Notes, "Speedups divide cpu/sequential's figure by the implementation's same figure: total by total (the headline), compute by compute (the paper's measure).", treefixTotalNote)
 	t.Notes = append(t.Notes, "Paper: counting computation only, the speedup \"reaches more than 60x on the largest benchmarks analyzed with the vectorial implementation\" (GPU against one CPU core; here against cpu/sequential, one core of this machine).")
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
@@ -233,12 +268,12 @@ func treefixTreePlots(run []bench.Record, exp string, speedup bool) []bench.Plot
 	}
 	rc := IndexRecords(own)
 	name := exp[len("treefix/"):]
-	pl := bench.Plot{Name: "treefix-" + name, Title: exp + ": +Rootfix computation time on the Table I trees",
-		XLabel: "vertices n", YLabel: "computation time (ms)", LogX: true, LogY: true}
+	pl := bench.Plot{Name: "treefix-" + name, Title: exp + ": +Rootfix total on the Table I trees",
+		XLabel: "vertices n", YLabel: "total (ms)", LogX: true, LogY: true}
 	impls := treefixTimedImpls
 	if speedup {
 		pl.Name = "treefix-fig5"
-		pl.Title, pl.YLabel = "treefix/fig5: +Rootfix speedup over cpu/sequential (cells of "+exp+")", "speedup"
+		pl.Title, pl.YLabel = "treefix/fig5: +Rootfix speedup over cpu/sequential, total by total (cells of "+exp+")", "speedup"
 		impls = impls[1:]
 	}
 	for _, im := range impls {
@@ -246,9 +281,9 @@ func treefixTreePlots(run []bench.Record, exp string, speedup bool) []bench.Plot
 		var order []string
 		for _, p := range treefixRows(own) {
 			r := rc.Get(exp, im, p)
-			v := PhaseMS(r, treefix.PhaseCompute)
+			v := PhaseMS(r, bench.TotalPhase)
 			if speedup {
-				v = PhaseMS(rc.Get(exp, treefix.Sequential, p), treefix.PhaseCompute) / v
+				v = PhaseMS(rc.Get(exp, treefix.Sequential, p), bench.TotalPhase) / v
 			}
 			if math.IsNaN(v) || r == nil {
 				continue
@@ -293,25 +328,28 @@ func treefixFig7Table(run []bench.Record) []bench.Table {
 	}
 	rc := IndexRecords(own)
 	t := bench.Table{
-		Title:  "treefix/fig7 — +Rootfix on stars and caterpillars, computation ms (paper: Fig. 7, GTX670)",
+		Title:  "treefix/fig7 — +Rootfix on stars and caterpillars, total and the paper's computation time, ms (paper: Fig. 7, GTX670, computation time)",
 		Header: []string{"shape", "n"},
 	}
 	t.Header = append(t.Header, treefixTimedImpls...)
-	t.Header = append(t.Header, ratioHeader()...)
-	t.Header = append(t.Header, "paper parallel / vectorial")
+	t.Header = append(t.Header, ratioHeader(" (total)")...)
+	t.Header = append(t.Header, timedHeader("compute ")...)
+	t.Header = append(t.Header, ratioHeader(" (compute)")...)
+	t.Header = append(t.Header, "paper parallel / vectorial (computation)")
 	for _, p := range treefixRows(own) {
 		row := []string{p.Get("tree"), p.Get("n")}
-		for _, im := range treefixTimedImpls {
-			row = append(row, CellText(rc.Get(exp, im, p), treefix.PhaseCompute))
-		}
+		row = append(row, timedCells(rc, exp, p, bench.TotalPhase)...)
+		row = append(row, ratioCells(rc, exp, p, bench.TotalPhase)...)
+		row = append(row, timedCells(rc, exp, p, treefix.PhaseCompute)...)
+		row = append(row, ratioCells(rc, exp, p, treefix.PhaseCompute)...)
 		paper := ""
 		if p.Get("n") == strconv.Itoa(1<<24) {
 			paper = map[string]string{"star": "5x", "caterpillar": "5000x"}[p.Get("tree")]
 		}
-		row = append(row, ratioCells(rc, exp, p)...)
 		row = append(row, paper)
 		t.Rows = append(t.Rows, row)
 	}
+	t.Notes = append(t.Notes, treefixTotalNote)
 	t.Notes = append(t.Notes, "Paper (section IV-A): the vectorial implementation is 5x faster than the parallel one on the star of 2^24 vertices, and on the caterpillar the parallel one is 5000x slower than the vectorial one (and slower than sequential).")
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
@@ -324,15 +362,15 @@ func treefixFig7Plots(run []bench.Record) []bench.Plot {
 	rc := IndexRecords(own)
 	var out []bench.Plot
 	for _, shape := range []string{"star", "caterpillar"} {
-		pl := bench.Plot{Name: "treefix-fig7-" + shape, Title: "treefix/fig7: +Rootfix on the " + shape,
-			XLabel: "vertices n", YLabel: "computation time (ms)", LogX: true, LogY: true}
+		pl := bench.Plot{Name: "treefix-fig7-" + shape, Title: "treefix/fig7: +Rootfix on the " + shape + ", total",
+			XLabel: "vertices n", YLabel: "total (ms)", LogX: true, LogY: true}
 		for _, im := range treefixTimedImpls {
 			s := bench.Series{Name: im}
 			for _, p := range treefixRows(own) {
 				if p.Get("tree") != shape {
 					continue
 				}
-				if v := PhaseMS(rc.Get(exp, im, p), treefix.PhaseCompute); !math.IsNaN(v) {
+				if v := PhaseMS(rc.Get(exp, im, p), bench.TotalPhase); !math.IsNaN(v) {
 					n, _ := strconv.Atoi(p.Get("n"))
 					s.X, s.Y = append(s.X, float64(n)), append(s.Y, v)
 				}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/impls/cuda"
 	cudaminplus "github.com/semibench/semibench/impls/cuda/minplus"
 )
@@ -269,5 +270,70 @@ func TestStoppedR0(t *testing.T) {
 		if stopped.R0 != full.R0 || stopped.Computed >= full.Computed {
 			t.Errorf("m=%d: stopped after %d powers with r0 %d; full run r0 %d", m, stopped.Computed, stopped.R0, full.R0)
 		}
+	}
+}
+
+// TestWindows measures Analyze with each Window and checks which phases
+// fall inside total: Algorithm 1 never, Algorithm 2 in both windows,
+// Algorithms 3 to 5 only in WindowAlgorithms2to5, their span a summary in
+// each; with no window total is the whole call. The GPU implementations take the same path when a device
+// is present.
+func TestWindows(t *testing.T) {
+	impls := []string{"cpu/sparse"}
+	if n, err := cuda.DeviceCount(); err == nil && n > 0 {
+		impls = append(impls, cudaminplus.Names...)
+	}
+	for _, impl := range impls {
+		for _, c := range []struct {
+			w      Window
+			inside map[string]bool
+		}{
+			{NoWindow, map[string]bool{"algorithm1": true, "algorithm2": true, "algorithm3": true, "algorithm4": true, "algorithm5": true}},
+			{WindowAlgorithm2, map[string]bool{"algorithm2": true}},
+			{WindowAlgorithms2to5, map[string]bool{"algorithm2": true, "algorithm3": true, "algorithm4": true, "algorithm5": true}},
+		} {
+			ph, err := bench.Measure(t.Context(), bench.Protocol{Warmup: 0, Reps: 2, Statistic: bench.StatMedian},
+				func(ctx context.Context, rec *bench.Recorder) error {
+					_, err := Analyze(ctx, 4, Options{Impl: impl, Rec: rec, Window: c.w, NoRecheck: strings.HasPrefix(impl, "cuda/")})
+					return err
+				})
+			if err != nil {
+				t.Fatalf("%s window %d: %v", impl, c.w, err)
+			}
+			ms := map[string]float64{}
+			for _, p := range ph {
+				ms[p.Name] = p.MedianMS
+				if !strings.HasPrefix(p.Name, "algorithm") {
+					continue
+				}
+				want := bench.ScopeEndToEnd
+				switch {
+				case p.Name == PhaseAlgorithms2to5:
+					want = bench.ScopeSummary
+				case c.inside[p.Name]:
+					want = bench.ScopeTotal
+				}
+				if p.Scope != want {
+					t.Errorf("%s window %d: phase %s has scope %q, want %q", impl, c.w, p.Name, p.Scope, want)
+				}
+			}
+			if ms[PhaseAlgorithms2to5] < ms["algorithm2"] {
+				t.Errorf("%s window %d: Algorithms 2-5 %.3f ms below Algorithm 2 %.3f ms", impl, c.w, ms[PhaseAlgorithms2to5], ms["algorithm2"])
+			}
+			for a := range c.inside {
+				if _, ok := ms[a]; !ok {
+					t.Errorf("%s window %d: no phase %s", impl, c.w, a)
+				}
+			}
+			if c.w == NoWindow && ms[bench.TotalPhase] != ms[bench.EndToEndPhase] {
+				t.Errorf("%s: without a window total %.3f ms differs from end_to_end %.3f ms", impl, ms[bench.TotalPhase], ms[bench.EndToEndPhase])
+			}
+			if ms[bench.TotalPhase] < ms["algorithm2"] || ms[bench.TotalPhase] > ms[bench.EndToEndPhase] {
+				t.Errorf("%s window %d: total %.3f ms outside [algorithm2 %.3f, end_to_end %.3f]", impl, c.w, ms[bench.TotalPhase], ms["algorithm2"], ms[bench.EndToEndPhase])
+			}
+		}
+	}
+	if _, err := Powers(t.Context(), 4, Options{Window: WindowAlgorithms2to5}); err == nil {
+		t.Error("Powers accepted the window of Algorithms 2 to 5")
 	}
 }

@@ -30,10 +30,22 @@ func (an *Analysis) session(ctx context.Context) (*cudaminplus.Session, error) {
 }
 
 // algorithm2GPU is algorithm2 on a Session: A^1..A^K (or up to the first
-// repetition), each summarised on the device. The repetition's exact check
-// is left to Recheck, which recomputes the powers.
+// repetition), each summarised on the device. Phase algorithm2 and the
+// window of WindowAlgorithm2 end with the last power's statistics on the
+// host (every Session call returns synchronised); the exact check of a
+// repetition (unless opt.NoRecheck) and the session's Close come after. The
+// repetition's exact check otherwise is left to Recheck, which recomputes
+// the powers.
 func (an *Analysis) algorithm2GPU(ctx context.Context, opt Options) error {
-	defer opt.Rec.Start("algorithm2")()
+	stop, ended := opt.Rec.Start("algorithm2"), false
+	end := func() {
+		if !ended {
+			ended = true
+			stop()
+			opt.endAlgorithm2()
+		}
+	}
+	defer end()
 	s, err := an.session(ctx)
 	if err != nil {
 		return err
@@ -52,6 +64,7 @@ func (an *Analysis) algorithm2GPU(ctx context.Context, opt Options) error {
 		}
 		return nil
 	})
+	end()
 	an.Updates = float64(s.Power()-1) * s.Updates()
 	if err != nil && !errors.Is(err, errStop) {
 		return fmt.Errorf("domination: m = %d: algorithm 2 on %s: %w", an.M, an.Impl, err)

@@ -234,3 +234,42 @@ func TestGPUKernelPath(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestProductProtocol measures the one-shot products with bench.Measure:
+// the transfers lie outside total, the product inside, and total within
+// end_to_end.
+func TestProductProtocol(t *testing.T) {
+	if gpuCount() == 0 {
+		t.Skip("no CUDA device")
+	}
+	const n = 300
+	r := rand.New(rand.NewPCG(5, 6))
+	a, b := randomDense(r, n, 0.3), randomDense(r, n, 0.3)
+	csr, err := CSRFromDense(n, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := map[string]func(ctx context.Context, rec *bench.Recorder) error{
+		NamePaper:  func(ctx context.Context, rec *bench.Recorder) error { _, err := Paper(ctx, n, a, b, rec); return err },
+		NameFast:   func(ctx context.Context, rec *bench.Recorder) error { _, err := Fast(ctx, n, a, b, rec); return err },
+		NameSparse: func(ctx context.Context, rec *bench.Recorder) error { _, err := Sparse(ctx, csr, b, rec); return err },
+	}
+	for _, impl := range Names {
+		ph, err := bench.Measure(t.Context(), bench.Protocol{Warmup: 1, Reps: 3, Statistic: bench.StatMedian}, runs[impl])
+		if err != nil {
+			t.Fatalf("%s: %v", impl, err)
+		}
+		scope, ms := map[string]string{}, map[string]float64{}
+		for _, p := range ph {
+			scope[p.Name], ms[p.Name] = p.Scope, p.MedianMS
+		}
+		for name, want := range map[string]string{PhaseH2D: bench.ScopeEndToEnd, PhaseD2H: bench.ScopeEndToEnd, PhaseProduct: bench.ScopeTotal} {
+			if scope[name] != want {
+				t.Errorf("%s: phase %s has scope %q, want %q", impl, name, scope[name], want)
+			}
+		}
+		if ms[bench.TotalPhase] <= 0 || ms[bench.TotalPhase] > ms[bench.EndToEndPhase] {
+			t.Errorf("%s: total %.3f ms outside (0, end_to_end %.3f ms]", impl, ms[bench.TotalPhase], ms[bench.EndToEndPhase])
+		}
+	}
+}

@@ -25,11 +25,13 @@ const (
 // Names lists the implementations.
 var Names = []string{NamePaper, NameFast, NameSparse}
 
-// Phases reported to a bench.Recorder by the one-shot products.
+// Phases reported to a bench.Recorder by the one-shot products (Paper,
+// Fast, Sparse); total is the window around the product's launch and
+// synchronisation.
 const (
-	PhaseH2D     = "h2d"     // uploads and conversion to the padded layout
-	PhaseProduct = "product" // the product kernel, timed with CUDA events
-	PhaseD2H     = "d2h"     // the result back to the host
+	PhaseH2D     = "h2d"     // uploads and conversion to the padded layout (outside total)
+	PhaseProduct = "product" // the product kernel, timed with CUDA events (inside total)
+	PhaseD2H     = "d2h"     // unpadding and the result back to the host (outside total)
 )
 
 // module is the kernel source, kernels/minplus.cu.

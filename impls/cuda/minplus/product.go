@@ -104,22 +104,27 @@ func (k *kernelSet) launchProduct(t *driver.Thread, dev *cuda.Device, impl strin
 	return fmt.Errorf("minplus: unknown implementation %q", impl)
 }
 
-// timedProduct runs the product C = A ⊗ B into c, timed by CUDA events as
-// PhaseProduct, then, as PhaseD2H, unpads C into scratch and downloads it
-// into dst.
+// timedProduct runs the product C = A ⊗ B into c inside the window of
+// total (bench.Recorder.BeginTotal .. EndTotal: the operands already on the
+// device in the padded layout, the launch, and the synchronisation on the
+// end event), the kernel's time by CUDA events as PhaseProduct; then, as
+// PhaseD2H (outside total), it unpads C into scratch and downloads it into
+// dst.
 func (k *kernelSet) timedProduct(t *driver.Thread, dev *cuda.Device, rec *bench.Recorder, impl string, n int,
 	a, b, c driver.DevicePtr, csr [3]driver.DevicePtr, scratch driver.DevicePtr, dst []int16) error {
+	rec.BeginTotal()
 	if err := dev.StartTimer(t); err != nil {
 		return err
 	}
 	if err := k.launchProduct(t, dev, impl, n, a, b, c, csr); err != nil {
 		return fmt.Errorf("product: %w", err)
 	}
-	d, err := dev.StopTimer(t)
+	d, err := dev.StopTimer(t) // synchronises on the end event
 	if err != nil {
 		return fmt.Errorf("product: %w", err)
 	}
-	rec.Add(PhaseProduct, d)
+	rec.Add(PhaseProduct, d) // inside the window: a part of total
+	rec.EndTotal()
 	defer rec.Start(PhaseD2H)()
 	if err := k.unpadTo(t, dev, n, c, scratch); err != nil {
 		return fmt.Errorf("unpadding C: %w", err)
@@ -184,14 +189,21 @@ func (k *kernelSet) readStats(t *driver.Thread, dev *cuda.Device, n int, m, buf 
 
 // Paper is cuda/paper: C = A ⊗ B for n x n row-major matrices by the
 // paper's MatrixMul-style kernel (32 x 32 shared-memory tiles, one output
-// per thread), on the first device. Phases: h2d (uploads and conversion),
-// product (CUDA events), d2h.
+// per thread), on the first device.
+//
+// Timing: the paper times its products with the matrices on the device
+// (Algorithm 2 keeps the powers there). The device buffers are allocated
+// and the operands uploaded and converted to the padded layout first
+// (phase h2d, outside total: the operands in the kernel's layout are the
+// input); the window of total holds the launch and its synchronisation
+// (phase product, CUDA events); C is then unpadded and downloaded (phase
+// d2h, outside total).
 func Paper(ctx context.Context, n int, a, b []int16, rec *bench.Recorder) ([]int16, error) {
 	return dense(ctx, NamePaper, n, a, b, rec)
 }
 
 // Fast is cuda/fast: C = A ⊗ B by the register-tiled packed-int16 kernel
-// (DPX on Hopper), on the first device; phases as Paper.
+// (DPX on Hopper), on the first device; timing and phases as Paper.
 func Fast(ctx context.Context, n int, a, b []int16, rec *bench.Recorder) ([]int16, error) {
 	return dense(ctx, NameFast, n, a, b, rec)
 }
@@ -239,7 +251,8 @@ func dense(ctx context.Context, impl string, n int, a, b []int16, rec *bench.Rec
 }
 
 // Sparse is cuda/sparse: C = A ⊗ B with A in CSR and B an n x n row-major
-// matrix, nnz(A)·n updates, on the first device; phases as Paper.
+// matrix, nnz(A)·n updates, on the first device; timing and phases as
+// Paper (A's CSR arrays are uploaded with B, outside total).
 func Sparse(ctx context.Context, a *CSR, b []int16, rec *bench.Recorder) ([]int16, error) {
 	if err := a.Check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", NameSparse, err)

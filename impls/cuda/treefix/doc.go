@@ -27,10 +27,15 @@
 //     rounds once after the subtraction. Bound states its error.
 //
 // Every run uploads what it reads (phase h2d: the CSR lists, the parent
-// array where used, and the weights), computes (phase compute, CUDA
-// events; the vectorial ones also write, scan and read), and downloads the
-// results (phase d2h). Elements are float32, float64 or int64; on integer
-// weights every implementation equals the CPU ones exactly. Where CUDA
-// cannot be used, every entry point returns an error matching
-// driver.ErrUnavailable.
+// array where used, and the weights), then opens the window of total (the
+// headline, bench.Recorder.BeginTotal) with the input on the device: the
+// allocation of the work buffers, the GPU Euler tour (phase euler_tour,
+// cuda/vectorial*), the computation and the final synchronisation; it
+// closes the window and downloads the results (phase d2h). The paper's
+// computation time is phase compute (CUDA events): the BFS launch of
+// cuda/parallel, and the summary write + scan + read of the vectorial ones.
+//
+// Elements are float32, float64 or int64; on integer weights every
+// implementation equals the CPU ones exactly. Where CUDA cannot be used,
+// every entry point returns an error matching driver.ErrUnavailable.
 package cudatreefix

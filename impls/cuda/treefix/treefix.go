@@ -27,13 +27,13 @@ var Impls = []string{Parallel, Vectorial, VectorialCompensated}
 
 // Phase names reported to Options.Rec.
 const (
-	PhaseH2D       = "h2d"        // tree arrays and weights to the device (host clock)
-	PhaseEulerTour = "euler_tour" // the vector representation built on the GPU (events)
-	PhaseCompute   = "compute"    // the paper's computation time (events)
+	PhaseH2D       = "h2d"        // tree arrays and weights to the device (host clock, outside total)
+	PhaseEulerTour = "euler_tour" // the vector representation built on the GPU (events, inside total)
+	PhaseCompute   = "compute"    // the paper's computation time (events; a summary of write, scan and read for the vectorial ones)
 	PhaseWrite     = treefix.PhaseWrite
 	PhaseScan      = treefix.PhaseScan
 	PhaseRead      = treefix.PhaseRead
-	PhaseD2H       = "d2h" // the results back (host clock)
+	PhaseD2H       = "d2h" // the results back (host clock, outside total)
 )
 
 const module = "treefix"
@@ -142,6 +142,21 @@ func check[T Element](impl string, t *treefix.Tree, w, out []T) error {
 
 // Run computes op of the weights w on tree t into out with the named CUDA
 // implementation; opt.Rec receives the phases.
+//
+// The timing follows the paper (section IV: "total execution time"
+// decoupled into "data transfer time" and "computation time", with the data
+// transferred once and the algorithm then run on the device). The tree and
+// the weights are uploaded first (phase h2d, outside total); the window of
+// total (Recorder.BeginTotal .. EndTotal) then holds everything the solve
+// does with its input on the device: the allocation of the work buffers
+// (reused across runs, so a lookup after the first), the GPU build of the
+// Euler tour (cuda/vectorial*, phase euler_tour: the paper builds the
+// vector representation on the host and transfers it, outside its timing),
+// every launch and the final synchronisation; the results are then
+// downloaded (phase d2h, outside total). The paper's computation time is
+// phase compute: the one cooperative BFS launch of cuda/parallel (a part of
+// total's breakdown), and write + scan + read of the vectorial ones (a
+// summary of those three phases, not counted twice).
 func Run[T Element](ctx context.Context, impl string, op treefix.Op, t *treefix.Tree, w, out []T, opt Options) error {
 	if err := check(impl, t, w, out); err != nil {
 		return err
@@ -162,7 +177,10 @@ func Run[T Element](ctx context.Context, impl string, op treefix.Op, t *treefix.
 
 // BuildVector builds the vector tree representation of t on the GPU and
 // returns it (for checks against treefix.Tree.BuildVector); opt.Rec
-// receives the phases h2d, euler_tour and d2h.
+// receives the phases h2d (the CSR lists and the parent array, outside
+// total), euler_tour (CUDA events, inside total) and d2h (outside). The
+// window of total holds the allocation of the tour's buffers, the tour's
+// launches and its synchronisation.
 func BuildVector(ctx context.Context, t *treefix.Tree, opt Options) (*treefix.Vector, error) {
 	if t == nil {
 		return nil, fmt.Errorf("cuda euler tour: nil tree")
@@ -175,18 +193,19 @@ func BuildVector(ctx context.Context, t *treefix.Tree, opt Options) (*treefix.Ve
 	v := &treefix.Vector{Open: make([]int32, n), Close: make([]int32, n)}
 	err = dev.Run(ctx, func(th *driver.Thread) error {
 		r := &runner{th: th, dev: dev, s: dev.Stream(), rec: opt.Rec}
-		if err := dev.Check(th, Plan(Vectorial, treefix.Rootfix, n, 4)); err != nil {
+		plan := Plan(Vectorial, treefix.Rootfix, n, 4)
+		if err := r.upload(plan, t, true, func() error { return nil }); err != nil {
 			return err
 		}
-		t0 := time.Now()
-		if err := r.uploadTree(t, true); err != nil {
+		r.rec.BeginTotal()
+		if err := r.alloc(plan); err != nil {
 			return err
 		}
-		r.rec.Add(PhaseH2D, time.Since(t0))
 		if err := r.timed(PhaseEulerTour, func() error { return r.eulerTour(n, int(t.CSR.Root)) }); err != nil {
 			return err
 		}
-		t0 = time.Now()
+		r.rec.EndTotal() // timed synchronised on its end event
+		t0 := time.Now()
 		if err := cuda.Download(th, dev, v.Open, r.buf["treefix.open"]); err != nil {
 			return err
 		}
@@ -200,6 +219,22 @@ func BuildVector(ctx context.Context, t *treefix.Tree, opt Options) (*treefix.Ve
 		return nil, fmt.Errorf("cuda euler tour n=%d: %w", n, err)
 	}
 	return v, nil
+}
+
+// inputBuffers are the buffers a run uploads into before its window.
+var inputBuffers = []string{"treefix.R", "treefix.C", "treefix.parent", "treefix.w"}
+
+// InputPlan is the part of plan p that holds the run's input (the CSR
+// lists, the parent array and the weights): allocated and uploaded before
+// the window of total opens. The rest of p is allocated inside it.
+func InputPlan(p cuda.Plan) cuda.Plan {
+	in := cuda.Plan{What: p.What + " (input)"}
+	for _, b := range p.Buffers {
+		if slices.Contains(inputBuffers, b.Name) {
+			in.Buffers = append(in.Buffers, b)
+		}
+	}
+	return in
 }
 
 // runner carries one run's device state.
@@ -250,14 +285,14 @@ func (r *runner) timed(phase string, f func() error) error {
 	return nil
 }
 
-// uploadTree copies the CSR lists (and the parent array when parent is
-// set) to the device.
-func (r *runner) uploadTree(t *treefix.Tree, parent bool) error {
-	if r.buf == nil {
-		if err := r.alloc(Plan(Vectorial, treefix.Rootfix, t.N(), 4)); err != nil {
-			return err
-		}
+// upload allocates the input buffers of plan p (InputPlan) and copies the
+// CSR lists (and the parent array when parent is set) to the device, then
+// runs more (the weights' upload); phase h2d covers all of it.
+func (r *runner) upload(p cuda.Plan, t *treefix.Tree, parent bool, more func() error) error {
+	if err := r.alloc(InputPlan(p)); err != nil {
+		return err
 	}
+	defer r.rec.Start(PhaseH2D)()
 	c := t.CSR
 	if err := cuda.Upload(r.th, r.dev, r.buf["treefix.R"], c.R); err != nil {
 		return err
@@ -268,9 +303,11 @@ func (r *runner) uploadTree(t *treefix.Tree, parent bool) error {
 		}
 	}
 	if parent {
-		return cuda.Upload(r.th, r.dev, r.buf["treefix.parent"], t.Parent)
+		if err := cuda.Upload(r.th, r.dev, r.buf["treefix.parent"], t.Parent); err != nil {
+			return err
+		}
 	}
-	return nil
+	return more()
 }
 
 // eulerTour ranks the tour's linked list into treefix.open and
@@ -318,26 +355,26 @@ func (r *runner) eulerTour(n, root int) error {
 func runOn[T Element](ctx context.Context, r *runner, impl string, op treefix.Op, t *treefix.Tree, w, out []T) error {
 	sfx, elem := suffix[T]()
 	n := t.N()
-	if err := r.alloc(Plan(impl, op, n, elem)); err != nil {
-		return err
-	}
+	plan := Plan(impl, op, n, elem)
 	leaf := 0
 	if op == treefix.Leaffix {
 		leaf = 1
 	}
-	b := r.buf
-	t0 := time.Now()
-	if err := r.uploadTree(t, impl != Parallel || op == treefix.Leaffix); err != nil {
+	err := r.upload(plan, t, impl != Parallel || op == treefix.Leaffix, func() error {
+		return cuda.Upload(r.th, r.dev, r.buf["treefix.w"], w)
+	})
+	if err != nil {
 		return err
 	}
-	if err := cuda.Upload(r.th, r.dev, b["treefix.w"], w); err != nil {
-		return err
-	}
-	r.rec.Add(PhaseH2D, time.Since(t0))
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	r.rec.BeginTotal()
+	if err := r.alloc(plan); err != nil { // the input buffers are reused by name
+		return err
+	}
 	if impl == Parallel {
+		// timed synchronises on its end event
 		if err := r.timed(PhaseCompute, func() error { return r.parallel(sfx, n, int(t.CSR.Root), leaf) }); err != nil {
 			return err
 		}
@@ -345,12 +382,14 @@ func runOn[T Element](ctx context.Context, r *runner, impl string, op treefix.Op
 		if err := r.timed(PhaseEulerTour, func() error { return r.eulerTour(n, int(t.CSR.Root)) }); err != nil {
 			return err
 		}
+		// vectorial synchronises on its last event
 		if err := r.vectorial(impl == VectorialCompensated, sfx, elem, n, leaf); err != nil {
 			return err
 		}
 	}
+	r.rec.EndTotal()
 	t1 := time.Now()
-	if err := cuda.Download(r.th, r.dev, out, b["treefix.out"]); err != nil {
+	if err := cuda.Download(r.th, r.dev, out, r.buf["treefix.out"]); err != nil {
 		return err
 	}
 	r.rec.Add(PhaseD2H, time.Since(t1))
@@ -373,8 +412,9 @@ func (r *runner) parallel(sfx string, n, root, leaf int) error {
 		b["treefix.Q"], b["treefix.loc"], b["treefix.cb"], b["treefix.lev"], b["treefix.st"], bar, root, leaf)
 }
 
-// vectorial runs write, scan and read, each timed with events, their sum
-// reported as the compute phase.
+// vectorial runs write, scan and read, each timed with events (phases of
+// total's breakdown), their sum reported as the summary phase compute (the
+// paper's computation time, not counted twice).
 func (r *runner) vectorial(comp bool, sfx string, elem, n, leaf int) error {
 	b := r.buf
 	th, s := r.th, r.s
@@ -459,6 +499,6 @@ func (r *runner) vectorial(comp bool, sfx string, elem, n, leaf int) error {
 		r.rec.Add(ph, d)
 		total += d
 	}
-	r.rec.Add(PhaseCompute, total)
+	r.rec.AddSummary(PhaseCompute, total)
 	return nil
 }

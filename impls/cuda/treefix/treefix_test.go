@@ -1,6 +1,7 @@
 package cudatreefix
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -333,5 +334,80 @@ func TestFallbackPTX(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestInputPlan checks that the part of each plan allocated before the
+// window holds exactly the buffers the run uploads into, with the plan's
+// sizes, so that the full plan allocated inside the window reuses them.
+func TestInputPlan(t *testing.T) {
+	for _, impl := range Impls {
+		for _, op := range []treefix.Op{treefix.Rootfix, treefix.Leaffix} {
+			p := Plan(impl, op, 1000, 8)
+			in := InputPlan(p)
+			if len(in.Buffers) != len(inputBuffers) {
+				t.Fatalf("%s %s: input plan %v, want the buffers %v", impl, op, in.Buffers, inputBuffers)
+			}
+			for _, b := range in.Buffers {
+				if !slices.Contains(p.Buffers, b) {
+					t.Errorf("%s %s: input buffer %v is not in the plan", impl, op, b)
+				}
+			}
+			if in.Total() >= p.Total() {
+				t.Errorf("%s %s: input plan of %d bytes is not a part of the plan's %d", impl, op, in.Total(), p.Total())
+			}
+		}
+	}
+}
+
+// TestProtocol measures every implementation with bench.Measure and checks
+// the timing protocol: the transfers lie outside total, the euler_tour and
+// write/scan/read phases inside, compute is a summary for the vectorial
+// ones and a part of the breakdown for cuda/parallel, and total lies within
+// end_to_end.
+func TestProtocol(t *testing.T) {
+	needGPU(t)
+	tr, err := trees.Random(200000, 40, trees.Bell, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt, _ := treefix.NewTree(tr.Parent)
+	n := pt.N()
+	w, out := make([]float32, n), make([]float32, n)
+	for i := range w {
+		w[i] = float32(i%3 - 1)
+	}
+	for _, impl := range Impls {
+		for _, op := range []treefix.Op{treefix.Rootfix, treefix.Leaffix} {
+			ph, err := bench.Measure(t.Context(), bench.Protocol{Warmup: 1, Reps: 3, Statistic: bench.StatMedian},
+				func(ctx context.Context, rec *bench.Recorder) error {
+					return Run(ctx, impl, op, pt, w, out, Options{Rec: rec})
+				})
+			if err != nil {
+				t.Fatalf("%s %s: %v", impl, op, err)
+			}
+			scope := map[string]string{}
+			ms := map[string]float64{}
+			for _, p := range ph {
+				scope[p.Name], ms[p.Name] = p.Scope, p.MedianMS
+			}
+			want := map[string]string{PhaseH2D: bench.ScopeEndToEnd, PhaseD2H: bench.ScopeEndToEnd, bench.OtherPhase: bench.ScopeTotal}
+			if impl == Parallel {
+				want[PhaseCompute] = bench.ScopeTotal
+			} else {
+				want[PhaseCompute] = bench.ScopeSummary
+				for _, p := range []string{PhaseEulerTour, PhaseWrite, PhaseScan, PhaseRead} {
+					want[p] = bench.ScopeTotal
+				}
+			}
+			for name, s := range want {
+				if scope[name] != s {
+					t.Errorf("%s %s: phase %s has scope %q, want %q (phases %v)", impl, op, name, scope[name], s, scope)
+				}
+			}
+			if ms[bench.TotalPhase] <= 0 || ms[bench.TotalPhase] > ms[bench.EndToEndPhase] {
+				t.Errorf("%s %s: total %.3f ms outside (0, end_to_end %.3f ms]", impl, op, ms[bench.TotalPhase], ms[bench.EndToEndPhase])
+			}
+		}
 	}
 }
