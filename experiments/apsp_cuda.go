@@ -17,7 +17,9 @@ import (
 // errors become ErrUnavailable.
 
 // apspCUDAFast runs cuda/fast on c in place; rec (may be nil) receives the
-// phases h2d, closure (CUDA events) and d2h.
+// phases h2d (outside total), closure (CUDA events, inside) and d2h
+// (outside), and the window of total: the solve with the matrix in device
+// memory.
 func apspCUDAFast[T any, S semiring.Semiring[T]](ctx context.Context, s S, c *apsp.Matrix[T], rec *bench.Recorder) error {
 	_, err := cudaapsp.Fast(ctx, s, c, cudaapsp.Options{Rec: rec})
 	return markUnavailable(err)
@@ -31,7 +33,8 @@ func apspCUDAInverse(ctx context.Context, a *apsp.Matrix[float64], rec *bench.Re
 
 // apspMinPlus32 runs cuda/fast in min-plus on float64 values: they are
 // rounded to float32 (exact for integers below 2²⁴), closed on the GPU and
-// widened back. With negate it computes the max-plus closure instead, as
+// widened back (both conversions on the host, outside total, inside
+// end_to_end). With negate it computes the max-plus closure instead, as
 // the negation of the min-plus closure of -A (the zeros -inf and +inf, and
 // the stars, correspond under negation).
 func apspMinPlus32(ctx context.Context, a *apsp.Matrix[float64], negate bool, rec *bench.Recorder) error {
@@ -79,10 +82,11 @@ func APSPBackends() []apsp.Backend {
 }
 
 // apspSim runs the array GJE0 or GJE1 on mats by the CPU simulator or,
-// with gpu, by cuda/systolic (GJE0 only).
-func apspSim[T any, S semiring.Semiring[T]](ctx context.Context, gpu bool, s S, n int, mats [][]T, cfg systolic.Config) (*systolic.Run[T], error) {
+// with gpu, by cuda/systolic (GJE0 only), which marks its window and phases
+// on rec (may be nil: untimed).
+func apspSim[T any, S semiring.Semiring[T]](ctx context.Context, gpu bool, s S, n int, mats [][]T, cfg systolic.Config, rec *bench.Recorder) (*systolic.Run[T], error) {
 	if gpu {
-		r, err := cudaapsp.Systolic(ctx, s, n, mats, cfg, cudaapsp.Options{})
+		r, err := cudaapsp.Systolic(ctx, s, n, mats, cfg, cudaapsp.Options{Rec: rec})
 		return r, markUnavailable(err)
 	}
 	return systolic.Simulate(ctx, n, systolic.SemiringOps(s), mats, cfg)

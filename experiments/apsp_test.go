@@ -45,3 +45,30 @@ func TestAPSPQuick(t *testing.T) {
 		}
 	}
 }
+
+// TestAPSPBlockedHeadlineTotal checks that apsp/blocked's GPU table shows
+// total as its headline, end to end beside it, and ratios of totals.
+func TestAPSPBlockedHeadlineTotal(t *testing.T) {
+	mk := func(impl string, phases map[string]float64) bench.Record {
+		r := bench.Record{Experiment: "apsp/blocked", Impl: impl, Params: apspBlockedParams(4096), Status: bench.StatusOK, Check: &bench.Check{OK: true}}
+		for name, v := range phases {
+			r.Phases = append(r.Phases, bench.Phase{Name: name, MedianMS: v, StatMS: v})
+		}
+		return r
+	}
+	run := []bench.Record{
+		mk("cpu/fast", map[string]float64{"closure": 999, "total": 1000}),
+		mk("cuda/fast", map[string]float64{"closure": 7, "total": 8, "h2d": 20, "d2h": 30, "end_to_end": 60}),
+	}
+	var out strings.Builder
+	for _, tb := range apspBlockedTable(run) {
+		if err := tb.Render(&out, "text"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, want := range []string{"headline: total", "Total is the headline", "end to end ms", "125.0x"} { // 1000 / 8
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, out.String())
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 	"unsafe"
+	"weak"
 
 	"github.com/semibench/semibench/impls/cuda/driver"
 )
@@ -503,3 +504,121 @@ func (p *Pending[T]) Wait() []T {
 	<-p.done
 	return p.val
 }
+
+// Recycler hands out result slices and takes back those their users are
+// done with, so that a solve writes its answer into memory that is already
+// mapped (a fresh multi-megabyte Go slice costs page faults or zeroing, and
+// on some repetitions much more: kleene/table3's download of W into fresh
+// slices jumped from 4.5 ms to 13-22 ms). The GPU itself never touches these
+// slices: it writes into the page-locked staging ring (Download), and the
+// host copies from there into the slice.
+//
+// Ownership: a slice from Take belongs to the caller, who may keep it for
+// ever; nothing is reused unless the caller gives it back with Give, after
+// which the caller must not read or write it (the next Take may hand it to
+// another solve). Give accepts only a slice that Take handed out and that
+// was not given back since, so a slice given back twice, or a foreign one,
+// is ignored and can never be handed to two solves at once. The recycler
+// keeps at most Keep slices (default 2); the outstanding ones are tracked by
+// weak pointers, so a slice never given back is garbage collected as usual.
+// The zero value is ready to use; it is safe for concurrent use.
+type Recycler[T any] struct {
+	// Keep is the most slices kept for reuse (0: 2).
+	Keep int
+
+	mu   sync.Mutex
+	free [][]T
+	out  map[weak.Pointer[T]]struct{}
+}
+
+// Take returns a slice of n elements: a given-back one of sufficient
+// capacity (its contents are stale: the solve overwrites all of it), or a
+// fresh one allocated and faulted in on another goroutine (Output), so that
+// the allocation overlaps the solve. Call Wait on the result.
+func (r *Recycler[T]) Take(n int) *Pending[T] {
+	if n <= 0 {
+		return &Pending[T]{done: closed, val: []T{}}
+	}
+	r.mu.Lock()
+	best := -1
+	for i, s := range r.free {
+		if cap(s) >= n && (best < 0 || cap(s) < cap(r.free[best])) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		s := r.free[best][:n]
+		r.free = append(r.free[:best], r.free[best+1:]...)
+		r.track(s)
+		r.mu.Unlock()
+		return &Pending[T]{done: closed, val: s}
+	}
+	r.mu.Unlock()
+	p := Output[T](n)
+	q := &Pending[T]{done: make(chan struct{})}
+	go func() {
+		s := p.Wait()
+		r.mu.Lock()
+		r.track(s)
+		r.mu.Unlock()
+		q.val = s
+		close(q.done)
+	}()
+	return q
+}
+
+// track records s as handed out (r.mu held), dropping the entries of slices
+// that were collected.
+func (r *Recycler[T]) track(s []T) {
+	if r.out == nil {
+		r.out = map[weak.Pointer[T]]struct{}{}
+	}
+	for w := range r.out {
+		if w.Value() == nil {
+			delete(r.out, w)
+		}
+	}
+	r.out[weak.Make(&s[:1][0])] = struct{}{}
+}
+
+// Give takes back a slice from Take that the caller will no longer use, and
+// reports whether it was taken (false for a slice not handed out by Take or
+// given back already). When Keep slices are kept already, the smallest is
+// dropped.
+func (r *Recycler[T]) Give(s []T) bool {
+	if cap(s) == 0 {
+		return false
+	}
+	w := weak.Make(&s[:1][0])
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.out[w]; !ok {
+		return false
+	}
+	delete(r.out, w)
+	r.free = append(r.free, s[:cap(s)])
+	keep := r.Keep
+	if keep <= 0 {
+		keep = 2
+	}
+	for len(r.free) > keep {
+		small := 0
+		for i, f := range r.free {
+			if cap(f) < cap(r.free[small]) {
+				small = i
+			}
+		}
+		r.free = append(r.free[:small], r.free[small+1:]...)
+	}
+	return true
+}
+
+// Kept returns the number of slices kept for reuse (for tests).
+func (r *Recycler[T]) Kept() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.free)
+}
+
+// closed is a closed channel, for a Pending that is ready at once.
+var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()

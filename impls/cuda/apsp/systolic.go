@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
 	"github.com/semibench/semibench/semiring"
@@ -83,6 +84,13 @@ var conflictText = map[uint64]string{
 // simulated. An undefined star stops it with an error wrapping
 // semiring.ErrNoStar that names the matrix, the pivot and the step.
 // Without CUDA the error matches driver.ErrUnavailable.
+//
+// Timing (opt.Rec): the matrices and the entry steps go to the device
+// first (h2d, outside total); total covers the simulation with its data on
+// the device: clearing the registers, every step's launch and the periodic
+// reads of the counters that decide the end (phase steps, host clock, also
+// Run.Elapsed), up to the last output in device memory; the outputs, their
+// steps and the active counts come back after it (d2h, outside total).
 func Systolic[T any, S semiring.Semiring[T]](ctx context.Context, s S, n int, mats [][]T, cfg systolic.Config, opt Options) (*systolic.Run[T], error) {
 	if n < 1 {
 		return nil, fmt.Errorf("cuda/systolic: matrix order %d, want at least 1", n)
@@ -115,7 +123,7 @@ func Systolic[T any, S semiring.Semiring[T]](ctx context.Context, s S, n int, ma
 	var r *systolic.Run[T]
 	err = dev.Run(ctx, func(t *driver.Thread) error {
 		var err error
-		r, err = runSystolic(ctx, t, dev, k, n, mats, cfg)
+		r, err = runSystolic(ctx, t, dev, k, n, mats, cfg, opt.Rec)
 		return err
 	})
 	if err != nil {
@@ -124,7 +132,7 @@ func Systolic[T any, S semiring.Semiring[T]](ctx context.Context, s S, n int, ma
 	return r, nil
 }
 
-func runSystolic[T any](ctx context.Context, t *driver.Thread, dev *cuda.Device, k kind, n int, mats [][]T, cfg systolic.Config) (*systolic.Run[T], error) {
+func runSystolic[T any](ctx context.Context, t *driver.Thread, dev *cuda.Device, k kind, n int, mats [][]T, cfg systolic.Config, rec *bench.Recorder) (*systolic.Run[T], error) {
 	nm, nn := len(mats), n*n
 	s := n + 1
 	P := s * s
@@ -153,6 +161,7 @@ func runSystolic[T any](ctx context.Context, t *driver.Thread, dev *cuda.Device,
 	str := dev.Stream()
 
 	// Inputs, as the device's element type.
+	stop := rec.Start(PhaseH2D)
 	flat := make([]T, 0, nm*nn)
 	for _, x := range mats {
 		flat = append(flat, x...)
@@ -163,16 +172,19 @@ func runSystolic[T any](ctx context.Context, t *driver.Thread, dev *cuda.Device,
 	if err := cuda.Upload(t, dev, bufs["sys.in"], in); err != nil {
 		return nil, err
 	}
+	counters := bufs["sys.counters"]
+	if err := cuda.Upload(t, dev, counters, []int32{int32(nm * nn), 0, 0, 0, 0, 0, 0, 0}); err != nil {
+		return nil, err
+	}
+	stop()
+
+	rec.BeginTotal()
 	regs := bufs["sys.regs"]
 	half := regs.Add(int64(3 * uint64(P) * regBytes(k)))
 	if err := t.Launch(clear, driver.D1((6*P+255)/256), driver.D1(256), 0, str, regs, 6*P); err != nil {
 		return nil, fmt.Errorf("clearing the registers: %w", err)
 	}
 	if err := t.MemsetD32Async(bufs["sys.active"], 0, int64(bound+2), str); err != nil {
-		return nil, err
-	}
-	counters := bufs["sys.counters"]
-	if err := cuda.Upload(t, dev, counters, []int32{int32(nm * nn), 0, 0, 0, 0, 0, 0, 0}); err != nil {
 		return nil, err
 	}
 	keys := counters.Add(32)
@@ -225,6 +237,11 @@ func runSystolic[T any](ctx context.Context, t *driver.Thread, dev *cuda.Device,
 		}
 	}
 	elapsed := time.Since(start)
+	rec.Add(PhaseSteps, elapsed)
+	rec.EndTotal() // the counters' download waited for the last step
+
+	stop = rec.Start(PhaseD2H)
+	defer stop()
 
 	r := &systolic.Run[T]{N: n, Matrices: nm, Design: cfg.Design, Tracks: cfg.Tracks, Processors: P,
 		Window: cfg.Window, In: make([]int, nm), Out: make([][]int, nm), Result: make([][]T, nm), Elapsed: elapsed}
@@ -272,12 +289,21 @@ func runSystolic[T any](ctx context.Context, t *driver.Thread, dev *cuda.Device,
 	return r, nil
 }
 
+// words keeps the 32-bit words through which Boolean matrices move, so
+// that a solve converts into memory that is already mapped. The slices
+// never leave this package's transfers (they are scratch: copied from or
+// into the caller's bools within one call), so handing them back at once
+// is safe.
+var words cuda.Recycler[uint32]
+
 // uploadElems copies elements to the device as the kernels store them:
 // bool as 32-bit words, others as they are.
 func uploadElems[T any](t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, xs []T) error {
 	if b, ok := any(xs).([]bool); ok {
-		w := make([]uint32, len(b))
+		w := words.Take(len(b)).Wait()
+		defer words.Give(w)
 		for i, v := range b {
+			w[i] = 0
 			if v {
 				w[i] = 1
 			}
@@ -290,7 +316,8 @@ func uploadElems[T any](t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr
 // downloadElems is uploadElems' inverse.
 func downloadElems[T any](t *driver.Thread, dev *cuda.Device, xs []T, src driver.DevicePtr) error {
 	if b, ok := any(xs).([]bool); ok {
-		w := make([]uint32, len(b))
+		w := words.Take(len(b)).Wait()
+		defer words.Give(w)
 		if err := cuda.Download(t, dev, w, src); err != nil {
 			return err
 		}

@@ -52,6 +52,16 @@ const (
 // diagonal block, then a blocked triangular solve below it); the slabs go
 // device to device to the first, which permutes W back. N greater than the
 // number of devices is an error.
+//
+// Its total (rec.BeginTotal ... rec.EndTotal) is the window of the paper's
+// Table 3, as for Paper: from X in host memory (h2d of X is inside, as the
+// paper's transfers to texture memory are inside its Update W, and its
+// Convert CCS reads X on the host) to W complete in device memory; every
+// per-solve buffer check, descriptor upload, launch and synchronisation is
+// inside. The download of W (d2h) is outside total, inside end_to_end. W is
+// copied out of the page-locked staging ring into a slice from the package's
+// Recycler: reused memory when the caller gave an earlier result back
+// (Recycle), else a fresh slice faulted in while the device works.
 func Fast(ctx context.Context, x *maxplus.Matrix, opt kleene.Options, rec *bench.Recorder) (*maxplus.Matrix, error) {
 	if err := checkShape(x); err != nil {
 		return nil, err
@@ -109,12 +119,15 @@ func Fast(ctx context.Context, x *maxplus.Matrix, opt kleene.Options, rec *bench
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	out := results.Take(n * n)
+	rec.BeginTotal()
 	if err := enablePeers(fds); err != nil {
+		results.Give(out.Wait())
 		return nil, fmt.Errorf("cuda/fast: %w", err)
 	}
-	out := cuda.Output[float32](n * n)
 	w, err := runFast(ctx, x, fds, out, rec)
 	if err != nil {
+		results.Give(out.Wait())
 		return nil, fmt.Errorf("cuda/fast n=%d: %w", n, err)
 	}
 	return w, nil
@@ -306,6 +319,9 @@ func runFast(ctx context.Context, x *maxplus.Matrix, fds []*fastDev, out *cuda.P
 			return nil, errors.New("internal error: X is not lower triangular in the computed topological order")
 		}
 	}
+	// close waited for the closure (StopTimer, then the flag's download) and
+	// gather for the slabs: W is complete in the first device's memory.
+	rec.EndTotal()
 
 	// d2h
 	stop = rec.Start(PhaseD2H)

@@ -18,6 +18,24 @@ const (
 	PhaseD2H = "d2h"
 )
 
+// results hands out the matrices W that Paper and Fast return (see
+// Recycle).
+var results cuda.Recycler[float32]
+
+// Recycle gives back a result of Paper or Fast that the caller will no
+// longer read or write, so that a later solve writes its W into that memory
+// (already mapped) instead of a fresh allocation, whose page faults made
+// the download of W spike. After Recycle, w.Val may hold another solve's
+// answer at any time. A result never recycled stays the caller's for good
+// and is garbage collected as usual; recycling a matrix twice, or one these
+// functions did not return, does nothing. It reports whether w was taken.
+func Recycle(w *maxplus.Matrix) bool {
+	if w == nil {
+		return false
+	}
+	return results.Give(w.Val)
+}
+
 // module is the kernel source both implementations use.
 const module = "kleene"
 

@@ -72,6 +72,7 @@ func TestGPUTiming(t *testing.T) {
 			var w *maxplus.Matrix
 			phases, err := bench.Measure(ctx, bench.Protocol{Warmup: 1, Reps: 5, Statistic: bench.StatMedian},
 				func(ctx context.Context, rec *bench.Recorder) error {
+					Recycle(w) // as the experiments do: the previous result is given back
 					out, err := im.Run(ctx, x, kleene.Options{}, rec)
 					w = out
 					return err
@@ -86,6 +87,9 @@ func TestGPUTiming(t *testing.T) {
 			var b strings.Builder
 			for _, p := range phases {
 				fmt.Fprintf(&b, " %s=%.3f", p.Name, p.MedianMS)
+				if p.Unsteady() {
+					fmt.Fprintf(&b, "(±%.0f%% %v)", 100*p.Spread(), p.SamplesMS)
+				}
 				if p.Name == bench.TotalPhase {
 					totals[im.Name] = p.MedianMS
 				}
