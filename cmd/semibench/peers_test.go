@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/generators/lapcost"
+	"github.com/semibench/semibench/impls/cpu/lap"
+)
+
+// TestPeersRecordUsage checks that bad arguments exit 2 with a message
+// naming the problem, and write nothing.
+func TestPeersRecordUsage(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "p.json")
+	base := []string{"peers", "record", "--out", out, "--experiment", "hungarian/table1", "--impl", "peer/hylac"}
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no subcommand", []string{"peers"}, "subcommand"},
+		{"unknown subcommand", []string{"peers", "write"}, "unknown subcommand"},
+		{"no out", []string{"peers", "record", "--experiment", "hungarian/table1", "--impl", "peer/x", "--param", "n=512", "--param", "range=n", "--phase", "total=1"}, "--out is required"},
+		{"unknown experiment", []string{"peers", "record", "--out", out, "--experiment", "kleene/table3", "--impl", "peer/x", "--phase", "total=1"}, "not one peers"},
+		{"impl without peer/", append(clone(base[:6]), "--impl", "cuda/fast", "--param", "n=512", "--param", "range=n", "--phase", "total=1"), "peer/NAME"},
+		{"not a cell", append(clone(base), "--param", "n=500", "--param", "range=n", "--phase", "total=1"), "not a cell"},
+		{"missing param", append(clone(base), "--param", "n=512", "--phase", "total=1"), "not a cell"},
+		{"bad param", append(clone(base), "--param", "n", "--phase", "total=1"), "NAME=VALUE"},
+		{"no phase", append(clone(base), "--param", "n=512", "--param", "range=n"), "--phase"},
+		{"breakdown phase", append(clone(base), "--param", "n=512", "--param", "range=n", "--phase", "step4=1"), "total and end_to_end only"},
+		{"bad sample", append(clone(base), "--param", "n=512", "--param", "range=n", "--phase", "total=1,x"), "not a positive"},
+		{"negative sample", append(clone(base), "--param", "n=512", "--param", "range=n", "--phase", "total=-1"), "not a positive"},
+		{"cost without instance", append(clone(base), "--param", "n=512", "--param", "range=n", "--phase", "total=1", "--cost", "7"), "go together"},
+		{"recurrence on LAP", append(clone(base), "--param", "n=512", "--param", "range=n", "--phase", "total=1", "--recurrence", "r0=1,n0=1,a=1,b=1"), "domination/table2"},
+		{"bad recurrence", []string{"peers", "record", "--out", out, "--experiment", "domination/table2", "--impl", "peer/2domination", "--param", "m=7", "--phase", "total=1", "--recurrence", "r0=1"}, "r0=R"},
+	}
+	for _, c := range cases {
+		code, _, stderr := capture(t, c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 and %q", c.name, code, stderr, c.want)
+		}
+	}
+	if _, err := bench.ReadFile(out); err == nil {
+		t.Errorf("a rejected call wrote %s", out)
+	}
+}
+
+func clone(s []string) []string { return append([]string(nil), s...) }
+
+// TestPeersRecordLAP writes two records into one file: a right cost (ok)
+// and a wrong one (check-failed), on semibench's own instance, and reads
+// them back with the experiment's parameters, every sample and the median.
+func TestPeersRecordLAP(t *testing.T) {
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "c.csv"), filepath.Join(dir, "sub", "p.json")
+	if code, _, stderr := capture(t, "gen", "lap", "--n", "64", "--range", "0.1n", "--seed", "1", "--out", in); code != 0 {
+		t.Fatalf("gen lap: %d %s", code, stderr)
+	}
+	c, err := lapcost.Generate(64, 64, 6, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &lap.Matrix{Rows: 64, Cols: 64, C: c}
+	ref, err := lap.SolveJV(context.Background(), m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := func(impl string, cost int64) []string {
+		return []string{"peers", "record", "--out", out, "--experiment", "hungarian/table1", "--impl", impl,
+			"--param", "range=0.1n", "--param", "n=64", "--phase", "end_to_end=4,5,6", "--phase", "total=3,1,2,10",
+			"--cost", strconv.FormatInt(cost, 10), "--instance", in,
+			"--note", "our instance", "--file-note", "peer: x at abc"}
+	}
+	if code, _, stderr := capture(t, args("peer/hylac", ref.Cost)...); code != 0 {
+		t.Fatalf("record: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := capture(t, args("peer/hungariangpu", ref.Cost+1)...); code != 0 {
+		t.Fatalf("record (wrong cost): exit %d: %s", code, stderr)
+	}
+	f, err := bench.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Records) != 2 || len(f.Notes) != 1 || f.Notes[0] != "peer: x at abc" || f.Machine.Label == "" {
+		t.Fatalf("file: %d records, notes %q, machine %q", len(f.Records), f.Notes, f.Machine.Label)
+	}
+	r := f.Records[0]
+	if r.Key() != "hungarian/table1|peer/hylac|n=64,range=0.1n" || r.Status != bench.StatusOK || r.Check == nil || !r.Check.OK {
+		t.Fatalf("record 0: %s status %s check %+v", r.Key(), r.Status, r.Check)
+	}
+	if r.Input == nil || r.Input.Hash != lapcost.Hash(c) || r.Input.Seed != 1 || r.Statistic != bench.StatMedian {
+		t.Errorf("record 0 input %+v statistic %q", r.Input, r.Statistic)
+	}
+	tot, e2e := r.Phase(bench.TotalPhase), r.Phase(bench.EndToEndPhase)
+	if tot == nil || e2e == nil || len(tot.SamplesMS) != 4 || tot.MedianMS != 2.5 || tot.StatMS != 2.5 || e2e.MedianMS != 5 || r.Phases[0].Name != bench.TotalPhase {
+		t.Errorf("phases %+v", r.Phases)
+	}
+	if !tot.Unsteady() {
+		t.Errorf("total's samples 1..10 around 2.5 should be flagged unsteady")
+	}
+	w := f.Records[1]
+	if w.Status != bench.StatusCheckFailed || w.Check == nil || w.Check.OK || w.Check.MaxErr != 1 {
+		t.Errorf("wrong cost: status %s check %+v", w.Status, w.Check)
+	}
+}
+
+// TestPeersRecordWrongInstance refuses an instance that is not the cell's.
+func TestPeersRecordWrongInstance(t *testing.T) {
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "c.csv"), filepath.Join(dir, "p.json")
+	if code, _, _ := capture(t, "gen", "lap", "--n", "64", "--range", "n", "--seed", "2", "--out", in); code != 0 {
+		t.Fatal("gen lap failed")
+	}
+	code, _, stderr := capture(t, "peers", "record", "--out", out, "--experiment", "hungarian/table1", "--impl", "peer/x",
+		"--param", "n=64", "--param", "range=n", "--phase", "total=1", "--cost", "1", "--instance", in)
+	if code != 1 || !strings.Contains(stderr, "not the cell's instance") {
+		t.Errorf("seed 2's instance for seed 1's cell: exit %d, %q", code, stderr)
+	}
+}
+
+// TestPeersRecordDomination checks a peer's recurrence against ours at
+// m = 4 (a quick cell of domination/table2).
+func TestPeersRecordDomination(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "p.json")
+	rec := func(r string) bench.Record {
+		code, _, stderr := capture(t, "peers", "record", "--out", out, "--experiment", "domination/table2", "--impl", "peer/2domination",
+			"--param", "m=4", "--phase", "total=7", "--recurrence", r)
+		if code != 0 {
+			t.Fatalf("record %s: exit %d %s", r, code, stderr)
+		}
+		f, err := bench.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f.Records[len(f.Records)-1]
+	}
+	bad := rec("r0=1,n0=1,a=1,b=1")
+	if bad.Status != bench.StatusCheckFailed || !strings.Contains(bad.Check.Detail, "semibench") {
+		t.Fatalf("wrong recurrence: %s %+v", bad.Status, bad.Check)
+	}
+	// Ours, read back from the failed check's detail, must pass.
+	var want []string
+	for _, d := range strings.Split(bad.Check.Detail, "; ") {
+		k, _, _ := strings.Cut(d, ":")
+		want = append(want, k+"="+d[strings.LastIndex(d, " ")+1:])
+	}
+	good := rec(strings.Join(want, ","))
+	if good.Status != bench.StatusOK || !good.Check.OK || good.Params.String() != "m=4" {
+		t.Errorf("right recurrence %v: %s %+v", want, good.Status, good.Check)
+	}
+}
