@@ -53,7 +53,7 @@ type Backend struct {
 // Solve is `semibench solve apsp`: it reads the weight matrix A from the
 // Matrix Market file r (name is used in messages; a_ij, 1-based, is the
 // weight of the arc i -> j; entries not listed are the semiring's zero;
-// repeated entries are combined with ⊕), computes D = A* in the named
+// a cell listed twice is an error naming both lines), computes D = A* in the named
 // semiring ("min-plus", "max-plus", "boolean", "real"; values in float64,
 // any nonzero value is true in "boolean") with the named implementation
 // ("cpu/fast" when impl is empty, or "cpu/sgje"), and writes D to w as a
