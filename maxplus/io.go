@@ -24,7 +24,7 @@ func ReadMatrixMarket(r io.Reader, name string) (*Matrix, error) {
 // A coordinate line "i j w" sets X_ij = w, the arc j -> i; entries not
 // listed are ε. Values are rounded once to float32; values beyond the
 // float32 range are refused, -Inf (and anything at or below -FLT_MAX) reads
-// as ε. An entry listed twice keeps the larger weight (parallel arcs: ⊕).
+// as ε. A cell listed twice is an error naming both lines (mtx.ErrDuplicate).
 func ReadMatrixMarketLimit(r io.Reader, name string, limit uint64) (*Matrix, error) {
 	s, err := mtx.NewScanner(r, name)
 	if err != nil {

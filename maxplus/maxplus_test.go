@@ -91,13 +91,18 @@ func TestMatrixMarketRoundTrip(t *testing.T) {
 }
 
 func TestReadMatrixMarketSemantics(t *testing.T) {
-	in := "%%MatrixMarket matrix coordinate real general\n3 3 5\n2 1 1.5\n2 1 2.5\n2 1 0.5\n3 2 -inf\n1 3 -3.4028235e+38\n"
+	in := "%%MatrixMarket matrix coordinate real general\n3 3 3\n2 1 2.5\n3 2 -inf\n1 3 -3.4028235e+38\n"
 	m, err := ReadMatrixMarketLimit(strings.NewReader(in), "s.mtx", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.At(1, 0) != 2.5 {
-		t.Errorf("duplicate entries: got %v, want the max 2.5", m.At(1, 0))
+		t.Errorf("got %v, want 2.5", m.At(1, 0))
+	}
+	dup := "%%MatrixMarket matrix coordinate real general\n3 3 3\n2 1 1.5\n2 1 2.5\n1 1 0\n"
+	if _, err := ReadMatrixMarketLimit(strings.NewReader(dup), "d.mtx", 0); !errors.Is(err, mtx.ErrDuplicate) ||
+		!strings.Contains(err.Error(), "d.mtx:4: duplicate entry (2, 1), first at line 3") {
+		t.Errorf("a cell listed twice: error %v", err)
 	}
 	if m.At(2, 1) != Epsilon || m.At(0, 2) != Epsilon || m.Arcs() != 1 {
 		t.Errorf("-inf and -FLT_MAX must read as ε: %v", m.Val)

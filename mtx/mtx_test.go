@@ -130,6 +130,8 @@ func TestReadErrors(t *testing.T) {
 		{"col too big", coo + "2 3 2\n1 1 1\n\n1 4 1\n", ErrRange, 5, "column 4 not in 1..3"},
 		{"fewer entries", coo + "2 2 3\n1 1 1\n2 2 1\n", ErrCount, 5, "2 of the 3 entries declared on line 2"},
 		{"more entries", coo + "2 2 1\n1 1 1\n% c\n2 2 1\n", ErrCount, 5, "more entries than the 1 declared on line 2"},
+		{"duplicate (dense)", coo + "2 2 3\n1 2 1\n% c\n2 1 5\n1 2 7\n", ErrDuplicate, 6, "in.mtx:6: duplicate entry (1, 2), first at line 3"},
+		{"duplicate (sparse)", coo + "100000 100000 3\n5 7 1\n99999 1 2\n5 7 1\n", ErrDuplicate, 5, "in.mtx:5: duplicate entry (5, 7), first at line 3"},
 		{"array fewer", arr + "2 2\n1\n2\n3\n", ErrCount, 6, "3 of the 4"},
 		{"array more", arr + "1 1\n1\n2\n", ErrCount, 4, "more entries"},
 		{"array two per line", arr + "2 1\n1 2\n", ErrEntry, 3, "one value per line"},
@@ -258,6 +260,8 @@ func FuzzRead(f *testing.F) {
 		"%%MatrixMarket matrix coordinate real symmetric\n1 1 1\n1 1 1\n",
 		"%%MatrixMarket matrix array real general\n99999 99999\n1\n",
 		"%%MatrixMarket matrix coordinate real general\n2 2 99999999\n1 1 inf\n",
+		"%%MatrixMarket matrix coordinate real general\n2 2 3\n1 2 1\n2 1 1\n1 2 1\n",
+		"%%MatrixMarket matrix coordinate integer general\n99999 99999 2\n7 7 1\n7 7 2\n",
 		"",
 	} {
 		f.Add([]byte(s))
@@ -280,7 +284,12 @@ func FuzzRead(f *testing.F) {
 		if len(m.Entries) != m.NNZ {
 			t.Fatalf("%d entries, %d declared", len(m.Entries), m.NNZ)
 		}
+		cells := map[[2]int]bool{}
 		for _, e := range m.Entries {
+			if cells[[2]int{e.I, e.J}] {
+				t.Fatalf("cell (%d, %d) accepted twice", e.I+1, e.J+1)
+			}
+			cells[[2]int{e.I, e.J}] = true
 			if e.I < 0 || e.I >= m.Rows || e.J < 0 || e.J >= m.Cols || math.IsNaN(e.V) {
 				t.Fatalf("bad entry %+v in %d x %d", e, m.Rows, m.Cols)
 			}

@@ -28,6 +28,7 @@ var (
 	ErrEntry       = errors.New("malformed entry")
 	ErrRange       = errors.New("index out of range")
 	ErrCount       = errors.New("entry count differs from the size line")
+	ErrDuplicate   = errors.New("duplicate entry")
 )
 
 // MaxLineBytes is the longest line a reader accepts.
@@ -67,8 +68,8 @@ type Entry struct {
 // Matrix is a whole file in memory.
 type Matrix struct {
 	Header
-	// Entries holds a coordinate file's entries in file order (duplicates
-	// kept as they are); nil for an array file.
+	// Entries holds a coordinate file's entries in file order (a cell
+	// listed twice is an error); nil for an array file.
 	Entries []Entry
 	// Data holds an array file's Rows*Cols values, column-major
 	// (element (i, j) at Data[j*Rows+i]); nil for a coordinate file.
@@ -117,6 +118,7 @@ type Scanner struct {
 	bits     int // bit size for strconv.ParseFloat
 	done     bool
 	fields   [6][]byte
+	seen     cells // the line of each coordinate entry read, by cell
 }
 
 // NewScanner reads the header and the size line of a file and returns a
@@ -284,8 +286,53 @@ func (s *Scanner) readSize() error {
 		s.h.NNZ = v[0] * v[1]
 	} else {
 		s.h.NNZ = v[2]
+		s.seen.init(uint64(v[0])*uint64(v[1]), v[2])
 	}
 	return nil
+}
+
+// cells records the line of the first entry of each cell (i·cols + j) of a
+// coordinate file, to refuse a cell listed twice naming both lines. A
+// matrix with at most 4 cells per declared entry keeps the lines densely,
+// in 4 KiB pages allocated as entries reach them (nothing is allocated on
+// the size line's word beyond the page table); a sparser one keeps them in
+// a map that grows with the entries read.
+type cells struct {
+	pages []*[pageCells]uint32 // dense: the lines by page, 0 for a cell not seen
+	m     map[uint64]uint32
+}
+
+const pageCells = 1 << 10
+
+func (c *cells) init(n uint64, nnz int) {
+	if n <= 4*uint64(nnz) && n <= 1<<31 { // a page table of at most 16 MiB
+		c.pages = make([]*[pageCells]uint32, (n+pageCells-1)/pageCells)
+	} else {
+		c.m = make(map[uint64]uint32, min(nnz, 1<<16))
+	}
+}
+
+// first records line for cell k and returns the line of k's earlier entry,
+// or 0 if there was none. Lines beyond 2^32 - 1 are recorded as 2^32 - 1.
+func (c *cells) first(k uint64, line int) int {
+	l := uint32(min(line, math.MaxUint32))
+	if c.pages != nil {
+		p := c.pages[k/pageCells]
+		if p == nil {
+			p = new([pageCells]uint32)
+			c.pages[k/pageCells] = p
+		}
+		if k0 := p[k%pageCells]; k0 != 0 {
+			return int(k0)
+		}
+		p[k%pageCells] = l
+		return 0
+	}
+	if k0, ok := c.m[k]; ok {
+		return int(k0)
+	}
+	c.m[k] = l
+	return 0
 }
 
 // parseCount parses a non-negative decimal integer that fits in an int32, so
@@ -361,6 +408,9 @@ func (s *Scanner) Next() (Entry, error) {
 			return Entry{}, s.errAt(s.line, ErrRange, "column %d not in 1..%d", j, s.h.Cols)
 		}
 		e.I, e.J = i-1, j-1
+		if k := s.seen.first(uint64(e.I)*uint64(s.h.Cols)+uint64(e.J), s.line); k != 0 {
+			return Entry{}, &Error{File: s.name, Line: s.line, Err: fmt.Errorf("%w (%d, %d), first at line %d", ErrDuplicate, i, j, k)}
+		}
 		if e.V, err = s.value(s.fields[2]); err != nil {
 			return Entry{}, err
 		}

@@ -34,6 +34,9 @@ func solveAPSP(ctx context.Context, args []string) error {
 	if err := parseFlags(fs, problemCommand("apsp", "solve apsp --semiring min-plus|max-plus|boolean|real --in FILE.mtx --out FILE.mtx [--impl NAME] [--inverse]"), args, "in"); err != nil {
 		return err
 	}
+	if _, _, err := apsp.Resolve(*sr, *impl, *inverse, backends...); err != nil {
+		return usagef("%v", err)
+	}
 	f, err := os.Open(*in)
 	if err != nil {
 		return err

@@ -39,7 +39,7 @@ func genDomination(_ context.Context, args []string) error {
 
 func solveDomination(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("solve domination", flag.ContinueOnError)
-	m := fs.Int("m", 0, "rows of the cylinder P_m □ C_n (the path), m >= 2")
+	m := fs.Int("m", 0, "rows of the cylinder P_m □ C_n (the path), 2 <= m <= 16")
 	n := fs.Int("n", 0, "columns of the cylinder (the cycle), n >= 3")
 	witness := fs.Bool("witness", false, "also print an optimal 2-dominating set as [[row, column], ...] (0-based), checked before printing")
 	impl := fs.String("impl", domination.DefaultImpl, "(min,+) product of Algorithm 2: "+strings.Join(domination.Impls(), ", "))
@@ -49,14 +49,19 @@ func solveDomination(ctx context.Context, args []string) error {
 	if err := parseFlags(fs, cmd, args); err != nil {
 		return err
 	}
-	if *m < 2 {
-		return usagef("--m must be at least 2 (the path P_m), got %d", *m)
+	if err := gen.CheckM(*m); err != nil {
+		return usagef("--m must be in 2..%d (the path P_m; A(D_%d) already has about 2 million rows), got %d", gen.MaxM, gen.MaxM, *m)
 	}
-	if *n < 3 {
-		return usagef("--n must be at least 3 (the cycle C_n), got %d", *n)
+	if *n < 3 || *n > domination.MaxN(*m) {
+		return usagef("--n must be in 3..%d with --m %d (the cycle C_n; the m·n vertices must fit in an int), got %d", domination.MaxN(*m), *m, *n)
 	}
-	if *threads < 0 {
-		return usagef("--threads must not be negative, got %d", *threads)
+	if *witness {
+		if _, err := domination.WitnessBytes(*m, *n); err != nil {
+			return usagef("--n with --witness: %v", err)
+		}
+	}
+	if err := checkThreads(*threads); err != nil {
+		return err
 	}
 	if !domination.KnownImpl(*impl) {
 		return usagef("--impl: unknown implementation %q (known: %s)", *impl, strings.Join(domination.Impls(), ", "))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/semibench/semibench/bench"
@@ -40,8 +41,8 @@ func init() {
 }
 
 // parseFiles parses a command whose arguments are result files, at least
-// least of them, and reads them.
-func parseFiles(fs *flag.FlagSet, c *command, args []string, least int) ([]*bench.File, []string, error) {
+// least of them, runs the flag checks, and reads them.
+func parseFiles(fs *flag.FlagSet, c *command, args []string, least int, checks ...func() error) ([]*bench.File, []string, error) {
 	paths, err := parse(fs, c, args)
 	if err != nil {
 		return nil, nil, err
@@ -49,8 +50,41 @@ func parseFiles(fs *flag.FlagSet, c *command, args []string, least int) ([]*benc
 	if len(paths) < least {
 		return nil, nil, usagef("name at least %d result file(s)", least)
 	}
+	for _, check := range checks {
+		if err := check(); err != nil {
+			return nil, nil, err
+		}
+	}
 	files, err := readFiles(paths)
 	return files, paths, err
+}
+
+// checkFormat refuses a --format that tables cannot be rendered in.
+// It reads the flag's value when called, after parsing.
+func checkFormat(format *string) func() error {
+	return func() error {
+		if !slices.Contains(bench.Formats(), *format) {
+			return usagef("--format: unknown table format %q (valid: %s)", *format, strings.Join(bench.Formats(), ", "))
+		}
+		return nil
+	}
+}
+
+// checkExperiment refuses an --experiment that names no experiment.
+func checkExperiment(name *string) func() error {
+	return func() error {
+		if *name == "" {
+			return nil
+		}
+		var names []string
+		for _, e := range experiments.All() {
+			if e.Name == *name {
+				return nil
+			}
+			names = append(names, e.Name)
+		}
+		return usagef("--experiment: unknown experiment %q (known: %s)", *name, strings.Join(names, ", "))
+	}
 }
 
 const mergeUsage = "read the files, all of one machine, as one run (a later record of a cell replaces an earlier one)"
@@ -83,7 +117,7 @@ func tableCmd(_ context.Context, args []string) error {
 	exp := fs.String("experiment", "", "only this experiment")
 	format := fs.String("format", "text", "text, markdown or csv")
 	merge := fs.Bool("merge", false, mergeUsage)
-	files, paths, err := parseFiles(fs, commands["table"], args, 1)
+	files, paths, err := parseFiles(fs, commands["table"], args, 1, checkFormat(format), checkExperiment(exp))
 	if err == nil && *merge {
 		files, paths, err = mergeFiles(files, paths)
 	}
@@ -137,7 +171,7 @@ func compareCmd(_ context.Context, args []string) error {
 	exp := fs.String("experiment", "", "only this experiment")
 	phase := fs.String("phase", "", "only this phase (e.g. total, update_w)")
 	format := fs.String("format", "text", "text, markdown or csv")
-	files, _, err := parseFiles(fs, commands["compare"], args, 2)
+	files, _, err := parseFiles(fs, commands["compare"], args, 2, checkFormat(format), checkExperiment(exp))
 	if err != nil {
 		return err
 	}

@@ -37,6 +37,9 @@ func genLAP(_ context.Context, args []string) error {
 	if *n < 1 || *cols < *n {
 		return usagef("--n must be at least 1 and --cols at least --n, got %d x %d", *n, *cols)
 	}
+	if *n > lapcost.MaxCells / *cols {
+		return usagef("--n x --cols must be at most %d cells, got %d x %d", lapcost.MaxCells, *n, *cols)
+	}
 	r, err := lapcost.Range(*rng, *cols)
 	if err != nil {
 		return usagef("--range: %v", err)

@@ -27,12 +27,13 @@ type command struct {
 }
 
 // usageError is bad usage: the message and the command's usage are printed,
-// and the exit status is 2.
-type usageError struct{ msg string }
+// and the exit status is 2. sub, when set, is the sub-command at fault
+// ("solve treefix"), whose --help the message points to.
+type usageError struct{ msg, sub string }
 
 func (e *usageError) Error() string { return e.msg }
 
-func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+func usagef(format string, a ...any) error { return &usageError{msg: fmt.Sprintf(format, a...)} }
 
 var commands = map[string]*command{}
 
@@ -56,10 +57,14 @@ func logLevel() slog.Level {
 func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		if len(args) > 1 {
-			if c, ok := commands[args[1]]; ok {
-				fmt.Fprintf(stdout, "usage: semibench %s\n\n%s\n", c.usage, c.summary)
-				return 0
+			c, ok := commands[args[1]]
+			if !ok {
+				fmt.Fprintf(stderr, "semibench help: unknown command %q\n\n", args[1])
+				mainUsage(stderr)
+				return 2
 			}
+			fmt.Fprintf(stdout, "usage: semibench %s\n\n%s\n", c.usage, c.summary)
+			return 0
 		}
 		mainUsage(stdout)
 		if len(args) == 0 {
@@ -81,6 +86,10 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	case errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.As(err, &ue):
+		if ue.sub != "" {
+			fmt.Fprintf(stderr, "semibench %s: %s\n(semibench %s --help for every flag)\n", ue.sub, ue.msg, ue.sub)
+			return 2
+		}
 		fmt.Fprintf(stderr, "semibench %s: %s\nusage: semibench %s\n(semibench %s --help for every flag)\n", c.name, ue.msg, c.usage, c.name)
 		return 2
 	default:

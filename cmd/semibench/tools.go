@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -114,7 +115,11 @@ func subcommand(ctx context.Context, cmd string, registry map[string]func(contex
 	if !ok {
 		return usagef("%s: unknown name %q (known: %s)", cmd, args[0], names(registry))
 	}
-	return run(ctx, args[1:])
+	err := run(ctx, args[1:])
+	if ue := (*usageError)(nil); errors.As(err, &ue) && ue.sub == "" {
+		ue.sub = cmd + " " + args[0]
+	}
+	return err
 }
 
 func genCmd(ctx context.Context, args []string) error {
@@ -134,8 +139,8 @@ func genDAG(_ context.Context, args []string) error {
 	if err := parseFlags(fs, &command{name: "gen dag", summary: commands["gen"].summary, usage: "gen dag --n N [--seed S] [--int-weights] --out FILE.mtx"}, args); err != nil {
 		return err
 	}
-	if *n < 1 {
-		return usagef("--n must be at least 1, got %d", *n)
+	if *n < 1 || *n > dag.MaxN {
+		return usagef("--n must be in 1..%d, got %d", dag.MaxN, *n)
 	}
 	if *out == "" {
 		return usagef("--out FILE.mtx is required")
@@ -183,6 +188,22 @@ func writeFile(path string, write func(w *bufio.Writer) error) error {
 	return nil
 }
 
+// maxThreads and maxGPUs are the largest --threads and --gpus accepted: far
+// beyond any machine, but a goroutine or device count that cannot exhaust
+// memory or overflow what is computed from it.
+const (
+	maxThreads = 1 << 16
+	maxGPUs    = 1 << 10
+)
+
+// checkThreads refuses a --threads value outside 0..maxThreads.
+func checkThreads(threads int) error {
+	if threads < 0 || threads > maxThreads {
+		return usagef("--threads must be in 0..%d (0: all cores), got %d", maxThreads, threads)
+	}
+	return nil
+}
+
 // problemCommand is the command whose usage a problem's flag errors print.
 func problemCommand(problem, usage string) *command {
 	return &command{name: "solve " + problem, summary: commands["solve"].summary, usage: usage}
@@ -201,6 +222,12 @@ func solveKleene(ctx context.Context, args []string) error {
 	im, err := experiments.KleeneImpl(*impl)
 	if err != nil {
 		return usagef("--impl: %v", err)
+	}
+	if err := checkThreads(*threads); err != nil {
+		return err
+	}
+	if *gpus < 1 || *gpus > maxGPUs {
+		return usagef("--gpus must be in 1..%d, got %d", maxGPUs, *gpus)
 	}
 	f, err := os.Open(*in)
 	if err != nil {

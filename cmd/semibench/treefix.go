@@ -29,6 +29,10 @@ func solveTreefix(ctx context.Context, args []string) error {
 	if _, err := treefix.ParseOp(*op); err != nil {
 		return usagef("--op: %v", err)
 	}
+	backends := experiments.TreefixBackends()
+	if _, _, err := treefix.ResolveImpl(*impl, backends); err != nil {
+		return usagef("--impl: %v", err)
+	}
 	f, err := os.Open(*in)
 	if err != nil {
 		return err
@@ -40,7 +44,7 @@ func solveTreefix(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	err = treefix.SolveWith(ctx, bufio.NewReaderSize(f, 1<<20), *in, *op, *impl, *f32, w, experiments.TreefixBackends())
+	err = treefix.SolveWith(ctx, bufio.NewReaderSize(f, 1<<20), *in, *op, *impl, *f32, w, backends)
 	if *out != "" {
 		if cerr := w.Close(); err == nil {
 			err = cerr

@@ -53,7 +53,7 @@ type Backend struct {
 // Solve is `semibench solve apsp`: it reads the weight matrix A from the
 // Matrix Market file r (name is used in messages; a_ij, 1-based, is the
 // weight of the arc i -> j; entries not listed are the semiring's zero;
-// repeated entries are combined with ⊕), computes D = A* in the named
+// a cell listed twice is an error naming both lines), computes D = A* in the named
 // semiring ("min-plus", "max-plus", "boolean", "real"; values in float64,
 // any nonzero value is true in "boolean") with the named implementation
 // ("cpu/fast" when impl is empty, or "cpu/sgje"), and writes D to w as a
@@ -75,40 +75,9 @@ func Solve(ctx context.Context, r io.Reader, name, semiringName, impl string, in
 // of backends (cmd/semibench passes the CUDA ones), which then computes the
 // closure, or with inverse the inverse, instead of this package.
 func SolveWith(ctx context.Context, r io.Reader, name, semiringName, impl string, inverse bool, w io.Writer, backends ...Backend) error {
-	if impl == "" {
-		impl = "cpu/fast"
-		if inverse {
-			impl = "cpu/sgje"
-		}
-	}
-	var be *Backend
-	known := slices.Contains(Impls, impl)
-	names := slices.Clone(Impls)
-	for i := range backends {
-		names = append(names, backends[i].Name)
-		if !known && backends[i].Name == impl {
-			be, known = &backends[i], true
-		}
-	}
-	if !known {
-		return fmt.Errorf("solve apsp: unknown implementation %q (known: %s)", impl, strings.Join(names, ", "))
-	}
-	if inverse && semiringName != "real" {
-		return fmt.Errorf("solve apsp: --inverse needs the real semiring, not %q", semiringName)
-	}
-	if inverse && be == nil && impl != "cpu/sgje" {
-		return fmt.Errorf("solve apsp: --inverse runs the direct variant of cpu/sgje, not %s", impl)
-	}
-	if be != nil {
-		missing := (inverse && be.Inverse == nil) || (!inverse && semiringName == "boolean" && be.Bool == nil) ||
-			(!inverse && semiringName != "boolean" && be.Float == nil)
-		if missing {
-			what := semiringName
-			if inverse {
-				what = "--inverse"
-			}
-			return fmt.Errorf("solve apsp: %s does not implement %s", impl, what)
-		}
+	impl, be, err := Resolve(semiringName, impl, inverse, backends...)
+	if err != nil {
+		return fmt.Errorf("solve apsp: %w", err)
 	}
 	sc, err := mtx.NewScanner(r, name)
 	if err != nil {
@@ -175,6 +144,53 @@ func SolveWith(ctx context.Context, r io.Reader, name, semiringName, impl string
 		return writeMatrix(w, a, false, comment, func(bool) string { return "1" })
 	}
 	return fmt.Errorf("solve apsp: unknown semiring %q (known: %s)", semiringName, strings.Join(semiring.Names, ", "))
+}
+
+// Resolve checks the arguments of SolveWith before any input is read: the
+// semiring, the implementation (impl, or the default when empty: cpu/fast,
+// cpu/sgje with inverse) and, for a backend's, that it covers the case. It
+// returns the implementation SolveWith runs and its backend (nil for this
+// package's); the error names the argument at fault and what is accepted.
+func Resolve(semiringName, impl string, inverse bool, backends ...Backend) (string, *Backend, error) {
+	if !slices.Contains(semiring.Names, semiringName) {
+		return "", nil, fmt.Errorf("unknown semiring %q (known: %s)", semiringName, strings.Join(semiring.Names, ", "))
+	}
+	if impl == "" {
+		impl = "cpu/fast"
+		if inverse {
+			impl = "cpu/sgje"
+		}
+	}
+	var be *Backend
+	known := slices.Contains(Impls, impl)
+	names := slices.Clone(Impls)
+	for i := range backends {
+		names = append(names, backends[i].Name)
+		if !known && backends[i].Name == impl {
+			be, known = &backends[i], true
+		}
+	}
+	if !known {
+		return "", nil, fmt.Errorf("unknown implementation %q (known: %s)", impl, strings.Join(names, ", "))
+	}
+	if inverse && semiringName != "real" {
+		return "", nil, fmt.Errorf("--inverse needs the real semiring, not %q", semiringName)
+	}
+	if inverse && be == nil && impl != "cpu/sgje" {
+		return "", nil, fmt.Errorf("--inverse runs the direct variant of cpu/sgje, not %s", impl)
+	}
+	if be != nil {
+		missing := (inverse && be.Inverse == nil) || (!inverse && semiringName == "boolean" && be.Bool == nil) ||
+			(!inverse && semiringName != "boolean" && be.Float == nil)
+		if missing {
+			what := semiringName
+			if inverse {
+				what = "--inverse"
+			}
+			return "", nil, fmt.Errorf("%s does not implement %s", impl, what)
+		}
+	}
+	return impl, be, nil
 }
 
 // solveFloat reads A in a semiring on float64, replaces it by closure(A)

@@ -552,6 +552,9 @@ func (an *Analysis) Gamma2(n int) (int, error) {
 	if n < 3 {
 		return 0, fmt.Errorf("domination: n = %d: the cycle C_n needs n >= 3", n)
 	}
+	if err := CheckN(an.M, n); err != nil {
+		return 0, err // beyond it, b·(n - r)/a could wrap
+	}
 	if n < len(an.Gamma) {
 		return an.Gamma[n], nil
 	}

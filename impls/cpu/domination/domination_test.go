@@ -2,12 +2,14 @@ package domination
 
 import (
 	"context"
+	"fmt"
 	"math/bits"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/semibench/semibench/bench"
+	gen "github.com/semibench/semibench/generators/domination"
 	"github.com/semibench/semibench/impls/cuda"
 	cudaminplus "github.com/semibench/semibench/impls/cuda/minplus"
 )
@@ -335,5 +337,34 @@ func TestWindows(t *testing.T) {
 	}
 	if _, err := Powers(t.Context(), 4, Options{Window: WindowAlgorithms2to5}); err == nil {
 		t.Error("Powers accepted the window of Algorithms 2 to 5")
+	}
+}
+
+// TestSolveLargeN: every n up to MaxN(m) gives γ2 without wrapping (γ2 <=
+// m·n); one more is refused naming the bound, and a witness whose byte
+// count would wrap is an error, never a panic.
+func TestSolveLargeN(t *testing.T) {
+	const m = 3
+	n := MaxN(m)
+	s, err := Solve(context.Background(), m, n, false, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	small, err := Gamma2(m, 3+n%2) // the same residue class as n, far below it
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Gamma2 <= small || s.Gamma2 > m*n || s.Gamma2 < n {
+		t.Errorf("γ2(P_3 □ C_%d) = %d: not in (%d, 3n]", n, s.Gamma2, n)
+	}
+	if _, err := Solve(context.Background(), m, n+1, false, Options{}); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("n <= %d", n)) {
+		t.Errorf("n = MaxN + 1: error %v, want the bound named", err)
+	}
+	if _, err := Solve(context.Background(), m, n, true, Options{}); err == nil || !strings.Contains(err.Error(), "overflow a byte count") {
+		t.Errorf("witness at n = MaxN: error %v, want the byte count refused", err)
+	}
+	rows, err := gen.Rows(m)
+	if b, werr := WitnessBytes(m, 9); err != nil || werr != nil || b != 10*4*uint64(rows) {
+		t.Errorf("WitnessBytes(3, 9) = %d, %v; want %d", b, werr, 10*4*rows)
 	}
 }

@@ -3,6 +3,7 @@ package domination
 import (
 	"context"
 	"fmt"
+	"math"
 
 	gen "github.com/semibench/semibench/generators/domination"
 )
@@ -37,6 +38,19 @@ func Solve(ctx context.Context, m, n int, witness bool, opt Options) (*Solution,
 	if n < 3 {
 		return nil, fmt.Errorf("domination: n = %d: the cycle C_n needs n >= 3", n)
 	}
+	if err := CheckN(m, n); err != nil {
+		return nil, err
+	}
+	if witness {
+		need, err := WitnessBytes(m, n)
+		if err != nil {
+			return nil, err
+		}
+		if limit := opt.memoryLimit(); need > limit {
+			return nil, fmt.Errorf("domination: witness for m = %d, n = %d needs %s for its %d vectors, only %s available",
+				m, n, byteText(need), n+1, byteText(limit))
+		}
+	}
 	opt.StopAtRepetition = true
 	an, err := Analyze(ctx, m, opt)
 	if err != nil {
@@ -53,6 +67,36 @@ func Solve(ctx context.Context, m, n int, witness bool, opt Options) (*Solution,
 		}
 	}
 	return s, nil
+}
+
+// MaxN is the largest n accepted with m: the cylinder's m·n vertices,
+// which bound γ2 and the witness's columns, fit in an int.
+func MaxN(m int) int { return math.MaxInt / max(m, 1) }
+
+// CheckN refuses an n beyond MaxN(m), naming that bound.
+func CheckN(m, n int) error {
+	if n > MaxN(m) {
+		return fmt.Errorf("domination: n = %d: P_%d □ C_n has m·n vertices, which must fit in an int: n <= %d", n, m, MaxN(m))
+	}
+	return nil
+}
+
+// WitnessBytes is the memory Witness needs for m and n: n + 1 vectors of
+// int32 with a row of A(D_m) each. It is an error (never a wrapped product)
+// when that exceeds what a uint64 counts.
+func WitnessBytes(m, n int) (uint64, error) {
+	rows, err := gen.Rows(m)
+	if err != nil {
+		return 0, fmt.Errorf("domination: %w", err)
+	}
+	if n < 0 {
+		return 0, fmt.Errorf("domination: n = %d: the cycle C_n needs n >= 3", n)
+	}
+	per := 4 * uint64(rows)
+	if uint64(n)+1 > math.MaxUint64/per {
+		return 0, fmt.Errorf("domination: witness for m = %d, n = %d: %d vectors of %d bytes overflow a byte count (n <= %d)", m, n, uint64(n)+1, per, math.MaxUint64/per-1)
+	}
+	return (uint64(n) + 1) * per, nil
 }
 
 // Witness returns an optimal 2-dominating set of P_m □ C_n: a minimum
@@ -72,7 +116,10 @@ func (an *Analysis) Witness(ctx context.Context, n int, limit uint64) ([][2]int,
 	}
 	s := int(an.Powers[r].DiagArg)
 	N := an.N
-	if need := uint64(n+1) * uint64(N) * 4; need > limit {
+	if need, err := WitnessBytes(an.M, n); err != nil || need > limit {
+		if err != nil {
+			return nil, err
+		}
 		return nil, fmt.Errorf("domination: witness for m = %d, n = %d needs %s for its %d vectors, only %s available",
 			an.M, n, byteText(need), n+1, byteText(limit))
 	}

@@ -123,15 +123,6 @@ func ReadInput(r io.Reader, name string, f32 bool) (*Input, error) {
 		}
 		return nil, bad(in.Line[max(se.Vertex, 0)], "%v", se)
 	}
-	if in.Int {
-		var s float64
-		for _, k := range in.IntW {
-			s += math.Abs(float64(k))
-		}
-		if s >= 0x1p62 {
-			in.Int, in.IntW = false, nil // int64 could overflow: compute in floats
-		}
-	}
 	return in, nil
 }
 
@@ -157,37 +148,50 @@ func Solve(ctx context.Context, r io.Reader, name, op, impl string, f32 bool, w 
 	return SolveWith(ctx, r, name, op, impl, f32, w, nil)
 }
 
-// SolveWith reads a treefix input from r (ReadInput; name labels errors),
-// runs op ("rootfix" or "leaffix") with the named implementation ("" or a
-// name of Impls, with or without "cpu/", or one of a backend's), and writes
-// one value per line in vertex order to w. Integer weights are computed in
-// int64 and printed as integers (exact in every implementation); otherwise
-// float64, or float32 when f32 is set (weights rounded to float32 as read).
-func SolveWith(ctx context.Context, r io.Reader, name, op, impl string, f32 bool, w io.Writer, backends []Backend) error {
-	o, err := ParseOp(op)
-	if err != nil {
-		return err
-	}
-	var be *Backend
+// ResolveImpl returns the implementation SolveWith runs for impl ("" or a
+// name of Impls, with or without "cpu/", or one of a backend's) and the
+// backend that holds it (nil for this package's); the error lists every
+// name known. Callers check flags with it before reading any input.
+func ResolveImpl(impl string, backends []Backend) (string, *Backend, error) {
 	for i := range backends {
 		if slices.Contains(backends[i].Impls, impl) {
-			be = &backends[i]
+			return impl, &backends[i], nil
 		}
 	}
 	if impl == "" {
 		impl = Sequential
 	}
-	if be == nil {
-		if impl, err = ParseImpl(impl); err != nil {
-			var all []string
-			for _, b := range backends {
-				all = append(all, b.Impls...)
-			}
-			if len(all) > 0 {
-				return fmt.Errorf("%w (or %s)", err, strings.Join(all, ", "))
-			}
-			return err
+	name, err := ParseImpl(impl)
+	if err != nil {
+		var all []string
+		for _, b := range backends {
+			all = append(all, b.Impls...)
 		}
+		if len(all) > 0 {
+			return "", nil, fmt.Errorf("%w (or %s)", err, strings.Join(all, ", "))
+		}
+		return "", nil, err
+	}
+	return name, nil, nil
+}
+
+// SolveWith reads a treefix input from r (ReadInput; name labels errors),
+// runs op ("rootfix" or "leaffix") with the named implementation
+// (ResolveImpl), and writes one value per line in vertex order to w.
+// Integer weights are computed in int64 and printed as integers (exact in
+// every implementation); otherwise float64, or float32 when f32 is set
+// (weights rounded to float32 as read). A sum that does not fit its type
+// (an int64 sum beyond ±2^63, a float sum that became infinite) is an error
+// wrapping ErrInput and ErrOverflow that names the vertex (as the file
+// numbers them, from 0) and its line; nothing is written then.
+func SolveWith(ctx context.Context, r io.Reader, name, op, impl string, f32 bool, w io.Writer, backends []Backend) error {
+	o, err := ParseOp(op)
+	if err != nil {
+		return err
+	}
+	impl, be, err := ResolveImpl(impl, backends)
+	if err != nil {
+		return err
 	}
 	in, err := ReadInput(r, name, f32)
 	if err != nil {
@@ -201,6 +205,9 @@ func SolveWith(ctx context.Context, r io.Reader, name, op, impl string, f32 bool
 	var buf []byte
 	switch {
 	case in.Int:
+		if err := checkInt64(in, name, t, o); err != nil {
+			return err
+		}
 		out := make([]int64, t.N())
 		if be != nil {
 			err = be.Int64(ctx, impl, o, t, in.IntW, out)
@@ -229,6 +236,9 @@ func SolveWith(ctx context.Context, r io.Reader, name, op, impl string, f32 bool
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
+		if err := checkFloat(in, name, t, o, impl, out); err != nil {
+			return err
+		}
 		for _, x := range out {
 			buf = strconv.AppendFloat(buf[:0], float64(x), 'g', -1, 32)
 			buf = append(buf, '\n')
@@ -243,6 +253,9 @@ func SolveWith(ctx context.Context, r io.Reader, name, op, impl string, f32 bool
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
+		}
+		if err := checkFloat(in, name, t, o, impl, out); err != nil {
+			return err
 		}
 		for _, x := range out {
 			buf = strconv.AppendFloat(buf[:0], x, 'g', -1, 64)
