@@ -99,6 +99,33 @@ type Experiment struct {
 	Tables func(run []bench.Record) []bench.Table
 	// Plots renders figures from the records of a run.
 	Plots func(run []bench.Record) []bench.Plot
+	// Headline lists the implementations (path.Match patterns) whose cells
+	// are the experiment's headline: the runner runs every experiment's
+	// headline cells before any other. Nil means the table in headline.go,
+	// else the fast implementation of each backend ("*/fast").
+	Headline []string
+}
+
+// IsHeadline reports whether impl's cells are among the experiment's
+// headline cells (see Headline).
+func (e *Experiment) IsHeadline(impl string) bool {
+	for _, p := range e.headline() {
+		if ok, _ := path.Match(p, impl); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// headline is the experiment's Headline patterns, with the defaults.
+func (e *Experiment) headline() []string {
+	if e.Headline != nil {
+		return e.Headline
+	}
+	if h, ok := headlines[e.Name]; ok {
+		return h
+	}
+	return []string{"*/fast"}
 }
 
 // Case is one parameter setting of an experiment: one input, run by each of
