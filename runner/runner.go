@@ -6,11 +6,12 @@
 //
 // Order: cells that cannot run on this machine are recorded unavailable
 // first, before any budget decision. Then every experiment's headline cells
-// (Experiment.IsHeadline) run, then the others; within each of the two
-// phases the cases go cheapest first by the current estimates (which learn
-// from every finished cell), and a case's cells of one phase run together
-// on one Setup. A case with cells in both phases is therefore set up at most
-// twice. The budget is one pool for the whole run: a cell is skipped when
+// (Experiment.IsHeadline) run, the GPU ones (cuda/) before the CPU ones,
+// then the others: three tiers. Within a tier the cases go cheapest first
+// by the current estimates (which learn from every finished cell), and a
+// case's cells of one tier run together on one Setup, so a case is set up
+// at most once per tier (the instance is kept while consecutive cells share
+// it). The budget is one pool for the whole run: a cell is skipped when
 // its estimate exceeds what is left of it, so time one experiment leaves
 // unused flows to every other, and the run stops at the budget's end.
 package runner
@@ -22,6 +23,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"strings"
 	"sync"
 	"time"
 
@@ -54,10 +56,29 @@ type cell struct {
 	impl string
 }
 
-// group is the cells of one case in one phase: they share one Setup.
+// group is the cells of one case in one tier: they share one Setup.
 type group struct {
-	headline bool
-	cells    []cell
+	tier  int
+	cells []cell
+}
+
+// The tiers, in the order they run.
+const (
+	tierGPUHeadline = iota // headline cells of CUDA implementations
+	tierHeadline           // the other headline cells
+	tierRest               // every other cell
+	tiers
+)
+
+// tierOf is the tier of an implementation's cells in an experiment.
+func tierOf(e *experiments.Experiment, impl string) int {
+	switch {
+	case !e.IsHeadline(impl):
+		return tierRest
+	case strings.HasPrefix(impl, "cuda/"):
+		return tierGPUHeadline
+	}
+	return tierHeadline
 }
 
 // maxMS is the largest estimate in milliseconds: the longest
@@ -160,8 +181,7 @@ func (r *run) plan(exps []*experiments.Experiment) (groups []*group, unavailable
 	for _, e := range exps {
 		cs := e.Cases(r.cfg.Scale, r.cfg.Options)
 		for i := range cs {
-			var head, rest group
-			head.headline = true
+			var byTier [tiers]group
 			for _, impl := range e.ImplsFor(cs[i], r.cfg.Impl) {
 				total++
 				err, seen := avail[impl]
@@ -175,14 +195,14 @@ func (r *run) plan(exps []*experiments.Experiment) (groups []*group, unavailable
 					rec := r.record(c)
 					rec.Status, rec.Error = bench.StatusUnavailable, err.Error()
 					unavailable = append(unavailable, rec)
-				case e.IsHeadline(impl):
-					head.cells = append(head.cells, c)
 				default:
-					rest.cells = append(rest.cells, c)
+					g := &byTier[tierOf(e, impl)]
+					g.cells = append(g.cells, c)
 				}
 			}
-			for _, g := range []group{head, rest} {
-				if len(g.cells) > 0 {
+			for t := range byTier {
+				if g := byTier[t]; len(g.cells) > 0 {
+					g.tier = t
 					groups = append(groups, &g)
 				}
 			}
@@ -206,13 +226,13 @@ func (r *run) cost(g *group) float64 {
 	return sum
 }
 
-// next picks the group to run: a headline group while any is left, the
-// cheapest by the current estimates, the earliest listed among equals.
+// next picks the group to run: one of the first tier left, the cheapest
+// by the current estimates, the earliest listed among equals.
 func (r *run) next(groups []*group) int {
 	best, bestCost := -1, 0.0
 	for k, g := range groups {
 		c := r.cost(g)
-		if best < 0 || g.headline && !groups[best].headline || g.headline == groups[best].headline && c < bestCost {
+		if best < 0 || g.tier < groups[best].tier || g.tier == groups[best].tier && c < bestCost {
 			best, bestCost = k, c
 		}
 	}

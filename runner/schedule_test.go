@@ -178,6 +178,29 @@ func TestHeadlinesFirst(t *testing.T) {
 	}
 }
 
+// TestGPUHeadlinesFirst: on a machine with a GPU its headline cells run
+// before the CPU's headline cells, however much cheaper those are, so that
+// the CPU's cannot spend the budget the GPU's headline needs.
+func TestGPUHeadlinesFirst(t *testing.T) {
+	tr := newTrace()
+	prior := map[string]float64{"cuda/fast": 1e6, "cpu/fast": 1, "cpu/paper": 10}
+	e := toy(tr, "toy/gpu", []string{"cpu/paper", "cpu/fast", "cuda/fast"}, prior, 2, 1)
+	all := func(string) error { return nil }
+	runToys(t, Config{Available: all}, e)
+	want := []string{
+		"toy/gpu cuda/fast n=1", "toy/gpu cuda/fast n=2", "toy/gpu cpu/fast n=1", "toy/gpu cpu/fast n=2",
+		"toy/gpu cpu/paper n=1", "toy/gpu cpu/paper n=2",
+	}
+	if got := strings.Join(tr.ran, ", "); got != strings.Join(want, ", ") {
+		t.Errorf("order:\n got %s\nwant %s", got, strings.Join(want, ", "))
+	}
+	for k, n := range tr.setups {
+		if n > tiers {
+			t.Errorf("%s set up %d times, want at most once per tier", k, n)
+		}
+	}
+}
+
 // TestUnusedTimeFlows: the budget is one pool. An experiment listed first
 // whose one cell is estimated at 60% of the budget runs (an even share per
 // experiment would have given it 50%), while a cell estimated beyond the

@@ -64,8 +64,8 @@ type runFlags struct {
 
 // budgetUsage documents --budget for run and reproduce.
 const budgetUsage = "bound the run: every experiment's headline cells (its fast implementations at the paper's sizes, on each backend present) " +
-	"run first, then the others cheapest first; a cell whose estimate exceeds the time left is skipped, and the run stops when the budget ends " +
-	"(0: no limit)"
+	"run first, the GPU's before the CPU's, then the others, each cheapest first; a cell whose estimate exceeds the time left is skipped, " +
+	"and the run stops when the budget ends (0: no limit)"
 
 func (f *runFlags) register(fs *flag.FlagSet, scale string, budget time.Duration) {
 	fs.StringVar(&f.scale, "scale", scale, "input sizes: quick (seconds), paper (the papers' sizes) or large (beyond them)")
