@@ -214,10 +214,8 @@ func reproduce(ctx context.Context, args []string, exps []*experiments.Experimen
 	if dir == "" {
 		dir = base + ".plots"
 	}
-	plots, err := experiments.RenderPlots(file, dir)
-	if err != nil {
-		return cmp.Or(runErr, err)
-	}
+	// A plot that fails to draw leaves the report, with the plots drawn.
+	plots, plotErr := experiments.RenderPlots(file, dir)
 	report := base + ".md"
 	if err := experiments.WriteReport(report, file, plots); err != nil {
 		return cmp.Or(runErr, fmt.Errorf("report: %w", err))
@@ -227,7 +225,7 @@ func reproduce(ctx context.Context, args []string, exps []*experiments.Experimen
 		err = printTables(tables, f.format)
 	}
 	fmt.Fprintf(os.Stderr, "semibench: results %s, report %s, %d plot file(s) in %s\n", out, report, len(plots), dir)
-	return cmp.Or(runErr, err, failedCells(file))
+	return cmp.Or(runErr, plotErr, err, failedCells(file))
 }
 
 // defaultBudget is reproduce's --budget: headline cells run first, so
