@@ -55,8 +55,9 @@ var cudaDevices = sync.OnceValues(driver.DeviceCount)
 
 // Available reports whether impl can run on this machine: a CUDA
 // implementation (cuda/...) needs a driver and a device, and the error then
-// wraps ErrUnavailable. The runner asks before it sets a case up, so that a
-// machine without a GPU spends nothing on cells that cannot run.
+// wraps ErrUnavailable. The runner asks before any budget decision and before
+// it sets a case up, so that a machine without a GPU spends nothing on cells
+// that cannot run and records them unavailable, never skipped.
 func Available(impl string) error {
 	if !strings.HasPrefix(impl, "cuda/") {
 		return nil
