@@ -55,8 +55,9 @@ var cudaDevices = sync.OnceValues(driver.DeviceCount)
 
 // Available reports whether impl can run on this machine: a CUDA
 // implementation (cuda/...) needs a driver and a device, and the error then
-// wraps ErrUnavailable. The runner asks before it sets a case up, so that a
-// machine without a GPU spends nothing on cells that cannot run.
+// wraps ErrUnavailable. The runner asks before any budget decision and before
+// it sets a case up, so that a machine without a GPU spends nothing on cells
+// that cannot run and records them unavailable, never skipped.
 func Available(impl string) error {
 	if !strings.HasPrefix(impl, "cuda/") {
 		return nil
@@ -99,6 +100,33 @@ type Experiment struct {
 	Tables func(run []bench.Record) []bench.Table
 	// Plots renders figures from the records of a run.
 	Plots func(run []bench.Record) []bench.Plot
+	// Headline lists the implementations (path.Match patterns) whose cells
+	// are the experiment's headline: the runner runs every experiment's
+	// headline cells before any other. Nil means the table in headline.go,
+	// else the fast implementation of each backend ("*/fast").
+	Headline []string
+}
+
+// IsHeadline reports whether impl's cells are among the experiment's
+// headline cells (see Headline).
+func (e *Experiment) IsHeadline(impl string) bool {
+	for _, p := range e.headline() {
+		if ok, _ := path.Match(p, impl); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// headline is the experiment's Headline patterns, with the defaults.
+func (e *Experiment) headline() []string {
+	if e.Headline != nil {
+		return e.Headline
+	}
+	if h, ok := headlines[e.Name]; ok {
+		return h
+	}
+	return []string{"*/fast"}
 }
 
 // Case is one parameter setting of an experiment: one input, run by each of

@@ -3,6 +3,17 @@
 // with the timing protocol, checks its output, and appends the record to the
 // result file as soon as the cell finishes. Progress and an ETA go to a
 // writer (stderr on a terminal).
+//
+// Order: cells that cannot run on this machine are recorded unavailable
+// first, before any budget decision. Then every experiment's headline cells
+// (Experiment.IsHeadline) run, the GPU ones (cuda/) before the CPU ones,
+// then the others: three tiers. Within a tier the cases go cheapest first
+// by the current estimates (which learn from every finished cell), and a
+// case's cells of one tier run together on one Setup, so a case is set up
+// at most once per tier (the instance is kept while consecutive cells share
+// it). The budget is one pool for the whole run: a cell is skipped when
+// its estimate exceeds what is left of it, so time one experiment leaves
+// unused flows to every other, and the run stops at the budget's end.
 package runner
 
 import (
@@ -11,6 +22,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,13 +33,20 @@ import (
 
 // Config is one run.
 type Config struct {
-	Scale    experiments.Scale
-	Impl     string        // implementation pattern; empty runs all
-	Reps     int           // timed repetitions (default 5)
-	Warmup   int           // warm-up runs (default 1)
-	Budget   time.Duration // 0: unlimited
+	Scale  experiments.Scale
+	Impl   string // implementation pattern; empty runs all
+	Reps   int    // timed repetitions (default 5)
+	Warmup int    // warm-up runs (default 1)
+	// Budget bounds the run: a cell whose estimate exceeds what is left is
+	// skipped, and a cell still running when it ends is stopped and
+	// recorded as skipped. 0: unlimited.
+	Budget   time.Duration
 	Options  experiments.Options
 	Progress io.Writer // nil: no progress lines
+	// Available reports whether an implementation can run on this machine
+	// (an error wrapping experiments.ErrUnavailable when not); nil means
+	// experiments.Available.
+	Available func(impl string) error
 }
 
 // cell is one (case, implementation) pair awaiting its turn.
@@ -34,136 +54,341 @@ type cell struct {
 	exp  *experiments.Experiment
 	cs   *experiments.Case
 	impl string
-	nth  int // the experiment's position in the run
 }
 
-// deadline is when experiment nth of count must be done: the budget is
-// shared out evenly and cumulatively, so time an experiment leaves unused
-// passes to the next, and a slow experiment early in the run cannot starve
-// the ones after it.
-func deadline(budget time.Duration, nth, count int) time.Duration {
-	return time.Duration(float64(budget) * float64(nth+1) / float64(count))
+// group is the cells of one case in one tier: they share one Setup.
+type group struct {
+	tier  int
+	cells []cell
 }
 
-// Run executes the experiments and appends a record per cell to out. With a
-// budget, experiment k of K must finish by k/K of it (see deadline); a cell
-// whose estimate would overrun that is recorded as skipped with its
-// estimate. It
-// returns the first error that stops the whole run (cancellation, a result
-// file that cannot be written); a failing cell is recorded and the run goes
-// on.
+// The tiers, in the order they run.
+const (
+	tierGPUHeadline = iota // headline cells of CUDA implementations
+	tierHeadline           // the other headline cells
+	tierRest               // every other cell
+	tiers
+)
+
+// tierOf is the tier of an implementation's cells in an experiment.
+func tierOf(e *experiments.Experiment, impl string) int {
+	switch {
+	case !e.IsHeadline(impl):
+		return tierRest
+	case strings.HasPrefix(impl, "cuda/"):
+		return tierGPUHeadline
+	}
+	return tierHeadline
+}
+
+// maxMS is the largest estimate in milliseconds: the longest
+// time.Duration (about 292 years). Estimates saturate at it.
+const maxMS = float64(math.MaxInt64) / 1e6
+
+// saturate clamps an estimate in milliseconds to [0, maxMS]; NaN and +Inf
+// (an overflowing prior) become maxMS, so an estimate never wraps negative
+// and always encodes as JSON.
+func saturate(ms float64) float64 {
+	switch {
+	case math.IsNaN(ms) || ms >= maxMS:
+		return maxMS
+	case ms <= 0:
+		return 0
+	}
+	return ms
+}
+
+// duration converts a saturated estimate to a time.Duration.
+func duration(ms float64) time.Duration {
+	ms = saturate(ms)
+	if ms == maxMS {
+		return time.Duration(math.MaxInt64)
+	}
+	return time.Duration(ms * 1e6)
+}
+
+// errBudget is the cause of the run's context ending at the budget.
+var errBudget = errors.New("budget spent")
+
+// Run executes the experiments and appends a record per cell to out, in
+// the order the package comment describes. It returns the first error that
+// stops the whole run (cancellation of ctx, a result file that cannot be
+// written); a failing cell is recorded and the run goes on, and the end of
+// the budget is no error.
 func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *bench.Appender) error {
-	if cfg.Reps == 0 {
+	if cfg.Reps <= 0 {
 		cfg.Reps = 5
 	}
 	if cfg.Warmup < 0 {
 		cfg.Warmup = 0
 	}
-	var cells []cell
-	for k, e := range exps {
-		cs := e.Cases(cfg.Scale, cfg.Options)
-		for i := range cs {
-			for _, impl := range e.ImplsFor(cs[i], cfg.Impl) {
-				cells = append(cells, cell{e, &cs[i], impl, k})
-			}
-		}
+	if cfg.Available == nil {
+		cfg.Available = experiments.Available
 	}
-	est := newEstimator()
-	runs := float64(cfg.Warmup + cfg.Reps)
 	start := time.Now()
-	meter := newMeter(cfg.Progress, start)
-	defer meter.close()
-	var inst *experiments.Instance
-	var instCase *experiments.Case
-	release := func() {
-		if inst != nil && inst.Release != nil {
-			inst.Release()
-		}
-		inst, instCase = nil, nil
+	r := &run{cfg: cfg, out: out, est: newEstimator(), runs: float64(cfg.Warmup + cfg.Reps), start: start}
+	r.ctx = ctx
+	if cfg.Budget > 0 {
+		var cancel context.CancelFunc
+		r.ctx, cancel = context.WithDeadlineCause(ctx, start.Add(cfg.Budget), errBudget)
+		defer cancel()
 	}
-	defer release()
-
-	for k, c := range cells {
+	groups, unavailable, total := r.plan(exps)
+	r.meter = newMeter(cfg.Progress, start, cfg.Budget)
+	defer r.meter.close()
+	defer r.release()
+	r.total = total
+	for _, u := range unavailable {
+		if err := r.finish(u); err != nil {
+			return err
+		}
+	}
+	for len(groups) > 0 {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		estimate := est.estimate(c.exp, c.impl, c.cs.Work) * runs
-		remaining := time.Duration(0)
-		for _, d := range cells[k:] {
-			remaining += time.Duration(est.estimate(d.exp, d.impl, d.cs.Work) * runs * 1e6)
-		}
-		meter.cell(k, len(cells), c, remaining)
-
-		rec := bench.Record{Experiment: c.exp.Name, Impl: c.impl, Params: c.cs.Params, Statistic: statistic(c.exp)}
-		if due := deadline(cfg.Budget, c.nth, len(exps)); cfg.Budget > 0 && time.Since(start)+time.Duration(estimate*1e6) > due {
-			rec.Status = bench.StatusSkipped
-			rec.EstimateMS = estimate
-			rec.Error = fmt.Sprintf("estimated %s exceeds the %s left of this experiment's share of the %s budget",
-				time.Duration(estimate*1e6).Round(time.Second), max(0, due-time.Since(start)).Round(time.Second), cfg.Budget)
-			if err := finish(out, rec); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := experiments.Available(c.impl); err != nil {
-			rec.Status, rec.Error = bench.StatusUnavailable, err.Error()
-			if err := finish(out, rec); err != nil {
-				return err
-			}
-			continue
-		}
-		if instCase != c.cs {
-			release()
-			var err error
-			inst, err = c.cs.Setup(ctx)
-			if err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
-				// The input itself failed: every implementation of the case fails with it.
-				slog.Error("case setup failed", "experiment", c.exp.Name, "params", c.cs.Params.String(), "err", err)
-				rec.Status, rec.Error = bench.StatusFailed, "setup: "+err.Error()
-				if err := finish(out, rec); err != nil {
-					return err
-				}
-				continue
-			}
-			instCase = c.cs
-		}
-		rec.Input, rec.Metrics = inst.Input, inst.Metrics
-		var last any
-		phases, err := bench.Measure(ctx, bench.Protocol{Warmup: cfg.Warmup, Reps: cfg.Reps, Statistic: rec.Statistic},
-			func(ctx context.Context, r *bench.Recorder) error {
-				o, err := inst.Run(ctx, c.impl, r)
-				last = o
-				return err
-			})
-		switch {
-		case errors.Is(err, experiments.ErrUnavailable):
-			rec.Status, rec.Error = bench.StatusUnavailable, err.Error()
-		case err != nil && ctx.Err() != nil:
-			return ctx.Err() // interrupted: the cell is not finished, keep what is
-		case err != nil:
-			rec.Status, rec.Error = bench.StatusFailed, err.Error()
-		default:
-			rec.Phases = phases
-			chk := inst.Check(c.impl, last)
-			rec.Check = &chk
-			rec.Status = bench.StatusOK
-			if !chk.OK {
-				rec.Status = bench.StatusCheckFailed
-			}
-			if p := rec.Phase(bench.TotalPhase); p != nil {
-				est.observe(c.exp, c.impl, c.cs.Work, p.MedianMS)
-			}
-		}
-		last = nil
-		if err := finish(out, rec); err != nil {
+		k := r.next(groups)
+		g := groups[k]
+		groups = append(groups[:k], groups[k+1:]...)
+		if err := r.runGroup(g, groups); err != nil {
 			return err
 		}
 	}
-	meter.done(len(cells))
+	r.meter.done(r.done)
 	return nil
+}
+
+// run is the state of one Run.
+type run struct {
+	cfg   Config
+	ctx   context.Context // ctx of Run, ended at the budget's end too
+	out   *bench.Appender
+	est   *estimator
+	runs  float64 // warm-up plus timed runs per cell
+	start time.Time
+	meter *meter
+	done  int // cells recorded
+	total int // cells in the run
+
+	inst     *experiments.Instance
+	instCase *experiments.Case
+}
+
+// plan lists the cells, records none yet, and returns the groups of the
+// cells that can run here and the records of those that cannot.
+func (r *run) plan(exps []*experiments.Experiment) (groups []*group, unavailable []bench.Record, total int) {
+	avail := map[string]error{}
+	for _, e := range exps {
+		cs := e.Cases(r.cfg.Scale, r.cfg.Options)
+		for i := range cs {
+			var byTier [tiers]group
+			for _, impl := range e.ImplsFor(cs[i], r.cfg.Impl) {
+				total++
+				err, seen := avail[impl]
+				if !seen {
+					err = r.cfg.Available(impl)
+					avail[impl] = err
+				}
+				c := cell{e, &cs[i], impl}
+				switch {
+				case err != nil:
+					rec := r.record(c)
+					rec.Status, rec.Error = bench.StatusUnavailable, err.Error()
+					unavailable = append(unavailable, rec)
+				default:
+					g := &byTier[tierOf(e, impl)]
+					g.cells = append(g.cells, c)
+				}
+			}
+			for t := range byTier {
+				if g := byTier[t]; len(g.cells) > 0 {
+					g.tier = t
+					groups = append(groups, &g)
+				}
+			}
+		}
+	}
+	return groups, unavailable, total
+}
+
+// estimate is a cell's estimated milliseconds, warm-up and timed runs
+// together, saturated.
+func (r *run) estimate(c cell) float64 {
+	return saturate(r.est.estimate(c.exp, c.impl, c.cs.Work) * r.runs)
+}
+
+// cost is a group's estimated milliseconds, saturated.
+func (r *run) cost(g *group) float64 {
+	sum := 0.0
+	for _, c := range g.cells {
+		sum = saturate(sum + r.estimate(c))
+	}
+	return sum
+}
+
+// next picks the group to run: one of the first tier left, the cheapest
+// by the current estimates, the earliest listed among equals.
+func (r *run) next(groups []*group) int {
+	best, bestCost := -1, 0.0
+	for k, g := range groups {
+		c := r.cost(g)
+		if best < 0 || g.tier < groups[best].tier || g.tier == groups[best].tier && c < bestCost {
+			best, bestCost = k, c
+		}
+	}
+	return best
+}
+
+// left is the part of the budget not yet spent, in milliseconds
+// (+Inf without a budget).
+func (r *run) left() float64 {
+	if r.cfg.Budget <= 0 {
+		return math.Inf(1)
+	}
+	return max(0, float64(r.cfg.Budget-time.Since(r.start))/1e6)
+}
+
+// runGroup runs one group's cells, cheapest first; pending are the groups
+// after it, for the ETA.
+func (r *run) runGroup(g *group, pending []*group) error {
+	cells := g.cells
+	for len(cells) > 0 {
+		if err := r.interrupted(); err != nil {
+			return err
+		}
+		k, est := 0, r.estimate(cells[0])
+		for i := 1; i < len(cells); i++ {
+			if e := r.estimate(cells[i]); e < est {
+				k, est = i, e
+			}
+		}
+		c := cells[k]
+		cells = append(cells[:k:k], cells[k+1:]...)
+		r.meter.cell(r.done, r.total, c, r.eta(est, cells, pending))
+		rec, err := r.measure(c, est)
+		if err != nil {
+			return err
+		}
+		if err := r.finish(rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// eta is the estimate of the cell starting now and every cell after it,
+// never more than the budget left.
+func (r *run) eta(first float64, cells []cell, pending []*group) time.Duration {
+	sum := first
+	for _, c := range cells {
+		sum = saturate(sum + r.estimate(c))
+	}
+	for _, g := range pending {
+		sum = saturate(sum + r.cost(g))
+	}
+	return duration(min(sum, r.left()))
+}
+
+// measure runs one cell, or decides it is skipped, and returns its record.
+// The error is for the whole run: its context cancelled (not by the
+// budget).
+func (r *run) measure(c cell, est float64) (bench.Record, error) {
+	rec := r.record(c)
+	skip := func(why string) (bench.Record, error) {
+		rec.Status, rec.EstimateMS, rec.Error = bench.StatusSkipped, est, why
+		return rec, nil
+	}
+	if left := r.left(); est > left || left == 0 {
+		if left == 0 {
+			return skip(fmt.Sprintf("estimated %s; the %s budget is spent", duration(est).Round(time.Millisecond), r.cfg.Budget))
+		}
+		return skip(fmt.Sprintf("estimated %s exceeds the %s left of the %s budget",
+			duration(est).Round(time.Millisecond), duration(left).Round(time.Millisecond), r.cfg.Budget))
+	}
+	// stopped tells an interruption (an error for the run) from the
+	// budget's end (the cell is recorded skipped).
+	stopped := func(what string) (bench.Record, error) {
+		if err := r.interrupted(); err != nil {
+			return rec, err
+		}
+		return skip(fmt.Sprintf("stopped at the end of the %s budget %s", r.cfg.Budget, what))
+	}
+	if r.instCase != c.cs {
+		r.release()
+		inst, err := c.cs.Setup(r.ctx)
+		if err != nil {
+			if r.ctx.Err() != nil {
+				return stopped("while setting the case up")
+			}
+			// The input itself failed: every implementation of the case fails with it.
+			slog.Error("case setup failed", "experiment", c.exp.Name, "params", c.cs.Params.String(), "err", err)
+			rec.Status, rec.Error = bench.StatusFailed, "setup: "+err.Error()
+			return rec, nil
+		}
+		r.inst, r.instCase = inst, c.cs
+	}
+	inst := r.inst
+	rec.Input, rec.Metrics = inst.Input, inst.Metrics
+	var last any
+	began := time.Now()
+	phases, err := bench.Measure(r.ctx, bench.Protocol{Warmup: r.cfg.Warmup, Reps: r.cfg.Reps, Statistic: rec.Statistic},
+		func(ctx context.Context, rec *bench.Recorder) error {
+			o, err := inst.Run(ctx, c.impl, rec)
+			last = o
+			return err
+		})
+	switch {
+	case errors.Is(err, experiments.ErrUnavailable):
+		rec.Status, rec.Error = bench.StatusUnavailable, err.Error()
+	case err != nil && r.ctx.Err() != nil:
+		return stopped(fmt.Sprintf("after %s of it", time.Since(began).Round(time.Millisecond)))
+	case err != nil:
+		rec.Status, rec.Error = bench.StatusFailed, err.Error()
+	default:
+		rec.Phases = phases
+		chk := inst.Check(c.impl, last)
+		rec.Check = &chk
+		rec.Status = bench.StatusOK
+		if !chk.OK {
+			rec.Status = bench.StatusCheckFailed
+		}
+		if p := rec.Phase(bench.TotalPhase); p != nil {
+			r.est.observe(c.exp, c.impl, c.cs.Work, p.MedianMS)
+		}
+	}
+	return rec, nil
+}
+
+// interrupted returns the error that ends the whole run: Run's context
+// cancelled for another reason than the budget; nil when the budget ended.
+func (r *run) interrupted() error {
+	if err := r.ctx.Err(); err != nil && !errors.Is(context.Cause(r.ctx), errBudget) {
+		return err
+	}
+	return nil
+}
+
+// release frees the instance in hand.
+func (r *run) release() {
+	if r.inst != nil && r.inst.Release != nil {
+		r.inst.Release()
+	}
+	r.inst, r.instCase = nil, nil
+}
+
+// record starts a cell's record.
+func (r *run) record(c cell) bench.Record {
+	return bench.Record{Experiment: c.exp.Name, Impl: c.impl, Params: c.cs.Params, Statistic: statistic(c.exp)}
+}
+
+// finish stamps and appends a record.
+func (r *run) finish(rec bench.Record) error {
+	rec.Finished = time.Now().UTC()
+	if rec.Status != bench.StatusOK {
+		slog.Debug("cell not ok", "experiment", rec.Experiment, "impl", rec.Impl, "params", rec.Params.String(), "status", rec.Status, "err", rec.Error)
+	}
+	r.done++
+	return r.out.Append(rec)
 }
 
 func statistic(e *experiments.Experiment) string {
@@ -173,19 +398,12 @@ func statistic(e *experiments.Experiment) string {
 	return e.Statistic
 }
 
-func finish(out *bench.Appender, rec bench.Record) error {
-	rec.Finished = time.Now().UTC()
-	if rec.Status != bench.StatusOK {
-		slog.Debug("cell not ok", "experiment", rec.Experiment, "impl", rec.Impl, "params", rec.Params.String(), "status", rec.Status, "err", rec.Error)
-	}
-	return out.Append(rec)
-}
-
 // meter keeps the progress line: the cell in hand and the estimated time of
 // the cells left, redrawn every second so a long cell shows it is alive.
 type meter struct {
 	w      io.Writer
 	start  time.Time
+	budget time.Duration // 0: none
 	mu     sync.Mutex
 	label  string        // "[k/n] experiment impl params"
 	since  time.Time     // when the cell in hand started
@@ -195,8 +413,8 @@ type meter struct {
 	once   sync.Once
 }
 
-func newMeter(w io.Writer, start time.Time) *meter {
-	m := &meter{w: w, start: start, stop: make(chan struct{}), exited: make(chan struct{})}
+func newMeter(w io.Writer, start time.Time, budget time.Duration) *meter {
+	m := &meter{w: w, start: start, budget: budget, stop: make(chan struct{}), exited: make(chan struct{})}
 	if w == nil {
 		close(m.exited)
 	} else {
@@ -226,14 +444,24 @@ func (m *meter) cell(k, n int, c cell, left time.Duration) {
 	m.draw()
 }
 
+// eta is the time the run has left: the estimate less the time the cell in
+// hand has run, never more than the budget left.
+func (m *meter) eta(now time.Time) time.Duration {
+	eta := max(0, m.left-now.Sub(m.since))
+	if m.budget > 0 {
+		eta = min(eta, max(0, m.budget-now.Sub(m.start)))
+	}
+	return eta
+}
+
 func (m *meter) draw() {
 	if m.w == nil {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	eta := max(0, m.left-time.Since(m.since))
-	fmt.Fprintf(m.w, "\r\033[K%s  elapsed %s  ETA %s", m.label, time.Since(m.start).Round(time.Second), eta.Round(time.Second))
+	now := time.Now()
+	fmt.Fprintf(m.w, "\r\033[K%s  elapsed %s  ETA %s", m.label, now.Sub(m.start).Round(time.Second), m.eta(now).Round(time.Second))
 }
 
 // close ends the redrawing and waits for it to stop; it may be called more
@@ -269,10 +497,10 @@ func newEstimator() *estimator {
 func (e *estimator) estimate(exp *experiments.Experiment, impl string, work float64) float64 {
 	for _, key := range []string{exp.Name + "|" + impl, exp.Paper + "|" + impl} {
 		if r, ok := e.rate[key]; ok {
-			return r * work
+			return saturate(r * work)
 		}
 	}
-	return exp.NsPerWork[impl] * work / 1e6
+	return saturate(exp.NsPerWork[impl] * work / 1e6)
 }
 
 func (e *estimator) observe(exp *experiments.Experiment, impl string, work, ms float64) {

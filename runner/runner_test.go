@@ -63,7 +63,7 @@ func TestRunRecordsEveryCell(t *testing.T) {
 		t.Fatal(err)
 	}
 	var progress bytes.Buffer
-	cfg := Config{Scale: experiments.Quick, Reps: 3, Warmup: 1, Budget: time.Minute, Progress: &progress}
+	cfg := Config{Scale: experiments.Quick, Reps: 3, Warmup: 1, Budget: time.Minute, Progress: &progress, Available: noGPU}
 	if err := Run(context.Background(), cfg, []*experiments.Experiment{fake(&setups)}, app); err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestRunRecordsEveryCell(t *testing.T) {
 	if len(f.Records) != 10 {
 		t.Fatalf("%d records, want 10", len(f.Records))
 	}
-	if p := progress.String(); !strings.Contains(p, "[1/10] fake/table cpu/ok n=1") || !strings.Contains(p, "done: 10 cells") {
+	if p := progress.String(); !strings.Contains(p, "[3/10] fake/table cpu/ok n=1") || !strings.Contains(p, "done: 10 cells") {
 		t.Errorf("progress output %q lacks the first cell or the closing line", p)
 	}
 	if setups != 2 {
@@ -132,15 +132,6 @@ func TestRunImplPatternAndCancel(t *testing.T) {
 	}
 }
 
-func TestDeadlineSharesTheBudget(t *testing.T) {
-	b := 30 * time.Minute
-	for k, want := range []time.Duration{10 * time.Minute, 20 * time.Minute, 30 * time.Minute} {
-		if got := deadline(b, k, 3); got != want {
-			t.Errorf("deadline(30m, %d, 3) = %s, want %s", k, got, want)
-		}
-	}
-}
-
 // TestUnavailableSkipsSetup: on a machine without a GPU a case whose only
 // implementations are CUDA ones is never set up (its input may be costly),
 // and its cells are recorded unavailable.
@@ -156,7 +147,8 @@ func TestUnavailableSkipsSetup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Run(context.Background(), Config{Scale: experiments.Quick, Reps: 1}, []*experiments.Experiment{e}, app); err != nil {
+	cfg := Config{Scale: experiments.Quick, Reps: 1, Budget: time.Minute}
+	if err := Run(context.Background(), cfg, []*experiments.Experiment{e}, app); err != nil {
 		t.Fatal(err)
 	}
 	f, err := bench.ReadFile(path)

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/semibench/semibench/bench"
@@ -42,8 +45,10 @@ func init() {
 	register(&command{
 		name:    "reproduce",
 		summary: "run every experiment; write the result file, a Markdown report beside the papers, and the plots",
-		usage:   "reproduce [--scale paper] [--budget DURATION] [--impl PATTERN]",
-		run:     reproduceCmd,
+		usage:   "reproduce [--scale paper] [--budget DURATION] [--impl PATTERN] [--plots DIR]",
+		run: func(ctx context.Context, args []string) error {
+			return reproduce(ctx, args, experiments.All())
+		},
 	})
 }
 
@@ -57,20 +62,27 @@ type runFlags struct {
 	format           string
 }
 
+// budgetUsage documents --budget for run and reproduce.
+const budgetUsage = "bound the run: every experiment's headline cells (its fast implementations at the paper's sizes, on each backend present) " +
+	"run first, the GPU's before the CPU's, then the others, each cheapest first; a cell whose estimate exceeds the time left is skipped, " +
+	"and the run stops when the budget ends (0: no limit)"
+
 func (f *runFlags) register(fs *flag.FlagSet, scale string, budget time.Duration) {
 	fs.StringVar(&f.scale, "scale", scale, "input sizes: quick (seconds), paper (the papers' sizes) or large (beyond them)")
 	fs.StringVar(&f.impl, "impl", "", "run only the implementations matching this pattern (e.g. cpu/*, cuda/fast; comma-separated)")
 	fs.IntVar(&f.reps, "reps", 5, "timed repetitions per cell (after the warm-up)")
 	fs.IntVar(&f.warmup, "warmup", 1, "untimed warm-up runs per cell")
 	fs.StringVar(&f.out, "out", "", "result file (default results/<machine-label>/<timestamp>.json)")
-	fs.DurationVar(&f.budget, "budget", budget, "skip cells whose estimated time would overrun this budget (0: no limit)")
+	fs.DurationVar(&f.budget, "budget", budget, budgetUsage)
 	fs.IntVar(&f.threads, "threads", 0, "CPU threads for parallel implementations (0: all cores)")
 	fs.IntVar(&f.gpus, "gpus", 1, "GPUs for implementations that split their work over devices")
 	fs.Uint64Var(&f.seed, "seed", 1, "generator seed")
-	fs.StringVar(&f.format, "format", "text", "table format: text, markdown or csv")
+	fs.StringVar(&f.format, "format", bench.FormatText, "table format: "+strings.Join(bench.Formats(), ", "))
 }
 
-func (f *runFlags) config() (runner.Config, error) {
+// config validates every flag and the implementation pattern against the
+// experiments, before any work starts.
+func (f *runFlags) config(exps []*experiments.Experiment) (runner.Config, error) {
 	sc, err := experiments.ParseScale(f.scale)
 	if err != nil {
 		return runner.Config{}, usagef("--scale: %v", err)
@@ -84,6 +96,12 @@ func (f *runFlags) config() (runner.Config, error) {
 	if f.threads < 0 || f.warmup < 0 || f.budget < 0 {
 		return runner.Config{}, usagef("--threads, --warmup and --budget must not be negative")
 	}
+	if !slices.Contains(bench.Formats(), f.format) {
+		return runner.Config{}, usagef("--format: unknown table format %q (valid: %s)", f.format, strings.Join(bench.Formats(), ", "))
+	}
+	if err := experiments.CheckImplPattern(exps, f.impl); err != nil {
+		return runner.Config{}, usagef("--impl: %v", err)
+	}
 	cfg := runner.Config{Scale: sc, Impl: f.impl, Reps: f.reps, Warmup: f.warmup, Budget: f.budget,
 		Options: experiments.Options{Threads: f.threads, GPUs: f.gpus, Seed: f.seed}}
 	if isTerminal(os.Stderr) {
@@ -92,15 +110,11 @@ func (f *runFlags) config() (runner.Config, error) {
 	return cfg, nil
 }
 
-// execute runs the experiments into a new result file and returns it.
-func execute(ctx context.Context, f *runFlags, exps []*experiments.Experiment) (*bench.File, string, error) {
-	cfg, err := f.config()
-	if err != nil {
-		return nil, "", err
-	}
-	if err := experiments.CheckImplPattern(exps, f.impl); err != nil {
-		return nil, "", usagef("--impl: %v", err)
-	}
+// execute runs the experiments with a validated configuration into the
+// result file and returns the file as written. The error is the run's
+// (interrupted, a file that cannot be written); the records finished
+// before it are in the file.
+func execute(ctx context.Context, cfg runner.Config, f *runFlags, exps []*experiments.Experiment) (*bench.File, string, error) {
 	machine := currentMachine()
 	started := time.Now().UTC()
 	out := f.out
@@ -115,15 +129,35 @@ func execute(ctx context.Context, f *runFlags, exps []*experiments.Experiment) (
 	fmt.Fprintf(os.Stderr, "semibench: writing %s (%s scale, %d experiment(s))\n", out, cfg.Scale, len(exps))
 	err = runner.Run(ctx, cfg, exps, app)
 	if err != nil && ctx.Err() != nil {
-		fmt.Fprintf(os.Stderr, "\nsemibench: interrupted; %d finished record(s) kept in %s\n", len(app.File().Records), out)
+		err = fmt.Errorf("interrupted; %d finished record(s) kept in %s: %w", len(app.File().Records), out, err)
+		fmt.Fprintf(os.Stderr, "\nsemibench: %v\n", err)
 	}
 	return app.File(), out, err
+}
+
+// failedCells returns an error naming the cells of f that failed or whose
+// check failed, or nil.
+func failedCells(f *bench.File) error {
+	var bad []string
+	for _, r := range f.Records {
+		if r.Status == bench.StatusFailed || r.Status == bench.StatusCheckFailed {
+			bad = append(bad, fmt.Sprintf("%s %s %s (%s)", r.Experiment, r.Impl, r.Params.String(), r.Status))
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	n := len(bad)
+	if n > 5 {
+		bad = append(bad[:5], fmt.Sprintf("and %d more", n-5))
+	}
+	return fmt.Errorf("%d cell(s) failed or failed their check: %s", n, strings.Join(bad, "; "))
 }
 
 func runCmd(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	var f runFlags
-	f.register(fs, "quick", 0)
+	f.register(fs, string(experiments.Quick), 0)
 	names, err := parse(fs, commands["run"], args)
 	if err != nil {
 		return err
@@ -135,22 +169,31 @@ func runCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	file, _, err := execute(ctx, &f, exps)
+	cfg, err := f.config(exps)
 	if err != nil {
 		return err
 	}
+	file, _, runErr := execute(ctx, cfg, &f, exps)
+	if file == nil {
+		return runErr
+	}
+	// What finished is printed even when the run was interrupted.
 	tables, err := experiments.RenderTables(file, "")
-	if err != nil {
-		return err
+	if err == nil {
+		err = printTables(tables, f.format)
 	}
-	return printTables(tables, f.format)
+	return cmp.Or(runErr, err, failedCells(file))
 }
 
-func reproduceCmd(ctx context.Context, args []string) error {
+// reproduce runs exps (every experiment, from the command) into a result
+// file and writes, beside it, a Markdown report and a folder of plots of
+// their own: <file>.md and <file>.plots/. The report and plots are written
+// of what finished also when the run was interrupted or its budget ended.
+func reproduce(ctx context.Context, args []string, exps []*experiments.Experiment) error {
 	fs := flag.NewFlagSet("reproduce", flag.ContinueOnError)
 	var f runFlags
-	f.register(fs, "paper", 25*time.Minute)
-	plotDir := fs.String("plots", "", "folder for the plots (default plots/<machine-label>)")
+	f.register(fs, string(experiments.Paper), defaultBudget)
+	plotDir := fs.String("plots", "", "folder for the plots (default <result file without .json>.plots, beside it)")
 	pos, err := parse(fs, commands["reproduce"], args)
 	if err != nil {
 		return err
@@ -158,37 +201,46 @@ func reproduceCmd(ctx context.Context, args []string) error {
 	if len(pos) > 0 {
 		return usagef("reproduce takes no arguments (use run NAME for single experiments)")
 	}
-	file, out, err := execute(ctx, &f, experiments.All())
+	cfg, err := f.config(exps)
 	if err != nil {
 		return err
 	}
+	file, out, runErr := execute(ctx, cfg, &f, exps)
+	if file == nil {
+		return runErr
+	}
+	base := strings.TrimSuffix(out, filepath.Ext(out))
 	dir := *plotDir
 	if dir == "" {
-		dir = filepath.Join("plots", file.Machine.Label)
+		dir = base + ".plots"
 	}
-	plots, err := experiments.RenderPlots(file, dir)
-	if err != nil {
-		return err
-	}
-	report := out[:len(out)-len(filepath.Ext(out))] + ".md"
+	// A plot that fails to draw leaves the report, with the plots drawn.
+	plots, plotErr := experiments.RenderPlots(file, dir)
+	report := base + ".md"
 	if err := experiments.WriteReport(report, file, plots); err != nil {
-		return fmt.Errorf("report: %w", err)
+		return cmp.Or(runErr, fmt.Errorf("report: %w", err))
 	}
 	tables, err := experiments.RenderTables(file, "")
-	if err != nil {
-		return err
-	}
-	if err := printTables(tables, f.format); err != nil {
-		return err
+	if err == nil {
+		err = printTables(tables, f.format)
 	}
 	fmt.Fprintf(os.Stderr, "semibench: results %s, report %s, %d plot file(s) in %s\n", out, report, len(plots), dir)
-	return nil
+	return cmp.Or(runErr, plotErr, err, failedCells(file))
 }
 
+// defaultBudget is reproduce's --budget: headline cells run first, so
+// the budget goes to them before any other cell.
+const defaultBudget = 25 * time.Minute
+
+// printTables renders tables to standard output; an unknown format is bad
+// usage, any other error (a closed output) a failure.
 func printTables(tables []bench.Table, format string) error {
 	for i := range tables {
 		if err := tables[i].Render(os.Stdout, format); err != nil {
-			return usagef("--format: %v", err)
+			if !slices.Contains(bench.Formats(), format) {
+				return usagef("--format: %v", err)
+			}
+			return err
 		}
 		fmt.Println()
 	}

@@ -1,0 +1,35 @@
+package experiments
+
+// headlines marks the headline cells of the experiments whose headline is
+// not simply the fast implementation of each backend ("*/fast", the
+// default): the implementations a paper's claim is about, at the paper's
+// sizes, on each backend. The runner runs these cells before all others,
+// so that a budget spends itself on them first.
+var headlines = map[string][]string{
+	// Table 3 compares the paper's CUDA kernel with ours.
+	"kleene/table3": {"cpu/fast", "cuda/fast", "cuda/paper"},
+	// Table 1's columns are the CUDA implementations; Jonker-Volgenant is
+	// the fast CPU one.
+	"hungarian/table1": {"cuda/*", "cpu/jv"},
+	"hungarian/table2": {"cuda/*", "cpu/jv"},
+	"hungarian/table3": {"cuda/paper", "cpu/paper"},
+	"hungarian/table4": {"cuda/*"},
+	"hungarian/fig6":   {"cuda/*"},
+	// Figs. 4 and 5 are ratios to the O(n^4) Hungarian: both ends.
+	"hungarian/fig4": {"cpu/jv", "cpu/paper"},
+	"hungarian/fig5": {"cpu/jv", "cpu/paper"},
+	"apsp/systolic":  {"cpu/systolic", "cuda/systolic"},
+	// Table 1 counts A(D_m) with the one implementation.
+	"domination/table1":  {"cpu/paper"},
+	"domination/table3":  {"cpu/sparse", "cuda/sparse"},
+	"domination/table4":  {"cpu/sparse", "cuda/sparse"},
+	"domination/table6":  {"cpu/sparse", "cuda/sparse"},
+	"domination/formula": {"cpu/sparse", "cuda/sparse"},
+	"treefix/table1":     {"cpu/build", "cuda/build"},
+	// The figures' claim is about the GPU implementations; the vectorial
+	// one is the CPU's fastest, and Fig. 5's speedups divide the sequential.
+	"treefix/fig4":     {"cuda/*", "cpu/vectorial"},
+	"treefix/fig5":     {"cuda/*", "cpu/vectorial", "cpu/sequential"},
+	"treefix/fig7":     {"cuda/*", "cpu/vectorial"},
+	"treefix/accuracy": {"cuda/*", "cpu/vectorial", "cpu/vectorial-compensated"},
+}

@@ -1,0 +1,43 @@
+package experiments
+
+import (
+	"path"
+	"testing"
+)
+
+// TestEveryExperimentHasHeadlines: every experiment marks at least one of
+// its implementations as headline, every pattern of the headline table
+// matches one of its experiment's implementations, and the table names only
+// registered experiments.
+func TestEveryExperimentHasHeadlines(t *testing.T) {
+	for name := range headlines {
+		if registry[name] == nil {
+			t.Errorf("headlines names %s, which is not registered", name)
+		}
+	}
+	for _, e := range All() {
+		n := 0
+		for _, impl := range e.Impls {
+			if e.IsHeadline(impl) {
+				n++
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: none of %v is a headline implementation", e.Name, e.Impls)
+		}
+		for _, p := range e.headline() {
+			found := false
+			for _, impl := range e.Impls {
+				if ok, _ := path.Match(p, impl); ok {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("%s: headline pattern %q matches none of %v", e.Name, p, e.Impls)
+			}
+		}
+	}
+	if e := registry["kleene/table3"]; !e.IsHeadline("cuda/paper") || e.IsHeadline("cpu/paper") {
+		t.Error("kleene/table3: want cuda/paper headline and cpu/paper not")
+	}
+}
