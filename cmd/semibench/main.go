@@ -43,6 +43,9 @@ func main() {
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: logLevel()})))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// After the first signal the run winds down (records, report and plots
+	// of what finished are written); a second one kills the process at once.
+	context.AfterFunc(ctx, stop)
 	os.Exit(dispatch(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
 
