@@ -59,6 +59,10 @@ var ErrNotRegular = errors.New("not a regular file")
 // errLocked is tryLock's answer when another open file holds the lock.
 var errLocked = errors.New("locked by another writer")
 
+// namedTemps makes every version a named temporary from the start, as on
+// systems without O_TMPFILE (set by tests, to cover that path on Linux).
+var namedTemps = false
+
 // filePerm is the mode of new result files (less the umask).
 const filePerm fs.FileMode = 0o644
 
@@ -192,7 +196,12 @@ func isTemp(name, prefix string) bool {
 // umask.
 func newVersion(real string, data []byte, mode fs.FileMode) (*version, error) {
 	v := &version{}
-	f, ok, err := anonymousTemp(filepath.Dir(real), filePerm)
+	var f *os.File
+	var ok bool
+	var err error
+	if !namedTemps {
+		f, ok, err = anonymousTemp(filepath.Dir(real), filePerm)
+	}
 	switch {
 	case err != nil:
 		return nil, err
