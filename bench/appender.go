@@ -56,6 +56,11 @@ var ErrInUse = errors.New("result file in use")
 // FIFO, a device or anything else that is not a regular file.
 var ErrNotRegular = errors.New("not a regular file")
 
+// ErrIncompatible is returned for an existing result path whose file
+// records of this run may not join: not a result file, damaged, a paper's
+// transcription, or another machine's or schema version's.
+var ErrIncompatible = errors.New("existing file cannot be appended to")
+
 // errLocked is tryLock's answer when another open file holds the lock.
 var errLocked = errors.New("locked by another writer")
 
@@ -416,9 +421,9 @@ type Appender struct {
 // version and machine label: its header and records are kept, a note
 // records this run (build, scale, start), and new records follow the old.
 // Any other file (a damaged one, another tool's, a paper's transcription,
-// another machine's or schema's) is refused, unchanged, with a message
-// naming the file, what differs, and how to choose (another --out, or
-// moving the file away).
+// another machine's or schema's) is refused (ErrIncompatible), unchanged,
+// with a message naming the file, what differs, and how to choose (another
+// --out, or moving the file away).
 //
 // It refuses a path that is not a regular file (ErrNotRegular) and a file
 // another Appender holds (ErrInUse). A symlink is followed: the file it
@@ -473,15 +478,15 @@ func readLocked(cur *os.File, t target, f *File) (*File, error) {
 	const choose = "it was left unchanged: choose a new --out, or move the file away"
 	old, err := Decode(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w; %s", t.path, err, choose)
+		return nil, fmt.Errorf("%s: %w; %s: %w", t.path, err, choose, ErrIncompatible)
 	}
 	switch {
 	case old.Source != "":
-		return nil, fmt.Errorf("%s is a paper's transcription (%s), not a run; %s", t.path, old.Source, choose)
+		return nil, fmt.Errorf("%s is a paper's transcription (%s), not a run; %s: %w", t.path, old.Source, choose, ErrIncompatible)
 	case old.Schema != f.Schema:
-		return nil, fmt.Errorf("%s holds records of schema %d and this run writes schema %d, which cannot share a file; %s", t.path, old.Schema, f.Schema, choose)
+		return nil, fmt.Errorf("%s holds records of schema %d and this run writes schema %d, which cannot share a file; %s: %w", t.path, old.Schema, f.Schema, choose, ErrIncompatible)
 	case old.Machine.Label != f.Machine.Label:
-		return nil, fmt.Errorf("%s holds records of machine %q and this is machine %q; a result file holds one machine's records: %s", t.path, old.Machine.Label, f.Machine.Label, choose)
+		return nil, fmt.Errorf("%s holds records of machine %q and this is machine %q; a result file holds one machine's records: %s: %w", t.path, old.Machine.Label, f.Machine.Label, choose, ErrIncompatible)
 	}
 	return old, nil
 }

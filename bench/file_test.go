@@ -184,6 +184,9 @@ func TestAppenderRefusesForeignFiles(t *testing.T) {
 				t.Errorf("%s: error %q lacks %q", filepath.Base(tc.path), err, w)
 			}
 		}
+		if !errors.Is(err, ErrIncompatible) {
+			t.Errorf("%s: error %v is not ErrIncompatible", filepath.Base(tc.path), err)
+		}
 		if after, _ := os.ReadFile(tc.path); !bytes.Equal(before, after) {
 			t.Errorf("%s: refused file was changed", tc.path)
 		}
