@@ -19,28 +19,43 @@ type CompareOptions struct {
 	// values (numbers numerically, so n=500 comes before n=1000). By
 	// default rows keep the order in which the files list their records.
 	Sort bool
+	// ScaleOf names the scale whose cases of an experiment have the given
+	// parameters ("" when none has), so that cells one file lacks can be
+	// told apart by the run that would measure them. Nil: a cell's scale is
+	// taken from the Scale of the file that has it.
+	ScaleOf func(experiment string, params Params) string
 }
+
+// NoRecord marks a cell of a comparison that a file has no record of.
+const NoRecord = "no record"
 
 // Compare lines result files up side by side. Records are aligned on
 // Record.Key (experiment, implementation, parameters), so a paper's
 // transcribed table, whose records use the same experiment, impl and params
 // names as measured runs, lines up with "my run" like any other machine.
 //
-// It returns one table per experiment (in the files' order). A row is an
-// (impl, params, phase) found in any file; there is one column per file,
+// It returns one table per experiment (in the files' order) that at least
+// two of the files have (every experiment when there is one file). A row is
+// an (impl, params, phase) found in any file; there is one column per file,
 // headed by labels[i] (default: the file's Machine.Label; labels are made
 // unique), holding the phase's statistic in ms, or the record's status when
-// it did not run ("skipped (est. 12 s)", "unavailable", "failed"), or blank
-// when the file has no such record. Then comes one ratio column per later
-// file, "first/later": the first file's time divided by the later file's,
-// so a value above 1 means the later file is faster; blank where either
-// side has no time.
+// it did not run ("skipped (est. 12 s)", "unavailable", "failed"), or
+// NoRecord when the file has no such record. Then comes one ratio column
+// per later file, "first/later": the first file's time divided by the later
+// file's, so a value above 1 means the later file is faster; blank where
+// either side has no time.
+//
+// Files at different scales (a paper's table beside a quick run) share few
+// cells or none: every row is still shown, and the notes say, for each
+// measured file, which cells it lacks, their scale (CompareOptions.ScaleOf,
+// or the Scale of the file that has them) and the run that would measure
+// them. Experiments only one file has are named in the first table's notes.
 //
 // labels may be nil, or hold one entry per file ("" entries take the
 // default). It is an error to pass no files, a labels slice of the wrong
 // length, an experiment no file has, a phase no record has, or files that
-// share no record. With a chosen phase, experiments in which no record has
-// it are left out.
+// share no experiment. With a chosen phase, experiments in which no record
+// has it are left out.
 func Compare(files []*File, labels []string, opt CompareOptions) ([]Table, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("compare: no files")
@@ -61,12 +76,16 @@ func Compare(files []*File, labels []string, opt CompareOptions) ([]Table, error
 	var exps []string
 	keys := map[string][]string{} // experiment -> keys, first-seen order
 	seen := map[string]bool{}
+	has := map[string][]int{} // experiment -> the files that have it
 	for i, f := range files {
 		index[i] = map[string]*Record{}
 		for j := range f.Records {
 			r := &f.Records[j]
 			if opt.Experiment != "" && r.Experiment != opt.Experiment {
 				continue
+			}
+			if fs := has[r.Experiment]; len(fs) == 0 || fs[len(fs)-1] != i {
+				has[r.Experiment] = append(fs, i)
 			}
 			k := r.Key()
 			index[i][k] = r
@@ -87,24 +106,29 @@ func Compare(files []*File, labels []string, opt CompareOptions) ([]Table, error
 		return nil, fmt.Errorf("compare: the files hold no records (files: %s)", strings.Join(names, ", "))
 	}
 
-	common := 0
-	for k := range seen {
-		n := 0
-		for i := range files {
-			if index[i][k] != nil {
-				n++
+	// With several files, compare the experiments two or more have.
+	var alone []string
+	if len(files) > 1 {
+		var shared []string
+		for _, exp := range exps {
+			if len(has[exp]) > 1 {
+				shared = append(shared, exp)
+			} else {
+				alone = append(alone, exp+" ("+names[has[exp][0]]+")")
 			}
 		}
-		if n >= 2 {
-			common++
+		if len(shared) == 0 {
+			var per []string
+			for i, f := range files {
+				per = append(per, names[i]+": "+orNone(strings.Join(allExperiments([]*File{f}), ", ")))
+			}
+			what := "no experiment appears"
+			if opt.Experiment != "" {
+				what = "experiment " + strconv.Quote(opt.Experiment) + " does not appear"
+			}
+			return nil, fmt.Errorf("compare: %s in more than one file, so nothing aligns (%s)", what, strings.Join(per, "; "))
 		}
-	}
-	if len(files) > 1 && common == 0 {
-		what := "any experiment"
-		if opt.Experiment != "" {
-			what = "experiment " + strconv.Quote(opt.Experiment)
-		}
-		return nil, fmt.Errorf("compare: no record of %s appears in more than one file (files: %s); records align on experiment, impl and params", what, strings.Join(names, ", "))
+		exps = shared
 	}
 
 	var out []Table
@@ -115,23 +139,23 @@ func Compare(files []*File, labels []string, opt CompareOptions) ([]Table, error
 		}
 		// A representative record per key (from the first file that has
 		// it) gives the impl and params of the row.
-		rep := map[string]*Record{}
+		rep := map[string]held{}
 		for _, k := range ks {
 			for i := range files {
 				if r := index[i][k]; r != nil {
-					rep[k] = r
+					rep[k] = held{r, i}
 					break
 				}
 			}
 		}
 		if opt.Sort {
 			slices.SortStableFunc(ks, func(a, b string) int {
-				return compareRecords(rep[a], rep[b])
+				return compareRecords(rep[a].r, rep[b].r)
 			})
 		}
 		var params []string
 		for _, k := range ks {
-			for _, p := range rep[k].Params {
+			for _, p := range rep[k].r.Params {
 				params = appendNew(params, p.Name)
 			}
 		}
@@ -152,9 +176,9 @@ func Compare(files []*File, labels []string, opt CompareOptions) ([]Table, error
 
 		for _, k := range ks {
 			for _, phase := range rowPhases(index, k, opt.Phase) {
-				row := []string{rep[k].Impl}
+				row := []string{rep[k].r.Impl}
 				for _, p := range params {
-					row = append(row, rep[k].Params.Get(p))
+					row = append(row, rep[k].r.Params.Get(p))
 				}
 				if opt.Phase == "" {
 					row = append(row, phase)
@@ -164,7 +188,7 @@ func Compare(files []*File, labels []string, opt CompareOptions) ([]Table, error
 				for i := range files {
 					r := index[i][k]
 					if r == nil {
-						row = append(row, "")
+						row = append(row, NoRecord)
 						continue
 					}
 					row = append(row, PhaseText(r, phase))
@@ -186,7 +210,11 @@ func Compare(files []*File, labels []string, opt CompareOptions) ([]Table, error
 		for i, f := range files {
 			t.Notes = append(t.Notes, names[i]+": "+describeFile(f))
 		}
+		t.Notes = append(t.Notes, alignNotes(exp, ks, rep, index, files, names, opt.ScaleOf)...)
 		out = append(out, t)
+	}
+	if len(out) > 0 && len(alone) > 0 {
+		out[0].Notes = append(out[0].Notes, "Not compared, in one file only: "+strings.Join(alone, ", ")+".")
 	}
 	if len(out) == 0 {
 		var phases []string
@@ -201,6 +229,82 @@ func Compare(files []*File, labels []string, opt CompareOptions) ([]Table, error
 		return nil, fmt.Errorf("compare: no record has phase %q (phases: %s)", opt.Phase, strings.Join(phases, ", "))
 	}
 	return out, nil
+}
+
+// held is a record and the index of the file holding it.
+type held struct {
+	r    *Record
+	file int
+}
+
+// alignNotes says, for each file that lacks some of an experiment's cells,
+// how many and why: a paper's table reports no such cell; a measured file
+// gets the scale of the cells it lacks and the run that would measure them.
+func alignNotes(exp string, keys []string, rep map[string]held, index []map[string]*Record, files []*File, names []string, scaleOf func(string, Params) string) []string {
+	if len(files) < 2 {
+		return nil
+	}
+	var notes []string
+	for i, f := range files {
+		var scales []string // first-seen order
+		missing := map[string][]*Record{}
+		n := 0
+		for _, k := range keys {
+			if index[i][k] != nil {
+				continue
+			}
+			r := rep[k]
+			sc := files[r.file].Scale
+			if scaleOf != nil {
+				sc = scaleOf(exp, r.r.Params)
+			}
+			scales = appendNew(scales, sc)
+			missing[sc] = append(missing[sc], r.r)
+			n++
+		}
+		if n == 0 {
+			continue
+		}
+		ran := ""
+		if f.Scale != "" && f.Source == "" {
+			ran = ", run at scale " + f.Scale + ","
+		}
+		lead := fmt.Sprintf("%s%s has no record of %d cell(s) (marked %q)", names[i], ran, n, NoRecord)
+		if f.Source != "" {
+			notes = append(notes, lead+": the paper reports no such cell.")
+			continue
+		}
+		var parts []string
+		for _, sc := range scales {
+			rs := missing[sc]
+			switch {
+			case sc == "" && scaleOf != nil:
+				parts = append(parts, fmt.Sprintf("%d at parameters no scale of this semibench runs", len(rs)))
+			case sc == "":
+				parts = append(parts, fmt.Sprintf("%d of unknown scale", len(rs)))
+			default:
+				var impls []string
+				for _, r := range rs {
+					impls = appendNew(impls, r.Impl)
+				}
+				run := "semibench run " + exp + " --scale " + sc
+				if len(impls) <= 4 {
+					run += " --impl " + strings.Join(impls, ",")
+				}
+				parts = append(parts, fmt.Sprintf("%d of scale %s (`%s` measures them)", len(rs), sc, run))
+			}
+		}
+		notes = append(notes, lead+": "+strings.Join(parts, "; ")+".")
+	}
+	return notes
+}
+
+// orNone is s, or "none" when s is empty.
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }
 
 // rowPhases lists the phases shown for key k: every phase any file's record

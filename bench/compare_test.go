@@ -63,8 +63,8 @@ func TestCompareAlignsPaperAndRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tables) != 2 {
-		t.Fatalf("got %d tables, want 2 (kleene/table2, kleene/table3)", len(tables))
+	if len(tables) != 1 {
+		t.Fatalf("got %d tables, want 1 (kleene/table2; kleene/table3 is in one file only)", len(tables))
 	}
 	tb := tables[0]
 	if !strings.HasPrefix(tb.Title, "kleene/table2") {
@@ -87,8 +87,8 @@ func TestCompareAlignsPaperAndRun(t *testing.T) {
 		{[]string{"cpu/paper", "500", "normal", "total"}, []string{"143.9", "0.0", ""}},
 		// A skipped cell shows its estimate and gets no ratio.
 		{[]string{"cpu/paper", "4000", "normal", "update_w"}, []string{"66,997.8", "skipped (est. 12 s)", ""}},
-		// An impl only the run has: blank paper cell.
-		{[]string{"cpu/fast", "500", "normal", "update_w"}, []string{"", "1.4", ""}},
+		// An impl only the run has: marked in the paper's column.
+		{[]string{"cpu/fast", "500", "normal", "update_w"}, []string{NoRecord, "1.4", ""}},
 	}
 	for _, tc := range tests {
 		got := row(t, tb, tc.prefix...)[len(tc.prefix):]
@@ -112,13 +112,17 @@ func TestCompareAlignsPaperAndRun(t *testing.T) {
 	if strings.Join(order, "; ") != strings.Join(wantOrder, "; ") {
 		t.Errorf("row order:\n%s\nwant:\n%s", strings.Join(order, "; "), strings.Join(wantOrder, "; "))
 	}
-	// The experiment only the run has: one row showing the status.
-	t3 := tables[1]
-	if len(t3.Rows) != 1 {
-		t.Fatalf("kleene/table3 rows %q", t3.Rows)
+	// The experiment only the run has is named, not tabled; the cells the
+	// paper lacks are counted.
+	notes := strings.Join(tb.Notes, "\n")
+	for _, w := range []string{"Not compared, in one file only: kleene/table3 (my-host).",
+		`xeon-e5645 has no record of 1 cell(s) (marked "no record"): the paper reports no such cell.`} {
+		if !strings.Contains(notes, w) {
+			t.Errorf("notes lack %q:\n%s", w, notes)
+		}
 	}
-	if got := t3.Rows[0][3:]; strings.Join(got, "|") != "total||unavailable|" {
-		t.Errorf("kleene/table3 row %q", t3.Rows[0])
+	if strings.Contains(notes, "my-host has no record") {
+		t.Errorf("my-host has every cell of the paper, yet a note says otherwise:\n%s", notes)
 	}
 	// Every rendered format accepts the tables.
 	for _, f := range Formats() {
@@ -250,9 +254,9 @@ func TestCompareErrors(t *testing.T) {
 		want   []string // substrings of the error
 	}{
 		{"no files", nil, nil, CompareOptions{}, []string{"no files"}},
-		{"no common records", []*File{paperFile(), other}, nil, CompareOptions{}, []string{"xeon-e5645", "other-box", "more than one file"}},
+		{"no common experiment", []*File{paperFile(), other}, nil, CompareOptions{}, []string{"no experiment appears in more than one file", "xeon-e5645: kleene/table2", "other-box: lap/table1"}},
 		{"unknown experiment", []*File{paperFile(), runFile()}, nil, CompareOptions{Experiment: "nope"}, []string{`"nope"`, "kleene/table2"}},
-		{"experiment in one file only", []*File{paperFile(), runFile()}, nil, CompareOptions{Experiment: "kleene/table3"}, []string{"kleene/table3", "more than one file"}},
+		{"experiment in one file only", []*File{paperFile(), runFile()}, nil, CompareOptions{Experiment: "kleene/table3"}, []string{`experiment "kleene/table3" does not appear in more than one file`, "xeon-e5645: kleene/table2;", "my-host: kleene/table2, kleene/table3"}},
 		{"unknown phase", []*File{paperFile(), runFile()}, nil, CompareOptions{Phase: "h2d"}, []string{`"h2d"`, "update_w", "convert_ccs"}},
 		{"label count", []*File{paperFile(), runFile()}, []string{"a"}, CompareOptions{}, []string{"1 labels for 2 files"}},
 	}
@@ -306,5 +310,76 @@ func TestComparePaperFile(t *testing.T) {
 	r := row(t, tables[0], "cpu/paper", "500")
 	if r[len(r)-1] != "10.0x" {
 		t.Errorf("paper vs run at n=500: %q, want a 10.0x ratio", r)
+	}
+}
+
+// TestCompareAcrossScales lines a paper's table up with a quick run that
+// shares one cell: every row shows, the rest are marked, and the notes name
+// the scale and the run that would align them.
+func TestCompareAcrossScales(t *testing.T) {
+	paper := paperFile()
+	paper.Scale = "paper"
+	run := &File{Schema: SchemaVersion, Machine: Machine{Label: "mine"}, Scale: "quick", Records: []Record{
+		rec("kleene/table2", "cpu/paper", nParams("60"), StatusOK, ph("total", 0.5)),
+		rec("kleene/table2", "cpu/fast", nParams("60"), StatusOK, ph("total", 0.25)),
+		rec("kleene/table2", "cpu/paper", nParams("500"), StatusOK, ph("total", 14.39)),
+	}}
+	tables, err := Compare([]*File{paper, run}, nil, CompareOptions{Phase: "total"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := tables[0]
+	for _, tc := range []struct{ prefix, want []string }{
+		{[]string{"cpu/paper", "500"}, []string{"143.9", "14.4", "10.0x"}}, // the cell both have
+		{[]string{"cpu/paper", "1000"}, []string{"1,081.6", NoRecord, ""}},
+		{[]string{"cpu/paper", "4000"}, []string{"67,200.0", NoRecord, ""}},
+		{[]string{"cpu/paper", "60"}, []string{NoRecord, "0.5", ""}},
+		{[]string{"cpu/fast", "60"}, []string{NoRecord, "0.25", ""}},
+	} {
+		got := row(t, tb, tc.prefix...)[3:]
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("%q: got %q, want %q", tc.prefix, got, tc.want)
+		}
+	}
+	if len(tb.Rows) != 5 {
+		t.Errorf("%d rows, want 5: %q", len(tb.Rows), tb.Rows)
+	}
+	notes := strings.Join(tb.Notes, "\n")
+	want := `mine, run at scale quick, has no record of 2 cell(s) (marked "no record"): 2 of scale paper (` +
+		"`semibench run kleene/table2 --scale paper --impl cpu/paper` measures them)."
+	if !strings.Contains(notes, want) {
+		t.Errorf("notes lack\n%s\nin\n%s", want, notes)
+	}
+	if !strings.Contains(notes, `xeon-e5645 has no record of 2 cell(s) (marked "no record"): the paper reports no such cell.`) {
+		t.Errorf("notes lack the paper's missing cells:\n%s", notes)
+	}
+
+	// With ScaleOf, each cell gets the scale whose cases have it.
+	scaleOf := func(exp string, p Params) string {
+		switch p.Get("n") {
+		case "1000":
+			return "paper"
+		case "4000":
+			return "large"
+		}
+		return ""
+	}
+	tables, err = Compare([]*File{paper, run}, nil, CompareOptions{Phase: "total", ScaleOf: scaleOf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes = strings.Join(tables[0].Notes, "\n")
+	want = "1 of scale paper (`semibench run kleene/table2 --scale paper --impl cpu/paper` measures them); " +
+		"1 of scale large (`semibench run kleene/table2 --scale large --impl cpu/paper` measures them)."
+	if !strings.Contains(notes, want) {
+		t.Errorf("notes with ScaleOf lack\n%s\nin\n%s", want, notes)
+	}
+	run.Records = run.Records[:2] // nothing aligns now, yet the experiment is shared
+	tables, err = Compare([]*File{paper, run}, nil, CompareOptions{Phase: "total", ScaleOf: func(string, Params) string { return "" }})
+	if err != nil {
+		t.Fatalf("files sharing an experiment but no cell: %v", err)
+	}
+	if notes := strings.Join(tables[0].Notes, "\n"); !strings.Contains(notes, "3 at parameters no scale of this semibench runs") {
+		t.Errorf("notes:\n%s", notes)
 	}
 }

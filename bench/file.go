@@ -5,13 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
-	"path/filepath"
-	"sync"
+	"slices"
+	"strings"
 )
 
-// ReadFile reads and validates a result file. Errors name the file and, for
-// malformed JSON, the line.
+// ReadFile reads and validates a result file. Errors name the file and say
+// what is wrong: empty, truncated, not a semibench result file (another
+// JSON document), or malformed at a line.
 func ReadFile(path string) (*File, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -24,8 +26,16 @@ func ReadFile(path string) (*File, error) {
 	return f, nil
 }
 
+// ErrNotResultFile marks data that is not a semibench result file at all
+// (empty, not JSON, a JSON value other than an object, or an object without
+// the result file's fields), as opposed to a result file that is damaged.
+var ErrNotResultFile = errors.New("not a semibench result file")
+
 // Decode parses and validates a result file's bytes.
 func Decode(data []byte) (*File, error) {
+	if err := checkShape(data); err != nil {
+		return nil, err
+	}
 	var f File
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -33,6 +43,9 @@ func Decode(data []byte) (*File, error) {
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError
 		switch {
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return nil, fmt.Errorf("truncated: the JSON stops at line %d (after %d bytes) before the result file ends (a cut-off copy, a full disk?): %w",
+				lineOf(data, int64(len(data))), len(data), err)
 		case errors.As(err, &se):
 			return nil, fmt.Errorf("line %d: %w", lineOf(data, se.Offset), err)
 		case errors.As(err, &te):
@@ -40,10 +53,85 @@ func Decode(data []byte) (*File, error) {
 		}
 		return nil, err
 	}
+	if rest := dec.InputOffset(); len(bytes.TrimSpace(data[rest:])) > 0 {
+		return nil, fmt.Errorf("line %d: data after the end of the result file (two files run together?)",
+			lineOf(data, rest+int64(len(data[rest:])-len(bytes.TrimLeft(data[rest:], " \t\r\n")))))
+	}
 	if err := f.Validate(); err != nil {
 		return nil, err
 	}
 	return &f, nil
+}
+
+// checkShape tells a document that is no result file at all (empty, not
+// JSON, another JSON value, another tool's object) from a damaged one, so
+// the message says which. A result file is a JSON object with at least
+// "schema" and "records".
+func checkShape(data []byte) error {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		if len(data) == 0 {
+			return fmt.Errorf("empty (0 bytes): %w", ErrNotResultFile)
+		}
+		return fmt.Errorf("only white space (%d bytes): %w", len(data), ErrNotResultFile)
+	}
+	if trimmed[0] != '{' {
+		what := "not JSON"
+		if json.Valid(trimmed) {
+			switch c := trimmed[0]; {
+			case c == '[':
+				what = "a JSON array"
+			case c == '"':
+				what = "a JSON string"
+			case c == '-' || c >= '0' && c <= '9':
+				what = "a JSON number"
+			default:
+				what = "a JSON true, false or null"
+			}
+		} else if trimmed[0] == '[' {
+			what = "not a JSON object (it starts with '[')"
+		} else {
+			what = fmt.Sprintf("not JSON (it starts with %q)", firstLine(trimmed))
+		}
+		return fmt.Errorf("%s, and a result file is a JSON object with \"schema\" and \"records\": %w", what, ErrNotResultFile)
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(trimmed, &top) != nil {
+		return nil // damaged; the full decode says where
+	}
+	var missing []string
+	for _, k := range []string{"schema", "records"} {
+		if _, ok := top[k]; !ok {
+			missing = append(missing, `"`+k+`"`)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(top))
+	for k := range top {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if len(keys) > 8 {
+		keys = append(keys[:8], "...")
+	}
+	fields := "no fields"
+	if len(top) > 0 {
+		fields = "fields " + strings.Join(keys, ", ")
+	}
+	return fmt.Errorf("a JSON object without %s (it has %s): %w", strings.Join(missing, " and "), fields, ErrNotResultFile)
+}
+
+// firstLine returns the start of data's first line, at most 20 bytes.
+func firstLine(data []byte) string {
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		data = data[:i]
+	}
+	if len(data) > 20 {
+		data = data[:20]
+	}
+	return string(data)
 }
 
 func lineOf(data []byte, off int64) int {
@@ -53,78 +141,14 @@ func lineOf(data []byte, off int64) int {
 	return bytes.Count(data[:off], []byte("\n")) + 1
 }
 
-// WriteFile writes f atomically: to a temporary file in the same folder,
-// synced, then renamed over path, so a reader sees the old or the new file
-// and never a torn one.
-func WriteFile(path string, f *File) error {
+// encodeFile renders a result file as written to disk.
+func encodeFile(f *File) ([]byte, error) {
 	data, err := json.MarshalIndent(f, "", " ")
 	if err != nil {
-		return err
-	}
-	data = append(data, '\n')
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
-
-// Appender owns a result file during a run and rewrites it atomically after
-// every record, so an interrupted run keeps every finished cell.
-type Appender struct {
-	mu   sync.Mutex
-	path string
-	file *File
-}
-
-// NewAppender starts a result file at path holding f's header (and any
-// records f already has), writing it at once so the path is claimed early.
-func NewAppender(path string, f *File) (*Appender, error) {
-	if f.Schema == 0 {
-		f.Schema = SchemaVersion
-	}
-	if f.Records == nil {
-		f.Records = []Record{}
-	}
-	a := &Appender{path: path, file: f}
-	if err := WriteFile(path, f); err != nil {
 		return nil, err
 	}
-	return a, nil
+	return append(data, '\n'), nil
 }
-
-// Append adds one record and rewrites the file.
-func (a *Appender) Append(r Record) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.file.Records = append(a.file.Records, r)
-	if err := WriteFile(a.path, a.file); err != nil {
-		return fmt.Errorf("writing %s: %w", a.path, err)
-	}
-	return nil
-}
-
-// File returns the file as written so far.
-func (a *Appender) File() *File { return a.file }
-
-// Path returns where the file is written.
-func (a *Appender) Path() string { return a.path }
 
 // Merge combines files of one machine into one: the header of the first,
 // every record in order, a later record replacing an earlier one of the same

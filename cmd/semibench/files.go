@@ -175,11 +175,31 @@ func compareCmd(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	tables, err := bench.Compare(files, nil, bench.CompareOptions{Experiment: *exp, Phase: *phase})
+	tables, err := bench.Compare(files, nil, bench.CompareOptions{Experiment: *exp, Phase: *phase, ScaleOf: caseScale})
 	if err != nil {
 		return err
 	}
 	return printTables(tables, *format)
+}
+
+// caseScale names the smallest scale whose cases of the experiment have
+// these parameters (with the run's default options), or "" when none has
+// (or the experiment is unknown), so compare can say which run aligns a
+// file with another.
+func caseScale(exp string, params bench.Params) string {
+	es, err := experiments.Lookup(exp)
+	if err != nil {
+		return ""
+	}
+	want := params.String()
+	for _, sc := range experiments.Scales {
+		for _, c := range es[0].Cases(sc, experiments.Options{GPUs: 1, Seed: 1}) {
+			if c.Params.String() == want {
+				return string(sc)
+			}
+		}
+	}
+	return ""
 }
 
 func exportCmd(_ context.Context, args []string) error {

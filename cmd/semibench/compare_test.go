@@ -1,0 +1,53 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/semibench/semibench/bench"
+)
+
+func TestCaseScale(t *testing.T) {
+	paper, err := bench.ReadFile(filepath.Join("..", "..", "results", "paper", "kleene-table2.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range paper.Records {
+		if got := caseScale(r.Experiment, r.Params); got != "paper" {
+			t.Errorf("%s: scale %q, want paper", r.Key(), got)
+		}
+	}
+	if got := caseScale("kleene/table2", bench.Params{{Name: "n", Value: "3"}, {Name: "weights", Value: "normal"}}); got != "" {
+		t.Errorf("a size no scale runs: %q", got)
+	}
+	if got := caseScale("no/such", nil); got != "" {
+		t.Errorf("an unknown experiment: %q", got)
+	}
+}
+
+// TestCompareQuickRunWithPaper is the case: after a quick run of
+// kleene/table2, comparing the paper's file with it prints the paper's
+// rows, marks those with no counterpart and names the scale that aligns
+// them.
+func TestCompareQuickRunWithPaper(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "run.json")
+	if code, _, stderr := capture(t, "run", "kleene/table2", "--impl", "cpu/fast", "--reps", "1", "--warmup", "0", "--out", run); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	paper := filepath.Join("..", "..", "results", "paper", "kleene-table2.json")
+	code, out, stderr := capture(t, "compare", paper, run, "--phase", "total")
+	if code != 0 {
+		t.Fatalf("compare: exit %d: %s", code, stderr)
+	}
+	for _, w := range []string{"67,249.1", bench.NoRecord, "--scale paper --impl cpu/paper", "the paper reports no such cell"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("compare output lacks %q:\n%s", w, out)
+		}
+	}
+	lap := filepath.Join("..", "..", "results", "paper", "hungarian-table1.json")
+	if code, _, stderr := capture(t, "compare", lap, run); code != 1 || !strings.Contains(stderr, "no experiment appears in more than one file") {
+		t.Errorf("files sharing no experiment: exit %d, %q", code, stderr)
+	}
+}
