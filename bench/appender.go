@@ -42,6 +42,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -456,7 +457,9 @@ func NewAppender(path string, f *File) (*Appender, error) {
 		cur.Close()
 		return nil, err
 	}
-	old.Notes = append(old.Notes, appendNote(f))
+	if note := appendNote(f); !slices.Contains(old.Notes, note) {
+		old.Notes = append(old.Notes, note)
+	}
 	old.Records = append(old.Records, f.Records...)
 	a.file, a.lock = old, cur
 	if len(f.Records) > 0 {
@@ -555,6 +558,18 @@ func (a *Appender) Close() error {
 	err := a.lock.Close()
 	a.lock = nil
 	return err
+}
+
+// AddNotes adds to the file's header each note it does not hold yet; they
+// are written with the next Append.
+func (a *Appender) AddNotes(notes ...string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, n := range notes {
+		if !slices.Contains(a.file.Notes, n) {
+			a.file.Notes = append(a.file.Notes, n)
+		}
+	}
 }
 
 // File returns the file as written so far.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -344,22 +343,16 @@ func checkDominationPeer(ctx context.Context, m int, got string) (*bench.Check, 
 // (this machine, as `semibench run` describes it) when absent, and keeps
 // each file note once.
 func appendPeerRecord(path string, rec bench.Record, fileNotes []string) error {
-	f, err := bench.ReadFile(path)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		f = &bench.File{Schema: bench.SchemaVersion, Semibench: bench.CurrentBuild(), Machine: currentMachine(),
-			Started: time.Now().UTC(), Source: "semibench peers record: published codes measured on this machine (scripts/peers/)"}
-	case err != nil:
-		return fmt.Errorf("--out: %w", err)
-	}
-	for _, n := range fileNotes {
-		if !slices.Contains(f.Notes, n) {
-			f.Notes = append(f.Notes, n)
-		}
-	}
+	// The header describes this machine; an existing file of this machine is
+	// appended to (bench.NewAppender refuses any other). Started is left
+	// zero so that the many calls of one script add one "appended" note.
+	f := &bench.File{Schema: bench.SchemaVersion, Semibench: bench.CurrentBuild(), Machine: currentMachine(),
+		Notes: []string{"semibench peers record: published codes measured on this machine by the scripts of results/peers/README.md"}}
 	app, err := bench.NewAppender(path, f)
 	if err != nil {
 		return fmt.Errorf("--out %s: %w", path, err)
 	}
+	defer app.Close()
+	app.AddNotes(fileNotes...)
 	return app.Append(rec)
 }

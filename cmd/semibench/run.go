@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -124,8 +125,12 @@ func execute(ctx context.Context, cfg runner.Config, f *runFlags, exps []*experi
 	app, err := bench.NewAppender(out, &bench.File{Schema: bench.SchemaVersion, Semibench: bench.CurrentBuild(),
 		Machine: machine, Started: started, Scale: string(cfg.Scale)})
 	if err != nil {
+		if errors.Is(err, bench.ErrNotRegular) || errors.Is(err, bench.ErrInUse) || errors.Is(err, bench.ErrIncompatible) {
+			return nil, "", usagef("--out: %v", err) // refused before any work: the path is the user's choice
+		}
 		return nil, "", fmt.Errorf("result file: %w", err)
 	}
+	defer app.Close()
 	fmt.Fprintf(os.Stderr, "semibench: writing %s (%s scale, %d experiment(s))\n", out, cfg.Scale, len(exps))
 	err = runner.Run(ctx, cfg, exps, app)
 	if err != nil && ctx.Err() != nil {
