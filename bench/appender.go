@@ -533,15 +533,25 @@ func (a *Appender) write() error {
 
 // Append adds one record and rewrites the file. When the file cannot be
 // written the record is not kept, and the file holds the records before it.
-func (a *Appender) Append(r Record) error {
+func (a *Appender) Append(r Record) error { return a.AppendAll([]Record{r}) }
+
+// AppendAll adds records and rewrites the file once: for many records
+// decided together (cells skipped because the budget is spent, cells
+// unavailable on this machine), where one rewrite per record would cost
+// time quadratic in the file's size.
+func (a *Appender) AppendAll(rs []Record) error {
+	if len(rs) == 0 {
+		return nil
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.lock == nil {
 		return fmt.Errorf("writing %s: the result file was closed", a.t.path)
 	}
-	a.file.Records = append(a.file.Records, r)
+	n := len(a.file.Records)
+	a.file.Records = append(a.file.Records, rs...)
 	if err := a.write(); err != nil {
-		a.file.Records = a.file.Records[:len(a.file.Records)-1]
+		a.file.Records = a.file.Records[:n]
 		return err
 	}
 	return nil

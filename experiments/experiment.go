@@ -93,6 +93,11 @@ type Experiment struct {
 	// nanoseconds one unit of a case's Work takes, used to estimate a cell
 	// before any cell of that implementation has run.
 	NsPerWork map[string]float64
+	// MeasuredBy names the experiment whose cells this one's tables and
+	// plots are rendered from when both are in one run (hungarian/table2
+	// from hungarian/table1's cells): the runner then measures nothing for
+	// this one, so no cell is measured twice.
+	MeasuredBy string
 	// Cases lists the cases at a scale.
 	Cases func(Scale, Options) []Case
 	// Tables renders the records of a run (all experiments of the file, so

@@ -130,6 +130,7 @@ func hungarianCasesFor(s Scale, o Options, ranges []string, impls []string) []Ca
 func init() {
 	Register(&Experiment{
 		Name:        "hungarian/table2",
+		MeasuredBy:  "hungarian/table1",
 		Paper:       hungarianPaper,
 		Description: "LAP speedups CPU / CUDA vs n and cost range (paper's Table 2, Fig. 9)",
 		Statistic:   bench.StatMedian,
@@ -143,6 +144,7 @@ func init() {
 	})
 	Register(&Experiment{
 		Name:        "hungarian/table3",
+		MeasuredBy:  "hungarian/table1",
 		Paper:       hungarianPaper,
 		Description: "LAP per-step speedups cpu/paper / cuda/paper at range n (paper's Table 3)",
 		Statistic:   bench.StatMedian,
@@ -156,6 +158,7 @@ func init() {
 	})
 	Register(&Experiment{
 		Name:        "hungarian/table4",
+		MeasuredBy:  "hungarian/table1",
 		Paper:       hungarianPaper,
 		Description: "LAP CUDA run times beside the paper's Tesla K20c and GTX 970 and the published codes (HungarianGPU, HyLAC) measured by scripts/peers on the same machine (paper's Table 4)",
 		Statistic:   bench.StatMedian,
@@ -171,6 +174,7 @@ func init() {
 	})
 	Register(&Experiment{
 		Name:        "hungarian/fig6",
+		MeasuredBy:  "hungarian/table1",
 		Paper:       hungarianPaper,
 		Description: "CUDA O(n^3) Hungarian's time divided by the CUDA O(n^4) Hungarian's, vs n, three ranges (paper's Fig. 6)",
 		Statistic:   bench.StatMedian,

@@ -82,6 +82,10 @@ func WriteReport(path string, f *bench.File, plots []string) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes 0600; a report is for reading
+		tmp.Close()
+		return err
+	}
 	fmt.Fprintf(tmp, "# semibench report: %s\n\n", f.Machine.Label)
 	fmt.Fprintf(tmp, "Machine: %s, %d cores", f.Machine.CPU, f.Machine.Cores)
 	for _, g := range f.Machine.GPUs {

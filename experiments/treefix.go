@@ -451,6 +451,7 @@ func init() {
 	})
 	Register(&Experiment{
 		Name:        "treefix/fig5",
+		MeasuredBy:  "treefix/fig4",
 		Paper:       treefixPaper,
 		Description: "+Rootfix speedup over sequential on the Table I trees (paper's Fig. 5)",
 		Impls:       treefixTimedImpls,

@@ -40,7 +40,12 @@ type Config struct {
 	// Budget bounds the run: a cell whose estimate exceeds what is left is
 	// skipped, and a cell still running when it ends is stopped and
 	// recorded as skipped. 0: unlimited.
-	Budget   time.Duration
+	Budget time.Duration
+	// LongRun is the estimated time of one run beyond which a cell is run
+	// once, without warm-up (the papers time such long computations once):
+	// its record then holds one sample, and its table cell says so through
+	// the sample count. 0 means DefaultLongRun; negative means never.
+	LongRun  time.Duration
 	Options  experiments.Options
 	Progress io.Writer // nil: no progress lines
 	// Available reports whether an implementation can run on this machine
@@ -125,6 +130,9 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 	if cfg.Available == nil {
 		cfg.Available = experiments.Available
 	}
+	if cfg.LongRun == 0 {
+		cfg.LongRun = DefaultLongRun
+	}
 	start := time.Now()
 	r := &run{cfg: cfg, out: out, est: newEstimator(), runs: float64(cfg.Warmup + cfg.Reps), start: start}
 	r.ctx = ctx
@@ -138,10 +146,8 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 	defer r.meter.close()
 	defer r.release()
 	r.total = total
-	for _, u := range unavailable {
-		if err := r.finish(u); err != nil {
-			return err
-		}
+	if err := r.finishAll(unavailable); err != nil {
+		return err
 	}
 	for len(groups) > 0 {
 		if err := ctx.Err(); err != nil {
@@ -150,7 +156,11 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 		k := r.next(groups)
 		g := groups[k]
 		groups = append(groups[:k], groups[k+1:]...)
-		if err := r.runGroup(g, groups); err != nil {
+		err := r.runGroup(g, groups)
+		if errors.Is(err, errSpent) {
+			return r.skipAll(append(groups, g))
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -178,7 +188,14 @@ type run struct {
 // cells that can run here and the records of those that cannot.
 func (r *run) plan(exps []*experiments.Experiment) (groups []*group, unavailable []bench.Record, total int) {
 	avail := map[string]error{}
+	inRun := map[string]bool{}
 	for _, e := range exps {
+		inRun[e.Name] = true
+	}
+	for _, e := range exps {
+		if e.MeasuredBy != "" && inRun[e.MeasuredBy] {
+			continue // rendered from the cells of MeasuredBy, measured once there
+		}
 		cs := e.Cases(r.cfg.Scale, r.cfg.Options)
 		for i := range cs {
 			var byTier [tiers]group
@@ -211,10 +228,32 @@ func (r *run) plan(exps []*experiments.Experiment) (groups []*group, unavailable
 	return groups, unavailable, total
 }
 
+// DefaultLongRun is Config.LongRun's default: a minute a run.
+const DefaultLongRun = time.Minute
+
+// protocol is the cell's timing protocol: the run's, or one run without
+// warm-up for a cell whose one run is estimated beyond LongRun.
+func (r *run) protocol(c cell) bench.Protocol {
+	p := bench.Protocol{Warmup: r.cfg.Warmup, Reps: r.cfg.Reps, Statistic: statistic(c.exp)}
+	if r.long(c) {
+		p.Warmup, p.Reps = 0, 1
+	}
+	return p
+}
+
+// long reports whether one run of c is estimated beyond LongRun.
+func (r *run) long(c cell) bool {
+	return r.cfg.LongRun > 0 && r.est.estimate(c.exp, c.impl, c.cs.Work) > float64(r.cfg.LongRun)/1e6
+}
+
 // estimate is a cell's estimated milliseconds, warm-up and timed runs
 // together, saturated.
 func (r *run) estimate(c cell) float64 {
-	return saturate(r.est.estimate(c.exp, c.impl, c.cs.Work) * r.runs)
+	runs := r.runs
+	if r.long(c) {
+		runs = 1
+	}
+	return saturate(r.est.estimate(c.exp, c.impl, c.cs.Work) * runs)
 }
 
 // cost is a group's estimated milliseconds, saturated.
@@ -255,6 +294,10 @@ func (r *run) runGroup(g *group, pending []*group) error {
 	for len(cells) > 0 {
 		if err := r.interrupted(); err != nil {
 			return err
+		}
+		if r.spent() {
+			g.cells = cells // the cells not run, for skipAll
+			return errSpent
 		}
 		k, est := 0, r.estimate(cells[0])
 		for i := 1; i < len(cells); i++ {
@@ -331,7 +374,12 @@ func (r *run) measure(c cell, est float64) (bench.Record, error) {
 	rec.Input, rec.Metrics = inst.Input, inst.Metrics
 	var last any
 	began := time.Now()
-	phases, err := bench.Measure(r.ctx, bench.Protocol{Warmup: r.cfg.Warmup, Reps: r.cfg.Reps, Statistic: rec.Statistic},
+	proto := r.protocol(c)
+	if proto.Reps < r.cfg.Reps {
+		rec.Note = fmt.Sprintf("one run without warm-up: one run was estimated at %s, beyond the %s long-run threshold",
+			duration(r.est.estimate(c.exp, c.impl, c.cs.Work)).Round(time.Second), r.cfg.LongRun)
+	}
+	phases, err := bench.Measure(r.ctx, proto,
 		func(ctx context.Context, rec *bench.Recorder) error {
 			o, err := inst.Run(ctx, c.impl, rec)
 			last = o
@@ -379,6 +427,42 @@ func (r *run) release() {
 // record starts a cell's record.
 func (r *run) record(c cell) bench.Record {
 	return bench.Record{Experiment: c.exp.Name, Impl: c.impl, Params: c.cs.Params, Statistic: statistic(c.exp)}
+}
+
+// errSpent tells Run that the budget is spent with cells left in a group.
+var errSpent = errors.New("budget spent")
+
+// spent reports whether a budget was set and nothing of it is left.
+func (r *run) spent() bool { return r.cfg.Budget > 0 && r.left() == 0 }
+
+// skipAll records every cell of groups as skipped because the budget is
+// spent, in one write of the result file.
+func (r *run) skipAll(groups []*group) error {
+	var recs []bench.Record
+	for _, g := range groups {
+		for _, c := range g.cells {
+			rec := r.record(c)
+			est := r.estimate(c)
+			rec.Status, rec.EstimateMS = bench.StatusSkipped, est
+			rec.Error = fmt.Sprintf("estimated %s; the %s budget is spent", duration(est).Round(time.Millisecond), r.cfg.Budget)
+			recs = append(recs, rec)
+		}
+	}
+	if err := r.finishAll(recs); err != nil {
+		return err
+	}
+	r.meter.done(r.done)
+	return nil
+}
+
+// finishAll stamps and appends records in one write of the result file.
+func (r *run) finishAll(recs []bench.Record) error {
+	now := time.Now().UTC()
+	for i := range recs {
+		recs[i].Finished = now
+	}
+	r.done += len(recs)
+	return r.out.AppendAll(recs)
 }
 
 // finish stamps and appends a record.

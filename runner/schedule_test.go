@@ -304,3 +304,44 @@ func TestInterruptIsAnError(t *testing.T) {
 		t.Errorf("records %+v, want the finished cpu/fast cell only", recs)
 	}
 }
+
+// TestLongCellRunsOnce: a cell whose one run is estimated beyond LongRun is
+// run once without warm-up and says so; a short one keeps the protocol; a
+// negative LongRun never shortens.
+func TestLongCellRunsOnce(t *testing.T) {
+	prior := map[string]float64{"cpu/slow": 1e9, "cpu/fast": 1} // 1 s and 1 ns per work unit
+	for _, c := range []struct {
+		long     time.Duration
+		wantSlow int
+	}{{500 * time.Millisecond, 1}, {-1, 3}} {
+		e := toy(newTrace(), "toy/long", []string{"cpu/slow", "cpu/fast"}, prior, 1)
+		recs := runToys(t, Config{Reps: 3, Warmup: 1, LongRun: c.long}, e)
+		slow, fast := find(t, recs, "toy/long", "cpu/slow", "1"), find(t, recs, "toy/long", "cpu/fast", "1")
+		if got := len(slow.Phase(bench.TotalPhase).SamplesMS); got != c.wantSlow {
+			t.Errorf("LongRun %v: slow cell has %d samples, want %d", c.long, got, c.wantSlow)
+		}
+		if (c.wantSlow == 1) != strings.Contains(slow.Note, "one run without warm-up") {
+			t.Errorf("LongRun %v: slow cell's note %q", c.long, slow.Note)
+		}
+		if got := len(fast.Phase(bench.TotalPhase).SamplesMS); got != 3 || fast.Note != "" {
+			t.Errorf("LongRun %v: fast cell has %d samples and note %q, want 3 and none", c.long, got, fast.Note)
+		}
+	}
+}
+
+// TestMeasuredByIsNotMeasuredTwice: an experiment rendered from another's
+// cells measures nothing when that one is in the run, and measures its own
+// cells when run alone.
+func TestMeasuredByIsNotMeasuredTwice(t *testing.T) {
+	a := toy(newTrace(), "toy/a", []string{"cpu/fast"}, nil, 1, 2)
+	b := toy(newTrace(), "toy/b", []string{"cpu/fast"}, nil, 1, 2)
+	b.MeasuredBy = "toy/a"
+	for _, r := range runToys(t, Config{}, a, b) {
+		if r.Experiment == "toy/b" {
+			t.Fatalf("toy/b measured beside toy/a: %s", r.Key())
+		}
+	}
+	if recs := runToys(t, Config{}, b); len(recs) != 2 {
+		t.Fatalf("toy/b alone: %d records, want 2", len(recs))
+	}
+}
