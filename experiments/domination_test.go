@@ -100,3 +100,28 @@ func TestDominationBeyondPaper(t *testing.T) {
 		}
 	}
 }
+
+// TestDominationPeerTable: records of the published code merged into a run
+// get a table of their own, end_to_end beside ours, with honest ratios; a
+// run without them gets none.
+func TestDominationPeerTable(t *testing.T) {
+	rec := func(impl string, m int, e2e float64) bench.Record {
+		return bench.Record{Experiment: "domination/table2", Impl: impl, Params: dominationParams(m), Status: bench.StatusOK,
+			Phases: []bench.Phase{{Name: bench.EndToEndPhase, MedianMS: e2e, StatMS: e2e, SamplesMS: []float64{e2e}}}}
+	}
+	own := []bench.Record{rec("cuda/sparse", 7, 10), rec("cuda/fast", 7, 40)}
+	if _, ok := dominationPeerTable(own, IndexRecords(own)); ok {
+		t.Fatal("a peer table without peer records")
+	}
+	own = append(own, rec(dominationPeer, 7, 20))
+	tb, ok := dominationPeerTable(own, IndexRecords(own))
+	if !ok || len(tb.Rows) != 1 {
+		t.Fatalf("peer table: ok %v, %d rows", ok, len(tb.Rows))
+	}
+	row := strings.Join(tb.Rows[0], "|")
+	for _, want := range []string{"20.0", "10.0", "40.0", "2.00x", "0.500x"} {
+		if !strings.Contains(row, want) {
+			t.Errorf("row %q lacks %q", row, want)
+		}
+	}
+}

@@ -73,7 +73,7 @@ func hungarianMS(r *bench.Record) float64 { return PhaseMS(r, bench.TotalPhase) 
 func hungarianText(r *bench.Record) string { return CellText(r, bench.TotalPhase) }
 
 // The published codes the paper's CUDA columns are compared with, measured
-// by scripts/peers on the user's machine: their records are experiment
+// by the peer scripts (results/peers/README.md) on the user's machine: their records are experiment
 // hungarian/table1's, with hungarianParams, under these names.
 const (
 	hungarianPeerPrefix = "peer/"
@@ -101,7 +101,7 @@ func hungarianPeers(run []bench.Record) Cells {
 }
 
 // peerNotRun is a peer's cell when its result file is not among the records.
-const peerNotRun = "not run (scripts/peers)"
+const peerNotRun = "not run (results/peers)"
 
 // peerText renders a peer's phase, or peerNotRun when the peer has no
 // record for the cell.
@@ -160,7 +160,7 @@ func init() {
 		Name:        "hungarian/table4",
 		MeasuredBy:  "hungarian/table1",
 		Paper:       hungarianPaper,
-		Description: "LAP CUDA run times beside the paper's Tesla K20c and GTX 970 and the published codes (HungarianGPU, HyLAC) measured by scripts/peers on the same machine (paper's Table 4)",
+		Description: "LAP CUDA run times beside the paper's Tesla K20c and GTX 970 and the published codes (HungarianGPU, HyLAC) measured on the same machine (results/peers; paper's Table 4)",
 		Statistic:   bench.StatMedian,
 		Impls:       []string{"cuda/paper", "cuda/fast"},
 		NsPerWork:   hungarianNsPerWork,
@@ -295,7 +295,7 @@ func metricRatio(r *bench.Record, key string) string {
 
 // hungarianTable4 renders the CUDA times beside the paper's Tesla K20c
 // (Table 4) and GTX 970 (Table 1), and beside the published codes measured
-// by scripts/peers (their records, found in run: hungarianPeers).
+// by the peer scripts (their records, found in run: hungarianPeers).
 func hungarianTable4(own, run []bench.Record) []bench.Table {
 	const exp = "hungarian/table4"
 	if len(own) == 0 {
@@ -346,7 +346,7 @@ func hungarianTable4(own, run []bench.Record) []bench.Table {
 	}
 	t.Notes = append(t.Notes,
 		"Ours: total is the host clock around the solve with the matrix already on the device (every allocation, launch, synchronisation and host step of the solve inside; the answer left on the device); end_to_end adds the upload (the costs checked and converted to int32 on the host) and the download. The paper's K20c and GTX 970 times are its own, with the matrix on the device.",
-		"The published codes are measured by scripts/peers on the same machine and read from their result files (experiment hungarian/table1, same n and range): HungarianGPU is paclopes/HungarianGPU (the paper's code), as published and built with plain device scalars, its solve timed by the host clock with the matrix on the device (total); HyLAC is Kawtikwar and Nagi's (JPDC 2024), total and end_to_end as its script records them. Render them with `semibench table run.json results/peers/<machine>/*.json --merge`.",
+		"The published codes are measured on the same machine by the peer scripts of results/peers/README.md and read from their result files (experiment hungarian/table1, same n and range): HungarianGPU is paclopes/HungarianGPU (the paper's code), as published and built with plain device scalars, its solve timed by the host clock with the matrix on the device (total); HyLAC is Kawtikwar and Nagi's (JPDC 2024), total and end_to_end as its script records them. Render them with `semibench table run.json results/peers/<machine>/*.json --merge`.",
 		fmt.Sprintf("Ratios are the peer's time over cuda/fast's: above 1 cuda/fast is faster, below 1 it is slower. cuda/fast is slower than HungarianGPU plain (total) in %d of %d cells measured on both sides, and slower than HyLAC (end_to_end) in %d of %d.", plainSlower, plainCells, hylacSlower, hylacCells))
 	var absent []string
 	for _, name := range peers {
@@ -355,7 +355,7 @@ func hungarianTable4(own, run []bench.Record) []bench.Table {
 		}
 	}
 	if len(absent) > 0 {
-		t.Notes = append(t.Notes, fmt.Sprintf("%s: no record of %s among the records given for some cells; run its script in scripts/peers on this machine and merge its result file.", peerNotRun, strings.Join(absent, ", ")))
+		t.Notes = append(t.Notes, fmt.Sprintf("%s: no record of %s among the records given for some cells; measure it on this machine as results/peers/README.md says and merge its result file.", peerNotRun, strings.Join(absent, ", ")))
 	}
 	t.Notes = append(t.Notes, CheckSummary(own, exp))
 	return []bench.Table{t}

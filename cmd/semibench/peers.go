@@ -18,7 +18,7 @@ import (
 )
 
 // `semibench peers record` turns the samples a published code measured
-// (scripts/peers/ runs it) into a record of the standard result file, with
+// (the peer scripts of results/peers/README.md run it) into a record of the standard result file, with
 // the experiment and parameters of semibench's own cell so that tables align
 // the two, and the peer's answer checked like semibench's.
 
