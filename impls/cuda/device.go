@@ -27,8 +27,7 @@ type Device struct {
 	stream  driver.Stream
 	modules map[string]*Module
 	bufs    map[string]devBuf
-	staging []*driver.HostBuffer
-	stageEv []driver.Event
+	stage   Staging
 	timing  [2]driver.Event
 }
 
@@ -321,11 +320,20 @@ const (
 	stageMax   = 256 << 20
 )
 
-// ensureStaging grows the ring to cover bytes (within stageMax).
-func (d *Device) ensureStaging(t *driver.Thread, bytes int) error {
-	want := min(max(1, (bytes+stageChunk-1)/stageChunk), stageMax/stageChunk)
-	for len(d.staging) < want {
-		b, err := t.HostAlloc(stageChunk, driver.HostAllocPortable)
+// Staging is a ring of page-locked host chunks of one size, each with an
+// event recorded after the copy that last used it, so that a transfer fills
+// (or empties) chunk k+1 while the copy engine moves chunk k.
+type Staging struct {
+	Chunk  int    // bytes per chunk
+	Flags  uint32 // cuMemHostAlloc flags
+	Bufs   []*driver.HostBuffer
+	Events []driver.Event
+}
+
+// Grow adds chunks until the ring holds want of them.
+func (s *Staging) Grow(t *driver.Thread, want int) error {
+	for len(s.Bufs) < want {
+		b, err := t.HostAlloc(int64(s.Chunk), s.Flags)
 		if err != nil {
 			return err
 		}
@@ -334,10 +342,15 @@ func (d *Device) ensureStaging(t *driver.Thread, bytes int) error {
 			_ = t.FreeHost(b)
 			return err
 		}
-		d.staging = append(d.staging, b)
-		d.stageEv = append(d.stageEv, e)
+		s.Bufs, s.Events = append(s.Bufs, b), append(s.Events, e)
 	}
 	return nil
+}
+
+// ensureStaging grows the ring to cover bytes (within stageMax).
+func (d *Device) ensureStaging(t *driver.Thread, bytes int) error {
+	d.stage.Chunk, d.stage.Flags = stageChunk, driver.HostAllocPortable
+	return d.stage.Grow(t, min(max(1, (bytes+stageChunk-1)/stageChunk), stageMax/stageChunk))
 }
 
 // parallelCopy copies src into dst with several goroutines.
@@ -383,20 +396,20 @@ func Upload[T any](t *driver.Thread, d *Device, dst driver.DevicePtr, src []T) e
 	var pin runtime.Pinner
 	pin.Pin(&b[0])
 	defer pin.Unpin()
-	slots := len(d.staging)
+	slots := len(d.stage.Bufs)
 	for c, off := 0, 0; off < len(b); c, off = c+1, off+stageChunk {
 		slot := c % slots
 		if c >= slots {
-			if err := t.EventSynchronize(d.stageEv[slot]); err != nil {
+			if err := t.EventSynchronize(d.stage.Events[slot]); err != nil {
 				return fmt.Errorf("upload: %w", err)
 			}
 		}
 		n := min(stageChunk, len(b)-off)
-		parallelCopy(d.staging[slot].Bytes()[:n], b[off:off+n])
-		if err := t.CopyToDeviceAsync(dst.Add(int64(off)), d.staging[slot], 0, int64(n), d.stream); err != nil {
+		parallelCopy(d.stage.Bufs[slot].Bytes()[:n], b[off:off+n])
+		if err := t.CopyToDeviceAsync(dst.Add(int64(off)), d.stage.Bufs[slot], 0, int64(n), d.stream); err != nil {
 			return fmt.Errorf("upload: %w", err)
 		}
-		if err := t.EventRecord(d.stageEv[slot], d.stream); err != nil {
+		if err := t.EventRecord(d.stage.Events[slot], d.stream); err != nil {
 			return fmt.Errorf("upload: %w", err)
 		}
 	}
@@ -421,15 +434,15 @@ func Download[T any](t *driver.Thread, d *Device, dst []T, src driver.DevicePtr)
 	var pin runtime.Pinner
 	pin.Pin(&b[0])
 	defer pin.Unpin()
-	slots := len(d.staging)
+	slots := len(d.stage.Bufs)
 	chunks := (len(b) + stageChunk - 1) / stageChunk
 	enqueue := func(c int) error {
 		slot, off := c%slots, c*stageChunk
 		n := min(stageChunk, len(b)-off)
-		if err := t.CopyFromDeviceAsync(d.staging[slot], 0, src.Add(int64(off)), int64(n), d.stream); err != nil {
+		if err := t.CopyFromDeviceAsync(d.stage.Bufs[slot], 0, src.Add(int64(off)), int64(n), d.stream); err != nil {
 			return err
 		}
-		return t.EventRecord(d.stageEv[slot], d.stream)
+		return t.EventRecord(d.stage.Events[slot], d.stream)
 	}
 	for c := 0; c < min(slots, chunks); c++ {
 		if err := enqueue(c); err != nil {
@@ -439,10 +452,10 @@ func Download[T any](t *driver.Thread, d *Device, dst []T, src driver.DevicePtr)
 	for c := 0; c < chunks; c++ {
 		slot, off := c%slots, c*stageChunk
 		n := min(stageChunk, len(b)-off)
-		if err := t.EventSynchronize(d.stageEv[slot]); err != nil {
+		if err := t.EventSynchronize(d.stage.Events[slot]); err != nil {
 			return fmt.Errorf("download: %w", err)
 		}
-		parallelCopy(b[off:off+n], d.staging[slot].Bytes()[:n])
+		parallelCopy(b[off:off+n], d.stage.Bufs[slot].Bytes()[:n])
 		if c+slots < chunks {
 			if err := enqueue(c + slots); err != nil {
 				return fmt.Errorf("download: %w", err)

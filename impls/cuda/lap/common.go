@@ -134,10 +134,9 @@ func parallelFor(n int, f func(a, b int)) {
 // cuda/paper reads after its step-4 launches, and the CUDA events its step
 // timer records. It is used only inside Device.Run, which holds the device.
 type workspace struct {
-	stage   []*driver.HostBuffer
-	stageEv []driver.Event
-	flags   *driver.HostBuffer
-	events  []driver.Event
+	stage  cuda.Staging
+	flags  *driver.HostBuffer
+	events []driver.Event
 }
 
 // Costs move to the device through stageSlots page-locked chunks of
@@ -182,20 +181,8 @@ func workspaceOf(t *driver.Thread, dev *cuda.Device) (*workspace, error) {
 
 // ensureStage grows the ring to the chunks a transfer of bytes uses.
 func (ws *workspace) ensureStage(t *driver.Thread, bytes int) error {
-	want := min(stageSlots, max(1, (bytes+stageBytes-1)/stageBytes))
-	for len(ws.stage) < want {
-		b, err := t.HostAlloc(stageBytes, 0)
-		if err != nil {
-			return err
-		}
-		e, err := t.EventCreate(driver.EventDisableTiming)
-		if err != nil {
-			_ = t.FreeHost(b)
-			return err
-		}
-		ws.stage, ws.stageEv = append(ws.stage, b), append(ws.stageEv, e)
-	}
-	return nil
+	ws.stage.Chunk = stageBytes
+	return ws.stage.Grow(t, min(stageSlots, max(1, (bytes+stageBytes-1)/stageBytes)))
 }
 
 // uploadCosts converts m's costs minus shift to int32 and copies them to
@@ -214,18 +201,18 @@ func uploadCosts(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, m *la
 	s := dev.Stream()
 	const per = stageBytes / 4
 	for c, off := 0, 0; off < len(m.C); c, off = c+1, off+per {
-		slot := c % len(ws.stage)
-		if c >= len(ws.stage) {
-			if err := t.EventSynchronize(ws.stageEv[slot]); err != nil {
+		slot := c % len(ws.stage.Bufs)
+		if c >= len(ws.stage.Bufs) {
+			if err := t.EventSynchronize(ws.stage.Events[slot]); err != nil {
 				return fmt.Errorf("costs upload: %w", err)
 			}
 		}
 		k := min(per, len(m.C)-off)
-		convertCosts(ws.stage[slot].Int32s()[:k], m.C[off:off+k], shift)
-		if err := t.CopyToDeviceAsync(dst.Add(4*int64(off)), ws.stage[slot], 0, 4*int64(k), s); err != nil {
+		convertCosts(ws.stage.Bufs[slot].Int32s()[:k], m.C[off:off+k], shift)
+		if err := t.CopyToDeviceAsync(dst.Add(4*int64(off)), ws.stage.Bufs[slot], 0, 4*int64(k), s); err != nil {
 			return fmt.Errorf("costs upload: %w", err)
 		}
-		if err := t.EventRecord(ws.stageEv[slot], s); err != nil {
+		if err := t.EventRecord(ws.stage.Events[slot], s); err != nil {
 			return fmt.Errorf("costs upload: %w", err)
 		}
 	}
