@@ -57,7 +57,8 @@ func TestGPUWindow(t *testing.T) {
 		if len(seen) > 2 {
 			t.Errorf("%s: %d different output buffers in 5 solves, each given back before the next: want at most 2", im.Name, len(seen))
 		}
-		if Recycle(w) && Recycle(w) {
+		first := Recycle(w)
+		if second := Recycle(w); first && second {
 			t.Errorf("%s: Recycle took the same result twice", im.Name)
 		}
 		scope := map[string]string{}
