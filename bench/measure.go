@@ -55,9 +55,10 @@ type Recorder struct {
 	names  []string
 	durs   []time.Duration
 	scopes []string
-	state  int
-	t0, t1 time.Time
-	err    error
+	state   int
+	t0, t1  time.Time
+	untimed time.Duration
+	err     error
 }
 
 func (r *Recorder) scope() string {
@@ -117,6 +118,25 @@ func (r *Recorder) AddSummary(name string, d time.Duration) {
 		return
 	}
 	r.add(name, d, ScopeSummary)
+}
+
+// Untimed runs f, the harness's own preparation of a repetition's input
+// (copying the instance into the buffer an in-place implementation
+// overwrites), and leaves its time out of end_to_end: it is neither the
+// implementation's work nor a transfer. It must come before BeginTotal.
+func (r *Recorder) Untimed(f func()) {
+	if r == nil {
+		f()
+		return
+	}
+	if r.state != beforeTotal {
+		r.fail("Untimed called inside or after the window of total")
+		f()
+		return
+	}
+	t0 := time.Now()
+	f()
+	r.untimed += time.Since(t0)
 }
 
 // BeginTotal starts the headline window: the input is now where the paper
@@ -184,6 +204,7 @@ func (r *Recorder) finish(wall time.Duration) (sample, error) {
 			return sample{}, fmt.Errorf("recorder: phase %q is derived by the protocol and may not be recorded", n)
 		}
 	}
+	wall -= r.untimed
 	total := wall
 	switch r.state {
 	case inTotal:

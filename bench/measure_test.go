@@ -212,3 +212,23 @@ func TestSpread(t *testing.T) {
 		t.Error("Render changed the table's notes")
 	}
 }
+
+// TestUntimed: the harness's preparation of an input is left out of
+// end_to_end (and of total, without a window).
+func TestUntimed(t *testing.T) {
+	phases, err := Measure(context.Background(), Protocol{Reps: 3}, func(_ context.Context, r *Recorder) error {
+		r.Untimed(func() { time.Sleep(30 * time.Millisecond) })
+		stop := r.Start("solve")
+		time.Sleep(2 * time.Millisecond)
+		stop()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range phases {
+		if (p.Name == TotalPhase || p.Name == EndToEndPhase) && p.MedianMS > 25 {
+			t.Errorf("%s = %.1f ms holds the 30 ms of untimed preparation", p.Name, p.MedianMS)
+		}
+	}
+}
