@@ -35,7 +35,7 @@ func init() {
 	})
 	register(&command{
 		name:    "export",
-		summary: "write a result file in Go benchmark format (for benchstat)",
+		summary: "write a result file in Go benchmark format: benchstat old=a.txt new=b.txt compares two machines or commits",
 		usage:   "export --benchfmt FILE [--out FILE]",
 		run:     exportCmd,
 	})
@@ -205,7 +205,7 @@ func caseScale(exp string, params bench.Params) string {
 
 func exportCmd(_ context.Context, args []string) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	in := fs.String("benchfmt", "", "result file to export in Go benchmark format")
+	in := fs.String("benchfmt", "", "result file to export in Go benchmark format (one line per sample; the machine and build are comment lines, so benchstat pairs exports of different machines and commits: benchstat old=a.txt new=b.txt; it needs 6 samples a cell, semibench run --reps 6, for a confidence interval)")
 	out := fs.String("out", "", "output file (default standard output)")
 	pos, err := parse(fs, commands["export"], args)
 	if err != nil {
