@@ -11,51 +11,71 @@ import (
 	"unicode/utf8"
 )
 
+// BenchstatMinSamples is the number of samples of one benchmark that
+// benchstat (golang.org/x/perf/cmd/benchstat, whose statistics are
+// golang.org/x/perf/benchmath) needs for a 95% confidence interval of the
+// median: with fewer it prints "± ∞" and "need >= 6 samples for
+// confidence interval at level 0.95". Its Mann-Whitney U test needs at
+// least 4 samples on a side before it can call any difference significant
+// at α = 0.05.
+const BenchstatMinSamples = 6
+
 // WriteBenchfmt writes f in the Go benchmark format (the conventions of
-// golang.org/x/perf/benchfmt), so benchstat can read result files:
+// golang.org/x/perf/benchfmt), so benchstat can read result files and
+// compare files from different machines and commits:
 //
-//	goos: linux
-//	goarch: amd64
-//	cpu: Intel Xeon E5645 2.40GHz
 //	pkg: semibench
-//	machine: xeon-e5645
-//	BenchmarkKleene/table2/impl=cpu-paper/n=500/weights=normal/phase=update_w 1 142000000 ns/op
+//	# semibench result file; machine, build and scale below are comments, ...
+//	# machine: amd-epyc
+//	# cpu: AMD EPYC
+//	# commit: 6b8613eac548c9f6fddefab5da3b1ce3a92e6324
+//	BenchmarkKleene/table2/impl=cpu-paper/n=500/weights=normal/phase=total 1 23189643 ns/op
 //
-// Configuration lines describe the machine (label, CPU, GPUs, CUDA stack,
-// semibench version, scale, a paper's source). Each benchmark name is the
-// experiment with its first letter upper-cased, then impl=, the parameters
-// and phase= as sub-benchmark keys. Names carry no spaces (they become
-// '_'); '/' inside the experiment separates sub-benchmarks, while a '/' in
-// an implementation, parameter or phase (cpu/paper) becomes '-'.
+// benchstat splits its output into one table per distinct file
+// configuration (every "key: value" line, its default -table .config), and
+// compares only within a table. So the only configuration line is
+// "pkg: semibench"; what differs between machines and commits (machine
+// label, goos, goarch, CPU, cores, GPUs, CUDA stack, semibench version and
+// commit, scale, a paper's source) is written as "# key: value" comment
+// lines, which benchstat reads past. Files from two machines or commits
+// then share one table, rows pair on the benchmark name and benchstat
+// prints the deltas:
+//
+//	benchstat amd=amd.txt h100=h100.txt
+//
+// Each benchmark name is the experiment with its first letter upper-cased,
+// then impl=, the parameters and phase= as sub-benchmark keys: nothing
+// about the machine, so the same cell has the same name everywhere. Names
+// carry no spaces (they become '_'); '/' inside the experiment separates
+// sub-benchmarks, while a '/' in an implementation, parameter or phase
+// (cpu/paper) becomes '-'.
 //
 // There is one line per sample (iteration count 1), so benchstat sees the
-// distribution; a phase without samples (a paper's table) writes its
+// distribution; it needs BenchstatMinSamples of them for an interval (see
+// BenchfmtSamples). A phase without samples (a paper's table) writes its
 // statistic once. Only records whose status is ok are written: skipped,
 // unavailable, failed and check-failed cells have no trustworthy time.
-//
-// benchstat starts a new table whenever the configuration differs, so to
-// set two machines side by side drop that grouping:
-//
-//	benchstat -table "" paper.txt mine.txt
 func WriteBenchfmt(w io.Writer, f *File) error {
 	bw := bufio.NewWriter(w)
 	m := f.Machine
-	config := func(key, value string) {
+	fmt.Fprintln(bw, "pkg: semibench")
+	fmt.Fprintln(bw, "# semibench result file; machine, build and scale below are comments, not configuration,")
+	fmt.Fprintln(bw, "# so benchstat pairs this file with one from another machine or commit: benchstat old=a.txt new=b.txt")
+	comment := func(key, value string) {
 		value = oneLine(value)
 		if value != "" {
-			fmt.Fprintf(bw, "%s: %s\n", key, value)
+			fmt.Fprintf(bw, "# %s: %s\n", key, value)
 		}
 	}
-	config("goos", goosOf(m.OS))
-	config("goarch", m.Arch)
-	config("cpu", m.CPU)
-	config("pkg", "semibench")
-	config("machine", m.Label)
-	if m.Cores > 0 {
-		config("cores", strconv.Itoa(m.Cores))
-	}
+	comment("machine", m.Label)
+	comment("goos", goosOf(m.OS))
+	comment("goarch", m.Arch)
 	if m.OS != "" && m.OS != goosOf(m.OS) {
-		config("os", m.OS)
+		comment("os", m.OS)
+	}
+	comment("cpu", m.CPU)
+	if m.Cores > 0 {
+		comment("cores", strconv.Itoa(m.Cores))
 	}
 	var gpus []string
 	for _, g := range m.GPUs {
@@ -65,16 +85,16 @@ func WriteBenchfmt(w io.Writer, f *File) error {
 		}
 		gpus = append(gpus, s)
 	}
-	config("gpu", strings.Join(gpus, ", "))
+	comment("gpu", strings.Join(gpus, ", "))
 	if c := m.CUDA; c != nil {
-		config("cuda-driver", c.Driver)
-		config("nvrtc", c.NVRTC)
-		config("kernel-path", c.KernelPath)
+		comment("cuda-driver", c.Driver)
+		comment("nvrtc", c.NVRTC)
+		comment("kernel-path", c.KernelPath)
 	}
-	config("semibench", f.Semibench.Version)
-	config("commit", f.Semibench.Commit)
-	config("scale", f.Scale)
-	config("source", f.Source)
+	comment("semibench", f.Semibench.Version)
+	comment("commit", f.Semibench.Commit)
+	comment("scale", f.Scale)
+	comment("source", f.Source)
 
 	for i := range f.Records {
 		r := &f.Records[i]
@@ -84,14 +104,7 @@ func WriteBenchfmt(w io.Writer, f *File) error {
 		base := benchName(r)
 		for _, p := range r.Phases {
 			name := base + "/phase=" + benchPart(p.Name)
-			samples := p.SamplesMS
-			if len(samples) == 0 {
-				samples = []float64{p.StatMS}
-			}
-			for _, ms := range samples {
-				if math.IsNaN(ms) || math.IsInf(ms, 0) {
-					continue
-				}
+			for _, ms := range benchSamples(p) {
 				fmt.Fprintf(bw, "%s 1 %s ns/op\n", name, formatNS(ms))
 			}
 		}
@@ -100,6 +113,57 @@ func WriteBenchfmt(w io.Writer, f *File) error {
 		return fmt.Errorf("writing benchmark format for %s: %w", fileLabel(f, 0), err)
 	}
 	return nil
+}
+
+// benchSamples is what WriteBenchfmt writes of p, one line each: its
+// finite samples, or its statistic when it has no samples (a paper's
+// table).
+func benchSamples(p Phase) []float64 {
+	samples := p.SamplesMS
+	if len(samples) == 0 {
+		samples = []float64{p.StatMS}
+	}
+	var finite []float64
+	for _, ms := range samples {
+		if !math.IsNaN(ms) && !math.IsInf(ms, 0) {
+			finite = append(finite, ms)
+		}
+	}
+	return finite
+}
+
+// BenchfmtSamples counts what WriteBenchfmt writes of f against what
+// benchstat needs: records is the number of records written (status ok,
+// at least one line), short how many of them have a phase with fewer than
+// min lines (samples), and fewest the smallest number of lines of any
+// written phase (0 when nothing is written). With min =
+// BenchstatMinSamples, short > 0 means benchstat prints "± ∞" for those
+// benchmarks: they were measured with fewer repetitions (semibench run
+// --reps) than it needs.
+func BenchfmtSamples(f *File, min int) (records, short, fewest int) {
+	for i := range f.Records {
+		r := &f.Records[i]
+		if r.Status != StatusOK {
+			continue
+		}
+		least := 0
+		for _, p := range r.Phases {
+			if n := len(benchSamples(p)); n > 0 && (least == 0 || n < least) {
+				least = n
+			}
+		}
+		if least == 0 {
+			continue
+		}
+		records++
+		if least < min {
+			short++
+		}
+		if fewest == 0 || least < fewest {
+			fewest = least
+		}
+	}
+	return records, short, fewest
 }
 
 // benchName is "Benchmark" + the experiment (first letter upper-cased, its

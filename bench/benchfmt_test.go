@@ -4,7 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,11 +24,20 @@ type benchResult struct {
 }
 
 // parseBenchfmt is a small reader of the Go benchmark format: configuration
-// lines "key: value" (key starts lower-case, no spaces) and result lines
-// "BenchmarkName N value unit ...". It rejects anything else, so the test
-// also checks that the writer emits nothing stray.
+// lines "key: value" (key starts lower-case, no spaces), result lines
+// "BenchmarkName N value unit ..." and the writer's comment lines
+// "# key: value" (benchfmt ignores lines that are neither; the writer puts
+// the machine there). It rejects anything else, so the test also checks
+// that the writer emits nothing stray.
 func parseBenchfmt(data []byte) (config map[string]string, results []benchResult, err error) {
-	config = map[string]string{}
+	config, _, results, err = parseBenchfmtComments(data)
+	return config, results, err
+}
+
+// parseBenchfmtComments is parseBenchfmt that also returns the comment
+// lines' "key: value" pairs.
+func parseBenchfmtComments(data []byte) (config, comments map[string]string, results []benchResult, err error) {
+	config, comments = map[string]string{}, map[string]string{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	line := 0
 	for sc.Scan() {
@@ -31,17 +46,17 @@ func parseBenchfmt(data []byte) (config map[string]string, results []benchResult
 		if strings.HasPrefix(l, "Benchmark") {
 			f := strings.Fields(l)
 			if len(f) < 4 || len(f)%2 != 0 {
-				return nil, nil, fmt.Errorf("line %d: malformed result %q", line, l)
+				return nil, nil, nil, fmt.Errorf("line %d: malformed result %q", line, l)
 			}
 			n, err := strconv.Atoi(f[1])
 			if err != nil {
-				return nil, nil, fmt.Errorf("line %d: iterations: %w", line, err)
+				return nil, nil, nil, fmt.Errorf("line %d: iterations: %w", line, err)
 			}
 			r := benchResult{name: f[0], iters: n}
 			for i := 2; i < len(f); i += 2 {
 				v, err := strconv.ParseFloat(f[i], 64)
 				if err != nil {
-					return nil, nil, fmt.Errorf("line %d: value: %w", line, err)
+					return nil, nil, nil, fmt.Errorf("line %d: value: %w", line, err)
 				}
 				if f[i+1] == "ns/op" {
 					r.nsOp = v
@@ -50,16 +65,22 @@ func parseBenchfmt(data []byte) (config map[string]string, results []benchResult
 			results = append(results, r)
 			continue
 		}
+		if len(results) > 0 {
+			return nil, nil, nil, fmt.Errorf("line %d: header line after results: %q", line, l)
+		}
+		if c, ok := strings.CutPrefix(l, "# "); ok {
+			if key, value, ok := strings.Cut(c, ": "); ok && key != "" && !strings.ContainsAny(key, " \t") {
+				comments[key] = value
+			}
+			continue
+		}
 		key, value, ok := strings.Cut(l, ": ")
 		if !ok || key == "" || strings.ContainsAny(key, " \t") || strings.ToLower(key) != key {
-			return nil, nil, fmt.Errorf("line %d: neither a config nor a result line: %q", line, l)
-		}
-		if len(results) > 0 {
-			return nil, nil, errors.New("config line after results")
+			return nil, nil, nil, fmt.Errorf("line %d: neither a config, comment nor result line: %q", line, l)
 		}
 		config[key] = value
 	}
-	return config, results, sc.Err()
+	return config, comments, results, sc.Err()
 }
 
 func TestWriteBenchfmt(t *testing.T) {
@@ -91,18 +112,23 @@ func TestWriteBenchfmt(t *testing.T) {
 	if err := WriteBenchfmt(&buf, f); err != nil {
 		t.Fatal(err)
 	}
-	config, results, err := parseBenchfmt(buf.Bytes())
+	config, comments, results, err := parseBenchfmtComments(buf.Bytes())
 	if err != nil {
 		t.Fatalf("%v\n%s", err, buf.String())
 	}
-	wantConfig := map[string]string{
-		"goos": "linux", "goarch": "amd64", "cpu": "AMD EPYC 9654 96-Core Processor", "pkg": "semibench",
+	// The only configuration line is the package: anything that differs
+	// between machines or commits would make benchstat split its tables.
+	if len(config) != 1 || config["pkg"] != "semibench" {
+		t.Errorf("config %q, want only pkg: semibench", config)
+	}
+	wantComments := map[string]string{
+		"goos": "linux", "goarch": "amd64", "cpu": "AMD EPYC 9654 96-Core Processor", "cores": "2",
 		"machine": "my host", "gpu": "NVIDIA H100 80GB HBM3 (cc 9.0)", "cuda-driver": "13.0",
 		"kernel-path": "nvrtc", "semibench": "v0.1.0", "commit": "abc123", "scale": "quick",
 	}
-	for k, v := range wantConfig {
-		if config[k] != v {
-			t.Errorf("config %s = %q, want %q", k, config[k], v)
+	for k, v := range wantComments {
+		if comments[k] != v {
+			t.Errorf("comment %s = %q, want %q", k, comments[k], v)
 		}
 	}
 	const (
@@ -135,12 +161,12 @@ func TestWriteBenchfmtPaperOS(t *testing.T) {
 	if err := WriteBenchfmt(&buf, f); err != nil {
 		t.Fatal(err)
 	}
-	config, results, err := parseBenchfmt(buf.Bytes())
+	_, comments, results, err := parseBenchfmtComments(buf.Bytes())
 	if err != nil {
 		t.Fatalf("%v\n%s", err, buf.String())
 	}
-	if config["goos"] != "linux" || config["os"] != "Linux CentOS 6.3 x86-64" || config["source"] != "Table 2 section 5" {
-		t.Errorf("config %q", config)
+	if comments["goos"] != "linux" || comments["os"] != "Linux CentOS 6.3 x86-64" || comments["source"] != "Table 2 section 5" {
+		t.Errorf("comments %q", comments)
 	}
 	if len(results) != 0 {
 		t.Errorf("results from a file without records: %v", results)
@@ -168,6 +194,178 @@ func TestBenchPart(t *testing.T) {
 	for _, tc := range tests {
 		if got := benchPart(tc.in); got != tc.want {
 			t.Errorf("benchPart(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+var updateGolden = flag.Bool("update", false, "rewrite the golden files under testdata from the current output")
+
+// exportGolden exports testdata/benchfmt/name.json and compares the text
+// with name.golden (go test ./bench -run Golden -update rewrites it).
+func exportGolden(t *testing.T, name string) []byte {
+	t.Helper()
+	f, err := ReadFile(filepath.Join("testdata", "benchfmt", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteBenchfmt(&buf, f); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "benchfmt", name+".golden")
+	if *updateGolden {
+		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./bench -run Golden -update to write it)", err)
+	}
+	if !bytes.Equal(buf.Bytes(), want) {
+		t.Errorf("export of %s.json differs from %s:\n--- got\n%s--- want\n%s", name, golden, buf.String(), want)
+	}
+	return buf.Bytes()
+}
+
+// TestBenchfmtGolden exports two committed result files cut down to
+// hungarian/table1 at n=512, range 0.1n: amd-epyc (a CPU-only machine,
+// stamped with its commit; its cuda/fast cell unavailable) and an H100
+// machine (no commit stamp, four implementations ok). Together they check
+// that files from different machines and builds pair in benchstat: the
+// configuration lines (benchstat's default -table .config) are identical,
+// what differs is in comment lines, and the cell both machines measured
+// has one benchmark name, every sample a line.
+func TestBenchfmtGolden(t *testing.T) {
+	texts := map[string][]byte{}
+	for _, name := range []string{"amd-epyc", "h100"} {
+		texts[name] = exportGolden(t, name)
+	}
+	amdConfig, amdComments, amd, err := parseBenchfmtComments(texts["amd-epyc"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	h100Config, h100Comments, h100, err := parseBenchfmtComments(texts["h100"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(amdConfig, h100Config) {
+		t.Errorf("configuration differs, benchstat would print two tables without deltas:\n amd-epyc %q\n h100 %q", amdConfig, h100Config)
+	}
+	if amdComments["machine"] == h100Comments["machine"] || amdComments["cpu"] == h100Comments["cpu"] {
+		t.Errorf("the files' machines are not told apart in their comments: %q, %q", amdComments, h100Comments)
+	}
+	if amdComments["commit"] == "" || h100Comments["commit"] != "" || h100Comments["gpu"] == "" {
+		t.Errorf("comments do not carry the commit and GPU: %q, %q", amdComments, h100Comments)
+	}
+
+	// The cell both measured: same names, 5 samples each per phase.
+	count := func(rs []benchResult) map[string]int {
+		n := map[string]int{}
+		for _, r := range rs {
+			n[r.name]++
+		}
+		return n
+	}
+	a, h := count(amd), count(h100)
+	const jvTotal = "BenchmarkHungarian/table1/impl=cpu-jv/n=512/range=0.1n/phase=total"
+	if a[jvTotal] != 5 || h[jvTotal] != 5 {
+		t.Errorf("%s: %d and %d lines, want the 5 samples of each file", jvTotal, a[jvTotal], h[jvTotal])
+	}
+	var common []string
+	for name := range a {
+		if h[name] > 0 {
+			common = append(common, name)
+		}
+	}
+	slices.Sort(common)
+	for _, name := range common {
+		if !strings.HasPrefix(name, "BenchmarkHungarian/table1/impl=cpu-jv/n=512/range=0.1n/phase=") {
+			t.Errorf("%s pairs, but only cpu/jv was measured on both machines", name)
+		}
+	}
+	if len(common) < 3 {
+		t.Errorf("only %d benchmark names in common: %v", len(common), common)
+	}
+	// amd-epyc's unavailable cuda/fast is not written.
+	for name := range a {
+		if strings.Contains(name, "impl=cuda-") {
+			t.Errorf("amd-epyc exports %s, a cell that did not run there", name)
+		}
+	}
+}
+
+// TestBenchfmtPairsMachinesAndCommits writes one record under two files
+// that differ in every machine and build field: the texts must differ only
+// in comment lines, so benchstat puts the two in one table.
+func TestBenchfmtPairsMachinesAndCommits(t *testing.T) {
+	rec := Record{Experiment: "kleene/table2", Impl: "cpu/fast", Params: Params{{"n", "500"}}, Status: StatusOK,
+		Phases: []Phase{{Name: "total", SamplesMS: []float64{1, 2, 3, 4, 5, 6}, StatMS: 3.5}}}
+	a := &File{Schema: SchemaVersion, Semibench: Build{Version: "0.1.0", Commit: "aaaa"}, Scale: "paper",
+		Machine: Machine{Label: "a", CPU: "AMD EPYC", Cores: 2, OS: "linux", Arch: "amd64"},
+		Records: []Record{rec}}
+	b := &File{Schema: SchemaVersion, Semibench: Build{Version: "0.2.0", Commit: "bbbb"}, Scale: "quick",
+		Machine: Machine{Label: "b", CPU: "Apple M2", Cores: 8, OS: "darwin", Arch: "arm64",
+			GPUs: []GPU{{Name: "NVIDIA H200"}}, CUDA: &CUDAInfo{Driver: "13.0", NVRTC: "13.0", KernelPath: "cubin"}},
+		Records: []Record{rec}}
+	var ta, tb bytes.Buffer
+	if err := WriteBenchfmt(&ta, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteBenchfmt(&tb, b); err != nil {
+		t.Fatal(err)
+	}
+	uncommented := func(text string) []string {
+		var keep []string
+		for _, l := range strings.Split(text, "\n") {
+			if !strings.HasPrefix(l, "#") {
+				keep = append(keep, l)
+			}
+		}
+		return keep
+	}
+	if ua, ub := uncommented(ta.String()), uncommented(tb.String()); !slices.Equal(ua, ub) {
+		t.Errorf("the two exports differ outside comments:\n%s\n---\n%s", ta.String(), tb.String())
+	}
+	if ta.String() == tb.String() {
+		t.Error("the two machines' exports are identical: the machine is not recorded")
+	}
+}
+
+func TestBenchfmtSamples(t *testing.T) {
+	ok := func(samples ...int) Record {
+		r := Record{Experiment: "e", Impl: "cpu/x", Status: StatusOK}
+		for i, n := range samples {
+			p := Phase{Name: fmt.Sprint("p", i), StatMS: 1}
+			for range n {
+				p.SamplesMS = append(p.SamplesMS, 1)
+			}
+			r.Phases = append(r.Phases, p)
+		}
+		return r
+	}
+	nan := ok(6)
+	nan.Phases[0].SamplesMS[0] = math.NaN() // not written: 5 lines
+	failed := ok(1)
+	failed.Status = StatusFailed
+	tests := []struct {
+		name                   string
+		recs                   []Record
+		records, short, fewest int
+	}{
+		{"none", nil, 0, 0, 0},
+		{"enough", []Record{ok(6, 10), ok(6)}, 2, 0, 6},
+		{"default reps", []Record{ok(5, 5), ok(6)}, 2, 1, 5},
+		{"one short phase", []Record{ok(10, 3)}, 1, 1, 3},
+		{"paper statistic", []Record{ok(0)}, 1, 1, 1},
+		{"NaN not counted", []Record{nan}, 1, 1, 5},
+		{"not ok ignored", []Record{failed, ok(7)}, 1, 0, 7},
+		{"no phases", []Record{{Experiment: "e", Impl: "cpu/x", Status: StatusOK}}, 0, 0, 0},
+	}
+	for _, tc := range tests {
+		records, short, fewest := BenchfmtSamples(&File{Records: tc.recs}, BenchstatMinSamples)
+		if records != tc.records || short != tc.short || fewest != tc.fewest {
+			t.Errorf("%s: BenchfmtSamples = %d, %d, %d, want %d, %d, %d", tc.name, records, short, fewest, tc.records, tc.short, tc.fewest)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -34,7 +35,7 @@ func init() {
 	})
 	register(&command{
 		name:    "export",
-		summary: "write a result file in Go benchmark format (for benchstat)",
+		summary: "write a result file in Go benchmark format: benchstat old=a.txt new=b.txt compares two machines or commits",
 		usage:   "export --benchfmt FILE [--out FILE]",
 		run:     exportCmd,
 	})
@@ -204,7 +205,7 @@ func caseScale(exp string, params bench.Params) string {
 
 func exportCmd(_ context.Context, args []string) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	in := fs.String("benchfmt", "", "result file to export in Go benchmark format")
+	in := fs.String("benchfmt", "", "result file to export in Go benchmark format (one line per sample; the machine and build are comment lines, so benchstat pairs exports of different machines and commits: benchstat old=a.txt new=b.txt; it needs 6 samples a cell, semibench run --reps 6, for a confidence interval)")
 	out := fs.String("out", "", "output file (default standard output)")
 	pos, err := parse(fs, commands["export"], args)
 	if err != nil {
@@ -222,6 +223,7 @@ func exportCmd(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	warnFewSamples(os.Stderr, *in, f)
 	if *out == "" {
 		return bench.WriteBenchfmt(os.Stdout, f)
 	}
@@ -231,7 +233,28 @@ func exportCmd(_ context.Context, args []string) error {
 	}
 	if err := bench.WriteBenchfmt(w, f); err != nil {
 		w.Close()
-		return err
+		return fmt.Errorf("%s: %w", *out, err)
 	}
 	return w.Close()
+}
+
+// warnFewSamples tells on w when records of f (read from path) have fewer
+// samples than benchstat needs for a confidence interval, and which run
+// gives it enough. A paper's transcription has one value per cell by
+// nature: it is named as such, with no advice to rerun.
+func warnFewSamples(w io.Writer, path string, f *bench.File) {
+	records, short, fewest := bench.BenchfmtSamples(f, bench.BenchstatMinSamples)
+	if short == 0 {
+		return
+	}
+	if f.Source != "" {
+		fmt.Fprintf(w, "semibench export: %s holds a paper's numbers, one value per cell: benchstat shows them as \"± ∞\" and cannot test a difference against them\n", path)
+		return
+	}
+	fmt.Fprintf(w, "semibench export: %s: %d of %d records have fewer than %d samples (fewest %d): benchstat prints \"± ∞\" for them (its 95%% confidence interval needs %d)",
+		path, short, records, bench.BenchstatMinSamples, fewest, bench.BenchstatMinSamples)
+	if fewest < 4 {
+		fmt.Fprint(w, " and, with fewer than 4 a side, can call no difference significant")
+	}
+	fmt.Fprintf(w, "; measure with semibench run --reps %d or more (benchstat advises 10)\n", bench.BenchstatMinSamples)
 }
