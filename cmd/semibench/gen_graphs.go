@@ -38,7 +38,7 @@ func genAPSP(_ context.Context, args []string) error {
 	seed := fs.Uint64("seed", 1, "generator seed")
 	minW := fs.Int64("min", -10, "smallest arc weight (an integer; negative allowed)")
 	maxW := fs.Int64("max", 10, "largest arc weight (an integer; at least 0 without --negative-cycle)")
-	negCycle := fs.Bool("negative-cycle", false, "plant a negative cycle of 3 vertices (needs --min < 0); without it the graph has none")
+	negCycle := fs.Bool("negative-cycle", false, "plant a negative cycle through 3 vertices (2 when --n is 2; needs --min < 0); without it the graph has none")
 	out := fs.String("out", "", "output Matrix Market file")
 	cmd := &command{name: "gen apsp", summary: generatorHelp["apsp"],
 		usage: "gen apsp --n N [--density D | --arcs M] [--min W] [--max W] [--negative-cycle] [--seed S] --out FILE.mtx"}
