@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -91,6 +92,64 @@ var solvers = map[string]func(ctx context.Context, args []string) error{
 	"kleene": solveKleene,
 }
 
+// generatorHelp says what each generator writes, for `gen --help` and the
+// generator's own --help; every entry of generators has one (tested).
+var generatorHelp = map[string]string{
+	"apsp": "a random digraph with negative arcs for solve apsp (Rote, paper 003), as Matrix Market:\n" +
+		"\"i j w\" is the arc i -> j; no negative cycle (weights from a potential), or one planted with --negative-cycle",
+	"dag": "the Kleene-star paper's (000) random weighted DAG for solve kleene, as Matrix Market:\n" +
+		"\"i j w\" is [X]_ij = w, the arc j -> i",
+	"domination": "A(D_m), the (min,+) matrix of the 2-domination paper (002), as Matrix Market",
+	"lap":        "the Hungarian paper's (001) uniform integer costs for solve lap, as CSV (a row per line)",
+	"tree": "the treefix paper's (004) star, caterpillar or random tree for solve treefix:\n" +
+		"a line \"parent weight\" per vertex",
+}
+
+// solverHelp says what each problem computes and what its input means (the
+// arc convention above all: kleene and apsp read "i j w" in opposite
+// directions, each as its paper does), for `solve --help` and the
+// problem's own --help; every entry of solvers has one (tested).
+var solverHelp = map[string]string{
+	"apsp": "D = A*, the algebraic path problem of Rote (paper 003), in a chosen semiring.\n" +
+		"Input: Matrix Market; a line \"i j w\" is a_ij = w, the weight of the arc i -> j (Rote's convention,\n" +
+		"the transpose of kleene's); absent entries are the semiring's zero (+inf in min-plus).\n" +
+		"In min-plus d_ij is the shortest distance from i to j, -inf where a negative cycle lies on the way\n" +
+		"(d_ii = -inf for i on a negative cycle). gen apsp writes such graphs.",
+	"domination": "γ2(P_m □ C_n), the 2-domination number of the cylinder (paper 002); no input file:\n" +
+		"--m and --n name the cylinder (gen domination writes the paper's matrix A(D_m)).",
+	"kleene": "X* = e ⊕ X ⊕ X² ⊕ ... in (max,+) of a DAG, the Kleene-star paper (000).\n" +
+		"Input: Matrix Market; a line \"i j w\" is [X]_ij = w, the weight of the arc j -> i (the paper's\n" +
+		"convention: column j lists j's successors; the transpose of apsp's); absent entries are ε = -inf.\n" +
+		"[X*]_ij is the heaviest path from j to i; a cycle is an error. gen dag writes the paper's DAGs.",
+	"lap": "the linear assignment problem of the Hungarian paper (001).\n" +
+		"Input: a cost matrix, CSV (a row per line) or Matrix Market array, r x c with r <= c: the cell in\n" +
+		"row i, column j is the cost of assigning row i (a worker) to column j (a job). Output, as JSON:\n" +
+		"every row's distinct column (0-based) of least total cost (most with --maximize). gen lap writes such costs.",
+	"treefix": "+Rootfix and +Leaffix of the treefix paper (004).\n" +
+		"Input: a line \"parent weight\" per vertex, vertices 0..n-1 in file order, parent -1 for the root\n" +
+		"(# lines are comments). Output: a value per vertex, in vertex order: rootfix sums the weights on the\n" +
+		"path from the root to v, leaffix the weights of v's subtree, both including v's. gen tree writes such trees.",
+}
+
+// listHelp writes the names of a registry with their descriptions, the
+// continuation lines indented under the first.
+func listHelp(w io.Writer, registry map[string]func(context.Context, []string) error, help map[string]string) {
+	keys := make([]string, 0, len(registry))
+	for k := range registry {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for i, line := range strings.Split(help[k], "\n") {
+			name := ""
+			if i == 0 {
+				name = k
+			}
+			fmt.Fprintf(w, "  %-11s %s\n", name, line)
+		}
+	}
+}
+
 // names lists a registry's keys, sorted, for messages.
 func names[V any](m map[string]V) string {
 	keys := make([]string, 0, len(m))
@@ -103,10 +162,12 @@ func names[V any](m map[string]V) string {
 
 // subcommand runs the sub-command named by args[0] from registry, for the
 // commands gen and solve.
-func subcommand(ctx context.Context, cmd string, registry map[string]func(context.Context, []string) error, args []string) error {
+func subcommand(ctx context.Context, cmd string, registry map[string]func(context.Context, []string) error, help map[string]string, args []string) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
-			fmt.Printf("usage: semibench %s\n\nsemibench %s NAME --help shows each one's flags (NAME: %s).\n", commands[cmd].usage, cmd, names(registry))
+			fmt.Printf("usage: semibench %s\n\n%s\n\n", commands[cmd].usage, commands[cmd].summary)
+			listHelp(os.Stdout, registry, help)
+			fmt.Printf("\nsemibench %s NAME --help shows each one's flags.\n", cmd)
 			return nil
 		}
 		return usagef("%s needs a name: %s", cmd, names(registry))
@@ -123,11 +184,11 @@ func subcommand(ctx context.Context, cmd string, registry map[string]func(contex
 }
 
 func genCmd(ctx context.Context, args []string) error {
-	return subcommand(ctx, "gen", generators, args)
+	return subcommand(ctx, "gen", generators, generatorHelp, args)
 }
 
 func solveCmd(ctx context.Context, args []string) error {
-	return subcommand(ctx, "solve", solvers, args)
+	return subcommand(ctx, "solve", solvers, solverHelp, args)
 }
 
 func genDAG(_ context.Context, args []string) error {
@@ -136,7 +197,7 @@ func genDAG(_ context.Context, args []string) error {
 	seed := fs.Uint64("seed", 1, "generator seed")
 	intWeights := fs.Bool("int-weights", false, "small integer weights (exact float32 sums) instead of N(0,1)")
 	out := fs.String("out", "", "output Matrix Market file")
-	if err := parseFlags(fs, &command{name: "gen dag", summary: commands["gen"].summary, usage: "gen dag --n N [--seed S] [--int-weights] --out FILE.mtx"}, args); err != nil {
+	if err := parseFlags(fs, &command{name: "gen dag", summary: generatorHelp["dag"], usage: "gen dag --n N [--seed S] [--int-weights] --out FILE.mtx"}, args); err != nil {
 		return err
 	}
 	if *n < 1 || *n > dag.MaxN {
@@ -206,7 +267,11 @@ func checkThreads(threads int) error {
 
 // problemCommand is the command whose usage a problem's flag errors print.
 func problemCommand(problem, usage string) *command {
-	return &command{name: "solve " + problem, summary: commands["solve"].summary, usage: usage}
+	summary := solverHelp[problem]
+	if summary == "" {
+		summary = commands["solve"].summary
+	}
+	return &command{name: "solve " + problem, summary: summary, usage: usage}
 }
 
 func solveKleene(ctx context.Context, args []string) error {
