@@ -28,7 +28,7 @@ func genLAP(_ context.Context, args []string) error {
 	rng := fs.String("range", "n", "costs uniform in [0, range): a label Fn such as 0.1n, n or 10n (the paper's)")
 	seed := fs.Uint64("seed", 1, "generator seed")
 	out := fs.String("out", "", "output CSV file")
-	if err := parseFlags(fs, &command{name: "gen lap", summary: commands["gen"].summary, usage: "gen lap --n N [--cols C] [--range 0.1n|n|10n] [--seed S] --out FILE.csv"}, args, "out"); err != nil {
+	if err := parseFlags(fs, &command{name: "gen lap", summary: generatorHelp["lap"], usage: "gen lap --n N [--cols C] [--range 0.1n|n|10n] [--seed S] --out FILE.csv"}, args, "out"); err != nil {
 		return err
 	}
 	if *cols == 0 {
