@@ -195,6 +195,19 @@ func (p *Plot) build() (*plot.Plot, *plot.Legend, error) {
 	default:
 		err = p.addLines(plt, &legend)
 	}
+	if errors.Is(err, errNoPoints) && len(p.Notes) > 0 {
+		// Nothing measured, and the notes say why: empty axes above them.
+		plt = plot.New()
+		plt.Title.Text, plt.X.Label.Text, plt.Y.Label.Text = p.Title, p.XLabel, p.YLabel
+		for _, ax := range []*plot.Axis{&plt.X, &plt.Y} {
+			ax.Min, ax.Max = 0, 1
+			ax.Tick.Marker = plot.ConstantTicks{}
+		}
+		legend = plot.NewLegend()
+		legend.Top, legend.Left = true, true
+		legend.Add("nothing measured: see the notes below")
+		err = nil
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -231,6 +244,7 @@ var implColors = map[string]color.RGBA{
 	"cuda/vectorial-compensated": {R: 200, G: 60, B: 150, A: 255},
 	"cuda/systolic":              {R: 200, G: 30, B: 30, A: 255},
 	"cuda/build":                 {R: 200, G: 30, B: 30, A: 255},
+	"reference":                  {R: 0, G: 0, B: 0, A: 255},
 }
 
 // fallbackColors colour the series of names outside implColors.
@@ -387,16 +401,7 @@ func (p *Plot) addLines(plt *plot.Plot, legend *plot.Legend) error {
 		drawn[i], drewAny = true, true
 	}
 	if !drewAny {
-		if len(p.Notes) == 0 {
-			return errNoPoints
-		}
-		// Nothing measured, and the notes say why: empty axes above them.
-		for _, ax := range []*plot.Axis{&plt.X, &plt.Y} {
-			ax.Min, ax.Max = 0, 1
-			ax.Tick.Marker = plot.ConstantTicks{}
-		}
-		legend.Add("nothing to draw: see the notes below")
-		return nil
+		return errNoPoints
 	}
 	p.addLegend(legend, drawn)
 	if p.LogX {
