@@ -37,6 +37,9 @@ type Series struct {
 	// Paper marks a paper's published values: drawn as hollow markers in
 	// the colour of Impl, without a line.
 	Paper bool
+	// Points draws markers without a line: for x values that are not one
+	// quantity varied along a series (independent cases sorted by a metric).
+	Points bool
 }
 
 // Plot describes a figure. Save draws it with gonum/plot.
@@ -306,6 +309,9 @@ func seriesStyle(s Series, group int) (draw.LineStyle, draw.GlyphStyle) {
 	line := draw.LineStyle{Color: c, Width: vg.Points(1.5), Dashes: plotutil.Dashes(group)}
 	g := glyphs[group%len(glyphs)]
 	glyph := draw.GlyphStyle{Color: c, Radius: vg.Points(3), Shape: g[1]}
+	if s.Points {
+		line.Width, glyph.Radius = 0, vg.Points(2)
+	}
 	if s.Paper {
 		line.Width = 0
 		glyph.Shape, glyph.Radius = g[0], vg.Points(4.5)
@@ -350,7 +356,7 @@ func (p *Plot) addLegend(legend *plot.Legend, drawn []bool) {
 			group = 0
 		}
 		line, glyph := seriesStyle(s, group)
-		if factored && !s.Paper {
+		if factored && !s.Paper && !s.Points {
 			legend.Add(s.Name, styleThumb{line: line})
 			continue
 		}

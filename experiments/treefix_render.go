@@ -516,16 +516,21 @@ func treefixAccuracyPlots(run []bench.Record) []bench.Plot {
 			continue
 		}
 		pl := bench.Plot{Name: "treefix-accuracy-" + op,
-			Title:  plotTitle(fmt.Sprintf("+%s in float32 on chains of %d vertices: relative error of the whole chain's sum vs its condition number", strings.ToUpper(op[:1])+op[1:], accuracyN), treefixSrc+", accuracy study"),
-			XLabel: "condition number C of the chain's sum", YLabel: "relative error (exact results drawn at 1e-12)", LogX: true, LogY: true,
-			Notes: availabilityNotes(own, "treefix/accuracy", treefixTimedImpls...)}
+			Title:  plotTitle(fmt.Sprintf("+%s in float32: relative error of a chain's sum vs its condition number", strings.ToUpper(op[:1])+op[1:]), fmt.Sprintf("%s, accuracy study (chains of %d vertices)", treefixSrc, accuracyN)),
+			XLabel: "condition number C of the chain's sum", YLabel: "relative error", LogX: true, LogY: true,
+			Notes: append([]string{fmt.Sprintf("one point per chain and implementation; exact results (error 0) are drawn at %g", accuracyFloor)},
+				availabilityNotes(own, "treefix/accuracy", treefixTimedImpls...)...)}
 		ref := bench.Series{Name: "u32·C (rule of thumb)", Impl: "reference"}
-		for _, r := range rows {
-			ref.X, ref.Y = append(ref.X, r.cond), append(ref.Y, min(treefix.U32*r.cond, 10))
+		// A line, not a point per chain: its ends and its bend at 10.
+		lo, hi := rows[0].cond, rows[len(rows)-1].cond
+		for _, c := range []float64{lo, min(max(10/treefix.U32, lo), hi), hi} {
+			if len(ref.X) == 0 || c > ref.X[len(ref.X)-1] {
+				ref.X, ref.Y = append(ref.X, c), append(ref.Y, min(treefix.U32*c, 10))
+			}
 		}
 		pl.Series = append(pl.Series, ref)
 		for _, im := range treefixTimedImpls {
-			s := bench.Series{Name: im, Impl: im}
+			s := bench.Series{Name: im, Impl: im, Points: true}
 			for _, r := range rows {
 				if v, ok := r.errs[im]; ok {
 					s.X, s.Y = append(s.X, r.cond), append(s.Y, max(v, accuracyFloor))
