@@ -416,8 +416,9 @@ func hungarianCUDAPlots(own []bench.Record) []bench.Plot {
 	gc, rc := IndexRecords(gtx), IndexRecords(own)
 	cells := hungarianCells(own)
 	pl := bench.Plot{Name: "hungarian-fig7", Title: plotTitle("CUDA total time vs matrix size, per cost range", hungarianSrc+", Fig. 7"), XLabel: "matrix size n",
-		YLabel: "total time (ms; matrix already on the device)", LogX: true, LogY: true,
-		Notes: availabilityNotes(own, exp, "cuda/paper", "cuda/fast")}
+		YLabel: "total time (ms)", LogX: true, LogY: true,
+		Notes: append([]string{"total: the cost matrix already in device memory, the answer left there (host clock)"},
+			availabilityNotes(own, exp, "cuda/paper", "cuda/fast")...)}
 	for _, r := range lapcost.PaperRanges {
 		appendSeries(&pl,
 			implSeries(hungarianSeries("paper's GTX 970 (its CUDA code)", cells, r, func(p bench.Params) float64 { return PhaseMS(gc.Get("hungarian/table1", "cuda/paper", p), "total") }), "cuda/paper", true),
