@@ -190,3 +190,90 @@ func TestLogTicks(t *testing.T) {
 		t.Errorf("non-positive range gave ticks %v", got)
 	}
 }
+
+func TestImplColorStable(t *testing.T) {
+	if ImplColor("cpu/paper") != ImplColor("cpu/paper") || ImplColor("cpu/paper") == ImplColor("cuda/paper") || ImplColor("cpu/paper") == ImplColor("cpu/jv") {
+		t.Errorf("colours: cpu/paper %v, cuda/paper %v, cpu/jv %v", ImplColor("cpu/paper"), ImplColor("cuda/paper"), ImplColor("cpu/jv"))
+	}
+	if ImplColor("some/new-impl") != ImplColor("some/new-impl") {
+		t.Error("an unknown name's colour is not stable")
+	}
+	// The paper's values take their implementation's colour, hollow, no line.
+	own, _ := seriesStyle(Series{Name: "cpu/paper", Impl: "cpu/paper"}, 0)
+	pl, pg := seriesStyle(Series{Name: "paper i7", Impl: "cpu/paper", Paper: true}, 0)
+	if own.Color != pl.Color || pg.Color != own.Color || pl.Width != 0 {
+		t.Errorf("paper style line %v glyph %v, own line %v", pl, pg, own)
+	}
+	// Groups change the dashes, not the colour.
+	g0, _ := seriesStyle(Series{Impl: "cpu/jv"}, 0)
+	g1, _ := seriesStyle(Series{Impl: "cpu/jv"}, 1)
+	if g0.Color != g1.Color || len(g1.Dashes) == 0 || len(g0.Dashes) != 0 {
+		t.Errorf("group styles %v and %v", g0, g1)
+	}
+}
+
+func TestPlotSaveGroupedAndNotes(t *testing.T) {
+	dir := t.TempDir()
+	p := Plot{Name: "bars", Title: "speedup per tree\nsome paper, Fig. 5", YLabel: "speedup (x)", LogY: true,
+		Categories: []string{"af_shell9", "ldoor", "cage15"},
+		Series: []Series{
+			{Name: "cpu/vectorial", Impl: "cpu/vectorial", X: []float64{0, 1, 2}, Y: []float64{4, 1.5, 1.2}},
+			{Name: "cpu/parallel", Impl: "cpu/parallel", X: []float64{0, 2, 7, 0.5}, Y: []float64{0.7, 1.1, 3, 3}}, // 7 and 0.5 are no category
+		},
+		Notes: []string{"cuda/vectorial: unavailable on this machine (no GPU), not drawn"}}
+	paths, err := p.Save(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPlotFiles(t, paths, dir, "bars")
+	svg, _ := os.ReadFile(paths[1])
+	for _, want := range []string{"af_shell9", "cage15", "unavailable on this machine", "cpu/parallel", "Fig. 5"} {
+		if !bytes.Contains(svg, []byte(want)) {
+			t.Errorf("SVG lacks %q", want)
+		}
+	}
+	// Nothing drawable, but notes saying why: empty axes and the notes.
+	empty := Plot{Name: "none", Title: "CUDA", Series: []Series{{Name: "x", X: []float64{math.NaN()}, Y: []float64{1}}},
+		Notes: []string{"cuda/paper: unavailable on this machine (no GPU), not drawn"}}
+	paths, err = empty.Save(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, _ = os.ReadFile(paths[1])
+	if !bytes.Contains(svg, []byte("no GPU")) {
+		t.Error("the empty plot's SVG lacks its note")
+	}
+}
+
+func TestFactoredLegend(t *testing.T) {
+	p := Plot{Name: "f", LogX: true, LogY: true}
+	for _, r := range []string{"range 0.1n", "range n"} {
+		p.Series = append(p.Series,
+			Series{Name: "paper i7", Impl: "cpu/paper", Group: r, Paper: true, X: []float64{500, 1000}, Y: []float64{1, 4}},
+			Series{Name: "cpu/paper", Impl: "cpu/paper", Group: r, X: []float64{500, 1000}, Y: []float64{2, 8}})
+	}
+	paths, err := p.Save(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, _ := os.ReadFile(paths[1])
+	// One entry per name, one per group.
+	for want, n := range map[string]int{">paper i7<": 1, ">cpu/paper<": 1, ">range 0.1n<": 1, ">range n<": 1} {
+		if got := bytes.Count(svg, []byte(want)); got != n {
+			t.Errorf("SVG holds %q %d times, want %d", want, got, n)
+		}
+	}
+}
+
+func TestWrapNotes(t *testing.T) {
+	long := strings.Repeat("word ", 60)
+	lines := wrapNotes([]string{"short", long})
+	if len(lines) < 3 || lines[0] != "short" {
+		t.Fatalf("lines %q", lines)
+	}
+	for _, l := range lines {
+		if len(l) > noteWidth {
+			t.Errorf("line of %d characters", len(l))
+		}
+	}
+}

@@ -659,8 +659,8 @@ func apspSystolicPlots(run []bench.Record) []bench.Plot {
 		return nil
 	}
 	n = min(n, 64)
-	pl := bench.Plot{Name: "apsp-systolic-active", Title: fmt.Sprintf("apsp/systolic: computing processors per step, n = %d (Fig. 8)", n),
-		XLabel: "step / n", YLabel: "active fraction of (n+1)² processors"}
+	pl := bench.Plot{Name: "apsp-systolic-active", Title: plotTitle(fmt.Sprintf("systolic array: share of the processors computing at each step, n = %d (simulated)", n), roteSrc+", Fig. 8"),
+		XLabel: "step / n", YLabel: "computing processors / (n+1)²"}
 	ops := systolic.SemiringOps(semiring.Boolean{})
 	for _, v := range []struct {
 		name   string
@@ -962,10 +962,12 @@ func apspBlockedPlots(run []bench.Record) []bench.Plot {
 		return nil
 	}
 	rc := IndexRecords(own)
-	pl := bench.Plot{Name: "apsp-blocked", Title: "apsp/blocked: min-plus float32 closure time vs n",
-		XLabel: "n", YLabel: "total (ms)", LogX: true, LogY: true}
-	for _, impl := range []string{"cpu/sgje", "cpu/fast", "cuda/fast"} {
-		s := bench.Series{Name: impl}
+	impls := []string{"cpu/sgje", "cpu/fast", "cuda/fast"}
+	pl := bench.Plot{Name: "apsp-blocked", Title: plotTitle("all-pairs shortest paths, (min,+) float32 closure: total time vs nodes", roteSrc+", block decomposition"),
+		XLabel: "nodes n", YLabel: "total time (ms)", LogX: true, LogY: true,
+		Notes: availabilityNotes(own, exp, impls...)}
+	for _, impl := range impls {
+		s := bench.Series{Name: impl, Impl: impl}
 		for _, n := range apspBlockedRows(own) {
 			if v := PhaseMS(rc.Get(exp, impl, apspBlockedParams(n)), "total"); !math.IsNaN(v) {
 				s.X, s.Y = append(s.X, float64(n)), append(s.Y, v)
@@ -975,7 +977,7 @@ func apspBlockedPlots(run []bench.Record) []bench.Plot {
 			pl.Series = append(pl.Series, s)
 		}
 	}
-	return []bench.Plot{pl}
+	return plotsWithNotes(pl)
 }
 
 func init() {

@@ -386,12 +386,16 @@ func hungarianRelPlots(run []bench.Record, exp string) []bench.Plot {
 		xLabel = "cost range / n"
 	}
 	stem := "hungarian-" + exp[len("hungarian/"):]
-	rel := bench.Plot{Name: stem, Title: exp + ": time / O(n^4) Hungarian's time", XLabel: xLabel,
-		YLabel: "time / cpu/paper time", LogX: true, LogY: true}
-	abs := bench.Plot{Name: stem + "-ms", Title: exp + ": run time", XLabel: xLabel, YLabel: "ms", LogX: true, LogY: true}
+	what, fig := "CPU algorithms at cost range n vs matrix size", hungarianSrc+", Fig. 4"
+	if exp == "hungarian/fig5" {
+		what, fig = "CPU algorithms vs the cost range", hungarianSrc+", Fig. 5"
+	}
+	rel := bench.Plot{Name: stem, Title: plotTitle(what+": total time relative to the O(n^4) Hungarian (cpu/paper)", fig), XLabel: xLabel,
+		YLabel: "total time / cpu/paper's total time", LogX: true, LogY: true}
+	abs := bench.Plot{Name: stem + "-ms", Title: plotTitle(what+": total time", fig), XLabel: xLabel, YLabel: "total time (ms)", LogX: true, LogY: true}
 	cells := hungarianCells(own)
 	for _, impl := range hungarianCPU {
-		r, a := bench.Series{Name: impl}, bench.Series{Name: impl}
+		r, a := bench.Series{Name: impl, Impl: impl}, bench.Series{Name: impl, Impl: impl}
 		for _, c := range cells {
 			p := hungarianParams(c.n, c.r)
 			v := PhaseMS(rc.Get(exp, impl, p), "total")
@@ -410,6 +414,8 @@ func hungarianRelPlots(run []bench.Record, exp string) []bench.Plot {
 			abs.Series = append(abs.Series, a)
 		}
 	}
+	rel.Notes = availabilityNotes(own, exp, hungarianCPU...)
+	abs.Notes = rel.Notes
 	return []bench.Plot{rel, abs}
 }
 
@@ -424,11 +430,12 @@ func hungarianTable1Plots(run []bench.Record) []bench.Plot {
 	}
 	paper, _ := results.PaperRecords(exp)
 	pc, rc := IndexRecords(paper), IndexRecords(own)
-	times := bench.Plot{Name: "hungarian-table1", Title: "hungarian/table1: CPU run time vs n (paper: Fig. 8)",
-		XLabel: "matrix size n", YLabel: "ms", LogX: true, LogY: true}
+	times := bench.Plot{Name: "hungarian-table1", Title: plotTitle("CPU total time vs matrix size, per cost range", hungarianSrc+", Table 1 and Fig. 8"),
+		XLabel: "matrix size n", YLabel: "total time (ms)", LogX: true, LogY: true,
+		Notes: availabilityNotes(own, exp, "cpu/paper", "cpu/jv")}
 	cells := hungarianCells(own, paper)
-	add := func(name string, idx Cells, impl, r string) {
-		s := bench.Series{Name: name}
+	add := func(name string, idx Cells, impl, r string, paper bool) {
+		s := bench.Series{Name: name, Impl: impl, Group: "cost range " + r, Paper: paper}
 		for _, c := range cells {
 			if c.r != r {
 				continue
@@ -442,14 +449,14 @@ func hungarianTable1Plots(run []bench.Record) []bench.Plot {
 		}
 	}
 	for _, r := range lapcost.PaperRanges {
-		add("paper i7-6700K "+r, pc, "cpu/paper", r)
-		add("cpu/paper "+r, rc, "cpu/paper", r)
-		add("cpu/jv "+r, rc, "cpu/jv", r)
+		add("paper's i7-6700K (O(n^4) Hungarian)", pc, "cpu/paper", r, true)
+		add("cpu/paper (its port)", rc, "cpu/paper", r, false)
+		add("cpu/jv", rc, "cpu/jv", r, false)
 	}
 	out := []bench.Plot{times}
 	for _, r := range lapcost.PaperRanges {
-		pl := bench.Plot{Name: "hungarian-table1-steps-" + r, Title: "cpu/paper: relative step times, range " + r,
-			XLabel: "matrix size n", YLabel: "share of the total"}
+		pl := bench.Plot{Name: "hungarian-table1-steps-" + r, Title: plotTitle("cpu/paper's steps, share of their summed time, cost range "+r, hungarianSrc+", CPU counterpart of Figs. 10-12"),
+			XLabel: "matrix size n", YLabel: "share of the summed step times"}
 		if pl, ok := stepSharePlot(pl, rc, exp, "cpu/paper", r, cells); ok {
 			out = append(out, pl)
 		}

@@ -385,7 +385,7 @@ func hungarianFig6(own []bench.Record) []bench.Table {
 
 // hungarianSeries collects one implementation's value per n at range r.
 func hungarianSeries(name string, cells []hungarianCell, r string, val func(p bench.Params) float64) bench.Series {
-	s := bench.Series{Name: name}
+	s := bench.Series{Name: name, Group: "cost range " + r}
 	for _, c := range cells {
 		if c.r != r {
 			continue
@@ -415,14 +415,17 @@ func hungarianCUDAPlots(own []bench.Record) []bench.Plot {
 	gtx, _ := results.PaperRecords("hungarian/table1")
 	gc, rc := IndexRecords(gtx), IndexRecords(own)
 	cells := hungarianCells(own)
-	pl := bench.Plot{Name: "hungarian-fig7", Title: "CUDA run time vs n (paper: Fig. 7)", XLabel: "matrix size n", YLabel: "total, ms (matrix on the device, host clock)", LogX: true, LogY: true}
+	pl := bench.Plot{Name: "hungarian-fig7", Title: plotTitle("CUDA total time vs matrix size, per cost range", hungarianSrc+", Fig. 7"), XLabel: "matrix size n",
+		YLabel: "total time (ms)", LogX: true, LogY: true,
+		Notes: append([]string{"total: the cost matrix already in device memory, the answer left there (host clock)"},
+			availabilityNotes(own, exp, "cuda/paper", "cuda/fast")...)}
 	for _, r := range lapcost.PaperRanges {
 		appendSeries(&pl,
-			hungarianSeries("paper GTX 970 "+r, cells, r, func(p bench.Params) float64 { return PhaseMS(gc.Get("hungarian/table1", "cuda/paper", p), "total") }),
-			hungarianSeries("cuda/paper "+r, cells, r, func(p bench.Params) float64 { return hungarianMS(rc.Get(exp, "cuda/paper", p)) }),
-			hungarianSeries("cuda/fast "+r, cells, r, func(p bench.Params) float64 { return hungarianMS(rc.Get(exp, "cuda/fast", p)) }))
+			implSeries(hungarianSeries("paper's GTX 970 (its CUDA code)", cells, r, func(p bench.Params) float64 { return PhaseMS(gc.Get("hungarian/table1", "cuda/paper", p), "total") }), "cuda/paper", true),
+			implSeries(hungarianSeries("cuda/paper (its port)", cells, r, func(p bench.Params) float64 { return hungarianMS(rc.Get(exp, "cuda/paper", p)) }), "cuda/paper", false),
+			implSeries(hungarianSeries("cuda/fast", cells, r, func(p bench.Params) float64 { return hungarianMS(rc.Get(exp, "cuda/fast", p)) }), "cuda/fast", false))
 	}
-	return nonEmptyPlots(pl)
+	return plotsWithNotes(pl)
 }
 
 // hungarianSpeedupPlots draws Fig. 9: CPU / CUDA speedup vs n per range.
@@ -434,7 +437,9 @@ func hungarianSpeedupPlots(own []bench.Record) []bench.Plot {
 	paper, _ := results.PaperRecords("hungarian/table2")
 	pc, rc := IndexRecords(paper), IndexRecords(own)
 	cells := hungarianCells(own)
-	pl := bench.Plot{Name: "hungarian-fig9", Title: "speedup CPU total / CUDA total vs n (paper: Fig. 9)", XLabel: "matrix size n", YLabel: "speedup", LogX: true, LogY: true}
+	pl := bench.Plot{Name: "hungarian-fig9", Title: plotTitle("speedup of CUDA over CPU (CPU total time / CUDA total time), per cost range", hungarianSrc+", Fig. 9"),
+		XLabel: "matrix size n", YLabel: "speedup (x)", LogX: true, LogY: true,
+		Notes: availabilityNotes(own, exp, "cpu/paper", "cpu/jv", "cuda/paper", "cuda/fast")}
 	ratio := func(cpu, gpu string) func(p bench.Params) float64 {
 		return func(p bench.Params) float64 {
 			return hungarianMS(rc.Get(exp, cpu, p)) / hungarianMS(rc.Get(exp, gpu, p))
@@ -442,18 +447,18 @@ func hungarianSpeedupPlots(own []bench.Record) []bench.Plot {
 	}
 	for _, r := range lapcost.PaperRanges {
 		appendSeries(&pl,
-			hungarianSeries("paper "+r, cells, r, func(p bench.Params) float64 {
+			implSeries(hungarianSeries("paper's GTX 970 over i7-6700K", cells, r, func(p bench.Params) float64 {
 				if rec := pc.Get("hungarian/table2", "cuda/paper", p); rec != nil {
 					if v, ok := rec.Metrics["speedup"]; ok {
 						return v
 					}
 				}
 				return math.NaN()
-			}),
-			hungarianSeries("cpu/paper / cuda/paper "+r, cells, r, ratio("cpu/paper", "cuda/paper")),
-			hungarianSeries("cpu/jv / cuda/fast "+r, cells, r, ratio("cpu/jv", "cuda/fast")))
+			}), "cuda/paper", true),
+			implSeries(hungarianSeries("cpu/paper / cuda/paper", cells, r, ratio("cpu/paper", "cuda/paper")), "cuda/paper", false),
+			implSeries(hungarianSeries("cpu/jv / cuda/fast", cells, r, ratio("cpu/jv", "cuda/fast")), "cuda/fast", false))
 	}
-	return nonEmptyPlots(pl)
+	return plotsWithNotes(pl)
 }
 
 // hungarianStepPlots draws Figs. 10-12: cuda/paper's relative step times
@@ -467,8 +472,8 @@ func hungarianStepPlots(own []bench.Record) []bench.Plot {
 	cells := hungarianCells(own)
 	var out []bench.Plot
 	for k, r := range lapcost.PaperRanges {
-		pl := bench.Plot{Name: "hungarian-fig" + strconv.Itoa(10+k), Title: "cuda/paper: relative step times, range " + r + " (paper: Fig. " + strconv.Itoa(10+k) + ")",
-			XLabel: "matrix size n", YLabel: "share of the device time"}
+		pl := bench.Plot{Name: "hungarian-fig" + strconv.Itoa(10+k), Title: plotTitle("cuda/paper's steps, share of their summed device time, cost range "+r, hungarianSrc+", Fig. "+strconv.Itoa(10+k)),
+			XLabel: "matrix size n", YLabel: "share of the summed device step times"}
 		if pl, ok := stepSharePlot(pl, rc, exp, "cuda/paper", r, cells); ok {
 			out = append(out, pl)
 		}
@@ -484,14 +489,15 @@ func hungarianFig6Plots(own []bench.Record) []bench.Plot {
 	exp := own[0].Experiment
 	rc := IndexRecords(own)
 	cells := hungarianCells(own)
-	pl := bench.Plot{Name: "hungarian-fig6", Title: "CUDA O(n^3) Hungarian / CUDA O(n^4) Hungarian, total (paper: Fig. 6)", XLabel: "matrix size n",
+	pl := bench.Plot{Name: "hungarian-fig6", Title: plotTitle("CUDA O(n^3) Hungarian's total time / CUDA O(n^4) Hungarian's, per cost range", hungarianSrc+", Fig. 6"), XLabel: "matrix size n",
+		Notes:  availabilityNotes(own, exp, "cuda/hungarian-n3", "cuda/paper"),
 		YLabel: "time / cuda/paper time", LogX: true, LogY: true}
 	for _, r := range lapcost.PaperRanges {
-		appendSeries(&pl, hungarianSeries("range "+r, cells, r, func(p bench.Params) float64 {
+		appendSeries(&pl, implSeries(hungarianSeries("cuda/hungarian-n3 / cuda/paper", cells, r, func(p bench.Params) float64 {
 			return hungarianMS(rc.Get(exp, "cuda/hungarian-n3", p)) / hungarianMS(rc.Get(exp, "cuda/paper", p))
-		}))
+		}), "cuda/hungarian-n3", false))
 	}
-	return nonEmptyPlots(pl)
+	return plotsWithNotes(pl)
 }
 
 // nonEmptyPlots drops the plots without series.

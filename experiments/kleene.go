@@ -295,22 +295,30 @@ func kleeneTable3(run []bench.Record) []bench.Table {
 	return []bench.Table{phases, speed}
 }
 
-// kleenePlots draws update W and total vs n, log-log, for the paper's
-// machines and every implementation of the run.
+// kleenePlots draws update W and total vs n, log-log: table2 the CPU
+// implementations beside the paper's Xeon, table3 the CUDA ones beside its
+// Tesla C2075.
 func kleenePlots(run []bench.Record, exp string) []bench.Plot {
 	own := ofExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
+	impls, what, table := []string{"cpu/paper", "cpu/fast"}, "CPU", "Table 2"
+	if exp == "kleene/table3" {
+		impls, what, table = []string{"cuda/paper", "cuda/fast"}, "CUDA", "Table 3"
+	}
+	notes := availabilityNotes(own, exp, impls...)
 	var out []bench.Plot
 	for _, phase := range []string{"update_w", "total"} {
+		label := map[string]string{"update_w": "the update-W step's time", "total": "total time"}[phase]
 		pl := bench.Plot{
 			Name:   "kleene-" + exp[len("kleene/"):] + "-" + phase,
-			Title:  fmt.Sprintf("%s: %s vs n", exp, phase),
-			XLabel: "nodes n", YLabel: phase + " (ms)", LogX: true, LogY: true,
+			Title:  plotTitle(fmt.Sprintf("%s Kleene star of a random DAG: %s vs nodes", what, label), kleeneSrc+", "+table),
+			XLabel: "nodes n", YLabel: label + " (ms)", LogX: true, LogY: true,
+			Notes: notes,
 		}
-		addSeries := func(name string, recs []bench.Record, impl string) {
-			s := bench.Series{Name: name}
+		addSeries := func(name string, recs []bench.Record, impl string, paper bool) {
+			s := bench.Series{Name: name, Impl: impl, Paper: paper}
 			rc := IndexRecords(recs)
 			for _, n := range kleeneRows(recs) {
 				if v := PhaseMS(rc.Get(recs[0].Experiment, impl, kleeneParams(n)), phase); !math.IsNaN(v) {
@@ -321,15 +329,13 @@ func kleenePlots(run []bench.Record, exp string) []bench.Plot {
 				pl.Series = append(pl.Series, s)
 			}
 		}
-		for _, pe := range []string{"kleene/table2", "kleene/table3"} {
-			if recs, files := results.PaperRecords(pe); len(recs) > 0 {
-				addSeries("paper "+files[0].Machine.Label, recs, recs[0].Impl)
-			}
+		if recs, files := results.PaperRecords(exp); len(recs) > 0 {
+			addSeries("paper's "+files[0].Machine.Label+" ("+recs[0].Impl+")", recs, recs[0].Impl, true)
 		}
-		for _, impl := range []string{"cpu/paper", "cpu/fast", "cuda/paper", "cuda/fast"} {
-			addSeries(impl, own, impl)
+		for _, impl := range impls {
+			addSeries(impl, own, impl, false)
 		}
-		out = append(out, pl)
+		out = append(out, plotsWithNotes(pl)...)
 	}
 	return out
 }

@@ -3,8 +3,10 @@ package experiments
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/trees"
@@ -259,52 +261,73 @@ func speedupTable(run []bench.Record, exp string) []bench.Table {
 	return []bench.Table{t}
 }
 
-// treefixTreePlots: time (or speedup) against n per implementation, one
-// series per implementation and numbering.
+// treefixTreePlots draws, per tree of Table I (a category: bars, not
+// lines), the +Rootfix total of each implementation (or its speedup over
+// cpu/sequential), one plot per numbering of the vertices.
 func treefixTreePlots(run []bench.Record, exp string, speedup bool) []bench.Plot {
 	own := ofExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
 	rc := IndexRecords(own)
-	name := exp[len("treefix/"):]
-	pl := bench.Plot{Name: "treefix-" + name, Title: exp + ": +Rootfix total on the Table I trees",
-		XLabel: "vertices n", YLabel: "total (ms)", LogX: true, LogY: true}
 	impls := treefixTimedImpls
 	if speedup {
-		pl.Name = "treefix-fig5"
-		pl.Title, pl.YLabel = "treefix/fig5: +Rootfix speedup over cpu/sequential, total by total (cells of "+exp+")", "speedup"
 		impls = impls[1:]
 	}
-	for _, im := range impls {
-		series := map[string]*bench.Series{}
-		var order []string
+	notes := availabilityNotes(own, exp, treefixTimedImpls...)
+	var numberings []string
+	for _, p := range treefixRows(own) {
+		if nb := p.Get("numbering"); !slices.Contains(numberings, nb) {
+			numberings = append(numberings, nb)
+		}
+	}
+	var out []bench.Plot
+	for k, nb := range numberings {
+		var rows []bench.Params
 		for _, p := range treefixRows(own) {
-			r := rc.Get(exp, im, p)
-			v := PhaseMS(r, bench.TotalPhase)
-			if speedup {
-				v = PhaseMS(rc.Get(exp, treefix.Sequential, p), bench.TotalPhase) / v
+			if p.Get("numbering") == nb {
+				rows = append(rows, p)
 			}
-			if math.IsNaN(v) || r == nil {
-				continue
-			}
-			key := im + " (" + p.Get("numbering") + ")"
-			if series[key] == nil {
-				series[key] = &bench.Series{Name: key}
-				order = append(order, key)
-			}
-			s := series[key]
-			s.X, s.Y = append(s.X, r.Metrics["n"]), append(s.Y, v)
 		}
-		for _, k := range order {
-			sortSeries(series[k])
-			pl.Series = append(pl.Series, *series[k])
+		sizeOf := func(p bench.Params) float64 {
+			if r := anyRecord(rc, exp, p, treefixTimedImpls...); r != nil {
+				return r.Metrics["n"]
+			}
+			return 0
 		}
+		sort.SliceStable(rows, func(a, b int) bool { return sizeOf(rows[a]) < sizeOf(rows[b]) })
+		pl := bench.Plot{Name: "treefix-" + exp[len("treefix/"):],
+			Title:  plotTitle("+Rootfix total time on the Table I trees ("+nb+" numbering)", treefixSrc+", Fig. 4"),
+			XLabel: "tree (by vertex count)", YLabel: "total time (ms)", LogY: true, Notes: notes}
+		if speedup {
+			pl.Name = "treefix-fig5"
+			pl.Title = plotTitle("+Rootfix speedup over cpu/sequential, total time by total time ("+nb+" numbering)", treefixSrc+", Fig. 5 (cells of "+exp+")")
+			pl.YLabel = "speedup over cpu/sequential (x)"
+		}
+		if k > 0 {
+			pl.Name += "-" + nb
+		}
+		for _, p := range rows {
+			pl.Categories = append(pl.Categories, p.Get("tree"))
+		}
+		for _, im := range impls {
+			s := bench.Series{Name: im, Impl: im}
+			for i, p := range rows {
+				v := PhaseMS(rc.Get(exp, im, p), bench.TotalPhase)
+				if speedup {
+					v = PhaseMS(rc.Get(exp, treefix.Sequential, p), bench.TotalPhase) / v
+				}
+				if !math.IsNaN(v) {
+					s.X, s.Y = append(s.X, float64(i)), append(s.Y, v)
+				}
+			}
+			if len(s.X) > 0 {
+				pl.Series = append(pl.Series, s)
+			}
+		}
+		out = append(out, plotsWithNotes(pl)...)
 	}
-	if len(pl.Series) == 0 {
-		return nil
-	}
-	return []bench.Plot{pl}
+	return out
 }
 
 func sortSeries(s *bench.Series) {
@@ -362,10 +385,11 @@ func treefixFig7Plots(run []bench.Record) []bench.Plot {
 	rc := IndexRecords(own)
 	var out []bench.Plot
 	for _, shape := range []string{"star", "caterpillar"} {
-		pl := bench.Plot{Name: "treefix-fig7-" + shape, Title: "treefix/fig7: +Rootfix on the " + shape + ", total",
-			XLabel: "vertices n", YLabel: "total (ms)", LogX: true, LogY: true}
+		pl := bench.Plot{Name: "treefix-fig7-" + shape, Title: plotTitle("+Rootfix total time on the "+shape+" vs its vertex count", treefixSrc+", Fig. 7"),
+			XLabel: "vertices n", YLabel: "total time (ms)", LogX: true, LogY: true,
+			Notes: availabilityNotes(own, exp, treefixTimedImpls...)}
 		for _, im := range treefixTimedImpls {
-			s := bench.Series{Name: im}
+			s := bench.Series{Name: im, Impl: im}
 			for _, p := range treefixRows(own) {
 				if p.Get("tree") != shape {
 					continue
@@ -380,9 +404,7 @@ func treefixFig7Plots(run []bench.Record) []bench.Plot {
 				pl.Series = append(pl.Series, s)
 			}
 		}
-		if len(pl.Series) > 0 {
-			out = append(out, pl)
-		}
+		out = append(out, plotsWithNotes(pl)...)
 	}
 	return out
 }
@@ -493,15 +515,22 @@ func treefixAccuracyPlots(run []bench.Record) []bench.Plot {
 		if len(rows) == 0 {
 			continue
 		}
-		pl := bench.Plot{Name: "treefix-accuracy-" + op, Title: fmt.Sprintf("treefix/accuracy: +%s float32 relative error (exact results at %g)", op, accuracyFloor),
-			XLabel: "condition number C", YLabel: "relative error", LogX: true, LogY: true}
-		ref := bench.Series{Name: "u32·C (rule of thumb)"}
-		for _, r := range rows {
-			ref.X, ref.Y = append(ref.X, r.cond), append(ref.Y, min(treefix.U32*r.cond, 10))
+		pl := bench.Plot{Name: "treefix-accuracy-" + op,
+			Title:  plotTitle(fmt.Sprintf("+%s in float32: relative error of a chain's sum vs its condition number", strings.ToUpper(op[:1])+op[1:]), fmt.Sprintf("%s, accuracy study (chains of %d vertices)", treefixSrc, accuracyN)),
+			XLabel: "condition number C of the chain's sum", YLabel: "relative error", LogX: true, LogY: true,
+			Notes: append([]string{fmt.Sprintf("one point per chain and implementation; exact results (error 0) are drawn at %g", accuracyFloor)},
+				availabilityNotes(own, "treefix/accuracy", treefixTimedImpls...)...)}
+		ref := bench.Series{Name: "u32·C (rule of thumb)", Impl: "reference"}
+		// A line, not a point per chain: its ends and its bend at 10.
+		lo, hi := rows[0].cond, rows[len(rows)-1].cond
+		for _, c := range []float64{lo, min(max(10/treefix.U32, lo), hi), hi} {
+			if len(ref.X) == 0 || c > ref.X[len(ref.X)-1] {
+				ref.X, ref.Y = append(ref.X, c), append(ref.Y, min(treefix.U32*c, 10))
+			}
 		}
 		pl.Series = append(pl.Series, ref)
 		for _, im := range treefixTimedImpls {
-			s := bench.Series{Name: im}
+			s := bench.Series{Name: im, Impl: im, Points: true}
 			for _, r := range rows {
 				if v, ok := r.errs[im]; ok {
 					s.X, s.Y = append(s.X, r.cond), append(s.Y, max(v, accuracyFloor))

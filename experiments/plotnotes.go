@@ -1,0 +1,106 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/semibench/semibench/bench"
+)
+
+// availabilityNotes are a plot's notes on the implementations it would
+// draw that the records of exp cannot show: those with no cell run say
+// why ("cuda/paper, cuda/fast: unavailable on this machine (no GPU)",
+// "cpu/sgje: skipped by the budget"), those with some cells run count the
+// cells the budget skipped.
+func availabilityNotes(recs []bench.Record, exp string, impls ...string) []string {
+	type tally struct{ ran, unavailable, skipped, failed int }
+	t := map[string]*tally{}
+	for _, im := range impls {
+		t[im] = &tally{}
+	}
+	for i := range recs {
+		r := &recs[i]
+		c := t[r.Impl]
+		if r.Experiment != exp || c == nil {
+			continue
+		}
+		switch {
+		case ran(r):
+			c.ran++
+		case r.Status == bench.StatusUnavailable:
+			c.unavailable++
+		case r.Status == bench.StatusSkipped:
+			c.skipped++
+		default:
+			c.failed++
+		}
+	}
+	var unavailGPU, unavail, skipped, failed, partial []string
+	for _, im := range impls {
+		c := t[im]
+		switch {
+		case c.ran > 0:
+			if c.skipped > 0 {
+				partial = append(partial, fmt.Sprintf("%s %d of %d", im, c.skipped, c.ran+c.unavailable+c.skipped+c.failed))
+			}
+		case c.unavailable > 0 && strings.HasPrefix(im, "cuda/"):
+			unavailGPU = append(unavailGPU, im)
+		case c.unavailable > 0:
+			unavail = append(unavail, im)
+		case c.skipped > 0:
+			skipped = append(skipped, im)
+		case c.failed > 0:
+			failed = append(failed, im)
+		}
+	}
+	var notes []string
+	add := func(ims []string, why string) {
+		if len(ims) > 0 {
+			notes = append(notes, strings.Join(ims, ", ")+": "+why)
+		}
+	}
+	add(unavailGPU, "unavailable on this machine (no GPU), not drawn")
+	add(unavail, "unavailable on this machine, not drawn")
+	add(skipped, "every cell skipped by the budget, not drawn")
+	add(failed, "failed in every cell (see the report), not drawn")
+	if len(partial) > 0 {
+		notes = append(notes, "cells skipped by the budget: "+strings.Join(partial, ", "))
+	}
+	return notes
+}
+
+// implSeries sets the implementation (colour) of s and whether it holds a
+// paper's values.
+func implSeries(s bench.Series, impl string, paper bool) bench.Series {
+	s.Impl, s.Paper = impl, paper
+	return s
+}
+
+// plotsWithNotes keeps the plots that have series, and those that have
+// none but notes saying why (a GPU-less run's CUDA plot): those get one
+// empty placeholder series so that the axes and the notes are drawn.
+func plotsWithNotes(ps ...bench.Plot) []bench.Plot {
+	var out []bench.Plot
+	for _, p := range ps {
+		if len(p.Series) == 0 && len(p.Notes) > 0 {
+			p.Series = []bench.Series{{Name: "(nothing measured)", X: []float64{math.NaN()}, Y: []float64{math.NaN()}}}
+		}
+		if len(p.Series) > 0 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Where each paper's figures come from, for the plots' second title line.
+const (
+	hungarianSrc = "Lopes et al. 2019, Hungarian algorithm on CUDA"
+	kleeneSrc    = "Kleene star of a DAG in max-plus algebra on CUDA"
+	roteSrc      = "Rote 1985, systolic algebraic path"
+	treefixSrc   = "Treefix (Rootfix/Leaffix) on GPUs"
+)
+
+// plotTitle is a plot's title: what it shows, then on a second line which
+// figure of which paper it reproduces.
+func plotTitle(what, source string) string { return what + "\n" + source }

@@ -1,0 +1,148 @@
+package experiments
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/impls/cpu/treefix"
+)
+
+// gpuLess turns a run's CUDA records into what a machine without a GPU
+// records: unavailable, no phases.
+func gpuLess(run []bench.Record) []bench.Record {
+	out := slices.Clone(run)
+	for i := range out {
+		if strings.HasPrefix(out[i].Impl, "cuda/") {
+			out[i].Status, out[i].Phases, out[i].Check = bench.StatusUnavailable, nil, nil
+			out[i].Error = "no CUDA device"
+		}
+	}
+	return out
+}
+
+func seriesNames(p bench.Plot) []string {
+	var out []string
+	for _, s := range p.Series {
+		out = append(out, s.Name+"|"+s.Impl+"|"+s.Group)
+	}
+	return out
+}
+
+func hasNote(p bench.Plot, want string) bool {
+	for _, n := range p.Notes {
+		if strings.Contains(n, want) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestHungarianPlotsByImplementation: Table 1's plot has one series per
+// implementation and range, each with its implementation (colour) and
+// range (style), the paper's values marked as such; a GPU-less run's
+// Fig. 9 says that CUDA was unavailable.
+func TestHungarianPlotsByImplementation(t *testing.T) {
+	run := hungarianRun()
+	plots := hungarianTable1Plots(run)
+	if len(plots) == 0 || plots[0].Name != "hungarian-table1" {
+		t.Fatalf("plots %v", plots)
+	}
+	var ours []string
+	for _, s := range plots[0].Series {
+		if s.Group != "cost range "+strings.TrimPrefix(s.Group, "cost range ") || s.Group == "" {
+			t.Errorf("series %q has group %q", s.Name, s.Group)
+		}
+		if s.Paper != strings.HasPrefix(s.Name, "paper") {
+			t.Errorf("series %q: Paper %v", s.Name, s.Paper)
+		}
+		if s.Impl != "cpu/paper" && s.Impl != "cpu/jv" {
+			t.Errorf("series %q of implementation %q in the CPU plot", s.Name, s.Impl)
+		}
+		if !s.Paper && s.Group == "cost range n" {
+			ours = append(ours, s.Impl)
+		}
+	}
+	if strings.Join(ours, ",") != "cpu/paper,cpu/jv" {
+		t.Errorf("measured series at range n: %q (all %q)", ours, seriesNames(plots[0]))
+	}
+	if !strings.Contains(plots[0].Title, "Table 1") || !strings.Contains(plots[0].YLabel, "ms") {
+		t.Errorf("title %q, y label %q", plots[0].Title, plots[0].YLabel)
+	}
+
+	fig9 := hungarianSpeedupPlots(hungarianView(gpuLess(run), "hungarian/table2"))
+	if len(fig9) != 1 {
+		t.Fatalf("GPU-less Fig. 9: %d plots", len(fig9))
+	}
+	if !hasNote(fig9[0], "cuda/paper, cuda/fast: unavailable on this machine (no GPU)") {
+		t.Errorf("GPU-less Fig. 9 notes %q", fig9[0].Notes)
+	}
+	for _, s := range fig9[0].Series {
+		if !s.Paper {
+			t.Errorf("GPU-less Fig. 9 draws measured series %q", s.Name)
+		}
+	}
+	if withGPU := hungarianSpeedupPlots(hungarianView(run, "hungarian/table2")); len(withGPU) != 1 || hasNote(withGPU[0], "unavailable") {
+		t.Errorf("Fig. 9 with CUDA records: %+v", withGPU)
+	}
+}
+
+// TestKleenePlotsSplitCPUAndGPU: table2's plots hold the CPU
+// implementations, table3's the CUDA ones, each beside its paper machine.
+func TestKleenePlotsSplitCPUAndGPU(t *testing.T) {
+	run := []bench.Record{
+		rec("kleene/table2", "cpu/fast", "1000", map[string]float64{"update_w": 10, "total": 12, "end_to_end": 12}),
+		rec("kleene/table3", "cpu/fast", "1000", map[string]float64{"update_w": 10, "total": 12, "end_to_end": 12}),
+		rec("kleene/table3", "cuda/fast", "1000", map[string]float64{"update_w": 1, "total": 2, "end_to_end": 4}),
+	}
+	for exp, prefix := range map[string]string{"kleene/table2": "cpu/", "kleene/table3": "cuda/"} {
+		for _, p := range kleenePlots(run, exp) {
+			for _, s := range p.Series {
+				if !strings.HasPrefix(s.Impl, prefix) {
+					t.Errorf("%s: series %q of %q", p.Name, s.Name, s.Impl)
+				}
+			}
+		}
+	}
+	gpuless := kleenePlots(gpuLess(run), "kleene/table3")
+	if len(gpuless) != 2 || !hasNote(gpuless[1], "cuda/fast") || !hasNote(gpuless[1], "no GPU") {
+		t.Errorf("GPU-less table3 plots %+v", gpuless)
+	}
+}
+
+// TestTreefixTreePlotsAreBars: the per-tree figures are grouped bars over
+// the trees (categories), one plot per numbering.
+func TestTreefixTreePlotsAreBars(t *testing.T) {
+	mk := func(tree, numbering, impl string, n, ms float64) bench.Record {
+		return bench.Record{Experiment: "treefix/fig5", Impl: impl, Status: bench.StatusOK,
+			Params:  bench.Params{{Name: "tree", Value: tree}, {Name: "numbering", Value: numbering}},
+			Metrics: map[string]float64{"n": n},
+			Phases:  []bench.Phase{{Name: "total", MedianMS: ms, StatMS: ms}}}
+	}
+	var run []bench.Record
+	for _, nb := range []string{"bfs", "random"} {
+		run = append(run,
+			mk("big", nb, treefix.Sequential, 2e6, 40), mk("big", nb, treefix.Vectorial, 2e6, 10),
+			mk("small", nb, treefix.Sequential, 5e5, 8), mk("small", nb, treefix.Vectorial, 5e5, 4),
+			bench.Record{Experiment: "treefix/fig5", Impl: "cuda/vectorial", Status: bench.StatusUnavailable,
+				Params: bench.Params{{Name: "tree", Value: "big"}, {Name: "numbering", Value: nb}}})
+	}
+	plots := treefixTreePlots(run, "treefix/fig5", true)
+	if len(plots) != 2 || plots[0].Name != "treefix-fig5" || plots[1].Name != "treefix-fig5-random" {
+		t.Fatalf("plots %v", plots)
+	}
+	p := plots[0]
+	if strings.Join(p.Categories, ",") != "small,big" || p.LogX {
+		t.Errorf("categories %q (want by size), LogX %v", p.Categories, p.LogX)
+	}
+	if len(p.Series) != 1 || p.Series[0].Impl != treefix.Vectorial || p.Series[0].Y[0] != 2 || p.Series[0].Y[1] != 4 {
+		t.Errorf("series %+v", p.Series)
+	}
+	if !hasNote(p, "cuda/vectorial: unavailable on this machine (no GPU)") {
+		t.Errorf("notes %q", p.Notes)
+	}
+	if _, err := p.Save(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+}
