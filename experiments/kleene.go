@@ -412,7 +412,7 @@ func kleeneTable3Claims(run []bench.Record) []Claim {
 	}
 
 	match := Claim{Where: "section 5",
-		Text: "The GPU's results match the CPU's exactly. Ours: every CUDA cell's check; reproduced when none fails and the integer-weight cells (where float32 is exact) equal the reference exactly; on N(0,1) weights the check bounds the rounding error, bit equality with the CPU is not compared.",
+		Text:        "The GPU's results match the CPU's exactly. Ours: every CUDA cell's check; reproduced when none fails and the integer-weight cells (where float32 is exact) equal the reference exactly; on N(0,1) weights the check bounds the rounding error, bit equality with the CPU is not compared.",
 		PaperFigure: "exact match (N(0,1) weights, single precision)"}
 	exact, bounded, maxErr := 0, 0, 0.0
 	var bad []string
