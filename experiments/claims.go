@@ -245,13 +245,15 @@ func AllClaims(run []bench.Record) []Claim {
 			if c.Paper == "" {
 				c.Paper = paperNames[e.Paper]
 			}
-			if host == "" && c.Verdict == NotRun && c.Reason == "" {
+			if host == "" && c.Verdict == NotRun {
 				c.Reason = e.Name + " not in this run"
 			}
 			out = append(out, c)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Claim) int { return strings.Compare(a.Paper, b.Paper) })
+	// By the papers' file numbers, "Kleene (000)" first.
+	num := func(c Claim) string { _, n, _ := strings.Cut(c.Paper, "("); return n }
+	slices.SortStableFunc(out, func(a, b Claim) int { return strings.Compare(num(a), num(b)) })
 	return out
 }
 
