@@ -1199,14 +1199,15 @@ func dominationTable2Claims(run []bench.Record) []Claim {
 			return []Claim{c}
 		}
 	}
-	p := dominationParams(last)
-	c.PaperFigure = fmt.Sprintf("%s at m = %d", msText(pc.Get(exp, "cuda/paper", p), "algorithm2"), last)
-	first := 0
+	// None ran: the paper's figure and the reason at its smallest m.
+	first := last
 	for _, m := range ms {
 		if pc.Get(exp, "cuda/paper", dominationParams(m)) != nil {
 			first = m
 			break
 		}
 	}
-	return []Claim{c.notRun(cellOf(rc, exp, "cuda/paper", dominationParams(first)))}
+	p := dominationParams(first)
+	c.PaperFigure = fmt.Sprintf("%s at m = %d", msText(pc.Get(exp, "cuda/paper", p), "algorithm2"), first)
+	return []Claim{c.notRun(cellOf(rc, exp, "cuda/paper", p))}
 }

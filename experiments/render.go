@@ -171,7 +171,8 @@ func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []secti
 		fmt.Fprint(w, "; no GPU")
 	}
 	fmt.Fprintln(w, ".")
-	fmt.Fprintf(w, "- semibench %s %s, %s.\n", f.Semibench.Version, f.Semibench.Commit, f.Machine.GoVersion)
+	fmt.Fprintf(w, "- %s.\n", strings.Join(slices.DeleteFunc([]string{"semibench " + f.Semibench.Version, f.Semibench.Commit, f.Machine.GoVersion},
+		func(s string) bool { return s == "" }), ", "))
 	b := "none"
 	if budget > 0 {
 		b = budget.String()
@@ -186,8 +187,12 @@ func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []secti
 	for _, r := range f.Records {
 		n[r.Status]++
 	}
-	fmt.Fprintf(w, "- Cells: %d: %d ok, %d failed (%d of them failed their check), %d skipped by the budget, %d unavailable.\n\n",
-		len(f.Records), n[bench.StatusOK], n[bench.StatusFailed]+n[bench.StatusCheckFailed], n[bench.StatusCheckFailed], n[bench.StatusSkipped], n[bench.StatusUnavailable])
+	failed := fmt.Sprint(n[bench.StatusFailed]+n[bench.StatusCheckFailed]) + " failed"
+	if k := n[bench.StatusCheckFailed]; k > 0 {
+		failed += fmt.Sprintf(" (%d of them failed their check)", k)
+	}
+	fmt.Fprintf(w, "- Cells: %d: %d ok, %s, %d skipped by the budget, %d unavailable.\n\n",
+		len(f.Records), n[bench.StatusOK], failed, n[bench.StatusSkipped], n[bench.StatusUnavailable])
 
 	anchors := map[string]string{}
 	for _, s := range secs {
