@@ -1014,6 +1014,7 @@ func init() {
 			return cs
 		},
 		Tables: apspSystolicTable,
+		Claims: apspSystolicClaims,
 		Plots:  apspSystolicPlots,
 	})
 	Register(&Experiment{
@@ -1033,4 +1034,54 @@ func init() {
 		Tables: apspBlockedTable,
 		Plots:  apspBlockedPlots,
 	})
+}
+
+// apspSystolicClaims gives the paper's counts for the arrays GJE0 and GJE1,
+// each checked against the simulated cpu/systolic cells of the run: every
+// simulated n must give the formula's value exactly.
+func apspSystolicClaims(run []bench.Record) []Claim {
+	const exp = "apsp/systolic"
+	own := ofExperiment(run, exp)
+	var cells []claimCell
+	for i := range own {
+		if own[i].Impl == "cpu/systolic" {
+			cells = append(cells, claimCell{&own[i], own[i].Impl, own[i].Params})
+		}
+	}
+	if len(cells) == 0 {
+		cells = []claimCell{{nil, "cpu/systolic", nil}}
+	}
+	formulas := []struct {
+		where, text, figure, key string
+		want                     func(n float64) float64
+	}{
+		{"main result", "GJE0 has (n+1)² processors.", "(n+1)²", "processors", func(n float64) float64 { return (n + 1) * (n + 1) }},
+		{"text, Fig. 3", "GJE0 outputs c11 at step 4n+1 after its input.", "4n+1", "c11_step", func(n float64) float64 { return 4*n + 1 }},
+		{"main result; text, Fig. 3", "GJE0 solves an n×n problem in 7n-2 steps (cnn comes out 7n-2 steps after c11 went in).", "7n-2", "cnn_step", func(n float64) float64 { return 7*n - 2 }},
+		{"text, Fig. 8", "Pipelined on three tracks, GJE0 keeps its processors busy half of the time (period 6n).", "1/2", "utilization_gje0", func(float64) float64 { return 0.5 }},
+		{"text, Fig. 8", "GJE1 on three tracks keeps every processor busy (period 3n).", "1", "utilization_gje1", func(float64) float64 { return 1 }},
+	}
+	var out []Claim
+	for _, f := range formulas {
+		c := Claim{Where: f.where, Text: f.text + " Ours: the simulated array at every n of the run; reproduced when every n gives the formula's value exactly.", PaperFigure: f.figure}
+		ok := 0
+		var bad []string
+		for _, x := range cells {
+			if !okCells(x) {
+				continue
+			}
+			n, err := strconv.ParseFloat(x.p.Get("n"), 64)
+			got, has := x.r.Metrics[f.key]
+			if err != nil || !has {
+				continue
+			}
+			if want := f.want(n); got != want {
+				bad = append(bad, fmt.Sprintf("n = %g: %g, formula %g", n, got, want))
+			} else {
+				ok++
+			}
+		}
+		out = append(out, exactClaim(c, ok, bad, cells))
+	}
+	return out
 }

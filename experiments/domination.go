@@ -385,6 +385,7 @@ func init() {
 			return cs
 		},
 		Tables: dominationTable1,
+		Claims: func(run []bench.Record) []Claim { return domExactClaims(run, "domination/table1", "rows") },
 	})
 	Register(&Experiment{
 		Name: "domination/table2", Paper: dominationPaper,
@@ -407,6 +408,7 @@ func init() {
 			return cs
 		},
 		Tables: dominationTable2,
+		Claims: dominationTable2Claims,
 	})
 	for _, t := range []struct {
 		name, desc string
@@ -432,6 +434,7 @@ func init() {
 				return cs
 			},
 			Tables: func(run []bench.Record) []bench.Table { return dominationExactTable(run, t.name) },
+			Claims: func(run []bench.Record) []Claim { return domExactClaims(run, t.name, t.keys...) },
 		})
 	}
 	Register(&Experiment{
@@ -1133,4 +1136,78 @@ func domFormulaOfMetrics(m int, mt map[string]float64) string {
 		}
 	}
 	return an.Formula()
+}
+
+// domExactClaims gives the claim that a table's values (keys of each row's
+// metrics) are the paper's, every row of the paper the run has checked by
+// dominationPaperCheck; table 1's rows come from cpu/paper's cells, the
+// others' from domExactRecord.
+func domExactClaims(run []bench.Record, exp string, keys ...string) []Claim {
+	_, rc, pc := besidePaper(run, exp)
+	paper, _ := results.PaperRecords(exp)
+	where := "Table " + strings.TrimPrefix(exp, "domination/table")
+	c := Claim{Where: where, PaperFigure: strings.Join(keys, ", ") + " of every m",
+		Text: fmt.Sprintf("%s's values (%s) for every m: reproduced when every m the run computed equals the paper's exactly.", where, strings.Join(keys, ", "))}
+	ok := 0
+	var bad []string
+	var cells []claimCell
+	for _, m := range dominationRowsOf(paper) {
+		p := dominationParams(m)
+		if pc.Get(exp, "cuda/paper", p) == nil {
+			continue
+		}
+		r, impl := domExactRecord(rc, exp, p), "cpu/sparse"
+		if exp == "domination/table1" {
+			r, impl = rc.Get(exp, "cpu/paper", p), "cpu/paper"
+		}
+		cells = append(cells, claimCell{r, impl, p})
+		if r == nil || r.Status != bench.StatusOK || r.Metrics == nil {
+			continue
+		}
+		if detail, same := dominationPaperCheck(exp, m, r.Metrics, keys...); same {
+			ok++
+		} else {
+			bad = append(bad, fmt.Sprintf("m = %d: %s", m, detail))
+		}
+	}
+	return []Claim{exactClaim(c, ok, bad, cells)}
+}
+
+// dominationTable2Claims gives Table 2's GPU column: Algorithm 2 on the
+// V100 at the largest m where cuda/paper (the paper's algorithm) ran here.
+func dominationTable2Claims(run []bench.Record) []Claim {
+	const exp, tol = "domination/table2", 2.0
+	own, rc, pc := besidePaper(run, exp)
+	paper, _ := results.PaperRecords(exp)
+	c := Claim{Where: "Table 2",
+		Text: "Algorithm 2's running time on the GPU (V100): ours is cuda/paper's total at the largest m where it ran, a time (lower is better). " + ratioRule(tol, lowerBetter)}
+	ms := dominationRowsOf(paper, own)
+	var last int
+	for i := len(ms) - 1; i >= 0; i-- {
+		p := dominationParams(ms[i])
+		if pc.Get(exp, "cuda/paper", p) == nil {
+			continue
+		}
+		if last == 0 {
+			last = ms[i]
+		}
+		if x := cellOf(rc, exp, "cuda/paper", p); okCells(x) {
+			pv, ov := PhaseMS(pc.Get(exp, "cuda/paper", p), "algorithm2"), PhaseMS(x.r, bench.TotalPhase)
+			c.PaperFigure = fmt.Sprintf("%s at m = %d", msText(pc.Get(exp, "cuda/paper", p), "algorithm2"), ms[i])
+			c.Ours = fmt.Sprintf("%s at m = %d (%s of the V100's time)", msText(x.r, bench.TotalPhase), ms[i], Ratio(ov, pv))
+			c.Verdict = ratioVerdict(pv, ov, tol, lowerBetter)
+			return []Claim{c}
+		}
+	}
+	// None ran: the paper's figure and the reason at its smallest m.
+	first := last
+	for _, m := range ms {
+		if pc.Get(exp, "cuda/paper", dominationParams(m)) != nil {
+			first = m
+			break
+		}
+	}
+	p := dominationParams(first)
+	c.PaperFigure = fmt.Sprintf("%s at m = %d", msText(pc.Get(exp, "cuda/paper", p), "algorithm2"), first)
+	return []Claim{c.notRun(cellOf(rc, exp, "cuda/paper", p))}
 }

@@ -103,6 +103,10 @@ type Experiment struct {
 	// Tables renders the records of a run (all experiments of the file, so
 	// one table may draw on another's cells) beside the paper's numbers.
 	Tables func(run []bench.Record) []bench.Table
+	// Claims gives the paper's claims this experiment covers, each with
+	// its verdict computed from the records of a run (all experiments of the
+	// file); nil when it covers none.
+	Claims func(run []bench.Record) []Claim
 	// Plots renders figures from the records of a run.
 	Plots func(run []bench.Record) []bench.Plot
 	// Headline lists the implementations (path.Match patterns) whose cells

@@ -138,6 +138,7 @@ func init() {
 		NsPerWork:   hungarianNsPerWork,
 		Cases:       func(s Scale, o Options) []Case { return hungarianCasesFor(s, o, nil, nil) },
 		Tables:      func(run []bench.Record) []bench.Table { return hungarianTable2(hungarianView(run, "hungarian/table2")) },
+		Claims:      hungarianTable2Claims,
 		Plots: func(run []bench.Record) []bench.Plot {
 			return hungarianSpeedupPlots(hungarianView(run, "hungarian/table2"))
 		},
@@ -182,6 +183,7 @@ func init() {
 		NsPerWork:   hungarianNsPerWork,
 		Cases:       func(s Scale, o Options) []Case { return hungarianCasesFor(s, o, nil, nil) },
 		Tables:      func(run []bench.Record) []bench.Table { return hungarianFig6(hungarianView(run, "hungarian/fig6")) },
+		Claims:      hungarianFig6Claims,
 		Plots:       func(run []bench.Record) []bench.Plot { return hungarianFig6Plots(hungarianView(run, "hungarian/fig6")) },
 	})
 }
@@ -509,4 +511,94 @@ func nonEmptyPlots(ps ...bench.Plot) []bench.Plot {
 		}
 	}
 	return out
+}
+
+// hungarianTable2Claims gives Table 2's speedups, CPU O(n^4) total / CUDA
+// O(n^4) total, one claim per range, at the largest n where both of ours
+// ran (the paper's largest, 8192, when neither did).
+func hungarianTable2Claims(run []bench.Record) []Claim {
+	const exp, tol = "hungarian/table2", 2.0
+	own := hungarianView(run, exp)
+	paper, _ := results.PaperRecords(exp)
+	pc, rc := IndexRecords(paper), IndexRecords(own)
+	cells := hungarianCells(paper)
+	var out []Claim
+	for _, r := range lapcost.PaperRanges {
+		c := Claim{Where: "Table 2",
+			Text: fmt.Sprintf("The speedup CPU / CUDA of the paper's O(n^4) algorithm at range %s: ours is cpu/paper / cuda/paper at the largest n where both ran. %s", r, ratioRule(tol, higherBetter))}
+		var last hungarianCell
+		found := false
+		for _, hc := range cells {
+			if hc.r != r {
+				continue
+			}
+			last = hc
+			p := hungarianParams(hc.n, r)
+			if okCells(cellOf(rc, exp, "cpu/paper", p), cellOf(rc, exp, "cuda/paper", p)) {
+				found = true
+				break
+			}
+		}
+		for i := len(cells) - 1; i >= 0 && found; i-- {
+			hc := cells[i]
+			p := hungarianParams(hc.n, r)
+			if hc.r == r && okCells(cellOf(rc, exp, "cpu/paper", p), cellOf(rc, exp, "cuda/paper", p)) {
+				last = hc
+				break
+			}
+		}
+		p := hungarianParams(last.n, r)
+		ps := math.NaN()
+		if pr := pc.Get(exp, "cuda/paper", p); pr != nil && pr.Metrics != nil {
+			if v, ok := pr.Metrics["speedup"]; ok {
+				ps = v
+			}
+		}
+		c.PaperFigure = fmt.Sprintf("%s at n = %d", Ratio(ps, 1), last.n)
+		if !found {
+			out = append(out, c.notRun(cellOf(rc, exp, "cpu/paper", p), cellOf(rc, exp, "cuda/paper", p)))
+			continue
+		}
+		ours := hungarianMS(rc.Get(exp, "cpu/paper", p)) / hungarianMS(rc.Get(exp, "cuda/paper", p))
+		c.Ours, c.Verdict = fmt.Sprintf("%s at n = %d", bench.FormatRatio(ours), last.n), ratioVerdict(ps, ours, tol, higherBetter)
+		out = append(out, c)
+	}
+	return out
+}
+
+// hungarianFig6Claims gives Fig. 6's claim: the O(n^4) CUDA algorithm is
+// faster than the O(n^3) one "by a factor of more than about two".
+func hungarianFig6Claims(run []bench.Record) []Claim {
+	const exp, floor = "hungarian/fig6", 1.6
+	own := hungarianView(run, exp)
+	rc := IndexRecords(own)
+	c := Claim{Where: "Fig. 6",
+		Text:        fmt.Sprintf("The O(n^4) CUDA Hungarian is faster than the O(n^3) CUDA one by more than about two: ours is the smallest cuda/hungarian-n3 / cuda/paper over the cells where both ran. Reproduced when it is at least %g (about two, less 20%%).", floor),
+		PaperFigure: "more than about 2x"}
+	least, where, count := math.Inf(1), "", 0
+	var cells []claimCell
+	for _, hc := range hungarianCells(own) {
+		p := hungarianParams(hc.n, hc.r)
+		a, b := cellOf(rc, exp, "cuda/paper", p), cellOf(rc, exp, "cuda/hungarian-n3", p)
+		cells = append(cells, a, b)
+		if !okCells(a, b) {
+			continue
+		}
+		count++
+		if v := hungarianMS(b.r) / hungarianMS(a.r); v < least {
+			least, where = v, p.String()
+		}
+	}
+	if count == 0 {
+		if len(cells) == 0 {
+			cells = []claimCell{{nil, "cuda/paper", nil}}
+		}
+		return []Claim{c.notRun(cells...)}
+	}
+	c.Ours = fmt.Sprintf("%s at %s (least of %d cells)", bench.FormatRatio(least), where, count)
+	c.Verdict = NotReproduced
+	if least >= floor {
+		c.Verdict = Reproduced
+	}
+	return []Claim{c}
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/dag"
@@ -148,6 +149,7 @@ func init() {
 		NsPerWork:   map[string]float64{"cpu/paper": 2, "cpu/fast": 0.02},
 		Cases:       func(s Scale, o Options) []Case { return kleeneCases(s, o, nil) },
 		Tables:      kleeneTable2,
+		Claims:      kleeneTable2Claims,
 		Plots:       func(run []bench.Record) []bench.Plot { return kleenePlots(run, "kleene/table2") },
 	})
 	Register(&Experiment{
@@ -159,6 +161,7 @@ func init() {
 		NsPerWork:   map[string]float64{"cpu/paper": 2, "cpu/fast": 0.02, "cuda/paper": 0.2, "cuda/fast": 0.01},
 		Cases:       func(s Scale, o Options) []Case { return kleeneCases(s, o, nil) },
 		Tables:      kleeneTable3,
+		Claims:      kleeneTable3Claims,
 		Plots:       func(run []bench.Record) []bench.Plot { return kleenePlots(run, "kleene/table3") },
 	})
 }
@@ -351,4 +354,103 @@ func KleeneImpl(name string) (kleene.Impl, error) {
 		names[i] = im.Name
 	}
 	return kleene.Impl{}, fmt.Errorf("unknown Kleene implementation %q%s", name, suggest(name, names))
+}
+
+// kleeneTable2Claims gives the paper's growth claim (section 5, beside
+// Table 2): update W takes about 8 times as long when n doubles, m ≈ n²/4
+// and the update being O(m·n).
+func kleeneTable2Claims(run []bench.Record) []Claim {
+	const exp = "kleene/table2"
+	own, rc, pc := besidePaper(run, exp)
+	c := Claim{Where: "Table 2, section 5",
+		Text: "Update W's time grows about 8-fold when n doubles (O(m·n), m ≈ n²/4): ours is cpu/paper's (the paper's algorithm) update W at the largest n over n/2. " + ratioRule(1.5, neither)}
+	growth := func(cells Cells, impl string, ns []int) (float64, int) {
+		for i := len(ns) - 1; i >= 0; i-- {
+			n := ns[i]
+			if !slices.Contains(ns, n/2) || n%2 != 0 {
+				continue
+			}
+			a, b := PhaseMS(cells.Get(exp, impl, kleeneParams(n)), "update_w"), PhaseMS(cells.Get(exp, impl, kleeneParams(n/2)), "update_w")
+			if !math.IsNaN(a) && !math.IsNaN(b) && b > 0 {
+				return a / b, n
+			}
+		}
+		return math.NaN(), 0
+	}
+	paper, _ := results.PaperRecords(exp)
+	c.PaperFigure = "8x"
+	if g, n := growth(pc, "cpu/paper", kleeneRows(paper)); n > 0 {
+		c.PaperFigure += fmt.Sprintf(" (Table 2: %s from n = %d to %d)", bench.FormatRatio(g), n/2, n)
+	}
+	if g, n := growth(rc, "cpu/paper", kleeneRows(own)); n > 0 {
+		c.Ours = fmt.Sprintf("%s (n = %d to %d)", bench.FormatRatio(g), n/2, n)
+		c.Verdict = ratioVerdict(8, g, 1.5, neither)
+		return []Claim{c}
+	}
+	ns := kleeneRows(own)
+	if len(ns) == 0 {
+		ns = []int{2000, 4000}
+	}
+	n := ns[len(ns)-1]
+	return []Claim{c.notRun(cellOf(rc, exp, "cpu/paper", kleeneParams(n/2)), cellOf(rc, exp, "cpu/paper", kleeneParams(n)))}
+}
+
+// kleeneTable3Claims gives Table 3's speedup at n = 4000 and the paper's
+// "the results using the GPU matched those using the CPU exactly".
+func kleeneTable3Claims(run []bench.Record) []Claim {
+	const exp = "kleene/table3"
+	own, rc, pc := besidePaper(run, exp)
+	const n, tol = 4000, 2.0
+	p := kleeneParams(n)
+	speed := Claim{Where: "Table 3",
+		Text: "The GPU's speedup (Effect: CPU total / GPU total) is about 30x at n = 4000: ours is cpu/paper / cuda/paper, the paper's algorithm on both sides of this machine. " + ratioRule(tol, higherBetter)}
+	paper := math.NaN()
+	if pr := pc.Get(exp, "cuda/paper", p); pr != nil && pr.Metrics != nil {
+		paper = pr.Metrics["speedup"]
+	}
+	speed.PaperFigure = Ratio(paper, 1)
+	cpu, gpu := cellOf(rc, exp, "cpu/paper", p), cellOf(rc, exp, "cuda/paper", p)
+	if okCells(cpu, gpu) {
+		ours := PhaseMS(cpu.r, bench.TotalPhase) / PhaseMS(gpu.r, bench.TotalPhase)
+		speed.Ours, speed.Verdict = bench.FormatRatio(ours), ratioVerdict(paper, ours, tol, higherBetter)
+	} else {
+		speed = speed.notRun(gpu, cpu)
+	}
+
+	match := Claim{Where: "section 5",
+		Text:        "The GPU's results match the CPU's exactly. Ours: every CUDA cell's check; reproduced when none fails and the integer-weight cells (where float32 is exact) equal the reference exactly; on N(0,1) weights the check bounds the rounding error, bit equality with the CPU is not compared.",
+		PaperFigure: "exact match (N(0,1) weights, single precision)"}
+	exact, bounded, maxErr := 0, 0, 0.0
+	var bad []string
+	var cells []claimCell
+	for i := range own {
+		r := &own[i]
+		if !strings.HasPrefix(r.Impl, "cuda/") {
+			continue
+		}
+		cells = append(cells, claimCell{r, r.Impl, r.Params})
+		switch {
+		case r.Status == bench.StatusCheckFailed:
+			bad = append(bad, r.Impl+" "+r.Params.String())
+		case r.Status != bench.StatusOK || r.Check == nil:
+		case r.Params.Get("weights") == "int":
+			exact++
+		default:
+			bounded++
+			maxErr = max(maxErr, r.Check.MaxErr)
+		}
+	}
+	switch {
+	case len(bad) > 0:
+		match.Verdict, match.Ours = NotReproduced, "check failed: "+strings.Join(bad, ", ")
+	case exact == 0:
+		if len(cells) == 0 {
+			cells = []claimCell{cellOf(rc, exp, "cuda/paper", bench.Params{{Name: "n", Value: "500"}, {Name: "weights", Value: "int"}})}
+		}
+		match = match.notRun(cells...)
+	default:
+		match.Verdict = Reproduced
+		match.Ours = fmt.Sprintf("%d integer-weight cells exact; %d N(0,1) cells within the rounding bound (max error %.2g)", exact, bounded, maxErr)
+	}
+	return []Claim{speed, match}
 }

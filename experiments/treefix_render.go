@@ -443,6 +443,16 @@ func accuracyRows(own []bench.Record, op string) []accuracyRow {
 	return out
 }
 
+// extraBits is how many bits more the error of vect is than par's on the
+// row's chain, log2(vect's / par's); false when either is missing or exact.
+func (r accuracyRow) extraBits(vect, par string) (float64, bool) {
+	v, p := r.errs[vect], r.errs[par]
+	if v <= 0 || p <= 0 {
+		return 0, false
+	}
+	return math.Log2(v / p), true
+}
+
 func errText(m map[string]float64, im string) string {
 	v, ok := m[im]
 	if !ok {
@@ -478,8 +488,8 @@ func treefixAccuracyTable(run []bench.Record) []bench.Table {
 				if c > max(r.errs[cudatreefix.Parallel], treefix.U32) {
 					gWorse++
 				}
-				if v, p := r.errs[cudatreefix.Vectorial], r.errs[cudatreefix.Parallel]; v > 0 && p > 0 {
-					gWorst = max(gWorst, math.Log2(v/p))
+				if bits, ok := r.extraBits(cudatreefix.Vectorial, cudatreefix.Parallel); ok {
+					gWorst = max(gWorst, bits)
 				}
 			}
 			row := []string{r.chain, strconv.FormatFloat(r.cond, 'e', 2, 64), strconv.FormatFloat(treefix.U32*r.cond, 'e', 2, 64)}
@@ -490,8 +500,8 @@ func treefixAccuracyTable(run []bench.Record) []bench.Table {
 			if c, p := r.errs[treefix.VectorialCompensated], r.errs[treefix.Parallel]; c > max(p, treefix.U32) {
 				worse++
 			}
-			if v, p := r.errs[treefix.Vectorial], r.errs[treefix.Parallel]; v > 0 && p > 0 {
-				worst = max(worst, math.Log2(v/p))
+			if bits, ok := r.extraBits(treefix.Vectorial, treefix.Parallel); ok {
+				worst = max(worst, bits)
 			}
 		}
 		t.Notes = append(t.Notes,

@@ -222,7 +222,7 @@ func reproduce(ctx context.Context, args []string, exps []*experiments.Experimen
 	// A plot that fails to draw leaves the report, with the plots drawn.
 	plots, plotErr := experiments.RenderPlots(file, dir)
 	report := base + ".md"
-	if err := experiments.WriteReport(report, file, plots); err != nil {
+	if err := experiments.WriteReport(report, file, plots, cfg.Budget); err != nil {
 		return cmp.Or(runErr, fmt.Errorf("report: %w", err))
 	}
 	tables, err := experiments.RenderTables(file, "")

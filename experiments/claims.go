@@ -1,0 +1,284 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/semibench/semibench/bench"
+)
+
+// Verdict is what a run says of a paper's claim. It is computed from the
+// run's records by the experiment's Claims function, never typed.
+type Verdict string
+
+// The verdicts of a claim.
+const (
+	Reproduced    Verdict = "reproduced"     // ours agrees with the paper's figure within the claim's tolerance
+	Exceeded      Verdict = "exceeded"       // ours is better than the paper's figure by more than the tolerance
+	NotReproduced Verdict = "not reproduced" // ours contradicts the claim
+	NotRun        Verdict = "not run"        // the cells it needs did not run; Reason says why
+)
+
+// Claim is one claim of a paper with the run's verdict on it.
+type Claim struct {
+	// Paper is the paper's short name with its file number ("Kleene (000)").
+	Paper string
+	// Experiment is the experiment whose tables show the claim; the report
+	// links the claim to them. claimsOf fills it in.
+	Experiment string
+	// Where is the paper's table, figure or section ("Table 3").
+	Where string
+	// Text is the claim in words, with the rule that gives the verdict.
+	Text string
+	// PaperFigure is the paper's own figure for the claim ("29.3x").
+	PaperFigure string
+	// Ours is the run's figure, from its records ("—" when none).
+	Ours    string
+	Verdict Verdict
+	// Reason says why a claim was not run (skipped by the budget with its
+	// estimate, unavailable, not in this run) or qualifies a verdict.
+	Reason string
+}
+
+// paperNames are the papers' short names, by file in shared/papers.
+var paperNames = map[string]string{
+	kleenePaper:     "Kleene (000)",
+	hungarianPaper:  "Hungarian (001)",
+	dominationPaper: "2-domination (002)",
+	apspPaper:       "Rote (003)",
+	treefixPaper:    "Treefix (004)",
+}
+
+// note renders the claim as a table note: the claim, the paper's figure,
+// ours and the verdict.
+func (c Claim) note() string {
+	s := fmt.Sprintf("Claim (%s): %s Paper: %s; ours: %s; verdict: %s", c.Where, c.Text, c.PaperFigure, c.Ours, c.Verdict)
+	if c.Reason != "" {
+		s += " (" + c.Reason + ")"
+	}
+	return s + "."
+}
+
+// verdictText is the verdict with its reason.
+func (c Claim) verdictText() string {
+	if c.Reason == "" {
+		return string(c.Verdict)
+	}
+	return string(c.Verdict) + ": " + c.Reason
+}
+
+// whyNot says why a cell gives no figure: not in this run, skipped by the
+// budget (with its estimate), unavailable, or failed. impl and p name the
+// cell when r is nil.
+func whyNot(r *bench.Record, impl string, p bench.Params) string {
+	cell := impl
+	if s := p.String(); s != "" {
+		cell += " at " + s
+	}
+	if r == nil {
+		return cell + " not in this run"
+	}
+	switch r.Status {
+	case bench.StatusSkipped:
+		return cell + " skipped by the budget (" + strings.TrimPrefix(CellText(r, bench.TotalPhase), "skipped (") // "est. 3 min)"
+	case bench.StatusUnavailable:
+		return cell + " unavailable (no GPU or CUDA driver on this machine)"
+	case bench.StatusFailed:
+		return cell + " failed: " + firstLineOf(r.Error)
+	case bench.StatusCheckFailed:
+		return cell + " failed its check"
+	}
+	return cell + " has no total"
+}
+
+// firstLineOf is s up to its first line break.
+func firstLineOf(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// notRun returns c with the verdict not run and the reason of the first of
+// the cells that has no figure.
+func (c Claim) notRun(cells ...claimCell) Claim {
+	c.Verdict, c.Ours = NotRun, "—"
+	for _, x := range cells {
+		if !ran(x.r) || x.r.Status != bench.StatusOK {
+			c.Reason = whyNot(x.r, x.impl, x.p)
+			return c
+		}
+	}
+	if c.Reason == "" {
+		c.Reason = "no cell of it in this run"
+	}
+	return c
+}
+
+// claimCell is one cell a claim draws on, named for the reason when it is
+// missing.
+type claimCell struct {
+	r    *bench.Record
+	impl string
+	p    bench.Params
+}
+
+// cellOf looks a cell up for a claim.
+func cellOf(c Cells, exp, impl string, p bench.Params) claimCell {
+	return claimCell{c.Get(exp, impl, p), impl, p}
+}
+
+// okCells reports whether every cell ran and passed its check.
+func okCells(cells ...claimCell) bool {
+	for _, x := range cells {
+		if x.r == nil || x.r.Status != bench.StatusOK {
+			return false
+		}
+	}
+	return true
+}
+
+// Directions of a ratio claim: which side of the paper's figure is better.
+const (
+	higherBetter = 1  // a speedup: above the paper's by more than the tolerance is exceeded
+	lowerBetter  = -1 // a time: below the paper's by more than the tolerance is exceeded
+	neither      = 0  // a growth rate: off by more than the tolerance is not reproduced
+)
+
+// ratioVerdict compares ours with the paper's figure: reproduced within a
+// factor tol either way; beyond it, exceeded on the better side (see the
+// directions) and not reproduced on the other.
+func ratioVerdict(paper, ours, tol float64, better int) Verdict {
+	switch {
+	case math.IsNaN(paper) || math.IsNaN(ours) || paper <= 0 || ours <= 0:
+		return NotRun
+	case ours >= paper/tol && ours <= paper*tol:
+		return Reproduced
+	case better == higherBetter && ours > paper*tol, better == lowerBetter && ours < paper/tol:
+		return Exceeded
+	}
+	return NotReproduced
+}
+
+// ratioRule states ratioVerdict's rule for a claim's text.
+func ratioRule(tol float64, better int) string {
+	s := fmt.Sprintf("Reproduced when ours is within a factor %g of the paper's", tol)
+	switch better {
+	case higherBetter:
+		s += fmt.Sprintf("; exceeded when above %g times it.", tol)
+	case lowerBetter:
+		s += fmt.Sprintf("; exceeded when below 1/%g of it.", tol)
+	default:
+		s += "."
+	}
+	return s
+}
+
+// exactClaim is a claim that a run's values equal the paper's: ok counts
+// the cells equal, bad names the cells that differ, cells is every cell
+// compared (for the reason when none ran).
+func exactClaim(c Claim, ok int, bad []string, cells []claimCell) Claim {
+	switch {
+	case len(bad) > 0:
+		c.Verdict, c.Ours = NotReproduced, fmt.Sprintf("%d equal, %d differ: %s", ok, len(bad), strings.Join(bad, "; "))
+	case ok == 0:
+		return c.notRun(cells...)
+	default:
+		c.Verdict, c.Ours = Reproduced, fmt.Sprintf("%d of %d equal", ok, len(cells))
+		if ok < len(cells) {
+			for _, x := range cells {
+				if x.r == nil || x.r.Status != bench.StatusOK {
+					c.Reason = fmt.Sprintf("%d not run; first: %s", len(cells)-ok, whyNot(x.r, x.impl, x.p))
+					break
+				}
+			}
+		}
+	}
+	return c
+}
+
+// claimsOf returns the claims experiment name shows in its tables: its
+// own and those of the experiments measured by it that have no records of
+// their own in run (whose tables it renders), each with Experiment set.
+func claimsOf(name string, run []bench.Record) []Claim {
+	var out []Claim
+	present := experimentsIn(run)
+	for _, e := range All() {
+		if e.Claims == nil {
+			continue
+		}
+		if e.Name != name && (e.MeasuredBy != name || slices.Contains(present, e.Name)) {
+			continue
+		}
+		for _, c := range e.Claims(run) {
+			c.Experiment = name
+			if c.Paper == "" {
+				c.Paper = paperNames[e.Paper]
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// AllClaims returns the claims of every registered experiment on run, in
+// the order of the papers and experiments; a claim whose experiment has no
+// records in run is not run, and its Experiment is empty (nothing in the
+// report to link to).
+func AllClaims(run []bench.Record) []Claim {
+	present := experimentsIn(run)
+	var out []Claim
+	for _, e := range All() {
+		if e.Claims == nil {
+			continue
+		}
+		host := ""
+		switch {
+		case slices.Contains(present, e.Name):
+			host = e.Name
+		case e.MeasuredBy != "" && slices.Contains(present, e.MeasuredBy):
+			host = e.MeasuredBy
+		}
+		for _, c := range e.Claims(run) {
+			c.Experiment = host
+			if c.Paper == "" {
+				c.Paper = paperNames[e.Paper]
+			}
+			if host == "" && c.Verdict == NotRun {
+				c.Reason = e.Name + " not in this run"
+			}
+			out = append(out, c)
+		}
+	}
+	// By the papers' file numbers, "Kleene (000)" first.
+	num := func(c Claim) string { _, n, _ := strings.Cut(c.Paper, "("); return n }
+	slices.SortStableFunc(out, func(a, b Claim) int { return strings.Compare(num(a), num(b)) })
+	return out
+}
+
+// slugger gives Markdown headings their GitHub anchors: the heading in
+// lower case, every character but letters, marks, digits, '_', '-' and
+// spaces removed, spaces turned into '-', and "-1", "-2", ... appended to
+// a repeated one.
+type slugger map[string]int
+
+// slug returns the anchor of the next heading with this text.
+func (s slugger) slug(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(heading) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r) || unicode.IsNumber(r):
+			b.WriteRune(r)
+		}
+	}
+	base := b.String()
+	out := base
+	if n := s[base]; n > 0 {
+		out = fmt.Sprintf("%s-%d", base, n)
+	}
+	s[base]++
+	return out
+}
