@@ -39,7 +39,9 @@ func newTrace() *trace { return &trace{setups: map[string]int{}, block: map[stri
 // named in tr.block, which waits for its context to end.
 func toy(tr *trace, name string, impls []string, prior map[string]float64, works ...float64) *experiments.Experiment {
 	return &experiments.Experiment{
-		Name: name, Impls: impls, NsPerWork: prior,
+		// A paper of its own: estimates learnt from one toy's cells never
+		// reorder another's (the order tests would depend on timing noise).
+		Name: name, Paper: name, Impls: impls, NsPerWork: prior,
 		Cases: func(experiments.Scale, experiments.Options) []experiments.Case {
 			var cs []experiments.Case
 			for _, w := range works {
