@@ -1,18 +1,60 @@
-# semibench: `make reproduce` runs the main job, `make test` the tests.
+# semibench: `make reproduce` runs the main job, `make test` the tests,
+# `make install` puts semibench on your PATH ($(go env GOPATH)/bin).
 GO      ?= go
 BIN     := bin/semibench
 SCALE   ?= paper
 BUDGET  ?= 25m
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@latest
 
-.PHONY: build test reproduce quick lint ptx clean
+# SIMD=1 (the default) builds with GOEXPERIMENT=simd on amd64: the AVX-512 and
+# AVX2 kernels of impls/cpu/minplus and impls/cpu/kleene are compiled in, and
+# each picks the widest one the CPU has at start-up (plain Go on a CPU with
+# neither). SIMD=0 builds the plain-Go kernels only.
+SIMD    ?= 1
+comma   := ,
+GOARCH_HOST := $(shell $(GO) env GOARCH)
+GOEXP_USER  := $(shell $(GO) env GOEXPERIMENT)
+SIMD_EXP    := $(if $(filter simd,$(subst $(comma), ,$(GOEXP_USER))),$(GOEXP_USER),$(if $(GOEXP_USER),$(GOEXP_USER)$(comma))simd)
+SIMD_ENV    := $(if $(and $(filter 1,$(SIMD)),$(filter amd64,$(GOARCH_HOST))),GOEXPERIMENT=$(SIMD_EXP))
+# The packages with vector kernels, whose tests `make test` also runs in the
+# SIMD build (with -short; `make test-simd` runs every test in it).
+SIMD_PKGS := ./impls/cpu/minplus ./impls/cpu/kleene
+
+# The commit, stamped two ways: the go command's own VCS stamp
+# (-buildvcs=true), and -X bench.linkedCommit for where the go command finds
+# no repository (a git worktree, whose .git is a file). Outside a git
+# checkout of this module neither applies and the commit reads "unknown".
+COMMIT  := $(shell test "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" && git rev-parse HEAD 2>/dev/null)
+DIRTY   := $(if $(COMMIT),$(shell git status --porcelain 2>/dev/null | head -n 1))
+BUILDFLAGS := $(if $(COMMIT),-buildvcs=true -ldflags=-X=github.com/semibench/semibench/bench.linkedCommit=$(COMMIT)$(if $(DIRTY),+dirty),-buildvcs=false)
+
+.PHONY: build install test test-simd reproduce quick lint ptx clean
 
 build:
-	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/semibench
+	$(SIMD_ENV) $(GO) build $(BUILDFLAGS) -o $(BIN) ./cmd/semibench
+
+# go install with the same settings: semibench lands in $(go env GOBIN), or
+# $(go env GOPATH)/bin when GOBIN is unset; put that folder on your PATH.
+install:
+	$(SIMD_ENV) $(GO) install $(BUILDFLAGS) ./cmd/semibench
+	@echo "installed $$(d=$$($(GO) env GOBIN); echo $${d:-$$($(GO) env GOPATH)/bin})/semibench"
 
 test:
 	$(GO) vet ./...
 	$(GO) test ./...
+ifneq ($(SIMD_ENV),)
+	$(SIMD_ENV) $(GO) vet $(SIMD_PKGS)
+	$(SIMD_ENV) $(GO) test -short $(SIMD_PKGS)
+endif
+
+# Every test and vet check in the SIMD build (amd64).
+test-simd:
+ifeq ($(filter amd64,$(GOARCH_HOST)),)
+	@echo "test-simd: no vector kernels on $(GOARCH_HOST); make test covers this build"
+else
+	GOEXPERIMENT=$(SIMD_EXP) $(GO) vet ./...
+	GOEXPERIMENT=$(SIMD_EXP) $(GO) test ./...
+endif
 
 # Every table and figure at the papers' sizes on this machine (CPU, and GPU
 # when a driver and GPU are present): result file, Markdown report, plots.

@@ -14,10 +14,17 @@ import (
 // Version is semibench's release version, recorded in every result file.
 const Version = "0.1.0"
 
+// linkedCommit is the commit `make build` and `make install` stamp with
+// -ldflags "-X ...bench.linkedCommit=SHA[+dirty]", for builds the go
+// command does not stamp itself (a git worktree, whose .git is a file, or
+// GOFLAGS=-buildvcs=false).
+var linkedCommit string
+
 // CurrentBuild returns the version and, when the binary was built from a
-// git checkout, the commit (with "+dirty" for uncommitted changes).
+// git checkout, the commit (with "+dirty" for uncommitted changes): the go
+// command's VCS stamp, else the one the Makefile linked in.
 func CurrentBuild() Build {
-	b := Build{Version: Version}
+	b := Build{Version: Version, Commit: linkedCommit}
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return b
@@ -31,7 +38,7 @@ func CurrentBuild() Build {
 			dirty = s.Value == "true"
 		}
 	}
-	if dirty && b.Commit != "" {
+	if dirty && b.Commit != "" && !strings.HasSuffix(b.Commit, "+dirty") {
 		b.Commit += "+dirty"
 	}
 	return b

@@ -1,6 +1,10 @@
 package bench
 
-import "testing"
+import (
+	"runtime/debug"
+	"strings"
+	"testing"
+)
 
 func TestSlug(t *testing.T) {
 	cases := map[string]string{
@@ -26,5 +30,30 @@ func TestSetGPUsLabel(t *testing.T) {
 	h := HostMachine()
 	if h.Cores < 1 || h.Label == "" || h.GoVersion == "" {
 		t.Fatalf("HostMachine incomplete: %+v", h)
+	}
+}
+
+// TestCurrentBuildLinkedCommit checks that the commit the Makefile links in
+// is the build's commit when the go command stamped none (as in a test
+// binary, or a build in a git worktree).
+func TestCurrentBuildLinkedCommit(t *testing.T) {
+	old := linkedCommit
+	defer func() { linkedCommit = old }()
+	linkedCommit = "0123abcd+dirty"
+	stamped := false
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			stamped = stamped || s.Key == "vcs.revision"
+		}
+	}
+	b := CurrentBuild()
+	if b.Version != Version {
+		t.Errorf("Version = %q, want %q", b.Version, Version)
+	}
+	if !stamped && b.Commit != linkedCommit {
+		t.Errorf("Commit = %q, want the linked %q", b.Commit, linkedCommit)
+	}
+	if strings.Count(b.Commit, "+dirty") > 1 {
+		t.Errorf("Commit = %q: dirty twice", b.Commit)
 	}
 }

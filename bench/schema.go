@@ -61,6 +61,12 @@ type Machine struct {
 	GPUs        []GPU  `json:"gpus,omitempty"`
 	// CUDA describes the GPU software stack; nil when no driver was found.
 	CUDA *CUDAInfo `json:"cuda,omitempty"`
+	// CPUKernel names the inner kernels the CPU implementations run with in
+	// this binary on this CPU: "go" (plain Go), "avx2" or "avx512" (vector
+	// kernels of a GOEXPERIMENT=simd build, chosen at start-up by the CPU's
+	// features), or one per package when they differ. Empty in files
+	// written before it was recorded.
+	CPUKernel string `json:"cpu_kernel,omitempty"`
 }
 
 // GPU describes one CUDA device.

@@ -2,13 +2,28 @@ package main
 
 import (
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/impls/cpu/kleene"
+	"github.com/semibench/semibench/impls/cpu/minplus"
 	"github.com/semibench/semibench/impls/cuda"
 )
 
-// currentMachine is this computer as it goes into result files: the host
-// and, when a driver answers, its GPUs and CUDA stack.
+// currentMachine is this computer as it goes into result files: the host,
+// the CPU kernels this binary runs on it and, when a driver answers, its
+// GPUs and CUDA stack.
 func currentMachine() bench.Machine {
 	m := bench.HostMachine()
+	m.CPUKernel = cpuKernel()
 	m.SetGPUs(cuda.Probe())
 	return m
+}
+
+// cpuKernel names the inner kernels of the CPU implementations in this
+// binary on this CPU (bench.Machine.CPUKernel): the one name when
+// impls/cpu/minplus and impls/cpu/kleene chose the same, else both.
+func cpuKernel() string {
+	mp, kl := minplus.Kernel(), kleene.KernelName()
+	if mp == kl {
+		return mp
+	}
+	return "minplus " + mp + ", kleene " + kl
 }

@@ -59,20 +59,9 @@ func infoCmd(_ context.Context, args []string) error {
 	}
 	b := bench.CurrentBuild()
 	fmt.Printf("semibench %s %s\n\nmachine (as written into result files):\n%s\n\nbackends:\n", b.Version, b.Commit, data)
-	fmt.Printf("  cpu   available (%d cores)\n", m.Cores)
-	switch {
-	case m.CUDA == nil || m.CUDA.Error != "":
-		reason := "no CUDA driver"
-		if m.CUDA != nil {
-			reason = m.CUDA.Error
-		}
-		fmt.Printf("  cuda  unavailable: %s\n", reason)
-	default:
-		nvrtc := m.CUDA.NVRTC
-		if nvrtc == "" {
-			nvrtc = "not found"
-		}
-		fmt.Printf("  cuda  available: driver %s, %d GPU(s), NVRTC %s, kernel path %s\n", m.CUDA.Driver, len(m.GPUs), nvrtc, m.CUDA.KernelPath)
+	fmt.Printf("  cpu   available (%d cores), kernel %s\n", m.Cores, cpuKernelText(m.CPUKernel, goExperiments()))
+	fmt.Printf("  cuda  %s\n", cudaText(m.CUDA, len(m.GPUs)))
+	if m.CUDA != nil && m.CUDA.Error == "" {
 		for _, g := range m.GPUs {
 			fmt.Printf("        GPU %d: %s, compute capability %s, %d SMs, %.1f GiB\n", g.Index, g.Name, g.ComputeCapability, g.SMs, float64(g.MemoryBytes)/(1<<30))
 		}

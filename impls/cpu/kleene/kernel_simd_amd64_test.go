@@ -8,8 +8,16 @@ import (
 
 	"simd/archsimd"
 
+	"github.com/semibench/semibench/internal/kerneltest"
 	"github.com/semibench/semibench/maxplus"
 )
+
+// TestKernelFallback checks that a CPU without AVX-512 gets the AVX2
+// kernels (or plain Go without AVX2 either), and one with neither the
+// plain-Go ones: the choice is the CPU's, at start-up.
+func TestKernelFallback(t *testing.T) {
+	kerneltest.Fallback(t, KernelName, archsimd.X86.AVX2())
+}
 
 // TestSIMDKernels holds each SIMD chunk kernel the CPU supports to the
 // plain-Go chunkGo, bit for bit, on random rows with ε entries, ties and

@@ -7,7 +7,16 @@ import (
 	"testing"
 
 	"simd/archsimd"
+
+	"github.com/semibench/semibench/internal/kerneltest"
 )
+
+// TestKernelFallback checks that a CPU without AVX-512 gets the AVX2
+// kernels (or plain Go without AVX2 either), and one with neither the
+// plain-Go ones: the choice is the CPU's, at start-up.
+func TestKernelFallback(t *testing.T) {
+	kerneltest.Fallback(t, Kernel, archsimd.X86.AVX2())
+}
 
 // TestVectorKernelsMatchGo holds every vector kernel the CPU supports to
 // its plain-Go twin, bit for bit, with and without infinities.
