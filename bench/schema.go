@@ -33,6 +33,8 @@ type File struct {
 	Machine   Machine   `json:"machine"`
 	Started   time.Time `json:"started"`
 	Scale     string    `json:"scale,omitempty"`
+	// Budget is the run's --budget (a Go duration), empty when unlimited.
+	Budget string `json:"budget,omitempty"`
 	// Source names where a paper's numbers were transcribed from (paper file,
 	// table and page); empty for measured runs.
 	Source  string   `json:"source,omitempty"`

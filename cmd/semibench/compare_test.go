@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,5 +50,38 @@ func TestCompareQuickRunWithPaper(t *testing.T) {
 	lap := filepath.Join("..", "..", "results", "paper", "hungarian-table1.json")
 	if code, _, stderr := capture(t, "compare", lap, run); code != 1 || !strings.Contains(stderr, "no experiment appears in more than one file") {
 		t.Errorf("files sharing no experiment: exit %d, %q", code, stderr)
+	}
+}
+
+// TestReportCommand: report writes the summary-led report and the plots of
+// an existing result file beside it, takes the budget from --budget for a
+// file that does not record it, and refuses bad usage with exit 2.
+func TestReportCommand(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile(filepath.Join("..", "..", "results", "amd-epyc", "20261121-kleene-paper.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(dir, "run.json")
+	if err := os.WriteFile(in, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := capture(t, "report", in, "--budget", "7m"); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "run.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "7m0s") || !strings.Contains(string(md), "run.plots/") {
+		t.Errorf("report lacks the budget or its plots' links:\n%.600s", md)
+	}
+	if pngs, _ := filepath.Glob(filepath.Join(dir, "run.plots", "*.png")); len(pngs) == 0 {
+		t.Error("no plots written")
+	}
+	for _, args := range [][]string{{"report"}, {"report", in, in}, {"report", in, "--budget", "-1s"}, {"report", in, "--bogus"}} {
+		if code, _, _ := capture(t, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
 	}
 }

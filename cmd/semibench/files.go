@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
@@ -26,6 +28,12 @@ func init() {
 		summary: "render the figures of result files as PNG and SVG",
 		usage:   "plot FILE... [--merge] [--dir DIR]",
 		run:     plotCmd,
+	})
+	register(&command{
+		name:    "report",
+		summary: "write the Markdown report (summary, claims and every table) and the plots of a result file",
+		usage:   "report FILE [--out REPORT.md] [--plots DIR] [--budget DURATION]",
+		run:     reportCmd,
 	})
 	register(&command{
 		name:    "compare",
@@ -165,6 +173,42 @@ func plotCmd(_ context.Context, args []string) error {
 		}
 	}
 	return nil
+}
+
+// reportCmd writes the report and plots of a result file, as reproduce does
+// at the end of a run: beside the file (<file>.md, <file>.plots/) unless
+// told otherwise. The budget comes from the file, or --budget for files
+// written before it was recorded.
+func reportCmd(_ context.Context, args []string) error {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	out := fs.String("out", "", "the report (default the result file's name with .md)")
+	plotDir := fs.String("plots", "", "folder for the plots (default the result file's name with .plots)")
+	budget := fs.Duration("budget", 0, "the run's budget, for a file that does not record it")
+	files, paths, err := parseFiles(fs, commands["report"], args, 1)
+	if err != nil {
+		return err
+	}
+	if len(files) != 1 {
+		return usagef("name one result file (merge several with semibench table --merge)")
+	}
+	if *budget < 0 {
+		return usagef("--budget must not be negative, got %s", *budget)
+	}
+	f := files[0]
+	b := *budget
+	if f.Budget != "" && b == 0 {
+		if b, err = time.ParseDuration(f.Budget); err != nil {
+			return fmt.Errorf("%s: budget %q: %w", paths[0], f.Budget, err)
+		}
+	}
+	base := strings.TrimSuffix(paths[0], filepath.Ext(paths[0]))
+	report, dir := cmp.Or(*out, base+".md"), cmp.Or(*plotDir, base+".plots")
+	plots, plotErr := experiments.RenderPlots(f, dir)
+	if err := experiments.WriteReport(report, f, plots, b); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	fmt.Fprintf(os.Stderr, "semibench: report %s, %d plot file(s) in %s\n", report, len(plots), dir)
+	return plotErr
 }
 
 func compareCmd(_ context.Context, args []string) error {

@@ -123,7 +123,7 @@ func execute(ctx context.Context, cfg runner.Config, f *runFlags, exps []*experi
 		out = filepath.Join("results", machine.Label, started.Format("20060102-150405")+".json")
 	}
 	app, err := bench.NewAppender(out, &bench.File{Schema: bench.SchemaVersion, Semibench: bench.CurrentBuild(),
-		Machine: machine, Started: started, Scale: string(cfg.Scale)})
+		Machine: machine, Started: started, Scale: string(cfg.Scale), Budget: budgetText(cfg.Budget)})
 	if err != nil {
 		if errors.Is(err, bench.ErrNotRegular) || errors.Is(err, bench.ErrInUse) || errors.Is(err, bench.ErrIncompatible) {
 			return nil, "", usagef("--out: %v", err) // refused before any work: the path is the user's choice
@@ -231,6 +231,14 @@ func reproduce(ctx context.Context, args []string, exps []*experiments.Experimen
 	}
 	fmt.Fprintf(os.Stderr, "semibench: results %s, report %s, %d plot file(s) in %s\n", out, report, len(plots), dir)
 	return cmp.Or(runErr, plotErr, err, failedCells(file))
+}
+
+// budgetText is a budget as a result file keeps it: empty when unlimited.
+func budgetText(b time.Duration) string {
+	if b <= 0 {
+		return ""
+	}
+	return b.String()
 }
 
 // defaultBudget is reproduce's --budget: headline cells run first, so
