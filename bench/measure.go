@@ -52,9 +52,9 @@ const (
 // the window, and to end_to_end otherwise: an upload before BeginTotal, a
 // download after EndTotal.
 type Recorder struct {
-	names  []string
-	durs   []time.Duration
-	scopes []string
+	names   []string
+	durs    []time.Duration
+	scopes  []string
 	state   int
 	t0, t1  time.Time
 	untimed time.Duration
