@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"slices"
 	"strconv"
@@ -344,10 +346,14 @@ func checkDominationPeer(ctx context.Context, m int, got string) (*bench.Check, 
 // each file note once.
 func appendPeerRecord(path string, rec bench.Record, fileNotes []string) error {
 	// The header describes this machine; an existing file of this machine is
-	// appended to (bench.NewAppender refuses any other). Started is left
-	// zero so that the many calls of one script add one "appended" note.
+	// appended to (bench.NewAppender refuses any other). Started is set
+	// only for a new file, so that the many calls of one script add one
+	// "appended" note.
 	f := &bench.File{Schema: bench.SchemaVersion, Semibench: bench.CurrentBuild(), Machine: currentMachine(),
 		Notes: []string{"semibench peers record: published codes measured on this machine by the scripts of results/peers/README.md"}}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		f.Started = time.Now().UTC() // a new file starts now; an appended one keeps its start
+	}
 	app, err := bench.NewAppender(path, f)
 	if err != nil {
 		return fmt.Errorf("--out %s: %w", path, err)
