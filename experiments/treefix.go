@@ -62,6 +62,7 @@ const (
 var treefixNs = map[string]float64{
 	treefix.Sequential: 60, treefix.Parallel: 200, treefix.Vectorial: 10, treefix.VectorialCompensated: 20, cpuBuild: 80,
 	cudatreefix.Parallel: 200, cudatreefix.Vectorial: 5, cudatreefix.VectorialCompensated: 5, cudaBuild: 5,
+	cpuLevels: 100,
 }
 
 // treeSpec is one tree of an experiment.
@@ -438,6 +439,17 @@ func init() {
 		NsPerWork:   treefixNs,
 		Cases:       func(s Scale, o Options) []Case { return table1Cases(s, o, true) },
 		Tables:      treefixTable1,
+	})
+	Register(&Experiment{
+		Name:        "treefix/fig6",
+		Paper:       treefixPaper,
+		Description: "the level profile (vertices per breadth-first level) of the Table I trees, the star and the caterpillar (paper's Fig. 6)",
+		Impls:       []string{cpuLevels},
+		NsPerWork:   treefixNs,
+		Cases:       fig6Cases,
+		Tables:      treefixFig6Table,
+		Claims:      treefixFig6Claims,
+		Plots:       treefixFig6Plots,
 	})
 	Register(&Experiment{
 		Name:        "treefix/fig4",

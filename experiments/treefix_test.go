@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 // plots.
 func TestTreefixQuick(t *testing.T) {
 	var run []bench.Record
-	names := []string{"treefix/table1", "treefix/fig4", "treefix/fig5", "treefix/fig7", "treefix/accuracy"}
+	names := []string{"treefix/table1", "treefix/fig4", "treefix/fig5", "treefix/fig6", "treefix/fig7", "treefix/accuracy"}
 	for _, name := range names {
 		exps, err := Lookup(name)
 		if err != nil {
@@ -46,5 +47,48 @@ func TestTreefixQuick(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestTreefixFig6 checks the level profiles at quick scale: every stand-in
+// has its Table I depth, the claims are reproduced, a profile that lost a
+// vertex fails the check, and the plot has a series per tree.
+func TestTreefixFig6(t *testing.T) {
+	exps, err := Lookup("treefix/fig6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := exps[0].Cases(Quick, Options{})
+	if len(cases) != 12 {
+		t.Fatalf("%d cases, want the 10 Table I trees, the star and the caterpillar", len(cases))
+	}
+	run := runCases(t, "treefix/fig6", cases)
+	for _, c := range exps[0].Claims(run) {
+		if c.Verdict != Reproduced {
+			t.Errorf("claim %s: %s (%s)", c.Where, c.Verdict, c.Ours)
+		}
+	}
+	inst, err := cases[0].Setup(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := inst.Run(context.Background(), cpuLevels, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := out.([]int)
+	if chk := inst.Check(cpuLevels, w); !chk.OK {
+		t.Fatalf("correct profile fails: %s", chk.Detail)
+	}
+	w[len(w)/2]--
+	if chk := inst.Check(cpuLevels, w); chk.OK {
+		t.Error("a profile missing a vertex passes the check")
+	}
+	plots := exps[0].Plots(run)
+	if len(plots) != 2 || len(plots[0].Series) != 10 || len(plots[1].Series) != 2 {
+		t.Errorf("plots: %d, want the Table I trees' (10 series) and the shapes' (2)", len(plots))
+	}
+	if got := profileSummary([]float64{0, 1, 2, 3, 4}, []float64{1, 5, 9, 5, 2}); got != "1 · 5 · 9 · 5 · 2" {
+		t.Errorf("profileSummary = %q", got)
 	}
 }
