@@ -327,11 +327,15 @@ func accuracyChains(s Scale) int {
 	return 100
 }
 
+// accuracyCond is the condition number asked of chain i of k: 10 to 1e10,
+// evenly on a log scale.
+func accuracyCond(i, k int) float64 { return math.Pow(10, 1+9*float64(i)/float64(k-1)) }
+
 func accuracyCases(s Scale, opt Options) []Case {
 	k := accuracyChains(s)
 	var cs []Case
 	for i := 0; i < k; i++ {
-		cond := math.Pow(10, 1+9*float64(i)/float64(k-1))
+		cond := accuracyCond(i, k)
 		for _, op := range []treefix.Op{treefix.Rootfix, treefix.Leaffix} {
 			cs = append(cs, accuracyCase(i, cond, op, opt))
 		}
@@ -390,7 +394,7 @@ func accuracyCase(i int, cond float64, op treefix.Op, opt Options) Case {
 			return &Instance{
 				Input: &bench.Input{Generator: "trees.GenSum", Seed: seed, Hash: tr.Hash(),
 					Description: fmt.Sprintf("chain of %d vertices, GenSum weights (float32), condition number %.3g (asked %.3g)", accuracyN, c, cond)},
-				Metrics: map[string]float64{"cond": c, "n": accuracyN},
+				Metrics: map[string]float64{"cond": c, "n": accuracyN, "exact_sum": exact},
 				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
 					var err error
 					if strings.HasPrefix(impl, "cuda/") {
@@ -613,7 +617,7 @@ func treefixAccuracyClaims(run []bench.Record) []Claim {
 	const exp = "treefix/accuracy"
 	own := ofExperiment(run, exp)
 	c := Claim{Where: "section IV-B, V", PaperFigure: "at most 2 bits",
-		Text: "The vectorial algorithm loses at most about 2 bits against the parallel one: ours is the largest log2(vectorial's error / parallel's) over every chain, Rootfix and Leaffix, CPU and GPU. Reproduced when at most 2.5 bits."}
+		Text: "The vectorial algorithm \"may lead to a 2-bit lost in the worst case\" against the parallel one: ours is the largest log2(vectorial's error / parallel's) over every chain, Rootfix and Leaffix, CPU and GPU, each error measured against the exact sum (and each result checked against its error model, the table's note). Reproduced when at most 2.5 bits and every result is within its error model."}
 	worst, where, chains := math.Inf(-1), "", 0
 	for _, op := range []string{"rootfix", "leaffix"} {
 		for _, r := range accuracyRows(own, op) {
@@ -637,9 +641,18 @@ func treefixAccuracyClaims(run []bench.Record) []Claim {
 		}
 		return []Claim{c.notRun(cells...)}
 	}
-	c.Ours = fmt.Sprintf("%.1f bits (%s)", worst, where)
+	within, cells := 0, 0
+	for _, r := range own {
+		if r.Check != nil && (r.Status == bench.StatusOK || r.Status == bench.StatusCheckFailed) {
+			cells++
+			if r.Check.OK {
+				within++
+			}
+		}
+	}
+	c.Ours = fmt.Sprintf("%.1f bits (%s); %d of %d results within their error model", worst, where, within, cells)
 	c.Verdict = NotReproduced
-	if worst <= 2.5 {
+	if worst <= 2.5 && within == cells {
 		c.Verdict = Reproduced
 	}
 	return []Claim{c}
