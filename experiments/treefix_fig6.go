@@ -220,7 +220,7 @@ func treefixFig6Claims(run []bench.Record) []Claim {
 	c := Claim{Where: "Fig. 6, section IV-A", PaperFigure: "cage15 on fewer levels than nlpkkt120 (Table I: 81 and 123 levels)",
 		Text: "\"The 5.15 million vertices of the cage15 benchmark are concentrated in fewer levels than the 3.54 million of the nlpkkt120 benchmark\": ours compares their levels and the fewest levels holding 90% of their vertices. Reproduced when cage15 has fewer of both."}
 	if !okCells(cage, kkt) {
-		out = append(out, c.notRun(cage, kkt))
+		c = c.notRun(cage, kkt)
 	} else {
 		cl, kl := cage.r.Metrics["levels"], kkt.r.Metrics["levels"]
 		c90, k90 := cage.r.Metrics["levels_90pct"], kkt.r.Metrics["levels_90pct"]
@@ -238,7 +238,7 @@ func treefixFig6Claims(run []bench.Record) []Claim {
 	c = Claim{Where: "Fig. 8, section IV-A", PaperFigure: "the root, then n-1 vertices on one level",
 		Text: "In the star \"all the vertices except the root are concentrated on one single level\": ours is the star's profile. Reproduced when it is 1, n-1."}
 	if !okCells(star) {
-		out = append(out, c.notRun(star))
+		c = c.notRun(star)
 	} else {
 		_, w := fig6Profile(star.r)
 		n := star.r.Metrics["n"]
@@ -253,7 +253,7 @@ func treefixFig6Claims(run []bench.Record) []Claim {
 	c = Claim{Where: "Fig. 8, section IV-A", PaperFigure: "n levels of one vertex",
 		Text: "In the caterpillar \"every vertex has exactly one child\" (the last none): ours is its profile. Reproduced when it has n levels, each of one vertex."}
 	if !okCells(cat) {
-		out = append(out, c.notRun(cat))
+		c = c.notRun(cat)
 	} else {
 		_, w := fig6Profile(cat.r)
 		c.Ours = fmt.Sprintf("%s levels, widest %s", formatCount(cat.r.Metrics["levels"]), formatCount(cat.r.Metrics["max_width"]))

@@ -161,3 +161,17 @@ func round8(x float32) float32 {
 	b += 1<<(drop-1) - 1 + (b>>drop)&1
 	return math.Float32frombits(b &^ (1<<drop - 1))
 }
+
+// TestTreefixFig6ClaimsNotRun: with no cells every claim is one row, not
+// run.
+func TestTreefixFig6ClaimsNotRun(t *testing.T) {
+	cs := treefixFig6Claims(nil)
+	if len(cs) != 3 {
+		t.Fatalf("%d claims, want 3", len(cs))
+	}
+	for _, c := range cs {
+		if c.Verdict != NotRun {
+			t.Errorf("%s: %s with no cells", c.Where, c.Verdict)
+		}
+	}
+}
