@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/big"
 	"os"
 	"slices"
 	"strconv"
@@ -62,6 +63,7 @@ const (
 var treefixNs = map[string]float64{
 	treefix.Sequential: 60, treefix.Parallel: 200, treefix.Vectorial: 10, treefix.VectorialCompensated: 20, cpuBuild: 80,
 	cudatreefix.Parallel: 200, cudatreefix.Vectorial: 5, cudatreefix.VectorialCompensated: 5, cudaBuild: 5,
+	cpuLevels: 100,
 }
 
 // treeSpec is one tree of an experiment.
@@ -325,11 +327,15 @@ func accuracyChains(s Scale) int {
 	return 100
 }
 
+// accuracyCond is the condition number asked of chain i of k: 10 to 1e10,
+// evenly on a log scale.
+func accuracyCond(i, k int) float64 { return math.Pow(10, 1+9*float64(i)/float64(k-1)) }
+
 func accuracyCases(s Scale, opt Options) []Case {
 	k := accuracyChains(s)
 	var cs []Case
 	for i := 0; i < k; i++ {
-		cond := math.Pow(10, 1+9*float64(i)/float64(k-1))
+		cond := accuracyCond(i, k)
 		for _, op := range []treefix.Op{treefix.Rootfix, treefix.Leaffix} {
 			cs = append(cs, accuracyCase(i, cond, op, opt))
 		}
@@ -367,7 +373,9 @@ func accuracyCase(i int, cond float64, op treefix.Op, opt Options) Case {
 				w[v] = float32(y)
 				sumAbs += math.Abs(y)
 			}
-			exact, _ := trees.ExactSum(x).Float64()
+			exactBig := trees.ExactSum(x)
+			exact, _ := exactBig.Float64()
+			bounds := accuracyBounds(op, x, sumAbs)
 			// the vertex holding the whole sum: the leaf for Rootfix, the root for Leaffix
 			full := int32(-1)
 			if op == treefix.Rootfix {
@@ -386,7 +394,7 @@ func accuracyCase(i int, cond float64, op treefix.Op, opt Options) Case {
 			return &Instance{
 				Input: &bench.Input{Generator: "trees.GenSum", Seed: seed, Hash: tr.Hash(),
 					Description: fmt.Sprintf("chain of %d vertices, GenSum weights (float32), condition number %.3g (asked %.3g)", accuracyN, c, cond)},
-				Metrics: map[string]float64{"cond": c, "n": accuracyN},
+				Metrics: map[string]float64{"cond": c, "n": accuracyN, "exact_sum": exact},
 				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
 					var err error
 					if strings.HasPrefix(impl, "cuda/") {
@@ -402,31 +410,95 @@ func accuracyCase(i int, cond float64, op treefix.Op, opt Options) Case {
 				Check: func(impl string, o any) bench.Check {
 					got, ok := o.(float32)
 					if !ok {
-						return bench.Check{Method: "relative error of the full sum", Detail: "no output"}
+						return bench.Check{Method: "error of the full sum vs the exact sum", Detail: "no output"}
 					}
-					err := math.Abs(float64(got) - exact)
+					// |got - exact sum|, computed exactly and rounded once
+					d := new(big.Float).SetPrec(exactBig.Prec()).SetFloat64(float64(got))
+					d.Sub(d, exactBig)
+					err, _ := d.Abs(d).Float64()
 					rel := err / math.Abs(exact)
-					// a-priori bounds: recursive or scan summation of 2n
-					// terms, plus the Leaffix read's two operations, for the
-					// plain ones; Bound for the compensated one
-					g := 2 * accuracyN * treefix.U32 / (1 - 2*accuracyN*treefix.U32)
-					bound := 3 * g * sumAbs
-					method := "relative error of the full sum vs exact; bound 3·γ_2n(float32)·Σ|w|"
+					var bound float64
+					method := "error of the full sum vs the exact (math/big) sum of the same float32 terms; bound: "
 					switch impl {
 					case treefix.VectorialCompensated:
 						bound = treefix.Bound(op, accuracyN, exact, 2*sumAbs+math.Abs(float64(w[full])), sumAbs)
-						method = "relative error of the full sum vs exact; bound treefix.Bound"
+						method += "treefix.Bound"
 					case cudatreefix.VectorialCompensated:
 						bound = cudatreefix.Bound(op, accuracyN, exact, sumAbs)
-						method = "relative error of the full sum vs exact; bound cudatreefix.Bound"
+						method += "cudatreefix.Bound"
+					default:
+						b, ok := bounds[impl]
+						if !ok {
+							return bench.Check{Method: method, Detail: "no error model for " + impl}
+						}
+						bound, method = b.bound, method+b.model
 					}
-					chk := bench.Check{OK: err <= bound, Method: method, MaxErr: rel, Bound: bound / math.Abs(exact),
-						Detail: fmt.Sprintf("relative error %.3g at condition number %.3g", rel, c)}
-					return chk
+					return bench.Check{OK: err <= bound, Method: method, MaxErr: rel, Bound: bound / math.Abs(exact),
+						Detail: fmt.Sprintf("relative error %.3g (bound %.3g) at condition number %.3g", rel, bound/math.Abs(exact), c)}
 				},
 			}, nil
 		},
 	}
+}
+
+// errModel is one implementation's error bound on a chain's full sum and
+// the model it comes from, in words.
+type errModel struct {
+	bound float64
+	model string
+}
+
+// cudaScanHeight bounds the height of the evaluation tree of any prefix of
+// cuda/vectorial's float32 scan over m entries (kernels/treefix.cu,
+// tf_scan_f32: tiles of 256 threads x 16 items, decoupled look-back): a
+// thread's 16 items summed in turn (16 additions), the block's warp scans
+// (5 + 5) and the thread's offset (1), the look-back's warp reductions of
+// 32 tiles (5) and its running exclusive prefix (1) and the published
+// inclusive prefix (1) per tile before it, then the offset and the
+// thread's 16 items again (17): at most 45 + 7·tiles; 64 + 8·tiles here.
+func cudaScanHeight(m int) int {
+	const tile = 256 * 16
+	return 64 + 8*((m+tile-1)/tile)
+}
+
+// accuracyBounds gives the error bound of each plain implementation on
+// the full sum of a chain whose weights, root to leaf, are x (the error
+// model of treefix.SeqErrBound, u = 2^-24):
+//
+//   - cpu/sequential, cpu/parallel, cuda/parallel: a recursive sum along
+//     the chain, from the root (Rootfix) or from the leaf (Leaffix): the
+//     running bound u·Σ|s_k| over that order's partial sums;
+//   - cpu/vectorial: Rootfix reads the leaf's prefix, the recursive sum of
+//     the n opens from the root (the same bound); Leaffix reads
+//     fl(fl(E[root)] - E[(root]) + w_root), the prefix of all n weights
+//     (their running bound) then two rounded operations (OpErrBound);
+//   - cuda/vectorial: any order of height cudaScanHeight(2n): γ_h·Σ|x|,
+//     and for Leaffix the two operations of the read.
+func accuracyBounds(op treefix.Op, x []float32, sumAbs float64) map[string]errModel {
+	const u = treefix.U32
+	order := slices.Clone(x)
+	if op == treefix.Leaffix {
+		slices.Reverse(order)
+	}
+	s, seq := treefix.SeqErrBound(u, order)
+	running := errModel{seq, "recursive sum " + map[treefix.Op]string{treefix.Rootfix: "from the root", treefix.Leaffix: "from the leaf"}[op] + ", running bound Σ_k u32·|s_k| over the exact partial sums"}
+	out := map[string]errModel{treefix.Sequential: running, treefix.Parallel: running, cudatreefix.Parallel: running}
+	h := cudaScanHeight(2 * len(x))
+	tree := treefix.TreeErrBound(u, h, sumAbs)
+	x0 := float64(x[0])
+	if op == treefix.Rootfix {
+		out[treefix.Vectorial] = running
+		out[cudatreefix.Vectorial] = errModel{tree, fmt.Sprintf("scan tree of height <= %d, γ_h(u32)·Σ|w|", h)}
+		return out
+	}
+	_, pre := treefix.SeqErrBound(u, x)
+	read := func(eClose, eOpen float64) float64 {
+		return treefix.OpErrBound(u, treefix.OpErrBound(u, eClose, eOpen, s-x0), 0, s)
+	}
+	out[treefix.Vectorial] = errModel{read(pre, 0), "recursive scan from the root (running bound), then the read's two roundings"}
+	out[cudatreefix.Vectorial] = errModel{read(tree, treefix.TreeErrBound(u, h, math.Abs(x0))),
+		fmt.Sprintf("scan tree of height <= %d (γ_h(u32)·Σ|w|), then the read's two roundings", h)}
+	return out
 }
 
 func init() {
@@ -438,6 +510,17 @@ func init() {
 		NsPerWork:   treefixNs,
 		Cases:       func(s Scale, o Options) []Case { return table1Cases(s, o, true) },
 		Tables:      treefixTable1,
+	})
+	Register(&Experiment{
+		Name:        "treefix/fig6",
+		Paper:       treefixPaper,
+		Description: "the level profile (vertices per breadth-first level) of the Table I trees, the star and the caterpillar (paper's Fig. 6)",
+		Impls:       []string{cpuLevels},
+		NsPerWork:   treefixNs,
+		Cases:       fig6Cases,
+		Tables:      treefixFig6Table,
+		Claims:      treefixFig6Claims,
+		Plots:       treefixFig6Plots,
 	})
 	Register(&Experiment{
 		Name:        "treefix/fig4",
@@ -534,7 +617,7 @@ func treefixAccuracyClaims(run []bench.Record) []Claim {
 	const exp = "treefix/accuracy"
 	own := ofExperiment(run, exp)
 	c := Claim{Where: "section IV-B, V", PaperFigure: "at most 2 bits",
-		Text: "The vectorial algorithm loses at most about 2 bits against the parallel one: ours is the largest log2(vectorial's error / parallel's) over every chain, Rootfix and Leaffix, CPU and GPU. Reproduced when at most 2.5 bits."}
+		Text: "The vectorial algorithm \"may lead to a 2-bit lost in the worst case\" against the parallel one: ours is the largest log2(vectorial's error / parallel's) over every chain, Rootfix and Leaffix, CPU and GPU, each error measured against the exact sum (and each result checked against its error model, the table's note). Reproduced when at most 2.5 bits and every result is within its error model."}
 	worst, where, chains := math.Inf(-1), "", 0
 	for _, op := range []string{"rootfix", "leaffix"} {
 		for _, r := range accuracyRows(own, op) {
@@ -558,9 +641,18 @@ func treefixAccuracyClaims(run []bench.Record) []Claim {
 		}
 		return []Claim{c.notRun(cells...)}
 	}
-	c.Ours = fmt.Sprintf("%.1f bits (%s)", worst, where)
+	within, cells := 0, 0
+	for _, r := range own {
+		if r.Check != nil && (r.Status == bench.StatusOK || r.Status == bench.StatusCheckFailed) {
+			cells++
+			if r.Check.OK {
+				within++
+			}
+		}
+	}
+	c.Ours = fmt.Sprintf("%.1f bits (%s); %d of %d results within their error model", worst, where, within, cells)
 	c.Verdict = NotReproduced
-	if worst <= 2.5 {
+	if worst <= 2.5 && within == cells {
 		c.Verdict = Reproduced
 	}
 	return []Claim{c}
