@@ -125,3 +125,113 @@ func TestDominationPeerTable(t *testing.T) {
 		}
 	}
 }
+
+// domRec is a record of a domination cell with one phase.
+func domRec(exp, impl string, m int, phase string, ms float64) bench.Record {
+	return bench.Record{Experiment: exp, Impl: impl, Params: dominationParams(m), Status: bench.StatusOK,
+		Phases: []bench.Phase{{Name: phase, MedianMS: ms, StatMS: ms}}}
+}
+
+// claimByText finds the claim whose text contains s.
+func claimByText(t *testing.T, cs []Claim, s string) Claim {
+	t.Helper()
+	for _, c := range cs {
+		if strings.Contains(c.Text, s) {
+			return c
+		}
+	}
+	t.Fatalf("no claim with %q in %v", s, cs)
+	return Claim{}
+}
+
+// TestDominationSearchClaims computes the verdicts of the paper's
+// Algorithm 3-5 and Table 5 times from records: within the factor,
+// beyond it either way, and not run with the reason and ours at a smaller m.
+func TestDominationSearchClaims(t *testing.T) {
+	run := []bench.Record{
+		domRec("domination/table3", domWholeSeq, 12, "algorithm3", 16800*1.5), // paper 16.8 s: reproduced
+		domRec("domination/table3", domWholePar, 12, "algorithm3", 7200/3.0),  // paper 7.2 s: exceeded
+		domRec("domination/table4", domWholeSeq, 12, "algorithm4", 149800*3),  // paper 149.8 s: not reproduced
+		domRec("domination/table4", domWholePar, 9, "algorithm4", 1234),       // m = 12 not run
+		{Experiment: "domination/table4", Impl: domWholePar, Params: dominationParams(12), Status: bench.StatusSkipped, EstimateMS: 4e6},
+		domRec("domination/table5", domV1, 7, bench.TotalPhase, 13500*1.2), // paper V1 13.5 s at m = 7
+		domRec("domination/table5", domV2, 8, bench.TotalPhase, 5400),      // paper V2 5.4 s at m = 8
+	}
+	c3 := domSearchClaims(run, "domination/table3")
+	if c := claimByText(t, c3, "sequential"); c.Verdict != Reproduced || !strings.Contains(c.Ours, "m = 12") {
+		t.Errorf("Algorithm 3 sequential: %+v", c)
+	}
+	if c := claimByText(t, c3, "OpenMP"); c.Verdict != Exceeded {
+		t.Errorf("Algorithm 3 OpenMP: %+v", c)
+	}
+	c4 := domSearchClaims(run, "domination/table4")
+	if c := claimByText(t, c4, "sequential"); c.Verdict != NotReproduced {
+		t.Errorf("Algorithm 4 sequential: %+v", c)
+	}
+	if c := claimByText(t, c4, "OpenMP"); c.Verdict != NotRun || !strings.Contains(c.Reason, "skipped") || !strings.Contains(c.Reason, "ours at m = 9") {
+		t.Errorf("Algorithm 4 OpenMP: %+v", c)
+	}
+	if c := domSearchClaims(run, "domination/table6")[0]; c.Verdict != NotRun || !strings.Contains(c.PaperFigure, "m = 12") {
+		t.Errorf("Algorithm 5: %+v", c)
+	}
+	c5 := dominationTable5Claims(run)
+	if len(c5) != 4 {
+		t.Fatalf("Table 5: %d claims, want one per version", len(c5))
+	}
+	if c5[0].Verdict != Reproduced || !strings.Contains(c5[0].Ours, "m = 7") {
+		t.Errorf("version 1: %+v", c5[0])
+	}
+	if c5[1].Verdict != Reproduced || !strings.Contains(c5[1].Ours, "m = 8") {
+		t.Errorf("version 2: %+v", c5[1])
+	}
+	if c5[2].Verdict != NotRun || c5[3].Verdict != NotRun || !strings.Contains(c5[3].Reason, domV4) {
+		t.Errorf("versions 3, 4: %+v, %+v", c5[2], c5[3])
+	}
+}
+
+// TestDominationTablesShowSearches renders Tables 2-6 from records: the
+// whole-matrix columns beside the fingerprints and the paper's m = 12
+// times, our versions beside Table 5's, and Table 2's cpu/paper column
+// skipped with its estimate up to m = 12.
+func TestDominationTablesShowSearches(t *testing.T) {
+	run := []bench.Record{
+		domRec("domination/table2", "cpu/paper", 8, bench.TotalPhase, 136840),
+		domRec("domination/table3", domWholeSeq, 9, "algorithm3", 4321),
+		domRec("domination/table4", domWholePar, 9, "algorithm4", 8765),
+		domRec("domination/table6", domWholeSeq, 9, "algorithm5", 3.25),
+		domRec("domination/table5", domV1, 7, bench.TotalPhase, 17171),
+		domRec("domination/table5", domV2, 7, bench.TotalPhase, 7777),
+	}
+	for m := 9; m <= 12; m++ {
+		run = append(run, bench.Record{Experiment: "domination/table2", Impl: "cpu/paper", Params: dominationParams(m),
+			Status: bench.StatusSkipped, EstimateMS: float64(m) * 3.6e6})
+	}
+	var out bytes.Buffer
+	for _, tb := range append(append(append(dominationTable2(run), dominationExactTable(run, "domination/table3")...),
+		append(dominationExactTable(run, "domination/table4"), dominationExactTable(run, "domination/table6")...)...), dominationTable5(run)...) {
+		if err := tb.Render(&out, "text"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	text := out.String()
+	for _, want := range []string{"4,321", "8,765", "3.2", "17,171", "7,777", "16,800.0 · 7,200.0 · 13,600.0", "149,800.0 · 98,500.0 · 170,000.0", "11,800",
+		"Algorithm 3 whole seq", domV1, domV4} {
+		if !strings.Contains(text, want) {
+			t.Errorf("tables lack %q", want)
+		}
+	}
+	for m := 9; m <= 12; m++ {
+		line := ""
+		for _, l := range strings.Split(text, "\n") {
+			if strings.HasPrefix(strings.TrimLeft(l, "│ "), Itoa(m)+" ") && strings.Contains(l, "skipped (est.") {
+				line = l
+			}
+		}
+		if line == "" {
+			t.Errorf("Table 2: no row m = %d with cpu/paper skipped (est. ...)", m)
+		}
+	}
+	if t.Failed() {
+		t.Log(text)
+	}
+}

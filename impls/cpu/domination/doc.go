@@ -27,6 +27,12 @@
 // every α_k from the boundary values γ2(n0..n0+a-1) and lists the n below n0
 // where the formula does not hold (the paper's Table 6 and its exceptions).
 //
+// Options.Search runs Algorithms 3 to 5 as the paper computes them
+// instead (whole.go): Algorithm 2 keeps every power in host memory, each
+// "A^i - A^j == constant" is the difference matrix computed entry by entry
+// (on one thread, or by bands of rows on every thread as the paper's
+// OpenMP versions) and scanned, and Algorithm 5 reads each A^n's diagonal.
+//
 // A witness, an optimal 2-dominating set, is found by backtracking a
 // minimum closed walk of length n through the diagonal's minimising word,
 // with (min,+) matrix-vector products, and is checked to be 2-dominating.

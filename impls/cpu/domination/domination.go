@@ -54,6 +54,10 @@ type Options struct {
 	// Window is the part of the run that Rec's window of total covers
 	// (NoWindow: none, total is the whole call).
 	Window Window
+	// Search is how Algorithms 3 to 5 read the powers: fingerprints (the
+	// default) or, as the paper, whole matrices kept by Algorithm 2 (all K
+	// powers in host memory, see MemoryNeededWhole).
+	Search Search
 }
 
 // Window names the part of a run that the Recorder's window of total
@@ -150,6 +154,10 @@ type Analysis struct {
 	start2  time.Time // when Algorithm 2 began (for PhaseAlgorithms2to5)
 	im      minplus.Impl
 	op      *minplus.Operand
+	// kept[i] is A^i for a whole-matrix search (kept[0] unused), scratch
+	// the difference matrix of its comparisons.
+	kept    []*minplus.Dense
+	scratch []int16
 }
 
 // MemoryNeeded is the host memory, in bytes, that Algorithm 2 needs for m
@@ -219,6 +227,9 @@ func Analyze(ctx context.Context, m int, opt Options) (*Analysis, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opt.Search.whole() {
+		return an, an.searchWhole(opt)
+	}
 	stop := opt.Rec.Start("algorithm3")
 	err = an.Algorithm3()
 	stop()
@@ -245,11 +256,44 @@ func Analyze(ctx context.Context, m int, opt Options) (*Analysis, error) {
 	stop = opt.Rec.Start("algorithm5")
 	an.Algorithm5()
 	stop()
+	an.endAlgorithms2to5(opt)
+	return an, nil
+}
+
+// endAlgorithms2to5 records the summary phase of Algorithms 2 to 5 and
+// closes the window of WindowAlgorithms2to5.
+func (an *Analysis) endAlgorithms2to5(opt Options) {
 	opt.Rec.AddSummary(PhaseAlgorithms2to5, time.Since(an.start2))
 	if opt.Window == WindowAlgorithms2to5 {
 		opt.Rec.EndTotal()
 	}
-	return an, nil
+}
+
+// searchWhole runs Algorithms 3 to 5 on the whole powers kept by
+// Algorithm 2, each timed into opt.Rec, and releases the powers.
+func (an *Analysis) searchWhole(opt Options) error {
+	defer func() { an.kept, an.scratch = nil, nil }()
+	threads := searchThreads(opt.Search, opt.Threads)
+	stop := opt.Rec.Start("algorithm3")
+	err := an.Algorithm3Whole(threads)
+	stop()
+	if err != nil {
+		return err
+	}
+	stop = opt.Rec.Start("algorithm4")
+	err = an.Algorithm4Whole(threads)
+	stop()
+	if err != nil {
+		return err
+	}
+	stop = opt.Rec.Start("algorithm5")
+	err = an.Algorithm5Whole()
+	stop()
+	if err != nil {
+		return err
+	}
+	an.endAlgorithms2to5(opt)
+	return nil
 }
 
 // PhaseAlgorithms2to5 is the summary phase Analyze records in every window:
@@ -283,6 +327,12 @@ func powers(ctx context.Context, m int, opt Options) (*Analysis, error) {
 		return nil, fmt.Errorf("domination: unknown implementation %q (known: %s)", opt.Impl, strings.Join(Impls(), ", "))
 	}
 	need, n, err := MemoryNeeded(m, opt.Impl)
+	if opt.Search.whole() {
+		if opt.StopAtRepetition {
+			return nil, fmt.Errorf("domination: m = %d: the paper's whole-matrix search needs all K powers, not StopAtRepetition", m)
+		}
+		need, n, err = MemoryNeededWhole(m, opt.K, opt.Impl)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("domination: %w", err)
 	}
@@ -329,6 +379,9 @@ func powers(ctx context.Context, m int, opt Options) (*Analysis, error) {
 		w += int(min(uint64(opt.K), min(spare/4, ringBytes)/minplus.Bytes(n)))
 	}
 	w = min(w, opt.K)
+	if opt.Search.whole() {
+		w = opt.K + 1 // every power kept: ring[i] is A^i
+	}
 	if err := an.algorithm2(ctx, im, op, w, opt); err != nil {
 		return nil, err
 	}
@@ -346,6 +399,9 @@ func (an *Analysis) algorithm2(ctx context.Context, im minplus.Impl, op *minplus
 		ring[i] = &minplus.Dense{N: n, Data: make([]int16, n*n)}
 	}
 	ring[1%w] = an.digraph.Dense()
+	if opt.Search.whole() {
+		an.kept, an.scratch = ring, make([]int16, n*n)
+	}
 	an.Powers = make([]Power, 1, opt.K+1)
 	seen := map[[2]uint64]int{}
 	for i := 1; i <= opt.K; i++ {
@@ -530,6 +586,12 @@ func (an *Analysis) Algorithm5() {
 	for n := 3; n <= last; n++ {
 		an.Gamma[n] = int(an.Powers[n].DiagMin)
 	}
+	an.deriveFormula()
+}
+
+// deriveFormula derives α_k and the exceptions from Gamma (Algorithm 5).
+func (an *Analysis) deriveFormula() {
+	last := an.N0 + an.A - 1
 	an.Alpha = make([]int, an.A)
 	for n := an.N0; n <= last; n++ {
 		an.Alpha[n%an.A] = an.Gamma[n] - ceilDiv(an.B*n, an.A)

@@ -52,11 +52,24 @@ func (an *Analysis) algorithm2GPU(ctx context.Context, opt Options) error {
 	}
 	defer s.Close()
 	an.Powers = make([]Power, 1, opt.K+1)
+	if opt.Search.whole() {
+		// As the paper's versions 3 and 4: every power comes back to the
+		// host, inside Algorithm 2, for the whole-matrix Algorithms 3-5.
+		an.kept = make([]*minplus.Dense, opt.K+1)
+		an.scratch = make([]int16, an.N*an.N)
+	}
 	seen := map[[2]uint64]int{}
 	j := 0
 	err = s.Powers(ctx, opt.K, func(st cudaminplus.Stats) error {
 		if st.Power != len(an.Powers) {
 			return fmt.Errorf("statistics of A^%d where A^%d was expected", st.Power, len(an.Powers))
+		}
+		if an.kept != nil {
+			d := &minplus.Dense{N: an.N, Data: make([]int16, an.N*an.N)}
+			if err := s.Download(ctx, d.Data); err != nil {
+				return fmt.Errorf("download of A^%d: %w", st.Power, err)
+			}
+			an.kept[st.Power] = d
 		}
 		var ok bool
 		if j, ok = an.record(powerOf(an.N, st), seen); ok && opt.StopAtRepetition {

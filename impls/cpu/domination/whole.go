@@ -1,0 +1,226 @@
+package domination
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	gen "github.com/semibench/semibench/generators/domination"
+	"github.com/semibench/semibench/impls/cpu/minplus"
+)
+
+// Algorithms 3 to 5 as the paper computes them (section 3, its listings):
+// every power A^1..A^K is kept in host memory after Algorithm 2, and
+// "A^i - A^j == constant" is the difference matrix computed entry by entry,
+// then scanned for one constant; Algorithm 5 reads the main diagonal of
+// each A^n. The difference runs on one thread (the paper's sequential
+// version) or by bands of rows on every thread (its OpenMP versions); the
+// scan, as in the paper's program, runs on one thread and stops at the
+// first entry off the constant.
+
+// Search selects how Algorithms 3 to 5 read the powers.
+type Search int
+
+const (
+	// SearchFingerprints reads each power's fingerprint, minimum and
+	// diagonal minimum, kept while Algorithm 2 ran (the default); a match is
+	// re-checked entry by entry once.
+	SearchFingerprints Search = iota
+	// SearchWholeSequential keeps every power and compares whole matrices
+	// entry by entry on one thread (Table 5's version 1).
+	SearchWholeSequential
+	// SearchWholeParallel keeps every power and computes each difference
+	// matrix by bands of rows on Options.Threads goroutines (Table 5's
+	// versions 2 and 4, the paper's OpenMP difference).
+	SearchWholeParallel
+)
+
+// String names the search for messages.
+func (s Search) String() string {
+	switch s {
+	case SearchWholeSequential:
+		return "whole matrices, sequential"
+	case SearchWholeParallel:
+		return "whole matrices, parallel"
+	}
+	return "fingerprints"
+}
+
+// whole reports whether the search keeps and compares whole matrices.
+func (s Search) whole() bool { return s == SearchWholeSequential || s == SearchWholeParallel }
+
+// Difference-matrix entries that are not a finite difference: both
+// entries infinite (skipped by the scan) or exactly one (never constant).
+const (
+	diffBothInf int16 = math.MinInt16
+	diffOneInf  int16 = math.MaxInt16
+)
+
+// MemoryNeededWhole is the host memory, in bytes, that Algorithm 2 with a
+// whole-matrix search needs: the K powers kept (and a spare for the
+// product's output), the difference matrix, and a dense A(D_m) for the
+// dense CPU products. On a GPU the powers are computed on the device and
+// each is downloaded into the same K host matrices.
+func MemoryNeededWhole(m, k int, impl string) (uint64, int, error) {
+	n, err := gen.Rows(m)
+	if err != nil {
+		return 0, 0, err
+	}
+	mats := uint64(k) + 2
+	if impl == "cpu/paper" || impl == "cpu/fast" {
+		mats++
+	}
+	return mats * minplus.Bytes(n), n, nil
+}
+
+// searchThreads is the goroutines of a difference: 1 for the sequential
+// search, else opt.Threads (0: all CPUs).
+func searchThreads(s Search, threads int) int {
+	if s == SearchWholeSequential {
+		return 1
+	}
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	return threads
+}
+
+// difference fills d with x - y entry by entry (diffBothInf, diffOneInf
+// where entries are infinite), on threads goroutines by bands of rows.
+func difference(d []int16, x, y *minplus.Dense, threads int) {
+	n := x.N
+	threads = max(1, min(threads, n))
+	band := (n + threads - 1) / threads
+	body := func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			u, v := x.Data[i], y.Data[i]
+			switch ui, vi := u >= minplus.Inf, v >= minplus.Inf; {
+			case ui && vi:
+				d[i] = diffBothInf
+			case ui || vi:
+				d[i] = diffOneInf
+			default:
+				d[i] = u - v
+			}
+		}
+	}
+	if threads == 1 {
+		body(0, n*n)
+		return
+	}
+	var wg sync.WaitGroup
+	for t := range threads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			body(min(n*n, t*band*n), min(n*n, (t+1)*band*n))
+		}()
+	}
+	wg.Wait()
+}
+
+// constant scans a difference matrix for one constant: the constant and
+// true when every entry is it or diffBothInf (and one entry at least is
+// finite), stopping at the first entry off it.
+func constant(d []int16) (int, bool) {
+	c, seen := int16(0), false
+	for _, v := range d {
+		switch {
+		case v == diffBothInf:
+		case v == diffOneInf:
+			return 0, false
+		case !seen:
+			c, seen = v, true
+		case v != c:
+			return 0, false
+		}
+	}
+	return int(c), seen
+}
+
+// constDiff reports whether A^i - A^j is constant and the constant,
+// computing the difference of the kept powers into the scratch matrix.
+func (an *Analysis) constDiff(i, j, threads int) (int, bool) {
+	difference(an.scratch, an.kept[i], an.kept[j], threads)
+	return constant(an.scratch)
+}
+
+// checkKept fails unless Algorithm 2 kept every power (a whole search).
+func (an *Analysis) checkKept(alg int) error {
+	if len(an.kept) <= an.Computed || an.scratch == nil {
+		return fmt.Errorf("domination: m = %d: algorithm %d on whole matrices needs every power kept (Options.Search)", an.M, alg)
+	}
+	return nil
+}
+
+// Algorithm3Whole is the paper's Algorithm 3 on the kept powers: for i
+// from the last power down and j from i-1 down, the first pair whose
+// difference matrix A^i - A^j is constant gives a = i - j, b the
+// constant, r0 = j. threads: goroutines of each difference (1:
+// sequential).
+func (an *Analysis) Algorithm3Whole(threads int) error {
+	if err := an.checkKept(3); err != nil {
+		return err
+	}
+	for i := an.Computed; i >= 1; i-- {
+		for j := i - 1; j >= 1; j-- {
+			if c, ok := an.constDiff(i, j, threads); ok {
+				an.A, an.B, an.R0 = i-j, c, j
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("domination: m = %d: algorithm 3 (whole matrices): %w (%d powers)", an.M, ErrNoRecurrence, an.Computed)
+}
+
+// Algorithm4Whole is the paper's Algorithm 4 on the kept powers: from
+// i = r0 + a down, while A^i - A^(i-a) is the constant matrix b, n0 = i - a.
+// The n0 + a found must be where the powers' fingerprints first repeated
+// while Algorithm 2 ran (the two searches agree); the recurrence is then
+// checked entry by entry.
+func (an *Analysis) Algorithm4Whole(threads int) error {
+	if err := an.checkKept(4); err != nil {
+		return err
+	}
+	if an.A == 0 {
+		return fmt.Errorf("domination: m = %d: algorithm 4 before algorithm 3", an.M)
+	}
+	an.N0 = an.R0
+	for i := an.R0 + an.A; i-an.A >= 1; i-- {
+		if c, ok := an.constDiff(i, i-an.A, threads); !ok || c != an.B {
+			break
+		}
+		an.N0 = i - an.A
+	}
+	if an.RepeatAt != an.N0+an.A {
+		return fmt.Errorf("domination: m = %d: algorithm 4 (whole matrices) gives n0 + a = %d but the fingerprints first repeat at %d",
+			an.M, an.N0+an.A, an.RepeatAt)
+	}
+	an.Verified = fmt.Sprintf("A^i = %d ⊗ A^(i-%d) for %d <= i <= %d checked entry by entry by Algorithms 3 and 4 on the whole matrices",
+		an.B, an.A, an.N0+an.A, an.R0+an.A)
+	return nil
+}
+
+// Algorithm5Whole is the paper's Algorithm 5 on the kept powers: γ2 is the
+// minimum of A^n's main diagonal, read from the matrix, for 3 <= n < n0 + a.
+func (an *Analysis) Algorithm5Whole() error {
+	if err := an.checkKept(5); err != nil {
+		return err
+	}
+	last := an.N0 + an.A - 1
+	an.Gamma = make([]int, last+1)
+	for n := 3; n <= last; n++ {
+		d, g := an.kept[n], minplus.Inf
+		for i := 0; i < d.N; i++ {
+			g = min(g, d.Data[i*d.N+i])
+		}
+		if g != an.Powers[n].DiagMin {
+			return fmt.Errorf("domination: m = %d: algorithm 5 (whole matrices): min diagonal of A^%d is %d, Algorithm 2's statistics %d",
+				an.M, n, g, an.Powers[n].DiagMin)
+		}
+		an.Gamma[n] = int(g)
+	}
+	an.deriveFormula()
+	return nil
+}
