@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"hash/fnv"
 	"log/slog"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/semibench/semibench/bench"
@@ -640,6 +642,26 @@ func apspSystolicTable(run []bench.Record) []bench.Table {
 	}
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
+	return append([]bench.Table{t}, apspSweepTable(own)...)
+}
+
+// apspSweepTable shows the sweep's findings beside the paper's figures,
+// one row per claim (apspSweepClaims gives the verdicts).
+func apspSweepTable(own []bench.Record) []bench.Table {
+	claims := apspSweepClaims(own)
+	if len(claims) == 0 || claims[0].Verdict == NotRun {
+		return nil
+	}
+	t := bench.Table{
+		Title:  "apsp/systolic — every n from 1 to the sweep's largest: GJE1 with m < n, the wedge, the unidirectional array, the schedule found by search, beside the paper",
+		Header: []string{"where", "paper", "simulated", "verdict"},
+	}
+	for _, c := range claims {
+		t.Rows = append(t.Rows, []string{c.Where, c.PaperFigure, c.Ours, c.verdictText()})
+	}
+	t.Notes = append(t.Notes,
+		"Tracks and period: found by search on one simulated matrix's register use (tracks: the most matrices entering on consecutive steps that never want one register at one step; period: the shortest that keeps a stream on those tracks free of such collisions), then the whole found stream simulated with sGJE's results checked.",
+		"Wedge and unidirectional array: our readings of section 6 and of the report cited in section 8 (systolic.Wedge, systolic.Unidirectional say which); the lower bound's proof is not reproduced, only that the arrays meet it.")
 	return []bench.Table{t}
 }
 
@@ -1011,7 +1033,7 @@ func init() {
 			for _, n := range apspSystolicSizes(s) {
 				cs = append(cs, apspSystolicCase(n, o))
 			}
-			return cs
+			return append(cs, apspSystolicSweepCase(apspSweepMax(s), o))
 		},
 		Tables: apspSystolicTable,
 		Claims: apspSystolicClaims,
@@ -1083,5 +1105,311 @@ func apspSystolicClaims(run []bench.Record) []Claim {
 		}
 		out = append(out, exactClaim(c, ok, bad, cells))
 	}
+	return append(out, apspSweepClaims(own)...)
+}
+
+// apspSweepClaims are the claims the sweep (apspSystolicSweepCase) holds
+// to every n from 1 to its largest: each reproduced when no n differs
+// from the paper's formula, else not reproduced with the count.
+func apspSweepClaims(own []bench.Record) []Claim {
+	var cell claimCell
+	for i := range own {
+		if own[i].Impl == "cpu/systolic" && own[i].Params.Get("sweep") != "" {
+			cell = claimCell{&own[i], own[i].Impl, own[i].Params}
+		}
+	}
+	if cell.r == nil {
+		cell = claimCell{nil, "cpu/systolic", bench.Params{{Name: "sweep", Value: "n=1..N"}}}
+	}
+	type rule struct {
+		where, text, figure string
+		ours                func(m map[string]float64) (string, bool)
+		reason              func(m map[string]float64) string
+	}
+	count := func(key string, from int, what string) func(m map[string]float64) (string, bool) {
+		return func(m map[string]float64) (string, bool) {
+			if m[key] == 0 {
+				return fmt.Sprintf("every n from %d to %g %s", from, m["sweep_max_n"], what), true
+			}
+			return fmt.Sprintf("%g n of 1..%g differ", m[key], m["sweep_max_n"]), false
+		}
+	}
+	rules := []rule{
+		{"section 6, Fig. 10", "GJE1 on the (n+1)×(n+1) array takes 4n+3m-2 steps for an m×m matrix, m < n (c_mm out after c_11 in), with matrices of every order back to back on three tracks (Fig. 11 a). Ours: every m < n simulated in one stream per n.", "4n+3m-2",
+			func(m map[string]float64) (string, bool) {
+				if m["gje1m_bad"] == 0 {
+					return fmt.Sprintf("all %g pairs (n, m < n), n ≤ %g, equal", m["gje1m_pairs"], m["sweep_max_n"]), true
+				}
+				return fmt.Sprintf("%g of %g pairs differ, first n = %g, m = %g", m["gje1m_bad"], m["gje1m_pairs"], m["gje1m_first_bad_n"], m["gje1m_first_bad_m"]), false
+			}, nil},
+		{"section 6, Fig. 12", "The wedge GJE\\ takes 7m-2 steps for an m×m matrix. Ours: the (m+1)×(m+1) array folded along its vertical symmetry line (our reading), simulated.", "7m-2",
+			count("wedge_bad", 1, "gives 7m-2"),
+			func(m map[string]float64) string {
+				return fmt.Sprintf("a wedge processor does up to %g computations in one step, both halves of the fold at once", m["wedge_max_load"])
+			}},
+		{"section 8 [Rote 1984]", "The unidirectional array takes 5n-2 steps. Ours: GJE0's computations sheared upward (our reconstruction; the report's construction is not in the paper), n ≥ 2.", "5n-2",
+			count("uni_bad", 2, "gives 5n-2"),
+			func(m map[string]float64) string {
+				return fmt.Sprintf("n = 1: %g steps, the lone star", m["uni_n1_steps"])
+			}},
+		{"section 8 [Rote 1984]", "The unidirectional array has about 5n² processors. Ours: the processors of our reconstruction that compute, at the largest n; reproduced within 10%.", "about 5n²",
+			func(m map[string]float64) (string, bool) {
+				r := m["uni_processors_per_n2"]
+				return fmt.Sprintf("%g processors at n = %g, %.2f n²", m["uni_processors_max_n"], m["sweep_max_n"], r), math.Abs(r-5) <= 0.5
+			}, func(map[string]float64) string { return "under our reconstruction only" }},
+		{"section 8 [Rote 1984]", "Any parallelization of sGJE takes at least 5n-3 steps. Ours: the computations of the simulated arrays span exactly 5n-3 steps (first to last computation, n ≥ 2) and no array's step count for an n×n matrix is below it; the proof itself is not run.", "5n-3",
+			func(m map[string]float64) (string, bool) {
+				if m["span_bad"] == 0 && m["below_bound"] == 0 {
+					return fmt.Sprintf("every n from 2 to %g: span 5n-3; the n×n steps of GJE0 and the wedge (7n-2), GJE1 (m = n) and the unidirectional array (5n-2) all ≥ 5n-3", m["sweep_max_n"]), true
+				}
+				return fmt.Sprintf("span differs at %g n, a step count below the bound at %g n", m["span_bad"], m["below_bound"]), false
+			}, nil},
+		{"Fig. 3", "Each element c_ij has exactly n active nodes along its path (m in an m×m matrix). Ours: the computations changing each element, counted in every GJE1 stream.", "n",
+			func(m map[string]float64) (string, bool) {
+				if m["active_nodes_bad"] == 0 {
+					return fmt.Sprintf("every element of every matrix of order m ≤ n ≤ %g has m", m["sweep_max_n"]), true
+				}
+				return fmt.Sprintf("%g elements differ", m["active_nodes_bad"]), false
+			}, nil},
+		{"section 6", "GJE0 runs three tracks with period 6n (c_11 of the next matrix 6n steps after the last). Ours: tracks and the shortest conflict-free period found by search on the simulated register use, the found stream simulated in full.", "3 tracks, 6n",
+			count("sched_gje0_bad", 1, "finds 3 tracks and 6n"), nil},
+		{"section 6, Fig. 9", "GJE1 runs three tracks with period 3n. Ours: found by search as for GJE0.", "3 tracks, 3n",
+			count("sched_gje1_bad", 2, "finds 3 tracks and 3n"),
+			func(m map[string]float64) string {
+				return fmt.Sprintf("n = 1: the search finds %g tracks of period %g, a lone datum leaving room; three tracks of period 3 are conflict-free there too", m["sched_gje1_n1_tracks"], m["sched_gje1_n1_period"])
+			}},
+	}
+	var out []Claim
+	for _, r := range rules {
+		c := Claim{Where: r.where, Text: r.text, PaperFigure: r.figure}
+		if !okCells(cell) {
+			out = append(out, c.notRun(cell))
+			continue
+		}
+		ours, ok := r.ours(cell.r.Metrics)
+		c.Ours, c.Verdict = ours, Reproduced
+		if !ok {
+			c.Verdict = NotReproduced
+		}
+		if r.reason != nil {
+			c.Reason = r.reason(cell.r.Metrics)
+		}
+		out = append(out, c)
+	}
 	return out
+}
+
+// ---- apsp/systolic: the sweep over n ----------------------------------------
+
+// apspSweepMax is the largest n of the sweep: every n from 1 to it.
+func apspSweepMax(s Scale) int {
+	if s == Quick {
+		return 12
+	}
+	return 128
+}
+
+// sweepMetrics are the sweep's findings, as record metrics: counts of
+// cells that differ from the paper's formulas (0 when every n agrees) and
+// the figures the claims show.
+var sweepMetrics = []string{"sweep_max_n", "gje1m_pairs", "gje1m_bad", "gje1m_first_bad_n", "gje1m_first_bad_m",
+	"active_nodes_bad", "wedge_bad", "wedge_max_load", "uni_bad", "uni_n1_steps", "uni_processors_max_n",
+	"uni_processors_per_n2", "span_bad", "below_bound", "sched_gje0_bad", "sched_gje1_bad", "sched_gje1_n1_tracks",
+	"sched_gje1_n1_period", "sched_first_bad_n", "results_bad", "conflicts"}
+
+// apspSystolicSweepCase simulates, for every n from 1 to maxN: GJE1 with
+// a stream of matrices of every order m ≤ n back to back on three tracks
+// (c_mm out against 4n+3m-2, m active nodes per element, sGJE's results),
+// the period and track search for GJE0 and GJE1 with the found schedule
+// confirmed by a full simulation, the folded wedge (7m-2) and the
+// unidirectional array (5n-2 steps, about 5n² processors) with the lower
+// bound 5n-3. The n run in parallel.
+func apspSystolicSweepCase(maxN int, o Options) Case {
+	seed := apspSeed(o)
+	work := 0.0
+	for n := 1; n <= maxN; n++ {
+		work += float64((n+1)*(n+1)) * float64(n*n/2+40*n)
+	}
+	return Case{
+		Params: bench.Params{{Name: "sweep", Value: fmt.Sprintf("n=1..%d", maxN)}},
+		Impls:  []string{"cpu/systolic"},
+		Work:   work,
+		Setup: func(ctx context.Context) (*Instance, error) {
+			metrics := map[string]float64{}
+			return &Instance{
+				Input:   &bench.Input{Generator: "apsp-systolic-sweep", Seed: seed, Description: fmt.Sprintf("every n from 1 to %d: GJE1 streams of min-plus matrices of every order m ≤ n, the schedule search, the wedge and the unidirectional array", maxN)},
+				Metrics: metrics,
+				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
+					if impl != "cpu/systolic" {
+						return nil, fmt.Errorf("%w: the sweep runs on the CPU simulator only, not %s", ErrUnavailable, impl)
+					}
+					m, err := systolicSweep(ctx, seed, maxN)
+					if err != nil {
+						return nil, err
+					}
+					maps.Copy(metrics, m)
+					return m, nil
+				},
+				Check: func(impl string, o any) bench.Check {
+					chk := bench.Check{Method: "every matrix of every GJE1 stream and of every found schedule's stream = sGJE exactly, no conflicts (the formulas are the claims')"}
+					m, ok := o.(map[string]float64)
+					switch {
+					case !ok:
+						chk.Detail = "no output"
+					case m["results_bad"] > 0 || m["conflicts"] > 0:
+						chk.Detail = fmt.Sprintf("%g matrices differ from sGJE, %g conflicts", m["results_bad"], m["conflicts"])
+					default:
+						chk.OK, chk.Detail = true, fmt.Sprintf("every result equals sGJE, no conflicts, n = 1..%d", maxN)
+					}
+					return chk
+				},
+			}, nil
+		},
+	}
+}
+
+// systolicSweep runs the sweep (apspSystolicSweepCase) and returns its
+// metrics.
+func systolicSweep(ctx context.Context, seed uint64, maxN int) (map[string]float64, error) {
+	type result struct {
+		n                                                   int
+		pairs, bad, firstM, nodesBad, resultsBad, conflicts int
+		fullCnn                                             int // GJE1's steps for m = n
+		sched                                               [2]systolic.Schedule
+		wedge                                               systolic.Wedge
+		uni                                                 systolic.Unidirectional
+		err                                                 error
+	}
+	one := func(n int) (res result) {
+		res.n = n
+		s := semiring.MinPlus[float64]{}
+		ops := systolic.SemiringOps(s)
+		var sizes []int
+		var mats [][]float64
+		for m := 1; m <= n; m++ {
+			sizes = append(sizes, m)
+			mats = append(mats, apspGraph[float64](seed+uint64(1000*n+m), m, 0.3, 20, 0.03).Data)
+		}
+		check := func(run *systolic.Run[float64], mats [][]float64) {
+			res.conflicts += run.Conflicts
+			for k, x := range mats {
+				sz := run.Sizes[k]
+				c := &apsp.Matrix[float64]{N: sz, Data: append([]float64(nil), x...)}
+				if _, err := apsp.SGJE(ctx, s, c); err != nil || !slices.Equal(c.Data, run.Result[k]) {
+					res.resultsBad++
+				}
+			}
+		}
+		run, err := systolic.Simulate(ctx, n, ops, mats, systolic.Config{Design: systolic.GJE1, Starts: systolic.MixedStarts(sizes)})
+		if err != nil {
+			res.err = err
+			return
+		}
+		check(run, mats)
+		for k, m := range sizes {
+			for _, a := range run.ActiveNodes[k] {
+				if a != m {
+					res.nodesBad++
+				}
+			}
+			if m == n {
+				res.fullCnn = run.CnnOut(k)
+				continue
+			}
+			res.pairs++
+			if run.CnnOut(k) != 4*n+3*m-2 {
+				if res.bad == 0 {
+					res.firstM = m
+				}
+				res.bad++
+			}
+		}
+		for i, d := range []systolic.Design{systolic.GJE0, systolic.GJE1} {
+			if res.sched[i], res.err = systolic.SearchSchedule(ctx, n, d); res.err != nil {
+				return
+			}
+			sc := res.sched[i]
+			var ms [][]float64
+			for k := 0; k < 3*sc.Tracks; k++ {
+				ms = append(ms, apspGraph[float64](seed+uint64(7000*n+k), n, 0.3, 20, 0.03).Data)
+			}
+			r, err := systolic.Simulate(ctx, n, ops, ms, systolic.Config{Design: d, Starts: sc.Starts(len(ms))})
+			if err != nil {
+				res.err = err
+				return
+			}
+			check(r, ms)
+		}
+		if res.wedge, res.err = systolic.SimulateWedge(ctx, n); res.err != nil {
+			return
+		}
+		res.uni, res.err = systolic.SimulateUnidirectional(ctx, n)
+		return
+	}
+	results := make([]result, maxN+1)
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := range jobs {
+				results[n] = one(n)
+			}
+		}()
+	}
+	// Largest first, so the long ones do not finish last.
+	for n := maxN; n >= 1; n-- {
+		jobs <- n
+	}
+	close(jobs)
+	wg.Wait()
+	m := map[string]float64{"sweep_max_n": float64(maxN)}
+	for n := 1; n <= maxN; n++ {
+		r := results[n]
+		if r.err != nil {
+			return nil, fmt.Errorf("apsp/systolic sweep, n = %d: %w", n, r.err)
+		}
+		m["gje1m_pairs"] += float64(r.pairs)
+		if r.bad > 0 && m["gje1m_bad"] == 0 {
+			m["gje1m_first_bad_n"], m["gje1m_first_bad_m"] = float64(n), float64(r.firstM)
+		}
+		m["gje1m_bad"] += float64(r.bad)
+		m["active_nodes_bad"] += float64(r.nodesBad)
+		m["results_bad"] += float64(r.resultsBad)
+		m["conflicts"] += float64(r.conflicts)
+		if r.wedge.Steps != 7*n-2 {
+			m["wedge_bad"]++
+		}
+		m["wedge_max_load"] = max(m["wedge_max_load"], float64(r.wedge.MaxLoad))
+		if n == 1 {
+			m["uni_n1_steps"] = float64(r.uni.Steps)
+			m["sched_gje1_n1_tracks"], m["sched_gje1_n1_period"] = float64(r.sched[1].Tracks), float64(r.sched[1].Period)
+		} else {
+			if r.uni.Steps != 5*n-2 {
+				m["uni_bad"]++
+			}
+			if r.uni.Span != 5*n-3 {
+				m["span_bad"]++
+			}
+		}
+		// The n×n problem's steps on every array (the wedge's are GJE0's on
+		// the (n+1)×(n+1) array it folds).
+		if min(r.uni.Steps, r.wedge.Steps, r.fullCnn) < 5*n-3 {
+			m["below_bound"]++
+		}
+		for i, per := range []int{6 * n, 3 * n} {
+			sc := r.sched[i]
+			if (sc.Tracks != 3 || sc.Period != per) && !(i == 1 && n == 1) {
+				m[[]string{"sched_gje0_bad", "sched_gje1_bad"}[i]]++
+				if m["sched_first_bad_n"] == 0 {
+					m["sched_first_bad_n"] = float64(n)
+				}
+			}
+		}
+	}
+	u := results[maxN].uni
+	m["uni_processors_max_n"] = float64(u.Processors)
+	m["uni_processors_per_n2"] = float64(u.Processors) / float64(maxN*maxN)
+	return m, nil
 }

@@ -72,3 +72,30 @@ func TestAPSPBlockedHeadlineTotal(t *testing.T) {
 		}
 	}
 }
+
+// TestAPSPSystolicSweepClaims runs the sweep at quick scale and requires a
+// verdict computed from it for every sweep claim: reproduced for the
+// formulas the simulation matches, not reproduced for the unidirectional
+// array's processor count (about 6.9n² in our reconstruction, not 5n²).
+func TestAPSPSystolicSweepClaims(t *testing.T) {
+	run := runCases(t, "apsp/systolic", []Case{apspSystolicSweepCase(apspSweepMax(Quick), Options{})})
+	claims := apspSweepClaims(run)
+	if len(claims) != 8 {
+		t.Fatalf("%d sweep claims, want 8", len(claims))
+	}
+	for _, c := range claims {
+		want := Reproduced
+		if strings.Contains(c.PaperFigure, "5n²") {
+			want = NotReproduced
+		}
+		if c.Verdict != want {
+			t.Errorf("%s: verdict %s (ours: %s), want %s", c.Text, c.Verdict, c.Ours, want)
+		}
+		if testing.Verbose() {
+			t.Log(c.note())
+		}
+	}
+	if got := apspSweepClaims(nil); got[0].Verdict != NotRun {
+		t.Errorf("no records: verdict %s, want not run", got[0].Verdict)
+	}
+}

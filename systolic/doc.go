@@ -9,6 +9,20 @@
 // operation, which the tests check in the real, min-plus, max-plus and
 // Boolean semirings and for the direct inverse (InverseOps).
 //
+// Beyond GJE0 and GJE1 on n×n matrices the package simulates (variants.go):
+// GJE1 with matrices of any order m ≤ n on the (n+1)×(n+1) array, fed back
+// to back on three tracks (MixedStarts; an m×m matrix is the n×n input
+// with the elements of rows and columns beyond m absent, so its data take
+// the paths they take in an n×n matrix and c_mm leaves 4n+3m-2 steps after
+// c_11 entered); the number of tracks and the shortest conflict-free
+// period found by search on the simulated register use (SearchSchedule)
+// instead of taken from the paper; the folded wedge GJE\ (SimulateWedge)
+// and the unidirectional array of the report the paper cites
+// (SimulateUnidirectional), both from traced simulations, with the readings
+// of the paper they rest on in their doc comments; and the number of
+// computations changing each element (Run.ActiveNodes, the paper's "active
+// nodes").
+//
 // # Geometry
 //
 // The paper's figures (1-12) did not survive the text extraction; the

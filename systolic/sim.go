@@ -91,6 +91,24 @@ type Config struct {
 	// [Window[0], Window[0]+Window[1]) over which Run.WindowOps counts the
 	// operations, for the utilization.
 	Window [2]int
+	// Starts, when not nil, gives the step at which c_11 of each matrix is
+	// put on its input line (one per matrix, in any order); Tracks and the
+	// design's period are then not used. This is how a schedule found by
+	// search (SearchSchedule) or a stream of matrices of different orders
+	// (GJE1 with m < n) is fed.
+	Starts []int
+	// Trace asks for Run.Events: every computation, with its step and
+	// processor (for the folded wedge and the unidirectional array).
+	Trace bool
+	// Occupancy asks for Run.Occupancy: which registers hold a datum at
+	// which step (for the period and track search).
+	Occupancy bool
+}
+
+// Event is one computation of the array: at step T processor P(P, Q)
+// changed the value of element (I, J) (1-based) of matrix M.
+type Event struct {
+	T, P, Q, M, I, J int
 }
 
 // reg is one register: a data element, its value and its flag (how often
@@ -105,17 +123,31 @@ type reg[T any] struct {
 // Run is the result of a simulation.
 type Run[T any] struct {
 	N, Matrices int
-	Design      Design
-	Tracks      int
-	Processors  int
+	// Sizes[m] is the order of matrix m (at most N; GJE1 with m < n).
+	Sizes      []int
+	Design     Design
+	Tracks     int
+	Processors int
 	// Steps is the number of steps simulated: the last output's step.
 	Steps int
 	// In[m] is the step at which c_11 of matrix m was put on its input line.
 	In []int
-	// Out[m][i*n+j] is the step at which element (i, j), 0-based, of
-	// matrix m left the array; Result[m] holds the values.
+	// Out[m][i*s+j] is the step at which element (i, j), 0-based, of
+	// matrix m (order s = Sizes[m]) left the array; Result[m] holds the
+	// values.
 	Out    [][]int
 	Result [][]T
+	// ActiveNodes[m][i*s+j] is the number of computations that changed
+	// element (i, j) of matrix m: the paper's "active nodes" along its path
+	// (Fig. 3: exactly n of them).
+	ActiveNodes [][]int
+	// Events lists every computation (Config.Trace).
+	Events []Event
+	// Occupancy[r] is a bit set over the steps (bit t of word t/64) of the
+	// steps at which register r holds a datum (Config.Occupancy). The
+	// registers: the upward ones (lanes per processor), then the
+	// down-right, the down-left and the input line of every processor.
+	Occupancy [][]uint64
 	// Active[t] is the number of processors that computed at step t.
 	Active []int
 	// Ops is the number of computations (sGJE assignments): n³ per matrix.
@@ -142,7 +174,7 @@ func (r *Run[T]) C11Out(m int) int { return r.Out[m][0] - r.In[m] }
 
 // CnnOut returns, for matrix m, the steps from c_11's input to c_nn's exit
 // (the paper: 7n-2).
-func (r *Run[T]) CnnOut(m int) int { return r.Out[m][r.N*r.N-1] - r.In[m] }
+func (r *Run[T]) CnnOut(m int) int { return r.Out[m][len(r.Out[m])-1] - r.In[m] }
 
 // MaxActive returns the largest number of processors computing in one step.
 func (r *Run[T]) MaxActive() int {
@@ -194,29 +226,43 @@ func Simulate[T any](ctx context.Context, n int, ops Ops[T], mats [][]T, cfg Con
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Tracks < 1 || cfg.Tracks > 3 {
+	if cfg.Starts == nil && (cfg.Tracks < 1 || cfg.Tracks > 3) {
 		return nil, fmt.Errorf("systolic: %d tracks, want 1 to 3", cfg.Tracks)
 	}
+	if cfg.Starts != nil && len(cfg.Starts) != len(mats) {
+		return nil, fmt.Errorf("systolic: %d start steps for %d matrices", len(cfg.Starts), len(mats))
+	}
+	sizes := make([]int, len(mats))
 	for m, x := range mats {
-		if len(x) != n*n {
-			return nil, fmt.Errorf("systolic: matrix %d has %d elements, want %d", m, len(x), n*n)
+		sizes[m] = order(len(x))
+		if sizes[m] < 1 || sizes[m] > n {
+			return nil, fmt.Errorf("systolic: matrix %d has %d elements, want m² for an order m from 1 to %d", m, len(x), n)
 		}
 	}
 	s := n + 1
 	nn := n * n
 	period := cfg.Design.Period(n)
-	r := &Run[T]{N: n, Matrices: len(mats), Design: cfg.Design, Tracks: cfg.Tracks, Processors: arr.Processors(),
-		Window: cfg.Window, In: make([]int, len(mats)), Out: make([][]int, len(mats)), Result: make([][]T, len(mats))}
+	r := &Run[T]{N: n, Matrices: len(mats), Sizes: sizes, Design: cfg.Design, Tracks: cfg.Tracks, Processors: arr.Processors(),
+		Window: cfg.Window, In: make([]int, len(mats)), Out: make([][]int, len(mats)), Result: make([][]T, len(mats)),
+		ActiveNodes: make([][]int, len(mats))}
+	remaining := 0
 	// The input schedule: element (i, j) of matrix m is put on its line at
 	// In[m] + EntryStep and handled by its entry processor one step later.
 	events := map[int][]inputEvent{}
 	last := 0
 	for m := range mats {
-		r.In[m] = m%cfg.Tracks + (m/cfg.Tracks)*period
-		r.Out[m] = make([]int, nn)
-		r.Result[m] = make([]T, nn)
-		for i := 1; i <= n; i++ {
-			for j := 1; j <= n; j++ {
+		if cfg.Starts != nil {
+			r.In[m] = cfg.Starts[m]
+		} else {
+			r.In[m] = m%cfg.Tracks + (m/cfg.Tracks)*period
+		}
+		sz := sizes[m]
+		r.Out[m] = make([]int, sz*sz)
+		r.Result[m] = make([]T, sz*sz)
+		r.ActiveNodes[m] = make([]int, sz*sz)
+		remaining += sz * sz
+		for i := 1; i <= sz; i++ {
+			for j := 1; j <= sz; j++ {
 				t := r.In[m] + EntryStep(i, j) + 1
 				p, q := EntryProcessor(i, j)
 				events[t] = append(events[t], inputEvent{proc: p*s + q, id: int32(m*nn + (i-1)*n + (j - 1))})
@@ -253,7 +299,6 @@ func Simulate[T any](ctx context.Context, n int, ops Ops[T], mats [][]T, cfg Con
 		}
 		r.Conflicts++
 	}
-	remaining := len(mats) * nn
 	laneOf := func(c reg[T]) int {
 		if lanes == 2 && c.cnt == 2 {
 			return 1
@@ -269,11 +314,40 @@ func Simulate[T any](ctx context.Context, n int, ops Ops[T], mats [][]T, cfg Con
 		}
 		next.up[idx*lanes+l] = c
 	}
+	// elem returns matrix m and the element's index in Out[m] of a datum.
+	elem := func(id int32) (m, e int) {
+		m, e = int(id)/nn, int(id)%nn
+		return m, (e/n)*sizes[m] + e%n
+	}
 	output := func(t int, c reg[T]) {
-		m, e := int(c.id)/nn, int(c.id)%nn
+		m, e := elem(c.id)
 		r.Out[m][e] = t
 		r.Result[m][e] = c.v
 		remaining--
+	}
+	// did records a computation changing datum id at P(p, q), step t.
+	did := func(t, p, q int, id int32) {
+		m, e := elem(id)
+		r.ActiveNodes[m][e]++
+		r.Ops++
+		if t >= cfg.Window[0] && t < cfg.Window[0]+cfg.Window[1] {
+			r.WindowOps++
+		}
+		if cfg.Trace {
+			sz := sizes[m]
+			r.Events = append(r.Events, Event{T: t, P: p, Q: q, M: m, I: e/sz + 1, J: e%sz + 1})
+		}
+	}
+	if cfg.Occupancy {
+		r.Occupancy = make([][]uint64, P*(lanes+3))
+	}
+	occupy := func(reg, t int) {
+		o := r.Occupancy[reg]
+		for len(o) <= t/64 {
+			o = append(o, 0)
+		}
+		o[t/64] |= 1 << (t % 64)
+		r.Occupancy[reg] = o
 	}
 	var below [2]reg[T]
 	inputAt := make([]int32, P)
@@ -325,7 +399,7 @@ func Simulate[T any](ctx context.Context, n int, ops Ops[T], mats [][]T, cfg Con
 				}
 				input := empty
 				if id := inputAt[idx]; id >= 0 {
-					m, e := int(id)/nn, int(id)%nn
+					m, e := elem(id)
 					input = reg[T]{v: mats[m][e], id: id}
 				}
 				a, b := empty, empty
@@ -343,16 +417,13 @@ func Simulate[T any](ctx context.Context, n int, ops Ops[T], mats [][]T, cfg Con
 						for x := 0; x < nb; x++ {
 							if below[x].cnt == want {
 								below[x].v = ops.A(below[x].v, a.v, b.v)
+								did(t, p, q, below[x].id)
 								hit = true
 								break
 							}
 						}
 						if hit {
 							active++
-							r.Ops++
-							if t >= cfg.Window[0] && t < cfg.Window[0]+cfg.Window[1] {
-								r.WindowOps++
-							}
 						} else {
 							conflict(t, p, q, "a (flag %d) and b (flag %d) meet without a c of flag %d", a.cnt, b.cnt, want)
 						}
@@ -369,10 +440,7 @@ func Simulate[T any](ctx context.Context, n int, ops Ops[T], mats [][]T, cfg Con
 						} else {
 							b.v = ops.BI(a.v, b.v)
 							active++
-							r.Ops++
-							if t >= cfg.Window[0] && t < cfg.Window[0]+cfg.Window[1] {
-								r.WindowOps++
-							}
+							did(t, p, q, b.id)
 						}
 						sendUp(t, p, q, idx, b)
 					}
@@ -406,10 +474,7 @@ func Simulate[T any](ctx context.Context, n int, ops Ops[T], mats [][]T, cfg Con
 						} else {
 							c.v = ops.BO(c.v, b.v)
 							active++
-							r.Ops++
-							if t >= cfg.Window[0] && t < cfg.Window[0]+cfg.Window[1] {
-								r.WindowOps++
-							}
+							did(t, p, q, c.id)
 						}
 						c.cnt++
 						if next.dr[idx].id >= 0 {
@@ -451,16 +516,13 @@ func Simulate[T any](ctx context.Context, n int, ops Ops[T], mats [][]T, cfg Con
 						case 0:
 							v, err := ops.C(c.v)
 							if err != nil {
-								m, e := int(c.id)/nn, int(c.id)%nn
-								return nil, fmt.Errorf("systolic: matrix %d, pivot (%d,%d), step %d: %w", m, e/n+1, e%n+1, t, err)
+								m, e := elem(c.id)
+								return nil, fmt.Errorf("systolic: matrix %d, pivot (%d,%d), step %d: %w", m, e/sizes[m]+1, e%sizes[m]+1, t, err)
 							}
 							c.v = v
 							c.cnt = 1
 							active++
-							r.Ops++
-							if t >= cfg.Window[0] && t < cfg.Window[0]+cfg.Window[1] {
-								r.WindowOps++
-							}
+							did(t, p, q, c.id)
 							next.dl[idx] = c
 						default:
 							conflict(t, p, q, "an element reaches the top corner with flag %d", c.cnt)
@@ -475,6 +537,24 @@ func Simulate[T any](ctx context.Context, n int, ops Ops[T], mats [][]T, cfg Con
 						conflict(t, p, q, "unexpected data at the left corner")
 					}
 				}
+			}
+		}
+		if cfg.Occupancy {
+			for i := range next.up {
+				if next.up[i].id >= 0 {
+					occupy(i, t)
+				}
+			}
+			for i := range next.dr {
+				if next.dr[i].id >= 0 {
+					occupy(P*lanes+i, t)
+				}
+				if next.dl[i].id >= 0 {
+					occupy(P*(lanes+1)+i, t)
+				}
+			}
+			for _, ev := range in {
+				occupy(P*(lanes+2)+ev.proc, t)
 			}
 		}
 		for _, ev := range in {
@@ -521,15 +601,31 @@ func Diff[T comparable](got, want *Run[T]) string {
 		if got.In[m] != want.In[m] {
 			return fmt.Sprintf("matrix %d entered at step %d, want %d", m, got.In[m], want.In[m])
 		}
+		if len(got.Out[m]) != len(want.Out[m]) {
+			return fmt.Sprintf("matrix %d has %d elements, want %d", m, len(got.Out[m]), len(want.Out[m]))
+		}
+		sz := order(len(want.Out[m]))
 		for e, s := range want.Out[m] {
 			if got.Out[m][e] != s {
-				return fmt.Sprintf("matrix %d element (%d,%d) left at step %d, want %d", m, e/want.N+1, e%want.N+1, got.Out[m][e], s)
+				return fmt.Sprintf("matrix %d element (%d,%d) left at step %d, want %d", m, e/sz+1, e%sz+1, got.Out[m][e], s)
 			}
 			g, w := got.Result[m][e], want.Result[m][e]
 			if g != w && (g == g || w == w) {
-				return fmt.Sprintf("matrix %d element (%d,%d) = %v, want %v", m, e/want.N+1, e%want.N+1, g, w)
+				return fmt.Sprintf("matrix %d element (%d,%d) = %v, want %v", m, e/sz+1, e%sz+1, g, w)
 			}
 		}
 	}
 	return ""
+}
+
+// order returns m when l = m² (m ≥ 1), else 0.
+func order(l int) int {
+	m := 0
+	for (m+1)*(m+1) <= l {
+		m++
+	}
+	if m*m != l {
+		return 0
+	}
+	return m
 }

@@ -194,8 +194,14 @@ func TestKindsAndPicture(t *testing.T) {
 }
 
 func TestBadConfig(t *testing.T) {
-	if _, err := Simulate(context.Background(), 2, SemiringOps(semiring.Boolean{}), [][]bool{{true}}, Config{Tracks: 1}); err == nil {
-		t.Error("short matrix accepted")
+	if _, err := Simulate(context.Background(), 2, SemiringOps(semiring.Boolean{}), [][]bool{{true, false}}, Config{Tracks: 1}); err == nil {
+		t.Error("a matrix of 2 elements accepted")
+	}
+	if _, err := Simulate(context.Background(), 2, SemiringOps(semiring.Boolean{}), [][]bool{make([]bool, 9)}, Config{Tracks: 1}); err == nil {
+		t.Error("a 3×3 matrix accepted by the array for 2×2")
+	}
+	if _, err := Simulate(context.Background(), 2, SemiringOps(semiring.Boolean{}), [][]bool{{true}}, Config{Starts: []int{0, 1}}); err == nil {
+		t.Error("two start steps for one matrix accepted")
 	}
 	if _, err := Simulate(context.Background(), 2, SemiringOps(semiring.Boolean{}), nil, Config{Tracks: 4}); err == nil {
 		t.Error("4 tracks accepted")
