@@ -23,19 +23,13 @@ type benchResult struct {
 	nsOp  float64
 }
 
-// parseBenchfmt is a small reader of the Go benchmark format: configuration
+// parseBenchfmtComments is a small reader of the Go benchmark format: configuration
 // lines "key: value" (key starts lower-case, no spaces), result lines
 // "BenchmarkName N value unit ..." and the writer's comment lines
 // "# key: value" (benchfmt ignores lines that are neither; the writer puts
 // the machine there). It rejects anything else, so the test also checks
 // that the writer emits nothing stray.
-func parseBenchfmt(data []byte) (config map[string]string, results []benchResult, err error) {
-	config, _, results, err = parseBenchfmtComments(data)
-	return config, results, err
-}
-
-// parseBenchfmtComments is parseBenchfmt that also returns the comment
-// lines' "key: value" pairs.
+// It also returns the comment lines' "key: value" pairs.
 func parseBenchfmtComments(data []byte) (config, comments map[string]string, results []benchResult, err error) {
 	config, comments = map[string]string{}, map[string]string{}
 	sc := bufio.NewScanner(bytes.NewReader(data))

@@ -192,10 +192,11 @@ func TestLogTicks(t *testing.T) {
 }
 
 func TestImplColorStable(t *testing.T) {
-	if ImplColor("cpu/paper") != ImplColor("cpu/paper") || ImplColor("cpu/paper") == ImplColor("cuda/paper") || ImplColor("cpu/paper") == ImplColor("cpu/jv") {
+	first, again := ImplColor("cpu/paper"), ImplColor("cpu/paper")
+	if first != again || first == ImplColor("cuda/paper") || first == ImplColor("cpu/jv") {
 		t.Errorf("colours: cpu/paper %v, cuda/paper %v, cpu/jv %v", ImplColor("cpu/paper"), ImplColor("cuda/paper"), ImplColor("cpu/jv"))
 	}
-	if ImplColor("some/new-impl") != ImplColor("some/new-impl") {
+	if a, b := ImplColor("some/new-impl"), ImplColor("some/new-impl"); a != b {
 		t.Error("an unknown name's colour is not stable")
 	}
 	// The paper's values take their implementation's colour, hollow, no line.

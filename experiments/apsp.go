@@ -1209,14 +1209,6 @@ func apspSweepMax(s Scale) int {
 	return 128
 }
 
-// sweepMetrics are the sweep's findings, as record metrics: counts of
-// cells that differ from the paper's formulas (0 when every n agrees) and
-// the figures the claims show.
-var sweepMetrics = []string{"sweep_max_n", "gje1m_pairs", "gje1m_bad", "gje1m_first_bad_n", "gje1m_first_bad_m",
-	"active_nodes_bad", "wedge_bad", "wedge_max_load", "uni_bad", "uni_n1_steps", "uni_processors_max_n",
-	"uni_processors_per_n2", "span_bad", "below_bound", "sched_gje0_bad", "sched_gje1_bad", "sched_gje1_n1_tracks",
-	"sched_gje1_n1_period", "sched_first_bad_n", "results_bad", "conflicts"}
-
 // apspSystolicSweepCase simulates, for every n from 1 to maxN: GJE1 with
 // a stream of matrices of every order m ≤ n back to back on three tracks
 // (c_mm out against 4n+3m-2, m active nodes per element, sGJE's results),

@@ -502,17 +502,6 @@ func hungarianFig6Plots(own []bench.Record) []bench.Plot {
 	return plotsWithNotes(pl)
 }
 
-// nonEmptyPlots drops the plots without series.
-func nonEmptyPlots(ps ...bench.Plot) []bench.Plot {
-	var out []bench.Plot
-	for _, p := range ps {
-		if len(p.Series) > 0 {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // hungarianTable2Claims gives Table 2's speedups, CPU O(n^4) total / CUDA
 // O(n^4) total, one claim per range, at the largest n where both of ours
 // ran (the paper's largest, 8192, when neither did).
