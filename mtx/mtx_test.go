@@ -307,3 +307,14 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+func TestDiagonal(t *testing.T) {
+	m, err := Read(strings.NewReader("%%MatrixMarket matrix coordinate real general\n3 4 3\n1 1 5\n3 3 -2\n2 1 7\n"), "d.mtx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := m.Diagonal(-1)
+	if len(got) != 3 || got[0] != 5 || got[1] != -1 || got[2] != -2 {
+		t.Errorf("Diagonal = %v, want [5 -1 -2]", got)
+	}
+}

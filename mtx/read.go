@@ -76,6 +76,21 @@ type Matrix struct {
 	Data []float64
 }
 
+// Diagonal returns the diagonal of a coordinate file's matrix, with absent
+// for the cells the file does not list (min(Rows, Cols) values).
+func (m *Matrix) Diagonal(absent float64) []float64 {
+	d := make([]float64, min(m.Rows, m.Cols))
+	for i := range d {
+		d[i] = absent
+	}
+	for _, e := range m.Entries {
+		if e.I == e.J && e.I < len(d) {
+			d[e.I] = e.V
+		}
+	}
+	return d
+}
+
 // Read reads a whole Matrix Market file. name is used in error messages only.
 func Read(r io.Reader, name string) (*Matrix, error) {
 	s, err := NewScanner(r, name)

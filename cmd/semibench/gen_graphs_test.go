@@ -46,16 +46,7 @@ func closureDiag(t *testing.T, in, impl string) []float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	diag := make([]float64, m.Rows)
-	for i := range diag {
-		diag[i] = math.Inf(1)
-	}
-	for _, e := range m.Entries {
-		if e.I == e.J {
-			diag[e.I] = e.V
-		}
-	}
-	return diag
+	return m.Diagonal(math.Inf(1))
 }
 
 var cycleLine = regexp.MustCompile(`planted negative cycle ([0-9 >-]+) of weight (-[0-9]+)`)

@@ -128,16 +128,7 @@ func closureDiagonal(t *testing.T, data []byte, impl string) []float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	diag := make([]float64, m.Rows)
-	for i := range diag {
-		diag[i] = math.Inf(1)
-	}
-	for _, e := range m.Entries {
-		if e.I == e.J {
-			diag[e.I] = e.V
-		}
-	}
-	return diag
+	return m.Diagonal(math.Inf(1))
 }
 
 // TestNegativeCycles: without NegativeCycle the min-plus closure has a zero
