@@ -29,7 +29,7 @@ const treefixPaper = "004_89a0ec3b389b4640.txt"
 
 // TreefixMTXDir is the folder holding the ten SuiteSparse matrices of
 // Table I (name.mtx, name.mtx.gz or name/name.mtx[.gz]); the CLI's
-// --mtx-dir sets it, and the environment variable SEMIBENCH_MTX_DIR is read
+// sets it (no flag does yet), and the environment variable SEMIBENCH_MTX_DIR is read
 // when it is empty. At paper and large scale a matrix found there gives the
 // paper's spanning tree; otherwise, and always at quick scale, a synthetic
 // stand-in with the row's n, depth and branching factor is used and

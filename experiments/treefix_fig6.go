@@ -230,7 +230,7 @@ func treefixFig6Claims(run []bench.Record) []Claim {
 			c.Verdict = Reproduced
 		}
 		if cage.p.Get("source") == srcStandIn || kkt.p.Get("source") == srcStandIn {
-			c.Reason = "stand-in trees generated with Table I's depths and a bell profile, so the level counts follow from Table I; the SuiteSparse trees (--mtx-dir) test it"
+			c.Reason = "stand-in trees generated with Table I's depths and a bell profile, so the level counts follow from Table I; the SuiteSparse trees (SEMIBENCH_MTX_DIR) test it"
 		}
 	}
 	out = append(out, c)
@@ -320,7 +320,7 @@ func treefixFig6Table(run []bench.Record) []bench.Table {
 			metricText(r, "branching", 2), profileSummary(lv, w), CellText(r, bench.TotalPhase)})
 	}
 	if standIn {
-		t.Notes = append(t.Notes, "stand-in: not the paper's tree but a random tree with its vertex count and depth, levels sized by a bell profile (sin over the levels; generators/trees.Random), so its levels and mean branching are Table I's by construction and its shape within the levels is ours, not SuiteSparse's. Put the SuiteSparse matrices in --mtx-dir for the real trees.")
+		t.Notes = append(t.Notes, "stand-in: not the paper's tree but a random tree with its vertex count and depth, levels sized by a bell profile (sin over the levels; generators/trees.Random), so its levels and mean branching are Table I's by construction and its shape within the levels is ours, not SuiteSparse's. Put the SuiteSparse matrices in the folder SEMIBENCH_MTX_DIR names for the real trees.")
 	}
 	t.Notes = append(t.Notes,
 		"Paper (section IV-A, Fig. 6): \"The 5.15 million vertices of the cage15 benchmark are concentrated in fewer levels than the 3.54 million of the nlpkkt120 benchmark. As a consequence of this, the nlpkkt120 benchmark takes longer to process\"; the figure plots the two profiles, which survive only as a figure.",

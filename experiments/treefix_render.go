@@ -99,7 +99,7 @@ func treefixTable1(run []bench.Record) []bench.Table {
 	}
 	if standIn {
 		t.Notes = append(t.Notes, "stand-in: not the paper's tree but a random tree with its depth and average branching factor "+
-			"(levels sized by a bell profile; 1/256 of the vertices at quick scale). Put the SuiteSparse matrices in --mtx-dir for the real trees.")
+			"(levels sized by a bell profile; 1/256 of the vertices at quick scale). Put the SuiteSparse matrices in the folder SEMIBENCH_MTX_DIR names for the real trees.")
 	}
 	t.Notes = append(t.Notes, "Depth counts levels, as Table I's branching factor = n / depth shows (504855/490 = 1030.32).",
 		"CPU builds: the host clock over each build. GPU Euler-tour build (total): the host clock around the build with the CSR lists and parent array already on the device (the buffers' allocation, the launches and the synchronisation inside), the vector left there; (events): CUDA events over its launches.")
