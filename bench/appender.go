@@ -457,7 +457,13 @@ func NewAppender(path string, f *File) (*Appender, error) {
 		cur.Close()
 		return nil, err
 	}
-	if note := appendNote(f); !slices.Contains(old.Notes, note) {
+	note := appendNote(f)
+	if k := f.Machine.CPUKernel; k != "" && k != old.Machine.CPUKernel {
+		// The header keeps the first run's machine; say which kernel the
+		// appended records ran with, so they are not read as the header's.
+		note = strings.TrimSuffix(note, ".") + fmt.Sprintf("; its CPU kernels: %s (the header's: %s).", k, cmpOr(old.Machine.CPUKernel, "not recorded"))
+	}
+	if !slices.Contains(old.Notes, note) {
 		old.Notes = append(old.Notes, note)
 	}
 	old.Records = append(old.Records, f.Records...)
@@ -492,6 +498,14 @@ func readLocked(cur *os.File, t target, f *File) (*File, error) {
 		return nil, fmt.Errorf("%s holds records of machine %q and this is machine %q; a result file holds one machine's records: %s: %w", t.path, old.Machine.Label, f.Machine.Label, choose, ErrIncompatible)
 	}
 	return old, nil
+}
+
+// cmpOr returns s, or alt when s is empty.
+func cmpOr(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return s
 }
 
 // appendNote describes a run that appends to an existing file.

@@ -436,3 +436,32 @@ func TestMerge(t *testing.T) {
 		t.Fatal("merge across machines accepted")
 	}
 }
+
+// TestAppendNotesCPUKernel: records appended by a run whose CPU kernels
+// differ from the header's are said to, in a note.
+func TestAppendNotesCPUKernel(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.json")
+	head := func(k string) *File {
+		return &File{Machine: Machine{Label: "m", CPUKernel: k}, Semibench: Build{Version: "v"}}
+	}
+	a, err := NewAppender(path, head("go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	b, err := NewAppender(path, head("avx512"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Append(Record{Experiment: "e", Impl: "cpu/x", Status: StatusOK}); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	f, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := f.Notes[len(f.Notes)-1]; !strings.Contains(n, "avx512 (the header's: go)") {
+		t.Errorf("last note %q does not name the appended run's CPU kernels", n)
+	}
+}
