@@ -1,7 +1,8 @@
-// Package bench holds what every experiment shares: the timing protocol
-// (warm-up, repetitions, every sample kept, median and the paper's own
-// statistic), phase recording, machine information, the versioned result-file
-// schema with atomic, append-per-record writes, and the renderers that turn
-// result files into tables, plots, side-by-side comparisons and Go benchmark
-// format.
+// Package bench is the measuring core every implementation records into: the
+// timing protocol (warm-up, repetitions, every sample kept, median and the
+// paper's own statistic), phase recording, machine information, and the
+// versioned result-file schema with atomic, append-per-record writes.
+//
+// Rendering lives apart, in bench/report, so that an implementation package
+// that records a phase does not pull in plotting or table libraries.
 package bench

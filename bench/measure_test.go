@@ -196,21 +196,6 @@ func TestSpread(t *testing.T) {
 	if !bimodal.Unsteady() || math.Abs(bimodal.Spread()-16.0/12) > 1e-9 {
 		t.Errorf("bimodal spread %.3f, want %.3f and flagged", bimodal.Spread(), 16.0/12)
 	}
-	r := &Record{Status: StatusOK, Phases: []Phase{{Name: TotalPhase, SamplesMS: bimodal.SamplesMS, MedianMS: 12, StatMS: 12}}}
-	if got := PhaseText(r, TotalPhase); got != "12.0 ±133%" && !strings.HasSuffix(got, "±133%") {
-		t.Errorf("PhaseText = %q, want the ±133%% mark", got)
-	}
-	tb := Table{Header: []string{"a"}, Rows: [][]string{{PhaseText(r, TotalPhase)}}}
-	var b strings.Builder
-	if err := tb.Render(&b, FormatText); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(b.String(), UnsteadyNote) {
-		t.Errorf("rendered table lacks the unsteady note:\n%s", b.String())
-	}
-	if len(tb.Notes) != 0 {
-		t.Error("Render changed the table's notes")
-	}
 }
 
 // TestUntimed: the harness's preparation of an input is left out of

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"github.com/semibench/semibench/bench/report"
 	"hash/fnv"
 	"log/slog"
 	"maps"
@@ -310,14 +311,14 @@ func relCheck(method string, got, want *apsp.Matrix[float64], bound float64) ben
 	return chk
 }
 
-func apspSemiringsTable(run []bench.Record) []bench.Table {
+func apspSemiringsTable(run []bench.Record) []report.Table {
 	const exp = "apsp/semirings"
 	own := ofExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
 	rc := IndexRecords(own)
-	t := bench.Table{
+	t := report.Table{
 		Title:  "apsp/semirings — sGJE in each semiring against an independent algorithm; operation counts against the paper's formulas",
 		Header: []string{"semiring", "n", "reference", "cpu/sgje", "cpu/fast", "cuda/fast", "stars", "mults (n³-n)", "adds (n(n-1)²)", "sgje total ms", "fast total ms", "cuda/fast total ms", "cuda/fast end to end ms"},
 	}
@@ -357,7 +358,7 @@ func apspSemiringsTable(run []bench.Record) []bench.Table {
 		"Times: total is the headline, the host clock around the solve: for the CPU implementations the whole call, for cuda/fast the solve with the matrix in device memory (the upload, the download and the host conversions to float32, to 32-bit words or to I-A outside it); end to end adds those, at these sizes mostly fixed costs.")
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
-	return []bench.Table{t}
+	return []report.Table{t}
 }
 
 // checkText is "ok", "FAILED" or why the cell did not run.
@@ -592,13 +593,13 @@ func sysCompare[T comparable, S semiring.Semiring[T]](s S, n int, mats [][]T, ru
 	return ""
 }
 
-func apspSystolicTable(run []bench.Record) []bench.Table {
+func apspSystolicTable(run []bench.Record) []report.Table {
 	const exp = "apsp/systolic"
 	own := ofExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
-	t := bench.Table{
+	t := report.Table{
 		Title: "apsp/systolic — the arrays GJE0 and GJE1 simulated, beside the paper's formulas",
 		Header: []string{"n", "processors", "(n+1)²", "c11 out", "4n+1", "cnn out", "7n-2", "largest active fraction (≤ 1/3)",
 			"tracks", "utilization GJE0 (1/2)", "utilization GJE1 (1)", "steps/s", "check", "cuda/systolic", "GPU steps/s"},
@@ -642,17 +643,17 @@ func apspSystolicTable(run []bench.Record) []bench.Table {
 	}
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
-	return append([]bench.Table{t}, apspSweepTable(own)...)
+	return append([]report.Table{t}, apspSweepTable(own)...)
 }
 
 // apspSweepTable shows the sweep's findings beside the paper's figures,
 // one row per claim (apspSweepClaims gives the verdicts).
-func apspSweepTable(own []bench.Record) []bench.Table {
+func apspSweepTable(own []bench.Record) []report.Table {
 	claims := apspSweepClaims(own)
 	if len(claims) == 0 || claims[0].Verdict == NotRun {
 		return nil
 	}
-	t := bench.Table{
+	t := report.Table{
 		Title:  "apsp/systolic — every n from 1 to the sweep's largest: GJE1 with m < n, the wedge, the unidirectional array, the schedule found by search, beside the paper",
 		Header: []string{"where", "paper", "simulated", "verdict"},
 	}
@@ -662,14 +663,14 @@ func apspSweepTable(own []bench.Record) []bench.Table {
 	t.Notes = append(t.Notes,
 		"Tracks and period: found by search on one simulated matrix's register use (tracks: the most matrices entering on consecutive steps that never want one register at one step; period: the shortest that keeps a stream on those tracks free of such collisions), then the whole found stream simulated with sGJE's results checked.",
 		"Wedge and unidirectional array: our readings of section 6 and of the report cited in section 8 (systolic.Wedge, systolic.Unidirectional say which); the lower bound's proof is not reproduced, only that the arrays meet it.")
-	return []bench.Table{t}
+	return []report.Table{t}
 }
 
 // apspSystolicPlots draws the active processors per step (the paper's
 // Fig. 8, not idealized) for the largest n of the run: one matrix in GJE0,
 // and streams on three tracks in GJE0 and GJE1. The curves come from fresh
 // simulations (a few seconds at most), not from the records.
-func apspSystolicPlots(run []bench.Record) []bench.Plot {
+func apspSystolicPlots(run []bench.Record) []report.Plot {
 	own := ofExperiment(run, "apsp/systolic")
 	n := 0
 	for _, r := range own {
@@ -681,7 +682,7 @@ func apspSystolicPlots(run []bench.Record) []bench.Plot {
 		return nil
 	}
 	n = min(n, 64)
-	pl := bench.Plot{Name: "apsp-systolic-active", Title: plotTitle(fmt.Sprintf("systolic array: share of the processors computing at each step, n = %d (simulated)", n), roteSrc+", Fig. 8"),
+	pl := report.Plot{Name: "apsp-systolic-active", Title: plotTitle(fmt.Sprintf("systolic array: share of the processors computing at each step, n = %d (simulated)", n), roteSrc+", Fig. 8"),
 		XLabel: "step / n", YLabel: "computing processors / (n+1)²"}
 	ops := systolic.SemiringOps(semiring.Boolean{})
 	for _, v := range []struct {
@@ -702,14 +703,14 @@ func apspSystolicPlots(run []bench.Record) []bench.Plot {
 		if err != nil {
 			continue
 		}
-		s := bench.Series{Name: v.name}
+		s := report.Series{Name: v.name}
 		for t, a := range res.Active {
 			s.X = append(s.X, float64(t)/float64(n))
 			s.Y = append(s.Y, float64(a)/float64(res.Processors))
 		}
 		pl.Series = append(pl.Series, s)
 	}
-	return []bench.Plot{pl}
+	return []report.Plot{pl}
 }
 
 // apspFig4 draws the array as the paper's Fig. 4: n = 4 after 11 steps.
@@ -922,18 +923,18 @@ func apspOfLimit(r *bench.Record, phase string, n int, unit, limit float64) stri
 	return fmt.Sprintf("%.0f%%", 100*float64(n)*float64(n)*float64(n)/(ms*1e-3)/unit/limit)
 }
 
-func apspBlockedTable(run []bench.Record) []bench.Table {
+func apspBlockedTable(run []bench.Record) []report.Table {
 	const exp = "apsp/blocked"
 	own := ofExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
 	rc := IndexRecords(own)
-	cpu := bench.Table{
+	cpu := report.Table{
 		Title:  "apsp/blocked — min-plus float32 closure on the CPU, headline: total: sGJE (the paper's listing, one thread) vs blocked Gauss-Jordan (cpu/fast)",
 		Header: []string{"n", "cpu/sgje total ms", "cpu/fast total ms", "cpu/sgje / cpu/fast", "cpu/sgje G updates/s", "cpu/fast G updates/s", "in-cache limit G updates/s", "cpu/fast / limit"},
 	}
-	gpu := bench.Table{
+	gpu := report.Table{
 		Title:  "apsp/blocked — min-plus float32 closure on the GPU, headline: total (cuda/fast, blocked Gauss-Jordan over 128×128 blocks) against its measured limit",
 		Header: []string{"n", "cuda/fast total ms", "closure ms (events)", "h2d ms", "d2h ms", "end to end ms", "T updates/s (total)", "measured limit T updates/s", "cuda/fast / limit", "cpu/fast total ms", "cpu/fast / cuda/fast (total)", "check"},
 	}
@@ -966,8 +967,8 @@ func apspBlockedTable(run []bench.Record) []bench.Table {
 		"In-cache limit: cpu/fast's block update on a 64×256 block that stays in cache, on all threads (apsp.PeakMinPlus32), measured with each case.")
 	gpu.Notes = append(gpu.Notes, "Total is the headline: the host clock around the solve with the matrix in device memory (padding, every launch, the pivots' check and the unpadding inside; the upload before and the download after it outside). closure: CUDA events around the elimination, a part of total; h2d and d2h: the matrix to and from the device (host clock); end to end: the whole call, matrix in host memory to closure in host memory. Rates and ratios are of totals. Target: at least 10 T updates/s at n = 16384 on an H100.",
 		fmt.Sprintf("Measured limit: a kernel of 16 independent chains c := min(c, c + e) per thread on every SM (one FADD and one FMNMX, the pair of the product's inner loop), best of five launches (cudaapsp.PeakMinPlus32). Checks: the certificate D = I ⊕ A ⊗ D, on the CPU up to n = %d, above it with A ⊗ D computed on the GPU by cuda/fast's product kernel.", apspCPUCertificateMax))
-	var out []bench.Table
-	for _, t := range []*bench.Table{&cpu, &gpu} {
+	var out []report.Table
+	for _, t := range []*report.Table{&cpu, &gpu} {
 		if len(t.Rows) > 0 {
 			t.Notes = append(t.Notes, StatusNotes(run, exp)...)
 			t.Notes = append(t.Notes, CheckSummary(run, exp))
@@ -977,7 +978,7 @@ func apspBlockedTable(run []bench.Record) []bench.Table {
 	return out
 }
 
-func apspBlockedPlots(run []bench.Record) []bench.Plot {
+func apspBlockedPlots(run []bench.Record) []report.Plot {
 	const exp = "apsp/blocked"
 	own := ofExperiment(run, exp)
 	if len(own) == 0 {
@@ -985,11 +986,11 @@ func apspBlockedPlots(run []bench.Record) []bench.Plot {
 	}
 	rc := IndexRecords(own)
 	impls := []string{"cpu/sgje", "cpu/fast", "cuda/fast"}
-	pl := bench.Plot{Name: "apsp-blocked", Title: plotTitle("all-pairs shortest paths, (min,+) float32 closure: total time vs nodes", roteSrc+", block decomposition"),
+	pl := report.Plot{Name: "apsp-blocked", Title: plotTitle("all-pairs shortest paths, (min,+) float32 closure: total time vs nodes", roteSrc+", block decomposition"),
 		XLabel: "nodes n", YLabel: "total time (ms)", LogX: true, LogY: true,
 		Notes: availabilityNotes(own, exp, impls...)}
 	for _, impl := range impls {
-		s := bench.Series{Name: impl, Impl: impl}
+		s := report.Series{Name: impl, Impl: impl}
 		for _, n := range apspBlockedRows(own) {
 			if v := PhaseMS(rc.Get(exp, impl, apspBlockedParams(n)), "total"); !math.IsNaN(v) {
 				s.X, s.Y = append(s.X, float64(n)), append(s.Y, v)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/semibench/semibench/bench/report"
 	"maps"
 	"math"
 	"runtime"
@@ -492,7 +493,7 @@ func init() {
 				}
 				return cs
 			},
-			Tables: func(run []bench.Record) []bench.Table { return dominationExactTable(run, t.name) },
+			Tables: func(run []bench.Record) []report.Table { return dominationExactTable(run, t.name) },
 			Claims: func(run []bench.Record) []Claim {
 				return append(domExactClaims(run, t.name, t.keys...), domSearchClaims(run, t.name)...)
 			},
@@ -770,7 +771,7 @@ func domPaperMem(r *bench.Record) string {
 	return "—"
 }
 
-func dominationTable1(run []bench.Record) []bench.Table {
+func dominationTable1(run []bench.Record) []report.Table {
 	const exp = "domination/table1"
 	own := ofExperiment(run, exp)
 	if len(own) == 0 {
@@ -778,7 +779,7 @@ func dominationTable1(run []bench.Record) []bench.Table {
 	}
 	paper, _ := results.PaperRecords(exp)
 	pc, rc := IndexRecords(paper), IndexRecords(own)
-	t := bench.Table{
+	t := report.Table{
 		Title:  "domination/table1 — size of A(D_m) (paper: Table 1, 16-bit integers)",
 		Header: []string{"m", "rows (paper)", "rows", "memory (paper)", "memory", "arcs", "Algorithm 1, ms"},
 	}
@@ -795,7 +796,7 @@ func dominationTable1(run []bench.Record) []bench.Table {
 		"The paper's memory column rounds up at m = 3, 8, 9 and 11, and its m = 7 entry, 0.69MB, is 0.59MB by its own rule (a likely misprint).")
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
-	return []bench.Table{t}
+	return []report.Table{t}
 }
 
 // rate is Algorithm 2's nominal dense update rate, 49·N³ / total, in G/s
@@ -813,7 +814,7 @@ const domTable2Total = "Ours: total, the host clock around Algorithm 2 as the pa
 	"on the CPU the powers' memory, the 49 products and the 50 summaries; on the GPU the device allocation, A's upload in CSR and its scatter, the 49 product launches and the 50 statistics passes, each synchronised (the powers stay on the device). " +
 	"The paper's columns are its Algorithm 2 running times; ratios are paper / ours and ours / ours, all of the same span."
 
-func dominationTable2(run []bench.Record) []bench.Table {
+func dominationTable2(run []bench.Record) []report.Table {
 	const exp = "domination/table2"
 	own := ofExperiment(run, exp)
 	if len(own) == 0 {
@@ -821,7 +822,7 @@ func dominationTable2(run []bench.Record) []bench.Table {
 	}
 	paper, _ := results.PaperRecords(exp)
 	pc, rc := IndexRecords(paper), IndexRecords(own)
-	t := bench.Table{
+	t := report.Table{
 		Title: "domination/table2 — Algorithm 2, 50 (min,+) powers of A(D_m): total, ms (paper: Table 2, its Algorithm 2 running time, EPYC 7642 and V100)",
 		Header: []string{"m", "N", "paper sequential", "paper 48 threads", "paper GPU", "cpu/paper", "cpu/fast", "cpu/sparse",
 			"G upd/s paper·fast·sparse", "paper seq / cpu/paper", "paper 48 thr / cpu/sparse", "cpu/paper / cpu/sparse"},
@@ -845,7 +846,7 @@ func dominationTable2(run []bench.Record) []bench.Table {
 		"cpu/fast's inner kernel here: "+minplus.Kernel()+".")
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
-	out := []bench.Table{t, dominationTable2GPU(own, pc, rc)}
+	out := []report.Table{t, dominationTable2GPU(own, pc, rc)}
 	if peer, ok := dominationPeerTable(own, rc); ok {
 		out = append(out, peer)
 	}
@@ -859,7 +860,7 @@ const dominationPeer = "peer/2domination"
 // dominationPeerTable puts the published code's runs beside ours, end to end
 // on both sides, when the records given hold any (a peers file merged with
 // a run: semibench table run.json results/peers/<machine>/*.json --merge).
-func dominationPeerTable(own []bench.Record, rc Cells) (bench.Table, bool) {
+func dominationPeerTable(own []bench.Record, rc Cells) (report.Table, bool) {
 	const exp = "domination/table2"
 	var ms []int
 	for _, r := range own {
@@ -870,11 +871,11 @@ func dominationPeerTable(own []bench.Record, rc Cells) (bench.Table, bool) {
 		}
 	}
 	if len(ms) == 0 {
-		return bench.Table{}, false
+		return report.Table{}, false
 	}
 	slices.Sort(ms)
 	const e2e = bench.EndToEndPhase
-	t := bench.Table{
+	t := report.Table{
 		Title:  "domination/table2 — the paper's published code (hpcjmart/2domination) beside ours on this machine: end_to_end, ms",
 		Header: []string{"m", "N", "2domination (published)", "cuda/sparse", "cuda/fast", "cuda/paper", "2domination / cuda/sparse", "2domination / cuda/fast"},
 	}
@@ -895,9 +896,9 @@ func dominationPeerTable(own []bench.Record, rc Cells) (bench.Table, bool) {
 // dominationTable2GPU is Table 2's GPU column beside ours: the paper's
 // kernel (cuda/paper), the packed-int16 DPX kernel (cuda/fast) and the
 // sparse product (cuda/sparse), the powers kept on the device.
-func dominationTable2GPU(own []bench.Record, pc, rc Cells) bench.Table {
+func dominationTable2GPU(own []bench.Record, pc, rc Cells) report.Table {
 	const exp = "domination/table2"
-	t := bench.Table{
+	t := report.Table{
 		Title: "domination/table2 (GPU) — Algorithm 2, 50 (min,+) powers of A(D_m) on the GPU: total, ms (paper: Table 2, its Algorithm 2 running time, V100)",
 		Header: []string{"m", "N", "paper GPU", "cuda/paper", "cuda/fast", "cuda/sparse", "T upd/s paper·fast",
 			"paper GPU / cuda/paper", "paper GPU / cuda/fast", "paper GPU / cuda/sparse", "cuda/paper / cuda/sparse"},
@@ -930,23 +931,23 @@ func dominationTable2GPU(own []bench.Record, pc, rc Cells) bench.Table {
 	return t
 }
 
-func dominationExactTable(run []bench.Record, exp string) []bench.Table {
+func dominationExactTable(run []bench.Record, exp string) []report.Table {
 	own := ofExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
 	paper, _ := results.PaperRecords(exp)
 	pc, rc := IndexRecords(paper), IndexRecords(own)
-	var t bench.Table
+	var t report.Table
 	switch exp {
 	case "domination/table3":
-		t = bench.Table{Title: "domination/table3 — Algorithm 3 (K = 50) beside the paper's Table 3",
+		t = report.Table{Title: "domination/table3 — Algorithm 3 (K = 50) beside the paper's Table 3",
 			Header: []string{"m", "r0 (paper)", "r0", "a (paper)", "a", "b (paper)", "b", "Algorithm 3 paper seq · 48 thr · GPU", "Algorithm 3 fingerprints", "Algorithm 3 whole seq", "Algorithm 3 whole par", "Algorithm 2, ms"}}
 	case "domination/table4":
-		t = bench.Table{Title: "domination/table4 — Algorithm 4 beside the paper's Table 4",
+		t = report.Table{Title: "domination/table4 — Algorithm 4 beside the paper's Table 4",
 			Header: []string{"m", "n0 (paper)", "n0", "a (paper)", "a", "b (paper)", "b", "Algorithm 4 paper seq · 48 thr · GPU", "Algorithm 4 fingerprints", "Algorithm 4 whole seq", "Algorithm 4 whole par", "exact re-check"}}
 	default:
-		t = bench.Table{Title: "domination/table6 — α_k^m of γ2(P_m □ C_n) = ⌈b n / a⌉ + α_k, k = n mod a, beside the paper's Table 6",
+		t = report.Table{Title: "domination/table6 — α_k^m of γ2(P_m □ C_n) = ⌈b n / a⌉ + α_k, k = n mod a, beside the paper's Table 6",
 			Header: []string{"m", "a (paper)", "k with α = 1 (paper)", "k with α = 1", "k with α >= 2 (α)", "exceptions (paper)", "exceptions n (γ2)", "Algorithm 5 paper (CPU)", "Algorithm 5 fingerprints", "Algorithm 5 whole"}}
 	}
 	for _, m := range dominationRowsOf(own, paper) {
@@ -983,7 +984,7 @@ func dominationExactTable(run []bench.Record, exp string) []bench.Table {
 	}
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
-	return []bench.Table{t}
+	return []report.Table{t}
 }
 
 // domSearchNote says what the time columns of Tables 3, 4 and 6 are.
@@ -1106,7 +1107,7 @@ const domTable5Versions = "Versions as the paper defines them (section 3), K = 5
 	"V4 " + domV4 + ": Algorithm 2 on the GPU (cuda/paper, each power downloaded to the host), the differences on every CPU thread. " +
 	"Version 3 (the differences on the GPU as well) is not implemented: impls/cuda/minplus has no difference kernel. Ratios are paper / ours, above 1 when ours is faster."
 
-func dominationTable5(run []bench.Record) []bench.Table {
+func dominationTable5(run []bench.Record) []report.Table {
 	const exp = "domination/table5"
 	own := ofExperiment(run, exp)
 	full := ofExperiment(run, "domination/table2")
@@ -1115,7 +1116,7 @@ func dominationTable5(run []bench.Record) []bench.Table {
 	}
 	paper, _ := results.PaperRecords(exp)
 	pc, rc, fc := IndexRecords(paper), IndexRecords(own), IndexRecords(full)
-	t := bench.Table{
+	t := report.Table{
 		Title: "domination/table5 — total running times, Algorithms 2-5: total, ms (paper: Table 5, versions 1-4, its total running times)",
 		Header: []string{"m", "paper V1 seq", "paper V2 48 thr", "paper V3 GPU", "paper V4 GPU+OpenMP",
 			"V1 " + domV1, "V2 " + domV2, "paper V1 / ours", "paper V2 / ours",
@@ -1142,7 +1143,7 @@ func dominationTable5(run []bench.Record) []bench.Table {
 	t.Notes = append(t.Notes, domTable5Total, domTable5Versions)
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
-	g := bench.Table{
+	g := report.Table{
 		Title: "domination/table5 (GPU) — total running times, Algorithms 2-5 with Algorithm 2 on the GPU: total, ms (paper: Table 5, versions 3 and 4, its total running times, V100)",
 		Header: []string{"m", "paper V3 GPU", "paper V4 GPU+OpenMP", "V4 " + domV4, "paper V4 / ours", "cuda/paper K=50", "cuda/fast K=50", "cuda/sparse K=50",
 			"cuda/paper to n0+a", "cuda/fast to n0+a", "cuda/sparse to n0+a", "paper V3 / cuda/sparse to n0+a"},
@@ -1162,14 +1163,14 @@ func dominationTable5(run []bench.Record) []bench.Table {
 		g.Rows = append(g.Rows, row)
 	}
 	g.Notes = append(g.Notes, domTable5Total, domTable5Versions, "In the K=50 and to n0+a columns Algorithms 3-5 run on the host from the per-power statistics (no matrix comes back); the K=50 totals of the reference's exact re-check are not in these runs (each run is checked against the reference power by power).")
-	return []bench.Table{t, g}
+	return []report.Table{t, g}
 }
 
 // dominationFormulaTables lists γ2 and the formulas of the formula's
 // cells; an m with an exactly checked Table 6 cell in the run but no formula
 // cell (m = 13 when the formula's witnesses did not finish) is listed from
 // that analysis, marked "no witnesses".
-func dominationFormulaTables(run []bench.Record) []bench.Table {
+func dominationFormulaTables(run []bench.Record) []report.Table {
 	const exp = "domination/formula"
 	own := ofExperiment(run, exp)
 	if len(own) == 0 {
@@ -1189,7 +1190,7 @@ func dominationFormulaTables(run []bench.Record) []bench.Table {
 	}
 	ms := dominationRowsOf(own, ofExperiment(run, "domination/table6"))
 	ms = slices.DeleteFunc(ms, func(m int) bool { r, _ := rec(m); return r == nil })
-	values := bench.Table{Title: "domination/formula — γ2(P_m □ C_n), each with a checked optimal 2-dominating set", Header: []string{"n"}}
+	values := report.Table{Title: "domination/formula — γ2(P_m □ C_n), each with a checked optimal 2-dominating set", Header: []string{"n"}}
 	var fromT6 []string
 	for _, m := range ms {
 		h := "m=" + Itoa(m)
@@ -1210,7 +1211,7 @@ func dominationFormulaTables(run []bench.Record) []bench.Table {
 	if len(fromT6) > 0 {
 		values.Notes = append(values.Notes, "m = "+strings.Join(fromT6, ", ")+": γ2 and the formula from domination/table6's exactly checked analysis of this run; the formula's own cell (witnesses) did not finish.")
 	}
-	formulas := bench.Table{Title: "domination/formula — the closed formulas derived by the program", Header: []string{"m", "n0", "a", "b", "formula"}}
+	formulas := report.Table{Title: "domination/formula — the closed formulas derived by the program", Header: []string{"m", "n0", "a", "b", "formula"}}
 	for _, m := range ms {
 		r, t := rec(m)
 		f := "—"
@@ -1226,7 +1227,7 @@ func dominationFormulaTables(run []bench.Record) []bench.Table {
 	}
 	formulas.Notes = append(formulas.Notes, CheckSummary(run, exp))
 	formulas.Notes = append(formulas.Notes, StatusNotes(run, exp)...)
-	return []bench.Table{values, formulas}
+	return []report.Table{values, formulas}
 }
 
 // domFormulaOfMetrics renders an analysis' formula from its record's

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/semibench/semibench/bench/report"
 	"path"
 	"slices"
 	"sort"
@@ -102,13 +103,13 @@ type Experiment struct {
 	Cases func(Scale, Options) []Case
 	// Tables renders the records of a run (all experiments of the file, so
 	// one table may draw on another's cells) beside the paper's numbers.
-	Tables func(run []bench.Record) []bench.Table
+	Tables func(run []bench.Record) []report.Table
 	// Claims gives the paper's claims this experiment covers, each with
 	// its verdict computed from the records of a run (all experiments of the
 	// file); nil when it covers none.
 	Claims func(run []bench.Record) []Claim
 	// Plots renders figures from the records of a run.
-	Plots func(run []bench.Record) []bench.Plot
+	Plots func(run []bench.Record) []report.Plot
 	// Headline lists the implementations (path.Match patterns) whose cells
 	// are the experiment's headline: the runner runs every experiment's
 	// headline cells before any other. Nil means the table in headline.go,

@@ -3,6 +3,7 @@ package experiments
 import (
 	"context"
 	"fmt"
+	"github.com/semibench/semibench/bench/report"
 	"math"
 	"slices"
 	"strconv"
@@ -197,10 +198,10 @@ func init() {
 			}
 			return cs
 		},
-		Tables: func(run []bench.Record) []bench.Table {
+		Tables: func(run []bench.Record) []report.Table {
 			return append(hungarianTable1(run), hungarianDerivedTables(run)...)
 		},
-		Plots: func(run []bench.Record) []bench.Plot {
+		Plots: func(run []bench.Record) []report.Plot {
 			return append(hungarianTable1Plots(run), hungarianDerivedPlots(run)...)
 		},
 	})
@@ -218,9 +219,9 @@ func init() {
 			}
 			return cs
 		},
-		Tables: func(run []bench.Record) []bench.Table { return hungarianRelTable(run, "hungarian/fig4") },
+		Tables: func(run []bench.Record) []report.Table { return hungarianRelTable(run, "hungarian/fig4") },
 		Claims: func(run []bench.Record) []Claim { return hungarianRelClaims(run, "hungarian/fig4") },
-		Plots:  func(run []bench.Record) []bench.Plot { return hungarianRelPlots(run, "hungarian/fig4") },
+		Plots:  func(run []bench.Record) []report.Plot { return hungarianRelPlots(run, "hungarian/fig4") },
 	})
 	Register(&Experiment{
 		Name:        "hungarian/fig5",
@@ -237,9 +238,9 @@ func init() {
 			}
 			return cs
 		},
-		Tables: func(run []bench.Record) []bench.Table { return hungarianRelTable(run, "hungarian/fig5") },
+		Tables: func(run []bench.Record) []report.Table { return hungarianRelTable(run, "hungarian/fig5") },
 		Claims: func(run []bench.Record) []Claim { return hungarianRelClaims(run, "hungarian/fig5") },
-		Plots:  func(run []bench.Record) []bench.Plot { return hungarianRelPlots(run, "hungarian/fig5") },
+		Plots:  func(run []bench.Record) []report.Plot { return hungarianRelPlots(run, "hungarian/fig5") },
 	})
 }
 
@@ -282,7 +283,7 @@ func hungarianCells(recs ...[]bench.Record) []hungarianCell {
 // hungarianSteps are cpu/paper's phases with the paper's step names.
 var hungarianSteps = lap.PaperSteps
 
-func hungarianTable1(run []bench.Record) []bench.Table {
+func hungarianTable1(run []bench.Record) []report.Table {
 	const exp = "hungarian/table1"
 	own := hungarianOwn(run, exp)
 	if len(own) == 0 {
@@ -290,12 +291,12 @@ func hungarianTable1(run []bench.Record) []bench.Table {
 	}
 	paper, _ := results.PaperRecords(exp)
 	rc, pc := IndexRecords(own), IndexRecords(paper)
-	t := bench.Table{
+	t := report.Table{
 		Title: "hungarian/table1 — LAP run times, total ms (CUDA: matrix on the device; CPU: in memory), and cuda/fast's end_to_end (paper: Table 1, CUDA GTX 970 and CPU i7-6700K)",
 		Header: []string{"n", "range", "paper CUDA (GTX 970)", "cuda/paper", "cuda/fast", "cuda/fast end_to_end", "cuda/hungarian-n3",
 			"paper CPU (i7-6700K)", "cpu/paper", "cpu/jv", "paper CPU / cpu/paper", "cpu/paper / cpu/jv"},
 	}
-	steps := bench.Table{
+	steps := report.Table{
 		Title:  "hungarian/table1 — cpu/paper per step, ms (share of the total)",
 		Header: append([]string{"n", "range"}, append(slices.Clone(hungarianSteps), "total")...),
 		Notes:  []string{"init: allocating the data and copying the costs into the slack matrix (section 2.1, before step 1)."},
@@ -319,25 +320,25 @@ func hungarianTable1(run []bench.Record) []bench.Table {
 			case math.IsNaN(v):
 				row = append(row, "0")
 			default:
-				row = append(row, fmt.Sprintf("%s (%.0f%%)", bench.FormatMS(v), 100*v/total))
+				row = append(row, fmt.Sprintf("%s (%.0f%%)", report.FormatMS(v), 100*v/total))
 			}
 		}
 		steps.Rows = append(steps.Rows, append(row, CellText(slow, "total")))
 	}
 	if sec := PhaseMS(rc.Get(exp, "cpu/jv", hungarianParams(8192, "n")), "total"); !math.IsNaN(sec) {
-		t.Notes = append(t.Notes, fmt.Sprintf("cpu/jv at n=8192, range n: %s ms (compare SciPy's linear_sum_assignment on the same machine and instance).", bench.FormatMS(sec)))
+		t.Notes = append(t.Notes, fmt.Sprintf("cpu/jv at n=8192, range n: %s ms (compare SciPy's linear_sum_assignment on the same machine and instance).", report.FormatMS(sec)))
 	}
 	t.Notes = append(t.Notes,
 		"The paper's times are for its C implementation of the same O(n^4) algorithm (CPU) and its CUDA one with the matrix already on the device; the paper does not say how many repetitions each time summarises.",
 		"Every column is total: the host clock around one whole solve, the matrix already on the device for CUDA (as the paper times its kernels; every allocation, launch, synchronisation and host step of the solve inside) and in memory for the CPU. end_to_end adds the upload (the host's int64 -> int32 conversion and the copy) and the download; the result files keep every phase and sample.",
 		CheckSummary(run, exp))
 	steps.Notes = append(steps.Notes, "The paper (section 5): in its CPU version the run time is dominated by step 1 at range 0.1n, by steps 1 and 6 at range n, and by step 6 at range 10n. Steps 1 and 6 include rebuilding the compressed vector of zeros.")
-	return []bench.Table{t, steps}
+	return []report.Table{t, steps}
 }
 
 // hungarianRelTable renders fig4 or fig5: each algorithm's time and its
 // ratio to the O(n^4) Hungarian's (cpu/paper), as the paper plots it.
-func hungarianRelTable(run []bench.Record, exp string) []bench.Table {
+func hungarianRelTable(run []bench.Record, exp string) []report.Table {
 	own := hungarianOwn(run, exp)
 	if len(own) == 0 {
 		return nil
@@ -347,7 +348,7 @@ func hungarianRelTable(run []bench.Record, exp string) []bench.Table {
 	if exp == "hungarian/fig5" {
 		title = "hungarian/fig5 — CPU LAP algorithms vs the cost range, total ms and total / O(n^4) Hungarian's (paper: Fig. 5, at n = 2048)"
 	}
-	t := bench.Table{Title: title, Header: append([]string{"n", "range"}, hungarianCPU...)}
+	t := report.Table{Title: title, Header: append([]string{"n", "range"}, hungarianCPU...)}
 	for _, impl := range hungarianCPU[1:] {
 		t.Header = append(t.Header, impl+" / cpu/paper")
 	}
@@ -369,13 +370,13 @@ func hungarianRelTable(run []bench.Record, exp string) []bench.Table {
 		t.Notes = append(t.Notes, "The paper (Fig. 5): as the range grows the O(n^4) Hungarian gets worse, becoming the worst algorithm for large ranges (ratios below 1). 100n and 1000n extend the paper's three ranges.")
 	}
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
-	return []bench.Table{t}
+	return []report.Table{t}
 }
 
 // hungarianRelPlots draws fig4 or fig5: time / cpu/paper's time per
 // algorithm, against n (fig4) or the range factor (fig5), and the absolute
 // times.
-func hungarianRelPlots(run []bench.Record, exp string) []bench.Plot {
+func hungarianRelPlots(run []bench.Record, exp string) []report.Plot {
 	own := ofExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
@@ -392,12 +393,12 @@ func hungarianRelPlots(run []bench.Record, exp string) []bench.Plot {
 	if exp == "hungarian/fig5" {
 		what, fig = "CPU algorithms vs the cost range", hungarianSrc+", Fig. 5"
 	}
-	rel := bench.Plot{Name: stem, Title: plotTitle(what+": total time relative to the O(n^4) Hungarian (cpu/paper)", fig), XLabel: xLabel,
+	rel := report.Plot{Name: stem, Title: plotTitle(what+": total time relative to the O(n^4) Hungarian (cpu/paper)", fig), XLabel: xLabel,
 		YLabel: "total time / cpu/paper's total time", LogX: true, LogY: true}
-	abs := bench.Plot{Name: stem + "-ms", Title: plotTitle(what+": total time", fig), XLabel: xLabel, YLabel: "total time (ms)", LogX: true, LogY: true}
+	abs := report.Plot{Name: stem + "-ms", Title: plotTitle(what+": total time", fig), XLabel: xLabel, YLabel: "total time (ms)", LogX: true, LogY: true}
 	cells := hungarianCells(own)
 	for _, impl := range hungarianCPU {
-		r, a := bench.Series{Name: impl, Impl: impl}, bench.Series{Name: impl, Impl: impl}
+		r, a := report.Series{Name: impl, Impl: impl}, report.Series{Name: impl, Impl: impl}
 		for _, c := range cells {
 			p := hungarianParams(c.n, c.r)
 			v := PhaseMS(rc.Get(exp, impl, p), "total")
@@ -418,13 +419,13 @@ func hungarianRelPlots(run []bench.Record, exp string) []bench.Plot {
 	}
 	rel.Notes = availabilityNotes(own, exp, hungarianCPU...)
 	abs.Notes = rel.Notes
-	return []bench.Plot{rel, abs}
+	return []report.Plot{rel, abs}
 }
 
 // hungarianTable1Plots draws the CPU times vs n per range beside the
 // paper's (its Fig. 8), and cpu/paper's relative step times stacked per n
 // for each range (the CPU counterpart of its Figs. 10-12).
-func hungarianTable1Plots(run []bench.Record) []bench.Plot {
+func hungarianTable1Plots(run []bench.Record) []report.Plot {
 	const exp = "hungarian/table1"
 	own := hungarianOwn(run, exp)
 	if len(own) == 0 {
@@ -432,12 +433,12 @@ func hungarianTable1Plots(run []bench.Record) []bench.Plot {
 	}
 	paper, _ := results.PaperRecords(exp)
 	pc, rc := IndexRecords(paper), IndexRecords(own)
-	times := bench.Plot{Name: "hungarian-table1", Title: plotTitle("CPU total time vs matrix size, per cost range", hungarianSrc+", Table 1 and Fig. 8"),
+	times := report.Plot{Name: "hungarian-table1", Title: plotTitle("CPU total time vs matrix size, per cost range", hungarianSrc+", Table 1 and Fig. 8"),
 		XLabel: "matrix size n", YLabel: "total time (ms)", LogX: true, LogY: true,
 		Notes: availabilityNotes(own, exp, "cpu/paper", "cpu/jv")}
 	cells := hungarianCells(own, paper)
 	add := func(name string, idx Cells, impl, r string, paper bool) {
-		s := bench.Series{Name: name, Impl: impl, Group: "cost range " + r, Paper: paper}
+		s := report.Series{Name: name, Impl: impl, Group: "cost range " + r, Paper: paper}
 		for _, c := range cells {
 			if c.r != r {
 				continue
@@ -455,9 +456,9 @@ func hungarianTable1Plots(run []bench.Record) []bench.Plot {
 		add("cpu/paper (its port)", rc, "cpu/paper", r, false)
 		add("cpu/jv", rc, "cpu/jv", r, false)
 	}
-	out := []bench.Plot{times}
+	out := []report.Plot{times}
 	for _, r := range lapcost.PaperRanges {
-		pl := bench.Plot{Name: "hungarian-table1-steps-" + r, Title: plotTitle("cpu/paper's steps, share of their summed time, cost range "+r, hungarianSrc+", CPU counterpart of Figs. 10-12"),
+		pl := report.Plot{Name: "hungarian-table1-steps-" + r, Title: plotTitle("cpu/paper's steps, share of their summed time, cost range "+r, hungarianSrc+", CPU counterpart of Figs. 10-12"),
 			XLabel: "matrix size n", YLabel: "share of the summed step times"}
 		if pl, ok := stepSharePlot(pl, rc, exp, "cpu/paper", r, cells); ok {
 			out = append(out, pl)
@@ -470,10 +471,10 @@ func hungarianTable1Plots(run []bench.Record) []bench.Plot {
 // range r: each step's share of the time, per n (Figs. 10-12 for
 // cuda/paper, the same view of cpu/paper); ok is false when no cell has
 // them.
-func stepSharePlot(pl bench.Plot, rc Cells, exp, impl, r string, cells []hungarianCell) (_ bench.Plot, ok bool) {
-	var series []bench.Series
+func stepSharePlot(pl report.Plot, rc Cells, exp, impl, r string, cells []hungarianCell) (_ report.Plot, ok bool) {
+	var series []report.Series
 	for _, st := range hungarianSteps {
-		s := bench.Series{Name: st}
+		s := report.Series{Name: st}
 		for _, c := range cells {
 			if c.r != r {
 				continue
@@ -490,7 +491,7 @@ func stepSharePlot(pl bench.Plot, rc Cells, exp, impl, r string, cells []hungari
 		}
 		series = append(series, s)
 	}
-	pl.Series = bench.Relative(series)
+	pl.Series = report.Relative(series)
 	pl.Stacked = true
 	return pl, len(pl.Series) > 0 && len(pl.Series[0].X) > 0
 }

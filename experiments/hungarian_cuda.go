@@ -3,6 +3,7 @@ package experiments
 import (
 	"context"
 	"fmt"
+	"github.com/semibench/semibench/bench/report"
 	"math"
 	"strconv"
 	"strings"
@@ -137,9 +138,11 @@ func init() {
 		Impls:       []string{"cpu/paper", "cpu/jv", "cuda/paper", "cuda/fast"},
 		NsPerWork:   hungarianNsPerWork,
 		Cases:       func(s Scale, o Options) []Case { return hungarianCasesFor(s, o, nil, nil) },
-		Tables:      func(run []bench.Record) []bench.Table { return hungarianTable2(hungarianView(run, "hungarian/table2")) },
-		Claims:      hungarianTable2Claims,
-		Plots: func(run []bench.Record) []bench.Plot {
+		Tables: func(run []bench.Record) []report.Table {
+			return hungarianTable2(hungarianView(run, "hungarian/table2"))
+		},
+		Claims: hungarianTable2Claims,
+		Plots: func(run []bench.Record) []report.Plot {
 			return hungarianSpeedupPlots(hungarianView(run, "hungarian/table2"))
 		},
 	})
@@ -152,8 +155,10 @@ func init() {
 		Impls:       []string{"cpu/paper", "cuda/paper"},
 		NsPerWork:   hungarianNsPerWork,
 		Cases:       func(s Scale, o Options) []Case { return hungarianCasesFor(s, o, []string{"n"}, nil) },
-		Tables:      func(run []bench.Record) []bench.Table { return hungarianTable3(hungarianView(run, "hungarian/table3")) },
-		Plots: func(run []bench.Record) []bench.Plot {
+		Tables: func(run []bench.Record) []report.Table {
+			return hungarianTable3(hungarianView(run, "hungarian/table3"))
+		},
+		Plots: func(run []bench.Record) []report.Plot {
 			return hungarianStepPlots(hungarianView(run, "hungarian/table3"))
 		},
 	})
@@ -166,10 +171,10 @@ func init() {
 		Impls:       []string{"cuda/paper", "cuda/fast"},
 		NsPerWork:   hungarianNsPerWork,
 		Cases:       func(s Scale, o Options) []Case { return hungarianCasesFor(s, o, nil, nil) },
-		Tables: func(run []bench.Record) []bench.Table {
+		Tables: func(run []bench.Record) []report.Table {
 			return hungarianTable4(hungarianView(run, "hungarian/table4"), run)
 		},
-		Plots: func(run []bench.Record) []bench.Plot {
+		Plots: func(run []bench.Record) []report.Plot {
 			return hungarianCUDAPlots(hungarianView(run, "hungarian/table4"))
 		},
 	})
@@ -182,16 +187,18 @@ func init() {
 		Impls:       []string{"cuda/paper", "cuda/hungarian-n3"},
 		NsPerWork:   hungarianNsPerWork,
 		Cases:       func(s Scale, o Options) []Case { return hungarianCasesFor(s, o, nil, nil) },
-		Tables:      func(run []bench.Record) []bench.Table { return hungarianFig6(hungarianView(run, "hungarian/fig6")) },
+		Tables:      func(run []bench.Record) []report.Table { return hungarianFig6(hungarianView(run, "hungarian/fig6")) },
 		Claims:      hungarianFig6Claims,
-		Plots:       func(run []bench.Record) []bench.Plot { return hungarianFig6Plots(hungarianView(run, "hungarian/fig6")) },
+		Plots: func(run []bench.Record) []report.Plot {
+			return hungarianFig6Plots(hungarianView(run, "hungarian/fig6"))
+		},
 	})
 }
 
 // hungarianDerivedTables renders the derived experiments from table1's
 // cells, for those with no records of their own in run.
-func hungarianDerivedTables(run []bench.Record) []bench.Table {
-	var out []bench.Table
+func hungarianDerivedTables(run []bench.Record) []report.Table {
+	var out []report.Table
 	for _, name := range hungarianDerived {
 		if len(ofExperiment(run, name)) > 0 {
 			continue
@@ -202,8 +209,8 @@ func hungarianDerivedTables(run []bench.Record) []bench.Table {
 }
 
 // hungarianDerivedPlots is hungarianDerivedTables for the plots.
-func hungarianDerivedPlots(run []bench.Record) []bench.Plot {
-	var out []bench.Plot
+func hungarianDerivedPlots(run []bench.Record) []report.Plot {
+	var out []report.Plot
 	for _, name := range hungarianDerived {
 		if len(ofExperiment(run, name)) > 0 {
 			continue
@@ -214,14 +221,14 @@ func hungarianDerivedPlots(run []bench.Record) []bench.Plot {
 }
 
 // hungarianTable2 renders the speedups beside the paper's Table 2.
-func hungarianTable2(own []bench.Record) []bench.Table {
+func hungarianTable2(own []bench.Record) []report.Table {
 	const exp = "hungarian/table2"
 	if len(own) == 0 {
 		return nil
 	}
 	paper, _ := results.PaperRecords(exp)
 	pc, rc := IndexRecords(paper), IndexRecords(own)
-	t := bench.Table{
+	t := report.Table{
 		Title:  "hungarian/table2 — speedup CPU total / CUDA total (paper: Table 2, i7-6700K / GTX 970)",
 		Header: []string{"n", "range", "paper", "cpu/paper / cuda/paper", "cpu/paper / cuda/fast", "cpu/jv / cuda/fast"},
 	}
@@ -237,7 +244,7 @@ func hungarianTable2(own []bench.Record) []bench.Table {
 		gp, gf := hungarianMS(rc.Get(exp, "cuda/paper", p)), hungarianMS(rc.Get(exp, "cuda/fast", p))
 		paperText := "—"
 		if !math.IsNaN(ps) {
-			paperText = bench.FormatRatio(ps)
+			paperText = report.FormatRatio(ps)
 		}
 		t.Rows = append(t.Rows, []string{strconv.Itoa(c.n), c.r, paperText, Ratio(slow, gp), Ratio(slow, gf), Ratio(jv, gf)})
 	}
@@ -245,12 +252,12 @@ func hungarianTable2(own []bench.Record) []bench.Table {
 		"total on both sides: the host clock around the solve, the matrix in memory (CPU) or already on the device (CUDA, as the paper times it), every allocation, launch, synchronisation and host step inside; the CUDA upload and download are in end_to_end, kept in the result files.",
 		"cpu/jv / cuda/fast compares the fastest exact solvers of each side; the paper compares its O(n^4) algorithm on both.",
 		CheckSummary(own, exp))
-	return []bench.Table{t}
+	return []report.Table{t}
 }
 
 // hungarianTable3 renders the per-step speedups at range n beside the
 // paper's Table 3: a row of the paper's and a row of ours per n.
-func hungarianTable3(own []bench.Record) []bench.Table {
+func hungarianTable3(own []bench.Record) []report.Table {
 	const exp = "hungarian/table3"
 	if len(own) == 0 {
 		return nil
@@ -258,7 +265,7 @@ func hungarianTable3(own []bench.Record) []bench.Table {
 	paper, _ := results.PaperRecords(exp)
 	pc, rc := IndexRecords(paper), IndexRecords(own)
 	steps := lap.PaperSteps[1:] // step1..step6
-	t := bench.Table{
+	t := report.Table{
 		Title:  "hungarian/table3 — speedup per step, cpu/paper / cuda/paper, range n; global: total / total (paper: Table 3)",
 		Header: append(append([]string{"n", "source"}, steps...), "global"),
 	}
@@ -285,12 +292,12 @@ func hungarianTable3(own []bench.Record) []bench.Table {
 		"Each step's time is summed over the run (every call of the step): host clock for cpu/paper, CUDA events for cuda/paper. global is total over total (host clock, cuda/paper with the matrix on the device): cuda/paper's init (the slack matrix built on the device) is in its total, as cpu/paper's init is in its.",
 		"— where a step never ran (ratio of zero times) or a cell is missing.",
 		CheckSummary(own, exp))
-	return []bench.Table{t}
+	return []report.Table{t}
 }
 
 func metricRatio(r *bench.Record, key string) string {
 	if v, ok := r.Metrics[key]; ok {
-		return bench.FormatRatio(v)
+		return report.FormatRatio(v)
 	}
 	return "—"
 }
@@ -298,7 +305,7 @@ func metricRatio(r *bench.Record, key string) string {
 // hungarianTable4 renders the CUDA times beside the paper's Tesla K20c
 // (Table 4) and GTX 970 (Table 1), and beside the published codes measured
 // by the peer scripts (their records, found in run: hungarianPeers).
-func hungarianTable4(own, run []bench.Record) []bench.Table {
+func hungarianTable4(own, run []bench.Record) []report.Table {
 	const exp = "hungarian/table4"
 	if len(own) == 0 {
 		return nil
@@ -306,7 +313,7 @@ func hungarianTable4(own, run []bench.Record) []bench.Table {
 	k20, _ := results.PaperRecords(exp)
 	gtx, _ := results.PaperRecords("hungarian/table1")
 	kc, gc, rc, pc := IndexRecords(k20), IndexRecords(gtx), IndexRecords(own), hungarianPeers(run)
-	t := bench.Table{
+	t := report.Table{
 		Title: "hungarian/table4 — CUDA run times, ms: total (matrix on the device, host clock) and end_to_end (host memory to host memory), beside the paper's Tesla K20c (Table 4) and GTX 970 (Table 1) and the published codes on this machine",
 		Header: []string{"n", "range", "paper K20c", "paper GTX 970",
 			"HungarianGPU published, total", "HungarianGPU plain, total", "HyLAC, total", "HyLAC, end_to_end",
@@ -360,17 +367,17 @@ func hungarianTable4(own, run []bench.Record) []bench.Table {
 		t.Notes = append(t.Notes, fmt.Sprintf("%s: no record of %s among the records given for some cells; measure it on this machine as results/peers/README.md says and merge its result file.", peerNotRun, strings.Join(absent, ", ")))
 	}
 	t.Notes = append(t.Notes, CheckSummary(own, exp))
-	return []bench.Table{t}
+	return []report.Table{t}
 }
 
 // hungarianFig6 renders cuda/hungarian-n3's time over cuda/paper's.
-func hungarianFig6(own []bench.Record) []bench.Table {
+func hungarianFig6(own []bench.Record) []report.Table {
 	const exp = "hungarian/fig6"
 	if len(own) == 0 {
 		return nil
 	}
 	rc := IndexRecords(own)
-	t := bench.Table{
+	t := report.Table{
 		Title:  "hungarian/fig6 — CUDA O(n^3) Hungarian / CUDA O(n^4) Hungarian, total (paper: Fig. 6)",
 		Header: []string{"n", "range", "cuda/paper (O(n^4)), total ms", "cuda/hungarian-n3, total ms", "cuda/hungarian-n3 / cuda/paper"},
 	}
@@ -382,12 +389,12 @@ func hungarianFig6(own []bench.Record) []bench.Table {
 	t.Notes = append(t.Notes,
 		"The paper (Fig. 6): its O(n^4) CUDA algorithm is faster than its O(n^3) one on these matrices 'by a factor of more than about two' (ratios above 2). total: the host clock around the solve with the matrix on the device; the transfers are in end_to_end.",
 		CheckSummary(own, exp))
-	return []bench.Table{t}
+	return []report.Table{t}
 }
 
 // hungarianSeries collects one implementation's value per n at range r.
-func hungarianSeries(name string, cells []hungarianCell, r string, val func(p bench.Params) float64) bench.Series {
-	s := bench.Series{Name: name, Group: "cost range " + r}
+func hungarianSeries(name string, cells []hungarianCell, r string, val func(p bench.Params) float64) report.Series {
+	s := report.Series{Name: name, Group: "cost range " + r}
 	for _, c := range cells {
 		if c.r != r {
 			continue
@@ -399,7 +406,7 @@ func hungarianSeries(name string, cells []hungarianCell, r string, val func(p be
 	return s
 }
 
-func appendSeries(p *bench.Plot, ss ...bench.Series) {
+func appendSeries(p *report.Plot, ss ...report.Series) {
 	for _, s := range ss {
 		if len(s.X) > 0 {
 			p.Series = append(p.Series, s)
@@ -409,7 +416,7 @@ func appendSeries(p *bench.Plot, ss ...bench.Series) {
 
 // hungarianCUDAPlots draws Fig. 7: CUDA run times vs n per range, the
 // paper's GTX 970 beside cuda/paper and cuda/fast.
-func hungarianCUDAPlots(own []bench.Record) []bench.Plot {
+func hungarianCUDAPlots(own []bench.Record) []report.Plot {
 	if len(own) == 0 {
 		return nil
 	}
@@ -417,7 +424,7 @@ func hungarianCUDAPlots(own []bench.Record) []bench.Plot {
 	gtx, _ := results.PaperRecords("hungarian/table1")
 	gc, rc := IndexRecords(gtx), IndexRecords(own)
 	cells := hungarianCells(own)
-	pl := bench.Plot{Name: "hungarian-fig7", Title: plotTitle("CUDA total time vs matrix size, per cost range", hungarianSrc+", Fig. 7"), XLabel: "matrix size n",
+	pl := report.Plot{Name: "hungarian-fig7", Title: plotTitle("CUDA total time vs matrix size, per cost range", hungarianSrc+", Fig. 7"), XLabel: "matrix size n",
 		YLabel: "total time (ms)", LogX: true, LogY: true,
 		Notes: append([]string{"total: the cost matrix already in device memory, the answer left there (host clock)"},
 			availabilityNotes(own, exp, "cuda/paper", "cuda/fast")...)}
@@ -431,7 +438,7 @@ func hungarianCUDAPlots(own []bench.Record) []bench.Plot {
 }
 
 // hungarianSpeedupPlots draws Fig. 9: CPU / CUDA speedup vs n per range.
-func hungarianSpeedupPlots(own []bench.Record) []bench.Plot {
+func hungarianSpeedupPlots(own []bench.Record) []report.Plot {
 	if len(own) == 0 {
 		return nil
 	}
@@ -439,7 +446,7 @@ func hungarianSpeedupPlots(own []bench.Record) []bench.Plot {
 	paper, _ := results.PaperRecords("hungarian/table2")
 	pc, rc := IndexRecords(paper), IndexRecords(own)
 	cells := hungarianCells(own)
-	pl := bench.Plot{Name: "hungarian-fig9", Title: plotTitle("speedup of CUDA over CPU (CPU total time / CUDA total time), per cost range", hungarianSrc+", Fig. 9"),
+	pl := report.Plot{Name: "hungarian-fig9", Title: plotTitle("speedup of CUDA over CPU (CPU total time / CUDA total time), per cost range", hungarianSrc+", Fig. 9"),
 		XLabel: "matrix size n", YLabel: "speedup (x)", LogX: true, LogY: true,
 		Notes: availabilityNotes(own, exp, "cpu/paper", "cpu/jv", "cuda/paper", "cuda/fast")}
 	ratio := func(cpu, gpu string) func(p bench.Params) float64 {
@@ -465,16 +472,16 @@ func hungarianSpeedupPlots(own []bench.Record) []bench.Plot {
 
 // hungarianStepPlots draws Figs. 10-12: cuda/paper's relative step times
 // stacked per n, one figure per range present.
-func hungarianStepPlots(own []bench.Record) []bench.Plot {
+func hungarianStepPlots(own []bench.Record) []report.Plot {
 	if len(own) == 0 {
 		return nil
 	}
 	exp := own[0].Experiment
 	rc := IndexRecords(own)
 	cells := hungarianCells(own)
-	var out []bench.Plot
+	var out []report.Plot
 	for k, r := range lapcost.PaperRanges {
-		pl := bench.Plot{Name: "hungarian-fig" + strconv.Itoa(10+k), Title: plotTitle("cuda/paper's steps, share of their summed device time, cost range "+r, hungarianSrc+", Fig. "+strconv.Itoa(10+k)),
+		pl := report.Plot{Name: "hungarian-fig" + strconv.Itoa(10+k), Title: plotTitle("cuda/paper's steps, share of their summed device time, cost range "+r, hungarianSrc+", Fig. "+strconv.Itoa(10+k)),
 			XLabel: "matrix size n", YLabel: "share of the summed device step times"}
 		if pl, ok := stepSharePlot(pl, rc, exp, "cuda/paper", r, cells); ok {
 			out = append(out, pl)
@@ -484,14 +491,14 @@ func hungarianStepPlots(own []bench.Record) []bench.Plot {
 }
 
 // hungarianFig6Plots draws Fig. 6: cuda/hungarian-n3 / cuda/paper vs n.
-func hungarianFig6Plots(own []bench.Record) []bench.Plot {
+func hungarianFig6Plots(own []bench.Record) []report.Plot {
 	if len(own) == 0 {
 		return nil
 	}
 	exp := own[0].Experiment
 	rc := IndexRecords(own)
 	cells := hungarianCells(own)
-	pl := bench.Plot{Name: "hungarian-fig6", Title: plotTitle("CUDA O(n^3) Hungarian's total time / CUDA O(n^4) Hungarian's, per cost range", hungarianSrc+", Fig. 6"), XLabel: "matrix size n",
+	pl := report.Plot{Name: "hungarian-fig6", Title: plotTitle("CUDA O(n^3) Hungarian's total time / CUDA O(n^4) Hungarian's, per cost range", hungarianSrc+", Fig. 6"), XLabel: "matrix size n",
 		Notes:  availabilityNotes(own, exp, "cuda/hungarian-n3", "cuda/paper"),
 		YLabel: "time / cuda/paper time", LogX: true, LogY: true}
 	for _, r := range lapcost.PaperRanges {
@@ -549,7 +556,7 @@ func hungarianTable2Claims(run []bench.Record) []Claim {
 			continue
 		}
 		ours := hungarianMS(rc.Get(exp, "cpu/paper", p)) / hungarianMS(rc.Get(exp, "cuda/paper", p))
-		c.Ours, c.Verdict = fmt.Sprintf("%s at n = %d", bench.FormatRatio(ours), last.n), ratioVerdict(ps, ours, tol, higherBetter)
+		c.Ours, c.Verdict = fmt.Sprintf("%s at n = %d", report.FormatRatio(ours), last.n), ratioVerdict(ps, ours, tol, higherBetter)
 		out = append(out, c)
 	}
 	return out
@@ -584,7 +591,7 @@ func hungarianFig6Claims(run []bench.Record) []Claim {
 		}
 		return []Claim{c.notRun(cells...)}
 	}
-	c.Ours = fmt.Sprintf("%s at %s (least of %d cells)", bench.FormatRatio(least), where, count)
+	c.Ours = fmt.Sprintf("%s at %s (least of %d cells)", report.FormatRatio(least), where, count)
 	c.Verdict = NotReproduced
 	if least >= floor {
 		c.Verdict = Reproduced

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"context"
+	"github.com/semibench/semibench/bench/report"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -199,7 +200,7 @@ func TestHungarianTable4Peers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var t4 *bench.Table
+	var t4 *report.Table
 	for i := range tables {
 		switch {
 		case strings.HasPrefix(tables[i].Title, "hungarian/table4 "):

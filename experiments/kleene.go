@@ -3,6 +3,7 @@ package experiments
 import (
 	"context"
 	"fmt"
+	"github.com/semibench/semibench/bench/report"
 	"math"
 	"slices"
 	"strconv"
@@ -150,7 +151,7 @@ func init() {
 		Cases:       func(s Scale, o Options) []Case { return kleeneCases(s, o, nil) },
 		Tables:      kleeneTable2,
 		Claims:      kleeneTable2Claims,
-		Plots:       func(run []bench.Record) []bench.Plot { return kleenePlots(run, "kleene/table2") },
+		Plots:       func(run []bench.Record) []report.Plot { return kleenePlots(run, "kleene/table2") },
 	})
 	Register(&Experiment{
 		Name:        "kleene/table3",
@@ -162,7 +163,7 @@ func init() {
 		Cases:       func(s Scale, o Options) []Case { return kleeneCases(s, o, nil) },
 		Tables:      kleeneTable3,
 		Claims:      kleeneTable3Claims,
-		Plots:       func(run []bench.Record) []bench.Plot { return kleenePlots(run, "kleene/table3") },
+		Plots:       func(run []bench.Record) []report.Plot { return kleenePlots(run, "kleene/table3") },
 	})
 }
 
@@ -206,13 +207,13 @@ func arcsText(r *bench.Record) string {
 	return formatCount(r.Metrics["arcs"])
 }
 
-func kleeneTable2(run []bench.Record) []bench.Table {
+func kleeneTable2(run []bench.Record) []report.Table {
 	const exp = "kleene/table2"
 	own, rc, pc := besidePaper(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
-	t := bench.Table{
+	t := report.Table{
 		Title:  "kleene/table2 — Kleene star on the CPU, ms, headline: total (paper: Table 2, Xeon E5645, mean of the middle three of five)",
 		Header: []string{"n", "phase", "paper (Xeon E5645)", "cpu/paper", "cpu/fast", "paper / cpu/paper", "cpu/paper / cpu/fast"},
 	}
@@ -241,20 +242,20 @@ func kleeneTable2(run []bench.Record) []bench.Table {
 	t.Notes = append(t.Notes, "Total is the headline: the host clock around the whole solve, X in memory to W in memory (end to end is the same on the CPU). Other is the part of total no phase covers. Every ratio is of the phase named in its row.")
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
-	return []bench.Table{t}
+	return []report.Table{t}
 }
 
-func kleeneTable3(run []bench.Record) []bench.Table {
+func kleeneTable3(run []bench.Record) []report.Table {
 	const exp = "kleene/table3"
 	own, rc, pc := besidePaper(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
-	phases := bench.Table{
+	phases := report.Table{
 		Title:  "kleene/table3 — Kleene star on the GPU, ms, headline: total (paper: Table 3, Tesla C2075)",
 		Header: []string{"n", "phase", "paper (Tesla C2075)", "cuda/paper", "cuda/fast", "cuda/paper / cuda/fast"},
 	}
-	speed := bench.Table{
+	speed := report.Table{
 		Title: "kleene/table3 — speedup of the total (paper's 'Effect': CPU total / GPU total)",
 		Header: []string{"n", "paper Effect", "cpu/paper / cuda/paper", "cpu/paper / cuda/fast", "cpu/fast / cuda/fast",
 			"paper GPU / cuda/paper", "paper GPU / cuda/fast", "cpu/fast / cuda/fast (end to end)"},
@@ -272,7 +273,7 @@ func kleeneTable3(run []bench.Record) []bench.Table {
 		}
 		effect := "—"
 		if pr != nil && pr.Metrics != nil {
-			effect = bench.FormatRatio(pr.Metrics["speedup"])
+			effect = report.FormatRatio(pr.Metrics["speedup"])
 		}
 		slow, fast := PhaseMS(rc.Get(exp, "cpu/paper", p), "total"), PhaseMS(rc.Get(exp, "cpu/fast", p), "total")
 		paperGPU := PhaseMS(pr, "total")
@@ -295,13 +296,13 @@ func kleeneTable3(run []bench.Record) []bench.Table {
 	speed.Notes = append(speed.Notes, kleeneTotalNote)
 	speed.Notes = append(speed.Notes, CheckSummary(run, exp))
 	speed.Notes = append(speed.Notes, StatusNotes(run, exp)...)
-	return []bench.Table{phases, speed}
+	return []report.Table{phases, speed}
 }
 
 // kleenePlots draws update W and total vs n, log-log: table2 the CPU
 // implementations beside the paper's Xeon, table3 the CUDA ones beside its
 // Tesla C2075.
-func kleenePlots(run []bench.Record, exp string) []bench.Plot {
+func kleenePlots(run []bench.Record, exp string) []report.Plot {
 	own := ofExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
@@ -311,17 +312,17 @@ func kleenePlots(run []bench.Record, exp string) []bench.Plot {
 		impls, what, table = []string{"cuda/paper", "cuda/fast"}, "CUDA", "Table 3"
 	}
 	notes := availabilityNotes(own, exp, impls...)
-	var out []bench.Plot
+	var out []report.Plot
 	for _, phase := range []string{"update_w", "total"} {
 		label := map[string]string{"update_w": "the update-W step's time", "total": "total time"}[phase]
-		pl := bench.Plot{
+		pl := report.Plot{
 			Name:   "kleene-" + exp[len("kleene/"):] + "-" + phase,
 			Title:  plotTitle(fmt.Sprintf("%s Kleene star of a random DAG: %s vs nodes", what, label), kleeneSrc+", "+table),
 			XLabel: "nodes n", YLabel: label + " (ms)", LogX: true, LogY: true,
 			Notes: notes,
 		}
 		addSeries := func(name string, recs []bench.Record, impl string, paper bool) {
-			s := bench.Series{Name: name, Impl: impl, Paper: paper}
+			s := report.Series{Name: name, Impl: impl, Paper: paper}
 			rc := IndexRecords(recs)
 			for _, n := range kleeneRows(recs) {
 				if v := PhaseMS(rc.Get(recs[0].Experiment, impl, kleeneParams(n)), phase); !math.IsNaN(v) {
@@ -380,10 +381,10 @@ func kleeneTable2Claims(run []bench.Record) []Claim {
 	paper, _ := results.PaperRecords(exp)
 	c.PaperFigure = "8x"
 	if g, n := growth(pc, "cpu/paper", kleeneRows(paper)); n > 0 {
-		c.PaperFigure += fmt.Sprintf(" (Table 2: %s from n = %d to %d)", bench.FormatRatio(g), n/2, n)
+		c.PaperFigure += fmt.Sprintf(" (Table 2: %s from n = %d to %d)", report.FormatRatio(g), n/2, n)
 	}
 	if g, n := growth(rc, "cpu/paper", kleeneRows(own)); n > 0 {
-		c.Ours = fmt.Sprintf("%s (n = %d to %d)", bench.FormatRatio(g), n/2, n)
+		c.Ours = fmt.Sprintf("%s (n = %d to %d)", report.FormatRatio(g), n/2, n)
 		c.Verdict = ratioVerdict(8, g, 1.5, neither)
 		return []Claim{c}
 	}
@@ -412,7 +413,7 @@ func kleeneTable3Claims(run []bench.Record) []Claim {
 	cpu, gpu := cellOf(rc, exp, "cpu/paper", p), cellOf(rc, exp, "cuda/paper", p)
 	if okCells(cpu, gpu) {
 		ours := PhaseMS(cpu.r, bench.TotalPhase) / PhaseMS(gpu.r, bench.TotalPhase)
-		speed.Ours, speed.Verdict = bench.FormatRatio(ours), ratioVerdict(paper, ours, tol, higherBetter)
+		speed.Ours, speed.Verdict = report.FormatRatio(ours), ratioVerdict(paper, ours, tol, higherBetter)
 	} else {
 		speed = speed.notRun(gpu, cpu)
 	}

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"github.com/semibench/semibench/bench/report"
 	"math"
 	"strings"
 
@@ -72,7 +73,7 @@ func availabilityNotes(recs []bench.Record, exp string, impls ...string) []strin
 
 // implSeries sets the implementation (colour) of s and whether it holds a
 // paper's values.
-func implSeries(s bench.Series, impl string, paper bool) bench.Series {
+func implSeries(s report.Series, impl string, paper bool) report.Series {
 	s.Impl, s.Paper = impl, paper
 	return s
 }
@@ -80,11 +81,11 @@ func implSeries(s bench.Series, impl string, paper bool) bench.Series {
 // plotsWithNotes keeps the plots that have series, and those that have
 // none but notes saying why (a GPU-less run's CUDA plot): those get one
 // empty placeholder series so that the axes and the notes are drawn.
-func plotsWithNotes(ps ...bench.Plot) []bench.Plot {
-	var out []bench.Plot
+func plotsWithNotes(ps ...report.Plot) []report.Plot {
+	var out []report.Plot
 	for _, p := range ps {
 		if len(p.Series) == 0 && len(p.Notes) > 0 {
-			p.Series = []bench.Series{{Name: "(nothing measured)", X: []float64{math.NaN()}, Y: []float64{math.NaN()}}}
+			p.Series = []report.Series{{Name: "(nothing measured)", X: []float64{math.NaN()}, Y: []float64{math.NaN()}}}
 		}
 		if len(p.Series) > 0 {
 			out = append(out, p)

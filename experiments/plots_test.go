@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"github.com/semibench/semibench/bench/report"
 	"slices"
 	"strings"
 	"testing"
@@ -22,7 +23,7 @@ func gpuLess(run []bench.Record) []bench.Record {
 	return out
 }
 
-func seriesNames(p bench.Plot) []string {
+func seriesNames(p report.Plot) []string {
 	var out []string
 	for _, s := range p.Series {
 		out = append(out, s.Name+"|"+s.Impl+"|"+s.Group)
@@ -30,7 +31,7 @@ func seriesNames(p bench.Plot) []string {
 	return out
 }
 
-func hasNote(p bench.Plot, want string) bool {
+func hasNote(p report.Plot, want string) bool {
 	for _, n := range p.Notes {
 		if strings.Contains(n, want) {
 			return true

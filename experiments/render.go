@@ -3,6 +3,7 @@ package experiments
 import (
 	"bufio"
 	"fmt"
+	"github.com/semibench/semibench/bench/report"
 	"io"
 	"os"
 	"path/filepath"
@@ -27,16 +28,16 @@ func experimentsIn(recs []bench.Record) []string {
 // section is one experiment's tables in a rendering.
 type section struct {
 	experiment string
-	tables     []bench.Table
+	tables     []report.Table
 }
 
 // RenderTables returns the tables of every experiment in f (or only the
 // named one): each experiment's own layout beside the paper's numbers, or
 // the generic record table for experiments this binary does not know. The
 // last table of an experiment ends with a note per paper claim it covers.
-func RenderTables(f *bench.File, only string) ([]bench.Table, error) {
+func RenderTables(f *bench.File, only string) ([]report.Table, error) {
 	secs, err := renderSections(f, only)
-	var out []bench.Table
+	var out []report.Table
 	for _, s := range secs {
 		out = append(out, s.tables...)
 	}
@@ -54,7 +55,7 @@ func renderSections(f *bench.File, only string) ([]section, error) {
 		found = true
 		e := registry[name]
 		if e == nil || e.Tables == nil {
-			out = append(out, section{name, bench.RecordsTable(f, name)})
+			out = append(out, section{name, report.RecordsTable(f, name)})
 			continue
 		}
 		tables := e.Tables(f.Records)
@@ -212,7 +213,7 @@ func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []secti
 	}
 	fmt.Fprintf(w, "The papers' claims: %d reproduced, %d exceeded, %d not reproduced, %d not run. Each links to the table whose notes give it.\n\n",
 		v[Reproduced], v[Exceeded], v[NotReproduced], v[NotRun])
-	t := bench.Table{Header: []string{"paper", "where", "claim", "paper's figure", "ours", "verdict"}}
+	t := report.Table{Header: []string{"paper", "where", "claim", "paper's figure", "ours", "verdict"}}
 	for _, c := range claims {
 		where := c.Where
 		if a, ok := anchors[c.Experiment]; ok {
@@ -220,7 +221,7 @@ func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []secti
 		}
 		t.Rows = append(t.Rows, []string{c.Paper, where, c.Text, c.PaperFigure, c.Ours, c.verdictText()})
 	}
-	_ = t.Render(w, bench.FormatMarkdown) // w's errors surface at its Flush
+	_ = t.Render(w, report.FormatMarkdown) // w's errors surface at its Flush
 	fmt.Fprintln(w)
 }
 

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"github.com/semibench/semibench/bench/report"
 	"math"
 	"strconv"
 
@@ -56,7 +57,7 @@ func CellText(r *bench.Record, phase string) string {
 	if r == nil {
 		return "—"
 	}
-	return bench.PhaseText(r, phase)
+	return report.PhaseText(r, phase)
 }
 
 // ran reports whether a record has timings.
@@ -68,7 +69,7 @@ func ran(r *bench.Record) bool {
 // is none.
 func msText(r *bench.Record, phase string) string {
 	if v := PhaseMS(r, phase); !math.IsNaN(v) {
-		return bench.FormatMS(v) + " ms"
+		return report.FormatMS(v) + " ms"
 	}
 	return CellText(r, phase)
 }
@@ -104,7 +105,7 @@ func Ratio(a, b float64) string {
 	if math.IsNaN(a) || math.IsNaN(b) || b == 0 {
 		return "—"
 	}
-	return bench.FormatRatio(a / b)
+	return report.FormatRatio(a / b)
 }
 
 // CheckSummary is a table note counting the check verdicts of an

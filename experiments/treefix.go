@@ -3,6 +3,7 @@ package experiments
 import (
 	"context"
 	"fmt"
+	"github.com/semibench/semibench/bench/report"
 	"math"
 	"math/big"
 	"os"
@@ -541,7 +542,7 @@ func init() {
 		NsPerWork:   treefixNs,
 		Cases:       func(s Scale, o Options) []Case { return table1Cases(s, o, false) },
 		Tables:      treefixSpeedupTable,
-		Plots:       func(run []bench.Record) []bench.Plot { return treefixTreePlots(run, "treefix/fig5", true) },
+		Plots:       func(run []bench.Record) []report.Plot { return treefixTreePlots(run, "treefix/fig5", true) },
 	})
 	Register(&Experiment{
 		Name:        "treefix/fig7",
@@ -604,7 +605,7 @@ func treefixFig7Claims(run []bench.Record) []Claim {
 			continue
 		}
 		ours := PhaseMS(par.r, cudatreefix.PhaseCompute) / PhaseMS(vec.r, cudatreefix.PhaseCompute)
-		c.Ours, c.Verdict = bench.FormatRatio(ours), ratioVerdict(x.paper, ours, x.tol, higherBetter)
+		c.Ours, c.Verdict = report.FormatRatio(ours), ratioVerdict(x.paper, ours, x.tol, higherBetter)
 		out = append(out, c)
 	}
 	return out

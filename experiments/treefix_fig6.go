@@ -3,6 +3,7 @@ package experiments
 import (
 	"context"
 	"fmt"
+	"github.com/semibench/semibench/bench/report"
 	"slices"
 	"strconv"
 	"strings"
@@ -291,7 +292,7 @@ func profileSummary(levels, widths []float64) string {
 	return strings.Join(parts, " · ")
 }
 
-func treefixFig6Table(run []bench.Record) []bench.Table {
+func treefixFig6Table(run []bench.Record) []report.Table {
 	const exp = "treefix/fig6"
 	own := ofExperiment(run, exp)
 	if len(own) == 0 {
@@ -299,7 +300,7 @@ func treefixFig6Table(run []bench.Record) []bench.Table {
 	}
 	paper := treefixPaperByTree("treefix/table1")
 	rc := IndexRecords(own)
-	t := bench.Table{
+	t := report.Table{
 		Title: "treefix/fig6 — level profiles: vertices per breadth-first level of the Table I trees, the star and the caterpillar (paper: Fig. 6, nlpkkt120 and cage15)",
 		Header: []string{"tree", "source", "n", "levels", "paper levels (Table I)", "widest level (vertices)", "at level",
 			"levels holding 90%", "mean branching (n / levels)", "profile: widths at 0, ¼, ½, ¾, 1 of the depth", "profile time ms"},
@@ -327,21 +328,21 @@ func treefixFig6Table(run []bench.Record) []bench.Table {
 		"levels holding 90%: the fewest levels whose vertices make 90% of n. Levels count the root's as level 0 (Table I's depth is the number of levels).")
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
-	return []bench.Table{t}
+	return []report.Table{t}
 }
 
 // treefixFig6Plots draws the profiles: vertices per level against the
 // level, log y, one series per tree; the Table I trees in one plot, the
 // star and the caterpillar (whose levels run to n) in another.
-func treefixFig6Plots(run []bench.Record) []bench.Plot {
+func treefixFig6Plots(run []bench.Record) []report.Plot {
 	const exp = "treefix/fig6"
 	own := ofExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
 	rc := IndexRecords(own)
-	mk := func(name, what string, logX bool) bench.Plot {
-		return bench.Plot{Name: name, Title: plotTitle(what, treefixSrc+", Fig. 6"),
+	mk := func(name, what string, logX bool) report.Plot {
+		return report.Plot{Name: name, Title: plotTitle(what, treefixSrc+", Fig. 6"),
 			XLabel: "level (root = 0)", YLabel: "vertices on the level", LogX: logX, LogY: true,
 			Notes: availabilityNotes(own, exp, cpuLevels)}
 	}
@@ -354,7 +355,7 @@ func treefixFig6Plots(run []bench.Record) []bench.Plot {
 		if len(lv) == 0 {
 			continue
 		}
-		s := bench.Series{Name: p.Get("tree"), X: lv, Y: w}
+		s := report.Series{Name: p.Get("tree"), X: lv, Y: w}
 		switch p.Get("tree") {
 		case "star", "caterpillar":
 			if p.Get("tree") == "star" {

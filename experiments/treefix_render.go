@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"github.com/semibench/semibench/bench/report"
 	"math"
 	"slices"
 	"sort"
@@ -72,7 +73,7 @@ func treefixPaperByTree(exp string) map[string]*bench.Record {
 	return out
 }
 
-func treefixTable1(run []bench.Record) []bench.Table {
+func treefixTable1(run []bench.Record) []report.Table {
 	const exp = "treefix/table1"
 	own := ofExperiment(run, exp)
 	if len(own) == 0 {
@@ -80,7 +81,7 @@ func treefixTable1(run []bench.Record) []bench.Table {
 	}
 	paper := treefixPaperByTree(exp)
 	rc := IndexRecords(own)
-	t := bench.Table{
+	t := report.Table{
 		Title: "treefix/table1 — benchmark trees (paper: Table I), the CPU build of CSR and the Euler-tour vector, and the GPU build of the Euler tour, ms",
 		Header: []string{"tree", "source", "n", "depth", "avg. branching", "paper n", "paper depth", "paper branching",
 			"CSR build", "Euler-tour build", "GPU Euler-tour build (total)", "GPU Euler tour (events)"},
@@ -105,7 +106,7 @@ func treefixTable1(run []bench.Record) []bench.Table {
 		"CPU builds: the host clock over each build. GPU Euler-tour build (total): the host clock around the build with the CSR lists and parent array already on the device (the buffers' allocation, the launches and the synchronisation inside), the vector left there; (events): CUDA events over its launches.")
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
-	return []bench.Table{t}
+	return []report.Table{t}
 }
 
 var treefixShort = map[string]string{
@@ -165,13 +166,13 @@ const treefixTotalNote = "Headline columns (the implementations' names) are tota
 	"For the CPU, total is the whole call (the Euler-tour vector built beforehand, as for the paper's vectorial input). " +
 	"'compute' columns are the paper's own computation time: CUDA events over the BFS launch (cuda/parallel) or over write + scan + read (cuda/vectorial*), the host clock over the traversal or over write + scan + read on the CPU; a part of total, never a headline. Ratios compare one figure with the same figure."
 
-func treefixTimesTable(run []bench.Record, exp string) []bench.Table {
+func treefixTimesTable(run []bench.Record, exp string) []report.Table {
 	own := ofExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
 	rc := IndexRecords(own)
-	t := bench.Table{
+	t := report.Table{
 		Title:  exp + " — +Rootfix total and the paper's computation time, ms, and the GPU's transfers (paper: Fig. 4a and 4b, GTX670 GPU)",
 		Header: []string{"tree", "source", "numbering", "n", "depth"},
 	}
@@ -202,12 +203,12 @@ func treefixTimesTable(run []bench.Record, exp string) []bench.Table {
 		"GPU transfers: h2d carries the CSR lists (and for the vectorial ones the parent array, from which the GPU builds the Euler tour, timed apart as the GPU Euler tour, inside total) and the weights; d2h the results; both outside total.")
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
-	return []bench.Table{t}
+	return []report.Table{t}
 }
 
 // treefixFig4Tables is Fig. 4's table and, when the run has no cells of
 // treefix/fig5 (the same cases), Fig. 5's speedups from Fig. 4's cells.
-func treefixFig4Tables(run []bench.Record) []bench.Table {
+func treefixFig4Tables(run []bench.Record) []report.Table {
 	out := treefixTimesTable(run, "treefix/fig4")
 	if len(ofExperiment(run, "treefix/fig5")) == 0 {
 		out = append(out, speedupTable(run, "treefix/fig4")...)
@@ -216,7 +217,7 @@ func treefixFig4Tables(run []bench.Record) []bench.Table {
 }
 
 // treefixFig4Plots likewise adds Fig. 5's plot from Fig. 4's cells.
-func treefixFig4Plots(run []bench.Record) []bench.Plot {
+func treefixFig4Plots(run []bench.Record) []report.Plot {
 	out := treefixTreePlots(run, "treefix/fig4", false)
 	if len(ofExperiment(run, "treefix/fig5")) == 0 {
 		out = append(out, treefixTreePlots(run, "treefix/fig4", true)...)
@@ -224,17 +225,17 @@ func treefixFig4Plots(run []bench.Record) []bench.Plot {
 	return out
 }
 
-func treefixSpeedupTable(run []bench.Record) []bench.Table { return speedupTable(run, "treefix/fig5") }
+func treefixSpeedupTable(run []bench.Record) []report.Table { return speedupTable(run, "treefix/fig5") }
 
 // speedupTable renders Fig. 5 from the cells of exp (treefix/fig5, or
 // treefix/fig4 whose cases are the same).
-func speedupTable(run []bench.Record, exp string) []bench.Table {
+func speedupTable(run []bench.Record, exp string) []report.Table {
 	own := ofExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
 	rc := IndexRecords(own)
-	t := bench.Table{
+	t := report.Table{
 		Title:  "treefix/fig5 — +Rootfix speedup over cpu/sequential, by total and by the paper's computation time (paper: Fig. 5, GTX670 GPU over one CPU core, computation time), cells of " + exp,
 		Header: []string{"tree", "source", "numbering", "n", "sequential total ms"},
 	}
@@ -258,13 +259,13 @@ func speedupTable(run []bench.Record, exp string) []bench.Table {
 	t.Notes = append(t.Notes, "Paper: counting computation only, the speedup \"reaches more than 60x on the largest benchmarks analyzed with the vectorial implementation\" (GPU against one CPU core; here against cpu/sequential, one core of this machine).")
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
-	return []bench.Table{t}
+	return []report.Table{t}
 }
 
 // treefixTreePlots draws, per tree of Table I (a category: bars, not
 // lines), the +Rootfix total of each implementation (or its speedup over
 // cpu/sequential), one plot per numbering of the vertices.
-func treefixTreePlots(run []bench.Record, exp string, speedup bool) []bench.Plot {
+func treefixTreePlots(run []bench.Record, exp string, speedup bool) []report.Plot {
 	own := ofExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
@@ -281,7 +282,7 @@ func treefixTreePlots(run []bench.Record, exp string, speedup bool) []bench.Plot
 			numberings = append(numberings, nb)
 		}
 	}
-	var out []bench.Plot
+	var out []report.Plot
 	for k, nb := range numberings {
 		var rows []bench.Params
 		for _, p := range treefixRows(own) {
@@ -296,7 +297,7 @@ func treefixTreePlots(run []bench.Record, exp string, speedup bool) []bench.Plot
 			return 0
 		}
 		sort.SliceStable(rows, func(a, b int) bool { return sizeOf(rows[a]) < sizeOf(rows[b]) })
-		pl := bench.Plot{Name: "treefix-" + exp[len("treefix/"):],
+		pl := report.Plot{Name: "treefix-" + exp[len("treefix/"):],
 			Title:  plotTitle("+Rootfix total time on the Table I trees ("+nb+" numbering)", treefixSrc+", Fig. 4"),
 			XLabel: "tree (by vertex count)", YLabel: "total time (ms)", LogY: true, Notes: notes}
 		if speedup {
@@ -311,7 +312,7 @@ func treefixTreePlots(run []bench.Record, exp string, speedup bool) []bench.Plot
 			pl.Categories = append(pl.Categories, p.Get("tree"))
 		}
 		for _, im := range impls {
-			s := bench.Series{Name: im, Impl: im}
+			s := report.Series{Name: im, Impl: im}
 			for i, p := range rows {
 				v := PhaseMS(rc.Get(exp, im, p), bench.TotalPhase)
 				if speedup {
@@ -330,7 +331,7 @@ func treefixTreePlots(run []bench.Record, exp string, speedup bool) []bench.Plot
 	return out
 }
 
-func sortSeries(s *bench.Series) {
+func sortSeries(s *report.Series) {
 	idx := make([]int, len(s.X))
 	for i := range idx {
 		idx[i] = i
@@ -343,14 +344,14 @@ func sortSeries(s *bench.Series) {
 	s.X, s.Y = x, y
 }
 
-func treefixFig7Table(run []bench.Record) []bench.Table {
+func treefixFig7Table(run []bench.Record) []report.Table {
 	const exp = "treefix/fig7"
 	own := ofExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
 	rc := IndexRecords(own)
-	t := bench.Table{
+	t := report.Table{
 		Title:  "treefix/fig7 — +Rootfix on stars and caterpillars, total and the paper's computation time, ms (paper: Fig. 7, GTX670, computation time)",
 		Header: []string{"shape", "n"},
 	}
@@ -376,20 +377,20 @@ func treefixFig7Table(run []bench.Record) []bench.Table {
 	t.Notes = append(t.Notes, "Paper (section IV-A): the vectorial implementation is 5x faster than the parallel one on the star of 2^24 vertices, and on the caterpillar the parallel one is 5000x slower than the vectorial one (and slower than sequential).")
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
-	return []bench.Table{t}
+	return []report.Table{t}
 }
 
-func treefixFig7Plots(run []bench.Record) []bench.Plot {
+func treefixFig7Plots(run []bench.Record) []report.Plot {
 	const exp = "treefix/fig7"
 	own := ofExperiment(run, exp)
 	rc := IndexRecords(own)
-	var out []bench.Plot
+	var out []report.Plot
 	for _, shape := range []string{"star", "caterpillar"} {
-		pl := bench.Plot{Name: "treefix-fig7-" + shape, Title: plotTitle("+Rootfix total time on the "+shape+" vs its vertex count", treefixSrc+", Fig. 7"),
+		pl := report.Plot{Name: "treefix-fig7-" + shape, Title: plotTitle("+Rootfix total time on the "+shape+" vs its vertex count", treefixSrc+", Fig. 7"),
 			XLabel: "vertices n", YLabel: "total time (ms)", LogX: true, LogY: true,
 			Notes: availabilityNotes(own, exp, treefixTimedImpls...)}
 		for _, im := range treefixTimedImpls {
-			s := bench.Series{Name: im, Impl: im}
+			s := report.Series{Name: im, Impl: im}
 			for _, p := range treefixRows(own) {
 				if p.Get("tree") != shape {
 					continue
@@ -461,19 +462,19 @@ func errText(m map[string]float64, im string) string {
 	return strconv.FormatFloat(v, 'e', 2, 64)
 }
 
-func treefixAccuracyTable(run []bench.Record) []bench.Table {
+func treefixAccuracyTable(run []bench.Record) []report.Table {
 	const exp = "treefix/accuracy"
 	own := ofExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
-	var out []bench.Table
+	var out []report.Table
 	for _, op := range []string{"rootfix", "leaffix"} {
 		rows := accuracyRows(own, op)
 		if len(rows) == 0 {
 			continue
 		}
-		t := bench.Table{
+		t := report.Table{
 			Title:  fmt.Sprintf("treefix/accuracy — +%s float32 relative error of the whole chain's sum (chains of %d vertices, GenSum weights)", op[:1]+op[1:], accuracyN),
 			Header: []string{"chain", "condition number", "u32·C"},
 		}
@@ -518,20 +519,20 @@ func treefixAccuracyTable(run []bench.Record) []bench.Table {
 	return out
 }
 
-func treefixAccuracyPlots(run []bench.Record) []bench.Plot {
+func treefixAccuracyPlots(run []bench.Record) []report.Plot {
 	own := ofExperiment(run, "treefix/accuracy")
-	var out []bench.Plot
+	var out []report.Plot
 	for _, op := range []string{"rootfix", "leaffix"} {
 		rows := accuracyRows(own, op)
 		if len(rows) == 0 {
 			continue
 		}
-		pl := bench.Plot{Name: "treefix-accuracy-" + op,
+		pl := report.Plot{Name: "treefix-accuracy-" + op,
 			Title:  plotTitle(fmt.Sprintf("+%s in float32: relative error of a chain's sum vs its condition number", strings.ToUpper(op[:1])+op[1:]), fmt.Sprintf("%s, accuracy study (chains of %d vertices)", treefixSrc, accuracyN)),
 			XLabel: "condition number C of the chain's sum", YLabel: "relative error", LogX: true, LogY: true,
 			Notes: append([]string{fmt.Sprintf("one point per chain and implementation; exact results (error 0) are drawn at %g", accuracyFloor)},
 				availabilityNotes(own, "treefix/accuracy", treefixTimedImpls...)...)}
-		ref := bench.Series{Name: "u32·C (rule of thumb)", Impl: "reference"}
+		ref := report.Series{Name: "u32·C (rule of thumb)", Impl: "reference"}
 		// A line, not a point per chain: its ends and its bend at 10.
 		lo, hi := rows[0].cond, rows[len(rows)-1].cond
 		for _, c := range []float64{lo, min(max(10/treefix.U32, lo), hi), hi} {
@@ -541,7 +542,7 @@ func treefixAccuracyPlots(run []bench.Record) []bench.Plot {
 		}
 		pl.Series = append(pl.Series, ref)
 		for _, im := range treefixTimedImpls {
-			s := bench.Series{Name: im, Impl: im, Points: true}
+			s := report.Series{Name: im, Impl: im, Points: true}
 			for _, r := range rows {
 				if v, ok := r.errs[im]; ok {
 					s.X, s.Y = append(s.X, r.cond), append(s.Y, max(v, accuracyFloor))

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"context"
+	"github.com/semibench/semibench/bench/report"
 	"math"
 	"slices"
 	"strings"
@@ -40,7 +41,7 @@ func TestTreefixQuick(t *testing.T) {
 			}
 			if testing.Verbose() {
 				var sb strings.Builder
-				tb.Render(&sb, bench.FormatText)
+				tb.Render(&sb, report.FormatText)
 				t.Log("\n" + sb.String())
 			}
 		}

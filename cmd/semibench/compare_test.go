@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/semibench/semibench/bench/report"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,7 +43,7 @@ func TestCompareQuickRunWithPaper(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("compare: exit %d: %s", code, stderr)
 	}
-	for _, w := range []string{"67,249.1", bench.NoRecord, "--scale paper --impl cpu/paper", "the paper reports no such cell"} {
+	for _, w := range []string{"67,249.1", report.NoRecord, "--scale paper --impl cpu/paper", "the paper reports no such cell"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("compare output lacks %q:\n%s", w, out)
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/semibench/semibench/bench/report"
 	"io"
 	"os"
 	"path/filepath"
@@ -72,8 +73,8 @@ func parseFiles(fs *flag.FlagSet, c *command, args []string, least int, checks .
 // It reads the flag's value when called, after parsing.
 func checkFormat(format *string) func() error {
 	return func() error {
-		if !slices.Contains(bench.Formats(), *format) {
-			return usagef("--format: unknown table format %q (valid: %s)", *format, strings.Join(bench.Formats(), ", "))
+		if !slices.Contains(report.Formats(), *format) {
+			return usagef("--format: unknown table format %q (valid: %s)", *format, strings.Join(report.Formats(), ", "))
 		}
 		return nil
 	}
@@ -220,7 +221,7 @@ func compareCmd(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	tables, err := bench.Compare(files, nil, bench.CompareOptions{Experiment: *exp, Phase: *phase, ScaleOf: caseScale})
+	tables, err := report.Compare(files, nil, report.CompareOptions{Experiment: *exp, Phase: *phase, ScaleOf: caseScale})
 	if err != nil {
 		return err
 	}
@@ -269,13 +270,13 @@ func exportCmd(_ context.Context, args []string) error {
 	}
 	warnFewSamples(os.Stderr, *in, f)
 	if *out == "" {
-		return bench.WriteBenchfmt(os.Stdout, f)
+		return report.WriteBenchfmt(os.Stdout, f)
 	}
 	w, err := os.Create(*out)
 	if err != nil {
 		return err
 	}
-	if err := bench.WriteBenchfmt(w, f); err != nil {
+	if err := report.WriteBenchfmt(w, f); err != nil {
 		w.Close()
 		return fmt.Errorf("%s: %w", *out, err)
 	}
@@ -287,7 +288,7 @@ func exportCmd(_ context.Context, args []string) error {
 // gives it enough. A paper's transcription has one value per cell by
 // nature: it is named as such, with no advice to rerun.
 func warnFewSamples(w io.Writer, path string, f *bench.File) {
-	records, short, fewest := bench.BenchfmtSamples(f, bench.BenchstatMinSamples)
+	records, short, fewest := report.BenchfmtSamples(f, report.BenchstatMinSamples)
 	if short == 0 {
 		return
 	}
@@ -296,9 +297,9 @@ func warnFewSamples(w io.Writer, path string, f *bench.File) {
 		return
 	}
 	fmt.Fprintf(w, "semibench export: %s: %d of %d records have fewer than %d samples (fewest %d): benchstat prints \"± ∞\" for them (its 95%% confidence interval needs %d)",
-		path, short, records, bench.BenchstatMinSamples, fewest, bench.BenchstatMinSamples)
+		path, short, records, report.BenchstatMinSamples, fewest, report.BenchstatMinSamples)
 	if fewest < 4 {
 		fmt.Fprint(w, " and, with fewer than 4 a side, can call no difference significant")
 	}
-	fmt.Fprintf(w, "; measure with semibench run --reps %d or more (benchstat advises 10)\n", bench.BenchstatMinSamples)
+	fmt.Fprintf(w, "; measure with semibench run --reps %d or more (benchstat advises 10)\n", report.BenchstatMinSamples)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/semibench/semibench/bench/report"
 	"os"
 	"path/filepath"
 	"slices"
@@ -78,7 +79,7 @@ func (f *runFlags) register(fs *flag.FlagSet, scale string, budget time.Duration
 	fs.IntVar(&f.threads, "threads", 0, "CPU threads for parallel implementations (0: all cores)")
 	fs.IntVar(&f.gpus, "gpus", 1, "GPUs for implementations that split their work over devices")
 	fs.Uint64Var(&f.seed, "seed", 1, "generator seed")
-	fs.StringVar(&f.format, "format", bench.FormatText, "table format: "+strings.Join(bench.Formats(), ", "))
+	fs.StringVar(&f.format, "format", report.FormatText, "table format: "+strings.Join(report.Formats(), ", "))
 }
 
 // config validates every flag and the implementation pattern against the
@@ -97,8 +98,8 @@ func (f *runFlags) config(exps []*experiments.Experiment) (runner.Config, error)
 	if f.threads < 0 || f.warmup < 0 || f.budget < 0 {
 		return runner.Config{}, usagef("--threads, --warmup and --budget must not be negative")
 	}
-	if !slices.Contains(bench.Formats(), f.format) {
-		return runner.Config{}, usagef("--format: unknown table format %q (valid: %s)", f.format, strings.Join(bench.Formats(), ", "))
+	if !slices.Contains(report.Formats(), f.format) {
+		return runner.Config{}, usagef("--format: unknown table format %q (valid: %s)", f.format, strings.Join(report.Formats(), ", "))
 	}
 	if err := experiments.CheckImplPattern(exps, f.impl); err != nil {
 		return runner.Config{}, usagef("--impl: %v", err)
@@ -247,10 +248,10 @@ const defaultBudget = 25 * time.Minute
 
 // printTables renders tables to standard output; an unknown format is bad
 // usage, any other error (a closed output) a failure.
-func printTables(tables []bench.Table, format string) error {
+func printTables(tables []report.Table, format string) error {
 	for i := range tables {
 		if err := tables[i].Render(os.Stdout, format); err != nil {
-			if !slices.Contains(bench.Formats(), format) {
+			if !slices.Contains(report.Formats(), format) {
 				return usagef("--format: %v", err)
 			}
 			return err

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"github.com/semibench/semibench/bench/report"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -45,15 +46,15 @@ var testExperiment = &experiments.Experiment{
 		}
 		return cs
 	},
-	Plots: func(run []bench.Record) []bench.Plot {
-		s := bench.Series{Name: "cpu/fast"}
+	Plots: func(run []bench.Record) []report.Plot {
+		s := report.Series{Name: "cpu/fast"}
 		for _, r := range run {
 			if r.Experiment == "test/cli" && r.Impl == "cpu/fast" && r.Status == bench.StatusOK {
 				n, _ := strconv.Atoi(r.Params.Get("n"))
 				s.X, s.Y = append(s.X, float64(n)), append(s.Y, r.Phase(bench.TotalPhase).MedianMS+1)
 			}
 		}
-		return []bench.Plot{{Name: "test-cli", Title: "test", XLabel: "n", YLabel: "ms", Series: []bench.Series{s}}}
+		return []report.Plot{{Name: "test-cli", Title: "test", XLabel: "n", YLabel: "ms", Series: []report.Series{s}}}
 	},
 }
 

@@ -1,47 +1,52 @@
-package bench
+package report
 
 import (
+	"github.com/semibench/semibench/bench"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-func rec(exp, impl string, params Params, status string, phases ...Phase) Record {
-	return Record{Experiment: exp, Impl: impl, Params: params, Status: status, Phases: phases}
+func rec(exp, impl string, params bench.Params, status string, phases ...bench.Phase) bench.Record {
+	return bench.Record{Experiment: exp, Impl: impl, Params: params, Status: status, Phases: phases}
 }
 
-func ph(name string, ms float64) Phase { return Phase{Name: name, StatMS: ms, MedianMS: ms} }
+func ph(name string, ms float64) bench.Phase {
+	return bench.Phase{Name: name, StatMS: ms, MedianMS: ms}
+}
 
-func nParams(n string) Params { return Params{{"n", n}, {"weights", "normal"}} }
+func nParams(n string) bench.Params {
+	return bench.Params{{Name: "n", Value: n}, {Name: "weights", Value: "normal"}}
+}
 
 // paperFile mimics results/paper/kleene-table2.json: one impl, the paper's
 // numbers, no samples.
-func paperFile() *File {
-	return &File{
-		Schema:  SchemaVersion,
-		Machine: Machine{Label: "xeon-e5645", CPU: "Intel Xeon E5645 2.40GHz"},
+func paperFile() *bench.File {
+	return &bench.File{
+		Schema:  bench.SchemaVersion,
+		Machine: bench.Machine{Label: "xeon-e5645", CPU: "Intel Xeon E5645 2.40GHz"},
 		Source:  "paper Table 2",
-		Records: []Record{
-			rec("kleene/table2", "cpu/paper", nParams("500"), StatusOK, ph("update_w", 142), ph("total", 143.9)),
-			rec("kleene/table2", "cpu/paper", nParams("1000"), StatusOK, ph("update_w", 1067.8), ph("total", 1081.6)),
-			rec("kleene/table2", "cpu/paper", nParams("4000"), StatusOK, ph("update_w", 66997.8), ph("total", 67200)),
+		Records: []bench.Record{
+			rec("kleene/table2", "cpu/paper", nParams("500"), bench.StatusOK, ph("update_w", 142), ph("total", 143.9)),
+			rec("kleene/table2", "cpu/paper", nParams("1000"), bench.StatusOK, ph("update_w", 1067.8), ph("total", 1081.6)),
+			rec("kleene/table2", "cpu/paper", nParams("4000"), bench.StatusOK, ph("update_w", 66997.8), ph("total", 67200)),
 		},
 	}
 }
 
 // runFile is a measured run: faster, with an extra impl, a skipped cell, an
 // extra phase and an experiment the paper file lacks.
-func runFile() *File {
-	return &File{
-		Schema:  SchemaVersion,
-		Machine: Machine{Label: "my-host", CPU: "Test CPU", Cores: 2},
-		Records: []Record{
-			rec("kleene/table2", "cpu/paper", nParams("1000"), StatusOK, ph("convert_ccs", 5), ph("update_w", 106.78), ph("total", 120)),
-			rec("kleene/table2", "cpu/paper", nParams("500"), StatusOK, ph("convert_ccs", 1), ph("update_w", 14.2), ph("total", 0)),
-			{Experiment: "kleene/table2", Impl: "cpu/paper", Params: nParams("4000"), Status: StatusSkipped, EstimateMS: 12_000},
-			rec("kleene/table2", "cpu/fast", nParams("500"), StatusOK, ph("update_w", 1.42), ph("total", 2)),
-			rec("kleene/table3", "cuda/paper", nParams("500"), StatusUnavailable),
+func runFile() *bench.File {
+	return &bench.File{
+		Schema:  bench.SchemaVersion,
+		Machine: bench.Machine{Label: "my-host", CPU: "Test CPU", Cores: 2},
+		Records: []bench.Record{
+			rec("kleene/table2", "cpu/paper", nParams("1000"), bench.StatusOK, ph("convert_ccs", 5), ph("update_w", 106.78), ph("total", 120)),
+			rec("kleene/table2", "cpu/paper", nParams("500"), bench.StatusOK, ph("convert_ccs", 1), ph("update_w", 14.2), ph("total", 0)),
+			{Experiment: "kleene/table2", Impl: "cpu/paper", Params: nParams("4000"), Status: bench.StatusSkipped, EstimateMS: 12_000},
+			rec("kleene/table2", "cpu/fast", nParams("500"), bench.StatusOK, ph("update_w", 1.42), ph("total", 2)),
+			rec("kleene/table3", "cuda/paper", nParams("500"), bench.StatusUnavailable),
 		},
 	}
 }
@@ -59,7 +64,7 @@ func row(t *testing.T, tb Table, prefix ...string) []string {
 }
 
 func TestCompareAlignsPaperAndRun(t *testing.T) {
-	tables, err := Compare([]*File{paperFile(), runFile()}, nil, CompareOptions{})
+	tables, err := Compare([]*bench.File{paperFile(), runFile()}, nil, CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,16 +139,16 @@ func TestCompareAlignsPaperAndRun(t *testing.T) {
 }
 
 func TestCompareRatioDirection(t *testing.T) {
-	slow := &File{Schema: 1, Machine: Machine{Label: "slow"}, Records: []Record{
-		rec("e", "i", Params{{"n", "1"}}, StatusOK, ph("total", 300)),
+	slow := &bench.File{Schema: 1, Machine: bench.Machine{Label: "slow"}, Records: []bench.Record{
+		rec("e", "i", bench.Params{{Name: "n", Value: "1"}}, bench.StatusOK, ph("total", 300)),
 	}}
-	fast := &File{Schema: 1, Machine: Machine{Label: "fast"}, Records: []Record{
-		rec("e", "i", Params{{"n", "1"}}, StatusOK, ph("total", 100)),
+	fast := &bench.File{Schema: 1, Machine: bench.Machine{Label: "fast"}, Records: []bench.Record{
+		rec("e", "i", bench.Params{{Name: "n", Value: "1"}}, bench.StatusOK, ph("total", 100)),
 	}}
-	slower := &File{Schema: 1, Machine: Machine{Label: "slower"}, Records: []Record{
-		rec("e", "i", Params{{"n", "1"}}, StatusCheckFailed, ph("total", 600)),
+	slower := &bench.File{Schema: 1, Machine: bench.Machine{Label: "slower"}, Records: []bench.Record{
+		rec("e", "i", bench.Params{{Name: "n", Value: "1"}}, bench.StatusCheckFailed, ph("total", 600)),
 	}}
-	tables, err := Compare([]*File{slow, fast, slower}, nil, CompareOptions{})
+	tables, err := Compare([]*bench.File{slow, fast, slower}, nil, CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,21 +166,21 @@ func TestCompareLabels(t *testing.T) {
 	a, b := paperFile(), paperFile()
 	c := runFile()
 	c.Machine.Label = ""
-	tables, err := Compare([]*File{a, b, c}, nil, CompareOptions{Experiment: "kleene/table2"})
+	tables, err := Compare([]*bench.File{a, b, c}, nil, CompareOptions{Experiment: "kleene/table2"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(tables[0].Header[4:7], "|"); got != "xeon-e5645|xeon-e5645#2|file 3" {
 		t.Errorf("default labels %q", got)
 	}
-	tables, err = Compare([]*File{a, c}, []string{"paper", ""}, CompareOptions{Experiment: "kleene/table2"})
+	tables, err = Compare([]*bench.File{a, c}, []string{"paper", ""}, CompareOptions{Experiment: "kleene/table2"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(tables[0].Header[4:], "|"); got != "paper|file 2|paper/file 2" {
 		t.Errorf("given labels %q", got)
 	}
-	tables, err = Compare([]*File{a, b}, []string{"same", "same"}, CompareOptions{})
+	tables, err = Compare([]*bench.File{a, b}, []string{"same", "same"}, CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +190,7 @@ func TestCompareLabels(t *testing.T) {
 }
 
 func TestComparePhaseAndSort(t *testing.T) {
-	tables, err := Compare([]*File{runFile(), paperFile()}, nil,
+	tables, err := Compare([]*bench.File{runFile(), paperFile()}, nil,
 		CompareOptions{Experiment: "kleene/table2", Phase: "update_w", Sort: true})
 	if err != nil {
 		t.Fatal(err)
@@ -213,7 +218,7 @@ func TestComparePhaseAndSort(t *testing.T) {
 	}
 
 	// A phase that no record has gives no rows for records that ran.
-	tables, err = Compare([]*File{runFile(), paperFile()}, nil, CompareOptions{Experiment: "kleene/table2", Phase: "convert_ccs"})
+	tables, err = Compare([]*bench.File{runFile(), paperFile()}, nil, CompareOptions{Experiment: "kleene/table2", Phase: "convert_ccs"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,22 +248,22 @@ func TestCompareValues(t *testing.T) {
 }
 
 func TestCompareErrors(t *testing.T) {
-	other := &File{Schema: 1, Machine: Machine{Label: "other-box"}, Records: []Record{
-		rec("lap/table1", "cpu/jv", Params{{"n", "100"}}, StatusOK, ph("total", 1)),
+	other := &bench.File{Schema: 1, Machine: bench.Machine{Label: "other-box"}, Records: []bench.Record{
+		rec("lap/table1", "cpu/jv", bench.Params{{Name: "n", Value: "100"}}, bench.StatusOK, ph("total", 1)),
 	}}
 	tests := []struct {
 		name   string
-		files  []*File
+		files  []*bench.File
 		labels []string
 		opt    CompareOptions
 		want   []string // substrings of the error
 	}{
 		{"no files", nil, nil, CompareOptions{}, []string{"no files"}},
-		{"no common experiment", []*File{paperFile(), other}, nil, CompareOptions{}, []string{"no experiment appears in more than one file", "xeon-e5645: kleene/table2", "other-box: lap/table1"}},
-		{"unknown experiment", []*File{paperFile(), runFile()}, nil, CompareOptions{Experiment: "nope"}, []string{`"nope"`, "kleene/table2"}},
-		{"experiment in one file only", []*File{paperFile(), runFile()}, nil, CompareOptions{Experiment: "kleene/table3"}, []string{`experiment "kleene/table3" does not appear in more than one file`, "xeon-e5645: kleene/table2;", "my-host: kleene/table2, kleene/table3"}},
-		{"unknown phase", []*File{paperFile(), runFile()}, nil, CompareOptions{Phase: "h2d"}, []string{`"h2d"`, "update_w", "convert_ccs"}},
-		{"label count", []*File{paperFile(), runFile()}, []string{"a"}, CompareOptions{}, []string{"1 labels for 2 files"}},
+		{"no common experiment", []*bench.File{paperFile(), other}, nil, CompareOptions{}, []string{"no experiment appears in more than one file", "xeon-e5645: kleene/table2", "other-box: lap/table1"}},
+		{"unknown experiment", []*bench.File{paperFile(), runFile()}, nil, CompareOptions{Experiment: "nope"}, []string{`"nope"`, "kleene/table2"}},
+		{"experiment in one file only", []*bench.File{paperFile(), runFile()}, nil, CompareOptions{Experiment: "kleene/table3"}, []string{`experiment "kleene/table3" does not appear in more than one file`, "xeon-e5645: kleene/table2;", "my-host: kleene/table2, kleene/table3"}},
+		{"unknown phase", []*bench.File{paperFile(), runFile()}, nil, CompareOptions{Phase: "h2d"}, []string{`"h2d"`, "update_w", "convert_ccs"}},
+		{"label count", []*bench.File{paperFile(), runFile()}, []string{"a"}, CompareOptions{}, []string{"1 labels for 2 files"}},
 	}
 	for _, tc := range tests {
 		_, err := Compare(tc.files, tc.labels, tc.opt)
@@ -276,8 +281,8 @@ func TestCompareErrors(t *testing.T) {
 
 func TestCompareLaterRecordWins(t *testing.T) {
 	run := runFile()
-	run.Records = append(run.Records, rec("kleene/table2", "cpu/paper", nParams("500"), StatusOK, ph("update_w", 71)))
-	tables, err := Compare([]*File{paperFile(), run}, nil, CompareOptions{Phase: "update_w"})
+	run.Records = append(run.Records, rec("kleene/table2", "cpu/paper", nParams("500"), bench.StatusOK, ph("update_w", 71)))
+	tables, err := Compare([]*bench.File{paperFile(), run}, nil, CompareOptions{Phase: "update_w"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,14 +301,14 @@ func TestComparePaperFile(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Skip("no", path)
 	}
-	paper, err := ReadFile(path)
+	paper, err := bench.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := &File{Schema: 1, Machine: Machine{Label: "mine"}, Records: []Record{
-		rec("kleene/table2", "cpu/paper", nParams("500"), StatusOK, ph("update_w", 14.2)),
+	run := &bench.File{Schema: 1, Machine: bench.Machine{Label: "mine"}, Records: []bench.Record{
+		rec("kleene/table2", "cpu/paper", nParams("500"), bench.StatusOK, ph("update_w", 14.2)),
 	}}
-	tables, err := Compare([]*File{paper, run}, nil, CompareOptions{Experiment: "kleene/table2", Phase: "update_w"})
+	tables, err := Compare([]*bench.File{paper, run}, nil, CompareOptions{Experiment: "kleene/table2", Phase: "update_w"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,12 +324,12 @@ func TestComparePaperFile(t *testing.T) {
 func TestCompareAcrossScales(t *testing.T) {
 	paper := paperFile()
 	paper.Scale = "paper"
-	run := &File{Schema: SchemaVersion, Machine: Machine{Label: "mine"}, Scale: "quick", Records: []Record{
-		rec("kleene/table2", "cpu/paper", nParams("60"), StatusOK, ph("total", 0.5)),
-		rec("kleene/table2", "cpu/fast", nParams("60"), StatusOK, ph("total", 0.25)),
-		rec("kleene/table2", "cpu/paper", nParams("500"), StatusOK, ph("total", 14.39)),
+	run := &bench.File{Schema: bench.SchemaVersion, Machine: bench.Machine{Label: "mine"}, Scale: "quick", Records: []bench.Record{
+		rec("kleene/table2", "cpu/paper", nParams("60"), bench.StatusOK, ph("total", 0.5)),
+		rec("kleene/table2", "cpu/fast", nParams("60"), bench.StatusOK, ph("total", 0.25)),
+		rec("kleene/table2", "cpu/paper", nParams("500"), bench.StatusOK, ph("total", 14.39)),
 	}}
-	tables, err := Compare([]*File{paper, run}, nil, CompareOptions{Phase: "total"})
+	tables, err := Compare([]*bench.File{paper, run}, nil, CompareOptions{Phase: "total"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,7 +360,7 @@ func TestCompareAcrossScales(t *testing.T) {
 	}
 
 	// With ScaleOf, each cell gets the scale whose cases have it.
-	scaleOf := func(exp string, p Params) string {
+	scaleOf := func(exp string, p bench.Params) string {
 		switch p.Get("n") {
 		case "1000":
 			return "paper"
@@ -364,7 +369,7 @@ func TestCompareAcrossScales(t *testing.T) {
 		}
 		return ""
 	}
-	tables, err = Compare([]*File{paper, run}, nil, CompareOptions{Phase: "total", ScaleOf: scaleOf})
+	tables, err = Compare([]*bench.File{paper, run}, nil, CompareOptions{Phase: "total", ScaleOf: scaleOf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,7 +380,7 @@ func TestCompareAcrossScales(t *testing.T) {
 		t.Errorf("notes with ScaleOf lack\n%s\nin\n%s", want, notes)
 	}
 	run.Records = run.Records[:2] // nothing aligns now, yet the experiment is shared
-	tables, err = Compare([]*File{paper, run}, nil, CompareOptions{Phase: "total", ScaleOf: func(string, Params) string { return "" }})
+	tables, err = Compare([]*bench.File{paper, run}, nil, CompareOptions{Phase: "total", ScaleOf: func(string, bench.Params) string { return "" }})
 	if err != nil {
 		t.Fatalf("files sharing an experiment but no cell: %v", err)
 	}

@@ -1,8 +1,9 @@
-package bench
+package report
 
 import (
 	"bufio"
 	"fmt"
+	"github.com/semibench/semibench/bench"
 	"io"
 	"math"
 	"strconv"
@@ -55,7 +56,7 @@ const BenchstatMinSamples = 6
 // BenchfmtSamples). A phase without samples (a paper's table) writes its
 // statistic once. Only records whose status is ok are written: skipped,
 // unavailable, failed and check-failed cells have no trustworthy time.
-func WriteBenchfmt(w io.Writer, f *File) error {
+func WriteBenchfmt(w io.Writer, f *bench.File) error {
 	bw := bufio.NewWriter(w)
 	m := f.Machine
 	fmt.Fprintln(bw, "pkg: semibench")
@@ -98,7 +99,7 @@ func WriteBenchfmt(w io.Writer, f *File) error {
 
 	for i := range f.Records {
 		r := &f.Records[i]
-		if r.Status != StatusOK {
+		if r.Status != bench.StatusOK {
 			continue
 		}
 		base := benchName(r)
@@ -118,7 +119,7 @@ func WriteBenchfmt(w io.Writer, f *File) error {
 // benchSamples is what WriteBenchfmt writes of p, one line each: its
 // finite samples, or its statistic when it has no samples (a paper's
 // table).
-func benchSamples(p Phase) []float64 {
+func benchSamples(p bench.Phase) []float64 {
 	samples := p.SamplesMS
 	if len(samples) == 0 {
 		samples = []float64{p.StatMS}
@@ -140,10 +141,10 @@ func benchSamples(p Phase) []float64 {
 // BenchstatMinSamples, short > 0 means benchstat prints "± ∞" for those
 // benchmarks: they were measured with fewer repetitions (semibench run
 // --reps) than it needs.
-func BenchfmtSamples(f *File, min int) (records, short, fewest int) {
+func BenchfmtSamples(f *bench.File, min int) (records, short, fewest int) {
 	for i := range f.Records {
 		r := &f.Records[i]
-		if r.Status != StatusOK {
+		if r.Status != bench.StatusOK {
 			continue
 		}
 		least := 0
@@ -168,7 +169,7 @@ func BenchfmtSamples(f *File, min int) (records, short, fewest int) {
 
 // benchName is "Benchmark" + the experiment (first letter upper-cased, its
 // '/' kept) + impl= and the parameters as sub-benchmark keys.
-func benchName(r *Record) string {
+func benchName(r *bench.Record) string {
 	var b strings.Builder
 	b.WriteString("Benchmark")
 	exp := strings.Trim(noSpace(r.Experiment), "/")

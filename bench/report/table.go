@@ -1,9 +1,10 @@
-package bench
+package report
 
 import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"github.com/semibench/semibench/bench"
 	"io"
 	"math"
 	"regexp"
@@ -67,7 +68,7 @@ var unsteadyCell = regexp.MustCompile(` ±[0-9]+%`)
 
 // UnsteadyNote explains the mark of a cell whose samples spread more than
 // SpreadLimit around their median.
-var UnsteadyNote = fmt.Sprintf("±N%%: the cell's samples spread N%% around their median (more than %.0f%%): an unsteady measurement; every sample is in the result file.", 100*SpreadLimit)
+var UnsteadyNote = fmt.Sprintf("±N%%: the cell's samples spread N%% around their median (more than %.0f%%): an unsteady measurement; every sample is in the result file.", 100*bench.SpreadLimit)
 
 // withUnsteadyNote returns t, or a copy with UnsteadyNote added when a cell
 // carries the mark and the note is not there yet.
@@ -375,18 +376,18 @@ func formatEstimate(ms float64) string {
 // StatusText is the cell text of a record that carries no time: the status,
 // with the estimate of a skipped cell ("skipped (est. 12 s)"). It returns ""
 // for records whose status is ok or check-failed, and for nil.
-func StatusText(r *Record) string {
+func StatusText(r *bench.Record) string {
 	if r == nil {
 		return ""
 	}
 	switch r.Status {
-	case StatusOK, StatusCheckFailed:
+	case bench.StatusOK, bench.StatusCheckFailed:
 		return ""
-	case StatusSkipped:
+	case bench.StatusSkipped:
 		if r.EstimateMS > 0 {
 			return "skipped (est. " + formatEstimate(r.EstimateMS) + ")"
 		}
-		return StatusSkipped
+		return bench.StatusSkipped
 	}
 	return r.Status
 }
@@ -395,7 +396,7 @@ func StatusText(r *Record) string {
 // marked "(check failed)" when the output failed its check; the status text
 // when the record did not run; "—" when the record ran without that phase;
 // "" for a nil record.
-func PhaseText(r *Record, phase string) string {
+func PhaseText(r *bench.Record, phase string) string {
 	if r == nil {
 		return ""
 	}
@@ -410,14 +411,14 @@ func PhaseText(r *Record, phase string) string {
 	if p.Unsteady() {
 		s += fmt.Sprintf(" ±%.0f%%", 100*p.Spread())
 	}
-	if r.Status == StatusCheckFailed {
+	if r.Status == bench.StatusCheckFailed {
 		s += " (check failed)"
 	}
 	return s
 }
 
 // checkText is a record's check verdict for a table cell.
-func checkText(r *Record) string {
+func checkText(r *bench.Record) string {
 	switch {
 	case r.Check == nil:
 		return ""
@@ -434,9 +435,9 @@ func checkText(r *Record) string {
 // one unless experiment is ""), in the file's order, with a row per record:
 // implementation, one column per parameter, status, each phase's statistic
 // in ms and the check verdict. Failed records' errors become notes.
-func RecordsTable(f *File, experiment string) []Table {
+func RecordsTable(f *bench.File, experiment string) []Table {
 	var order []string
-	byExp := map[string][]*Record{}
+	byExp := map[string][]*bench.Record{}
 	for i := range f.Records {
 		r := &f.Records[i]
 		if experiment != "" && r.Experiment != experiment {
@@ -511,7 +512,7 @@ func appendNew(xs []string, s string) []string {
 }
 
 // fileLabel is a file's machine label, or "file N" (1-based) without one.
-func fileLabel(f *File, i int) string {
+func fileLabel(f *bench.File, i int) string {
 	if f != nil && f.Machine.Label != "" {
 		return f.Machine.Label
 	}

@@ -1,4 +1,4 @@
-package bench
+package report
 
 import (
 	"bufio"
@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/semibench/semibench/bench"
 	"maps"
 	"math"
 	"os"
@@ -78,28 +79,28 @@ func parseBenchfmtComments(data []byte) (config, comments map[string]string, res
 }
 
 func TestWriteBenchfmt(t *testing.T) {
-	f := &File{
-		Schema:    SchemaVersion,
-		Semibench: Build{Version: "v0.1.0", Commit: "abc123"},
-		Machine: Machine{
+	f := &bench.File{
+		Schema:    bench.SchemaVersion,
+		Semibench: bench.Build{Version: "v0.1.0", Commit: "abc123"},
+		Machine: bench.Machine{
 			Label: "my host", CPU: "AMD EPYC 9654 96-Core Processor", Cores: 2, OS: "linux", Arch: "amd64",
-			GPUs: []GPU{{Name: "NVIDIA H100 80GB HBM3", ComputeCapability: "9.0"}},
-			CUDA: &CUDAInfo{Driver: "13.0", KernelPath: "nvrtc"},
+			GPUs: []bench.GPU{{Name: "NVIDIA H100 80GB HBM3", ComputeCapability: "9.0"}},
+			CUDA: &bench.CUDAInfo{Driver: "13.0", KernelPath: "nvrtc"},
 		},
 		Scale: "quick",
-		Records: []Record{
-			{Experiment: "kleene/table2", Impl: "cpu/paper", Params: Params{{"n", "500"}, {"weights", "normal"}}, Status: StatusOK,
-				Phases: []Phase{
+		Records: []bench.Record{
+			{Experiment: "kleene/table2", Impl: "cpu/paper", Params: bench.Params{{Name: "n", Value: "500"}, {Name: "weights", Value: "normal"}}, Status: bench.StatusOK,
+				Phases: []bench.Phase{
 					{Name: "update_w", SamplesMS: []float64{142, 143.5, 141.25}, StatMS: 142},
 					{Name: "total", SamplesMS: []float64{150, 151, 149}, StatMS: 150},
 				}},
 			// Spaces and '/' in values; a phase without samples.
-			{Experiment: "lap/fig 1", Impl: "cpu/hungarian n3", Params: Params{{"dist", "uniform/0-100"}}, Status: StatusOK,
-				Phases: []Phase{{Name: "step 4", StatMS: 1.6}}},
+			{Experiment: "lap/fig 1", Impl: "cpu/hungarian n3", Params: bench.Params{{Name: "dist", Value: "uniform/0-100"}}, Status: bench.StatusOK,
+				Phases: []bench.Phase{{Name: "step 4", StatMS: 1.6}}},
 			// Not ok: left out.
-			{Experiment: "kleene/table2", Impl: "cpu/fast", Params: Params{{"n", "500"}}, Status: StatusCheckFailed,
-				Phases: []Phase{{Name: "total", SamplesMS: []float64{1}, StatMS: 1}}},
-			{Experiment: "kleene/table2", Impl: "cpu/paper", Params: Params{{"n", "8000"}}, Status: StatusSkipped, EstimateMS: 1e6},
+			{Experiment: "kleene/table2", Impl: "cpu/fast", Params: bench.Params{{Name: "n", Value: "500"}}, Status: bench.StatusCheckFailed,
+				Phases: []bench.Phase{{Name: "total", SamplesMS: []float64{1}, StatMS: 1}}},
+			{Experiment: "kleene/table2", Impl: "cpu/paper", Params: bench.Params{{Name: "n", Value: "8000"}}, Status: bench.StatusSkipped, EstimateMS: 1e6},
 		},
 	}
 	var buf bytes.Buffer
@@ -150,7 +151,7 @@ func TestWriteBenchfmt(t *testing.T) {
 }
 
 func TestWriteBenchfmtPaperOS(t *testing.T) {
-	f := &File{Schema: 1, Machine: Machine{Label: "xeon-e5645", OS: "Linux CentOS 6.3 x86-64"}, Source: "Table 2\nsection 5"}
+	f := &bench.File{Schema: 1, Machine: bench.Machine{Label: "xeon-e5645", OS: "Linux CentOS 6.3 x86-64"}, Source: "Table 2\nsection 5"}
 	var buf bytes.Buffer
 	if err := WriteBenchfmt(&buf, f); err != nil {
 		t.Fatal(err)
@@ -172,7 +173,7 @@ type failWriter struct{}
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
 func TestWriteBenchfmtError(t *testing.T) {
-	if err := WriteBenchfmt(failWriter{}, &File{Schema: 1}); err == nil || !strings.Contains(err.Error(), "disk full") {
+	if err := WriteBenchfmt(failWriter{}, &bench.File{Schema: 1}); err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Errorf("error %v, want the writer's error", err)
 	}
 }
@@ -198,7 +199,7 @@ var updateGolden = flag.Bool("update", false, "rewrite the golden files under te
 // with name.golden (go test ./bench -run Golden -update rewrites it).
 func exportGolden(t *testing.T, name string) []byte {
 	t.Helper()
-	f, err := ReadFile(filepath.Join("testdata", "benchfmt", name+".json"))
+	f, err := bench.ReadFile(filepath.Join("testdata", "benchfmt", name+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,15 +294,15 @@ func TestBenchfmtGolden(t *testing.T) {
 // that differ in every machine and build field: the texts must differ only
 // in comment lines, so benchstat puts the two in one table.
 func TestBenchfmtPairsMachinesAndCommits(t *testing.T) {
-	rec := Record{Experiment: "kleene/table2", Impl: "cpu/fast", Params: Params{{"n", "500"}}, Status: StatusOK,
-		Phases: []Phase{{Name: "total", SamplesMS: []float64{1, 2, 3, 4, 5, 6}, StatMS: 3.5}}}
-	a := &File{Schema: SchemaVersion, Semibench: Build{Version: "0.1.0", Commit: "aaaa"}, Scale: "paper",
-		Machine: Machine{Label: "a", CPU: "AMD EPYC", Cores: 2, OS: "linux", Arch: "amd64"},
-		Records: []Record{rec}}
-	b := &File{Schema: SchemaVersion, Semibench: Build{Version: "0.2.0", Commit: "bbbb"}, Scale: "quick",
-		Machine: Machine{Label: "b", CPU: "Apple M2", Cores: 8, OS: "darwin", Arch: "arm64",
-			GPUs: []GPU{{Name: "NVIDIA H200"}}, CUDA: &CUDAInfo{Driver: "13.0", NVRTC: "13.0", KernelPath: "cubin"}},
-		Records: []Record{rec}}
+	rec := bench.Record{Experiment: "kleene/table2", Impl: "cpu/fast", Params: bench.Params{{Name: "n", Value: "500"}}, Status: bench.StatusOK,
+		Phases: []bench.Phase{{Name: "total", SamplesMS: []float64{1, 2, 3, 4, 5, 6}, StatMS: 3.5}}}
+	a := &bench.File{Schema: bench.SchemaVersion, Semibench: bench.Build{Version: "0.1.0", Commit: "aaaa"}, Scale: "paper",
+		Machine: bench.Machine{Label: "a", CPU: "AMD EPYC", Cores: 2, OS: "linux", Arch: "amd64"},
+		Records: []bench.Record{rec}}
+	b := &bench.File{Schema: bench.SchemaVersion, Semibench: bench.Build{Version: "0.2.0", Commit: "bbbb"}, Scale: "quick",
+		Machine: bench.Machine{Label: "b", CPU: "Apple M2", Cores: 8, OS: "darwin", Arch: "arm64",
+			GPUs: []bench.GPU{{Name: "NVIDIA H200"}}, CUDA: &bench.CUDAInfo{Driver: "13.0", NVRTC: "13.0", KernelPath: "cubin"}},
+		Records: []bench.Record{rec}}
 	var ta, tb bytes.Buffer
 	if err := WriteBenchfmt(&ta, a); err != nil {
 		t.Fatal(err)
@@ -327,10 +328,10 @@ func TestBenchfmtPairsMachinesAndCommits(t *testing.T) {
 }
 
 func TestBenchfmtSamples(t *testing.T) {
-	ok := func(samples ...int) Record {
-		r := Record{Experiment: "e", Impl: "cpu/x", Status: StatusOK}
+	ok := func(samples ...int) bench.Record {
+		r := bench.Record{Experiment: "e", Impl: "cpu/x", Status: bench.StatusOK}
 		for i, n := range samples {
-			p := Phase{Name: fmt.Sprint("p", i), StatMS: 1}
+			p := bench.Phase{Name: fmt.Sprint("p", i), StatMS: 1}
 			for range n {
 				p.SamplesMS = append(p.SamplesMS, 1)
 			}
@@ -341,23 +342,23 @@ func TestBenchfmtSamples(t *testing.T) {
 	nan := ok(6)
 	nan.Phases[0].SamplesMS[0] = math.NaN() // not written: 5 lines
 	failed := ok(1)
-	failed.Status = StatusFailed
+	failed.Status = bench.StatusFailed
 	tests := []struct {
 		name                   string
-		recs                   []Record
+		recs                   []bench.Record
 		records, short, fewest int
 	}{
 		{"none", nil, 0, 0, 0},
-		{"enough", []Record{ok(6, 10), ok(6)}, 2, 0, 6},
-		{"default reps", []Record{ok(5, 5), ok(6)}, 2, 1, 5},
-		{"one short phase", []Record{ok(10, 3)}, 1, 1, 3},
-		{"paper statistic", []Record{ok(0)}, 1, 1, 1},
-		{"NaN not counted", []Record{nan}, 1, 1, 5},
-		{"not ok ignored", []Record{failed, ok(7)}, 1, 0, 7},
-		{"no phases", []Record{{Experiment: "e", Impl: "cpu/x", Status: StatusOK}}, 0, 0, 0},
+		{"enough", []bench.Record{ok(6, 10), ok(6)}, 2, 0, 6},
+		{"default reps", []bench.Record{ok(5, 5), ok(6)}, 2, 1, 5},
+		{"one short phase", []bench.Record{ok(10, 3)}, 1, 1, 3},
+		{"paper statistic", []bench.Record{ok(0)}, 1, 1, 1},
+		{"NaN not counted", []bench.Record{nan}, 1, 1, 5},
+		{"not ok ignored", []bench.Record{failed, ok(7)}, 1, 0, 7},
+		{"no phases", []bench.Record{{Experiment: "e", Impl: "cpu/x", Status: bench.StatusOK}}, 0, 0, 0},
 	}
 	for _, tc := range tests {
-		records, short, fewest := BenchfmtSamples(&File{Records: tc.recs}, BenchstatMinSamples)
+		records, short, fewest := BenchfmtSamples(&bench.File{Records: tc.recs}, BenchstatMinSamples)
 		if records != tc.records || short != tc.short || fewest != tc.fewest {
 			t.Errorf("%s: BenchfmtSamples = %d, %d, %d, want %d, %d, %d", tc.name, records, short, fewest, tc.records, tc.short, tc.fewest)
 		}

@@ -1,8 +1,9 @@
-package bench
+package report
 
 import (
 	"cmp"
 	"fmt"
+	"github.com/semibench/semibench/bench"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,7 +24,7 @@ type CompareOptions struct {
 	// parameters ("" when none has), so that cells one file lacks can be
 	// told apart by the run that would measure them. Nil: a cell's scale is
 	// taken from the Scale of the file that has it.
-	ScaleOf func(experiment string, params Params) string
+	ScaleOf func(experiment string, params bench.Params) string
 }
 
 // NoRecord marks a cell of a comparison that a file has no record of.
@@ -56,7 +57,7 @@ const NoRecord = "no record"
 // length, an experiment no file has, a phase no record has, or files that
 // share no experiment. With a chosen phase, experiments in which no record
 // has it are left out.
-func Compare(files []*File, labels []string, opt CompareOptions) ([]Table, error) {
+func Compare(files []*bench.File, labels []string, opt CompareOptions) ([]Table, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("compare: no files")
 	}
@@ -72,13 +73,13 @@ func Compare(files []*File, labels []string, opt CompareOptions) ([]Table, error
 
 	// Index every file's records by key; a later record of a key replaces
 	// an earlier one, as Merge does.
-	index := make([]map[string]*Record, len(files))
+	index := make([]map[string]*bench.Record, len(files))
 	var exps []string
 	keys := map[string][]string{} // experiment -> keys, first-seen order
 	seen := map[string]bool{}
 	has := map[string][]int{} // experiment -> the files that have it
 	for i, f := range files {
-		index[i] = map[string]*Record{}
+		index[i] = map[string]*bench.Record{}
 		for j := range f.Records {
 			r := &f.Records[j]
 			if opt.Experiment != "" && r.Experiment != opt.Experiment {
@@ -120,7 +121,7 @@ func Compare(files []*File, labels []string, opt CompareOptions) ([]Table, error
 		if len(shared) == 0 {
 			var per []string
 			for i, f := range files {
-				per = append(per, names[i]+": "+orNone(strings.Join(allExperiments([]*File{f}), ", ")))
+				per = append(per, names[i]+": "+orNone(strings.Join(allExperiments([]*bench.File{f}), ", ")))
 			}
 			what := "no experiment appears"
 			if opt.Experiment != "" {
@@ -233,21 +234,21 @@ func Compare(files []*File, labels []string, opt CompareOptions) ([]Table, error
 
 // held is a record and the index of the file holding it.
 type held struct {
-	r    *Record
+	r    *bench.Record
 	file int
 }
 
 // alignNotes says, for each file that lacks some of an experiment's cells,
 // how many and why: a paper's table reports no such cell; a measured file
 // gets the scale of the cells it lacks and the run that would measure them.
-func alignNotes(exp string, keys []string, rep map[string]held, index []map[string]*Record, files []*File, names []string, scaleOf func(string, Params) string) []string {
+func alignNotes(exp string, keys []string, rep map[string]held, index []map[string]*bench.Record, files []*bench.File, names []string, scaleOf func(string, bench.Params) string) []string {
 	if len(files) < 2 {
 		return nil
 	}
 	var notes []string
 	for i, f := range files {
 		var scales []string // first-seen order
-		missing := map[string][]*Record{}
+		missing := map[string][]*bench.Record{}
 		n := 0
 		for _, k := range keys {
 			if index[i][k] != nil {
@@ -312,7 +313,7 @@ func orNone(s string) string {
 // carry no phases at all (skipped or unavailable everywhere) gets one row,
 // under the chosen phase or "total", to show the statuses. With a chosen
 // phase, a key gets no row when all its records ran and none has it.
-func rowPhases(index []map[string]*Record, k, only string) []string {
+func rowPhases(index []map[string]*bench.Record, k, only string) []string {
 	var phases []string
 	notRun := false
 	for _, m := range index {
@@ -320,7 +321,7 @@ func rowPhases(index []map[string]*Record, k, only string) []string {
 			for _, p := range r.Phases {
 				phases = appendNew(phases, p.Name)
 			}
-			notRun = notRun || (r.Status != StatusOK && r.Status != StatusCheckFailed)
+			notRun = notRun || (r.Status != bench.StatusOK && r.Status != bench.StatusCheckFailed)
 		}
 	}
 	if only != "" {
@@ -330,13 +331,13 @@ func rowPhases(index []map[string]*Record, k, only string) []string {
 		return nil
 	}
 	if len(phases) == 0 {
-		phases = []string{TotalPhase}
+		phases = []string{bench.TotalPhase}
 	}
 	return phases
 }
 
 // hasPhase reports whether any file's record of the keys has the phase.
-func hasPhase(index []map[string]*Record, keys []string, phase string) bool {
+func hasPhase(index []map[string]*bench.Record, keys []string, phase string) bool {
 	for _, m := range index {
 		for _, k := range keys {
 			if r := m[k]; r != nil && r.Phase(phase) != nil {
@@ -349,8 +350,8 @@ func hasPhase(index []map[string]*Record, keys []string, phase string) bool {
 
 // phaseValue returns a record's statistic for a phase when it has one that
 // can enter a ratio: the record ran (ok or check-failed) and has the phase.
-func phaseValue(r *Record, phase string) (float64, bool) {
-	if r.Status != StatusOK && r.Status != StatusCheckFailed {
+func phaseValue(r *bench.Record, phase string) (float64, bool) {
+	if r.Status != bench.StatusOK && r.Status != bench.StatusCheckFailed {
 		return 0, false
 	}
 	p := r.Phase(phase)
@@ -362,7 +363,7 @@ func phaseValue(r *Record, phase string) (float64, bool) {
 
 // uniqueLabels returns the column label of every file: the given label, or
 // the machine label, or "file N"; repeats get "#2", "#3", ... appended.
-func uniqueLabels(files []*File, labels []string) []string {
+func uniqueLabels(files []*bench.File, labels []string) []string {
 	out := make([]string, len(files))
 	used := map[string]bool{}
 	for i, f := range files {
@@ -384,7 +385,7 @@ func uniqueLabels(files []*File, labels []string) []string {
 }
 
 // describeFile is a one-line note on where a column's numbers come from.
-func describeFile(f *File) string {
+func describeFile(f *bench.File) string {
 	var parts []string
 	m := f.Machine
 	if m.CPU != "" {
@@ -424,7 +425,7 @@ func describeFile(f *File) string {
 }
 
 // allExperiments lists the experiments of files, first-seen order.
-func allExperiments(files []*File) []string {
+func allExperiments(files []*bench.File) []string {
 	var out []string
 	for _, f := range files {
 		for _, r := range f.Records {
@@ -436,7 +437,7 @@ func allExperiments(files []*File) []string {
 
 // compareRecords orders records by implementation, then by parameters in
 // order, numeric values numerically and before non-numeric ones.
-func compareRecords(a, b *Record) int {
+func compareRecords(a, b *bench.Record) int {
 	if c := cmp.Compare(a.Impl, b.Impl); c != 0 {
 		return c
 	}

@@ -1,8 +1,9 @@
-package bench
+package report
 
 import (
 	"bytes"
 	"encoding/csv"
+	"github.com/semibench/semibench/bench"
 	"math"
 	"strconv"
 	"strings"
@@ -254,19 +255,19 @@ func TestNumericColumns(t *testing.T) {
 	}
 }
 
-func testFile() *File {
-	return &File{
-		Schema:  SchemaVersion,
-		Machine: Machine{Label: "host-a", CPU: "Test CPU", Cores: 2},
-		Records: []Record{
-			{Experiment: "kleene/table2", Impl: "cpu/paper", Params: Params{{"n", "500"}}, Status: StatusOK,
-				Phases: []Phase{{Name: "update_w", StatMS: 142}, {Name: "total", StatMS: 143.9}},
-				Check:  &Check{OK: true, Method: "reference"}},
-			{Experiment: "kleene/table2", Impl: "cpu/fast", Params: Params{{"n", "500"}}, Status: StatusCheckFailed,
-				Phases: []Phase{{Name: "update_w", StatMS: 10}, {Name: "total", StatMS: 12}},
-				Check:  &Check{OK: false, Detail: "W[3,4] differs"}},
-			{Experiment: "kleene/table2", Impl: "cpu/paper", Params: Params{{"n", "8000"}}, Status: StatusSkipped, EstimateMS: 12_000},
-			{Experiment: "kleene/table3", Impl: "cuda/paper", Params: Params{{"n", "500"}, {"gpu", "0"}}, Status: StatusUnavailable, Error: "no CUDA driver"},
+func testFile() *bench.File {
+	return &bench.File{
+		Schema:  bench.SchemaVersion,
+		Machine: bench.Machine{Label: "host-a", CPU: "Test CPU", Cores: 2},
+		Records: []bench.Record{
+			{Experiment: "kleene/table2", Impl: "cpu/paper", Params: bench.Params{{Name: "n", Value: "500"}}, Status: bench.StatusOK,
+				Phases: []bench.Phase{{Name: "update_w", StatMS: 142}, {Name: "total", StatMS: 143.9}},
+				Check:  &bench.Check{OK: true, Method: "reference"}},
+			{Experiment: "kleene/table2", Impl: "cpu/fast", Params: bench.Params{{Name: "n", Value: "500"}}, Status: bench.StatusCheckFailed,
+				Phases: []bench.Phase{{Name: "update_w", StatMS: 10}, {Name: "total", StatMS: 12}},
+				Check:  &bench.Check{OK: false, Detail: "W[3,4] differs"}},
+			{Experiment: "kleene/table2", Impl: "cpu/paper", Params: bench.Params{{Name: "n", Value: "8000"}}, Status: bench.StatusSkipped, EstimateMS: 12_000},
+			{Experiment: "kleene/table3", Impl: "cuda/paper", Params: bench.Params{{Name: "n", Value: "500"}, {Name: "gpu", Value: "0"}}, Status: bench.StatusUnavailable, Error: "no CUDA driver"},
 		},
 	}
 }
@@ -373,7 +374,7 @@ func FuzzMarkdownCell(f *testing.F) {
 func TestPhaseText(t *testing.T) {
 	f := testFile()
 	tests := []struct {
-		r     *Record
+		r     *bench.Record
 		phase string
 		want  string
 	}{
@@ -382,13 +383,34 @@ func TestPhaseText(t *testing.T) {
 		{&f.Records[1], "total", "12.0 (check failed)"},
 		{&f.Records[2], "total", "skipped (est. 12 s)"},
 		{&f.Records[3], "total", "unavailable"},
-		{&Record{Status: StatusSkipped}, "total", "skipped"},
-		{&Record{Status: StatusFailed, Error: "boom"}, "total", "failed"},
+		{&bench.Record{Status: bench.StatusSkipped}, "total", "skipped"},
+		{&bench.Record{Status: bench.StatusFailed, Error: "boom"}, "total", "failed"},
 		{nil, "total", ""},
 	}
 	for i, tc := range tests {
 		if got := PhaseText(tc.r, tc.phase); got != tc.want {
 			t.Errorf("case %d: PhaseText = %q, want %q", i, got, tc.want)
 		}
+	}
+}
+
+// TestUnsteadyMark checks that a bimodal cell is marked in the text and that
+// rendering adds the unsteady note without changing the table's notes.
+func TestUnsteadyMark(t *testing.T) {
+	bimodal := []float64{11, 12, 25, 11.5, 28}
+	r := &bench.Record{Status: bench.StatusOK, Phases: []bench.Phase{{Name: bench.TotalPhase, SamplesMS: bimodal, MedianMS: 12, StatMS: 12}}}
+	if got := PhaseText(r, bench.TotalPhase); got != "12.0 ±133%" && !strings.HasSuffix(got, "±133%") {
+		t.Errorf("PhaseText = %q, want the ±133%% mark", got)
+	}
+	tb := Table{Header: []string{"a"}, Rows: [][]string{{PhaseText(r, bench.TotalPhase)}}}
+	var b strings.Builder
+	if err := tb.Render(&b, FormatText); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), UnsteadyNote) {
+		t.Errorf("rendered table lacks the unsteady note:\n%s", b.String())
+	}
+	if len(tb.Notes) != 0 {
+		t.Error("Render changed the table's notes")
 	}
 }
