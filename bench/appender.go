@@ -598,6 +598,3 @@ func (a *Appender) AddNotes(notes ...string) {
 
 // File returns the file as written so far.
 func (a *Appender) File() *File { return a.file }
-
-// Path returns where the file is written, as given to NewAppender.
-func (a *Appender) Path() string { return a.t.path }

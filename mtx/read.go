@@ -154,10 +154,6 @@ func NewScanner(r io.Reader, name string) (*Scanner, error) {
 // Header returns what the file declares.
 func (s *Scanner) Header() Header { return s.h }
 
-// Line returns the number of the line last read (1-based), for callers that
-// report their own errors about an entry; see Errorf.
-func (s *Scanner) Line() int { return s.line }
-
 // Errorf returns an *Error at the line last read, wrapping the formatted
 // error (use %w in format to wrap a further error).
 func (s *Scanner) Errorf(format string, args ...any) error {

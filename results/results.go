@@ -8,7 +8,6 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
-	"path"
 	"sort"
 
 	"github.com/semibench/semibench/bench"
@@ -57,13 +56,4 @@ func PaperRecords(experiment string) ([]bench.Record, []*bench.File) {
 		}
 	}
 	return recs, from
-}
-
-// PaperFileNames lists the embedded paper files (for help text).
-func PaperFileNames() []string {
-	names, _ := fs.Glob(paperFS, "paper/*.json")
-	for i, n := range names {
-		names[i] = path.Join("results", n)
-	}
-	return names
 }

@@ -159,10 +159,6 @@ func load() error {
 	return lib.err
 }
 
-// Loaded reports whether libcuda.so.1 was opened (cuInit may still have
-// failed; see Init).
-func Loaded() bool { return lib.handle != 0 }
-
 // Init opens the driver library and calls cuInit once per process. It
 // returns an error matching ErrUnavailable when CUDA cannot be used.
 func Init() error { return load() }
