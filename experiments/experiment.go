@@ -18,7 +18,8 @@ import (
 // Scale selects the sizes an experiment runs at.
 type Scale string
 
-// The scales of DESIGN.md.
+// The three scales: quick for tests and smoke runs, paper for the papers' own
+// sizes, large for beyond them.
 const (
 	Quick Scale = "quick" // seconds: tests, CI, smoke runs
 	Paper Scale = "paper" // the papers' own sizes

@@ -196,7 +196,7 @@ func TestBenchPart(t *testing.T) {
 var updateGolden = flag.Bool("update", false, "rewrite the golden files under testdata from the current output")
 
 // exportGolden exports testdata/benchfmt/name.json and compares the text
-// with name.golden (go test ./bench -run Golden -update rewrites it).
+// with name.golden (go test ./bench/report -run Golden -update rewrites it).
 func exportGolden(t *testing.T, name string) []byte {
 	t.Helper()
 	f, err := bench.ReadFile(filepath.Join("testdata", "benchfmt", name+".json"))
@@ -215,7 +215,7 @@ func exportGolden(t *testing.T, name string) []byte {
 	}
 	want, err := os.ReadFile(golden)
 	if err != nil {
-		t.Fatalf("%v (run go test ./bench -run Golden -update to write it)", err)
+		t.Fatalf("%v (run go test ./bench/report -run Golden -update to write it)", err)
 	}
 	if !bytes.Equal(buf.Bytes(), want) {
 		t.Errorf("export of %s.json differs from %s:\n--- got\n%s--- want\n%s", name, golden, buf.String(), want)
