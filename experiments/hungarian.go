@@ -11,7 +11,7 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/lapcost"
-	"github.com/semibench/semibench/impls/cpu/lap"
+	"github.com/semibench/semibench/problems/lap"
 	"github.com/semibench/semibench/results"
 )
 

@@ -10,8 +10,8 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/lapcost"
-	"github.com/semibench/semibench/impls/cpu/lap"
-	cudalap "github.com/semibench/semibench/impls/cuda/lap"
+	"github.com/semibench/semibench/impls"
+	"github.com/semibench/semibench/problems/lap"
 	"github.com/semibench/semibench/results"
 )
 
@@ -21,16 +21,15 @@ import (
 // table1's cells, so one measurement feeds every table), and the plots of
 // Figs. 6, 7 and 9-12.
 
-// runHungarian runs one named implementation, CPU or CUDA, on m.
+// runHungarian runs one named implementation, CPU or CUDA (impls.LAP), on
+// m; a CUDA one without a driver or device is unavailable.
 func runHungarian(ctx context.Context, impl string, m *lap.Matrix, rec *bench.Recorder) (*lap.Result, error) {
-	if im, ok := lap.Lookup(impl); ok {
-		return im.Solve(ctx, m, rec)
+	im, err := impls.LAP.Lookup(impl)
+	if err != nil {
+		return nil, fmt.Errorf("%w: implementation %s is not built into this binary", ErrUnavailable, impl)
 	}
-	if solve, ok := cudalap.Lookup(impl); ok {
-		res, err := solve(ctx, m, cudalap.Options{Rec: rec})
-		return res, markUnavailable(err)
-	}
-	return nil, fmt.Errorf("%w: implementation %s is not built into this binary", ErrUnavailable, impl)
+	res, err := im.Solve(ctx, m, rec)
+	return res, markUnavailable(err)
 }
 
 // hungarianDerived are the experiments rendered from hungarian/table1's

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/semibench/semibench/impls/cpu/lap"
+	"github.com/semibench/semibench/problems/lap"
 
 	"github.com/semibench/semibench/bench"
 )

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/semibench/semibench/generators/lapcost"
-	"github.com/semibench/semibench/impls/cpu/lap"
-	cudalap "github.com/semibench/semibench/impls/cuda/lap"
+	"github.com/semibench/semibench/impls"
+	"github.com/semibench/semibench/problems/lap"
 )
 
 func init() {
@@ -67,18 +67,11 @@ func genLAP(_ context.Context, args []string) error {
 	})
 }
 
-// lapImpls are the CPU and CUDA LAP implementations, CPU first.
-func lapImpls() []lap.Impl { return append(append([]lap.Impl{}, lap.CPU...), cudalap.Impls()...) }
-
 // solveLAP is `semibench solve lap`: one instance from a file, any
-// implementation, the answer checked (duals, or agreement with a certified
-// cpu/jv answer) before it is printed as JSON.
+// implementation of impls.LAP, the answer checked (duals, or agreement
+// with a certified cpu/jv answer) before it is printed as JSON.
 func solveLAP(ctx context.Context, args []string) error {
-	impls := lapImpls()
-	var names []string
-	for _, im := range impls {
-		names = append(names, im.Name)
-	}
+	names := impls.LAP.Names()
 	fs := flag.NewFlagSet("solve lap", flag.ContinueOnError)
 	in := fs.String("in", "", "cost matrix: CSV (a row per line) or Matrix Market array; r x c with r <= c")
 	impl := fs.String("impl", lap.DefaultImpl, "implementation: "+strings.Join(names, ", ")+" (cuda/* take integer costs)")
@@ -86,20 +79,15 @@ func solveLAP(ctx context.Context, args []string) error {
 	if err := parseFlags(fs, problemCommand("lap", "solve lap --in FILE [--impl NAME] [--maximize]"), args, "in"); err != nil {
 		return err
 	}
-	var im *lap.Impl
-	for i := range impls {
-		if impls[i].Name == *impl {
-			im = &impls[i]
-		}
-	}
-	if im == nil {
+	im, err := impls.LAP.Lookup(*impl)
+	if err != nil {
 		return usagef("--impl: unknown LAP implementation %q (known: %s)", *impl, strings.Join(names, ", "))
 	}
 	costs, err := lap.ReadCostsFile(*in)
 	if err != nil {
 		return err
 	}
-	sol, err := lap.SolveWith(ctx, costs, *im, *maximize)
+	sol, err := lap.Solve(ctx, costs, im, *maximize)
 	if err != nil {
 		return err // names the file and the implementation
 	}

@@ -9,8 +9,9 @@ import (
 	"testing"
 
 	"github.com/semibench/semibench/generators/lapcost"
-	"github.com/semibench/semibench/impls/cpu/lap"
+	"github.com/semibench/semibench/impls"
 	"github.com/semibench/semibench/impls/cuda"
+	"github.com/semibench/semibench/problems/lap"
 )
 
 // TestSolveLAP runs solve lap end to end: every CPU implementation gives
@@ -26,7 +27,7 @@ func TestSolveLAP(t *testing.T) {
 	if n, err := cuda.DeviceCount(); err == nil && n > 0 {
 		gpu = true
 	}
-	for _, im := range lapImpls() {
+	for _, im := range impls.LAP.All() {
 		code, stdout, stderr := capture(t, "solve", "lap", "--in", in, "--impl", im.Name)
 		if strings.HasPrefix(im.Name, "cuda/") && !gpu {
 			if code != 1 || !strings.Contains(stderr, "unavailable") || !strings.Contains(stderr, im.Name) {

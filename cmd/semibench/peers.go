@@ -16,7 +16,7 @@ import (
 	"github.com/semibench/semibench/experiments"
 	"github.com/semibench/semibench/generators/lapcost"
 	"github.com/semibench/semibench/impls/cpu/domination"
-	"github.com/semibench/semibench/impls/cpu/lap"
+	"github.com/semibench/semibench/problems/lap"
 )
 
 // `semibench peers record` turns the samples a published code measured

@@ -9,7 +9,7 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/lapcost"
-	"github.com/semibench/semibench/impls/cpu/lap"
+	"github.com/semibench/semibench/problems/lap"
 )
 
 // TestPeersRecordUsage checks that bad arguments exit 2 with a message

@@ -3,6 +3,7 @@ package lap
 import (
 	"context"
 	"fmt"
+	"github.com/semibench/semibench/problems/lap"
 	"math"
 
 	"github.com/semibench/semibench/bench"
@@ -18,7 +19,7 @@ const AuctionTheta = 5
 // c - r virtual rows of cost zero make the problem square. The result has
 // no duals (prices satisfy epsilon-complementary slackness only). One phase,
 // "auction".
-func SolveAuction(ctx context.Context, m *Matrix, rec *bench.Recorder) (*Result, error) {
+func SolveAuction(ctx context.Context, m *lap.Matrix, rec *bench.Recorder) (*lap.Result, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
@@ -27,11 +28,11 @@ func SolveAuction(ctx context.Context, m *Matrix, rec *bench.Recorder) (*Result,
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Assignment: a, Cost: m.CostOf(a)}, nil
+	return &lap.Result{Assignment: a, Cost: m.CostOf(a)}, nil
 }
 
 // auction minimises sum c_ij·K + p_j style bids; prices only rise.
-func auction(ctx context.Context, m *Matrix) ([]int, error) {
+func auction(ctx context.Context, m *lap.Matrix) ([]int, error) {
 	r, n := m.Rows, m.Cols
 	if n == 1 {
 		return []int{0}, nil
@@ -54,7 +55,7 @@ func auction(ctx context.Context, m *Matrix) ([]int, error) {
 	var h *priceHeap
 	if r < n {
 		if n > math.MaxInt32 {
-			return nil, fmt.Errorf("%w: cpu/auction indexes objects with int32; %d columns", ErrShape, n)
+			return nil, fmt.Errorf("%w: cpu/auction indexes objects with int32; %d columns", lap.ErrShape, n)
 		}
 		h = newPriceHeap(price)
 	}
@@ -110,7 +111,7 @@ func auction(ctx context.Context, m *Matrix) ([]int, error) {
 			owner[j1], assigned[i] = i, j1
 			if price[j1] > math.MaxInt64/4 {
 				// Unreachable within MaxAbsCost; a guard, never a wrap.
-				return nil, fmt.Errorf("%w: auction prices beyond int64 range", ErrOverflow)
+				return nil, fmt.Errorf("%w: auction prices beyond int64 range", lap.ErrOverflow)
 			}
 			bids++
 			if bids&4095 == 0 {

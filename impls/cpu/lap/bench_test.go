@@ -3,6 +3,7 @@ package lap
 import (
 	"context"
 	"fmt"
+	"github.com/semibench/semibench/problems/lap"
 	"testing"
 
 	"github.com/semibench/semibench/generators/lapcost"
@@ -17,8 +18,8 @@ func BenchmarkSolve(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		m := &Matrix{Rows: n, Cols: n, C: c}
-		for _, im := range CPU {
+		m := &lap.Matrix{Rows: n, Cols: n, C: c}
+		for _, im := range Impls() {
 			b.Run(fmt.Sprintf("%s/n=%d/range=%s", im.Name, n, r), func(b *testing.B) {
 				for b.Loop() {
 					if _, err := im.Solve(context.Background(), m, nil); err != nil {

@@ -21,14 +21,10 @@
 //     integer costs: benefits are the costs scaled by n+1, and the last phase
 //     runs with epsilon 1 in those units (below 1 in the original ones).
 //
-// # Costs and overflow
-//
-// Costs are int64. A matrix is accepted when every |c_ij| is at most
-// MaxAbsCost(c) (so that sums of a row's worth of costs, the duals and the
-// auction's scaled benefits all fit in int64 with a margin); larger costs
-// give ErrOverflow, never a wrong answer. Float64 costs are solved by the
-// algorithms that need no integrality (cpu/jv, cpu/hungarian-n3, cpu/paper)
-// in float64 arithmetic; cpu/auction refuses them with ErrNeedsIntegers.
+// Types, the certificate and the reference solver are package
+// problems/lap's (cpu/jv is its SolveJV); Impls lists the four. Float64
+// costs are solved by cpu/jv, cpu/hungarian-n3 and cpu/paper in float64
+// arithmetic; cpu/auction refuses them with lap.ErrNeedsIntegers.
 //
 // # Rectangular problems
 //
@@ -38,10 +34,7 @@
 //
 // # Certificates
 //
-// An assignment with duals u, v is optimal iff u_i + v_j <= c_ij for all
-// (i, j) (dual feasibility), equality holds on the assignment (complementary
-// slackness) and, when r < c, no free column has a smaller v_j than an
-// assigned one. Certify checks this exactly on integer costs. The auction
-// has no exact duals: its results are checked by cost against a certified
-// one.
+// Every algorithm but the auction returns duals that lap.Certify checks
+// exactly. The auction has no exact duals: its results are checked by cost
+// against a certified one (lap.Agree).
 package lap

@@ -2,6 +2,7 @@ package lap
 
 import (
 	"context"
+	"github.com/semibench/semibench/problems/lap"
 
 	"github.com/semibench/semibench/bench"
 )
@@ -11,7 +12,7 @@ import (
 // (the least reduced cost from the tree to each column), so that a dual
 // update costs O(n) instead of a pass over the matrix. One phase,
 // "augment".
-func SolveN3(ctx context.Context, m *Matrix, rec *bench.Recorder) (*Result, error) {
+func SolveN3(ctx context.Context, m *lap.Matrix, rec *bench.Recorder) (*lap.Result, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
@@ -19,11 +20,11 @@ func SolveN3(ctx context.Context, m *Matrix, rec *bench.Recorder) (*Result, erro
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Assignment: a, Cost: m.CostOf(a), U: u, V: v}, nil
+	return &lap.Result{Assignment: a, Cost: m.CostOf(a), U: u, V: v}, nil
 }
 
 // SolveN3Float is SolveN3 on float64 costs.
-func SolveN3Float(ctx context.Context, m *FloatMatrix, rec *bench.Recorder) (*FloatResult, error) {
+func SolveN3Float(ctx context.Context, m *lap.FloatMatrix, rec *bench.Recorder) (*lap.FloatResult, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
@@ -31,15 +32,15 @@ func SolveN3Float(ctx context.Context, m *FloatMatrix, rec *bench.Recorder) (*Fl
 	if err != nil {
 		return nil, err
 	}
-	return &FloatResult{Assignment: a, Cost: m.CostOf(a), U: u, V: v}, nil
+	return &lap.FloatResult{Assignment: a, Cost: m.CostOf(a), U: u, V: v}, nil
 }
 
 // hungarianN3 uses 1-based potentials with a virtual column 0 that holds
 // the row being added (p[0]); p[j] is the 1-based row of column j, 0 when
 // free.
-func hungarianN3[T number](ctx context.Context, rows, cols int, c []T, rec *bench.Recorder) (assign []int, u, v []T, err error) {
+func hungarianN3[T lap.Number](ctx context.Context, rows, cols int, c []T, rec *bench.Recorder) (assign []int, u, v []T, err error) {
 	defer rec.Start("augment")()
-	big := inf[T]()
+	big := lap.Inf[T]()
 	uu := make([]T, rows+1)
 	vv := make([]T, cols+1)
 	p := make([]int, cols+1)

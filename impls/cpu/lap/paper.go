@@ -3,15 +3,11 @@ package lap
 import (
 	"context"
 	"fmt"
+	"github.com/semibench/semibench/problems/lap"
 	"math"
 
 	"github.com/semibench/semibench/bench"
 )
-
-// PaperSteps are the phase names of cpu/paper: "init" (allocating the
-// data and copying the costs into the slack matrix) and the paper's six
-// steps.
-var PaperSteps = []string{"init", "step1", "step2", "step3", "step4", "step5", "step6"}
 
 // PaperStats counts what cpu/paper did, for the experiments' metrics.
 type PaperStats struct {
@@ -24,7 +20,7 @@ type PaperStats struct {
 // their section 4.1 (slack matrix; the compressed vector of its zeros, built
 // in steps 1 and 6; stars by row and by column; primes by row; covered rows
 // and columns). Each step is a phase, "step1".."step6", after "init".
-func SolvePaper(ctx context.Context, m *Matrix, rec *bench.Recorder) (*Result, error) {
+func SolvePaper(ctx context.Context, m *lap.Matrix, rec *bench.Recorder) (*lap.Result, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
@@ -32,11 +28,11 @@ func SolvePaper(ctx context.Context, m *Matrix, rec *bench.Recorder) (*Result, e
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Assignment: a, Cost: m.CostOf(a), U: u, V: v}, nil
+	return &lap.Result{Assignment: a, Cost: m.CostOf(a), U: u, V: v}, nil
 }
 
 // SolvePaperFloat is SolvePaper on float64 costs.
-func SolvePaperFloat(ctx context.Context, m *FloatMatrix, rec *bench.Recorder) (*FloatResult, error) {
+func SolvePaperFloat(ctx context.Context, m *lap.FloatMatrix, rec *bench.Recorder) (*lap.FloatResult, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
@@ -44,11 +40,11 @@ func SolvePaperFloat(ctx context.Context, m *FloatMatrix, rec *bench.Recorder) (
 	if err != nil {
 		return nil, err
 	}
-	return &FloatResult{Assignment: a, Cost: m.CostOf(a), U: u, V: v}, nil
+	return &lap.FloatResult{Assignment: a, Cost: m.CostOf(a), U: u, V: v}, nil
 }
 
 // SolvePaperStats is SolvePaper returning its step counts as well.
-func SolvePaperStats(ctx context.Context, m *Matrix, rec *bench.Recorder) (*Result, PaperStats, error) {
+func SolvePaperStats(ctx context.Context, m *lap.Matrix, rec *bench.Recorder) (*lap.Result, PaperStats, error) {
 	if err := m.Validate(); err != nil {
 		return nil, PaperStats{}, err
 	}
@@ -56,11 +52,11 @@ func SolvePaperStats(ctx context.Context, m *Matrix, rec *bench.Recorder) (*Resu
 	if err != nil {
 		return nil, st, err
 	}
-	return &Result{Assignment: a, Cost: m.CostOf(a), U: u, V: v}, st, nil
+	return &lap.Result{Assignment: a, Cost: m.CostOf(a), U: u, V: v}, st, nil
 }
 
 // paperState is the paper's data (section 4.1), row-major on the CPU.
-type paperState[T number] struct {
+type paperState[T lap.Number] struct {
 	rows, cols      int
 	slack           []T
 	zeros           []int32 // positions i*cols+j of the zero slacks
@@ -72,9 +68,9 @@ type paperState[T number] struct {
 	u, v            []T
 }
 
-func paperHungarian[T number](ctx context.Context, rows, cols int, c []T, rec *bench.Recorder) (assign []int, u, v []T, st PaperStats, err error) {
+func paperHungarian[T lap.Number](ctx context.Context, rows, cols int, c []T, rec *bench.Recorder) (assign []int, u, v []T, st PaperStats, err error) {
 	if int64(rows)*int64(cols) > math.MaxInt32 {
-		return nil, nil, nil, st, fmt.Errorf("%w: cpu/paper indexes the compressed zeros with int32; %dx%d is too large", ErrShape, rows, cols)
+		return nil, nil, nil, st, fmt.Errorf("%w: cpu/paper indexes the compressed zeros with int32; %dx%d is too large", lap.ErrShape, rows, cols)
 	}
 	// Phase "init": allocating the data and initialising the slack matrix
 	// with the costs (section 2.1, before step 1).
@@ -271,7 +267,7 @@ func (s *paperState[T]) step5(i, j int) {
 // reports false when nothing is uncovered.
 func (s *paperState[T]) step6() bool {
 	n := s.cols
-	big := inf[T]()
+	big := lap.Inf[T]()
 	delta := big
 	for i := range s.rows {
 		if s.coveredRow[i] {

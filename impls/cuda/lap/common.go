@@ -7,9 +7,9 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/semibench/semibench/impls/cpu/lap"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/problems/lap"
 )
 
 // lapModule is the kernel source of cuda/hungarian-n3 and cuda/fast

@@ -6,9 +6,9 @@ import (
 	"math"
 	"time"
 
-	"github.com/semibench/semibench/impls/cpu/lap"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/problems/lap"
 )
 
 // PhaseAuction is cuda/fast's solve phase: every epsilon-scaling phase of

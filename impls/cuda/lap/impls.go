@@ -4,41 +4,24 @@ import (
 	"context"
 
 	"github.com/semibench/semibench/bench"
-	"github.com/semibench/semibench/impls/cpu/lap"
+	"github.com/semibench/semibench/problems/lap"
 )
 
-// solverFunc is the shape every solver of this package has.
-type solverFunc func(context.Context, *lap.Matrix, Options) (*lap.Result, error)
-
-// registered lists the solvers by name, in display order.
-var registered = []struct {
-	name  string
-	solve solverFunc
-}{
-	{"cuda/paper", Paper},
-	{"cuda/hungarian-n3", HungarianN3},
-	{"cuda/fast", Fast},
-}
-
-// Impls returns the CUDA solvers as lap.Impl values on device 0 (integer
-// costs only: SolveFloat is nil).
+// Impls returns the CUDA solvers in display order, as lap.Impl values on
+// device 0 (integer costs only: SolveFloat is nil). A caller that needs
+// another device calls Paper, HungarianN3 or Fast with its Options.
 func Impls() []lap.Impl {
-	out := make([]lap.Impl, len(registered))
-	for i, r := range registered {
-		solve := r.solve
-		out[i] = lap.Impl{Name: r.name, Solve: func(ctx context.Context, m *lap.Matrix, rec *bench.Recorder) (*lap.Result, error) {
-			return solve(ctx, m, Options{Rec: rec})
-		}}
+	return []lap.Impl{
+		{Name: "cuda/paper", Solve: onDevice0(Paper)},
+		{Name: "cuda/hungarian-n3", Solve: onDevice0(HungarianN3)},
+		{Name: "cuda/fast", Solve: onDevice0(Fast)},
 	}
-	return out
 }
 
-// Lookup returns the named CUDA solver.
-func Lookup(name string) (func(context.Context, *lap.Matrix, Options) (*lap.Result, error), bool) {
-	for _, r := range registered {
-		if r.name == name {
-			return r.solve, true
-		}
+// onDevice0 adapts a solver of this package to lap.Impl's Solve: device 0,
+// phases to rec.
+func onDevice0(solve func(context.Context, *lap.Matrix, Options) (*lap.Result, error)) func(context.Context, *lap.Matrix, *bench.Recorder) (*lap.Result, error) {
+	return func(ctx context.Context, m *lap.Matrix, rec *bench.Recorder) (*lap.Result, error) {
+		return solve(ctx, m, Options{Rec: rec})
 	}
-	return nil, false
 }

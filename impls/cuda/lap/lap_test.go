@@ -4,17 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
+	"sync"
 
 	"github.com/semibench/semibench/bench"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
-	"github.com/semibench/semibench/impls/cpu/lap"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/problems/lap"
 )
 
 func hasGPU() bool {
@@ -300,38 +300,102 @@ func TestGPUProtocol(t *testing.T) {
 	}
 }
 
-// TestGPUTiming prints every solver's total (matrix on the device) and
-// end_to_end (host memory to host memory) under the timing protocol on
-// n x n instances when SEMIBENCH_LAP_TIMING is set; it asserts only the
-// optimum and the protocol (bench.Measure).
-func TestGPUTiming(t *testing.T) {
-	needGPU(t)
-	if os.Getenv("SEMIBENCH_LAP_TIMING") == "" {
-		t.Skip("set SEMIBENCH_LAP_TIMING=1")
+// benchInstance is one n x n instance of BenchmarkSolvers, generated and
+// solved by cpu/jv (the certified optimum) when a sub-benchmark first
+// needs it.
+type benchInstance struct {
+	n    int
+	rf   float64
+	once sync.Once
+	m    *lap.Matrix
+	ref  *lap.Result
+	err  error
+}
+
+// get returns the matrix and its reference.
+func (in *benchInstance) get() (*lap.Matrix, *lap.Result, error) {
+	in.once.Do(func() {
+		in.m = randomMatrix(rand.New(rand.NewPCG(uint64(in.n), 7)), in.n, in.n, int64(in.rf*float64(in.n)))
+		in.ref, in.err = lap.SolveJV(context.Background(), in.m, nil)
+	})
+	return in.m, in.ref, in.err
+}
+
+// BenchmarkSolvers times every solver (each of cuda/fast's strategies
+// forced) on n x n instances, n = 512 .. 8192, costs uniform in [0, rf·n)
+// for rf = 0.1, 1, 10: one op is one solve under the timing protocol, host
+// memory to host memory, after a warm-up solve. It reports the mean of
+// each phase per op, total (matrix on the device) and end_to_end among
+// them, as <phase>-ms/op; every answer must cost the certified optimum.
+// cuda/fast's automatic choice is logged with its auction's phases and
+// bids. Select sizes with -bench, e.g. -bench 'Solvers/cuda/fast/n=2048'.
+func BenchmarkSolvers(b *testing.B) {
+	if !hasGPU() {
+		b.Skip("no CUDA device")
 	}
 	ctx := context.Background()
 	for _, n := range []int{512, 1024, 2048, 4096, 8192} {
 		for _, rf := range []float64{0.1, 1, 10} {
-			m := randomMatrix(rand.New(rand.NewPCG(uint64(n), 7)), n, n, int64(rf*float64(n)))
-			ref, err := lap.SolveJV(ctx, m, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			line := fmt.Sprintf("n=%d range %gn:", n, rf)
+			in := &benchInstance{n: n, rf: rf}
 			for _, s := range allSolvers() {
 				if (s.name == "cuda/hungarian-n3" && n > 2048) || (s.name == "cuda/fast augment" && n > 2048 && rf > 1) {
 					continue
 				}
-				phases := measure(t, s.name, s.solve, m, ref, bench.Protocol{Warmup: 1, Reps: 3, Statistic: bench.StatMedian})
-				line += fmt.Sprintf(" | %s", s.name)
-				for _, p := range phases {
-					line += fmt.Sprintf(" %s %.2f", p.Name, p.StatMS)
-				}
+				b.Run(fmt.Sprintf("%s/n=%d/range=%gn", strings.ReplaceAll(s.name, " ", "-"), n, rf), func(b *testing.B) {
+					m, ref, err := in.get()
+					if err != nil {
+						b.Fatalf("cpu/jv: %v", err)
+					}
+					benchSolve(b, s.solve, m, ref)
+					if s.name == "cuda/fast" {
+						_, st, err := FastWithStats(ctx, m, Options{})
+						if err != nil {
+							b.Fatal(err)
+						}
+						b.Logf("auto: %s; auction %d phases, %d bids", st.Strategy, st.Phases, st.Bids)
+					}
+				})
 			}
-			_, st, _ := FastWithStats(ctx, m, Options{})
-			line += fmt.Sprintf(" (auto: %s; auction %d phases, %d bids)", st.Strategy, st.Phases, st.Bids)
-			t.Log(line)
 		}
+	}
+}
+
+// benchSolve is one sub-benchmark of BenchmarkSolvers: a warm-up solve
+// (kernels loaded, buffers allocated), then b.Loop's solves, each measured
+// by bench.Measure (one repetition) and held to ref's cost; the mean of
+// each phase is reported as <phase>-ms/op.
+func benchSolve(b *testing.B, solve func(context.Context, *lap.Matrix, Options) (*lap.Result, error), m *lap.Matrix, ref *lap.Result) {
+	b.Helper()
+	ctx := context.Background()
+	if _, err := solve(ctx, m, Options{}); err != nil {
+		b.Fatalf("warm-up: %v", err)
+	}
+	var order []string
+	sum := map[string]float64{}
+	ops := 0
+	for b.Loop() {
+		var res *lap.Result
+		phases, err := bench.Measure(ctx, bench.Protocol{Reps: 1, Statistic: bench.StatMedian}, func(ctx context.Context, rec *bench.Recorder) error {
+			var err error
+			res, err = solve(ctx, m, Options{Rec: rec})
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := lap.Agree(m, res, ref); err != nil {
+			b.Fatal(err)
+		}
+		for _, p := range phases {
+			if _, ok := sum[p.Name]; !ok {
+				order = append(order, p.Name)
+			}
+			sum[p.Name] += p.StatMS
+		}
+		ops++
+	}
+	for _, name := range order {
+		b.ReportMetric(sum[name]/float64(ops), name+"-ms/op")
 	}
 }
 

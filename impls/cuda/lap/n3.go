@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/semibench/semibench/impls/cpu/lap"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/problems/lap"
 )
 
 // PhaseAugment is cuda/hungarian-n3's solve phase: every row's shortest

@@ -8,9 +8,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/semibench/semibench/impls/cpu/lap"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/problems/lap"
 )
 
 // paperModule is cuda/paper's kernel source (kernels/lap_paper.cu).
@@ -27,7 +27,7 @@ const paperModule = "lap_paper"
 // step's, so the host's launch and flag-reading latency between kernels
 // counts in the step that waits on it; what they leave of the window (the
 // workspace, the first launch) is the protocol's "other".
-var PaperSteps = []string{"h2d", "init", "step1", "step2", "step3", "step4", "step5", "step6", "d2h"}
+var PaperSteps = slices.Concat([]string{PhaseH2D}, lap.PaperSteps, []string{PhaseD2H})
 
 // Thread-block shapes of cuda/paper.
 const (

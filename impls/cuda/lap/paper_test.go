@@ -3,13 +3,11 @@ package cudalap
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -17,9 +15,9 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/lapcost"
-	"github.com/semibench/semibench/impls/cpu/lap"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/problems/lap"
 )
 
 func paperHasGPU() bool {
@@ -292,146 +290,134 @@ func TestPaperPhases(t *testing.T) {
 	}
 }
 
-// TestPaperTiming runs cuda/paper on the paper's instances (lapcost, seed
-// 1) where a device is present and SEMIBENCH_LAP_PAPER_TIMING is set: to
-// the sizes ("512,4096"), or to "1" for 512 .. 8192, with the three
-// ranges. Each result must be certified and cost what cpu/jv's does (the
-// CPU references are solved in parallel meanwhile). It prints the time of
-// each step (median of SEMIBENCH_LAP_PAPER_REPS runs, default 3, after a
-// warm-up) and asserts no time. SEMIBENCH_LAP_PAPER_LINGER sets how long
-// (ns) quiet step-4 blocks linger in cuda/fast's tuned design; both the
-// paper's design and the tuned one are timed.
-func TestPaperTiming(t *testing.T) {
-	env := os.Getenv("SEMIBENCH_LAP_PAPER_TIMING")
-	if env == "" {
-		t.Skip("set SEMIBENCH_LAP_PAPER_TIMING to time cuda/paper")
-	}
-	paperNeedGPU(t)
-	sizes := []int{512, 1024, 2048, 4096, 8192}
-	if env != "1" {
-		sizes = nil
-		for _, f := range strings.Split(env, ",") {
-			n, err := strconv.Atoi(f)
-			if err != nil {
-				t.Fatalf("SEMIBENCH_LAP_PAPER_TIMING=%q: %v", env, err)
-			}
-			sizes = append(sizes, n)
+// paperLinger, when set, is how long (ns) quiet step-4 blocks linger in
+// cuda/fast's tuned design during BenchmarkPaper (go test -bench Paper
+// ./impls/cuda/lap -args -lap.linger=N); -1 keeps the design's own.
+var paperLinger = flag.Int("lap.linger", -1, "BenchmarkPaper: ns quiet step-4 blocks linger in the tuned design (-1: the design's own)")
+
+// paperInstance is one of the paper's instances (lapcost, seed 1) with its
+// cpu/jv reference, solved in the background once a sub-benchmark first
+// needs it, while the GPU runs.
+type paperInstance struct {
+	n     int
+	label string
+	once  sync.Once
+	done  chan struct{}
+	m     *lap.Matrix
+	ref   *lap.Result
+	refT  time.Duration
+	err   error
+}
+
+// start generates the instance and starts its reference.
+func (in *paperInstance) start() (*lap.Matrix, error) {
+	in.once.Do(func() {
+		c, err := lapcost.Square(in.n, in.label, 1)
+		if err != nil {
+			in.err = err
+			close(in.done)
+			return
 		}
-	}
-	reps := 3
-	if r := os.Getenv("SEMIBENCH_LAP_PAPER_REPS"); r != "" {
-		var err error
-		if reps, err = strconv.Atoi(r); err != nil || reps < 1 {
-			t.Fatalf("SEMIBENCH_LAP_PAPER_REPS=%q", r)
-		}
-	}
-	if l := os.Getenv("SEMIBENCH_LAP_PAPER_LINGER"); l != "" {
-		v, err := strconv.Atoi(l)
-		if err != nil || v < 0 {
-			t.Fatalf("SEMIBENCH_LAP_PAPER_LINGER=%q", l)
-		}
-		defer func(old int) { paperTuned.linger = old }(paperTuned.linger)
-		paperTuned.linger = v
-		t.Logf("step-4 blocks linger %d ns", v)
-	}
-	type inst struct {
-		n     int
-		label string
-		m     *lap.Matrix
-		ref   *lap.Result
-		refT  time.Duration
-		err   error
-		done  chan struct{}
-	}
-	var insts []*inst
-	for _, n := range sizes {
-		for _, label := range lapcost.PaperRanges {
-			c, err := lapcost.Square(n, label, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			insts = append(insts, &inst{n: n, label: label, m: &lap.Matrix{Rows: n, Cols: n, C: c}, done: make(chan struct{})})
-		}
-	}
-	// CPU references, in parallel (largest first), while the GPU runs.
-	sem := make(chan struct{}, max(1, runtime.NumCPU()-2))
-	var wg sync.WaitGroup
-	for k := len(insts) - 1; k >= 0; k-- {
-		in := insts[k]
-		wg.Add(1)
+		in.m = &lap.Matrix{Rows: in.n, Cols: in.n, C: c}
 		go func() {
-			defer wg.Done()
 			defer close(in.done)
-			sem <- struct{}{}
-			defer func() { <-sem }()
 			t0 := time.Now()
 			in.ref, in.err = lap.SolveJV(context.Background(), in.m, nil)
 			in.refT = time.Since(t0)
 		}()
-	}
-	defer wg.Wait()
-	for _, in := range insts {
+	})
+	if in.m == nil {
 		<-in.done
-		if in.err != nil {
-			t.Fatalf("n=%d range %s: cpu/jv: %v", in.n, in.label, in.err)
-		}
-		for _, d := range []paperDesign{paperAsPublished, paperTuned} {
-			name := fmt.Sprintf("%s n=%d range %s", d.impl, in.n, in.label)
-			var samples []map[string]time.Duration
-			var totals []time.Duration
-			var res *lap.Result
-			var cnt PaperCounts
-			for rep := range reps + 1 {
-				var rec bench.Recorder
-				var err error
-				res, cnt, err = solvePaper(context.Background(), in.m, Options{Rec: &rec}, d)
-				if err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-				if rep == 0 {
-					continue
-				}
-				names, durs := rec.Durations()
-				s := map[string]time.Duration{}
-				var tot time.Duration
-				for i, nm := range names {
-					s[nm] = durs[i]
-					if nm != "h2d" && nm != "d2h" {
-						tot += durs[i]
+		return nil, in.err
+	}
+	return in.m, nil
+}
+
+// reference waits for the instance's cpu/jv optimum.
+func (in *paperInstance) reference() (*lap.Result, error) {
+	<-in.done
+	return in.ref, in.err
+}
+
+// BenchmarkPaper times cuda/paper's design (as published) and cuda/fast's
+// tuned one on the paper's instances, n = 512 .. 8192 with the three
+// ranges (select with -bench, e.g. -bench 'Paper/cuda/paper/n=4096'; the
+// op count with -benchtime, e.g. 5x). One op is one solve after a warm-up;
+// it reports the mean of each phase of PaperSteps and of their sum without
+// the transfers (steps-ms/op) per op, and the last run's counts. Each
+// result must be certified by its duals and cost what cpu/jv's does (the
+// reference is solved on the CPU meanwhile).
+func BenchmarkPaper(b *testing.B) {
+	if !paperHasGPU() {
+		b.Skip("no CUDA device")
+	}
+	if *paperLinger >= 0 {
+		defer func(old int) { paperTuned.linger = old }(paperTuned.linger)
+		paperTuned.linger = *paperLinger
+		b.Logf("step-4 blocks linger %d ns", *paperLinger)
+	}
+	for _, n := range []int{512, 1024, 2048, 4096, 8192} {
+		for _, label := range lapcost.PaperRanges {
+			in := &paperInstance{n: n, label: label, done: make(chan struct{})}
+			for _, d := range []paperDesign{paperAsPublished, paperTuned} {
+				b.Run(fmt.Sprintf("%s/n=%d/range=%s", d.impl, n, label), func(b *testing.B) {
+					m, err := in.start()
+					if err != nil {
+						b.Fatal(err)
 					}
-				}
-				samples = append(samples, s)
-				totals = append(totals, tot)
+					benchPaper(b, in, m, d)
+				})
 			}
-			verdict := "ok"
-			if err := lap.Certify(in.m, res); err != nil {
-				verdict = "NOT CERTIFIED"
-				t.Errorf("%s: %v", name, err)
-			}
-			if res.Cost != in.ref.Cost {
-				verdict = "WRONG COST"
-				t.Errorf("%s: cost %d, cpu/jv %d", name, res.Cost, in.ref.Cost)
-			}
-			med := func(xs []time.Duration) time.Duration {
-				xs = slices.Clone(xs)
-				slices.Sort(xs)
-				return xs[len(xs)/2]
-			}
-			line := fmt.Sprintf("%-18s steps %9.3f ms |", name, ms(med(totals)))
-			for _, st := range PaperSteps {
-				var xs []time.Duration
-				for _, s := range samples {
-					xs = append(xs, s[st])
-				}
-				line += fmt.Sprintf(" %s %.3f", st, ms(med(xs)))
-			}
-			line += fmt.Sprintf(" | step3 %d step4 %d (%d launches, %d ran) step5 %d step6 %d, max zeros %d, %d blocks x %d cols, %s | cost %d %s, cpu/jv %.0f ms",
-				cnt.Step3Calls, cnt.Step4Calls, cnt.Step4Launches, cnt.Step4Runs, cnt.Step5Calls, cnt.Step6Calls, cnt.MaxZeros, cnt.Blocks, cnt.ColsPerBlock, cnt.KernelPath,
-				res.Cost, verdict, ms(in.refT))
-			t.Log(line)
-			fmt.Println(line)
 		}
 	}
 }
 
-func ms(d time.Duration) float64 { return float64(d) / 1e6 }
+// benchPaper is one sub-benchmark of BenchmarkPaper.
+func benchPaper(b *testing.B, in *paperInstance, m *lap.Matrix, d paperDesign) {
+	ctx := context.Background()
+	if _, _, err := solvePaper(ctx, m, Options{}, d); err != nil {
+		b.Fatalf("warm-up: %v", err)
+	}
+	sum := map[string]time.Duration{}
+	var steps time.Duration
+	var res *lap.Result
+	var cnt PaperCounts
+	ops := 0
+	for b.Loop() {
+		var rec bench.Recorder
+		var err error
+		res, cnt, err = solvePaper(ctx, m, Options{Rec: &rec}, d)
+		if err != nil {
+			b.Fatal(err)
+		}
+		names, durs := rec.Durations()
+		for i, nm := range names {
+			sum[nm] += durs[i]
+			if nm != PhaseH2D && nm != PhaseD2H {
+				steps += durs[i]
+			}
+		}
+		ops++
+	}
+	ref, err := in.reference()
+	if err != nil {
+		b.Fatalf("cpu/jv: %v", err)
+	}
+	if err := lap.Certify(m, res); err != nil {
+		b.Errorf("not certified: %v", err)
+	}
+	if res.Cost != ref.Cost {
+		b.Errorf("cost %d, cpu/jv %d", res.Cost, ref.Cost)
+	}
+	perOp := func(d time.Duration) float64 { return float64(d) / 1e6 / float64(ops) }
+	b.ReportMetric(perOp(steps), "steps-ms/op")
+	for _, st := range PaperSteps {
+		b.ReportMetric(perOp(sum[st]), st+"-ms/op")
+	}
+	for name, v := range map[string]int{"step3-calls": cnt.Step3Calls, "step4-calls": cnt.Step4Calls,
+		"step4-launches": cnt.Step4Launches, "step4-runs": cnt.Step4Runs, "step5-calls": cnt.Step5Calls,
+		"step6-calls": cnt.Step6Calls, "max-zeros": cnt.MaxZeros, "blocks": cnt.Blocks, "cols-per-block": cnt.ColsPerBlock} {
+		b.ReportMetric(float64(v), name)
+	}
+	b.Logf("%s; cost %d, cpu/jv %.0f ms", cnt.KernelPath, res.Cost, float64(in.refT)/1e6)
+}

@@ -36,7 +36,7 @@ func SolveJVFloat(ctx context.Context, m *FloatMatrix, rec *bench.Recorder) (*Fl
 }
 
 // jv returns the column of each row and the duals.
-func jv[T number](ctx context.Context, rows, cols int, c []T, rec *bench.Recorder) (rowsol []int, u, v []T, err error) {
+func jv[T Number](ctx context.Context, rows, cols int, c []T, rec *bench.Recorder) (rowsol []int, u, v []T, err error) {
 	n := cols
 	rowsol = make([]int, rows)
 	colsol := make([]int, n)
@@ -48,7 +48,7 @@ func jv[T number](ctx context.Context, rows, cols int, c []T, rec *bench.Recorde
 	for j := range colsol {
 		colsol[j] = -1
 	}
-	big := inf[T]()
+	big := Inf[T]()
 
 	if rows == cols {
 		stop := rec.Start("init")

@@ -46,41 +46,18 @@ type FloatResult struct {
 	U, V       []float64
 }
 
-// Impl is one named algorithm.
+// Impl is one named algorithm. Each backend package (impls/cpu/lap,
+// impls/cuda/lap) lists its own as Impls(); package impls joins them into
+// the registry impls.LAP.
 type Impl struct {
+	// Name is the implementation's name in result files and on the
+	// command line: "cpu/jv", "cuda/fast", ...
 	Name string
 	// Solve solves an integer instance; rec (may be nil) receives phases.
 	Solve func(ctx context.Context, m *Matrix, rec *bench.Recorder) (*Result, error)
 	// SolveFloat solves a float64 instance; nil when the algorithm needs
 	// integer costs.
 	SolveFloat func(ctx context.Context, m *FloatMatrix, rec *bench.Recorder) (*FloatResult, error)
-}
-
-// CPU lists the CPU implementations in display order.
-var CPU = []Impl{
-	{Name: "cpu/paper", Solve: SolvePaper, SolveFloat: SolvePaperFloat},
-	{Name: "cpu/hungarian-n3", Solve: SolveN3, SolveFloat: SolveN3Float},
-	{Name: "cpu/jv", Solve: SolveJV, SolveFloat: SolveJVFloat},
-	{Name: "cpu/auction", Solve: SolveAuction},
-}
-
-// Lookup returns the named CPU implementation.
-func Lookup(name string) (Impl, bool) {
-	for _, im := range CPU {
-		if im.Name == name {
-			return im, true
-		}
-	}
-	return Impl{}, false
-}
-
-// Names lists the implementation names.
-func Names() []string {
-	out := make([]string, len(CPU))
-	for i, im := range CPU {
-		out[i] = im.Name
-	}
-	return out
 }
 
 // MaxAbsCost is the largest |c_ij| accepted for an r x c problem: it keeps
@@ -319,8 +296,9 @@ func Agree(m *Matrix, res, ref *Result) error {
 	return nil
 }
 
-// toFloat converts an integer matrix (used by tests and the float paths).
-func toFloat(m *Matrix) *FloatMatrix {
+// Float returns m with float64 costs (the float paths, and tests that hold
+// an implementation's float solver to its integer one).
+func (m *Matrix) Float() *FloatMatrix {
 	f := &FloatMatrix{Rows: m.Rows, Cols: m.Cols, C: make([]float64, len(m.C))}
 	for k, x := range m.C {
 		f.C[k] = float64(x)
@@ -328,11 +306,14 @@ func toFloat(m *Matrix) *FloatMatrix {
 	return f
 }
 
-// number is the cost type of the generic algorithms.
-type number interface{ ~int64 | ~float64 }
+// Number is the cost type of the generic algorithms of every backend:
+// int64 for exact integer costs, float64 for float ones.
+type Number interface{ ~int64 | ~float64 }
 
-// inf returns a value larger than any reachable sum of the type.
-func inf[T number]() T {
+// Inf returns a value larger than any reachable sum of the type: +Inf for
+// float64, MaxInt64/2 for int64 (costs within MaxAbsCost keep every sum
+// below it).
+func Inf[T Number]() T {
 	var z T
 	switch any(z).(type) {
 	case float64:

@@ -77,7 +77,7 @@ func (c *Costs) FloatMatrix() *FloatMatrix {
 	if !c.IsInt() {
 		return &FloatMatrix{Rows: c.Rows, Cols: c.Cols, C: c.Float}
 	}
-	return toFloat(c.Matrix())
+	return c.Matrix().Float()
 }
 
 // parser accumulates cells, integer until a cell is not.
@@ -419,28 +419,16 @@ type Solution struct {
 	MS float64 `json:"ms"`
 }
 
-// DefaultImpl is the implementation Solve uses when none is named.
+// DefaultImpl is the implementation `semibench solve lap` uses when none is
+// named (looked up in impls.LAP).
 const DefaultImpl = "cpu/jv"
 
-// Solve solves c with the named implementation (DefaultImpl when empty),
-// minimising the total cost or, with maximize, maximising it, and checks
-// the answer before returning it: by its dual certificate, or, for an
-// implementation without duals, against a certified cpu/jv solution. A
-// check failure is an error, never a wrong answer.
-func Solve(ctx context.Context, c *Costs, impl string, maximize bool) (*Solution, error) {
-	if impl == "" {
-		impl = DefaultImpl
-	}
-	im, ok := Lookup(impl)
-	if !ok {
-		return nil, fmt.Errorf("unknown LAP implementation %q (known: %v)", impl, Names())
-	}
-	return SolveWith(ctx, c, im, maximize)
-}
-
-// SolveWith is Solve with an implementation given by value (a GPU one, for
-// instance, which this package cannot name).
-func SolveWith(ctx context.Context, c *Costs, im Impl, maximize bool) (*Solution, error) {
+// Solve solves c with im, minimising the total cost or, with maximize,
+// maximising it, and checks the answer before returning it: by its dual
+// certificate, or, for an implementation without duals, against a
+// certified SolveJV (cpu/jv) solution. A check failure is an error, never a
+// wrong answer.
+func Solve(ctx context.Context, c *Costs, im Impl, maximize bool) (*Solution, error) {
 	impl := im.Name
 	if c.IsInt() {
 		m := c.Matrix()
