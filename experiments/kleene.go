@@ -3,17 +3,17 @@ package experiments
 import (
 	"context"
 	"fmt"
-	"github.com/semibench/semibench/bench/report"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/bench/report"
 	"github.com/semibench/semibench/generators/dag"
-	"github.com/semibench/semibench/impls/cpu/kleene"
-	cudakleene "github.com/semibench/semibench/impls/cuda/kleene"
+	"github.com/semibench/semibench/impls"
 	"github.com/semibench/semibench/maxplus"
+	"github.com/semibench/semibench/problems/kleene"
 	"github.com/semibench/semibench/results"
 )
 
@@ -38,18 +38,6 @@ var kleenePhases = []struct{ name, label string }{
 // kleeneTotalNote says which figure the Kleene tables show.
 const kleeneTotalNote = "Total is the headline: the host clock around the paper's window, X in host memory to W complete (on the CPU: in memory; on the GPU: in device memory, as the paper's Table 3 rows Convert CCS, Topological sort, Initialize W and Update W add up to its total, the transfer of W back not among them). Other is the part of total no phase covers. End to end adds the download of W (X and W in host memory). Every ratio is of totals."
 
-// kleeneImpls is every Kleene implementation by name, CPU and CUDA.
-var kleeneImpls = append(slices.Clone(kleene.CPU), cudakleene.Impls...)
-
-func findKleeneImpl(name string) (kleene.Impl, bool) {
-	for _, im := range kleeneImpls {
-		if im.Name == name {
-			return im, true
-		}
-	}
-	return kleene.Impl{}, false
-}
-
 // kleeneSizes are the node counts per scale: the paper's four at paper
 // scale.
 func kleeneSizes(s Scale) []int {
@@ -65,17 +53,17 @@ func kleeneSizes(s Scale) []int {
 // kleeneCases gives, per size, the timed case on N(0,1) weights (as the
 // paper) and, at the smallest size, an integer-weight case on which every
 // implementation must agree exactly.
-func kleeneCases(s Scale, opt Options, impls []string) []Case {
+func kleeneCases(s Scale, opt Options, implNames []string) []Case {
 	sizes := kleeneSizes(s)
 	var cs []Case
 	for _, n := range sizes {
-		cs = append(cs, kleeneCase(n, false, opt, impls))
+		cs = append(cs, kleeneCase(n, false, opt, implNames))
 	}
-	cs = append(cs, kleeneCase(sizes[0], true, opt, impls))
+	cs = append(cs, kleeneCase(sizes[0], true, opt, implNames))
 	return cs
 }
 
-func kleeneCase(n int, intWeights bool, opt Options, impls []string) Case {
+func kleeneCase(n int, intWeights bool, opt Options, implNames []string) Case {
 	weights := "normal"
 	if intWeights {
 		weights = "int"
@@ -86,7 +74,7 @@ func kleeneCase(n int, intWeights bool, opt Options, impls []string) Case {
 	}
 	return Case{
 		Params: bench.Params{{Name: "n", Value: strconv.Itoa(n)}, {Name: "weights", Value: weights}},
-		Impls:  impls,
+		Impls:  implNames,
 		Work:   float64(n) * float64(n) * float64(n) / 4, // m·n with m ≈ n²/4
 		Setup: func(ctx context.Context) (*Instance, error) {
 			need := kleene.MemoryBytes(n)
@@ -103,24 +91,29 @@ func kleeneCase(n int, intWeights bool, opt Options, impls []string) Case {
 			}
 			kopt := kleene.Options{Threads: opt.Threads, GPUs: opt.GPUs}
 			var latest *maxplus.Matrix // the last W returned
+			var latestBy kleene.Impl   // the implementation that returned it
 			return &Instance{
 				Input: &bench.Input{Generator: "dag", Seed: seed, Hash: x.Hash(),
 					Description: fmt.Sprintf("random DAG, n=%d, %s weights, topological order 1..n permuted", n, weights)},
 				Metrics: map[string]float64{"arcs": float64(x.Arcs())},
 				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
-					im, ok := findKleeneImpl(impl)
-					if !ok {
+					im, err := impls.Kleene.Lookup(impl)
+					if err != nil {
 						return nil, fmt.Errorf("%w: implementation %s is not built into this binary", ErrUnavailable, impl)
 					}
 					// The runner checks only a cell's last output, right
 					// after its repetitions (runner.go), so the previous
-					// repetition's W is given back to the CUDA solvers,
-					// which write the next W into its memory (no fresh
-					// allocation to fault in). Check refuses a W given back.
-					cudakleene.Recycle(latest)
+					// repetition's W is given back to the solver that
+					// returned it where that solver recycles (the CUDA
+					// ones), which writes a later W into its memory (no
+					// fresh allocation to fault in). Check refuses a W
+					// given back.
+					if latestBy.Recycle != nil {
+						latestBy.Recycle(latest)
+					}
 					latest = nil
 					w, err := im.Run(ctx, x, kopt, rec)
-					latest = w
+					latest, latestBy = w, im
 					return w, markUnavailable(err)
 				},
 				Check: func(_ string, out any) bench.Check {
@@ -342,19 +335,6 @@ func kleenePlots(run []bench.Record, exp string) []report.Plot {
 		out = append(out, plotsWithNotes(pl)...)
 	}
 	return out
-}
-
-// KleeneImpl returns the named Kleene-star implementation, or an error
-// listing the close names.
-func KleeneImpl(name string) (kleene.Impl, error) {
-	if im, ok := findKleeneImpl(name); ok {
-		return im, nil
-	}
-	names := make([]string, len(kleeneImpls))
-	for i, im := range kleeneImpls {
-		names[i] = im.Name
-	}
-	return kleene.Impl{}, fmt.Errorf("unknown Kleene implementation %q%s", name, suggest(name, names))
 }
 
 // kleeneTable2Claims gives the paper's growth claim (section 5, beside

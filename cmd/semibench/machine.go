@@ -2,7 +2,7 @@ package main
 
 import (
 	"github.com/semibench/semibench/bench"
-	"github.com/semibench/semibench/impls/cpu/kleene"
+	cpukleene "github.com/semibench/semibench/impls/cpu/kleene"
 	"github.com/semibench/semibench/impls/cpu/minplus"
 	"github.com/semibench/semibench/impls/cuda"
 )
@@ -21,7 +21,7 @@ func currentMachine() bench.Machine {
 // binary on this CPU (bench.Machine.CPUKernel): the one name when
 // impls/cpu/minplus and impls/cpu/kleene chose the same, else both.
 func cpuKernel() string {
-	mp, kl := minplus.Kernel(), kleene.KernelName()
+	mp, kl := minplus.Kernel(), cpukleene.KernelName()
 	if mp == kl {
 		return mp
 	}

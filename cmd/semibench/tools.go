@@ -15,10 +15,10 @@ import (
 	"time"
 
 	"github.com/semibench/semibench/bench"
-	"github.com/semibench/semibench/experiments"
 	"github.com/semibench/semibench/generators/dag"
-	"github.com/semibench/semibench/impls/cpu/kleene"
+	"github.com/semibench/semibench/impls"
 	"github.com/semibench/semibench/maxplus"
+	"github.com/semibench/semibench/problems/kleene"
 )
 
 func init() {
@@ -273,9 +273,9 @@ func solveKleene(ctx context.Context, args []string) error {
 	if err := parseFlags(fs, problemCommand("kleene", "solve kleene --in FILE.mtx --out FILE.mtx [--impl NAME]"), args, "in"); err != nil {
 		return err
 	}
-	im, err := experiments.KleeneImpl(*impl)
+	im, err := impls.Kleene.Lookup(*impl)
 	if err != nil {
-		return usagef("--impl: %v", err)
+		return usagef("--impl: unknown Kleene implementation %q (valid: %s)", *impl, strings.Join(impls.Kleene.Names(), ", "))
 	}
 	if err := checkThreads(*threads); err != nil {
 		return err

@@ -3,7 +3,7 @@ package kleene
 import (
 	"context"
 	"flag"
-	"fmt"
+	"math"
 	"sync"
 	"testing"
 	"time"
@@ -11,6 +11,7 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/dag"
 	"github.com/semibench/semibench/maxplus"
+	"github.com/semibench/semibench/problems/kleene"
 )
 
 var benchInputs sync.Map // n -> *maxplus.Matrix
@@ -29,18 +30,18 @@ func benchInput(b *testing.B, n int) *maxplus.Matrix {
 
 // benchUpdateW reports the update_w phase alone, as ns/op and as
 // update_w-ms/op, for the paper's random DAG (N(0,1) weights, seed 1).
-func benchUpdateW(b *testing.B, run func(context.Context, *maxplus.Matrix, Options, *bench.Recorder) (*maxplus.Matrix, error), n int) {
+func benchUpdateW(b *testing.B, run func(context.Context, *maxplus.Matrix, kleene.Options, *bench.Recorder) (*maxplus.Matrix, error), n int) {
 	x := benchInput(b, n)
 	var total time.Duration
 	b.ResetTimer()
 	for b.Loop() {
 		rec := &bench.Recorder{}
-		if _, err := run(context.Background(), x, Options{}, rec); err != nil {
+		if _, err := run(context.Background(), x, kleene.Options{}, rec); err != nil {
 			b.Fatal(err)
 		}
 		names, durs := rec.Durations()
 		for i, name := range names {
-			if name == PhaseUpdateW {
+			if name == kleene.PhaseUpdateW {
 				total += durs[i]
 			}
 		}
@@ -53,58 +54,53 @@ func BenchmarkUpdateWFast1000(b *testing.B)  { benchUpdateW(b, Fast, 1000) }
 func BenchmarkUpdateWPaper2000(b *testing.B) { benchUpdateW(b, Paper, 2000) }
 func BenchmarkUpdateWFast2000(b *testing.B)  { benchUpdateW(b, Fast, 2000) }
 
-var ratioN = flag.String("kleene.ratio", "", "n (e.g. 4000): TestUpdateWRatio measures update_w of cpu/paper once and cpu/fast five times at this n and prints the ratio")
+var ratioN = flag.Int("kleene.ratio", 2000, "n of BenchmarkUpdateWRatio")
 
-// TestUpdateWRatio prints update_w of cpu/paper and cpu/fast side by side and
-// their ratio, measured in one run, when -kleene.ratio=N is given:
+// BenchmarkUpdateWRatio runs cpu/paper and cpu/fast once each per
+// iteration on the paper's random DAG (N(0,1) weights, seed 1) at n =
+// -kleene.ratio and reports update_w of each (ms/op) and their ratio
+// paper/fast (of the fastest iteration of each), measured in one run:
 //
-//	go test -run UpdateWRatio -v ./impls/cpu/kleene -args -kleene.ratio=4000
+//	go test -run '^$' -bench UpdateWRatio ./impls/cpu/kleene -args -kleene.ratio=4000
 //
-// (add GOEXPERIMENT=simd for the SIMD kernels). It asserts nothing about
-// time.
-func TestUpdateWRatio(t *testing.T) {
-	if *ratioN == "" {
-		t.Skip("set -kleene.ratio=N to measure")
+// (add GOEXPERIMENT=simd for the SIMD kernels). It fails if the two W are
+// not bit-identical.
+func BenchmarkUpdateWRatio(b *testing.B) {
+	n := *ratioN
+	if n < 1 {
+		b.Fatalf("-kleene.ratio=%d: want a positive n", n)
 	}
-	var n int
-	if _, err := fmt.Sscan(*ratioN, &n); err != nil || n < 1 {
-		t.Fatalf("-kleene.ratio=%q: want a positive n", *ratioN)
-	}
-	x, err := dag.Generate(n, 1, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	phase := func(run func(context.Context, *maxplus.Matrix, Options, *bench.Recorder) (*maxplus.Matrix, error), reps int) ([]time.Duration, *maxplus.Matrix) {
-		var ds []time.Duration
-		var w *maxplus.Matrix
-		for range reps {
-			rec := &bench.Recorder{}
-			if w, err = run(context.Background(), x, Options{}, rec); err != nil {
-				t.Fatal(err)
-			}
-			names, durs := rec.Durations()
-			for i, name := range names {
-				if name == PhaseUpdateW {
-					ds = append(ds, durs[i])
-				}
+	x := benchInput(b, n)
+	updateW := func(run func(context.Context, *maxplus.Matrix, kleene.Options, *bench.Recorder) (*maxplus.Matrix, error)) (time.Duration, *maxplus.Matrix) {
+		rec := &bench.Recorder{}
+		w, err := run(context.Background(), x, kleene.Options{}, rec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var d time.Duration
+		names, durs := rec.Durations()
+		for i, name := range names {
+			if name == kleene.PhaseUpdateW {
+				d += durs[i]
 			}
 		}
-		return ds, w
+		return d, w
 	}
-	paper, wp := phase(Paper, 1)
-	fast, wf := phase(Fast, 5)
-	minOf := func(ds []time.Duration) time.Duration {
-		m := ds[0]
-		for _, d := range ds {
-			m = min(m, d)
+	var sumP, sumF time.Duration
+	minP, minF := time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
+	for b.Loop() {
+		dp, wp := updateW(Paper)
+		df, wf := updateW(Fast)
+		if wp.Hash() != wf.Hash() {
+			b.Fatalf("n=%d: cpu/fast's W differs from cpu/paper's", n)
 		}
-		return m
+		sumP, sumF = sumP+dp, sumF+df
+		minP, minF = min(minP, dp), min(minF, df)
 	}
-	fmt.Printf("n=%d arcs=%d kernel=%s\n", n, x.Arcs(), KernelName())
-	fmt.Printf("update_w cpu/paper: %v\n", paper)
-	fmt.Printf("update_w cpu/fast:  %v\n", fast)
-	fmt.Printf("ratio paper/fast (min of each): %.1f\n", float64(minOf(paper))/float64(minOf(fast)))
-	fmt.Printf("bit-identical: %v\n", wp.Hash() == wf.Hash())
+	b.ReportMetric(float64(sumP.Nanoseconds())/1e6/float64(b.N), "paper-update_w-ms/op")
+	b.ReportMetric(float64(sumF.Nanoseconds())/1e6/float64(b.N), "fast-update_w-ms/op")
+	b.ReportMetric(float64(minP)/float64(minF), "paper/fast")
+	b.Logf("n=%d arcs=%d kernel=%s", n, x.Arcs(), KernelName())
 }
 
 // dominantArcs is a complete DAG in which every arc is heavier than any
@@ -126,7 +122,7 @@ func dominantArcs(n int) *maxplus.Matrix {
 	return x
 }
 
-func benchUpdateWWorst(b *testing.B, run func(context.Context, *maxplus.Matrix, Options, *bench.Recorder) (*maxplus.Matrix, error), n int) {
+func benchUpdateWWorst(b *testing.B, run func(context.Context, *maxplus.Matrix, kleene.Options, *bench.Recorder) (*maxplus.Matrix, error), n int) {
 	benchInputs.Store(n, dominantArcs(n))
 	defer benchInputs.Delete(n)
 	benchUpdateW(b, run, n)
@@ -139,21 +135,21 @@ func BenchmarkUpdateWNoPruningFast1000(b *testing.B)  { benchUpdateWWorst(b, Fas
 // (float64, parallel over columns) and Verify.
 func BenchmarkReferenceVerify2000(b *testing.B) {
 	x := benchInput(b, 2000)
-	w, err := Fast(context.Background(), x, Options{}, nil)
+	w, err := Fast(context.Background(), x, kleene.Options{}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	var ref []float64
 	b.Run("reference", func(b *testing.B) {
 		for b.Loop() {
-			if ref, err = Reference(context.Background(), x, 0); err != nil {
+			if ref, err = kleene.Reference(context.Background(), x, 0); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("verify", func(b *testing.B) {
 		for b.Loop() {
-			if ck := Verify(x, w, ref, false); !ck.OK {
+			if ck := kleene.Verify(x, w, ref, false); !ck.OK {
 				b.Fatal(ck.Detail)
 			}
 		}

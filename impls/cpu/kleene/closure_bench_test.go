@@ -3,6 +3,8 @@ package kleene
 import (
 	"context"
 	"testing"
+
+	"github.com/semibench/semibench/problems/kleene"
 )
 
 // The pieces of cpu/fast one by one at n = 2000, on the paper's random DAG.
@@ -16,7 +18,7 @@ func BenchmarkFastPieces2000(b *testing.B) {
 	}
 	b.Run("convert_ccs/paper", func(b *testing.B) {
 		for b.Loop() {
-			ConvertCCS(x)
+			kleene.ConvertCCS(x)
 		}
 	})
 	b.Run("convert_crs/fast", func(b *testing.B) {

@@ -38,9 +38,6 @@
 // candidates of dropped arcs never exceed a kept one. The tests hold them to
 // each other bit for bit and to Reference.
 //
-// Reference computes X* in float64 by the textbook longest-path dynamic
-// programme per column over Kahn's topological order, and Verify checks an
-// implementation's W against it (exactly for integer weights, within a
-// rigorous rounding bound otherwise) and checks the fixed-point certificate
-// X* = e ⊕ X ⊗ X* on a sample of columns.
+// The problem's shared side (the Impl type, phase names, ConvertCCS,
+// TopoSort, Reference, Verify) is package problems/kleene.
 package kleene

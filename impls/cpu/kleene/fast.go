@@ -9,6 +9,7 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/maxplus"
+	"github.com/semibench/semibench/problems/kleene"
 )
 
 // Fast is cpu/fast: the paper's recursion reorganised for a multi-core CPU
@@ -25,7 +26,7 @@ import (
 //   - update_w: the rest: predecessor lists in topological coordinates, the
 //     pruning margin, the closure (see closure) and the gather of W back
 //     into the caller's node labels.
-func Fast(ctx context.Context, x *maxplus.Matrix, opt Options, rec *bench.Recorder) (*maxplus.Matrix, error) {
+func Fast(ctx context.Context, x *maxplus.Matrix, opt kleene.Options, rec *bench.Recorder) (*maxplus.Matrix, error) {
 	threads := opt.Threads
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
@@ -38,18 +39,18 @@ func Fast(ctx context.Context, x *maxplus.Matrix, opt Options, rec *bench.Record
 	// Below a few hundred nodes, goroutines cost more than they save.
 	threads = max(1, min(threads, n/128))
 
-	stop := rec.Start(PhaseConvertCCS)
+	stop := rec.Start(kleene.PhaseConvertCCS)
 	r := convertCRS(x, threads)
 	stop()
 
-	stop = rec.Start(PhaseTopoSort)
+	stop = rec.Start(kleene.PhaseTopoSort)
 	order, err := r.topoSort()
 	stop()
 	if err != nil {
 		return nil, err
 	}
 
-	stop = rec.Start(PhaseInitW)
+	stop = rec.Start(kleene.PhaseInitW)
 	out := &maxplus.Matrix{N: n, Val: make([]float32, n*n)}
 	work := make([]float32, n*n) // W in topological coordinates, row-major
 	parallelRows(n, threads, func(i int) {
@@ -58,7 +59,7 @@ func Fast(ctx context.Context, x *maxplus.Matrix, opt Options, rec *bench.Record
 	})
 	stop()
 
-	stop = rec.Start(PhaseUpdateW)
+	stop = rec.Start(kleene.PhaseUpdateW)
 	defer stop()
 	p := topoPredecessors(x, r.ptr, order, threads)
 	if err := p.closure(ctx, work, info, threads); err != nil {
@@ -180,10 +181,10 @@ func isArc(v float32) int32 {
 
 // topoSort returns a topological order by iterative depth-first search over
 // the predecessors (a node is finished after all of its predecessors, so the
-// finishing order is topological), or a *CycleError naming a node on a
+// finishing order is topological), or a *kleene.CycleError naming a node on a
 // cycle.
 func (r *crs) topoSort() ([]int32, error) {
-	return finishingOrder(r.n, r.ptr, r.idx)
+	return kleene.FinishingOrder(r.n, r.ptr, r.idx)
 }
 
 // preds is X in topological coordinates as predecessor lists: the arcs into

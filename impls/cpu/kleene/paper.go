@@ -5,32 +5,33 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/maxplus"
+	"github.com/semibench/semibench/problems/kleene"
 )
 
 // Paper is cpu/paper: the paper's procedure on one thread (see the package
 // documentation). opt is ignored.
-func Paper(ctx context.Context, x *maxplus.Matrix, _ Options, rec *bench.Recorder) (*maxplus.Matrix, error) {
+func Paper(ctx context.Context, x *maxplus.Matrix, _ kleene.Options, rec *bench.Recorder) (*maxplus.Matrix, error) {
 	if _, err := checkInput(x); err != nil {
 		return nil, err
 	}
 	n := x.N
 
-	stop := rec.Start(PhaseConvertCCS)
-	c := ConvertCCS(x)
+	stop := rec.Start(kleene.PhaseConvertCCS)
+	c := kleene.ConvertCCS(x)
 	stop()
 
-	stop = rec.Start(PhaseTopoSort)
-	order, err := TopoSort(c)
+	stop = rec.Start(kleene.PhaseTopoSort)
+	order, err := kleene.TopoSort(c)
 	stop()
 	if err != nil {
 		return nil, err
 	}
 
-	stop = rec.Start(PhaseInitW)
+	stop = rec.Start(kleene.PhaseInitW)
 	w := maxplus.Identity(n)
 	stop()
 
-	stop = rec.Start(PhaseUpdateW)
+	stop = rec.Start(kleene.PhaseUpdateW)
 	defer stop()
 	for _, l := range order {
 		if err := ctx.Err(); err != nil {

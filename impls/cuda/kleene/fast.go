@@ -9,10 +9,10 @@ import (
 	"unsafe"
 
 	"github.com/semibench/semibench/bench"
-	"github.com/semibench/semibench/impls/cpu/kleene"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
 	"github.com/semibench/semibench/maxplus"
+	"github.com/semibench/semibench/problems/kleene"
 )
 
 // gemmDesc is the device's GemmDesc (kernels/kleene.cu): 64 bytes.
@@ -63,7 +63,7 @@ const (
 // Recycler: reused memory when the caller gave an earlier result back
 // (Recycle), else a fresh slice faulted in while the device works.
 func Fast(ctx context.Context, x *maxplus.Matrix, opt kleene.Options, rec *bench.Recorder) (*maxplus.Matrix, error) {
-	if err := checkShape(x); err != nil {
+	if err := kleene.CheckShape(x); err != nil {
 		return nil, err
 	}
 	gpus := opt.GPUs
@@ -260,7 +260,7 @@ func runFast(ctx context.Context, x *maxplus.Matrix, fds []*fastDev, out *cuda.P
 		return nil, err
 	}
 	if flags[1] != 0x7fffffff {
-		return nil, badWeight(x, int(flags[1]))
+		return nil, kleene.BadWeight(x, int(flags[1]))
 	}
 	t1 := time.Now()
 	order, err := topoFromPred(n, words, pred, false)

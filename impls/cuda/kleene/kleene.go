@@ -2,15 +2,21 @@ package cudakleene
 
 import (
 	"fmt"
-	"math"
 
-	"github.com/semibench/semibench/impls/cpu/kleene"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/maxplus"
+	"github.com/semibench/semibench/problems/kleene"
 )
 
-// Impls lists the CUDA implementations, for package experiments.
-var Impls = []kleene.Impl{{Name: "cuda/paper", Run: Paper}, {Name: "cuda/fast", Run: Fast}}
+// Impls returns the CUDA implementations, in display order: cuda/paper
+// (Paper) and cuda/fast (Fast). Both hand their results back through
+// Recycle.
+func Impls() []kleene.Impl {
+	return []kleene.Impl{
+		{Name: "cuda/paper", Run: Paper, Recycle: Recycle},
+		{Name: "cuda/fast", Run: Fast, Recycle: Recycle},
+	}
+}
 
 // Phase names beyond package kleene's: host-device transfers.
 const (
@@ -38,38 +44,6 @@ func Recycle(w *maxplus.Matrix) bool {
 
 // module is the kernel source both implementations use.
 const module = "kleene"
-
-// checkShape refuses what no implementation handles before any device work:
-// a nil or malformed matrix, or n beyond kleene.MaxN. The weights themselves
-// (no NaN, no +Inf) are checked by checkWeights on the host for cuda/paper
-// and on the device for cuda/fast.
-func checkShape(x *maxplus.Matrix) error {
-	if x == nil {
-		return fmt.Errorf("kleene: nil matrix")
-	}
-	if x.N < 0 || len(x.Val) != x.N*x.N {
-		return fmt.Errorf("kleene: matrix claims n=%d but holds %d entries", x.N, len(x.Val))
-	}
-	if x.N > kleene.MaxN {
-		return fmt.Errorf("kleene: n=%d exceeds the supported maximum %d", x.N, kleene.MaxN)
-	}
-	return nil
-}
-
-// badWeight describes the entry at row-major index k, which is NaN or +Inf.
-func badWeight(x *maxplus.Matrix, k int) error {
-	return fmt.Errorf("kleene: X[%d,%d] is %v: weights must be finite", k/x.N+1, k%x.N+1, x.Val[k])
-}
-
-// checkWeights scans X for NaN and +Inf, as cpu/paper does.
-func checkWeights(x *maxplus.Matrix) error {
-	for k, v := range x.Val {
-		if v != v || v > math.MaxFloat32 {
-			return badWeight(x, k)
-		}
-	}
-	return nil
-}
 
 // PaperPlan is the device memory of cuda/paper for n nodes and m arcs: W
 // (n² floats) and X's CCS values and row indices (m each).

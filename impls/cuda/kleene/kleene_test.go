@@ -9,10 +9,11 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/dag"
-	"github.com/semibench/semibench/impls/cpu/kleene"
+	cpukleene "github.com/semibench/semibench/impls/cpu/kleene"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
 	"github.com/semibench/semibench/maxplus"
+	"github.com/semibench/semibench/problems/kleene"
 )
 
 func gpuCount() int {
@@ -24,12 +25,17 @@ func gpuCount() int {
 }
 
 func TestImpls(t *testing.T) {
-	if len(Impls) != 2 || Impls[0].Name != "cuda/paper" || Impls[1].Name != "cuda/fast" {
-		t.Fatalf("Impls = %v", Impls)
+	if impls := Impls(); len(impls) != 2 || impls[0].Name != "cuda/paper" || impls[1].Name != "cuda/fast" {
+		t.Fatalf("Impls() = %v", impls)
 	}
-	for _, im := range Impls {
+	for _, im := range Impls() {
 		if im.Run == nil {
 			t.Errorf("%s has no Run", im.Name)
+		}
+		if im.Recycle == nil {
+			t.Errorf("%s has no Recycle", im.Name)
+		} else if im.Recycle(nil) || im.Recycle(maxplus.New(3)) {
+			t.Errorf("%s: Recycle took a matrix it did not hand out", im.Name)
 		}
 	}
 }
@@ -45,7 +51,7 @@ func TestUnavailable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, im := range Impls {
+	for _, im := range Impls() {
 		for _, gpus := range []int{0, 1, 2} {
 			w, err := im.Run(context.Background(), x, kleene.Options{GPUs: gpus}, &bench.Recorder{})
 			if w != nil || !errors.Is(err, driver.ErrUnavailable) {
@@ -57,7 +63,7 @@ func TestUnavailable(t *testing.T) {
 
 func TestArgumentChecks(t *testing.T) {
 	bad := []*maxplus.Matrix{nil, {N: 3, Val: make([]float32, 8)}, {N: -1}, {N: kleene.MaxN + 1}}
-	for _, im := range Impls {
+	for _, im := range Impls() {
 		for _, x := range bad {
 			if _, err := im.Run(context.Background(), x, kleene.Options{}, nil); err == nil || errors.Is(err, driver.ErrUnavailable) {
 				t.Errorf("%s on a malformed matrix: %v", im.Name, err)
@@ -126,11 +132,11 @@ func TestGPUExact(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cpu, err := kleene.Paper(ctx, x, kleene.Options{}, nil)
+			cpu, err := cpukleene.Paper(ctx, x, kleene.Options{}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, im := range Impls {
+			for _, im := range Impls() {
 				for gpus := 1; gpus <= min(ngpu, 2); gpus++ {
 					if im.Name == "cuda/paper" && gpus > 1 {
 						continue
@@ -182,7 +188,7 @@ func TestGPUErrors(t *testing.T) {
 			}
 		}
 	}
-	for _, im := range Impls {
+	for _, im := range Impls() {
 		var ce *kleene.CycleError
 		if _, err := im.Run(ctx, cyc, kleene.Options{}, nil); !errors.As(err, &ce) {
 			t.Errorf("%s on a cycle: %v", im.Name, err)

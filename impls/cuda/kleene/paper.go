@@ -5,10 +5,10 @@ import (
 	"fmt"
 
 	"github.com/semibench/semibench/bench"
-	"github.com/semibench/semibench/impls/cpu/kleene"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
 	"github.com/semibench/semibench/maxplus"
+	"github.com/semibench/semibench/problems/kleene"
 )
 
 // Paper block shape (the paper's Fig. 3): B threads over columns of W, C
@@ -37,7 +37,7 @@ const (
 // without the transfer of W back, which it describes after the updates).
 // The download of W (d2h) is outside total, inside end_to_end.
 func Paper(ctx context.Context, x *maxplus.Matrix, _ kleene.Options, rec *bench.Recorder) (*maxplus.Matrix, error) {
-	if err := checkShape(x); err != nil {
+	if err := kleene.CheckShape(x); err != nil {
 		return nil, err
 	}
 	dev, err := cuda.Open(0)
@@ -60,7 +60,7 @@ func Paper(ctx context.Context, x *maxplus.Matrix, _ kleene.Options, rec *bench.
 		}
 	}()
 	rec.BeginTotal()
-	if err := checkWeights(x); err != nil {
+	if err := kleene.CheckWeights(x); err != nil {
 		return nil, err
 	}
 	stop := rec.Start(kleene.PhaseConvertCCS)

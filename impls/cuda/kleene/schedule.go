@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math/bits"
 
-	"github.com/semibench/semibench/impls/cpu/kleene"
 	"github.com/semibench/semibench/impls/cuda"
+	"github.com/semibench/semibench/problems/kleene"
 )
 
 // Block is the side of the diagonal blocks closed first, and the alignment

@@ -7,9 +7,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/semibench/semibench/impls/cpu/kleene"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/maxplus"
+	"github.com/semibench/semibench/problems/kleene"
 )
 
 const eps = maxplus.Epsilon

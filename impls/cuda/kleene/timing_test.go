@@ -2,9 +2,10 @@ package cudakleene
 
 import (
 	"context"
+	"flag"
 	"fmt"
-	"os"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,243 +14,295 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/dag"
-	"github.com/semibench/semibench/impls/cpu/kleene"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
 	"github.com/semibench/semibench/maxplus"
+	"github.com/semibench/semibench/problems/kleene"
 )
 
-// TestGPUTiming times cuda/paper and cuda/fast with the benchmark protocol
-// (one warm-up, five repetitions, medians) on the paper's DAG, where a
-// device is present and SEMIBENCH_GPU_TIMING is set (to the sizes, e.g.
-// "4000" or "1000,4000"; "1" means 4000). It prints the phases, the
-// per-launch times of one traced cuda/fast run, and the transfer rates of
-// the staged and the driver's own pageable copies. It asserts no time.
-func TestGPUTiming(t *testing.T) {
-	env := os.Getenv("SEMIBENCH_GPU_TIMING")
-	if env == "" {
-		t.Skip("set SEMIBENCH_GPU_TIMING to time the implementations")
+var timingSizes = flag.String("kleene.sizes", "4000", "comma-separated n of BenchmarkGPU and BenchmarkGPUFastSteps")
+
+// benchSizes parses -kleene.sizes.
+func benchSizes(b *testing.B) []int {
+	var sizes []int
+	for _, f := range strings.Split(*timingSizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			b.Fatalf("-kleene.sizes=%q: %q is not a positive n", *timingSizes, f)
+		}
+		sizes = append(sizes, n)
 	}
-	if gpuCount() == 0 {
-		t.Skip("no CUDA device")
-	}
-	sizes := []int{4000}
-	if env != "1" {
-		sizes = nil
-		for _, f := range strings.Split(env, ",") {
-			n, err := strconv.Atoi(f)
-			if err != nil {
-				t.Fatalf("SEMIBENCH_GPU_TIMING=%q: %v", env, err)
-			}
-			sizes = append(sizes, n)
-		}
-	}
-	info, gpus := cuda.Probe()
-	t.Logf("CUDA %+v", *info)
-	for _, g := range gpus {
-		t.Logf("GPU %+v", g)
-	}
-	ctx := context.Background()
-	for _, n := range sizes {
-		x, err := dag.Generate(n, 1, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ref, err := kleene.Reference(ctx, x, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		totals := map[string]float64{}
-		impls := Impls
-		if g, _ := strconv.Atoi(os.Getenv("SEMIBENCH_GPU_TIMING_GPUS")); g > 1 {
-			impls = append(impls[:len(impls):len(impls)], kleene.Impl{Name: fmt.Sprintf("cuda/fast --gpus %d", g),
-				Run: func(ctx context.Context, x *maxplus.Matrix, opt kleene.Options, rec *bench.Recorder) (*maxplus.Matrix, error) {
-					opt.GPUs = g
-					return Fast(ctx, x, opt, rec)
-				}})
-		}
-		for _, im := range impls {
-			var w *maxplus.Matrix
-			phases, err := bench.Measure(ctx, bench.Protocol{Warmup: 1, Reps: 5, Statistic: bench.StatMedian},
-				func(ctx context.Context, rec *bench.Recorder) error {
-					Recycle(w) // as the experiments do: the previous result is given back
-					out, err := im.Run(ctx, x, kleene.Options{}, rec)
-					w = out
-					return err
-				})
-			if err != nil {
-				t.Fatalf("%s n=%d: %v", im.Name, n, err)
-			}
-			ck := kleene.Verify(x, w, ref, false)
-			if !ck.OK {
-				t.Errorf("%s n=%d: %s", im.Name, n, ck.Detail)
-			}
-			var b strings.Builder
-			for _, p := range phases {
-				fmt.Fprintf(&b, " %s=%.3f", p.Name, p.MedianMS)
-				if p.Unsteady() {
-					fmt.Fprintf(&b, "(±%.0f%% %v)", 100*p.Spread(), p.SamplesMS)
-				}
-				if p.Name == bench.TotalPhase {
-					totals[im.Name] = p.MedianMS
-				}
-			}
-			t.Logf("n=%d %-10s check ok=%v max_err=%.3g bound=%.3g; median ms:%s", n, im.Name, ck.OK, ck.MaxErr, ck.Bound, b.String())
-		}
-		t.Logf("n=%d total cuda/paper / cuda/fast = %.1f", n, totals["cuda/paper"]/totals["cuda/fast"])
-		variants := []bool{false}
-		if os.Getenv("SEMIBENCH_GPU_TIMING_TILES") != "" {
-			variants = append(variants, true)
-		}
-		for _, small := range variants {
-			smallTilesOnly = small
-			t.Logf("traced cuda/fast, 64x64 tiles only: %v", small)
-			traceStep = func(i int, what string, d time.Duration) {
-				t.Logf("  step %2d %-48s %8.3f ms", i, what, float64(d.Microseconds())/1000)
-			}
-			tracePhase = func(what string, d time.Duration) {
-				t.Logf("  %-51s %8.3f ms", what, float64(d.Microseconds())/1000)
-			}
-			rec := &bench.Recorder{}
-			if _, err := Fast(ctx, x, kleene.Options{}, rec); err != nil {
-				t.Fatal(err)
-			}
-			traceStep, tracePhase = nil, nil
-			for k := 0; k < 3; k++ {
-				rec = &bench.Recorder{}
-				if _, err := Fast(ctx, x, kleene.Options{}, rec); err != nil {
-					t.Fatal(err)
-				}
-				names, durs := rec.Durations()
-				t.Logf("  untraced run %d: %v %v", k, names, durs)
-			}
-		}
-		smallTilesOnly = false
-	}
-	transferRates(t, 64<<20)
+	return sizes
 }
 
-func transferRates(t *testing.T, bytes int) {
+// needGPU skips b where no CUDA device answers and returns the device count.
+func needGPU(b *testing.B) int {
+	g := gpuCount()
+	if g == 0 {
+		b.Skip("no CUDA device")
+	}
+	return g
+}
+
+// BenchmarkGPU times cuda/paper and cuda/fast (and, with several devices,
+// cuda/fast on all of them) on the paper's DAG (N(0,1) weights, seed 1) at
+// each n of -kleene.sizes, giving back each result before the next solve as
+// the experiments do. Besides ns/op it reports every phase (ms/op) and, for
+// cuda/fast, the ratio of cuda/paper's total to its own. The last result is
+// checked against the reference.
+//
+//	go test -run '^$' -bench 'GPU$' ./impls/cuda/kleene -args -kleene.sizes=1000,4000
+func BenchmarkGPU(b *testing.B) {
+	ngpu := needGPU(b)
+	info, gpus := cuda.Probe()
+	b.Logf("CUDA %+v", *info)
+	for _, g := range gpus {
+		b.Logf("GPU %+v", g)
+	}
+	type variant struct {
+		name string
+		im   kleene.Impl
+		opt  kleene.Options
+	}
+	var variants []variant
+	for _, im := range Impls() {
+		variants = append(variants, variant{im.Name, im, kleene.Options{}})
+	}
+	if ngpu > 1 {
+		fast := Impls()[1]
+		variants = append(variants, variant{fmt.Sprintf("%s/gpus=%d", fast.Name, ngpu), fast, kleene.Options{GPUs: ngpu}})
+	}
+	for _, n := range benchSizes(b) {
+		x, err := dag.Generate(n, 1, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ref, err := kleene.Reference(context.Background(), x, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		totals := map[string]float64{} // ms/op of the total phase, per variant
+		for _, v := range variants {
+			b.Run(fmt.Sprintf("n=%d/%s", n, v.name), func(b *testing.B) {
+				var w *maxplus.Matrix
+				sums := map[string]time.Duration{}
+				var order []string
+				for b.Loop() {
+					v.im.Recycle(w)
+					rec := &bench.Recorder{}
+					out, err := v.im.Run(context.Background(), x, v.opt, rec)
+					if err != nil {
+						b.Fatalf("%s n=%d: %v", v.name, n, err)
+					}
+					w = out
+					names, durs := rec.Durations()
+					for i, name := range names {
+						if _, ok := sums[name]; !ok {
+							order = append(order, name)
+						}
+						sums[name] += durs[i]
+					}
+				}
+				b.StopTimer()
+				if ck := kleene.Verify(x, w, ref, false); !ck.OK {
+					b.Errorf("%s n=%d: %s", v.name, n, ck.Detail)
+				}
+				for _, name := range order {
+					ms := float64(sums[name].Nanoseconds()) / 1e6 / float64(b.N)
+					b.ReportMetric(ms, name+"-ms/op")
+					if name == bench.TotalPhase {
+						totals[v.name] = ms
+					}
+				}
+				if p, f := totals["cuda/paper"], totals[v.name]; v.im.Name == "cuda/fast" && p > 0 && f > 0 {
+					b.ReportMetric(p/f, "paper/fast")
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkGPUFastSteps traces cuda/fast at each n of -kleene.sizes, with
+// its own choice of tiles and with 64 x 64 tiles only: it reports each
+// launch's GPU time and the parts of the host phases (ms/op, logged by
+// name, as their names are not metric units) and update_w (ms/op).
+func BenchmarkGPUFastSteps(b *testing.B) {
+	needGPU(b)
+	for _, n := range benchSizes(b) {
+		x, err := dag.Generate(n, 1, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, small := range []bool{false, true} {
+			b.Run(fmt.Sprintf("n=%d/small_tiles=%v", n, small), func(b *testing.B) {
+				steps := map[string]time.Duration{}
+				smallTilesOnly = small
+				traceStep = func(i int, what string, d time.Duration) {
+					steps[fmt.Sprintf("step %2d %s", i, what)] += d
+				}
+				tracePhase = func(what string, d time.Duration) { steps[what] += d }
+				defer func() { traceStep, tracePhase, smallTilesOnly = nil, nil, false }()
+				var update time.Duration
+				for b.Loop() {
+					rec := &bench.Recorder{}
+					w, err := Fast(context.Background(), x, kleene.Options{}, rec)
+					if err != nil {
+						b.Fatal(err)
+					}
+					Recycle(w)
+					names, durs := rec.Durations()
+					for i, name := range names {
+						if name == kleene.PhaseUpdateW {
+							update += durs[i]
+						}
+					}
+				}
+				b.ReportMetric(float64(update.Nanoseconds())/1e6/float64(b.N), "update_w-ms/op")
+				keys := make([]string, 0, len(steps))
+				for k := range steps {
+					keys = append(keys, k)
+				}
+				sort.Strings(keys)
+				for _, k := range keys {
+					b.Logf("  %-56s %8.3f ms/op", k, float64(steps[k].Nanoseconds())/1e6/float64(b.N))
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkTransfer measures host-device copies of 64 MiB on device 0, one
+// sub-benchmark per way (bytes/s in the MB/s column): the staged copies
+// the implementations use, the driver's own pageable copies, pinned DMA
+// alone, host-side copies and the cost of fresh output memory. It checks
+// that a round trip gives the data back.
+func BenchmarkTransfer(b *testing.B) {
+	needGPU(b)
+	const bytes = 64 << 20
+	ctx := context.Background()
 	dev, err := cuda.Open(0)
 	if err != nil {
-		t.Fatal(err)
+		b.Fatal(err)
 	}
 	host := make([]float32, bytes/4)
 	for i := range host {
 		host[i] = float32(i)
 	}
 	back := make([]float32, len(host))
-	err = dev.Run(context.Background(), func(th *driver.Thread) error {
+	var hb *driver.HostBuffer // pinned, staging-sized
+	if err := dev.Run(ctx, func(th *driver.Thread) error {
+		hb, err = th.HostAlloc(int64(bytes), driver.HostAllocPortable)
+		return err
+	}); err != nil {
+		b.Fatal(err)
+	}
+	defer func() {
+		_ = dev.Run(ctx, func(th *driver.Thread) error {
+			_ = th.FreeHost(hb)
+			return dev.FreeBuffers(th)
+		})
+	}()
+	// rate times f, run on the device's context thread with the device
+	// buffer p, as the sub-benchmark what.
+	rate := func(what string, f func(th *driver.Thread, p driver.DevicePtr) error) {
+		b.Run(what, func(b *testing.B) {
+			b.SetBytes(bytes)
+			err := dev.Run(ctx, func(th *driver.Thread) error {
+				p, err := dev.Buffer(th, "timing.buf", uint64(bytes))
+				if err != nil {
+					return err
+				}
+				for b.Loop() {
+					if err := f(th, p); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				b.Fatalf("%s: %v", what, err)
+			}
+		})
+	}
+	rate("staged_upload", func(th *driver.Thread, p driver.DevicePtr) error { return cuda.Upload(th, dev, p, host) })
+	rate("staged_download", func(th *driver.Thread, p driver.DevicePtr) error { return cuda.Download(th, dev, back, p) })
+	rate("pageable_cuMemcpyHtoD", func(th *driver.Thread, p driver.DevicePtr) error { return driver.CopyToDevice(th, p, host) })
+	rate("pageable_cuMemcpyDtoH", func(th *driver.Thread, p driver.DevicePtr) error { return driver.CopyFromDevice(th, back, p) })
+	// Pinned DMA alone, from and to one staging-sized buffer.
+	rate("pinned_DMA_HtoD", func(th *driver.Thread, p driver.DevicePtr) error {
+		if err := th.CopyToDeviceAsync(p, hb, 0, int64(bytes), dev.Stream()); err != nil {
+			return err
+		}
+		return th.StreamSynchronize(dev.Stream())
+	})
+	rate("pinned_DMA_DtoH", func(th *driver.Thread, p driver.DevicePtr) error {
+		if err := th.CopyFromDeviceAsync(hb, 0, p, int64(bytes), dev.Stream()); err != nil {
+			return err
+		}
+		return th.StreamSynchronize(dev.Stream())
+	})
+	rate("host_copy_prefaulted", func(*driver.Thread, driver.DevicePtr) error {
+		cuda.Prefault(cuda.Bytes(back))
+		copy(back, host)
+		return nil
+	})
+	rate("host_parallel_copy_Go", func(*driver.Thread, driver.DevicePtr) error { parallelCopyF(back, host); return nil })
+	// Fresh output memory, as a run's W is.
+	rate("fresh_make", func(*driver.Thread, driver.DevicePtr) error { back = make([]float32, len(host)); return nil })
+	rate("fresh_make+staged_download", func(th *driver.Thread, p driver.DevicePtr) error {
+		back = make([]float32, len(host))
+		return cuda.Download(th, dev, back, p)
+	})
+	rate("fresh_make+prefault", func(*driver.Thread, driver.DevicePtr) error {
+		back = make([]float32, len(host))
+		cuda.Prefault(cuda.Bytes(back))
+		return nil
+	})
+	rate("staged_download_after_prefault", func(th *driver.Thread, p driver.DevicePtr) error { return cuda.Download(th, dev, back, p) })
+	rate("fresh_make+register+DMA_DtoH+unregister", func(th *driver.Thread, p driver.DevicePtr) error {
+		back = make([]float32, len(host))
+		reg, err := driver.Register(th, back, 0)
+		if err != nil {
+			return err
+		}
+		if err := th.CopyDeviceToRegisteredAsync(reg, 0, p, int64(bytes), dev.Stream()); err != nil {
+			return err
+		}
+		if err := th.StreamSynchronize(dev.Stream()); err != nil {
+			return err
+		}
+		return th.Unregister(reg)
+	})
+	rate("register_input+DMA_HtoD+unregister", func(th *driver.Thread, p driver.DevicePtr) error {
+		r, err := driver.Register(th, host, driver.HostRegisterReadOnly)
+		if err != nil {
+			return err
+		}
+		if err := th.CopyRegisteredToDeviceAsync(p, r, 0, int64(bytes), dev.Stream()); err != nil {
+			return err
+		}
+		if err := th.StreamSynchronize(dev.Stream()); err != nil {
+			return err
+		}
+		return th.Unregister(r)
+	})
+	// The round trip.
+	back = make([]float32, len(host))
+	if err := dev.Run(ctx, func(th *driver.Thread) error {
 		p, err := dev.Buffer(th, "timing.buf", uint64(bytes))
 		if err != nil {
 			return err
 		}
-		defer func() { _ = dev.FreeBuffers(th) }()
-		rate := func(what string, f func() error) error {
-			best := time.Duration(1 << 62)
-			for range 3 {
-				t0 := time.Now()
-				if err := f(); err != nil {
-					t.Logf("  %-30s failed: %v", what, err)
-					return err
-				}
-				best = min(best, time.Since(t0))
-			}
-			t.Logf("  %-30s %6.2f ms  %5.1f GB/s", what, float64(best.Microseconds())/1000, float64(bytes)/best.Seconds()/1e9)
-			return nil
-		}
-		if err := rate("staged upload", func() error { return cuda.Upload(th, dev, p, host) }); err != nil {
+		if err := cuda.Upload(th, dev, p, host); err != nil {
 			return err
 		}
-		if err := rate("staged download", func() error { return cuda.Download(th, dev, back, p) }); err != nil {
-			return err
-		}
-		if err := rate("pageable cuMemcpyHtoD", func() error { return driver.CopyToDevice(th, p, host) }); err != nil {
-			return err
-		}
-		if err := rate("pageable cuMemcpyDtoH", func() error { return driver.CopyFromDevice(th, back, p) }); err != nil {
-			return err
-		}
-		// Pinned DMA alone, from and to one staging-sized buffer.
-		hb, err := th.HostAlloc(int64(bytes), driver.HostAllocPortable)
-		if err != nil {
-			return err
-		}
-		defer th.FreeHost(hb)
-		if err := rate("pinned DMA HtoD", func() error {
-			if err := th.CopyToDeviceAsync(p, hb, 0, int64(bytes), dev.Stream()); err != nil {
-				return err
-			}
-			return th.StreamSynchronize(dev.Stream())
-		}); err != nil {
-			return err
-		}
-		if err := rate("pinned DMA DtoH", func() error {
-			if err := th.CopyFromDeviceAsync(hb, 0, p, int64(bytes), dev.Stream()); err != nil {
-				return err
-			}
-			return th.StreamSynchronize(dev.Stream())
-		}); err != nil {
-			return err
-		}
-		if err := rate("host parallel copy", func() error {
-			cuda.Prefault(cuda.Bytes(back))
-			copy(back, host)
-			return nil
-		}); err != nil {
-			return err
-		}
-		_ = rate("host parallel copy (Go)", func() error { parallelCopyF(back, host); return nil })
-		// Fresh output memory, as a run's W is.
-		_ = rate("fresh make only", func() error { back = make([]float32, len(host)); return nil })
-		_ = rate("fresh make + staged download", func() error {
-			back = make([]float32, len(host))
-			return cuda.Download(th, dev, back, p)
-		})
-		_ = rate("fresh make + prefault", func() error {
-			back = make([]float32, len(host))
-			cuda.Prefault(cuda.Bytes(back))
-			return nil
-		})
-		_ = rate("  then staged download", func() error { return cuda.Download(th, dev, back, p) })
-		var reg *driver.Registered
-		_ = rate("fresh make + register", func() error {
-			if err := th.Unregister(reg); err != nil {
-				return err
-			}
-			back = make([]float32, len(host))
-			reg, err = driver.Register(th, back, 0)
-			return err
-		})
-		_ = rate("  register: DMA DtoH", func() error {
-			if err := th.CopyDeviceToRegisteredAsync(reg, 0, p, int64(bytes), dev.Stream()); err != nil {
-				return err
-			}
-			return th.StreamSynchronize(dev.Stream())
-		})
-		_ = rate("  unregister", func() error { return th.Unregister(reg) })
-		_ = rate("register input + DMA + unreg", func() error {
-			r, err := driver.Register(th, host, driver.HostRegisterReadOnly)
-			if err != nil {
-				return err
-			}
-			if err := th.CopyRegisteredToDeviceAsync(p, r, 0, int64(bytes), dev.Stream()); err != nil {
-				return err
-			}
-			if err := th.StreamSynchronize(dev.Stream()); err != nil {
-				return err
-			}
-			return th.Unregister(r)
-		})
-		_ = th.Unregister(reg)
 		return cuda.Download(th, dev, back, p)
-	})
-	if err != nil {
-		t.Fatal(err)
+	}); err != nil {
+		b.Fatal(err)
 	}
 	for i := range host {
 		if back[i] != host[i] {
-			t.Fatalf("transfer round trip differs at %d", i)
+			b.Fatalf("transfer round trip differs at %d", i)
 		}
 	}
 }

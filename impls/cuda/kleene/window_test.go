@@ -6,8 +6,8 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/dag"
-	"github.com/semibench/semibench/impls/cpu/kleene"
 	"github.com/semibench/semibench/maxplus"
+	"github.com/semibench/semibench/problems/kleene"
 )
 
 // TestGPUWindow checks, on a device, where both implementations put their
@@ -33,7 +33,7 @@ func TestGPUWindow(t *testing.T) {
 		"cuda/paper": {kleene.PhaseConvertCCS, kleene.PhaseTopoSort, kleene.PhaseInitW, PhaseH2D, kleene.PhaseUpdateW},
 		"cuda/fast":  {PhaseH2D, kleene.PhaseTopoSort, kleene.PhaseInitW, kleene.PhaseUpdateW},
 	}
-	for _, im := range Impls {
+	for _, im := range Impls() {
 		var w *maxplus.Matrix
 		seen := map[*float32]bool{}
 		phases, err := bench.Measure(ctx, bench.Protocol{Warmup: 1, Reps: 4, Statistic: bench.StatMedian},

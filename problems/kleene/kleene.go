@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync/atomic"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/maxplus"
@@ -21,12 +20,16 @@ type Options struct {
 type Impl struct {
 	Name string // "cpu/paper", "cpu/fast", ...
 	// Run computes X* of x. rec (which may be nil) receives the phases
-	// convert_ccs, topo_sort, init_w and update_w.
+	// convert_ccs, topo_sort, init_w and update_w (and, on a GPU, h2d and
+	// d2h).
 	Run func(ctx context.Context, x *maxplus.Matrix, opt Options, rec *bench.Recorder) (*maxplus.Matrix, error)
+	// Recycle, where not nil, takes back a result of Run that the caller
+	// will no longer read or write, so that a later Run writes its W into
+	// that memory instead of a fresh allocation, and reports whether it took
+	// w. A result it did not hand out (or nil) is refused. Implementations
+	// that allocate W afresh every time leave it nil.
+	Recycle func(w *maxplus.Matrix) bool
 }
-
-// CPU lists the CPU implementations.
-var CPU = []Impl{{Name: "cpu/paper", Run: Paper}, {Name: "cpu/fast", Run: Fast}}
 
 // MaxN is the largest n the implementations accept: the compressed forms
 // index arcs with int32, and even a full MaxN x MaxN matrix has fewer than
@@ -53,7 +56,7 @@ type CCS struct {
 }
 
 // ConvertCCS converts X to CCS, scanning it column by column as the paper
-// does. An entry is an arc when it is above ε. X must have N <= MaxN.
+// does (cpu/paper and cuda/paper both start so). An entry is an arc when it is above ε. X must have N <= MaxN.
 func ConvertCCS(x *maxplus.Matrix) *CCS {
 	n := x.N
 	c := &CCS{N: n, Ptr: make([]int32, n+1)}
@@ -93,7 +96,7 @@ func (e *CycleError) Error() string {
 // increasing order, successors in CCS order, reversing the finishing order.
 // A cycle (a self-loop included) gives a *CycleError naming a node on it.
 func TopoSort(c *CCS) ([]int32, error) {
-	order, err := finishingOrder(c.N, c.Ptr, c.Idx)
+	order, err := FinishingOrder(c.N, c.Ptr, c.Idx)
 	if err != nil {
 		return nil, err
 	}
@@ -101,12 +104,12 @@ func TopoSort(c *CCS) ([]int32, error) {
 	return order, nil
 }
 
-// finishingOrder runs an iterative depth-first search over the adjacency
+// FinishingOrder runs an iterative depth-first search over the adjacency
 // lists idx[ptr[v]:ptr[v+1]], starting from the nodes in increasing order,
 // and returns the nodes in the order the search finishes them, or a
 // *CycleError naming a node on a cycle. Over successor lists the reverse of
 // that order is topological; over predecessor lists the order itself is.
-func finishingOrder(n int, ptr, idx []int32) ([]int32, error) {
+func FinishingOrder(n int, ptr, idx []int32) ([]int32, error) {
 	const (
 		white = iota
 		grey
@@ -159,78 +162,36 @@ func MemoryBytes(n int) uint64 {
 	return 32*nn + 64*uint64(n)
 }
 
-// inputInfo is what checkInput learns about X.
-type inputInfo struct {
-	maxWeight float32 // the largest arc weight (ε when there are no arcs)
-	integral  bool    // every arc weight is an integer
-}
-
-// checkInput refuses what no implementation handles: a malformed matrix, a
-// size beyond MaxN, NaN or +Inf entries. Entries at or below ε (-Inf
-// included) are not arcs.
-func checkInput(x *maxplus.Matrix) (inputInfo, error) {
-	return checkInputParallel(x, 1)
-}
-
-// checkInputParallel is checkInput scanning row bands on threads goroutines.
-func checkInputParallel(x *maxplus.Matrix, threads int) (inputInfo, error) {
-	info := inputInfo{maxWeight: maxplus.Epsilon, integral: true}
+// CheckShape refuses the matrices no implementation handles, before any
+// work: nil, a length that is not N², or N beyond MaxN. The weights are
+// CheckWeights' business.
+func CheckShape(x *maxplus.Matrix) error {
 	if x == nil {
-		return info, fmt.Errorf("kleene: nil matrix")
+		return fmt.Errorf("kleene: nil matrix")
 	}
-	n := x.N
-	if n < 0 || len(x.Val) != n*n {
-		return info, fmt.Errorf("kleene: matrix claims n=%d but holds %d entries", n, len(x.Val))
+	if x.N < 0 || len(x.Val) != x.N*x.N {
+		return fmt.Errorf("kleene: matrix claims n=%d but holds %d entries", x.N, len(x.Val))
 	}
-	if n > MaxN {
-		return info, fmt.Errorf("kleene: n=%d exceeds the supported maximum %d", n, MaxN)
+	if x.N > MaxN {
+		return fmt.Errorf("kleene: n=%d exceeds the supported maximum %d", x.N, MaxN)
 	}
-	bands := max(1, min(threads, n/64))
-	type scan struct {
-		maxW float32
-		bad  bool
-		frac uint32
-	}
-	res := make([]scan, bands)
-	var next atomic.Int64
-	parallel(bands, func() {
-		for {
-			b := int(next.Add(1) - 1)
-			if b >= bands {
-				return
-			}
-			r := scan{maxW: maxplus.Epsilon}
-			for _, v := range x.Val[b*n/bands*n : (b+1)*n/bands*n] {
-				if v > r.maxW { // rarely true once the maximum is near
-					r.maxW = v
-				}
-				if v != v {
-					r.bad = true
-				}
-				// Branch-free integrality: every float32 with |v| >= 2^23
-				// is an integer; below that, v must survive a round trip
-				// through int32. (-0 counts as fractional here, which only
-				// costs pruning.)
-				bits := math.Float32bits(v)
-				small := uint32((int64(bits&^(1<<31)) - 0x4b000000) >> 63) // all ones when |v| < 2^23
-				r.frac |= small & (bits ^ math.Float32bits(float32(int32(v))))
-			}
-			res[b] = r
-		}
-	})
-	bad, frac := false, uint32(0)
-	for _, r := range res {
-		info.maxWeight = max(info.maxWeight, r.maxW)
-		bad = bad || r.bad
-		frac |= r.frac
-	}
-	if bad || info.maxWeight > math.MaxFloat32 {
-		for k, v := range x.Val {
-			if v != v || v > math.MaxFloat32 {
-				return info, fmt.Errorf("kleene: X[%d,%d] is %v: weights must be finite", k/n+1, k%n+1, v)
-			}
+	return nil
+}
+
+// CheckWeights refuses NaN and +Inf entries, naming the first in row-major
+// order (BadWeight). Entries at or below ε (-Inf included) are not arcs and
+// are fine. x must have passed CheckShape.
+func CheckWeights(x *maxplus.Matrix) error {
+	for k, v := range x.Val {
+		if v != v || v > math.MaxFloat32 {
+			return BadWeight(x, k)
 		}
 	}
-	info.integral = frac == 0
-	return info, nil
+	return nil
+}
+
+// BadWeight describes the entry at row-major index k of x, which is NaN or
+// +Inf, 1-based as users number rows and columns in Matrix Market.
+func BadWeight(x *maxplus.Matrix, k int) error {
+	return fmt.Errorf("kleene: X[%d,%d] is %v: weights must be finite", k/x.N+1, k%x.N+1, x.Val[k])
 }

@@ -28,7 +28,10 @@ type graph struct {
 // depth-first search, so that the reference does not share its code with
 // the implementations it checks). A cycle gives a *CycleError.
 func kahn(x *maxplus.Matrix) (*graph, error) {
-	if _, err := checkInput(x); err != nil {
+	if err := CheckShape(x); err != nil {
+		return nil, err
+	}
+	if err := CheckWeights(x); err != nil {
 		return nil, err
 	}
 	n := x.N

@@ -1,0 +1,91 @@
+package kleene
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/semibench/semibench/generators/dag"
+	"github.com/semibench/semibench/maxplus"
+)
+
+func TestConvertCCSAndTopoSort(t *testing.T) {
+	// Arcs 3 -> 1 (w 7), 3 -> 2 (w 8), 1 -> 2 (w 9), 1-based.
+	x := maxplus.New(3)
+	x.Set(0, 2, 7)
+	x.Set(1, 2, 8)
+	x.Set(1, 0, 9)
+	c := ConvertCCS(x)
+	want := &CCS{N: 3, Val: []float32{9, 7, 8}, Idx: []int32{1, 0, 1}, Ptr: []int32{0, 1, 1, 3}}
+	if fmt.Sprint(c) != fmt.Sprint(want) {
+		t.Fatalf("CCS %+v, want %+v", c, want)
+	}
+	order, err := TopoSort(c)
+	if err != nil || fmt.Sprint(order) != "[2 0 1]" {
+		t.Fatalf("order %v, %v; want [2 0 1]", order, err)
+	}
+	// Random DAGs: the order is topological.
+	for _, n := range []int{1, 50, 300} {
+		x, _ := dag.Generate(n, 4, false)
+		order, err := TopoSort(ConvertCCS(x))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pos := make([]int, n)
+		for k, v := range order {
+			pos[v] = k
+		}
+		for k, v := range x.Val {
+			if i, j := k/n, k%n; v != maxplus.Epsilon && pos[j] >= pos[i] {
+				t.Fatalf("n=%d: arc %d -> %d goes backwards", n, j, i)
+			}
+		}
+	}
+}
+
+func TestMemoryBytes(t *testing.T) {
+	if MemoryBytes(0) != 0 || MemoryBytes(-3) != 0 {
+		t.Fatal("MemoryBytes of nothing")
+	}
+	if m := MemoryBytes(4000); m < 3*maxplus.Bytes(4000) || m > 64*maxplus.Bytes(4000) {
+		t.Fatalf("MemoryBytes(4000) = %d", m)
+	}
+}
+
+// TestChecks: CheckShape and CheckWeights refuse what no implementation
+// handles, naming the entry 1-based, and accept -Inf (not an arc).
+func TestChecks(t *testing.T) {
+	nan := maxplus.New(3)
+	nan.Set(2, 1, float32(math.NaN()))
+	inf := maxplus.New(3)
+	inf.Set(0, 2, float32(math.Inf(1)))
+	for _, tc := range []struct {
+		name string
+		x    *maxplus.Matrix
+		want string
+	}{
+		{"nil", nil, "nil matrix"},
+		{"short", &maxplus.Matrix{N: 3, Val: make([]float32, 8)}, "holds 8 entries"},
+		{"negative", &maxplus.Matrix{N: -1}, "n=-1"},
+		{"too large", &maxplus.Matrix{N: MaxN + 1}, fmt.Sprintf("n=%d", MaxN+1)},
+		{"NaN", nan, "X[3,2] is NaN"},
+		{"+Inf", inf, "X[1,3] is +Inf"},
+	} {
+		err := CheckShape(tc.x)
+		if err == nil {
+			err = CheckWeights(tc.x)
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	x := maxplus.New(2)
+	x.Set(1, 0, float32(math.Inf(-1)))
+	if err := CheckShape(x); err != nil {
+		t.Error(err)
+	}
+	if err := CheckWeights(x); err != nil {
+		t.Error(err)
+	}
+}
