@@ -4,93 +4,21 @@
 // (Remark 2.2), and cuda/systolic, the array GJE0 simulated step by step
 // with one thread per processor.
 //
-// Self-contained CUDA C++ (no includes): NVRTC compiles it at run time for
-// the exact device, and kernels/ptx/apsp.ptx is its compute_70 fallback. The
-// kernels are templated over the semiring; the extern "C" entry points
-// instantiate min-plus float32, Boolean (0/1 in 32-bit words) and the real
-// semiring in float64 (cuda/fast), and real and min-plus float64 and
-// Boolean (cuda/systolic).
+// CUDA C++ with the shared headers semiring.cuh and gemm.cuh: NVRTC
+// compiles it at run time for the exact device, and kernels/ptx/apsp.ptx is
+// its compute_70 fallback. The kernels are templated over the semiring
+// (semiring.cuh); the extern "C" entry points instantiate min-plus float32,
+// Boolean (0/1 in 32-bit words) and the real semiring in float64
+// (cuda/fast), and real and min-plus float64 and Boolean (cuda/systolic).
 //
 // Matrices are row-major: M[i*ld + j] is the weight of the arc i -> j.
+
+#include "gemm.cuh"
+#include "semiring.cuh"
 
 namespace ap {
 
 typedef long long i64;
-
-// MinPlusF32: ⊕ = min, ⊗ = +, zero +Inf, unity 0, with the paper's
-// conventions: +Inf absorbs in ⊗, so (-Inf) ⊗ (+Inf) = +Inf. In a sum of
-// products (mac) the IEEE sum -Inf + Inf = NaN is what fminf drops, which is
-// exactly the convention; a lone product (times) tests for +Inf. The star
-// is 0 for c >= 0 and -Inf for c < 0 (a negative cycle).
-struct MinPlusF32 {
-  typedef float T;
-  static __device__ __forceinline__ T zero() { return __int_as_float(0x7f800000); }
-  static __device__ __forceinline__ T plus(T a, T b) { return b < a ? b : a; }
-  static __device__ __forceinline__ T times(T a, T b) {
-    return (a == zero() || b == zero()) ? zero() : __fadd_rn(a, b);
-  }
-  static __device__ __forceinline__ T mac(T c, T a, T b) { return fminf(c, a + b); }
-  static __device__ __forceinline__ T mac_exact(T c, T a, T b) { return mac(c, a, b); }
-  static __device__ __forceinline__ T star(T c, bool* bad) {
-    *bad = false;
-    return c >= 0.0f ? 0.0f : -zero();
-  }
-};
-
-// MinPlusF64: MinPlusF32 in float64 (cuda/systolic).
-struct MinPlusF64 {
-  typedef double T;
-  static __device__ __forceinline__ T zero() { return __longlong_as_double(0x7ff0000000000000LL); }
-  static __device__ __forceinline__ T plus(T a, T b) { return b < a ? b : a; }
-  static __device__ __forceinline__ T times(T a, T b) {
-    return (a == zero() || b == zero()) ? zero() : __dadd_rn(a, b);
-  }
-  static __device__ __forceinline__ T mac(T c, T a, T b) { return fmin(c, a + b); }
-  static __device__ __forceinline__ T mac_exact(T c, T a, T b) { return mac(c, a, b); }
-  static __device__ __forceinline__ T star(T c, bool* bad) {
-    *bad = false;
-    return c >= 0.0 ? 0.0 : -zero();
-  }
-};
-
-// Bool32: the Boolean semiring on 32-bit words holding 0 or 1.
-struct Bool32 {
-  typedef unsigned T;
-  static __device__ __forceinline__ T zero() { return 0u; }
-  static __device__ __forceinline__ T plus(T a, T b) { return a | b; }
-  static __device__ __forceinline__ T times(T a, T b) { return a & b; }
-  static __device__ __forceinline__ T mac(T c, T a, T b) { return c | (a & b); }
-  static __device__ __forceinline__ T mac_exact(T c, T a, T b) { return mac(c, a, b); }
-  static __device__ __forceinline__ T star(T, bool* bad) {
-    *bad = false;
-    return 1u;
-  }
-};
-
-// RealF64: (+, x) in float64; the star of c is 1/(1-c), undefined for c = 1.
-// Products are rounded on their own (no fused multiply-add), as the CPU
-// implementations round them, except in mac, the bulk of cuda/fast, which
-// fuses (one rounding fewer; the result stays within the stated bound).
-struct RealF64 {
-  typedef double T;
-  static __device__ __forceinline__ T zero() { return 0.0; }
-  static __device__ __forceinline__ T plus(T a, T b) { return __dadd_rn(a, b); }
-  static __device__ __forceinline__ T times(T a, T b) { return __dmul_rn(a, b); }
-  static __device__ __forceinline__ T mac(T c, T a, T b) { return __fma_rn(a, b, c); }
-  // mac_exact rounds the product on its own, as the CPU does.
-  static __device__ __forceinline__ T mac_exact(T c, T a, T b) { return __dadd_rn(c, __dmul_rn(a, b)); }
-  static __device__ __forceinline__ T star(T c, bool* bad) {
-    *bad = (c == 1.0);
-    return 1.0 / __dadd_rn(1.0, -c);
-  }
-};
-
-// Vec4 is four consecutive elements, loaded and stored as one access
-// (16 bytes for 4-byte elements, two for float64).
-template <class T>
-struct __align__(4 * sizeof(T)) Vec4 {
-  T x, y, z, w;
-};
 
 // ---------------------------------------------------------------------------
 // cuda/fast
@@ -174,134 +102,18 @@ __device__ void close_diag(typename S::T* P, int np, int k0, typename S::T* Dout
   }
 }
 
-// mm is a register-tiled semiring product C = A ⊗ B (or C ⊕= A ⊗ B when
-// acc is true) over M x N with inner size K, all multiples of the tile sizes: each
-// 256-thread block computes a BM x BN tile, TM x TN values per thread in
-// groups of four, 64 (or BM/TM*4) apart so the shared-memory reads of a warp
-// do not collide; BK-deep slices of A (transposed) and B are staged in
-// shared memory, double-buffered through registers. Tiles whose rows or
+// mm is the semiring product C = A ⊗ B (or C ⊕= A ⊗ B when acc is true)
+// over M x N with inner size K, all multiples of the tile sizes, by
+// sr::gemm_tile: the block computes tile (ti, tj). Tiles whose rows or
 // columns fall in [skip, skip+skipLen) are left alone (the pivot block's
-// rows and columns). The block computes tile (ti, tj).
+// rows and columns).
 template <class S, int BM, int BN, int BK, int TM, int TN, bool acc>
 __device__ void mm(const typename S::T* __restrict__ A, i64 lda, const typename S::T* __restrict__ Bm, i64 ldb,
                    typename S::T* __restrict__ C, i64 ldc, int K, int skip, int skipLen, int ti, int tj) {
-  typedef typename S::T T;
-  typedef Vec4<T> V;
-  const int NT = 256;
-  static_assert((BM / TM) * (BN / TN) == NT, "256 threads");
-  static_assert(TM % 4 == 0 && TN % 4 == 0, "groups of four");
-  const int GM = TM / 4, GN = TN / 4;
-  const int SM = BM / GM, SN = BN / GN;  // distance between a thread's groups
-  const int TX = BN / TN;                // threads along a row of the tile
-  const int PAD = 4;
-  __shared__ __align__(16) T As[2][BK][BM + PAD];
-  __shared__ __align__(16) T Bs[2][BK][BN];
-
   const int i0 = ti * BM, j0 = tj * BN;
   if (skipLen > 0 && ((i0 >= skip && i0 < skip + skipLen) || (j0 >= skip && j0 < skip + skipLen))) return;
-  const int tid = threadIdx.x;
-  const int tx = tid % TX, ty = tid / TX;
-
-  T c[TM][TN];
-#pragma unroll
-  for (int r = 0; r < TM; ++r)
-#pragma unroll
-    for (int q = 0; q < TN; ++q) c[r][q] = S::zero();
-
-  // Loads: LA groups of four of the BM x BK slice of A (k fastest) and LB
-  // of the BK x BN slice of B (j fastest) per thread.
-  const int LA = BM * BK / 4 / NT, LB = BN * BK / 4 / NT;
-  static_assert(LA >= 1 && LB >= 1, "every thread loads");
-  const T* pa[LA];
-  const T* pb[LB];
-#pragma unroll
-  for (int l = 0; l < LA; ++l) {
-    int e = (tid + l * NT) * 4;
-    pa[l] = A + (i64)(i0 + e / BK) * lda + e % BK;
-  }
-#pragma unroll
-  for (int l = 0; l < LB; ++l) {
-    int e = (tid + l * NT) * 4;
-    pb[l] = Bm + (i64)(e / BN) * ldb + j0 + e % BN;
-  }
-  V ra[LA], rb[LB];
-  auto load = [&](int k0) {
-#pragma unroll
-    for (int l = 0; l < LA; ++l) ra[l] = *(const V*)(pa[l] + k0);
-#pragma unroll
-    for (int l = 0; l < LB; ++l) rb[l] = *(const V*)(pb[l] + (i64)k0 * ldb);
-  };
-  auto store = [&](int buf) {
-#pragma unroll
-    for (int l = 0; l < LA; ++l) {
-      int e = (tid + l * NT) * 4;
-      int row = e / BK, kk = e % BK;
-      As[buf][kk + 0][row] = ra[l].x;
-      As[buf][kk + 1][row] = ra[l].y;
-      As[buf][kk + 2][row] = ra[l].z;
-      As[buf][kk + 3][row] = ra[l].w;
-    }
-#pragma unroll
-    for (int l = 0; l < LB; ++l) {
-      int e = (tid + l * NT) * 4;
-      *(V*)&Bs[buf][e / BN][e % BN] = rb[l];
-    }
-  };
-
-  load(0);
-  store(0);
-  __syncthreads();
-  int buf = 0;
-  for (int k0 = 0; k0 < K; k0 += BK) {
-    const bool more = k0 + BK < K;
-    if (more) load(k0 + BK);
-#pragma unroll
-    for (int kk = 0; kk < BK; ++kk) {
-      T a[TM], b[TN];
-#pragma unroll
-      for (int g = 0; g < GM; ++g) {
-        V v = *(const V*)&As[buf][kk][ty * 4 + g * SM];
-        a[g * 4 + 0] = v.x; a[g * 4 + 1] = v.y; a[g * 4 + 2] = v.z; a[g * 4 + 3] = v.w;
-      }
-#pragma unroll
-      for (int g = 0; g < GN; ++g) {
-        V v = *(const V*)&Bs[buf][kk][tx * 4 + g * SN];
-        b[g * 4 + 0] = v.x; b[g * 4 + 1] = v.y; b[g * 4 + 2] = v.z; b[g * 4 + 3] = v.w;
-      }
-#pragma unroll
-      for (int r = 0; r < TM; ++r)
-#pragma unroll
-        for (int q = 0; q < TN; ++q) c[r][q] = S::mac(c[r][q], a[r], b[q]);
-    }
-    if (more) {
-      store(buf ^ 1);
-      __syncthreads();
-      buf ^= 1;
-    }
-  }
-#pragma unroll
-  for (int g = 0; g < GM; ++g)
-#pragma unroll
-    for (int r = 0; r < 4; ++r) {
-      const int gi = i0 + ty * 4 + g * SM + r;
-#pragma unroll
-      for (int h = 0; h < GN; ++h) {
-        T* p = C + (i64)gi * ldc + j0 + tx * 4 + h * SN;
-        V v;
-        v.x = c[g * 4 + r][h * 4 + 0];
-        v.y = c[g * 4 + r][h * 4 + 1];
-        v.z = c[g * 4 + r][h * 4 + 2];
-        v.w = c[g * 4 + r][h * 4 + 3];
-        if (acc) {
-          const V o = *(const V*)p;
-          v.x = S::plus(o.x, v.x);
-          v.y = S::plus(o.y, v.y);
-          v.z = S::plus(o.z, v.z);
-          v.w = S::plus(o.w, v.w);
-        }
-        *(V*)p = v;
-      }
-    }
+  sr::gemm_tile<S, BM, BN, BK, TM, TN, acc ? sr::kGemmAccumulate : sr::kGemmStore, false>(
+      A, lda, Bm, ldb, C, ldc, i0 + BM, j0 + BN, i0, j0, 0, K, acc);
 }
 
 // writeback puts the two panels in place: the column panel Pc (np x B,
@@ -567,9 +379,9 @@ __device__ void sys_clear(Reg<T>* r, int count, T zero) {
     ap::writeback<T, 128>(P, np, k0, Pc, Pr);                                                                         \
   }
 
-AP_FAST(minplus32, ap::MinPlusF32, float, 128, 128, 8, 8, 8, 2)
-AP_FAST(bool32, ap::Bool32, unsigned, 128, 128, 8, 8, 8, 2)
-AP_FAST(real64, ap::RealF64, double, 64, 64, 16, 4, 4, 2)
+AP_FAST(minplus32, sr::MinPlus<float>, float, 128, 128, 8, 8, 8, 2)
+AP_FAST(bool32, sr::Bool32, unsigned, 128, 128, 8, 8, 8, 2)
+AP_FAST(real64, sr::RealF64, double, 64, 64, 16, 4, 4, 2)
 
 #define AP_SYS(NAME, S, T)                                                                                      \
   extern "C" __global__ void apsp_sys_step_##NAME(const ap::Reg<T>* cur, ap::Reg<T>* next, const T* mats,        \
@@ -580,9 +392,9 @@ AP_FAST(real64, ap::RealF64, double, 64, 64, 16, 4, 4, 2)
   }                                                                                                             \
   extern "C" __global__ void apsp_sys_clear_##NAME(ap::Reg<T>* r, int count) { ap::sys_clear<T>(r, count, S::zero()); }
 
-AP_SYS(real64, ap::RealF64, double)
-AP_SYS(minplus64, ap::MinPlusF64, double)
-AP_SYS(bool32, ap::Bool32, unsigned)
+AP_SYS(real64, sr::RealF64, double)
+AP_SYS(minplus64, sr::MinPlus<double>, double)
+AP_SYS(bool32, sr::Bool32, unsigned)
 
 // ---------------------------------------------------------------------------
 // The measured limit of the min-plus update on this GPU, for the updates

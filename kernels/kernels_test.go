@@ -1,6 +1,8 @@
 package kernels
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"os"
@@ -8,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/semibench/semibench/impls/cuda/nvrtc"
 )
@@ -26,8 +29,8 @@ func TestUpdatePTX(t *testing.T) {
 }
 
 // TestPTXStamps fails when a kernel source has no fallback PTX, when a PTX
-// file has no source, or when a source was edited without regenerating its
-// PTX (`make ptx`).
+// file has no source, or when a source or a header it includes was edited
+// without regenerating its PTX (`make ptx`).
 func TestPTXStamps(t *testing.T) {
 	srcs := Sources()
 	if len(srcs) == 0 {
@@ -117,5 +120,121 @@ func TestExport(t *testing.T) {
 		if !strings.Contains(string(b), ".target sm_70") {
 			t.Errorf("%s.ptx does not target sm_70", s.Name)
 		}
+	}
+}
+
+// TestSourcesResolve checks that every embedded source's includes resolve
+// to embedded headers, that every header is included by some source, and
+// that apsp.cu and kleene.cu share the semiring and GEMM headers.
+func TestSourcesResolve(t *testing.T) {
+	used := map[string]bool{}
+	for _, n := range sourceNames(sourceFS) {
+		s, err := Get(n)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		for _, h := range s.Headers {
+			used[h.Name] = true
+		}
+	}
+	if got := len(Sources()); got != len(sourceNames(sourceFS)) {
+		t.Errorf("Sources() has %d sources, kernels/ has %d", got, len(sourceNames(sourceFS)))
+	}
+	for _, h := range HeaderFiles() {
+		if !used[h] {
+			t.Errorf("kernels/%s is included by no source", h)
+		}
+	}
+	for _, n := range []string{"apsp", "kleene"} {
+		s, err := Get(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.HeaderNames(); !slices.Equal(got, []string{"gemm.cuh", "semiring.cuh"}) {
+			t.Errorf("%s.cu headers %v, want gemm.cuh and semiring.cuh", n, got)
+		}
+	}
+}
+
+// stampFS is an in-memory kernel folder: a.cu includes g.cuh, which
+// includes h.cuh (and itself, guarded); b.cu includes nothing; u.cuh is
+// included by nobody.
+func stampFS() fstest.MapFS {
+	return fstest.MapFS{
+		"a.cu":  {Data: []byte("// a\n#include \"g.cuh\"\n  #  include \"h.cuh\"\n__global__ void a() {}\n")},
+		"b.cu":  {Data: []byte("// #include \"u.cuh\" is a comment, not an include\n__global__ void b() {}\n")},
+		"g.cuh": {Data: []byte("#ifndef G\n#define G\n#include \"h.cuh\"\n#include \"g.cuh\"\n#endif\n")},
+		"h.cuh": {Data: []byte("#define H 1\n")},
+		"u.cuh": {Data: []byte("#define U 1\n")},
+	}
+}
+
+// TestStampCoversHeaders checks on an in-memory source set that a source's
+// stamp changes when any header it includes (directly or through another
+// header) changes, and only then.
+func TestStampCoversHeaders(t *testing.T) {
+	fsys := stampFS()
+	get := func(name string) Source {
+		t.Helper()
+		s, err := loadSource(fsys, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	a, b := get("a"), get("b")
+	if got := a.HeaderNames(); !slices.Equal(got, []string{"g.cuh", "h.cuh"}) {
+		t.Fatalf("a.cu headers %v, want [g.cuh h.cuh]", got)
+	}
+	if len(b.Headers) != 0 {
+		t.Fatalf("b.cu headers %v, want none", b.HeaderNames())
+	}
+	// A source without headers keeps the stamp of its text alone.
+	sum := sha256.Sum256(fsys["b.cu"].Data)
+	if b.SHA256() != hex.EncodeToString(sum[:]) {
+		t.Error("the stamp of a source without headers must be the SHA-256 of its text")
+	}
+	if sum := sha256.Sum256(fsys["a.cu"].Data); a.SHA256() == hex.EncodeToString(sum[:]) {
+		t.Error("the stamp of a source with headers must cover them")
+	}
+	for _, edit := range []struct {
+		file    string
+		changes bool
+	}{
+		{"a.cu", true},
+		{"g.cuh", true},
+		{"h.cuh", true}, // through g.cuh as well as directly
+		{"u.cuh", false},
+		{"b.cu", false},
+	} {
+		fsys := stampFS()
+		fsys[edit.file] = &fstest.MapFile{Data: append(slices.Clone(fsys[edit.file].Data), ' ')}
+		s, err := loadSource(fsys, "a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if changed := s.SHA256() != a.SHA256(); changed != edit.changes {
+			t.Errorf("editing %s: a.cu's stamp changed = %v, want %v", edit.file, changed, edit.changes)
+		}
+	}
+	// Moving text between a source and a header changes the stamp.
+	moved := stampFS()
+	moved["h.cuh"] = &fstest.MapFile{Data: []byte("#define H 1\n#define")}
+	moved["g.cuh"] = &fstest.MapFile{Data: []byte(" G\n#define G\n#include \"h.cuh\"\n#include \"g.cuh\"\n#endif\n")}
+	if s, err := loadSource(moved, "a"); err != nil || s.SHA256() == a.SHA256() {
+		t.Errorf("moving text from g.cuh to h.cuh must change the stamp (%v)", err)
+	}
+}
+
+func TestMissingHeader(t *testing.T) {
+	fsys := stampFS()
+	fsys["c.cu"] = &fstest.MapFile{Data: []byte("\n\n#include \"nosuch.cuh\"\n")}
+	if _, err := loadSource(fsys, "c"); err == nil || !strings.Contains(err.Error(), "kernels/c.cu:3") {
+		t.Errorf("a missing header must be an error naming kernels/c.cu:3, got %v", err)
+	}
+	fsys["d.cu"] = &fstest.MapFile{Data: []byte("#include \"../x.cuh\"\n")}
+	if _, err := loadSource(fsys, "d"); err == nil {
+		t.Error("an include outside kernels/ must be an error")
 	}
 }

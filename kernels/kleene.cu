@@ -1,55 +1,20 @@
 // kleene.cu: Kleene star X* of a DAG's max-plus adjacency matrix
 // (paper 000_c78fb6cc642483eb: sections 2 and 4), for semibench.
 //
-// Self-contained CUDA C++ (no includes): NVRTC compiles it at run time for
-// the exact device, and kernels/ptx/kleene.ptx is its compute_70 fallback.
-// The kernels are templated over the semiring, as CUTLASS and cuASR template
-// their GEMMs over the operators; the extern "C" entry points instantiate
-// the max-plus semiring over float32 (ε = -FLT_MAX, e = 0).
+// CUDA C++ with the shared headers semiring.cuh and gemm.cuh: NVRTC
+// compiles it at run time for the exact device, and kernels/ptx/kleene.ptx
+// is its compute_70 fallback. The kernels are templated over the semiring
+// (semiring.cuh), as CUTLASS and cuASR template their GEMMs over the
+// operators; the extern "C" entry points instantiate the max-plus semiring
+// over float32 (ε = -FLT_MAX, e = 0).
 //
 // Matrices are row-major: M[i*ld + j] is the weight of the arc j -> i, so
 // row i of the closure W holds the best paths into i and is contiguous.
 
+#include "gemm.cuh"
+#include "semiring.cuh"
+
 namespace sb {
-
-// MaxPlusF32 is the max-plus (tropical) semiring on float32, with ε
-// represented by -FLT_MAX as in the paper. ⊗ is float addition, rounded
-// once; ⊕ is an exact maximum, so any evaluation order of a max-plus product
-// gives each candidate path sum rounded identically.
-struct MaxPlusF32 {
-  typedef float T;
-  static __device__ __forceinline__ T zero() { return __int_as_float(0xff7fffff); }  // ε = -FLT_MAX
-  static __device__ __forceinline__ T one() { return 0.0f; }                          // e
-  static __device__ __forceinline__ T plus(T a, T b) { return fmaxf(a, b); }
-  static __device__ __forceinline__ T times(T a, T b) { return a + b; }
-  // mac returns c ⊕ (a ⊗ b).
-  static __device__ __forceinline__ T mac(T c, T a, T b) { return fmaxf(c, a + b); }
-  // is_zero is true for ε and anything below it (-Inf): not an arc.
-  static __device__ __forceinline__ bool is_zero(T a) { return a <= zero(); }
-  // is_valid is false for NaN and +Inf, which no implementation accepts.
-  static __device__ __forceinline__ bool is_valid(T a) { return a <= __int_as_float(0x7f7fffff); }
-};
-
-// MaxPlusI32 is the max-plus semiring on int32 with ε = -2^30 (so ε ⊗ ε
-// does not overflow), for weights that are integers. On Hopper (sm_90) with
-// CUDA 12+ and SB_DPX defined, its multiply-accumulate is one DPX
-// instruction (__viaddmax_s32).
-struct MaxPlusI32 {
-  typedef int T;
-  static __device__ __forceinline__ T zero() { return -(1 << 30); }
-  static __device__ __forceinline__ T one() { return 0; }
-  static __device__ __forceinline__ T plus(T a, T b) { return max(a, b); }
-  static __device__ __forceinline__ T times(T a, T b) { return a + b; }
-  static __device__ __forceinline__ T mac(T c, T a, T b) {
-#if defined(SB_DPX) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDACC_VER_MAJOR__) && __CUDACC_VER_MAJOR__ >= 12
-    return __viaddmax_s32(a, b, c);
-#else
-    return max(c, a + b);
-#endif
-  }
-  static __device__ __forceinline__ bool is_zero(T a) { return a <= zero(); }
-  static __device__ __forceinline__ bool is_valid(T) { return true; }
-};
 
 typedef long long i64;
 
@@ -199,22 +164,14 @@ enum {
   kAccumulate = 4,  // C ⊕= A ⊗ B instead of C = A ⊗ B
 };
 
-// gemm is a register-tiled max-plus product for a batch of descriptors
-// (blockIdx.z; blockIdx.x numbers the tiles): each 256-thread block
-// computes a BM x BN tile of its product, TM x TN values per thread, staging BK-deep slices of A
-// (transposed) and B in shared memory, double-buffered. Triangular operands
-// narrow each tile's k range; M, N, K and the k bounds are multiples of 4
-// (the host keeps them multiples of 64).
+// gemm computes one tile of a batch of max-plus products (descriptor
+// blockIdx.z; blockIdx.x numbers the tiles) with sr::gemm_tile, each
+// 256-thread block a BM x BN tile of its product, TM x TN values per thread.
+// Triangular operands narrow each tile's k range; M, N, K and the k bounds
+// are multiples of 4 (the host keeps them multiples of 64).
 template <class S, int BM, int BN, int BK, int TM, int TN>
 __device__ void gemm(const GemmDesc* __restrict__ descs) {
   typedef typename S::T T;
-  static_assert(BM / TM * (BN / TN) == 256, "256 threads");
-  static_assert(TM % 4 == 0 && TN % 4 == 0, "float4 groups");
-  const int GM = TM / 4, GN = TN / 4;  // row and column groups of 4, 64 apart
-  const int PAD = 4;
-  __shared__ __align__(16) T As[2][BK][BM + PAD];
-  __shared__ __align__(16) T Bs[2][BK][BN];
-
   const GemmDesc* dp = descs + blockIdx.z;
   const int M = dp->M, N = dp->N, flags = dp->flags;
   // Tiles in order of decreasing k range, so the longest start first:
@@ -235,155 +192,12 @@ __device__ void gemm(const GemmDesc* __restrict__ descs) {
     tj = lin % tn;
   }
   const int i0 = ti * BM, j0 = tj * BN;
-
   int kBeg = 0, kEnd = dp->K;
   if (flags & kTriB) kBeg = (j0 / BK) * BK;
   if (flags & kTriA) kEnd = min(kEnd, i0 + BM);
-
-  const int tid = threadIdx.x;
-  const int tx = tid % 16, ty = tid / 16;
-
-  T acc[TM][TN];
-#pragma unroll
-  for (int r = 0; r < TM; ++r)
-#pragma unroll
-    for (int c = 0; c < TN; ++c) acc[r][c] = S::zero();
-
-  // Global-to-shared staging: each thread moves LA float4 of A and LB of B,
-  // from pointers that advance by BK along k.
-  const int LA = BM * BK / 4 / 256 > 0 ? BM * BK / 4 / 256 : 1;
-  const int LB = BN * BK / 4 / 256 > 0 ? BN * BK / 4 / 256 : 1;
-  const T* pa[LA];
-  const T* pb[LB];
-  bool va[LA], vb[LB];
-  int ka[LA], kb[LB];
-#pragma unroll
-  for (int l = 0; l < LA; ++l) {
-    int e = (tid + l * 256) * 4;  // element of the BM x BK tile, k fastest
-    int row = e / BK;
-    ka[l] = e % BK;
-    va[l] = e < BM * BK && i0 + row < M;
-    pa[l] = (const T*)dp->A + (i64)(i0 + (va[l] ? row : 0)) * dp->lda + kBeg + ka[l];
-  }
-#pragma unroll
-  for (int l = 0; l < LB; ++l) {
-    int e = (tid + l * 256) * 4;  // element of the BK x BN tile, j fastest
-    int col = e % BN;
-    kb[l] = e / BN;
-    vb[l] = e < BN * BK && j0 + col < N;
-    pb[l] = (const T*)dp->B + (i64)(kBeg + (vb[l] ? kb[l] : 0)) * dp->ldb + j0 + (vb[l] ? col : 0);
-  }
-  const i64 bStep = (i64)BK * dp->ldb;
-  float4 ra[LA], rb[LB];
-
-  auto loadA = [&](int k0) {
-#pragma unroll
-    for (int l = 0; l < LA; ++l) {
-      if (va[l] && k0 + ka[l] < kEnd) {
-        ra[l] = *(const float4*)pa[l];
-      } else {
-        T z = S::zero();
-        ra[l] = make_float4(z, z, z, z);
-      }
-      pa[l] += BK;
-    }
-  };
-  auto loadB = [&](int k0) {
-#pragma unroll
-    for (int l = 0; l < LB; ++l) {
-      if (vb[l] && k0 + kb[l] < kEnd) {
-        rb[l] = *(const float4*)pb[l];
-      } else {
-        T z = S::zero();
-        rb[l] = make_float4(z, z, z, z);
-      }
-      pb[l] += bStep;
-    }
-  };
-  auto store = [&](int buf) {
-#pragma unroll
-    for (int l = 0; l < LA; ++l) {
-      int e = (tid + l * 256) * 4;
-      if (e < BM * BK) {
-        int row = e / BK, kk = e % BK;
-        As[buf][kk + 0][row] = ra[l].x;
-        As[buf][kk + 1][row] = ra[l].y;
-        As[buf][kk + 2][row] = ra[l].z;
-        As[buf][kk + 3][row] = ra[l].w;
-      }
-    }
-#pragma unroll
-    for (int l = 0; l < LB; ++l) {
-      int e = (tid + l * 256) * 4;
-      if (e < BN * BK) {
-        int kk = e / BN, col = e % BN;
-        *(float4*)&Bs[buf][kk][col] = rb[l];
-      }
-    }
-  };
-
-  if (kBeg < kEnd) {
-    loadA(kBeg);
-    loadB(kBeg);
-    store(0);
-    __syncthreads();
-    int buf = 0;
-    for (int k0 = kBeg; k0 < kEnd; k0 += BK) {
-      const bool more = k0 + BK < kEnd;
-      if (more) {
-        loadA(k0 + BK);
-        loadB(k0 + BK);
-      }
-#pragma unroll
-      for (int kk = 0; kk < BK; ++kk) {
-        T a[TM], b[TN];
-#pragma unroll
-        for (int g = 0; g < GM; ++g) {
-          float4 v = *(const float4*)&As[buf][kk][ty * 4 + g * 64];
-          a[g * 4 + 0] = v.x; a[g * 4 + 1] = v.y; a[g * 4 + 2] = v.z; a[g * 4 + 3] = v.w;
-        }
-#pragma unroll
-        for (int g = 0; g < GN; ++g) {
-          float4 v = *(const float4*)&Bs[buf][kk][tx * 4 + g * 64];
-          b[g * 4 + 0] = v.x; b[g * 4 + 1] = v.y; b[g * 4 + 2] = v.z; b[g * 4 + 3] = v.w;
-        }
-#pragma unroll
-        for (int r = 0; r < TM; ++r)
-#pragma unroll
-          for (int c = 0; c < TN; ++c) acc[r][c] = S::mac(acc[r][c], a[r], b[c]);
-      }
-      if (more) {
-        store(buf ^ 1);
-        __syncthreads();
-        buf ^= 1;
-      }
-    }
-  } else if (flags & kAccumulate) {
-    return;  // nothing to add
-  }
-  T* C = (T*)dp->C;
-  const i64 ldc = dp->ldc;
-
-#pragma unroll
-  for (int g = 0; g < GM; ++g)
-#pragma unroll
-    for (int r = 0; r < 4; ++r) {
-      int gi = i0 + ty * 4 + g * 64 + r;
-      if (gi >= M) continue;
-#pragma unroll
-      for (int h = 0; h < GN; ++h) {
-        int gj = j0 + tx * 4 + h * 64;
-        if (gj >= N) continue;
-        T* p = C + (i64)gi * ldc + gj;
-        float4 v = make_float4(acc[g * 4 + r][h * 4 + 0], acc[g * 4 + r][h * 4 + 1], acc[g * 4 + r][h * 4 + 2],
-                               acc[g * 4 + r][h * 4 + 3]);
-        if (flags & kAccumulate) {
-          float4 o = *(const float4*)p;
-          v.x = S::plus(v.x, o.x); v.y = S::plus(v.y, o.y); v.z = S::plus(v.z, o.z); v.w = S::plus(v.w, o.w);
-        }
-        *(float4*)p = v;
-      }
-    }
+  sr::gemm_tile<S, BM, BN, BK, TM, TN, sr::kGemmUpdateArg, true>((const T*)dp->A, dp->lda, (const T*)dp->B, dp->ldb,
+                                                                 (T*)dp->C, dp->ldc, M, N, i0, j0, kBeg, kEnd,
+                                                                 (flags & kAccumulate) != 0);
 }
 
 // copy2d copies a rows x cols block between matrices (for the multi-GPU
@@ -402,7 +216,7 @@ __device__ void copy2d(const typename S::T* __restrict__ src, i64 lds, typename 
 // ---------------------------------------------------------------------------
 // Entry points: the max-plus semiring over float32.
 
-typedef sb::MaxPlusF32 MPF;
+typedef sr::MaxPlus<float> MPF;
 
 extern "C" __global__ void kleene_init_w(float* W, int n, long long ld) { sb::init_w<MPF>(W, n, ld); }
 

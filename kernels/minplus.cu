@@ -2,8 +2,9 @@
 // (paper 002_cefe811b9d125289: the powers of A(D_m) of Algorithm 2), for
 // semibench.
 //
-// Self-contained CUDA C++ (no includes): NVRTC compiles it at run time for
-// the exact device, and kernels/ptx/minplus.ptx is its compute_70 fallback.
+// CUDA C++ with the shared header semiring.cuh (its DPX guard and
+// addmin_s16x2): NVRTC compiles it at run time for the exact device, and
+// kernels/ptx/minplus.ptx is its compute_70 fallback.
 //
 // Conventions (the host side, package impls/cuda/minplus, keeps them):
 //   - Matrices are n x n, row-major, int16, stored with a leading dimension
@@ -18,6 +19,8 @@
 //     infinity saturates (inf + x >= inf) without any clamping in the loops,
 //     and the padding columns of C are inf because those of B are.
 
+#include "semiring.cuh"
+
 namespace mp {
 
 typedef long long i64;
@@ -27,17 +30,10 @@ typedef unsigned int u32;
 // dup16 returns v in both halves of a 32-bit word.
 __device__ __forceinline__ u32 dup16(int v) { return ((u32)v & 0xffffu) * 0x10001u; }
 
-// addmin2 returns, per 16-bit half, min(a + b, c): one DPX instruction
-// (VIADDMNMX) on Hopper with CUDA 12+; elsewhere a 32-bit add (the halves
-// are in [0, 16383], so their sums stay below 2^15 and never carry into
-// each other) and a per-half unsigned minimum.
-__device__ __forceinline__ u32 addmin2(u32 a, u32 b, u32 c) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDACC_VER_MAJOR__) && __CUDACC_VER_MAJOR__ >= 12
-  return __viaddmin_s16x2(a, b, c);
-#else
-  return __vminu2(a + b, c);
-#endif
-}
+// addmin2 returns, per 16-bit half, min(a + b, c): sr::addmin_s16x2, one
+// DPX instruction on Hopper with CUDA 12+ (the halves are in [0, 16383], as
+// its portable form needs).
+__device__ __forceinline__ u32 addmin2(u32 a, u32 b, u32 c) { return sr::addmin_s16x2(a, b, c); }
 
 // ---------------------------------------------------------------------------
 // Layout and statistics.
@@ -413,7 +409,7 @@ extern "C" __global__ void __launch_bounds__(128) minplus_sparse(const int* __re
 
 // minplus_dpx writes 1 to *out when addmin2 compiled to the DPX instruction.
 extern "C" __global__ void minplus_dpx(int* out) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDACC_VER_MAJOR__) && __CUDACC_VER_MAJOR__ >= 12
+#if SR_DPX
   *out = 1;
 #else
   *out = 0;

@@ -51,7 +51,7 @@ func TestGPUModule(t *testing.T) {
 	if err := nvrtc.Load(); err == nil {
 		arch := ArchCandidates(d.Props.Major, d.Props.Minor, 13, nil)[0]
 		src := `extern "C" __global__ void k(int* x) { x[threadIdx.x] = __viaddmax_s32(x[threadIdx.x], 1, 2); }`
-		_, err := nvrtc.Compile(src, "dpx.cu", []string{"--gpu-architecture=" + arch})
+		_, err := nvrtc.Compile(src, "dpx.cu", nil, []string{"--gpu-architecture=" + arch})
 		t.Logf("DPX __viaddmax_s32 for %s with NVRTC: %v", arch, err)
 	}
 }

@@ -73,7 +73,8 @@ func CacheDir() string {
 	return filepath.Join(d, "semibench", "kernels")
 }
 
-// cacheKey names a compiled kernel by source hash, target and NVRTC version.
+// cacheKey names a compiled kernel by source hash (Source.SHA256, which
+// covers its headers), target and NVRTC version.
 func cacheKey(src kernels.Source, arch, version string, opts []string) string {
 	h := sha256.Sum256([]byte(strings.Join(opts, "\x00")))
 	ext := ".ptx"
@@ -106,11 +107,11 @@ func compile(src kernels.Source, props driver.Props) (code []byte, arch string, 
 				return b, a, true, nil
 			}
 		}
-		out, err := nvrtc.Compile(src.Code, src.Name+".cu", opts)
+		out, err := nvrtc.Compile(src.Code, src.Name+".cu", src.Headers, opts)
 		if err != nil {
 			var ne *nvrtc.Error
 			if errors.As(err, &ne) && ne.Code == 6 { // NVRTC_ERROR_COMPILATION: the source is wrong
-				return nil, a, false, fmt.Errorf("compiling kernels/%s.cu for %s: %w", src.Name, a, err)
+				return nil, a, false, fmt.Errorf("compiling kernels/%s.cu (headers %v) for %s: %w", src.Name, src.HeaderNames(), a, err)
 			}
 			errs = append(errs, fmt.Sprintf("%s: %v", a, err))
 			continue

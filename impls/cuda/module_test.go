@@ -38,6 +38,15 @@ func TestCacheKey(t *testing.T) {
 	if a == b || a == c || !strings.HasSuffix(a, ".cubin") || !strings.HasPrefix(a, "kleene-") {
 		t.Errorf("keys must differ by NVRTC version and source: %s %s %s", a, b, c)
 	}
+	if len(src.Headers) == 0 {
+		t.Fatal("kleene.cu includes no header")
+	}
+	edited := src
+	edited.Headers = slices.Clone(src.Headers)
+	edited.Headers[0].Code += " "
+	if d := cacheKey(edited, "sm_90a", "12.8", kernels.Options("sm_90a")); d == a {
+		t.Errorf("editing %s must change the cache key %s", edited.Headers[0].Name, a)
+	}
 	if k := cacheKey(src, "compute_90", "12.8", nil); !strings.HasSuffix(k, ".ptx") {
 		t.Errorf("PTX key %s", k)
 	}

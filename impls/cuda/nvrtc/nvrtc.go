@@ -275,25 +275,52 @@ type Output struct {
 	Log   string // the compiler's log (warnings), possibly empty
 }
 
-// Compile compiles CUDA C++ source named name with the given options (e.g.
-// "--gpu-architecture=sm_90a", "-std=c++17"). With a real architecture
-// (sm_XX) it returns a cubin where NVRTC supports it (11.1+), else PTX. A
-// compilation error is an *Error whose Log holds the compiler's messages.
-func Compile(src, name string, opts []string) (*Output, error) {
+// Header is a header handed to NVRTC with a program: an `#include "Name"`
+// in the program (or in another header) resolves to Code.
+type Header struct {
+	Name string // as written in the #include, e.g. "semiring.cuh"
+	Code string
+}
+
+// Compile compiles CUDA C++ source named name with the given headers and
+// options (e.g. "--gpu-architecture=sm_90a", "-std=c++17"). With a real
+// architecture (sm_XX) it returns a cubin where NVRTC supports it (11.1+),
+// else PTX. A compilation error is an *Error whose Log holds the compiler's
+// messages.
+func Compile(src, name string, headers []Header, opts []string) (*Output, error) {
 	if err := load(); err != nil {
 		return nil, err
 	}
+	// The header and option arrays hold pointers to Go memory: pin every
+	// string they point to.
+	var pin runtime.Pinner
+	defer pin.Unpin()
 	csrc, cname := cstr(src), cstr(name)
+	hcode := make([]uintptr, max(len(headers), 1))
+	hname := make([]uintptr, max(len(headers), 1))
+	hkeep := make([][]byte, 0, 2*len(headers))
+	for i, h := range headers {
+		c, n := cstr(h.Code), cstr(h.Name)
+		hkeep = append(hkeep, c, n)
+		pin.Pin(&c[0])
+		pin.Pin(&n[0])
+		hcode[i] = uintptr(unsafe.Pointer(&c[0]))
+		hname[i] = uintptr(unsafe.Pointer(&n[0]))
+	}
+	var hcodeP, hnameP *uintptr // NULL when there are no headers
+	if len(headers) > 0 {
+		hcodeP, hnameP = &hcode[0], &hname[0]
+	}
 	var prog uintptr
-	if err := call("nvrtcCreateProgram", uintptr(unsafe.Pointer(&prog)), uintptr(unsafe.Pointer(&csrc[0])),
-		uintptr(unsafe.Pointer(&cname[0])), 0, 0, 0); err != nil {
+	err := call("nvrtcCreateProgram", uintptr(unsafe.Pointer(&prog)), uintptr(unsafe.Pointer(&csrc[0])),
+		uintptr(unsafe.Pointer(&cname[0])), uintptr(len(headers)), uintptr(unsafe.Pointer(hcodeP)),
+		uintptr(unsafe.Pointer(hnameP)))
+	runtime.KeepAlive(hkeep)
+	if err != nil {
 		return nil, err
 	}
 	defer func() { _ = call("nvrtcDestroyProgram", uintptr(unsafe.Pointer(&prog))) }()
 
-	// The option array holds pointers to Go memory: pin every string.
-	var pin runtime.Pinner
-	defer pin.Unpin()
 	copts := make([]uintptr, max(len(opts), 1))
 	keep := make([][]byte, len(opts))
 	for i, o := range opts {

@@ -36,14 +36,14 @@ func TestCompile(t *testing.T) {
 		t.Fatalf("Version: %q, %v", v, err)
 	}
 	t.Logf("NVRTC %s from %s", v, Path())
-	out, err := Compile(`extern "C" __global__ void k(float* x) { x[threadIdx.x] += 1.0f; }`, "k.cu", []string{"--gpu-architecture=compute_70"})
+	out, err := Compile(`extern "C" __global__ void k(float* x) { x[threadIdx.x] += 1.0f; }`, "k.cu", nil, []string{"--gpu-architecture=compute_70"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if out.Cubin || !strings.Contains(string(out.Code), ".entry k") {
 		t.Errorf("expected PTX with entry k, got cubin=%v", out.Cubin)
 	}
-	_, err = Compile(`extern "C" __global__ void k(float* x) { x[threadIdx.x] += undefined_name; }`, "bad.cu", []string{"--gpu-architecture=compute_70"})
+	_, err = Compile(`extern "C" __global__ void k(float* x) { x[threadIdx.x] += undefined_name; }`, "bad.cu", nil, []string{"--gpu-architecture=compute_70"})
 	var e *Error
 	if !errors.As(err, &e) || e.Call != "nvrtcCompileProgram" || !strings.Contains(e.Log, "undefined_name") {
 		t.Fatalf("compile error should carry the log: %v", err)
@@ -52,5 +52,34 @@ func TestCompile(t *testing.T) {
 		t.Error(err)
 	} else {
 		t.Logf("supported archs: %v", archs)
+	}
+}
+
+// TestCompileHeaders checks, where NVRTC is installed, that headers handed
+// to Compile resolve quoted includes, also from one header to another, and
+// that a program whose header is not handed over fails with the log.
+func TestCompileHeaders(t *testing.T) {
+	if err := Load(); err != nil {
+		if errors.Is(err, ErrNotFound) {
+			t.Skip("no NVRTC on this machine")
+		}
+		t.Fatal(err)
+	}
+	src := "#include \"outer.cuh\"\nextern \"C\" __global__ void k(float* x) { x[threadIdx.x] = twice(x[threadIdx.x]) + INNER; }\n"
+	headers := []Header{
+		{Name: "outer.cuh", Code: "#include \"inner.cuh\"\n__device__ float twice(float v) { return 2.0f * v; }\n"},
+		{Name: "inner.cuh", Code: "#define INNER 3.0f\n"},
+	}
+	out, err := Compile(src, "k.cu", headers, []string{"--gpu-architecture=compute_70"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out.Code), ".entry k") {
+		t.Error("expected PTX with entry k")
+	}
+	_, err = Compile(src, "k.cu", headers[:1], []string{"--gpu-architecture=compute_70"})
+	var e *Error
+	if !errors.As(err, &e) || !strings.Contains(e.Log, "inner.cuh") {
+		t.Fatalf("a missing header must fail with the log naming it: %v", err)
 	}
 }
