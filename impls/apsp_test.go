@@ -2,6 +2,7 @@ package impls
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/semibench/semibench/problems/apsp"
@@ -38,7 +39,7 @@ func TestAPSPNames(t *testing.T) {
 		t.Error("cpu/sgje does not count its operations")
 	}
 	for _, im := range APSP.All() {
-		if cuda := im.Name[:5] == "cuda/"; im.MarksWindow != cuda {
+		if cuda := strings.HasPrefix(im.Name, "cuda/"); im.MarksWindow != cuda {
 			t.Errorf("%s: MarksWindow %v", im.Name, im.MarksWindow)
 		}
 	}
