@@ -14,10 +14,10 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"time"
 
 	"github.com/semibench/semibench/bench"
-	"github.com/semibench/semibench/impls/cpu/apsp"
+	"github.com/semibench/semibench/impls"
+	"github.com/semibench/semibench/problems/apsp"
 	"github.com/semibench/semibench/semiring"
 	"github.com/semibench/semibench/systolic"
 )
@@ -108,18 +108,18 @@ type apspOut struct {
 
 func apspSemiringCase(name string, n int, o Options) Case {
 	seed := apspSeed(o)
-	impls := []string{"cpu/sgje", "cpu/fast", "cuda/fast"}
+	caseImpls := []string{"cpu/sgje", "cpu/fast", "cuda/fast"}
 	if name == "real-inverse" {
-		impls = []string{"cpu/sgje", "cuda/fast"}
+		caseImpls = []string{"cpu/sgje", "cuda/fast"}
 	}
 	return Case{
 		Params: bench.Params{{Name: "semiring", Value: name}, {Name: "n", Value: strconv.Itoa(n)}},
-		Impls:  impls,
+		Impls:  caseImpls,
 		Work:   float64(n) * float64(n) * float64(n),
 		Setup: func(ctx context.Context) (*Instance, error) {
 			metrics := map[string]float64{}
 			inst := &Instance{Metrics: metrics}
-			var run func(ctx context.Context, impl string, rec *bench.Recorder) (apspOut, error)
+			var run func(ctx context.Context, im apsp.Impl, rec *bench.Recorder) (apspOut, error)
 			var check func(out apspOut) bench.Check
 			switch name {
 			case "min-plus", "max-plus":
@@ -142,18 +142,10 @@ func apspSemiringCase(name string, n int, o Options) Case {
 				}
 				inst.Input = &bench.Input{Generator: "apsp-random-graph", Seed: seed, Hash: hashMatrix(a),
 					Description: fmt.Sprintf("%s: n=%d, about 3 arcs per vertex, integer weights in [1,20], 4%% negated", name, n)}
-				run = func(ctx context.Context, impl string, rec *bench.Recorder) (apspOut, error) {
+				run = func(ctx context.Context, im apsp.Impl, rec *bench.Recorder) (apspOut, error) {
 					c := a.Clone()
-					var cnt apsp.Counts
-					var err error
-					if impl == "cuda/fast" {
-						err = apspMinPlus32(ctx, c, name == "max-plus", rec)
-					} else if name == "max-plus" {
-						cnt, err = apspRun(ctx, impl, semiring.MaxPlus[float64]{}, c)
-					} else {
-						cnt, err = apspRun(ctx, impl, semiring.MinPlus[float64]{}, c)
-					}
-					return apspOut{mat: c, counts: cnt, sgje: impl == "cpu/sgje"}, err
+					cnt, err := im.Float(ctx, name, c, apsp.Options{Rec: rec})
+					return apspOut{mat: c, counts: cnt, sgje: im.Counted}, err
 				}
 				check = func(out apspOut) bench.Check {
 					return exactCheck("equal to Bellman-Ford from every source (-inf where a negative cycle reaches)", out.mat.(*apsp.Matrix[float64]), ref)
@@ -167,13 +159,10 @@ func apspSemiringCase(name string, n int, o Options) Case {
 				ref := apsp.BFSClosure(a)
 				inst.Input = &bench.Input{Generator: "apsp-random-relation", Seed: seed, Hash: hashMatrix(a),
 					Description: fmt.Sprintf("boolean: n=%d, about 1.2 arcs per vertex", n)}
-				run = func(ctx context.Context, impl string, rec *bench.Recorder) (apspOut, error) {
+				run = func(ctx context.Context, im apsp.Impl, rec *bench.Recorder) (apspOut, error) {
 					c := a.Clone()
-					if impl == "cuda/fast" {
-						return apspOut{mat: c}, apspCUDAFast(ctx, semiring.Boolean{}, c, rec)
-					}
-					cnt, err := apspRun(ctx, impl, semiring.Boolean{}, c)
-					return apspOut{mat: c, counts: cnt, sgje: impl == "cpu/sgje"}, err
+					cnt, err := im.Bool(ctx, c, apsp.Options{Rec: rec})
+					return apspOut{mat: c, counts: cnt, sgje: im.Counted}, err
 				}
 				check = func(out apspOut) bench.Check {
 					return exactCheck("equal to breadth-first search from every vertex", out.mat.(*apsp.Matrix[bool]), ref)
@@ -204,20 +193,16 @@ func apspSemiringCase(name string, n int, o Options) Case {
 				}
 				inst.Input = &bench.Input{Generator: "apsp-random-real", Seed: seed, Hash: hashMatrix(input),
 					Description: fmt.Sprintf("%s: n=%d, entries uniform in ±1/√n", name, n)}
-				run = func(ctx context.Context, impl string, rec *bench.Recorder) (apspOut, error) {
+				run = func(ctx context.Context, im apsp.Impl, rec *bench.Recorder) (apspOut, error) {
 					c := input.Clone()
-					switch {
-					case impl == "cuda/fast" && name == "real-inverse":
-						return apspOut{mat: c}, apspCUDAInverse(ctx, c, rec)
-					case impl == "cuda/fast":
-						return apspOut{mat: c}, apspCUDAFast(ctx, semiring.Real[float64]{}, c, rec)
-					}
+					var cnt apsp.Counts
+					var err error
 					if name == "real-inverse" {
-						cnt, err := apsp.Inverse(ctx, c)
-						return apspOut{mat: c, counts: cnt, sgje: true}, err
+						cnt, err = im.Inverse(ctx, c, apsp.Options{Rec: rec})
+					} else {
+						cnt, err = im.Float(ctx, "real", c, apsp.Options{Rec: rec})
 					}
-					cnt, err := apspRun(ctx, impl, semiring.Real[float64]{}, c)
-					return apspOut{mat: c, counts: cnt, sgje: impl == "cpu/sgje"}, err
+					return apspOut{mat: c, counts: cnt, sgje: im.Counted}, err
 				}
 				check = func(out apspOut) bench.Check {
 					return relCheck("within 1e-9 (relative, at least 1 in the denominator) of Gauss-Jordan with partial pivoting", out.mat.(*apsp.Matrix[float64]), ref, 1e-9)
@@ -226,17 +211,19 @@ func apspSemiringCase(name string, n int, o Options) Case {
 				return nil, fmt.Errorf("unknown semiring case %q", name)
 			}
 			inst.Run = func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
-				if !slices.Contains(impls, impl) {
+				im, err := impls.APSP.Lookup(impl)
+				if err != nil || !slices.Contains(caseImpls, impl) {
 					return nil, fmt.Errorf("%w: implementation %s is not built into this binary", ErrUnavailable, impl)
 				}
 				// cuda/fast marks its own window and phases (the matrix in
 				// device memory); the CPU implementations' closure is the
 				// whole call.
 				stop := func() {}
-				if impl != "cuda/fast" {
-					stop = rec.Start("closure")
+				if !im.MarksWindow {
+					stop = rec.Start(apsp.PhaseClosure)
 				}
-				out, err := run(ctx, impl, rec)
+				out, err := run(ctx, im, rec)
+				err = markUnavailable(err)
 				stop()
 				if err == nil && out.sgje {
 					metrics["stars"] = float64(out.counts.Stars)
@@ -272,15 +259,6 @@ func negate(a *apsp.Matrix[float64]) *apsp.Matrix[float64] {
 		b.Data[i] = -v
 	}
 	return b
-}
-
-// apspRun runs an implementation, returning sGJE's counts (zero for
-// cpu/fast).
-func apspRun[T any, S semiring.Semiring[T]](ctx context.Context, impl string, s S, c *apsp.Matrix[T]) (apsp.Counts, error) {
-	if impl == "cpu/sgje" {
-		return apsp.SGJE(ctx, s, c)
-	}
-	return apsp.Counts{}, apsp.Closure(ctx, impl, s, c, apsp.FastOptions{})
 }
 
 func exactCheck[T comparable](method string, got, want *apsp.Matrix[T]) bench.Check {
@@ -421,13 +399,13 @@ func apspSystolicCase(n int, o Options) Case {
 				var out simOut
 				var err error
 				stop := rec.Start("gje0_single")
-				if out.single, err = apspSim(ctx, gpu, semiring.MinPlus[float64]{}, n, [][]float64{mp.Data}, systolic.Config{Tracks: 1}, nil); err != nil {
+				if out.single, err = apspSim(ctx, gpu, "min-plus", n, [][]float64{mp.Data}, systolic.Config{Tracks: 1}, nil); err != nil {
 					return out, err
 				}
-				if out.boolRun, err = apspSim(ctx, gpu, semiring.Boolean{}, n, [][]bool{bm}, systolic.Config{Tracks: 1}, nil); err != nil {
+				if out.boolRun, err = apspSim(ctx, gpu, "boolean", n, [][]bool{bm}, systolic.Config{Tracks: 1}, nil); err != nil {
 					return out, err
 				}
-				if out.realRun, err = apspSim(ctx, gpu, semiring.Real[float64]{}, n, [][]float64{re}, systolic.Config{Tracks: 1}, nil); err != nil {
+				if out.realRun, err = apspSim(ctx, gpu, "real", n, [][]float64{re}, systolic.Config{Tracks: 1}, nil); err != nil {
 					return out, err
 				}
 				stop()
@@ -435,16 +413,16 @@ func apspSystolicCase(n int, o Options) Case {
 					// cuda/systolic's total is the GJE0 stream with its
 					// data on the device (phases h2d and d2h outside it,
 					// steps inside); the single matrices above are outside.
-					out.g0, err = apspSim(ctx, gpu, semiring.MinPlus[float64]{}, n, s0, systolic.Config{Design: systolic.GJE0, Tracks: 3, Window: win0}, rec)
+					out.g0, err = apspSim(ctx, gpu, "min-plus", n, s0, systolic.Config{Design: systolic.GJE0, Tracks: 3, Window: win0}, rec)
 					return out, err
 				}
 				stop = rec.Start("gje0_stream")
-				if out.g0, err = apspSim(ctx, gpu, semiring.MinPlus[float64]{}, n, s0, systolic.Config{Design: systolic.GJE0, Tracks: 3, Window: win0}, nil); err != nil {
+				if out.g0, err = apspSim(ctx, gpu, "min-plus", n, s0, systolic.Config{Design: systolic.GJE0, Tracks: 3, Window: win0}, nil); err != nil {
 					return out, err
 				}
 				stop()
 				stop = rec.Start("gje1_stream")
-				out.g1, err = systolic.Simulate(ctx, n, systolic.SemiringOps(semiring.MinPlus[float64]{}), s1, systolic.Config{Design: systolic.GJE1, Tracks: 3, Window: win1})
+				out.g1, err = apspSim(ctx, false, "min-plus", n, s1, systolic.Config{Design: systolic.GJE1, Tracks: 3, Window: win1}, nil)
 				stop()
 				return out, err
 			}
@@ -515,20 +493,20 @@ func apspSystolicCase(n int, o Options) Case {
 							}
 						}
 					}
-					if d := sysCompare(semiring.MinPlus[float64]{}, n, [][]float64{mp.Data}, out.single); d != "" {
+					if d := sysCompare("min-plus", n, [][]float64{mp.Data}, out.single); d != "" {
 						bad = append(bad, "min-plus: "+d)
 					}
-					if d := sysCompare(semiring.Boolean{}, n, [][]bool{bm}, out.boolRun); d != "" {
+					if d := sysCompare("boolean", n, [][]bool{bm}, out.boolRun); d != "" {
 						bad = append(bad, "boolean: "+d)
 					}
-					if d := sysCompare(semiring.Real[float64]{}, n, [][]float64{re}, out.realRun); d != "" {
+					if d := sysCompare("real", n, [][]float64{re}, out.realRun); d != "" {
 						bad = append(bad, "real: "+d)
 					}
-					if d := sysCompare(semiring.MinPlus[float64]{}, n, s0, out.g0); d != "" {
+					if d := sysCompare("min-plus", n, s0, out.g0); d != "" {
 						bad = append(bad, "GJE0 stream: "+d)
 					}
 					if out.g1 != nil {
-						if d := sysCompare(semiring.MinPlus[float64]{}, n, s1, out.g1); d != "" {
+						if d := sysCompare("min-plus", n, s1, out.g1); d != "" {
 							bad = append(bad, "GJE1 stream: "+d)
 						}
 						if out.g1.Utilization() != 1 {
@@ -575,13 +553,13 @@ type simOut struct {
 
 // sysCompare returns "" when every matrix of the run equals sGJE's closure
 // and the run had no conflicts, or the first difference.
-func sysCompare[T comparable, S semiring.Semiring[T]](s S, n int, mats [][]T, run *systolic.Run[T]) string {
+func sysCompare[T comparable](sr string, n int, mats [][]T, run *systolic.Run[T]) string {
 	if run.Conflicts != 0 {
 		return fmt.Sprintf("%d conflicts, first: %s", run.Conflicts, run.FirstConflict)
 	}
 	for m, x := range mats {
 		c := &apsp.Matrix[T]{N: n, Data: append([]T(nil), x...)}
-		if _, err := apsp.SGJE(context.Background(), s, c); err != nil {
+		if err := apspSGJE(context.Background(), sr, c); err != nil {
 			return "sGJE: " + err.Error()
 		}
 		for e, v := range c.Data {
@@ -774,7 +752,15 @@ func apspBlockedCase(c Case, o Options) Case {
 		if slices.Contains(c.Impls, "cpu/fast") {
 			// The in-cache limit of the update on this machine, measured
 			// beside every case (the machine may be shared).
-			metrics["limit_gups"] = apsp.PeakMinPlus32(threads, 200*time.Millisecond) / 1e9
+			fast, err := apspImpl("cpu/fast")
+			if err != nil {
+				return nil, err
+			}
+			limit, err := fast.Limit(ctx, apsp.Options{Threads: threads})
+			if err != nil {
+				return nil, err
+			}
+			metrics["limit_gups"] = limit / 1e9
 		}
 		return &Instance{
 			Input: &bench.Input{Generator: "apsp-random-graph", Seed: seed, Hash: hashMatrix(a),
@@ -785,24 +771,20 @@ func apspBlockedCase(c Case, o Options) Case {
 				// the harness's, not the solve's: it stays out of the times.
 				var c *apsp.Matrix[float32]
 				rec.Untimed(func() { c = a.Clone() })
-				var err error
-				switch impl {
-				case "cpu/sgje":
-					stop := rec.Start("closure")
-					_, err = apsp.SGJE(ctx, semiring.MinPlus[float32]{}, c)
-					stop()
-				case "cpu/fast":
-					stop := rec.Start("closure")
-					err = apsp.Fast(ctx, semiring.MinPlus[float32]{}, c, apsp.FastOptions{Threads: threads})
-					stop()
-				case "cuda/fast":
-					// Phases h2d (outside total), closure (CUDA events) and
-					// d2h (outside); the device's limit is measured in
-					// Check, outside every repetition.
-					err = apspCUDAFast(ctx, semiring.MinPlus[float32]{}, c, rec)
-				default:
-					return nil, fmt.Errorf("%w: implementation %s is not built into this binary", ErrUnavailable, impl)
+				im, err := apspImpl(impl)
+				if err != nil {
+					return nil, err
 				}
+				// cuda/fast marks its phases h2d (outside total), closure
+				// (CUDA events) and d2h (outside); the device's limit is
+				// measured in Check, outside every repetition.
+				stop := func() {}
+				if !im.MarksWindow {
+					stop = rec.Start(apsp.PhaseClosure)
+				}
+				_, err = im.MinPlus32(ctx, c, apsp.Options{Threads: threads, Rec: rec})
+				stop()
+				err = markUnavailable(err)
 				return c, err
 			},
 			Check: func(impl string, o any) bench.Check {
@@ -1288,7 +1270,7 @@ func systolicSweep(ctx context.Context, seed uint64, maxN int) (map[string]float
 			for k, x := range mats {
 				sz := run.Sizes[k]
 				c := &apsp.Matrix[float64]{N: sz, Data: append([]float64(nil), x...)}
-				if _, err := apsp.SGJE(ctx, s, c); err != nil || !slices.Equal(c.Data, run.Result[k]) {
+				if err := apspSGJE(ctx, "min-plus", c); err != nil || !slices.Equal(c.Data, run.Result[k]) {
 					res.resultsBad++
 				}
 			}

@@ -6,93 +6,55 @@ import (
 	"sync"
 
 	"github.com/semibench/semibench/bench"
-	"github.com/semibench/semibench/impls/cpu/apsp"
-	cudaapsp "github.com/semibench/semibench/impls/cuda/apsp"
-	"github.com/semibench/semibench/semiring"
+	"github.com/semibench/semibench/impls"
+	"github.com/semibench/semibench/problems/apsp"
 	"github.com/semibench/semibench/systolic"
 )
 
-// The CUDA implementations of the apsp experiments and of `semibench solve
-// apsp`: thin calls of package cudaapsp whose "no driver or no device"
-// errors become ErrUnavailable.
+// The apsp experiments' calls of the implementations that are not plain
+// closures (the systolic simulations, the GPU's limit and its certificate),
+// through impls.APSP; the GPU's "no driver or no device" errors become
+// ErrUnavailable.
 
-// apspCUDAFast runs cuda/fast on c in place; rec (may be nil) receives the
-// phases h2d (outside total), closure (CUDA events, inside) and d2h
-// (outside), and the window of total: the solve with the matrix in device
-// memory.
-func apspCUDAFast[T any, S semiring.Semiring[T]](ctx context.Context, s S, c *apsp.Matrix[T], rec *bench.Recorder) error {
-	_, err := cudaapsp.Fast(ctx, s, c, cudaapsp.Options{Rec: rec})
-	return markUnavailable(err)
+// apspImpl looks the named implementation up, or says it is not built in.
+func apspImpl(name string) (apsp.Impl, error) {
+	im, err := impls.APSP.Lookup(name)
+	if err != nil {
+		return im, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	return im, nil
 }
 
-// apspCUDAInverse replaces a by A⁻¹ with cudaapsp.Inverse.
-func apspCUDAInverse(ctx context.Context, a *apsp.Matrix[float64], rec *bench.Recorder) error {
-	_, err := cudaapsp.Inverse(ctx, a, cudaapsp.Options{Rec: rec})
-	return markUnavailable(err)
-}
-
-// apspMinPlus32 runs cuda/fast in min-plus on float64 values: they are
-// rounded to float32 (exact for integers below 2²⁴), closed on the GPU and
-// widened back (both conversions on the host, outside total, inside
-// end_to_end). With negate it computes the max-plus closure instead, as
-// the negation of the min-plus closure of -A (the zeros -inf and +inf, and
-// the stars, correspond under negation).
-func apspMinPlus32(ctx context.Context, a *apsp.Matrix[float64], negate bool, rec *bench.Recorder) error {
-	sign := 1.0
-	if negate {
-		sign = -1
-	}
-	c := &apsp.Matrix[float32]{N: a.N, Data: make([]float32, len(a.Data))}
-	for i, v := range a.Data {
-		c.Data[i] = float32(sign * v)
-	}
-	if err := apspCUDAFast(ctx, semiring.MinPlus[float32]{}, c, rec); err != nil {
-		return err
-	}
-	for i, v := range c.Data {
-		a.Data[i] = sign * float64(v)
-	}
-	return nil
-}
-
-// APSPBackends are the GPU implementations that `semibench solve apsp`
-// runs beside the CPU ones (apsp.SolveWith): cuda/fast in every semiring
-// (min-plus and max-plus in float32, Boolean, real in float64) and its
-// --inverse by cudaapsp.Inverse.
-func APSPBackends() []apsp.Backend {
-	return []apsp.Backend{{
-		Name: "cuda/fast",
-		Note: "min-plus and max-plus values in float32 on the GPU",
-		Float: func(ctx context.Context, sr string, a *apsp.Matrix[float64]) error {
-			switch sr {
-			case "min-plus", "max-plus":
-				return apspMinPlus32(ctx, a, sr == "max-plus", nil)
-			case "real":
-				return apspCUDAFast(ctx, semiring.Real[float64]{}, a, nil)
-			}
-			return fmt.Errorf("cuda/fast: semiring %q is not implemented", sr)
-		},
-		Bool: func(ctx context.Context, a *apsp.Matrix[bool]) error {
-			return apspCUDAFast(ctx, semiring.Boolean{}, a, nil)
-		},
-		Inverse: func(ctx context.Context, a *apsp.Matrix[float64]) error {
-			return apspCUDAInverse(ctx, a, nil)
-		},
-	}}
-}
-
-// apspSim runs the array GJE0 or GJE1 on mats by the CPU simulator or,
-// with gpu, by cuda/systolic (GJE0 only), which marks its window and phases
-// on rec (may be nil: untimed).
-func apspSim[T any, S semiring.Semiring[T]](ctx context.Context, gpu bool, s S, n int, mats [][]T, cfg systolic.Config, rec *bench.Recorder) (*systolic.Run[T], error) {
+// apspSim runs the array GJE0 or GJE1 on mats in the named semiring
+// ("boolean" or one on float64 values) by the CPU simulator or, with gpu,
+// by cuda/systolic (GJE0 only), which marks its window and phases on rec
+// (may be nil: untimed).
+func apspSim[T any](ctx context.Context, gpu bool, sr string, n int, mats [][]T, cfg systolic.Config, rec *bench.Recorder) (*systolic.Run[T], error) {
+	name := "cpu/systolic"
 	if gpu {
-		r, err := cudaapsp.Systolic(ctx, s, n, mats, cfg, cudaapsp.Options{Rec: rec})
-		return r, markUnavailable(err)
+		name = "cuda/systolic"
 	}
-	return systolic.Simulate(ctx, n, systolic.SemiringOps(s), mats, cfg)
+	im, err := apspImpl(name)
+	if err != nil {
+		return nil, err
+	}
+	opt := apsp.Options{Rec: rec}
+	var run any
+	switch m := any(mats).(type) {
+	case [][]float64:
+		run, err = im.SystolicFloat(ctx, sr, n, m, cfg, opt)
+	case [][]bool:
+		run, err = im.SystolicBool(ctx, n, m, cfg, opt)
+	default:
+		return nil, fmt.Errorf("%s: no simulation of %T", name, mats)
+	}
+	if err != nil {
+		return nil, markUnavailable(err)
+	}
+	return run.(*systolic.Run[T]), nil
 }
 
-// apspPeak caches cudaapsp.PeakMinPlus32: the device's limit is measured
+// apspPeak caches cuda/fast's Limit: the device's limit is measured
 // once per process.
 var apspPeak struct {
 	sync.Mutex
@@ -105,7 +67,11 @@ func apspGPUPeak(ctx context.Context) (float64, error) {
 	apspPeak.Lock()
 	defer apspPeak.Unlock()
 	if apspPeak.v == 0 {
-		v, err := cudaapsp.PeakMinPlus32(ctx, cudaapsp.Options{})
+		im, err := apspImpl("cuda/fast")
+		if err != nil {
+			return 0, err
+		}
+		v, err := im.Limit(ctx, apsp.Options{})
 		if err != nil {
 			return 0, markUnavailable(err)
 		}
@@ -116,11 +82,15 @@ func apspGPUPeak(ctx context.Context) (float64, error) {
 
 // apspGPUCertificate checks the closure D of A (min-plus float32, integer
 // weights, every cycle positive) by the equation D = I ⊕ A ⊗ D, with the
-// product computed on the GPU (cudaapsp.ProductMinPlus32) and compared on
+// product computed on the GPU (cuda/fast's ProductMinPlus32) and compared on
 // the host. An error means the GPU could not compute the product.
 func apspGPUCertificate(a, d *apsp.Matrix[float32]) (bench.Check, error) {
 	chk := bench.Check{Method: "certificate: D = I ⊕ A ⊗ D exactly (unique solution: every cycle positive, integer weights); A ⊗ D by cuda/fast's product kernel on the GPU"}
-	x, err := cudaapsp.ProductMinPlus32(context.Background(), a, d, cudaapsp.Options{})
+	im, err := apspImpl("cuda/fast")
+	if err != nil {
+		return chk, err
+	}
+	x, err := im.ProductMinPlus32(context.Background(), a, d, apsp.Options{})
 	if err != nil {
 		return chk, err
 	}
@@ -137,4 +107,23 @@ func apspGPUCertificate(a, d *apsp.Matrix[float32]) (bench.Check, error) {
 	chk.OK = true
 	chk.Detail = fmt.Sprintf("all %d entries satisfy the closure equation", n*n)
 	return chk, nil
+}
+
+// apspSGJE replaces c by its closure by cpu/sgje, the reference of the
+// systolic checks: in the named semiring on float64 values, or in the
+// Boolean semiring.
+func apspSGJE[T any](ctx context.Context, sr string, c *apsp.Matrix[T]) error {
+	im, err := apspImpl("cpu/sgje")
+	if err != nil {
+		return err
+	}
+	switch m := any(c).(type) {
+	case *apsp.Matrix[float64]:
+		_, err = im.Float(ctx, sr, m, apsp.Options{})
+	case *apsp.Matrix[bool]:
+		_, err = im.Bool(ctx, m, apsp.Options{})
+	default:
+		err = fmt.Errorf("cpu/sgje: no closure of %T", c)
+	}
+	return err
 }

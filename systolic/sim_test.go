@@ -1,21 +1,23 @@
-package systolic
+package systolic_test
 
 import (
 	"context"
 	"errors"
+	"github.com/semibench/semibench/systolic"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
-	"github.com/semibench/semibench/impls/cpu/apsp"
+	cpuapsp "github.com/semibench/semibench/impls/cpu/apsp"
+	"github.com/semibench/semibench/problems/apsp"
 	"github.com/semibench/semibench/semiring"
 )
 
 func sgje[T any, S semiring.Semiring[T]](t *testing.T, s S, n int, x []T) []T {
 	t.Helper()
 	m := &apsp.Matrix[T]{N: n, Data: append([]T(nil), x...)}
-	if _, err := apsp.SGJE(context.Background(), s, m); err != nil {
+	if _, err := cpuapsp.SGJE(context.Background(), s, m); err != nil {
 		t.Fatal(err)
 	}
 	return m.Data
@@ -33,9 +35,9 @@ func minPlusMatrix(r *rand.Rand, n int) []float64 {
 }
 
 // checkRun asserts the paper's formulas and sGJE's results on every matrix.
-func checkRun[T comparable, S semiring.Semiring[T]](t *testing.T, s S, n int, mats [][]T, cfg Config) *Run[T] {
+func checkRun[T comparable, S semiring.Semiring[T]](t *testing.T, s S, n int, mats [][]T, cfg systolic.Config) *systolic.Run[T] {
 	t.Helper()
-	run, err := Simulate(context.Background(), n, SemiringOps(s), mats, cfg)
+	run, err := systolic.Simulate(context.Background(), n, systolic.SemiringOps(s), mats, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +74,7 @@ func TestSingleMatrixAllSemirings(t *testing.T) {
 		sizes = append(sizes, 64)
 	}
 	for _, n := range sizes {
-		cfg := Config{Tracks: 1}
+		cfg := systolic.Config{Tracks: 1}
 		run := checkRun(t, semiring.MinPlus[float64]{}, n, [][]float64{minPlusMatrix(r, n)}, cfg)
 		if run.Steps != 7*n-2 {
 			t.Errorf("n=%d: %d steps, want 7n-2", n, run.Steps)
@@ -110,16 +112,16 @@ func TestStreams(t *testing.T) {
 	if !testing.Short() {
 		sizes = append(sizes, 32)
 	}
-	for _, d := range []Design{GJE0, GJE1} {
+	for _, d := range []systolic.Design{systolic.GJE0, systolic.GJE1} {
 		for _, n := range sizes {
-			per, win := SteadyState(n, d)
+			per, win := systolic.SteadyState(n, d)
 			var mats [][]float64
 			for m := 0; m < 3*per; m++ {
 				mats = append(mats, minPlusMatrix(r, n))
 			}
-			run := checkRun(t, semiring.MinPlus[float64]{}, n, mats, Config{Design: d, Tracks: 3, Window: win})
+			run := checkRun(t, semiring.MinPlus[float64]{}, n, mats, systolic.Config{Design: d, Tracks: 3, Window: win})
 			want := 0.5
-			if d == GJE1 {
+			if d == systolic.GJE1 {
 				want = 1
 			}
 			if u := run.Utilization(); u != want {
@@ -139,11 +141,11 @@ func TestInverseOps(t *testing.T) {
 		for i := 0; i < n; i++ {
 			a.Set(i, i, float64(n))
 		}
-		run, err := Simulate(context.Background(), n, InverseOps(), [][]float64{append([]float64(nil), a.Data...)}, Config{Tracks: 1})
+		run, err := systolic.Simulate(context.Background(), n, systolic.InverseOps(), [][]float64{append([]float64(nil), a.Data...)}, systolic.Config{Tracks: 1})
 		if err != nil || run.Conflicts != 0 {
 			t.Fatal(err, run.FirstConflict)
 		}
-		if _, err := apsp.Inverse(context.Background(), a); err != nil {
+		if _, err := cpuapsp.Inverse(context.Background(), a); err != nil {
 			t.Fatal(err)
 		}
 		for e, v := range a.Data {
@@ -152,11 +154,11 @@ func TestInverseOps(t *testing.T) {
 			}
 		}
 	}
-	_, err := Simulate(context.Background(), 2, InverseOps(), [][]float64{{1, 2, 2, 4}}, Config{Tracks: 1})
-	if !errors.Is(err, ErrSingular) || !strings.Contains(err.Error(), "pivot (2,2)") {
+	_, err := systolic.Simulate(context.Background(), 2, systolic.InverseOps(), [][]float64{{1, 2, 2, 4}}, systolic.Config{Tracks: 1})
+	if !errors.Is(err, systolic.ErrSingular) || !strings.Contains(err.Error(), "pivot (2,2)") {
 		t.Errorf("singular: %v", err)
 	}
-	_, err = Simulate(context.Background(), 2, SemiringOps(semiring.Real[float64]{}), [][]float64{{0, 1, 0.5, 0.5}}, Config{Tracks: 1})
+	_, err = systolic.Simulate(context.Background(), 2, systolic.SemiringOps(semiring.Real[float64]{}), [][]float64{{0, 1, 0.5, 0.5}}, systolic.Config{Tracks: 1})
 	if !errors.Is(err, semiring.ErrNoStar) {
 		t.Errorf("star of 1: %v", err)
 	}
@@ -164,12 +166,12 @@ func TestInverseOps(t *testing.T) {
 
 func TestKindsAndPicture(t *testing.T) {
 	for _, n := range []int{1, 4, 9} {
-		a, err := NewArray(n)
+		a, err := systolic.NewArray(n)
 		if err != nil {
 			t.Fatal(err)
 		}
 		k := a.KindCounts()
-		want := map[Kind]int{A: (n - 1) * (n - 1), BI: n - 1, BO: n - 1, C: 1, DI: n, DO: n, E: 1}
+		want := map[systolic.Kind]int{systolic.A: (n - 1) * (n - 1), systolic.BI: n - 1, systolic.BO: n - 1, systolic.C: 1, systolic.DI: n, systolic.DO: n, systolic.E: 1}
 		for kind, c := range want {
 			if k[kind] != c {
 				t.Errorf("n=%d: %d processors of type %v, want %d", n, k[kind], kind, c)
@@ -179,11 +181,11 @@ func TestKindsAndPicture(t *testing.T) {
 			t.Errorf("n=%d: %d computing processors, want n²", n, a.Computing())
 		}
 	}
-	if _, err := NewArray(0); err == nil {
+	if _, err := systolic.NewArray(0); err == nil {
 		t.Error("n=0 accepted")
 	}
 	x := make([]bool, 16)
-	run, err := Simulate(context.Background(), 4, SemiringOps(semiring.Boolean{}), [][]bool{x}, Config{Tracks: 1, Snapshot: 11})
+	run, err := systolic.Simulate(context.Background(), 4, systolic.SemiringOps(semiring.Boolean{}), [][]bool{x}, systolic.Config{Tracks: 1, Snapshot: 11})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,16 +196,16 @@ func TestKindsAndPicture(t *testing.T) {
 }
 
 func TestBadConfig(t *testing.T) {
-	if _, err := Simulate(context.Background(), 2, SemiringOps(semiring.Boolean{}), [][]bool{{true, false}}, Config{Tracks: 1}); err == nil {
+	if _, err := systolic.Simulate(context.Background(), 2, systolic.SemiringOps(semiring.Boolean{}), [][]bool{{true, false}}, systolic.Config{Tracks: 1}); err == nil {
 		t.Error("a matrix of 2 elements accepted")
 	}
-	if _, err := Simulate(context.Background(), 2, SemiringOps(semiring.Boolean{}), [][]bool{make([]bool, 9)}, Config{Tracks: 1}); err == nil {
+	if _, err := systolic.Simulate(context.Background(), 2, systolic.SemiringOps(semiring.Boolean{}), [][]bool{make([]bool, 9)}, systolic.Config{Tracks: 1}); err == nil {
 		t.Error("a 3×3 matrix accepted by the array for 2×2")
 	}
-	if _, err := Simulate(context.Background(), 2, SemiringOps(semiring.Boolean{}), [][]bool{{true}}, Config{Starts: []int{0, 1}}); err == nil {
+	if _, err := systolic.Simulate(context.Background(), 2, systolic.SemiringOps(semiring.Boolean{}), [][]bool{{true}}, systolic.Config{Starts: []int{0, 1}}); err == nil {
 		t.Error("two start steps for one matrix accepted")
 	}
-	if _, err := Simulate(context.Background(), 2, SemiringOps(semiring.Boolean{}), nil, Config{Tracks: 4}); err == nil {
+	if _, err := systolic.Simulate(context.Background(), 2, systolic.SemiringOps(semiring.Boolean{}), nil, systolic.Config{Tracks: 4}); err == nil {
 		t.Error("4 tracks accepted")
 	}
 }
@@ -214,24 +216,24 @@ func BenchmarkSimulate(b *testing.B) {
 	x := minPlusMatrix(r, n)
 	var steps int
 	for b.Loop() {
-		run, _ := Simulate(context.Background(), n, SemiringOps(semiring.MinPlus[float64]{}), [][]float64{x}, Config{Tracks: 1})
+		run, _ := systolic.Simulate(context.Background(), n, systolic.SemiringOps(semiring.MinPlus[float64]{}), [][]float64{x}, systolic.Config{Tracks: 1})
 		steps += run.Steps
 	}
 	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
 }
 
 func TestPictureFunc(t *testing.T) {
-	pic, err := Picture(4, 11)
+	pic, err := systolic.Picture(4, 11)
 	if err != nil || !strings.Contains(pic, "C 33/") || !strings.Contains(pic, "BI 13^ 11\\") {
 		t.Errorf("Picture(4, 11): %v\n%s", err, pic)
 	}
-	if _, err := Picture(4, 27); err == nil {
+	if _, err := systolic.Picture(4, 27); err == nil {
 		t.Error("step past 7n-2 accepted")
 	}
 }
 
 func TestPictureSVG(t *testing.T) {
-	svg, err := PictureSVG(4, 11)
+	svg, err := systolic.PictureSVG(4, 11)
 	if err != nil || !strings.HasPrefix(svg, "<svg") || !strings.Contains(svg, "33↙") || strings.Count(svg, "<circle") != 25 {
 		t.Errorf("PictureSVG(4, 11): %v\n%s", err, svg)
 	}
@@ -243,30 +245,30 @@ func TestDiff(t *testing.T) {
 	r := rand.New(rand.NewPCG(4, 4))
 	mats := [][]float64{minPlusMatrix(r, 5), minPlusMatrix(r, 5)}
 	mats[1][3] = math.NaN()
-	cfg := Config{Tracks: 3}
-	run := func() *Run[float64] {
-		x, err := Simulate(context.Background(), 5, SemiringOps(semiring.MinPlus[float64]{}), mats, cfg)
+	cfg := systolic.Config{Tracks: 3}
+	run := func() *systolic.Run[float64] {
+		x, err := systolic.Simulate(context.Background(), 5, systolic.SemiringOps(semiring.MinPlus[float64]{}), mats, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return x
 	}
 	want := run()
-	if d := Diff(run(), want); d != "" {
+	if d := systolic.Diff(run(), want); d != "" {
 		t.Fatalf("two runs differ: %s", d)
 	}
 	for _, c := range []struct {
-		change func(*Run[float64])
+		change func(*systolic.Run[float64])
 		says   string
 	}{
-		{func(x *Run[float64]) { x.Active[9]++ }, "step 9"},
-		{func(x *Run[float64]) { x.Out[1][7]++ }, "matrix 1 element (2,3) left"},
-		{func(x *Run[float64]) { x.Result[0][24] = -1 }, "matrix 0 element (5,5) = -1"},
-		{func(x *Run[float64]) { x.Conflicts = 1 }, "1 conflicts"},
+		{func(x *systolic.Run[float64]) { x.Active[9]++ }, "step 9"},
+		{func(x *systolic.Run[float64]) { x.Out[1][7]++ }, "matrix 1 element (2,3) left"},
+		{func(x *systolic.Run[float64]) { x.Result[0][24] = -1 }, "matrix 0 element (5,5) = -1"},
+		{func(x *systolic.Run[float64]) { x.Conflicts = 1 }, "1 conflicts"},
 	} {
 		got := run()
 		c.change(got)
-		if d := Diff(got, want); !strings.Contains(d, c.says) {
+		if d := systolic.Diff(got, want); !strings.Contains(d, c.says) {
 			t.Errorf("Diff = %q, want it to say %q", d, c.says)
 		}
 	}

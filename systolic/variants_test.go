@@ -1,7 +1,8 @@
-package systolic
+package systolic_test
 
 import (
 	"context"
+	"github.com/semibench/semibench/systolic"
 	"math/rand/v2"
 	"testing"
 
@@ -29,7 +30,7 @@ func TestGJE1Smaller(t *testing.T) {
 			sizes = append(sizes, m)
 			mats = append(mats, minPlusMatrix(r, m))
 		}
-		run, err := Simulate(context.Background(), n, SemiringOps(s), mats, Config{Design: GJE1, Starts: MixedStarts(sizes)})
+		run, err := systolic.Simulate(context.Background(), n, systolic.SemiringOps(s), mats, systolic.Config{Design: systolic.GJE1, Starts: systolic.MixedStarts(sizes)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,13 +62,13 @@ func TestSearchSchedule(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 2))
 	s := semiring.MinPlus[float64]{}
 	for n := 1; n <= upTo(32, 64); n++ {
-		for _, d := range []Design{GJE0, GJE1} {
-			sc, err := SearchSchedule(context.Background(), n, d)
+		for _, d := range []systolic.Design{systolic.GJE0, systolic.GJE1} {
+			sc, err := systolic.SearchSchedule(context.Background(), n, d)
 			if err != nil {
 				t.Fatal(err)
 			}
 			wantT, wantP := 3, d.Period(n)
-			if n == 1 && d == GJE1 {
+			if n == 1 && d == systolic.GJE1 {
 				wantT, wantP = 6, 6
 			}
 			if sc.Tracks != wantT || sc.Period != wantP {
@@ -78,7 +79,7 @@ func TestSearchSchedule(t *testing.T) {
 				for k := 0; k < 3*sc.Tracks; k++ {
 					mats = append(mats, minPlusMatrix(r, n))
 				}
-				checkRun(t, s, n, mats, Config{Design: d, Starts: sc.Starts(len(mats))})
+				checkRun(t, s, n, mats, systolic.Config{Design: d, Starts: sc.Starts(len(mats))})
 			}
 			// One step shorter collides somewhere in the stream.
 			if sc.Period > sc.Tracks {
@@ -86,8 +87,8 @@ func TestSearchSchedule(t *testing.T) {
 				for k := range mats {
 					mats[k] = make([]bool, n*n)
 				}
-				short := Schedule{Tracks: sc.Tracks, Period: sc.Period - 1}
-				run, err := Simulate(context.Background(), n, SemiringOps(semiring.Boolean{}), mats, Config{Design: d, Starts: short.Starts(len(mats))})
+				short := systolic.Schedule{Tracks: sc.Tracks, Period: sc.Period - 1}
+				run, err := systolic.Simulate(context.Background(), n, systolic.SemiringOps(semiring.Boolean{}), mats, systolic.Config{Design: d, Starts: short.Starts(len(mats))})
 				if err == nil && run.Conflicts == 0 {
 					t.Errorf("%v n=%d: period %d runs without conflicts", d, n, sc.Period-1)
 				}
@@ -99,13 +100,13 @@ func TestSearchSchedule(t *testing.T) {
 func TestCollides(t *testing.T) {
 	occ := [][]uint64{{1 << 3}, {0, 1 << 1}} // steps 3; 65
 	for d, want := range map[int]bool{0: true, 1: false, 62: false, 64: false, -62: false} {
-		if got := Collides(occ, d); got != want {
+		if got := systolic.Collides(occ, d); got != want {
 			t.Errorf("Collides(%d) = %v, want %v", d, got, want)
 		}
 	}
 	occ = [][]uint64{{1<<3 | 1<<60, 1 << 2}} // steps 3, 60, 66
 	for d, want := range map[int]bool{57: true, 63: true, 6: true, -6: true, 5: false} {
-		if got := Collides(occ, d); got != want {
+		if got := systolic.Collides(occ, d); got != want {
 			t.Errorf("Collides(%d) = %v, want %v", d, got, want)
 		}
 	}
@@ -117,14 +118,14 @@ func TestCollides(t *testing.T) {
 // diagonal element (n = 1 is the exception: 2 steps).
 func TestWedgeAndUnidirectional(t *testing.T) {
 	for n := 1; n <= upTo(32, 64); n++ {
-		w, err := SimulateWedge(context.Background(), n)
+		w, err := systolic.SimulateWedge(context.Background(), n)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if w.Steps != 7*n-2 || w.Processors != (n+1)*(n+2)/2 || w.MaxLoad < 1 || w.MaxLoad > 2 {
 			t.Errorf("wedge m=%d: %+v", n, w)
 		}
-		u, err := SimulateUnidirectional(context.Background(), n)
+		u, err := systolic.SimulateUnidirectional(context.Background(), n)
 		if err != nil {
 			t.Fatal(err)
 		}

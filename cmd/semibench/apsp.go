@@ -8,8 +8,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/semibench/semibench/experiments"
-	"github.com/semibench/semibench/impls/cpu/apsp"
+	"github.com/semibench/semibench/impls"
+	"github.com/semibench/semibench/problems/apsp"
 )
 
 // `semibench solve apsp`: D = A* of the user's own matrix (Rote's algebraic
@@ -20,21 +20,16 @@ func init() {
 }
 
 func solveAPSP(ctx context.Context, args []string) error {
-	backends := experiments.APSPBackends()
-	impls := append([]string(nil), apsp.Impls...)
-	for _, b := range backends {
-		impls = append(impls, b.Name)
-	}
 	fs := flag.NewFlagSet("solve apsp", flag.ContinueOnError)
 	sr := fs.String("semiring", "min-plus", "min-plus, max-plus, boolean or real")
 	in := fs.String("in", "", "input Matrix Market coordinate file (a_ij is the weight of the arc i -> j)")
 	out := fs.String("out", "", "output Matrix Market file for D = A* (default standard output)")
-	impl := fs.String("impl", "", "implementation: "+strings.Join(impls, ", ")+" (default cpu/fast; cpu/sgje with --inverse)")
+	impl := fs.String("impl", "", "implementation: "+strings.Join(apsp.Solvers(impls.APSP), ", ")+" (default cpu/fast; cpu/sgje with --inverse)")
 	inverse := fs.Bool("inverse", false, "with the real semiring: write A^-1 (cpu/sgje: the direct variant; cuda/fast: the closure of I - A)")
 	if err := parseFlags(fs, problemCommand("apsp", "solve apsp --semiring min-plus|max-plus|boolean|real --in FILE.mtx --out FILE.mtx [--impl NAME] [--inverse]"), args, "in"); err != nil {
 		return err
 	}
-	if _, _, err := apsp.Resolve(*sr, *impl, *inverse, backends...); err != nil {
+	if _, err := apsp.Resolve(*sr, *impl, *inverse, impls.APSP); err != nil {
 		return usagef("%v", err)
 	}
 	f, err := os.Open(*in)
@@ -51,7 +46,7 @@ func solveAPSP(ctx context.Context, args []string) error {
 		w = file
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
-	err = apsp.SolveWith(ctx, bufio.NewReaderSize(f, 1<<20), *in, *sr, *impl, *inverse, bw, backends...)
+	err = apsp.Solve(ctx, bufio.NewReaderSize(f, 1<<20), *in, *sr, *impl, *inverse, bw, impls.APSP)
 	if err == nil {
 		err = bw.Flush()
 	}

@@ -8,14 +8,15 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/semibench/semibench/problems/apsp"
 	"github.com/semibench/semibench/semiring"
 )
 
 // randomGraph returns an n×n min-plus weight matrix: each arc present with
 // probability p, integer weight in [1, 20], negative (in [-negMax, -1]) with
 // probability neg.
-func randomGraph[T semiring.Float](r *rand.Rand, n int, p, neg float64, negMax int) *Matrix[T] {
-	m := NewMatrix(n, T(math.Inf(1)))
+func randomGraph[T semiring.Float](r *rand.Rand, n int, p, neg float64, negMax int) *apsp.Matrix[T] {
+	m := apsp.NewMatrix(n, T(math.Inf(1)))
 	for i := 0; i < n; i++ {
 		for j := 0; j < n; j++ {
 			if r.Float64() < p {
@@ -30,15 +31,15 @@ func randomGraph[T semiring.Float](r *rand.Rand, n int, p, neg float64, negMax i
 	return m
 }
 
-func randomBool(r *rand.Rand, n int, p float64) *Matrix[bool] {
-	m := NewMatrix(n, false)
+func randomBool(r *rand.Rand, n int, p float64) *apsp.Matrix[bool] {
+	m := apsp.NewMatrix(n, false)
 	for i := range m.Data {
 		m.Data[i] = r.Float64() < p
 	}
 	return m
 }
 
-func equalExact[T comparable](t *testing.T, what string, got, want *Matrix[T]) {
+func equalExact[T comparable](t *testing.T, what string, got, want *apsp.Matrix[T]) {
 	t.Helper()
 	for i := 0; i < want.N; i++ {
 		for j := 0; j < want.N; j++ {
@@ -49,7 +50,7 @@ func equalExact[T comparable](t *testing.T, what string, got, want *Matrix[T]) {
 	}
 }
 
-func maxRelErr(a, b *Matrix[float64]) float64 {
+func maxRelErr(a, b *apsp.Matrix[float64]) float64 {
 	worst := 0.0
 	for i := range a.Data {
 		d := math.Abs(a.Data[i]-b.Data[i]) / math.Max(1, math.Abs(b.Data[i]))
@@ -67,33 +68,33 @@ func TestCountsMatchFormula(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := FormulaCounts(n); got != want {
+		if want := apsp.FormulaCounts(n); got != want {
 			t.Errorf("n=%d: min-plus counts %+v, want %+v", n, got, want)
 		}
 		b := randomBool(r, n, 0.2)
-		if got, _ := SGJE(ctx, semiring.Boolean{}, b); got != FormulaCounts(n) {
+		if got, _ := SGJE(ctx, semiring.Boolean{}, b); got != apsp.FormulaCounts(n) {
 			t.Errorf("n=%d: boolean counts %+v", n, got)
 		}
 		a := randomReal(r, n, 0.5/float64(n))
 		got, err = Inverse(ctx, diagDominant(r, n))
-		if err != nil || got != FormulaCounts(n) {
+		if err != nil || got != apsp.FormulaCounts(n) {
 			t.Errorf("n=%d: inverse counts %+v, %v", n, got, err)
 		}
-		if got, err := SGJE(ctx, semiring.Real[float64]{}, a); err != nil || got != FormulaCounts(n) {
+		if got, err := SGJE(ctx, semiring.Real[float64]{}, a); err != nil || got != apsp.FormulaCounts(n) {
 			t.Errorf("n=%d: real counts %+v, %v", n, got, err)
 		}
 	}
 }
 
-func randomReal(r *rand.Rand, n int, scale float64) *Matrix[float64] {
-	m := NewMatrix(n, 0.0)
+func randomReal(r *rand.Rand, n int, scale float64) *apsp.Matrix[float64] {
+	m := apsp.NewMatrix(n, 0.0)
 	for i := range m.Data {
 		m.Data[i] = (2*r.Float64() - 1) * scale
 	}
 	return m
 }
 
-func diagDominant(r *rand.Rand, n int) *Matrix[float64] {
+func diagDominant(r *rand.Rand, n int) *apsp.Matrix[float64] {
 	m := randomReal(r, n, 1)
 	for i := 0; i < n; i++ {
 		m.Set(i, i, float64(n)+r.Float64())
@@ -111,7 +112,7 @@ func TestSGJEMinPlusAgainstBellmanFord(t *testing.T) {
 	} {
 		for rep := 0; rep < 4; rep++ {
 			a := randomGraph[float64](r, tc.n, tc.p, tc.neg, 30)
-			want := BellmanFord(a)
+			want := apsp.BellmanFord(a)
 			got := a.Clone()
 			if _, err := SGJE(context.Background(), semiring.MinPlus[float64]{}, got); err != nil {
 				t.Fatal(err)
@@ -130,7 +131,7 @@ func TestSGJEBooleanAgainstBFS(t *testing.T) {
 			if _, err := SGJE(context.Background(), semiring.Boolean{}, got); err != nil {
 				t.Fatal(err)
 			}
-			equalExact(t, fmt.Sprintf("n=%d p=%g", n, p), got, BFSClosure(a))
+			equalExact(t, fmt.Sprintf("n=%d p=%g", n, p), got, apsp.BFSClosure(a))
 		}
 	}
 }
@@ -139,14 +140,14 @@ func TestSGJERealIsInverseOfIMinusA(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 5))
 	for _, n := range []int{1, 3, 10, 40} {
 		a := randomReal(r, n, 1.5/math.Sqrt(float64(n)))
-		ima := NewMatrix(n, 0.0)
+		ima := apsp.NewMatrix(n, 0.0)
 		for i := 0; i < n; i++ {
 			for j := 0; j < n; j++ {
 				ima.Set(i, j, -a.At(i, j))
 			}
 			ima.Set(i, i, 1-a.At(i, i))
 		}
-		want, err := InvertPivot(ima)
+		want, err := apsp.InvertPivot(ima)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,7 +165,7 @@ func TestInverse(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 6))
 	for _, n := range []int{1, 2, 5, 31, 80} {
 		a := diagDominant(r, n)
-		want, err := InvertPivot(a)
+		want, err := apsp.InvertPivot(a)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,24 +182,24 @@ func TestInverse(t *testing.T) {
 func TestErrors(t *testing.T) {
 	ctx := context.Background()
 	// A zero pivot at (2,2) after eliminating row 1: [[1,2],[3,6]] is singular.
-	sing := &Matrix[float64]{N: 3, Data: []float64{1, 2, 0, 3, 6, 1, 0, 1, 1}}
+	sing := &apsp.Matrix[float64]{N: 3, Data: []float64{1, 2, 0, 3, 6, 1, 0, 1, 1}}
 	_, err := Inverse(ctx, sing.Clone())
-	if !errors.Is(err, ErrSingular) || !contains(err.Error(), "row 2, column 2") {
+	if !errors.Is(err, apsp.ErrSingular) || !contains(err.Error(), "row 2, column 2") {
 		t.Errorf("singular pivot: %v", err)
 	}
-	if _, err := InvertPivot(&Matrix[float64]{N: 2, Data: []float64{1, 2, 2, 4}}); !errors.Is(err, ErrSingular) {
+	if _, err := apsp.InvertPivot(&apsp.Matrix[float64]{N: 2, Data: []float64{1, 2, 2, 4}}); !errors.Is(err, apsp.ErrSingular) {
 		t.Errorf("pivoting reference on a singular matrix: %v", err)
 	}
 	// Star of 1 at pivot 2: c22 = 0.5 + 0.5·1·1 = 1 after step 1 (c11* = 1... ).
-	one := &Matrix[float64]{N: 2, Data: []float64{0, 1, 0.5, 0.5}}
+	one := &apsp.Matrix[float64]{N: 2, Data: []float64{0, 1, 0.5, 0.5}}
 	_, err = SGJE(ctx, semiring.Real[float64]{}, one.Clone())
-	if !errors.Is(err, ErrStar) || !errors.Is(err, semiring.ErrNoStar) || !contains(err.Error(), "pivot (2,2)") {
+	if !errors.Is(err, apsp.ErrStar) || !errors.Is(err, semiring.ErrNoStar) || !contains(err.Error(), "pivot (2,2)") {
 		t.Errorf("star of 1: %v", err)
 	}
 	if err := Fast(ctx, semiring.Real[float64]{}, one.Clone(), FastOptions{Block: 1}); !errors.Is(err, semiring.ErrNoStar) {
 		t.Errorf("fast, star of 1: %v", err)
 	}
-	if _, err := SGJE(ctx, semiring.Boolean{}, &Matrix[bool]{N: 2, Data: []bool{true}}); err == nil {
+	if _, err := SGJE(ctx, semiring.Boolean{}, &apsp.Matrix[bool]{N: 2, Data: []bool{true}}); err == nil {
 		t.Error("a malformed matrix was accepted")
 	}
 }
@@ -243,7 +244,7 @@ func TestFastAgreesWithSGJE(t *testing.T) {
 			}
 			equalExact(t, "boolean "+name, bg, bw)
 			// Integer min-plus: exact.
-			im := NewMatrix(n, semiring.IntInf)
+			im := apsp.NewMatrix(n, semiring.IntInf)
 			for i, v := range a.Data {
 				if !math.IsInf(float64(v), 1) {
 					im.Data[i] = int64(v)
@@ -287,7 +288,7 @@ func TestFastOneBlockIsBitExact(t *testing.T) {
 		t.Fatal(err)
 	}
 	equalExact(t, "real one block", rg, rw)
-	ma := NewMatrix(n, float32(math.Inf(1)))
+	ma := apsp.NewMatrix(n, float32(math.Inf(1)))
 	for i := range ma.Data {
 		if r.Float64() < 0.2 {
 			ma.Data[i] = float32(r.NormFloat64())
@@ -310,7 +311,7 @@ func TestKernelsMatchGeneric(t *testing.T) {
 	want := a.Clone()
 	SGJE(context.Background(), wrapped[float64]{semiring.MinPlus[float64]{}}, want)
 	equalExact(t, "min-plus kernels vs methods", got, want)
-	x := NewMatrix(n, math.Inf(-1))
+	x := apsp.NewMatrix(n, math.Inf(-1))
 	for i := range x.Data {
 		if r.Float64() < 0.1 {
 			x.Data[i] = float64(r.IntN(9) - 6)
@@ -325,7 +326,7 @@ func TestKernelsMatchGeneric(t *testing.T) {
 	for i, v := range neg.Data {
 		neg.Data[i] = -v
 	}
-	bf := BellmanFord(neg)
+	bf := apsp.BellmanFord(neg)
 	for i, v := range bf.Data {
 		bf.Data[i] = -v
 	}
@@ -338,7 +339,7 @@ type wrapped[T any] struct{ semiring.Semiring[T] }
 func TestCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	a := NewMatrix(10, float32(1))
+	a := apsp.NewMatrix(10, float32(1))
 	if _, err := SGJE(ctx, semiring.MinPlus[float32]{}, a); !errors.Is(err, context.Canceled) {
 		t.Errorf("SGJE: %v", err)
 	}
@@ -348,13 +349,13 @@ func TestCancel(t *testing.T) {
 }
 
 // On non-integer float32 weights cpu/fast and cpu/sgje add the arcs of a
-// path in different orders; they agree within FloatBound, and exactly on
+// path in different orders; they agree within apsp.FloatBound, and exactly on
 // which entries are infinite.
 func TestFastFloatBound(t *testing.T) {
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(6, 21))
 	for _, n := range []int{50, 200} {
-		a := NewMatrix(n, float32(math.Inf(1)))
+		a := apsp.NewMatrix(n, float32(math.Inf(1)))
 		maxW := 0.0
 		for i := range a.Data {
 			if r.Float64() < 0.1 {
@@ -369,7 +370,7 @@ func TestFastFloatBound(t *testing.T) {
 			if err := Fast(ctx, semiring.MinPlus[float32]{}, got, FastOptions{Block: b}); err != nil {
 				t.Fatal(err)
 			}
-			bound := FloatBound(n, maxW, 24)
+			bound := apsp.FloatBound(n, maxW, 24)
 			for i, w := range want.Data {
 				g := got.Data[i]
 				if math.IsInf(float64(w), 0) || math.IsInf(float64(g), 0) {

@@ -3,10 +3,10 @@ package apsp
 import (
 	"context"
 	"fmt"
-	"math"
 	"runtime"
 	"sync"
 
+	"github.com/semibench/semibench/problems/apsp"
 	"github.com/semibench/semibench/semiring"
 )
 
@@ -43,12 +43,12 @@ const jTile = 256
 // and for floats it agrees within rounding: each entry is a sum (min-plus:
 // a minimum of path sums) formed in a different association order. With
 // Block ≥ n it performs SGJE's very operations on every element (in the
-// k-outer order) and agrees bit for bit; FloatBound states the bound for
+// k-outer order) and agrees bit for bit; apsp.FloatBound states the bound for
 // min-plus. For min-plus float32 on amd64 with AVX2 the block updates run
 // a 4×16 SIMD tile kernel (Go assembly; the purego build tag turns it off),
 // which computes bit for bit what the plain-Go loops compute.
-func Fast[T any, S semiring.Semiring[T]](ctx context.Context, s S, c *Matrix[T], opt FastOptions) error {
-	if err := c.check(); err != nil {
+func Fast[T any, S semiring.Semiring[T]](ctx context.Context, s S, c *apsp.Matrix[T], opt FastOptions) error {
+	if err := c.Check(); err != nil {
 		return err
 	}
 	n := c.N
@@ -188,7 +188,7 @@ func closeBlock[T any, S semiring.Semiring[T]](s S, kn kernels[T], d []T, bs, of
 	for k := 0; k < bs; k++ {
 		st, err := s.Star(d[k*bs+k])
 		if err != nil {
-			return fmt.Errorf("pivot (%d,%d): %w: %w", offset+k+1, offset+k+1, ErrStar, err)
+			return fmt.Errorf("pivot (%d,%d): %w: %w", offset+k+1, offset+k+1, apsp.ErrStar, err)
 		}
 		for i := 0; i < bs; i++ {
 			if i != k {
@@ -232,17 +232,4 @@ func parallelFor(threads, n int, fn func(lo, hi int)) {
 		wg.Go(func() { fn(lo, hi) })
 	}
 	wg.Wait()
-}
-
-// FloatBound is the bound within which cpu/fast and cpu/sgje agree on a
-// finite min-plus (or max-plus) distance in floating point with a
-// precision-bit significand (24 for float32, 53 for float64), for order n
-// and largest arc weight magnitude maxW, when there is no negative cycle:
-// each computed distance is the rounded sum of the weights of a path of at
-// most n-1 arcs, formed in some order, so it lies within (n-1)·u·W of that
-// path's exact weight, W = (n-1)·maxW, u = 2^-precision; the two results
-// are within twice that of each other: 2(n-1)²·u·maxW.
-func FloatBound(n int, maxW float64, precision int) float64 {
-	m := float64(max(n-1, 1))
-	return 2 * m * m * math.Ldexp(1, -precision) * maxW
 }

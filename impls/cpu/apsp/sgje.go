@@ -2,28 +2,11 @@ package apsp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
+	"github.com/semibench/semibench/problems/apsp"
 	"github.com/semibench/semibench/semiring"
 )
-
-// Counts are the semiring operations an elimination performed: the paper
-// counts n stars, n³-n multiplications and n(n-1)² additions for sGJE.
-type Counts struct {
-	Stars, Mults, Adds int64
-}
-
-// FormulaCounts returns the paper's operation counts for order n: n stars,
-// n³-n multiplications, n(n-1)² additions.
-func FormulaCounts(n int) Counts {
-	m := int64(n)
-	return Counts{Stars: m, Mults: m*m*m - m, Adds: m * (m - 1) * (m - 1)}
-}
-
-// ErrStar is wrapped by the error of an elimination that met a pivot whose
-// star is undefined (c = 1 in the real semiring); the error names the pivot.
-var ErrStar = errors.New("undefined star at a pivot")
 
 // SGJE replaces c by its closure c* with the sequential Gauß-Jordan
 // elimination of the paper's section 3, the three-phase listing loop for
@@ -40,11 +23,11 @@ var ErrStar = errors.New("undefined star at a pivot")
 //
 // It returns the operations performed, counted as they execute. An
 // undefined star (real semiring, c_kk = 1 before its star) stops it with an
-// error wrapping ErrStar and semiring.ErrNoStar that names the pivot; c is
+// error wrapping apsp.ErrStar and semiring.ErrNoStar that names the pivot; c is
 // then partly eliminated. ctx is checked once per row and phase.
-func SGJE[T any, S semiring.Semiring[T]](ctx context.Context, s S, c *Matrix[T]) (Counts, error) {
-	var cnt Counts
-	if err := c.check(); err != nil {
+func SGJE[T any, S semiring.Semiring[T]](ctx context.Context, s S, c *apsp.Matrix[T]) (apsp.Counts, error) {
+	var cnt apsp.Counts
+	if err := c.Check(); err != nil {
 		return cnt, err
 	}
 	n, d := c.N, c.Data
@@ -63,7 +46,7 @@ func SGJE[T any, S semiring.Semiring[T]](ctx context.Context, s S, c *Matrix[T])
 			case i == j:
 				st, err := s.Star(d[i*n+i])
 				if err != nil {
-					return cnt, fmt.Errorf("sGJE phase 1, pivot (%d,%d): %w: %w", i+1, i+1, ErrStar, err)
+					return cnt, fmt.Errorf("sGJE phase 1, pivot (%d,%d): %w: %w", i+1, i+1, apsp.ErrStar, err)
 				}
 				d[i*n+i] = st
 				cnt.Stars++
@@ -114,9 +97,6 @@ func SGJE[T any, S semiring.Semiring[T]](ctx context.Context, s S, c *Matrix[T])
 	return cnt, nil
 }
 
-// ErrSingular is wrapped by Inverse's error when a pivot is zero.
-var ErrSingular = errors.New("singular pivot")
-
 // Inverse replaces a by A⁻¹ with the paper's direct variant of sGJE
 // (section 4, example 1), Gauß-Jordan elimination without pivoting:
 //
@@ -125,13 +105,13 @@ var ErrSingular = errors.New("singular pivot")
 //	c := -c·b        (B_O, lines 7 and 15)
 //	c := 1/c         (C'')
 //
-// A zero pivot stops it with an error wrapping ErrSingular that names the
+// A zero pivot stops it with an error wrapping apsp.ErrSingular that names the
 // pivot's row and column (1-based); a is then partly eliminated. The
 // variant does not pivot, so a nonsingular matrix whose leading principal
 // minors vanish is refused as well.
-func Inverse(ctx context.Context, a *Matrix[float64]) (Counts, error) {
-	var cnt Counts
-	if err := a.check(); err != nil {
+func Inverse(ctx context.Context, a *apsp.Matrix[float64]) (apsp.Counts, error) {
+	var cnt apsp.Counts
+	if err := a.Check(); err != nil {
 		return cnt, err
 	}
 	n, d := a.N, a.Data
@@ -148,7 +128,7 @@ func Inverse(ctx context.Context, a *Matrix[float64]) (Counts, error) {
 			switch {
 			case i == j:
 				if d[i*n+i] == 0 {
-					return cnt, fmt.Errorf("direct inverse: pivot at row %d, column %d is zero after eliminating %d rows and columns: %w", i+1, i+1, i, ErrSingular)
+					return cnt, fmt.Errorf("direct inverse: pivot at row %d, column %d is zero after eliminating %d rows and columns: %w", i+1, i+1, i, apsp.ErrSingular)
 				}
 				d[i*n+i] = 1 / d[i*n+i]
 				cnt.Stars++

@@ -2,31 +2,19 @@
 
 package apsp
 
-func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-
-func xgetbv0() (eax, edx uint32)
+import "golang.org/x/sys/cpu"
 
 //go:noescape
 func minPlusTile4x16(c *float32, ldc int, a *float32, lda int, b *float32, ldb int, k int)
 
-// hasAVX2 reports whether the CPU and the OS support AVX2 (YMM state
-// saved by the OS).
-var hasAVX2 = func() bool {
-	maxID, _, _, _ := cpuid(0, 0)
-	if maxID < 7 {
-		return false
-	}
-	_, _, ecx1, _ := cpuid(1, 0)
-	const osxsave, avx = 1 << 27, 1 << 28
-	if ecx1&osxsave == 0 || ecx1&avx == 0 {
-		return false
-	}
-	if xcr0, _ := xgetbv0(); xcr0&6 != 6 {
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	return ebx7&(1<<5) != 0
-}()
+// useAVX2 decides whether the AVX2 tile kernel can run: the CPU reports
+// AVX and AVX2, and the OS saves the YMM state (golang.org/x/sys/cpu
+// reports either only where the OS enables OSXSAVE and XCR0's SSE and AVX
+// bits).
+func useAVX2(hasAVX, hasAVX2 bool) bool { return hasAVX && hasAVX2 }
+
+// hasAVX2 reports whether the CPU and the OS support AVX2.
+var hasAVX2 = useAVX2(cpu.X86.HasAVX, cpu.X86.HasAVX2)
 
 // tileMinPlus32 runs the AVX2 tile kernel when the CPU has AVX2, and
 // reports whether it did.

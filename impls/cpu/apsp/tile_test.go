@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/semibench/semibench/semiring"
 )
 
 // The AVX2 tile kernel computes bit for bit what its plain-Go twin
@@ -48,5 +50,17 @@ func TestTileKernelMatchesGo(t *testing.T) {
 func TestPeakMinPlus32(t *testing.T) {
 	if r := PeakMinPlus32(1, 20*time.Millisecond); r <= 0 {
 		t.Errorf("peak rate %v", r)
+	}
+}
+
+// cpu/fast's min-plus float32 loops carry the tile kernel exactly where it
+// can run.
+func TestTileKernelChoice(t *testing.T) {
+	kn := kernelsFor[float32](semiring.MinPlus[float32]{})
+	if (kn.tile != nil) != hasAVX2 {
+		t.Errorf("tile kernel set: %v; AVX2 usable: %v", kn.tile != nil, hasAVX2)
+	}
+	if kernelsFor[float64](semiring.MinPlus[float64]{}).tile != nil {
+		t.Error("a float32 tile kernel for float64")
 	}
 }

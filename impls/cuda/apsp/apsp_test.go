@@ -8,9 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/semibench/semibench/impls/cpu/apsp"
+	cpuapsp "github.com/semibench/semibench/impls/cpu/apsp"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/problems/apsp"
 	"github.com/semibench/semibench/semiring"
 	"github.com/semibench/semibench/systolic"
 )
@@ -23,7 +24,7 @@ func gpuCount() int {
 	return n
 }
 
-func needGPU(t *testing.T) {
+func needGPU(t testing.TB) {
 	t.Helper()
 	if gpuCount() == 0 {
 		t.Skip("no CUDA device")
@@ -168,7 +169,7 @@ func TestGPUFastMinPlusInteger(t *testing.T) {
 		for _, neg := range []float64{0, 0.05} {
 			a := minPlusInt(r, n, 4/float64(n)+0.05, 50, neg)
 			want := a.Clone()
-			if _, err := apsp.SGJE(ctx, semiring.MinPlus[float32]{}, want); err != nil {
+			if _, err := cpuapsp.SGJE(ctx, semiring.MinPlus[float32]{}, want); err != nil {
 				t.Fatal(err)
 			}
 			got := a.Clone()
@@ -201,7 +202,7 @@ func TestGPUFastMinPlusFloat(t *testing.T) {
 			}
 		}
 		want := a.Clone()
-		if _, err := apsp.SGJE(ctx, semiring.MinPlus[float32]{}, want); err != nil {
+		if _, err := cpuapsp.SGJE(ctx, semiring.MinPlus[float32]{}, want); err != nil {
 			t.Fatal(err)
 		}
 		got := a.Clone()
@@ -237,7 +238,7 @@ func TestGPUFastBoolean(t *testing.T) {
 			a.Data[i] = r.Float64() < 1.3/float64(n)
 		}
 		want := a.Clone()
-		if _, err := apsp.SGJE(ctx, semiring.Boolean{}, want); err != nil {
+		if _, err := cpuapsp.SGJE(ctx, semiring.Boolean{}, want); err != nil {
 			t.Fatal(err)
 		}
 		bfs := apsp.BFSClosure(a)
@@ -263,7 +264,7 @@ func TestGPUFastReal(t *testing.T) {
 			a.Data[i] = (2*r.Float64() - 1) / math.Sqrt(float64(n))
 		}
 		want := a.Clone()
-		if _, err := apsp.SGJE(ctx, semiring.Real[float64]{}, want); err != nil {
+		if _, err := cpuapsp.SGJE(ctx, semiring.Real[float64]{}, want); err != nil {
 			t.Fatal(err)
 		}
 		got := a.Clone()

@@ -1,7 +1,7 @@
 // Package cudaapsp solves the algebraic path problem D = A* on an NVIDIA GPU
 // (Rote, "A systolic array algorithm for the algebraic path problem",
-// Computing 34, 1985), with the data types of package impls/cpu/apsp so
-// that the experiments run both side by side:
+// Computing 34, 1985), with the data types of package problems/apsp, so
+// that the experiments run it beside the CPU implementations (Impls):
 //
 //   - cuda/fast (Fast): Gauß-Jordan elimination over Block×Block blocks, the
 //     decomposability of the paper's Remark 2.2 and the algorithm of

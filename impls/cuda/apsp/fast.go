@@ -8,14 +8,11 @@ import (
 	"time"
 
 	"github.com/semibench/semibench/bench"
-	"github.com/semibench/semibench/impls/cpu/apsp"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/problems/apsp"
 	"github.com/semibench/semibench/semiring"
 )
-
-// Impls lists the CUDA implementations by name.
-var Impls = []string{"cuda/fast", "cuda/systolic"}
 
 // module is the kernel source (kernels/apsp.cu).
 const module = "apsp"
@@ -24,20 +21,12 @@ const module = "apsp"
 // the matrix is padded to a multiple of Block with isolated vertices.
 const Block = 128
 
-// Phase names reported to Options.Rec.
-const (
-	PhaseH2D     = "h2d"     // the matrix to the device (host clock)
-	PhaseClosure = "closure" // the elimination on the device (CUDA events)
-	PhaseD2H     = "d2h"     // the closure back (host clock)
-	PhaseSteps   = "steps"   // cuda/systolic's steps on the device (host clock)
-)
-
 // Options tune a run.
 type Options struct {
 	// Device is the CUDA device ordinal (0 for the first).
 	Device int
-	// Rec, when not nil, receives the phases PhaseH2D, PhaseClosure and
-	// PhaseD2H, and the window of the headline total (BeginTotal after the
+	// Rec, when not nil, receives the phases apsp.PhaseH2D, apsp.PhaseClosure
+	// and apsp.PhaseD2H, and the window of the headline total (BeginTotal after the
 	// matrix is on the device, EndTotal when its closure is there, before
 	// the download).
 	Rec *bench.Recorder
@@ -260,7 +249,7 @@ func runFast[T any](ctx context.Context, t *driver.Thread, dev *cuda.Device, k k
 		return err
 	}
 	st.H2D = time.Since(t0)
-	opt.Rec.Add(PhaseH2D, st.H2D)
+	opt.Rec.Add(apsp.PhaseH2D, st.H2D)
 
 	opt.Rec.BeginTotal()
 	if err := t.MemsetD32Async(flag, math.MaxInt32, 4, s); err != nil {
@@ -327,7 +316,7 @@ func runFast[T any](ctx context.Context, t *driver.Thread, dev *cuda.Device, k k
 	if st.Closure, err = dev.StopTimer(t); err != nil {
 		return err
 	}
-	opt.Rec.Add(PhaseClosure, st.Closure)
+	opt.Rec.Add(apsp.PhaseClosure, st.Closure)
 	bad := make([]int32, 4)
 	if err := cuda.Download(t, dev, bad, flag); err != nil {
 		return err
@@ -354,7 +343,7 @@ func runFast[T any](ctx context.Context, t *driver.Thread, dev *cuda.Device, k k
 		return err
 	}
 	st.D2H = time.Since(t1)
-	opt.Rec.Add(PhaseD2H, st.D2H)
+	opt.Rec.Add(apsp.PhaseD2H, st.D2H)
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/problems/apsp"
 	"github.com/semibench/semibench/semiring"
 	"github.com/semibench/semibench/systolic"
 )
@@ -161,7 +162,7 @@ func runSystolic[T any](ctx context.Context, t *driver.Thread, dev *cuda.Device,
 	str := dev.Stream()
 
 	// Inputs, as the device's element type.
-	stop := rec.Start(PhaseH2D)
+	stop := rec.Start(apsp.PhaseH2D)
 	flat := make([]T, 0, nm*nn)
 	for _, x := range mats {
 		flat = append(flat, x...)
@@ -237,10 +238,10 @@ func runSystolic[T any](ctx context.Context, t *driver.Thread, dev *cuda.Device,
 		}
 	}
 	elapsed := time.Since(start)
-	rec.Add(PhaseSteps, elapsed)
+	rec.Add(apsp.PhaseSteps, elapsed)
 	rec.EndTotal() // the counters' download waited for the last step
 
-	stop = rec.Start(PhaseD2H)
+	stop = rec.Start(apsp.PhaseD2H)
 	defer stop()
 
 	r := &systolic.Run[T]{N: n, Matrices: nm, Design: cfg.Design, Tracks: cfg.Tracks, Processors: P,

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/semibench/semibench/impls/cpu/apsp"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/problems/apsp"
 )
 
 // PeakMinPlus32 measures the limit of cuda/fast's min-plus float32 update

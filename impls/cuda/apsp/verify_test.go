@@ -6,8 +6,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/semibench/semibench/impls/cpu/apsp"
+	cpuapsp "github.com/semibench/semibench/impls/cpu/apsp"
 	"github.com/semibench/semibench/impls/cuda"
+	"github.com/semibench/semibench/problems/apsp"
 	"github.com/semibench/semibench/semiring"
 )
 
@@ -58,7 +59,7 @@ func TestGPUProductMinPlus32(t *testing.T) {
 	n := 200
 	a := minPlusInt(r, n, 0.05, 100, 0)
 	d := a.Clone()
-	if _, err := apsp.SGJE(ctx, semiring.MinPlus[float32]{}, d); err != nil {
+	if _, err := cpuapsp.SGJE(ctx, semiring.MinPlus[float32]{}, d); err != nil {
 		t.Fatal(err)
 	}
 	certified := func(d *apsp.Matrix[float32]) bool {

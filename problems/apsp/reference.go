@@ -12,7 +12,7 @@ import (
 // independent of the paper's. A column without a nonzero pivot gives an
 // error wrapping ErrSingular.
 func InvertPivot(a *Matrix[float64]) (*Matrix[float64], error) {
-	if err := a.check(); err != nil {
+	if err := a.Check(); err != nil {
 		return nil, err
 	}
 	n := a.N

@@ -1,4 +1,4 @@
-package apsp
+package apsp_test
 
 import (
 	"bytes"
@@ -8,8 +8,17 @@ import (
 	"strings"
 	"testing"
 
+	cpuapsp "github.com/semibench/semibench/impls/cpu/apsp"
+	"github.com/semibench/semibench/problems"
+	"github.com/semibench/semibench/problems/apsp"
 	"github.com/semibench/semibench/semiring"
 )
+
+// cpu is a registry of the CPU implementations alone: cuda/fast is unknown
+// to it.
+var cpu = problems.NewRegistry(name, cpuapsp.Impls())
+
+func name(im apsp.Impl) string { return im.Name }
 
 func TestSolve(t *testing.T) {
 	ctx := context.Background()
@@ -37,7 +46,7 @@ func TestSolve(t *testing.T) {
 		{"inverse needs real", chain, "min-plus", "", true, "", "needs the real semiring"},
 	} {
 		var out bytes.Buffer
-		err := Solve(ctx, strings.NewReader(tc.in), "in.mtx", tc.sr, tc.impl, tc.inverse, &out)
+		err := apsp.Solve(ctx, strings.NewReader(tc.in), "in.mtx", tc.sr, tc.impl, tc.inverse, &out, cpu)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.err)
@@ -54,14 +63,14 @@ func TestSolve(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	err := Solve(ctx, strings.NewReader("%%MatrixMarket matrix coordinate real general\n2 2 4\n1 1 1\n1 2 2\n2 1 0.5\n2 2 1\n"), "x", "real", "", true, &out)
-	if !errors.Is(err, ErrSingular) {
+	err := apsp.Solve(ctx, strings.NewReader("%%MatrixMarket matrix coordinate real general\n2 2 4\n1 1 1\n1 2 2\n2 1 0.5\n2 2 1\n"), "x", "real", "", true, &out, cpu)
+	if !errors.Is(err, apsp.ErrSingular) {
 		t.Errorf("singular error does not wrap ErrSingular: %v", err)
 	}
 }
 
 func TestSolveTooLarge(t *testing.T) {
-	err := Solve(context.Background(), strings.NewReader("%%MatrixMarket matrix coordinate real general\n10000000 10000000 0\n"), "big.mtx", "min-plus", "", false, &bytes.Buffer{})
+	err := apsp.Solve(context.Background(), strings.NewReader("%%MatrixMarket matrix coordinate real general\n10000000 10000000 0\n"), "big.mtx", "min-plus", "", false, &bytes.Buffer{}, cpu)
 	if err == nil || !strings.Contains(err.Error(), "order 10000000") {
 		t.Errorf("huge order: %v", err)
 	}
@@ -94,7 +103,7 @@ func FuzzSolve(f *testing.F) {
 				return
 			}
 		}
-		err := Solve(context.Background(), strings.NewReader(in), "fuzz.mtx", sr, "", which >= 128 && sr == "real", &out)
+		err := apsp.Solve(context.Background(), strings.NewReader(in), "fuzz.mtx", sr, "", which >= 128 && sr == "real", &out, cpu)
 		if err != nil {
 			return
 		}
@@ -112,30 +121,35 @@ func FuzzSolve(f *testing.F) {
 func TestSolveStarOfOneFast(t *testing.T) {
 	// c_22 = 0.5 + 0.5·1 = 1 after pivot 1: the star of 1 at pivot (2,2).
 	in := "%%MatrixMarket matrix coordinate real general\n2 2 3\n1 2 1\n2 1 0.5\n2 2 0.5\n"
-	err := Solve(context.Background(), strings.NewReader(in), "one.mtx", "real", "cpu/fast", false, &bytes.Buffer{})
-	if !errors.Is(err, ErrStar) || !strings.Contains(err.Error(), "pivot (2,2)") || !strings.Contains(err.Error(), "one.mtx") {
+	err := apsp.Solve(context.Background(), strings.NewReader(in), "one.mtx", "real", "cpu/fast", false, &bytes.Buffer{}, cpu)
+	if !errors.Is(err, apsp.ErrStar) || !strings.Contains(err.Error(), "pivot (2,2)") || !strings.Contains(err.Error(), "one.mtx") {
 		t.Errorf("star of 1 by cpu/fast: %v", err)
 	}
 }
 
-// TestSolveWith runs a backend by name (here the CPU closure under another
-// name), and refuses what a backend does not implement.
-func TestSolveWith(t *testing.T) {
+// TestSolveOther runs an implementation the CPU package does not hold
+// (here the CPU closure under another name), and refuses what an
+// implementation does not implement.
+func TestSolveOther(t *testing.T) {
 	ctx := context.Background()
 	chain := "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 4\n2 3 5\n"
 	calls := 0
-	be := Backend{Name: "test/backend", Note: "by a test",
-		Float: func(ctx context.Context, sr string, a *Matrix[float64]) error {
+	be := apsp.Impl{Name: "test/backend", Note: "by a test",
+		Float: func(ctx context.Context, sr string, a *apsp.Matrix[float64], _ apsp.Options) (apsp.Counts, error) {
 			calls++
 			if sr != "min-plus" {
-				return fmt.Errorf("semiring %s", sr)
+				return apsp.Counts{}, fmt.Errorf("semiring %s", sr)
 			}
-			return Fast(ctx, semiring.MinPlus[float64]{}, a, FastOptions{})
+			return apsp.Counts{}, cpuapsp.Fast(ctx, semiring.MinPlus[float64]{}, a, cpuapsp.FastOptions{})
 		},
-		Inverse: func(ctx context.Context, a *Matrix[float64]) error { calls++; _, err := Inverse(ctx, a); return err },
+		Inverse: func(ctx context.Context, a *apsp.Matrix[float64], _ apsp.Options) (apsp.Counts, error) {
+			calls++
+			return cpuapsp.Inverse(ctx, a)
+		},
 	}
+	reg := problems.NewRegistry(name, cpuapsp.Impls(), []apsp.Impl{be})
 	var out bytes.Buffer
-	if err := SolveWith(ctx, strings.NewReader(chain), "in.mtx", "min-plus", "test/backend", false, &out, be); err != nil {
+	if err := apsp.Solve(ctx, strings.NewReader(chain), "in.mtx", "min-plus", "test/backend", false, &out, reg); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "by test/backend (by a test)") || !strings.HasSuffix(out.String(), "3 3 6\n1 1 0\n1 2 4\n1 3 9\n2 2 0\n2 3 5\n3 3 0\n") {
@@ -143,17 +157,17 @@ func TestSolveWith(t *testing.T) {
 	}
 	out.Reset()
 	inv := "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 2\n2 2 4\n"
-	if err := SolveWith(ctx, strings.NewReader(inv), "in.mtx", "real", "test/backend", true, &out, be); err != nil {
+	if err := apsp.Solve(ctx, strings.NewReader(inv), "in.mtx", "real", "test/backend", true, &out, reg); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasSuffix(out.String(), "2 2 2\n1 1 0.5\n2 2 0.25\n") || calls != 2 {
 		t.Errorf("inverse (%d calls):\n%s", calls, out.String())
 	}
-	err := SolveWith(ctx, strings.NewReader(chain), "in.mtx", "boolean", "test/backend", false, &out, be)
+	err := apsp.Solve(ctx, strings.NewReader(chain), "in.mtx", "boolean", "test/backend", false, &out, reg)
 	if err == nil || !strings.Contains(err.Error(), "does not implement boolean") {
 		t.Errorf("boolean without Bool: %v", err)
 	}
-	err = SolveWith(ctx, strings.NewReader(chain), "in.mtx", "min-plus", "other", false, &out, be)
+	err = apsp.Solve(ctx, strings.NewReader(chain), "in.mtx", "min-plus", "other", false, &out, reg)
 	if err == nil || !strings.Contains(err.Error(), "test/backend") {
 		t.Errorf("unknown implementation: %v", err)
 	}

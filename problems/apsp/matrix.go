@@ -32,8 +32,8 @@ func (m *Matrix[T]) Clone() *Matrix[T] {
 	return &Matrix[T]{N: m.N, Data: append([]T(nil), m.Data...)}
 }
 
-// check reports a matrix whose Data does not hold N² elements.
-func (m *Matrix[T]) check() error {
+// Check reports a nil matrix or one whose Data does not hold N² elements.
+func (m *Matrix[T]) Check() error {
 	if m == nil {
 		return fmt.Errorf("apsp: nil matrix")
 	}
