@@ -15,8 +15,9 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
 	"github.com/semibench/semibench/generators/lapcost"
-	"github.com/semibench/semibench/impls/cpu/domination"
+	"github.com/semibench/semibench/impls"
 	"github.com/semibench/semibench/impls/cpu/lap"
+	"github.com/semibench/semibench/problems/domination"
 )
 
 // `semibench peers record` turns the samples a published code measured
@@ -318,7 +319,11 @@ func checkDominationPeer(ctx context.Context, m int, got string) (*bench.Check, 
 	if len(vals) != 4 {
 		return nil, usagef("--recurrence %q: give all of r0, n0, a and b", got)
 	}
-	an, err := domination.Analyze(ctx, m, domination.Options{Impl: "cpu/sparse"})
+	sparse, err := impls.Domination.Lookup("cpu/sparse")
+	if err != nil {
+		return nil, err
+	}
+	an, err := domination.Analyze(ctx, m, domination.Options{Impl: sparse})
 	if err != nil {
 		return nil, fmt.Errorf("semibench's analysis of m=%d: %w", m, err)
 	}
