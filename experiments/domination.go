@@ -15,10 +15,11 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	gen "github.com/semibench/semibench/generators/domination"
-	"github.com/semibench/semibench/impls/cpu/domination"
-	"github.com/semibench/semibench/impls/cpu/minplus"
+	"github.com/semibench/semibench/impls"
+	cpuminplus "github.com/semibench/semibench/impls/cpu/minplus"
 	"github.com/semibench/semibench/impls/cuda"
-	cudaminplus "github.com/semibench/semibench/impls/cuda/minplus"
+	"github.com/semibench/semibench/problems/domination"
+	"github.com/semibench/semibench/problems/minplus"
 	"github.com/semibench/semibench/results"
 )
 
@@ -34,10 +35,20 @@ import (
 const dominationPaper = "002_cefe811b9d125289.txt"
 
 // dominationCPU lists the CPU (min,+) products in display order.
-var dominationCPU = []string{"cpu/paper", "cpu/fast", "cpu/sparse"}
+var dominationCPU = minplusNames("cpu/")
 
 // dominationGPU lists the GPU (min,+) products in display order.
-var dominationGPU = cudaminplus.Names
+var dominationGPU = minplusNames("cuda/")
+
+// minplusNames lists the (min,+) products of a backend ("cpu/", "cuda/")
+// in display order.
+func minplusNames(prefix string) []string {
+	var names []string
+	for _, im := range impls.Minplus.Backend(prefix) {
+		names = append(names, im.Name)
+	}
+	return names
+}
 
 // dominationAll is every product, CPU then GPU.
 var dominationAll = append(slices.Clone(dominationCPU), dominationGPU...)
@@ -125,7 +136,11 @@ func dominationRef(ctx context.Context, m int, opt Options) (*domination.Analysi
 		return an, nil
 	}
 	impl := dominationRefImpl()
-	an, err := domination.Analyze(ctx, m, domination.Options{Impl: impl, Threads: opt.Threads})
+	im, err := impls.Domination.Lookup(impl)
+	if err != nil {
+		return nil, err
+	}
+	an, err := domination.Analyze(ctx, m, domination.Options{Impl: im, Threads: opt.Threads})
 	if err != nil {
 		return nil, fmt.Errorf("reference analysis (%s): %w", impl, err)
 	}
@@ -147,7 +162,11 @@ func dominationBeyondRef(ctx context.Context, m int, opt Options, rec *bench.Rec
 	if dominationRefImpl() != "cuda/sparse" {
 		return nil, false, fmt.Errorf("%w: m = %d runs on cuda/sparse, and no CUDA device was found", ErrUnavailable, m)
 	}
-	an, err = domination.Analyze(ctx, m, domination.Options{Impl: "cuda/sparse", Threads: opt.Threads, StopAtRepetition: true, Rec: rec})
+	im, err := impls.Domination.Lookup("cuda/sparse")
+	if err != nil {
+		return nil, false, err
+	}
+	an, err = domination.Analyze(ctx, m, domination.Options{Impl: im, Threads: opt.Threads, StopAtRepetition: true, Rec: rec})
 	if err != nil {
 		return nil, false, markUnavailable(fmt.Errorf("m = %d (cuda/sparse, stopped at the first repetition): %w", m, err))
 	}
@@ -315,20 +334,24 @@ func table6Exceptions(pr *bench.Record) float64 {
 
 // domAnalysisCase is a case of Tables 2 to 6: Setup computes (or reuses) the
 // reference; run runs one implementation.
-func domAnalysisCase(m int, opt Options, impls []string, method string, paperKeys []string, paperExp string,
+func domAnalysisCase(m int, opt Options, names []string, method string, paperKeys []string, paperExp string,
 	run func(ctx context.Context, impl string, rec *bench.Recorder) (*domination.Analysis, error)) Case {
-	if impls == nil {
-		impls = dominationImplsAt(m)
+	if names == nil {
+		names = dominationImplsAt(m)
 	}
 	return Case{
 		Params: dominationParams(m),
-		Impls:  impls,
+		Impls:  names,
 		Work:   dominationWork(m),
 		Setup: func(ctx context.Context) (*Instance, error) {
 			if m >= dominationBeyond {
 				return domBeyondInstance(m, opt, nil, nil), nil
 			}
-			need, _, err := domination.MemoryNeeded(m, "cpu/sparse")
+			sparse, err := impls.Minplus.Lookup("cpu/sparse")
+			if err != nil {
+				return nil, err
+			}
+			need, _, err := domination.MemoryNeeded(m, sparse)
 			if err != nil {
 				return nil, err
 			}
@@ -361,26 +384,37 @@ func domAnalysisCase(m int, opt Options, impls []string, method string, paperKey
 	}
 }
 
-// dominationOptions are a run's options: the GPU runs leave the exact
-// re-check to the reference (which did it) and are compared with it power
-// by power; the CPU runs check their match in their ring of powers. w is
-// the part of the run that total covers, the part the paper times (Table
-// 2: Algorithm 2; Tables 3-6: Algorithms 2-5), on the CPU and the GPU
-// alike, Algorithm 1 outside.
-func dominationOptions(impl string, opt Options, rec *bench.Recorder, w domination.Window) domination.Options {
-	if v, ok := domWhole[impl]; ok {
-		o := domination.Options{Impl: v.product, Threads: opt.Threads, Rec: rec, Window: w, Search: v.search}
-		if v.seq {
-			o.Threads = 1
-		}
-		return o
+// dominationOptions are a run's options, the implementation looked up in
+// impls.Domination: the GPU runs with the fingerprint search leave the
+// exact re-check to the reference (which did it) and are compared with it
+// power by power; the CPU runs check their match in their ring of powers.
+// w is the part of the run that total covers, the part the paper times
+// (Table 2: Algorithm 2; Tables 3-6: Algorithms 2-5), on the CPU and the
+// GPU alike, Algorithm 1 outside.
+func dominationOptions(impl string, opt Options, rec *bench.Recorder, w domination.Window) (domination.Options, error) {
+	im, err := impls.Domination.Lookup(impl)
+	if err != nil {
+		return domination.Options{}, err
 	}
-	return domination.Options{Impl: impl, Threads: opt.Threads, Rec: rec, NoRecheck: strings.HasPrefix(impl, "cuda/"), Window: w}
+	noRecheck := im.Search == domination.SearchFingerprints && strings.HasPrefix(impl, "cuda/")
+	return domination.Options{Impl: im, Threads: opt.Threads, Rec: rec, NoRecheck: noRecheck, Window: w}, nil
+}
+
+// analyze runs Analyze with the options of impl (dominationOptions),
+// stopped at the first repetition when stop is set.
+func analyze(ctx context.Context, m int, impl string, opt Options, rec *bench.Recorder, w domination.Window, stop bool) (*domination.Analysis, error) {
+	o, err := dominationOptions(impl, opt, rec, w)
+	if err != nil {
+		return nil, err
+	}
+	o.StopAtRepetition = stop
+	return domination.Analyze(ctx, m, o)
 }
 
 // The implementations that run Algorithms 3-5 as the paper computes them,
 // every power kept and compared whole, entry by entry
-// (domination.SearchWholeSequential and SearchWholeParallel): two for
+// (domination.SearchWholeSequential and SearchWholeParallel; their products
+// and searches are impls/cpu/domination's and impls/cuda/domination's): two for
 // Tables 3, 4 and 6 (Algorithm 2 on cpu/sparse, the searches timed), and
 // the paper's Table 5 versions (section 3): version 1 every algorithm
 // sequential on the CPU, version 2 the (min,+) product and the
@@ -396,20 +430,6 @@ const (
 	domV2       = "cpu/v2-par"
 	domV4       = "cuda/v4-gpu+cpu-par"
 )
-
-// domWhole maps each of them to its (min,+) product, search, and whether
-// the product runs on one thread.
-var domWhole = map[string]struct {
-	product string
-	search  domination.Search
-	seq     bool
-}{
-	domWholeSeq: {"cpu/sparse", domination.SearchWholeSequential, false},
-	domWholePar: {"cpu/sparse", domination.SearchWholeParallel, false},
-	domV1:       {"cpu/paper", domination.SearchWholeSequential, true},
-	domV2:       {"cpu/paper", domination.SearchWholeParallel, false},
-	domV4:       {"cuda/paper", domination.SearchWholeParallel, false},
-}
 
 // domVersions are our Table 5 versions 1, 2 and 4; domPaperVersions the
 // paper records' impls of versions 1-4 (results/paper/domination-table5.json).
@@ -462,7 +482,7 @@ func init() {
 			for _, m := range ms {
 				cs = append(cs, domAnalysisCase(m, opt, nil, "every power's fingerprint, minimum and diagonal equal to the cpu/sparse reference's", nil, "",
 					func(ctx context.Context, impl string, rec *bench.Recorder) (*domination.Analysis, error) {
-						return domination.Analyze(ctx, m, dominationOptions(impl, opt, rec, domination.WindowAlgorithm2))
+						return analyze(ctx, m, impl, opt, rec, domination.WindowAlgorithm2, false)
 					}))
 			}
 			return cs
@@ -488,7 +508,7 @@ func init() {
 				for _, m := range dominationMs(s, 7) {
 					cs = append(cs, domAnalysisCase(m, opt, nil, "fingerprints equal to the reference's, values to the paper's", t.keys, t.name,
 						func(ctx context.Context, impl string, rec *bench.Recorder) (*domination.Analysis, error) {
-							return domination.Analyze(ctx, m, dominationOptions(impl, opt, rec, domination.WindowAlgorithms2to5))
+							return analyze(ctx, m, impl, opt, rec, domination.WindowAlgorithms2to5, false)
 						}))
 				}
 				return cs
@@ -514,9 +534,8 @@ func init() {
 			for _, m := range ms {
 				c := domAnalysisCase(m, opt, nil, "powers equal to the reference's; same a, b, n0", nil, "",
 					func(ctx context.Context, impl string, rec *bench.Recorder) (*domination.Analysis, error) {
-						o := dominationOptions(impl, opt, rec, domination.WindowAlgorithms2to5)
-						o.StopAtRepetition = !slices.Contains(domVersions, impl) // the versions compute K = 50 powers
-						return domination.Analyze(ctx, m, o)
+						// The versions compute K = 50 powers.
+						return analyze(ctx, m, impl, opt, rec, domination.WindowAlgorithms2to5, !slices.Contains(domVersions, impl))
 					})
 				if s == Quick && m >= 6 {
 					c.Impls = dominationAll // version 1's sequential triple loop takes seconds from m = 6
@@ -679,9 +698,7 @@ func domFormulaCase(m int, opt Options) Case {
 		// A run is the solver's path: the powers up to the first
 		// repetition, then a witness for each n, backtracked.
 		inst.Run = func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
-			o := dominationOptions(impl, opt, rec, domination.NoWindow) // the solver's whole path, witnesses included
-			o.StopAtRepetition = true
-			an, err := domination.Analyze(ctx, m, o)
+			an, err := analyze(ctx, m, impl, opt, rec, domination.NoWindow, true) // the solver's whole path, witnesses included
 			if err != nil {
 				return nil, markUnavailable(err)
 			}
@@ -843,7 +860,7 @@ func dominationTable2(run []bench.Record) []report.Table {
 	t.Notes = append(t.Notes, domTable2Total)
 	t.Notes = append(t.Notes,
 		"G upd/s is the nominal dense rate 49·N³ / total; cpu/fast and cpu/sparse skip A(D_m)'s infinite entries (density about 6% at m = 7, 2.5% at m = 9), so their nominal rate exceeds the updates done.",
-		"cpu/fast's inner kernel here: "+minplus.Kernel()+".")
+		"cpu/fast's inner kernel here: "+cpuminplus.Kernel()+".")
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
 	out := []report.Table{t, dominationTable2GPU(own, pc, rc)}

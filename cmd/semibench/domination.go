@@ -7,11 +7,26 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	gen "github.com/semibench/semibench/generators/domination"
-	"github.com/semibench/semibench/impls/cpu/domination"
+	"github.com/semibench/semibench/impls"
+	"github.com/semibench/semibench/problems/domination"
 )
+
+// dominationSolvers lists the implementations `solve domination` takes:
+// those with the fingerprint search (the whole-matrix searches need all K
+// powers, and the solver stops at the first repetition).
+func dominationSolvers() []string {
+	var names []string
+	for _, im := range impls.Domination.All() {
+		if im.Search == domination.SearchFingerprints {
+			names = append(names, im.Name)
+		}
+	}
+	return names
+}
 
 // The 2-domination paper (002): `gen domination` writes A(D_m), `solve
 // domination` computes γ2(P_m □ C_n) and, on request, an optimal
@@ -42,7 +57,7 @@ func solveDomination(ctx context.Context, args []string) error {
 	m := fs.Int("m", 0, "rows of the cylinder P_m □ C_n (the path), 2 <= m <= 16")
 	n := fs.Int("n", 0, "columns of the cylinder (the cycle), n >= 3")
 	witness := fs.Bool("witness", false, "also print an optimal 2-dominating set as [[row, column], ...] (0-based), checked before printing")
-	impl := fs.String("impl", domination.DefaultImpl, "(min,+) product of Algorithm 2: "+strings.Join(domination.Impls(), ", "))
+	impl := fs.String("impl", domination.DefaultImpl, "(min,+) product of Algorithm 2: "+strings.Join(dominationSolvers(), ", "))
 	threads := fs.Int("threads", 0, "CPU threads (0: all cores)")
 	cmd := problemCommand("domination", "solve domination --m M --n N [--witness] [--impl NAME]")
 	cmd.summary = "γ2(P_m □ C_n), the 2-domination number of the cylinder, by the paper's Algorithms 1-5, as JSON {\"m\", \"n\", \"gamma2\"[, \"witness\"]}"
@@ -63,10 +78,11 @@ func solveDomination(ctx context.Context, args []string) error {
 	if err := checkThreads(*threads); err != nil {
 		return err
 	}
-	if !domination.KnownImpl(*impl) {
-		return usagef("--impl: unknown implementation %q (known: %s)", *impl, strings.Join(domination.Impls(), ", "))
+	im, err := impls.Domination.Lookup(*impl)
+	if err != nil || !slices.Contains(dominationSolvers(), *impl) {
+		return usagef("--impl: unknown implementation %q (known: %s)", *impl, strings.Join(dominationSolvers(), ", "))
 	}
-	sol, err := domination.Solve(ctx, *m, *n, *witness, domination.Options{Impl: *impl, Threads: *threads})
+	sol, err := domination.Solve(ctx, *m, *n, *witness, domination.Options{Impl: im, Threads: *threads})
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/semibench/semibench/impls/cpu/domination"
+	"github.com/semibench/semibench/problems/domination"
 )
 
 func TestGenDomination(t *testing.T) {

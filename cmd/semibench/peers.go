@@ -15,7 +15,8 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
 	"github.com/semibench/semibench/generators/lapcost"
-	"github.com/semibench/semibench/impls/cpu/domination"
+	"github.com/semibench/semibench/impls"
+	"github.com/semibench/semibench/problems/domination"
 	"github.com/semibench/semibench/problems/lap"
 )
 
@@ -318,7 +319,11 @@ func checkDominationPeer(ctx context.Context, m int, got string) (*bench.Check, 
 	if len(vals) != 4 {
 		return nil, usagef("--recurrence %q: give all of r0, n0, a and b", got)
 	}
-	an, err := domination.Analyze(ctx, m, domination.Options{Impl: "cpu/sparse"})
+	sparse, err := impls.Domination.Lookup("cpu/sparse")
+	if err != nil {
+		return nil, err
+	}
+	an, err := domination.Analyze(ctx, m, domination.Options{Impl: sparse})
 	if err != nil {
 		return nil, fmt.Errorf("semibench's analysis of m=%d: %w", m, err)
 	}

@@ -26,8 +26,8 @@ import (
 	"io"
 	"math"
 
-	"github.com/semibench/semibench/impls/cpu/minplus"
 	"github.com/semibench/semibench/mtx"
+	"github.com/semibench/semibench/problems/minplus"
 )
 
 // MaxM is the largest m Build and Words accept: the word index has 3^m

@@ -1,39 +1,5 @@
-// Package domination computes the 2-domination number γ2(P_m □ C_n) of the
-// cylinder with the algorithms of the 2-domination paper (002, section 3):
-//
-//   - Algorithm 1: the matrix A(D_m) (generators/domination).
-//   - Algorithm 2: K (min,+) powers A^i = A ⊗ A^(i-1), K = 50 as the paper,
-//     with any minplus implementation. Only what the later algorithms need
-//     is kept per power: a 128-bit fingerprint of A^i minus its minimum
-//     entry, that minimum, and the minimum of the diagonal and where it is;
-//     plus the last few powers in a ring buffer sized to the memory at hand.
-//   - Algorithm 3: the paper's search, from i = K down and j = i-1 down, for
-//     the first pair with A^i - A^j constant, read on the fingerprints:
-//     a_m = i - j, b_m the constant, r0_m = j.
-//   - Algorithm 4: from i = r0 + a down, the smallest n0 with
-//     A^(n0+a) = b ⊗ A^n0 (again on the fingerprints).
-//   - Algorithm 5: γ2(P_m □ C_n) = min of the diagonal of A^n (Theorem 2)
-//     for 3 <= n <= n0 + a - 1.
-//
-// Fingerprints that differ prove that the matrices differ; a match is
-// re-checked exactly: A^(n0+a) = b ⊗ A^n0 is compared entry by entry (from
-// the ring buffer, or by recomputing the powers when A^n0 is no longer
-// held), and by Lemma 3 that one equality gives every later one, Table 3's
-// A^K = b ⊗ A^(K-a) included. Algorithm 2's first repetition of the
-// normalised power is exactly (n0, n0 + a), which Algorithm 4 confirms.
-//
-// From the recurrence γ2(n + a) = γ2(n) + b for n >= n0 (Theorem 4),
-// γ2(P_m □ C_n) = ceil(b·n / a) + α_k with k = n mod a: the program derives
-// every α_k from the boundary values γ2(n0..n0+a-1) and lists the n below n0
-// where the formula does not hold (the paper's Table 6 and its exceptions).
-//
-// Options.Search runs Algorithms 3 to 5 as the paper computes them
-// instead (whole.go): Algorithm 2 keeps every power in host memory, each
-// "A^i - A^j == constant" is the difference matrix computed entry by entry
-// (on one thread, or by bands of rows on every thread as the paper's
-// OpenMP versions) and scanned, and Algorithm 5 reads each A^n's diagonal.
-//
-// A witness, an optimal 2-dominating set, is found by backtracking a
-// minimum closed walk of length n through the diagonal's minimising word,
-// with (min,+) matrix-vector products, and is checked to be 2-dominating.
+// Package domination lists the CPU implementations of the 2-domination
+// analysis (problems/domination): Algorithms 1 to 5 with each CPU (min,+)
+// product of impls/cpu/minplus, and the paper's whole-matrix versions of
+// Algorithms 3 to 5 (its Table 5 versions 1 and 2).
 package domination

@@ -3,15 +3,8 @@
 // the 2-domination paper (002), whose Algorithm 2 computes the powers
 // A^i = A ⊗ A^(i-1) of the matrix A(D_m).
 //
-// # Infinity
-//
-// Inf (9999, as the paper) stands for ∞. Every entry is kept in [0, Inf]:
-// an entry at or above Inf means ∞. A sum of two entries is at most
-// 2·Inf = 19998, which fits in int16, and every product clamps its result
-// to Inf, so ∞ + x = ∞ holds and no sum ever overflows (saturating
-// infinity). Finite entries must stay below Inf, which the caller checks
-// (CheckFinite); in the domination powers they are at most n·m, a few
-// hundred.
+// The matrices, the infinity Inf and the Impl type are problems/minplus's;
+// Impls lists this package's products in display order.
 //
 // # Implementations
 //

@@ -2,6 +2,8 @@ package minplus
 
 import (
 	"context"
+
+	"github.com/semibench/semibench/problems/minplus"
 )
 
 // Tile sizes of Fast: a tile of C, tileRows x tileCols, is accumulated in a
@@ -30,7 +32,7 @@ func Kernel() string { return kernelName }
 // threads goroutines (0: all CPUs). It gives the same bits as Paper. An
 // infinite a_ik is skipped, as it cannot lower any minimum; on the sparse
 // A(D_m) most are.
-func Fast(ctx context.Context, c, a, b *Dense, threads int) error {
+func Fast(ctx context.Context, c, a, b *minplus.Dense, threads int) error {
 	n := a.N
 	if err := checkShapes(c, n, b); err != nil {
 		return err
@@ -46,7 +48,7 @@ func Fast(ctx context.Context, c, a, b *Dense, threads int) error {
 			i0, j0 := rt*tileRows, ct*tileCols
 			rows, cols := min(tileRows, n-i0), min(tileCols, n-j0)
 			for i := range acc {
-				acc[i] = Inf
+				acc[i] = minplus.Inf
 			}
 			tile(acc, a.Data[i0*n:], b.Data, n, rows, cols, j0)
 			for r := 0; r < rows; r++ {
@@ -58,7 +60,7 @@ func Fast(ctx context.Context, c, a, b *Dense, threads int) error {
 
 // tile accumulates one tile of C: acc[r*tileCols+j] = min over k of
 // a[r*n+k] + b[k*n+j0+j] for r < rows, j < cols, where a starts at the
-// tile's first row of A and acc starts at Inf. The row updates go through
+// tile's first row of A and acc starts at minplus.Inf. The row updates go through
 // rowKernel (a vector kernel where one is built).
 func tile(acc *[tileRows * tileCols]int16, a, b []int16, n, rows, cols, j0 int) {
 	for k0 := 0; k0 < n; k0 += kBlock {
@@ -67,7 +69,7 @@ func tile(acc *[tileRows * tileCols]int16, a, b []int16, n, rows, cols, j0 int) 
 			row := acc[r*tileCols : r*tileCols+cols]
 			ar := a[r*n+k0 : r*n+k1]
 			for dk, v := range ar {
-				if v >= Inf {
+				if v >= minplus.Inf {
 					continue // ∞ + x never lowers a minimum
 				}
 				k := k0 + dk
@@ -77,8 +79,8 @@ func tile(acc *[tileRows * tileCols]int16, a, b []int16, n, rows, cols, j0 int) 
 	}
 }
 
-// minAddRowGo sets dst[j] = min(dst[j], v + src[j]). Entries in [0, Inf]
-// stay there: a sum is at most 2·Inf and never replaces a smaller dst.
+// minAddRowGo sets dst[j] = min(dst[j], v + src[j]). Entries in [0, minplus.Inf]
+// stay there: a sum is at most 2·minplus.Inf and never replaces a smaller dst.
 func minAddRowGo(dst, src []int16, v int16) {
 	src = src[:len(dst)]
 	for j, s := range src {

@@ -9,6 +9,7 @@ import (
 	"simd/archsimd"
 
 	"github.com/semibench/semibench/internal/kerneltest"
+	"github.com/semibench/semibench/problems/minplus"
 )
 
 // TestKernelFallback checks that a CPU without AVX-512 gets the AVX2
@@ -41,7 +42,7 @@ func TestVectorKernelsMatchGo(t *testing.T) {
 		}{{300, 0, 100}, {300, 0.95, 50}, {257, 0.5, 9999}} {
 			a, b := randomDense(tc.n, tc.pInf, tc.maxv, 3), randomDense(tc.n, tc.pInf/2, tc.maxv, 4)
 			for _, w := range []int{sparseCols, 100} {
-				rows, vals := []int32{0, 3, 7, 63}, []int16{0, 5, Inf, 9000}
+				rows, vals := []int32{0, 3, 7, 63}, []int16{0, 5, minplus.Inf, 9000}
 				want, got := append([]int16(nil), b.Data[:sparseBand*sparseCols]...), append([]int16(nil), b.Data[:sparseBand*sparseCols]...)
 				gatherGo(want, w, a.Data[:w], rows, vals)
 				kk.gather(got, w, a.Data[:w], rows, vals)

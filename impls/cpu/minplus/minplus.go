@@ -7,151 +7,37 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/problems/minplus"
 )
 
-// Inf is the (min,+) infinity, 9999 as in the paper; entries at or above
-// it are infinite.
-const Inf int16 = 9999
-
-// Dense is a square N x N matrix stored row-major.
-type Dense struct {
-	N    int
-	Data []int16
-}
-
-// NewDense returns an N x N matrix filled with Inf.
-func NewDense(n int) *Dense {
-	d := &Dense{N: n, Data: make([]int16, n*n)}
-	d.Fill(Inf)
-	return d
-}
-
-// Fill sets every entry to v.
-func (d *Dense) Fill(v int16) {
-	for i := range d.Data {
-		d.Data[i] = v
-	}
-}
-
-// Row returns row i as a slice of length N.
-func (d *Dense) Row(i int) []int16 { return d.Data[i*d.N : (i+1)*d.N] }
-
-// At returns entry (i, j).
-func (d *Dense) At(i, j int) int16 { return d.Data[i*d.N+j] }
-
-// Clone returns a copy.
-func (d *Dense) Clone() *Dense {
-	return &Dense{N: d.N, Data: append([]int16(nil), d.Data...)}
-}
-
-// Bytes is the memory of an N x N int16 matrix.
-func Bytes(n int) uint64 { return 2 * uint64(n) * uint64(n) }
-
-// CSR is a square N x N matrix in compressed sparse rows: the entries of
-// row i are Col[RowPtr[i]:RowPtr[i+1]] with values Val[...]; absent entries
-// are Inf. Columns are increasing within a row.
-type CSR struct {
-	N      int
-	RowPtr []int32
-	Col    []int32
-	Val    []int16
-
-	once  sync.Once  // builds bands on Sparse's first use; do not copy a used CSR
-	bands *bandIndex // the arcs by band of rows and column, for Sparse
-}
-
-// NNZ is the number of stored entries.
-func (s *CSR) NNZ() int { return len(s.Col) }
-
-// ToDense expands s.
-func (s *CSR) ToDense() *Dense {
-	d := NewDense(s.N)
-	for i := 0; i < s.N; i++ {
-		row := d.Row(i)
-		for p := s.RowPtr[i]; p < s.RowPtr[i+1]; p++ {
-			row[s.Col[p]] = s.Val[p]
-		}
-	}
-	return d
-}
-
-// FromDense compresses d, keeping the entries below Inf.
-func FromDense(d *Dense) *CSR {
-	s := &CSR{N: d.N, RowPtr: make([]int32, d.N+1)}
-	for i := 0; i < d.N; i++ {
-		for j, v := range d.Row(i) {
-			if v < Inf {
-				s.Col = append(s.Col, int32(j))
-				s.Val = append(s.Val, v)
+// Impls lists the CPU implementations in display order: cpu/paper,
+// cpu/fast, cpu/sparse. Their Mul ignores the recorder.
+func Impls() []minplus.Impl {
+	return []minplus.Impl{
+		{Name: "cpu/paper", Mul: func(ctx context.Context, c *minplus.Dense, a *minplus.Operand, b *minplus.Dense, _ int, _ *bench.Recorder) error {
+			if a.Dense == nil {
+				return fmt.Errorf("minplus: cpu/paper needs the dense A")
 			}
-		}
-		s.RowPtr[i+1] = int32(len(s.Col))
+			return Paper(ctx, c, a.Dense, b)
+		}},
+		{Name: "cpu/fast", Mul: func(ctx context.Context, c *minplus.Dense, a *minplus.Operand, b *minplus.Dense, threads int, _ *bench.Recorder) error {
+			if a.Dense == nil {
+				return fmt.Errorf("minplus: cpu/fast needs the dense A")
+			}
+			return Fast(ctx, c, a.Dense, b, threads)
+		}},
+		{Name: "cpu/sparse", Sparse: true, Mul: func(ctx context.Context, c *minplus.Dense, a *minplus.Operand, b *minplus.Dense, threads int, _ *bench.Recorder) error {
+			if a.CSR == nil {
+				return fmt.Errorf("minplus: cpu/sparse needs A in CSR")
+			}
+			return Sparse(ctx, c, a.CSR, b, threads)
+		}},
 	}
-	return s
 }
 
-// CheckFinite reports an error when an entry lies outside [0, Inf], the
-// range within which the products cannot overflow.
-func CheckFinite(d *Dense) error {
-	for i, v := range d.Data {
-		if v < 0 || v > Inf {
-			return fmt.Errorf("minplus: entry (%d, %d) = %d outside [0, %d]", i/d.N, i%d.N, v, Inf)
-		}
-	}
-	return nil
-}
-
-// Operand is the left factor A of a product, in the forms the
-// implementations read: dense for cpu/paper and cpu/fast, CSR for
-// cpu/sparse. Either may be nil when the implementation does not read it.
-type Operand struct {
-	Dense *Dense
-	CSR   *CSR
-}
-
-// NewOperand holds a in both forms.
-func NewOperand(a *Dense) *Operand { return &Operand{Dense: a, CSR: FromDense(a)} }
-
-// Impl is one named (min,+) product implementation: Mul sets c = a ⊗ b
-// (c must not alias b), using up to threads goroutines (0: all CPUs).
-type Impl struct {
-	Name string
-	Mul  func(ctx context.Context, c *Dense, a *Operand, b *Dense, threads int) error
-}
-
-// Impls lists the CPU implementations: cpu/paper, cpu/fast, cpu/sparse.
-var Impls = []Impl{
-	{Name: "cpu/paper", Mul: func(ctx context.Context, c *Dense, a *Operand, b *Dense, _ int) error {
-		if a.Dense == nil {
-			return fmt.Errorf("minplus: cpu/paper needs the dense A")
-		}
-		return Paper(ctx, c, a.Dense, b)
-	}},
-	{Name: "cpu/fast", Mul: func(ctx context.Context, c *Dense, a *Operand, b *Dense, threads int) error {
-		if a.Dense == nil {
-			return fmt.Errorf("minplus: cpu/fast needs the dense A")
-		}
-		return Fast(ctx, c, a.Dense, b, threads)
-	}},
-	{Name: "cpu/sparse", Mul: func(ctx context.Context, c *Dense, a *Operand, b *Dense, threads int) error {
-		if a.CSR == nil {
-			return fmt.Errorf("minplus: cpu/sparse needs A in CSR")
-		}
-		return Sparse(ctx, c, a.CSR, b, threads)
-	}},
-}
-
-// Lookup returns the named implementation.
-func Lookup(name string) (Impl, error) {
-	for _, im := range Impls {
-		if im.Name == name {
-			return im, nil
-		}
-	}
-	return Impl{}, fmt.Errorf("minplus: unknown implementation %q (valid: cpu/paper, cpu/fast, cpu/sparse)", name)
-}
-
-func checkShapes(c *Dense, n int, b *Dense) error {
+func checkShapes(c *minplus.Dense, n int, b *minplus.Dense) error {
 	if c == nil || b == nil || c.N != n || b.N != n || len(c.Data) != n*n || len(b.Data) != n*n {
 		return fmt.Errorf("minplus: shapes differ or matrices missing (want %d x %d)", n, n)
 	}
@@ -162,8 +48,8 @@ func checkShapes(c *Dense, n int, b *Dense) error {
 }
 
 // Paper is the paper's triple loop on one thread: for each i and j,
-// C[i][j] = min over k of A[i][k] + B[k][j], clamped to Inf.
-func Paper(ctx context.Context, c, a, b *Dense) error {
+// C[i][j] = min over k of A[i][k] + B[k][j], clamped to minplus.Inf.
+func Paper(ctx context.Context, c, a, b *minplus.Dense) error {
 	n := a.N
 	if err := checkShapes(c, n, b); err != nil {
 		return err
@@ -176,7 +62,7 @@ func Paper(ctx context.Context, c, a, b *Dense) error {
 		}
 		ar := a.Data[i*n : (i+1)*n]
 		for j := 0; j < n; j++ {
-			m := Inf
+			m := minplus.Inf
 			for k := 0; k < n; k++ {
 				if s := ar[k] + b.Data[k*n+j]; s < m {
 					m = s
@@ -198,6 +84,9 @@ const (
 	sparseCols = 256
 )
 
+// bandKey keys the band index among the values derived from a CSR.
+type bandKey struct{}
+
 // bandIndex is A's arcs regrouped per band of sparseBand rows and, within a
 // band, by column: the distinct columns of band t are ks[kOff[t]:kOff[t+1]],
 // and the arcs of the q-th of them are rows[off[q]:off[q+1]] (rows within
@@ -211,7 +100,7 @@ type bandIndex struct {
 }
 
 // bandsOf builds the band index of a.
-func bandsOf(a *CSR) *bandIndex {
+func bandsOf(a *minplus.CSR) *bandIndex {
 	n := a.N
 	bands := (n + sparseBand - 1) / sparseBand
 	x := &bandIndex{kOff: make([]int32, bands+1), off: []int32{0}}
@@ -251,13 +140,12 @@ func bandsOf(a *CSR) *bandIndex {
 // is cut into tiles of sparseBand rows by sparseCols columns, column block
 // outermost, shared among threads goroutines (0: all CPUs); within a tile
 // the arcs go by column k of A, each segment of row k of B read once.
-func Sparse(ctx context.Context, c *Dense, a *CSR, b *Dense, threads int) error {
+func Sparse(ctx context.Context, c *minplus.Dense, a *minplus.CSR, b *minplus.Dense, threads int) error {
 	n := a.N
 	if err := checkShapes(c, n, b); err != nil {
 		return err
 	}
-	a.once.Do(func() { a.bands = bandsOf(a) })
-	x := a.bands
+	x := a.Derived(bandKey{}, func(a *minplus.CSR) any { return bandsOf(a) }).(*bandIndex)
 	bands := (n + sparseBand - 1) / sparseBand
 	blocks := (n + sparseCols - 1) / sparseCols
 	return parallelRows(ctx, bands*blocks, 1, threads, func(t0, t1 int) {
@@ -267,7 +155,7 @@ func Sparse(ctx context.Context, c *Dense, a *CSR, b *Dense, threads int) error 
 			i0 := band * sparseBand
 			w := min(n, j0+sparseCols) - j0
 			for i := range tile {
-				tile[i] = Inf
+				tile[i] = minplus.Inf
 			}
 			for q := x.kOff[band]; q < x.kOff[band+1]; q++ {
 				k := int(x.ks[q])

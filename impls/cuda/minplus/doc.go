@@ -2,15 +2,18 @@
 // the 2-domination paper (002_cefe811b9d125289), for its Algorithm 2 (K
 // powers A^k = A ⊗ A^(k-1) of the matrix A(D_m)):
 //
-//   - cuda/paper (Paper): the paper's kernel, NVIDIA's MatrixMul routine
+//   - cuda/paper: the paper's kernel, NVIDIA's MatrixMul routine
 //     turned into a (min,+) product: 32 x 32 shared-memory tiles, one output
 //     per thread, int16, infinity 9999.
-//   - cuda/fast (Fast): register-tiled, two int16 columns packed per 32-bit
+//   - cuda/fast: register-tiled, two int16 columns packed per 32-bit
 //     lane, one Hopper DPX instruction (__viaddmin_s16x2) per two updates
 //     where the device and NVRTC have it (compute capability 9.0, NVRTC 12
 //     or later), SIMD-in-a-word integer operations elsewhere.
-//   - cuda/sparse (Sparse): A in CSR times a dense matrix, nnz(A)·N updates
+//   - cuda/sparse: A in CSR times a dense matrix, nnz(A)·N updates
 //     instead of N³.
+//
+// Impls offers each as a problems/minplus Impl: Mul runs one product,
+// NewSession opens a Session.
 //
 // A Session keeps A and the current power on the device so that successive
 // powers run without transfers, reporting per power the statistics the

@@ -10,6 +10,7 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/problems/minplus"
 )
 
 // firstDiff returns a description of the first entry where got and want
@@ -70,7 +71,7 @@ func TestGPUExact(t *testing.T) {
 			b := randomDense(r, n, inf)
 			want := refProduct(n, a, b)
 			rec := &bench.Recorder{}
-			got, err := Paper(ctx, n, a, b, rec)
+			got, err := product(ctx, NamePaper, n, a, b, rec)
 			if err != nil {
 				t.Fatalf("cuda/paper n=%d: %v", n, err)
 			}
@@ -78,7 +79,7 @@ func TestGPUExact(t *testing.T) {
 				t.Errorf("cuda/paper n=%d inf=%.2f: %s", n, inf, d)
 			}
 			withFast(t, func(v string) {
-				got, err := Fast(ctx, n, a, b, rec)
+				got, err := product(ctx, NameFast, n, a, b, rec)
 				if err != nil {
 					t.Fatalf("cuda/fast (%s) n=%d: %v", v, n, err)
 				}
@@ -90,7 +91,7 @@ func TestGPUExact(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err = Sparse(ctx, csr, b, rec)
+			got, err = productCSR(ctx, csr, b, rec)
 			if err != nil {
 				t.Fatalf("cuda/sparse n=%d: %v", n, err)
 			}
@@ -99,7 +100,7 @@ func TestGPUExact(t *testing.T) {
 			}
 			// A CSR with repeated columns and empty rows.
 			sp := randomCSR(r, n, 4)
-			if got, err = Sparse(ctx, sp, b, nil); err != nil {
+			if got, err = productCSR(ctx, sp, b, nil); err != nil {
 				t.Fatal(err)
 			}
 			if d := firstDiff(n, got, refSparse(sp, b)); d != "" {
@@ -111,8 +112,8 @@ func TestGPUExact(t *testing.T) {
 	a := randomDense(r, 50, 0.2)
 	a[3*50+7] = -4
 	for _, f := range []func() error{
-		func() error { _, err := Paper(ctx, 50, a, a, nil); return err },
-		func() error { _, err := Fast(ctx, 50, make([]int16, 2500), a, nil); return err },
+		func() error { _, err := product(ctx, NamePaper, 50, a, a, nil); return err },
+		func() error { _, err := product(ctx, NameFast, 50, make([]int16, 2500), a, nil); return err },
 	} {
 		if err := f(); err == nil || !strings.Contains(err.Error(), "[3][7] = -4") {
 			t.Errorf("negative entry: %v", err)
@@ -140,13 +141,13 @@ func TestGPUSession(t *testing.T) {
 			pow = append(pow, refSparse(a, pow[k-1]))
 		}
 		run := func(label, impl string) {
-			s, err := NewSession(ctx, impl, a, Options{})
+			s, err := NewSession(ctx, impl, a, minplus.SessionOptions{})
 			if err != nil {
 				t.Fatalf("%s n=%d: %v", label, n, err)
 			}
 			defer s.Close()
-			err = s.Powers(ctx, K, func(st Stats) error {
-				want := StatsOf(n, pow[st.Power])
+			err = s.Powers(ctx, K, func(st minplus.Stats) error {
+				want := minplus.StatsOf(n, pow[st.Power])
 				want.Power = st.Power
 				if st != want {
 					return fmt.Errorf("A^%d stats %+v, want %+v", st.Power, st, want)
@@ -174,7 +175,7 @@ func TestGPUSession(t *testing.T) {
 			}
 			for k := 1; k <= 3; k++ {
 				st, err := s.Stats(ctx)
-				want := StatsOf(n, pow[k])
+				want := minplus.StatsOf(n, pow[k])
 				want.Power = k
 				if err != nil || st != want {
 					t.Errorf("%s n=%d: A^%d after restart: %+v, %v; want %+v", label, n, k, st, err, want)
@@ -250,11 +251,20 @@ func TestProductProtocol(t *testing.T) {
 		t.Fatal(err)
 	}
 	runs := map[string]func(ctx context.Context, rec *bench.Recorder) error{
-		NamePaper:  func(ctx context.Context, rec *bench.Recorder) error { _, err := Paper(ctx, n, a, b, rec); return err },
-		NameFast:   func(ctx context.Context, rec *bench.Recorder) error { _, err := Fast(ctx, n, a, b, rec); return err },
-		NameSparse: func(ctx context.Context, rec *bench.Recorder) error { _, err := Sparse(ctx, csr, b, rec); return err },
+		NamePaper: func(ctx context.Context, rec *bench.Recorder) error {
+			_, err := product(ctx, NamePaper, n, a, b, rec)
+			return err
+		},
+		NameFast: func(ctx context.Context, rec *bench.Recorder) error {
+			_, err := product(ctx, NameFast, n, a, b, rec)
+			return err
+		},
+		NameSparse: func(ctx context.Context, rec *bench.Recorder) error {
+			_, err := productCSR(ctx, csr, b, rec)
+			return err
+		},
 	}
-	for _, impl := range Names {
+	for _, impl := range names() {
 		ph, err := bench.Measure(t.Context(), bench.Protocol{Warmup: 1, Reps: 3, Statistic: bench.StatMedian}, runs[impl])
 		if err != nil {
 			t.Fatalf("%s: %v", impl, err)

@@ -1,19 +1,17 @@
 package cudaminplus
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/semibench/semibench/impls/cuda"
+	"github.com/semibench/semibench/problems/minplus"
 )
 
-// Inf is the (min,+) infinity, 9999 as in the paper; entries at or above it
-// mean ∞.
-const Inf int16 = 9999
-
-// MaxN is the largest matrix order accepted (the CSR arrays and kernel
-// arguments are 32-bit; no device holds a dense matrix near it anyway).
-const MaxN = 1 << 24
+// Inf and MaxN are problems/minplus's.
+const (
+	Inf  = minplus.Inf
+	MaxN = minplus.MaxN
+)
 
 // Implementation names, as experiments list them.
 const (
@@ -22,11 +20,8 @@ const (
 	NameSparse = "cuda/sparse"
 )
 
-// Names lists the implementations.
-var Names = []string{NamePaper, NameFast, NameSparse}
-
-// Phases reported to a bench.Recorder by the one-shot products (Paper,
-// Fast, Sparse); total is the window around the product's launch and
+// Phases reported to a bench.Recorder by the one-shot products (Impl.Mul);
+// total is the window around the product's launch and
 // synchronisation.
 const (
 	PhaseH2D     = "h2d"     // uploads and conversion to the padded layout (outside total)
@@ -45,56 +40,8 @@ const Align = 8
 // device: n rounded up to a multiple of Align. The padding columns hold Inf.
 func LeadingDim(n int) int { return (n + Align - 1) / Align * Align }
 
-// CSR is a sparse n x n (min,+) matrix in compressed sparse rows: row i
-// holds the entries (i, Idx[p], Val[p]) for p in [Ptr[i], Ptr[i+1]); absent
-// entries are ∞. A column given twice keeps its minimum.
-type CSR struct {
-	N   int
-	Ptr []int32 // N+1 row starts, Ptr[0] = 0, non-decreasing
-	Idx []int32 // column of each entry, in [0, N)
-	Val []int16 // value of each entry, non-negative; Inf or more is ∞
-}
-
-// NNZ returns the number of stored entries.
-func (a *CSR) NNZ() int { return len(a.Idx) }
-
-// Check reports the first structural fault of a, or a negative value.
-func (a *CSR) Check() error {
-	if a == nil {
-		return errors.New("minplus: nil CSR matrix")
-	}
-	if a.N < 0 || a.N > MaxN {
-		return fmt.Errorf("minplus: CSR order %d outside [0, %d]", a.N, MaxN)
-	}
-	if len(a.Ptr) != a.N+1 {
-		return fmt.Errorf("minplus: CSR of order %d has %d row pointers, want %d", a.N, len(a.Ptr), a.N+1)
-	}
-	if len(a.Idx) != len(a.Val) {
-		return fmt.Errorf("minplus: CSR has %d column indices but %d values", len(a.Idx), len(a.Val))
-	}
-	if a.Ptr[0] != 0 || int(a.Ptr[a.N]) != len(a.Idx) {
-		return fmt.Errorf("minplus: CSR row pointers run from %d to %d, want 0 to %d", a.Ptr[0], a.Ptr[a.N], len(a.Idx))
-	}
-	for i := 0; i < a.N; i++ {
-		if a.Ptr[i+1] < a.Ptr[i] {
-			return fmt.Errorf("minplus: CSR row pointer %d (%d) is below row pointer %d (%d)", i+1, a.Ptr[i+1], i, a.Ptr[i])
-		}
-	}
-	for i := 0; i < a.N; i++ {
-		for p := a.Ptr[i]; p < a.Ptr[i+1]; p++ {
-			if j := a.Idx[p]; j < 0 || int(j) >= a.N {
-				return fmt.Errorf("minplus: CSR entry %d of row %d has column %d outside [0, %d)", p, i, j, a.N)
-			}
-			if a.Val[p] < 0 {
-				return fmt.Errorf("minplus: CSR entry (%d, %d) = %d is negative", i, a.Idx[p], a.Val[p])
-			}
-		}
-	}
-	return nil
-}
-
 // clampedVal returns a's values with everything at or above Inf set to Inf.
-func (a *CSR) clampedVal() []int16 {
+func clampedVal(a *minplus.CSR) []int16 {
 	out := make([]int16, len(a.Val))
 	for p, v := range a.Val {
 		out[p] = min(v, Inf)
@@ -104,22 +51,22 @@ func (a *CSR) clampedVal() []int16 {
 
 // CSRFromDense compresses an n x n row-major matrix, keeping the entries
 // below Inf. Negative entries are refused.
-func CSRFromDense(n int, d []int16) (*CSR, error) {
+func CSRFromDense(n int, d []int16) (*minplus.CSR, error) {
 	if err := checkDense(n, d, "A"); err != nil {
 		return nil, err
 	}
-	a := &CSR{N: n, Ptr: make([]int32, n+1)}
+	a := &minplus.CSR{N: n, RowPtr: make([]int32, n+1)}
 	for i := 0; i < n; i++ {
 		for j, v := range d[i*n : (i+1)*n] {
 			if v < 0 {
 				return nil, fmt.Errorf("minplus: entry (%d, %d) = %d is negative", i, j, v)
 			}
 			if v < Inf {
-				a.Idx = append(a.Idx, int32(j))
+				a.Col = append(a.Col, int32(j))
 				a.Val = append(a.Val, v)
 			}
 		}
-		a.Ptr[i+1] = int32(len(a.Idx))
+		a.RowPtr[i+1] = int32(len(a.Col))
 	}
 	return a, nil
 }
@@ -135,13 +82,6 @@ func checkDense(n int, d []int16, name string) error {
 	}
 	return nil
 }
-
-// DenseUpdates returns the (min,+) updates of one dense product of order n:
-// n³.
-func DenseUpdates(n int) float64 { return float64(n) * float64(n) * float64(n) }
-
-// SparseUpdates returns the updates of one CSR x dense product: nnz·n.
-func SparseUpdates(n, nnz int) float64 { return float64(nnz) * float64(n) }
 
 // denseBytes is the size of one padded n x n matrix on the device.
 func denseBytes(n int) uint64 { return 2 * uint64(n) * uint64(LeadingDim(n)) }
@@ -172,7 +112,7 @@ func Plan(name string, n, nnz int) (cuda.Plan, error) {
 		p.What = fmt.Sprintf("%s n=%d nnz=%d", name, n, nnz)
 		p.Buffers = append(csrBuffers("minplus.csr", n, nnz), cuda.Buffer{Name: "minplus.b", Bytes: d}, cuda.Buffer{Name: "minplus.c", Bytes: d})
 	default:
-		return cuda.Plan{}, fmt.Errorf("minplus: unknown implementation %q (want one of %v)", name, Names)
+		return cuda.Plan{}, fmt.Errorf("minplus: unknown implementation %q (want one of %s, %s, %s)", name, NamePaper, NameFast, NameSparse)
 	}
 	p.Buffers = append(p.Buffers, cuda.Buffer{Name: "minplus.flag", Bytes: flagBytes})
 	return p, nil
@@ -192,7 +132,7 @@ func SessionPlan(name string, n, nnz int) (cuda.Plan, error) {
 		p.Buffers = append(p.Buffers, cuda.Buffer{Name: "session.a", Bytes: d})
 	case NameSparse:
 	default:
-		return cuda.Plan{}, fmt.Errorf("minplus: unknown implementation %q (want one of %v)", name, Names)
+		return cuda.Plan{}, fmt.Errorf("minplus: unknown implementation %q (want one of %s, %s, %s)", name, NamePaper, NameFast, NameSparse)
 	}
 	p.Buffers = append(p.Buffers, cuda.Buffer{Name: "session.p0", Bytes: d}, cuda.Buffer{Name: "session.p1", Bytes: d},
 		cuda.Buffer{Name: "session.stats", Bytes: flagBytes})

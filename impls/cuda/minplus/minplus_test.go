@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/problems/minplus"
 )
 
 func gpuCount() int {
@@ -17,6 +19,42 @@ func gpuCount() int {
 		return 0
 	}
 	return n
+}
+
+// implByName returns the named implementation of Impls.
+func implByName(name string) minplus.Impl {
+	for _, im := range Impls() {
+		if im.Name == name {
+			return im
+		}
+	}
+	panic("no implementation " + name)
+}
+
+// names lists the names of Impls.
+func names() []string {
+	var out []string
+	for _, im := range Impls() {
+		out = append(out, im.Name)
+	}
+	return out
+}
+
+// product runs the named dense implementation's Mul on n x n row-major
+// matrices and returns C.
+func product(ctx context.Context, name string, n int, a, b []int16, rec *bench.Recorder) ([]int16, error) {
+	c := make([]int16, max(n, 0)*max(n, 0))
+	op := &minplus.Operand{Dense: &minplus.Dense{N: n, Data: a}}
+	err := implByName(name).Mul(ctx, &minplus.Dense{N: n, Data: c}, op, &minplus.Dense{N: n, Data: b}, 0, rec)
+	return c, err
+}
+
+// productCSR runs cuda/sparse's Mul with A in CSR and returns C.
+func productCSR(ctx context.Context, a *minplus.CSR, b []int16, rec *bench.Recorder) ([]int16, error) {
+	n := max(a.N, 0)
+	c := make([]int16, n*n)
+	err := implByName(NameSparse).Mul(ctx, &minplus.Dense{N: a.N, Data: c}, &minplus.Operand{CSR: a}, &minplus.Dense{N: a.N, Data: b}, 0, rec)
+	return c, err
 }
 
 // refProduct is the test's reference: C = A ⊗ B by the definition, int16
@@ -40,7 +78,7 @@ func refProduct(n int, a, b []int16) []int16 {
 }
 
 // refSparse is the reference CSR x dense product, by its entries.
-func refSparse(a *CSR, b []int16) []int16 {
+func refSparse(a *minplus.CSR, b []int16) []int16 {
 	n := a.N
 	c := make([]int16, n*n)
 	for i := range c {
@@ -48,9 +86,9 @@ func refSparse(a *CSR, b []int16) []int16 {
 	}
 	for i := 0; i < n; i++ {
 		ci := c[i*n : (i+1)*n]
-		for p := a.Ptr[i]; p < a.Ptr[i+1]; p++ {
+		for p := a.RowPtr[i]; p < a.RowPtr[i+1]; p++ {
 			v := int32(min(a.Val[p], Inf))
-			bk := b[int(a.Idx[p])*n : int(a.Idx[p]+1)*n]
+			bk := b[int(a.Col[p])*n : int(a.Col[p]+1)*n]
 			for j, x := range bk {
 				if s := v + int32(min(x, Inf)); s < int32(ci[j]) {
 					ci[j] = int16(s)
@@ -82,30 +120,30 @@ func randomDense(r *rand.Rand, n int, inf float64) []int16 {
 
 // randomCSR returns an n x n sparse matrix with about deg entries per row
 // (some rows empty, some columns repeated), values in [0, 9].
-func randomCSR(r *rand.Rand, n, deg int) *CSR {
-	a := &CSR{N: n, Ptr: make([]int32, n+1)}
+func randomCSR(r *rand.Rand, n, deg int) *minplus.CSR {
+	a := &minplus.CSR{N: n, RowPtr: make([]int32, n+1)}
 	for i := 0; i < n; i++ {
 		if r.IntN(10) > 0 {
 			for d := r.IntN(2*deg + 1); d > 0; d-- {
-				a.Idx = append(a.Idx, int32(r.IntN(n)))
+				a.Col = append(a.Col, int32(r.IntN(n)))
 				a.Val = append(a.Val, int16(r.IntN(10)))
 			}
 		}
-		a.Ptr[i+1] = int32(len(a.Idx))
+		a.RowPtr[i+1] = int32(len(a.Col))
 	}
 	return a
 }
 
 // toDense expands a CSR matrix (duplicates keep their minimum).
-func toDense(a *CSR) []int16 {
+func toDense(a *minplus.CSR) []int16 {
 	n := a.N
 	d := make([]int16, n*n)
 	for i := range d {
 		d[i] = Inf
 	}
 	for i := 0; i < n; i++ {
-		for p := a.Ptr[i]; p < a.Ptr[i+1]; p++ {
-			q := &d[i*n+int(a.Idx[p])]
+		for p := a.RowPtr[i]; p < a.RowPtr[i+1]; p++ {
+			q := &d[i*n+int(a.Col[p])]
 			*q = min(*q, a.Val[p], Inf)
 		}
 	}
@@ -155,15 +193,15 @@ func TestCSR(t *testing.T) {
 			t.Fatalf("entry %d: %d, back %d", i, d[i], back[i])
 		}
 	}
-	bad := []*CSR{
+	bad := []*minplus.CSR{
 		nil,
 		{N: -1},
-		{N: 2, Ptr: []int32{0, 1}},
-		{N: 2, Ptr: []int32{0, 1, 1}, Idx: []int32{0}},
-		{N: 2, Ptr: []int32{0, 1, 2}, Idx: []int32{0}, Val: []int16{1}},
-		{N: 2, Ptr: []int32{0, 2, 1}, Idx: []int32{0}, Val: []int16{1}},
-		{N: 2, Ptr: []int32{0, 1, 1}, Idx: []int32{2}, Val: []int16{1}},
-		{N: 2, Ptr: []int32{0, 1, 1}, Idx: []int32{1}, Val: []int16{-1}},
+		{N: 2, RowPtr: []int32{0, 1}},
+		{N: 2, RowPtr: []int32{0, 1, 1}, Col: []int32{0}},
+		{N: 2, RowPtr: []int32{0, 1, 2}, Col: []int32{0}, Val: []int16{1}},
+		{N: 2, RowPtr: []int32{0, 2, 1}, Col: []int32{0}, Val: []int16{1}},
+		{N: 2, RowPtr: []int32{0, 1, 1}, Col: []int32{2}, Val: []int16{1}},
+		{N: 2, RowPtr: []int32{0, 1, 1}, Col: []int32{1}, Val: []int16{-1}},
 	}
 	for i, a := range bad {
 		if err := a.Check(); err == nil {
@@ -186,17 +224,17 @@ func TestUnavailable(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	a := randomDense(r, 10, 0.2)
 	csr, _ := CSRFromDense(10, a)
-	if _, err := Paper(ctx, 10, a, a, nil); !errors.Is(err, driver.ErrUnavailable) {
+	if _, err := product(ctx, NamePaper, 10, a, a, nil); !errors.Is(err, driver.ErrUnavailable) {
 		t.Errorf("Paper: %v", err)
 	}
-	if _, err := Fast(ctx, 10, a, a, nil); !errors.Is(err, driver.ErrUnavailable) {
+	if _, err := product(ctx, NameFast, 10, a, a, nil); !errors.Is(err, driver.ErrUnavailable) {
 		t.Errorf("Fast: %v", err)
 	}
-	if _, err := Sparse(ctx, csr, a, nil); !errors.Is(err, driver.ErrUnavailable) {
+	if _, err := productCSR(ctx, csr, a, nil); !errors.Is(err, driver.ErrUnavailable) {
 		t.Errorf("Sparse: %v", err)
 	}
-	for _, name := range Names {
-		if s, err := NewSession(ctx, name, csr, Options{}); s != nil || !errors.Is(err, driver.ErrUnavailable) {
+	for _, name := range names() {
+		if s, err := NewSession(ctx, name, csr, minplus.SessionOptions{}); s != nil || !errors.Is(err, driver.ErrUnavailable) {
 			t.Errorf("NewSession(%s): %v", name, err)
 		}
 	}
@@ -213,19 +251,19 @@ func TestArgumentChecks(t *testing.T) {
 			t.Errorf("%s: %v", what, err)
 		}
 	}
-	_, err := Paper(ctx, 3, ok, make([]int16, 8), nil)
+	_, err := product(ctx, NamePaper, 3, ok, make([]int16, 8), nil)
 	notUnavailable("Paper with a short B", err)
-	_, err = Fast(ctx, 3, make([]int16, 10), ok, nil)
+	_, err = product(ctx, NameFast, 3, make([]int16, 10), ok, nil)
 	notUnavailable("Fast with a long A", err)
-	_, err = Fast(ctx, -1, nil, nil, nil)
+	_, err = product(ctx, NameFast, -1, nil, nil, nil)
 	notUnavailable("Fast n=-1", err)
-	_, err = Sparse(ctx, &CSR{N: 3, Ptr: []int32{0, 0, 0, 0}}, make([]int16, 8), nil)
+	_, err = productCSR(ctx, &minplus.CSR{N: 3, RowPtr: []int32{0, 0, 0, 0}}, make([]int16, 8), nil)
 	notUnavailable("Sparse with a short B", err)
-	_, err = Sparse(ctx, &CSR{N: 3}, ok, nil)
+	_, err = productCSR(ctx, &minplus.CSR{N: 3}, ok, nil)
 	notUnavailable("Sparse with a malformed CSR", err)
-	_, err = NewSession(ctx, "cuda/other", &CSR{N: 3, Ptr: []int32{0, 0, 0, 0}}, Options{})
+	_, err = NewSession(ctx, "cuda/other", &minplus.CSR{N: 3, RowPtr: []int32{0, 0, 0, 0}}, minplus.SessionOptions{})
 	notUnavailable("NewSession of an unknown implementation", err)
-	_, err = NewSession(ctx, NameFast, &CSR{N: 0, Ptr: []int32{0}}, Options{})
+	_, err = NewSession(ctx, NameFast, &minplus.CSR{N: 0, RowPtr: []int32{0}}, minplus.SessionOptions{})
 	notUnavailable("NewSession of an empty matrix", err)
 }
 
@@ -278,58 +316,17 @@ func TestPlans(t *testing.T) {
 	}
 }
 
-func TestStatsOf(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 8))
-	const n = 40
-	m := randomDense(r, n, 0.2)
-	s := StatsOf(n, m)
-	if s.Min != 0 && s.Min >= Inf {
-		t.Fatalf("min %d", s.Min)
+// TestSessionMemoryLimit: a session whose plan exceeds the caller's memory
+// limit is refused, with the bytes needed and the limit, before any device
+// work (so also without a GPU).
+func TestSessionMemoryLimit(t *testing.T) {
+	a := randomCSR(rand.New(rand.NewPCG(9, 9)), 100, 3)
+	plan, err := SessionPlan(NameSparse, a.N, a.NNZ())
+	if err != nil {
+		t.Fatal(err)
 	}
-	shifted := make([]int16, len(m))
-	for i, v := range m {
-		shifted[i] = v
-		if v < Inf {
-			shifted[i] = v + 17
-		}
-	}
-	s2 := StatsOf(n, shifted)
-	if s2.Min != s.Min+17 {
-		t.Errorf("shifted min %d, want %d", s2.Min, s.Min+17)
-	}
-	if s.Fingerprint() != s2.Fingerprint() {
-		t.Error("a constant shift changed the fingerprint")
-	}
-	for _, k := range []int{0, 5, n*n - 1} {
-		c := append([]int16(nil), shifted...)
-		if c[k] < Inf {
-			c[k]++
-		} else {
-			c[k] = 3
-		}
-		if StatsOf(n, c).Fingerprint() == s2.Fingerprint() {
-			t.Errorf("changing entry %d kept the fingerprint", k)
-		}
-	}
-	all := make([]int16, 9)
-	for i := range all {
-		all[i] = Inf
-	}
-	if s := StatsOf(3, all); s.Min != Inf || s.DiagMin != Inf || s.DiagArg != -1 || s.Finite != 0 {
-		t.Errorf("all-infinite stats %+v", s)
-	}
-	diag := []int16{5, 1, 1, 1, 4, 1, 1, 1, 4}
-	if s := StatsOf(3, diag); s.Min != 1 || s.DiagMin != 4 || s.DiagArg != 1 || s.Finite != 9 {
-		t.Errorf("stats %+v", s)
-	}
-	// Bands of rows add up to the whole, in either order.
-	for _, cut := range []int{0, 1, 17, n} {
-		a, b := StatsRows(n, m, 0, cut), StatsRows(n, m, cut, n)
-		if got := a.Add(b); got != s {
-			t.Errorf("rows [0,%d) + [%d,%d): %+v, want %+v", cut, cut, n, got, s)
-		}
-		if got := b.Add(a); got != s {
-			t.Errorf("rows [%d,%d) + [0,%d): %+v, want %+v", cut, n, cut, got, s)
-		}
+	_, err = NewSession(context.Background(), NameSparse, a, minplus.SessionOptions{MemoryLimit: plan.Total() - 1})
+	if err == nil || errors.Is(err, driver.ErrUnavailable) || !strings.Contains(err.Error(), "over the limit") {
+		t.Errorf("session over the memory limit: %v", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/problems/minplus"
 )
 
 // fastKernel is the cuda/fast kernel: minplus_fast256 (256 x 256 tiles, 1
@@ -138,45 +139,45 @@ func (k *kernelSet) unpadTo(t *driver.Thread, dev *cuda.Device, n int, src, raw 
 }
 
 // uploadCSR puts a (checked) on the device.
-func uploadCSR(t *driver.Thread, dev *cuda.Device, a *CSR, ptr, idx, val driver.DevicePtr) error {
-	if err := cuda.Upload(t, dev, ptr, a.Ptr); err != nil {
+func uploadCSR(t *driver.Thread, dev *cuda.Device, a *minplus.CSR, ptr, idx, val driver.DevicePtr) error {
+	if err := cuda.Upload(t, dev, ptr, a.RowPtr); err != nil {
 		return fmt.Errorf("uploading the CSR row pointers: %w", err)
 	}
-	if err := cuda.Upload(t, dev, idx, a.Idx); err != nil {
+	if err := cuda.Upload(t, dev, idx, a.Col); err != nil {
 		return fmt.Errorf("uploading the CSR columns: %w", err)
 	}
-	if err := cuda.Upload(t, dev, val, a.clampedVal()); err != nil {
+	if err := cuda.Upload(t, dev, val, clampedVal(a)); err != nil {
 		return fmt.Errorf("uploading the CSR values: %w", err)
 	}
 	return nil
 }
 
 // readStats reduces the padded matrix m of order n on the device.
-func (k *kernelSet) readStats(t *driver.Thread, dev *cuda.Device, n int, m, buf driver.DevicePtr) (Stats, error) {
+func (k *kernelSet) readStats(t *driver.Thread, dev *cuda.Device, n int, m, buf driver.DevicePtr) (minplus.Stats, error) {
 	s := dev.Stream()
 	if err := t.MemsetD32Async(buf, 0, 8, s); err != nil {
-		return Stats{}, err
+		return minplus.Stats{}, err
 	}
 	if err := t.MemsetD32Async(buf.Add(32), uint32(Inf), 2, s); err != nil {
-		return Stats{}, err
+		return minplus.Stats{}, err
 	}
 	if err := t.MemsetD32Async(buf.Add(40), ^uint32(0), 2, s); err != nil {
-		return Stats{}, err
+		return minplus.Stats{}, err
 	}
 	grid := driver.D2((n+255)/256, min(max(n, 1), 256))
 	if err := t.Launch(k.stats, grid, driver.D1(256), 0, s, m, n, int64(LeadingDim(n)), int(Inf), buf, buf.Add(32)); err != nil {
-		return Stats{}, fmt.Errorf("statistics: %w", err)
+		return minplus.Stats{}, fmt.Errorf("statistics: %w", err)
 	}
 	var raw [48]byte
 	if err := driver.CopyFromDevice(t, raw[:], buf); err != nil {
-		return Stats{}, fmt.Errorf("statistics: %w", err)
+		return minplus.Stats{}, fmt.Errorf("statistics: %w", err)
 	}
 	le := binary.LittleEndian
 	arg := int32(-1)
 	if pair := le.Uint64(raw[40:]); pair != ^uint64(0) {
 		arg = int32(uint32(pair))
 	}
-	return Stats{
+	return minplus.Stats{
 		DiagArg:     arg,
 		WeightedSum: le.Uint64(raw[0:]),
 		WeightSum:   le.Uint64(raw[8:]),
@@ -187,43 +188,77 @@ func (k *kernelSet) readStats(t *driver.Thread, dev *cuda.Device, n int, m, buf 
 	}, nil
 }
 
-// Paper is cuda/paper: C = A ⊗ B for n x n row-major matrices by the
-// paper's MatrixMul-style kernel (32 x 32 shared-memory tiles, one output
-// per thread), on the first device.
+// Impls lists the CUDA products in display order: cuda/paper, cuda/fast,
+// cuda/sparse. Their Mul runs one product on the first device and
+// NewSession opens a Session of A's powers.
 //
-// Timing: the paper times its products with the matrices on the device
-// (Algorithm 2 keeps the powers there). The device buffers are allocated
-// and the operands uploaded and converted to the padded layout first
-// (phase h2d, outside total: the operands in the kernel's layout are the
-// input); the window of total holds the launch and its synchronisation
-// (phase product, CUDA events); C is then unpadded and downloaded (phase
-// d2h, outside total).
-func Paper(ctx context.Context, n int, a, b []int16, rec *bench.Recorder) ([]int16, error) {
-	return dense(ctx, NamePaper, n, a, b, rec)
+// Timing of Mul: the paper times its products with the matrices on the
+// device (Algorithm 2 keeps the powers there). The device buffers are
+// allocated and the operands uploaded and converted to the padded layout
+// first (phase h2d, outside total: the operands in the kernel's layout are
+// the input; for cuda/sparse A's CSR arrays with B); the window of total
+// holds the launch and its synchronisation (phase product, CUDA events); C
+// is then unpadded and downloaded (phase d2h, outside total).
+func Impls() []minplus.Impl {
+	out := make([]minplus.Impl, 0, 3)
+	for _, name := range []string{NamePaper, NameFast, NameSparse} {
+		out = append(out, minplus.Impl{
+			Name:   name,
+			Sparse: name == NameSparse,
+			Mul: func(ctx context.Context, c *minplus.Dense, a *minplus.Operand, b *minplus.Dense, _ int, rec *bench.Recorder) error {
+				return mul(ctx, name, c, a, b, rec)
+			},
+			NewSession: func(ctx context.Context, a *minplus.CSR, opt minplus.SessionOptions) (minplus.Session, error) {
+				s, err := NewSession(ctx, name, a, opt)
+				if err != nil {
+					return nil, err
+				}
+				return s, nil
+			},
+		})
+	}
+	return out
 }
 
-// Fast is cuda/fast: C = A ⊗ B by the register-tiled packed-int16 kernel
-// (DPX on Hopper), on the first device; timing and phases as Paper.
-func Fast(ctx context.Context, n int, a, b []int16, rec *bench.Recorder) ([]int16, error) {
-	return dense(ctx, NameFast, n, a, b, rec)
+// mul is Impl.Mul of the named implementation: cuda/paper (the paper's
+// MatrixMul-style kernel, 32 x 32 shared-memory tiles, one output per
+// thread) and cuda/fast (the register-tiled packed-int16 kernel, DPX on
+// Hopper) read A dense, cuda/sparse reads it in CSR (nnz(A)·n updates).
+func mul(ctx context.Context, impl string, c *minplus.Dense, a *minplus.Operand, b *minplus.Dense, rec *bench.Recorder) error {
+	if a == nil || b == nil || c == nil {
+		return fmt.Errorf("%s: matrices missing", impl)
+	}
+	if impl == NameSparse {
+		if a.CSR == nil {
+			return fmt.Errorf("%s: needs A in CSR", impl)
+		}
+		return sparse(ctx, c.Data, a.CSR, b.Data, rec)
+	}
+	if a.Dense == nil {
+		return fmt.Errorf("%s: needs the dense A", impl)
+	}
+	return dense(ctx, impl, a.Dense.N, c.Data, a.Dense.Data, b.Data, rec)
 }
 
-func dense(ctx context.Context, impl string, n int, a, b []int16, rec *bench.Recorder) ([]int16, error) {
+// dense sets dst = A ⊗ B for n x n row-major matrices on the first device.
+func dense(ctx context.Context, impl string, n int, dst, a, b []int16, rec *bench.Recorder) error {
 	if err := checkDense(n, a, "A"); err != nil {
-		return nil, fmt.Errorf("%s: %w", impl, err)
+		return fmt.Errorf("%s: %w", impl, err)
 	}
 	if err := checkDense(n, b, "B"); err != nil {
-		return nil, fmt.Errorf("%s: %w", impl, err)
+		return fmt.Errorf("%s: %w", impl, err)
+	}
+	if err := checkDense(n, dst, "C"); err != nil {
+		return fmt.Errorf("%s: %w", impl, err)
 	}
 	dev, err := cuda.Open(0)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", impl, err)
+		return fmt.Errorf("%s: %w", impl, err)
 	}
 	if n == 0 {
-		return []int16{}, nil
+		return nil
 	}
 	plan, _ := Plan(impl, n, 0)
-	out := cuda.Output[int16](n * n)
 	err = dev.Run(ctx, func(t *driver.Thread) error {
 		bufs, err := dev.Allocate(t, plan)
 		if err != nil {
@@ -242,34 +277,35 @@ func dense(ctx context.Context, impl string, n int, a, b []int16, rec *bench.Rec
 			return err
 		}
 		stop()
-		return k.timedProduct(t, dev, rec, impl, n, pa, pb, pc, [3]driver.DevicePtr{}, pa, out.Wait())
+		return k.timedProduct(t, dev, rec, impl, n, pa, pb, pc, [3]driver.DevicePtr{}, pa, dst)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s n=%d: %w", impl, n, err)
+		return fmt.Errorf("%s n=%d: %w", impl, n, err)
 	}
-	return out.Wait(), nil
+	return nil
 }
 
-// Sparse is cuda/sparse: C = A ⊗ B with A in CSR and B an n x n row-major
-// matrix, nnz(A)·n updates, on the first device; timing and phases as
-// Paper (A's CSR arrays are uploaded with B, outside total).
-func Sparse(ctx context.Context, a *CSR, b []int16, rec *bench.Recorder) ([]int16, error) {
+// sparse sets dst = A ⊗ B with A in CSR and B an n x n row-major matrix,
+// nnz(A)·n updates, on the first device.
+func sparse(ctx context.Context, dst []int16, a *minplus.CSR, b []int16, rec *bench.Recorder) error {
 	if err := a.Check(); err != nil {
-		return nil, fmt.Errorf("%s: %w", NameSparse, err)
+		return fmt.Errorf("%s: %w", NameSparse, err)
 	}
 	n := a.N
 	if err := checkDense(n, b, "B"); err != nil {
-		return nil, fmt.Errorf("%s: %w", NameSparse, err)
+		return fmt.Errorf("%s: %w", NameSparse, err)
+	}
+	if err := checkDense(n, dst, "C"); err != nil {
+		return fmt.Errorf("%s: %w", NameSparse, err)
 	}
 	dev, err := cuda.Open(0)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", NameSparse, err)
+		return fmt.Errorf("%s: %w", NameSparse, err)
 	}
 	if n == 0 {
-		return []int16{}, nil
+		return nil
 	}
 	plan, _ := Plan(NameSparse, n, a.NNZ())
-	out := cuda.Output[int16](n * n)
 	err = dev.Run(ctx, func(t *driver.Thread) error {
 		bufs, err := dev.Allocate(t, plan)
 		if err != nil {
@@ -289,10 +325,10 @@ func Sparse(ctx context.Context, a *CSR, b []int16, rec *bench.Recorder) ([]int1
 			return err
 		}
 		stop()
-		return k.timedProduct(t, dev, rec, NameSparse, n, 0, pb, pc, csr, pb, out.Wait())
+		return k.timedProduct(t, dev, rec, NameSparse, n, 0, pb, pc, csr, pb, dst)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s n=%d: %w", NameSparse, n, err)
+		return fmt.Errorf("%s n=%d: %w", NameSparse, n, err)
 	}
-	return out.Wait(), nil
+	return nil
 }

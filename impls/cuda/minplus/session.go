@@ -8,12 +8,8 @@ import (
 
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/problems/minplus"
 )
-
-// Options configure a Session.
-type Options struct {
-	Device int // CUDA device ordinal
-}
 
 // Session computes successive (min,+) powers A^k = A ⊗ A^(k-1) on one
 // device, the paper's Algorithm 2, without moving the powers: A (in CSR,
@@ -46,9 +42,10 @@ type Session struct {
 // NewSession uploads A (in CSR; a dense matrix converts with CSRFromDense)
 // and sets the current power to A^1 = A, for the named implementation
 // (cuda/paper, cuda/fast or cuda/sparse). The device memory of
-// SessionPlan is checked against the free memory first: a refusal names the
-// bytes needed and free.
-func NewSession(ctx context.Context, impl string, a *CSR, opt Options) (*Session, error) {
+// SessionPlan is checked against opt.MemoryLimit, when set, before the
+// device is opened, and against the free memory: a refusal names the bytes
+// needed and the limit or the bytes free.
+func NewSession(ctx context.Context, impl string, a *minplus.CSR, opt minplus.SessionOptions) (*Session, error) {
 	if err := a.Check(); err != nil {
 		return nil, fmt.Errorf("%s session: %w", impl, err)
 	}
@@ -58,6 +55,10 @@ func NewSession(ctx context.Context, impl string, a *CSR, opt Options) (*Session
 	}
 	if a.N == 0 {
 		return nil, fmt.Errorf("%s session: empty matrix", impl)
+	}
+	if opt.MemoryLimit > 0 && plan.Total() > opt.MemoryLimit {
+		return nil, fmt.Errorf("%s session: %s needs %d bytes (%s) of device memory, over the limit of %d bytes (%s)",
+			impl, plan.What, plan.Total(), cuda.FormatBytes(plan.Total()), opt.MemoryLimit, cuda.FormatBytes(opt.MemoryLimit))
 	}
 	dev, err := cuda.Open(opt.Device)
 	if err != nil {
@@ -154,9 +155,9 @@ func (s *Session) Power() int { return s.k }
 // implementations, nnz(A)·n for cuda/sparse.
 func (s *Session) Updates() float64 {
 	if s.impl == NameSparse {
-		return SparseUpdates(s.n, s.nnz)
+		return minplus.SparseUpdates(s.n, s.nnz)
 	}
-	return DenseUpdates(s.n)
+	return minplus.DenseUpdates(s.n)
 }
 
 // LastStep returns the GPU time of the last Step (CUDA events), and Total
@@ -206,8 +207,8 @@ func (s *Session) Step(ctx context.Context) error {
 }
 
 // Stats reduces the current power A^k on the device (see Stats).
-func (s *Session) Stats(ctx context.Context) (Stats, error) {
-	var st Stats
+func (s *Session) Stats(ctx context.Context) (minplus.Stats, error) {
+	var st minplus.Stats
 	err := s.do(ctx, "statistics", func(t *driver.Thread) error {
 		var err error
 		st, err = s.kern.readStats(t, s.dev, s.n, s.p[s.cur], s.stats)
@@ -236,7 +237,7 @@ func (s *Session) Download(ctx context.Context, dst []int16) error {
 // the current power, then steps and calls it again after every power until
 // A^K. each may Download the power it is given; an error from it stops the
 // loop and is returned. The context is checked between powers.
-func (s *Session) Powers(ctx context.Context, K int, each func(Stats) error) error {
+func (s *Session) Powers(ctx context.Context, K int, each func(minplus.Stats) error) error {
 	if K < s.k {
 		return fmt.Errorf("%s session: powers up to %d asked, but A^%d is already computed", s.impl, K, s.k)
 	}

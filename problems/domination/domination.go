@@ -12,8 +12,7 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	gen "github.com/semibench/semibench/generators/domination"
-	"github.com/semibench/semibench/impls/cpu/minplus"
-	cudaminplus "github.com/semibench/semibench/impls/cuda/minplus"
+	"github.com/semibench/semibench/problems/minplus"
 )
 
 // DefaultK is the number of powers Algorithm 2 computes, 50 as the paper.
@@ -23,26 +22,55 @@ const DefaultK = 50
 // needs.
 const ringBytes = 1 << 30
 
-// DefaultImpl is the (min,+) product used when Options.Impl is empty: the
-// sparse product, A(D_m) being sparse.
+// DefaultImpl names the implementation the CLI uses unless told
+// otherwise: Algorithm 2 on the sparse CPU product, A(D_m) being sparse.
 const DefaultImpl = "cpu/sparse"
+
+// Impl is one named implementation of Algorithms 1 to 5: the (min,+)
+// product of Algorithm 2 and how Algorithms 3 to 5 read the powers. The
+// backends (impls/cpu/domination, impls/cuda/domination) list theirs.
+type Impl struct {
+	Name    string       // "cpu/sparse", "cpu/whole-seq", "cuda/v4-gpu+cpu-par", ...
+	Product minplus.Impl // Algorithm 2's product: its Mul on the host, or its Session on a device
+	// Search is how Algorithms 3 to 5 read the powers: fingerprints (the
+	// default) or, as the paper, whole matrices kept by Algorithm 2 (all K
+	// powers in host memory, see MemoryNeededWhole).
+	Search Search
+	// Sequential runs the product on one thread (the paper's Table 5
+	// version 1), whatever Options.Threads says.
+	Sequential bool
+}
+
+// FromProducts gives each product its implementation of Algorithms 1 to 5
+// under the product's name, with the fingerprint search.
+func FromProducts(ps []minplus.Impl) []Impl {
+	out := make([]Impl, len(ps))
+	for i, p := range ps {
+		out[i] = Impl{Name: p.Name, Product: p}
+	}
+	return out
+}
+
+// onDevice reports whether the product keeps its powers on a device.
+func (im Impl) onDevice() bool { return im.Product.NewSession != nil }
 
 // ErrNoRecurrence is returned when K powers hold no repetition.
 var ErrNoRecurrence = errors.New("no recurrence A^(r+a) = b ⊗ A^r within the powers computed")
 
 // Options tune Analyze.
 type Options struct {
-	K       int    // powers of Algorithm 2 (0: DefaultK)
-	Impl    string // minplus implementation (empty: DefaultImpl)
-	Threads int    // goroutines of the product (0: all CPUs)
+	K       int  // powers of Algorithm 2 (0: DefaultK)
+	Impl    Impl // the implementation (required)
+	Threads int  // goroutines of the product (0: all CPUs)
 	// StopAtRepetition ends Algorithm 2 at the first repetition of the
 	// normalised power (n0 + a powers) instead of computing all K. Once that
 	// repetition is checked exactly, Lemma 3 gives A^(k+a) = b ⊗ A^k for
 	// every k >= n0, so Table 3's r0 for K powers is K - a, which R0 is set
 	// to; unchecked, R0 stays n0.
 	StopAtRepetition bool
-	// MemoryLimit is the memory the matrices may use (0: the memory
-	// available on this machine).
+	// MemoryLimit is the memory the matrices may use, on the host and, for
+	// a product that keeps its powers on a device, on the device (0: the
+	// memory available on this machine, and the device's free memory).
 	MemoryLimit uint64
 	// NoRecheck leaves a fingerprint match that Algorithm 2 could not check
 	// entry by entry unchecked (Verified empty) instead of recomputing the
@@ -54,10 +82,6 @@ type Options struct {
 	// Window is the part of the run that Rec's window of total covers
 	// (NoWindow: none, total is the whole call).
 	Window Window
-	// Search is how Algorithms 3 to 5 read the powers: fingerprints (the
-	// default) or, as the paper, whole matrices kept by Algorithm 2 (all K
-	// powers in host memory, see MemoryNeededWhole).
-	Search Search
 }
 
 // Window names the part of a run that the Recorder's window of total
@@ -105,12 +129,12 @@ type Power struct {
 	DiagArg int32 // the first word where the diagonal reaches DiagMin
 	Finite  bool  // no entry is infinite
 	// Hash is the fingerprint of A^i - Min, infinite entries marked:
-	// cudaminplus.Stats.Fingerprint, which the GPU computes in place.
+	// minplus.Stats.Fingerprint, which the GPU computes in place.
 	Hash [2]uint64
 }
 
 // powerOf is the Power of an n x n matrix with statistics st.
-func powerOf(n int, st cudaminplus.Stats) Power {
+func powerOf(n int, st minplus.Stats) Power {
 	return Power{Min: st.Min, DiagMin: st.DiagMin, DiagArg: st.DiagArg,
 		Finite: st.Finite == int64(n)*int64(n), Hash: st.Fingerprint()}
 }
@@ -125,11 +149,11 @@ type Exception struct {
 // Analysis is the outcome of Algorithms 1 to 5 for one m.
 type Analysis struct {
 	M        int
-	N        int // rows of A(D_m): the number of correct m-words
-	NNZ      int // arcs of D_m
-	K        int // powers requested
-	Computed int // powers computed
-	Impl     string
+	N        int    // rows of A(D_m): the number of correct m-words
+	NNZ      int    // arcs of D_m
+	K        int    // powers requested
+	Computed int    // powers computed
+	Impl     string // the name of Algorithm 2's product
 	// Powers[i] describes A^i for 1 <= i <= Computed; Powers[0] is unused.
 	Powers []Power
 	R0     int // Algorithm 3: r0_m
@@ -161,51 +185,32 @@ type Analysis struct {
 }
 
 // MemoryNeeded is the host memory, in bytes, that Algorithm 2 needs for m
-// with the named implementation: two N x N int16 powers, plus a dense
-// A(D_m) for the dense CPU products. The GPU products keep the powers on
-// the device (their session checks its memory) and need the two powers on
-// the host only for the exact re-check.
-func MemoryNeeded(m int, impl string) (uint64, int, error) {
+// with the product p: two N x N int16 powers, plus a dense A(D_m) for the
+// dense CPU products. The products that keep the powers on a device (their
+// session checks its memory) need the two powers on the host only for the
+// exact re-check.
+func MemoryNeeded(m int, p minplus.Impl) (uint64, int, error) {
 	n, err := gen.Rows(m)
 	if err != nil {
 		return 0, 0, err
 	}
 	mats := uint64(2)
-	if impl == "cpu/paper" || impl == "cpu/fast" {
+	if hostDense(p) {
 		mats = 3
 	}
 	return mats * minplus.Bytes(n), n, nil
 }
 
-// Impls lists the (min,+) products Algorithm 2 can use: the CPU ones of
-// impls/cpu/minplus and the GPU ones of impls/cuda/minplus.
-func Impls() []string {
-	var names []string
-	for _, im := range minplus.Impls {
-		names = append(names, im.Name)
-	}
-	return append(names, cudaminplus.Names...)
-}
-
-// KnownImpl reports whether name is one of Impls.
-func KnownImpl(name string) bool {
-	for _, n := range Impls() {
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
-
-// onGPU reports whether the implementation runs on a CUDA device.
-func onGPU(impl string) bool { return strings.HasPrefix(impl, "cuda/") }
+// hostDense reports whether the product multiplies on the host with A
+// dense (cpu/paper, cpu/fast), so that Algorithm 2 holds a dense A(D_m).
+func hostDense(p minplus.Impl) bool { return p.NewSession == nil && !p.Sparse }
 
 func (o *Options) defaults() {
 	if o.K == 0 {
 		o.K = DefaultK
 	}
-	if o.Impl == "" {
-		o.Impl = DefaultImpl
+	if o.Impl.Sequential {
+		o.Threads = 1
 	}
 }
 
@@ -223,11 +228,12 @@ func (o *Options) memoryLimit() uint64 {
 // Algorithm4, Recheck (when the match was not checked while the powers ran)
 // and Algorithm5, each timed into opt.Rec.
 func Analyze(ctx context.Context, m int, opt Options) (*Analysis, error) {
+	opt.defaults()
 	an, err := powers(ctx, m, opt)
 	if err != nil {
 		return nil, err
 	}
-	if opt.Search.whole() {
+	if opt.Impl.Search.whole() {
 		return an, an.searchWhole(opt)
 	}
 	stop := opt.Rec.Start("algorithm3")
@@ -273,7 +279,7 @@ func (an *Analysis) endAlgorithms2to5(opt Options) {
 // Algorithm 2, each timed into opt.Rec, and releases the powers.
 func (an *Analysis) searchWhole(opt Options) error {
 	defer func() { an.kept, an.scratch = nil, nil }()
-	threads := searchThreads(opt.Search, opt.Threads)
+	threads := searchThreads(opt.Impl.Search, opt.Threads)
 	stop := opt.Rec.Start("algorithm3")
 	err := an.Algorithm3Whole(threads)
 	stop()
@@ -323,15 +329,16 @@ func powers(ctx context.Context, m int, opt Options) (*Analysis, error) {
 	if opt.K < 4 {
 		return nil, fmt.Errorf("domination: K = %d powers: need at least 4", opt.K)
 	}
-	if !KnownImpl(opt.Impl) {
-		return nil, fmt.Errorf("domination: unknown implementation %q (known: %s)", opt.Impl, strings.Join(Impls(), ", "))
+	if opt.Impl.Name == "" || opt.Impl.Product.Mul == nil && opt.Impl.Product.NewSession == nil {
+		return nil, fmt.Errorf("domination: m = %d: no implementation given (Options.Impl %q has no (min,+) product)", m, opt.Impl.Name)
 	}
-	need, n, err := MemoryNeeded(m, opt.Impl)
-	if opt.Search.whole() {
+	prod := opt.Impl.Product
+	need, n, err := MemoryNeeded(m, prod)
+	if opt.Impl.Search.whole() {
 		if opt.StopAtRepetition {
 			return nil, fmt.Errorf("domination: m = %d: the paper's whole-matrix search needs all K powers, not StopAtRepetition", m)
 		}
-		need, n, err = MemoryNeededWhole(m, opt.K, opt.Impl)
+		need, n, err = MemoryNeededWhole(m, opt.K, prod)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("domination: %w", err)
@@ -342,7 +349,7 @@ func powers(ctx context.Context, m int, opt Options) (*Analysis, error) {
 			m, m, n, byteText(need), n, n, byteText(limit))
 	}
 
-	an := &Analysis{M: m, N: n, K: opt.K, Impl: opt.Impl}
+	an := &Analysis{M: m, N: n, K: opt.K, Impl: prod.Name, im: prod}
 	stop := opt.Rec.Start("algorithm1")
 	d, err := gen.Build(m)
 	stop()
@@ -354,21 +361,18 @@ func powers(ctx context.Context, m int, opt Options) (*Analysis, error) {
 	if opt.Window != NoWindow {
 		opt.Rec.BeginTotal() // A(D_m) in host memory, as Algorithm 1 left it
 	}
-	if onGPU(opt.Impl) {
-		if err := an.algorithm2GPU(ctx, opt); err != nil {
+	if opt.Impl.onDevice() {
+		if err := an.algorithm2Session(ctx, opt); err != nil {
 			return nil, err
 		}
 		return an, nil
 	}
-	im, err := minplus.Lookup(opt.Impl)
-	if err != nil {
-		return nil, fmt.Errorf("domination: %w", err)
-	}
+	im := prod
 	op := &minplus.Operand{CSR: d.A}
-	if opt.Impl != "cpu/sparse" {
+	if !im.Sparse {
 		op.Dense = d.Dense()
 	}
-	an.im, an.op = im, op
+	an.op = op
 
 	// The ring buffer holds the last w powers: two at least (the product's
 	// factor and result), more while they fit in a quarter of the spare
@@ -379,7 +383,7 @@ func powers(ctx context.Context, m int, opt Options) (*Analysis, error) {
 		w += int(min(uint64(opt.K), min(spare/4, ringBytes)/minplus.Bytes(n)))
 	}
 	w = min(w, opt.K)
-	if opt.Search.whole() {
+	if opt.Impl.Search.whole() {
 		w = opt.K + 1 // every power kept: ring[i] is A^i
 	}
 	if err := an.algorithm2(ctx, im, op, w, opt); err != nil {
@@ -399,7 +403,7 @@ func (an *Analysis) algorithm2(ctx context.Context, im minplus.Impl, op *minplus
 		ring[i] = &minplus.Dense{N: n, Data: make([]int16, n*n)}
 	}
 	ring[1%w] = an.digraph.Dense()
-	if opt.Search.whole() {
+	if opt.Impl.Search.whole() {
 		an.kept, an.scratch = ring, make([]int16, n*n)
 	}
 	an.Powers = make([]Power, 1, opt.K+1)
@@ -407,14 +411,10 @@ func (an *Analysis) algorithm2(ctx context.Context, im minplus.Impl, op *minplus
 	for i := 1; i <= opt.K; i++ {
 		cur := ring[i%w]
 		if i > 1 {
-			if err := im.Mul(ctx, cur, op, ring[(i-1)%w], opt.Threads); err != nil {
+			if err := im.Mul(ctx, cur, op, ring[(i-1)%w], opt.Threads, nil); err != nil {
 				return fmt.Errorf("domination: m = %d: algorithm 2, power %d: %w", an.M, i, err)
 			}
-			if op.Dense != nil && im.Name != "cpu/sparse" {
-				an.Updates += float64(n) * float64(n) * float64(n)
-			} else {
-				an.Updates += float64(an.NNZ) * float64(n)
-			}
+			an.Updates += im.Updates(n, an.NNZ)
 		}
 		p := summarize(cur, opt.Threads)
 		if j, ok := an.record(p, seen); ok {
@@ -456,15 +456,15 @@ func (an *Analysis) Recheck(ctx context.Context, opt Options) error {
 	if an.A == 0 {
 		return fmt.Errorf("domination: m = %d: re-check before Algorithm 3", an.M)
 	}
-	if onGPU(an.Impl) {
-		return an.recheckGPU(ctx)
+	if an.im.NewSession != nil {
+		return an.recheckSession(ctx, opt)
 	}
 	im, op := an.im, an.op
 	n := an.N
 	keep := an.digraph.Dense()
 	x, y := keep.Clone(), &minplus.Dense{N: n, Data: make([]int16, n*n)}
 	for i := 2; i <= an.N0+an.A; i++ {
-		if err := im.Mul(ctx, y, op, x, opt.Threads); err != nil {
+		if err := im.Mul(ctx, y, op, x, opt.Threads, nil); err != nil {
 			return fmt.Errorf("domination: m = %d: re-check, power %d: %w", an.M, i, err)
 		}
 		x, y = y, x
@@ -519,13 +519,13 @@ func summarize(d *minplus.Dense, threads int) Power {
 	}
 	threads = max(1, min(threads, n/64))
 	band := (n + threads - 1) / threads
-	parts := make([]cudaminplus.Stats, threads)
+	parts := make([]minplus.Stats, threads)
 	var wg sync.WaitGroup
 	for t := range parts {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			parts[t] = cudaminplus.StatsRows(n, d.Data, min(n, t*band), min(n, (t+1)*band))
+			parts[t] = minplus.StatsRows(n, d.Data, min(n, t*band), min(n, (t+1)*band))
 		}()
 	}
 	wg.Wait()

@@ -19,9 +19,10 @@ type Solution struct {
 }
 
 // Gamma2 returns γ2(P_m □ C_n) for m >= 2 and n >= 3, running Algorithms 1
-// to 5 with the default options (the powers stop at the first repetition).
-func Gamma2(m, n int) (int, error) {
-	s, err := Solve(context.Background(), m, n, false, Options{})
+// to 5 with im and otherwise the default options (the powers stop at the
+// first repetition).
+func Gamma2(m, n int, im Impl) (int, error) {
+	s, err := Solve(context.Background(), m, n, false, Options{Impl: im})
 	if err != nil {
 		return 0, err
 	}

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	gen "github.com/semibench/semibench/generators/domination"
-	"github.com/semibench/semibench/impls/cpu/minplus"
+	"github.com/semibench/semibench/problems/minplus"
 )
 
 // Algorithms 3 to 5 as the paper computes them (section 3, its listings):
@@ -62,13 +62,13 @@ const (
 // product's output), the difference matrix, and a dense A(D_m) for the
 // dense CPU products. On a GPU the powers are computed on the device and
 // each is downloaded into the same K host matrices.
-func MemoryNeededWhole(m, k int, impl string) (uint64, int, error) {
+func MemoryNeededWhole(m, k int, p minplus.Impl) (uint64, int, error) {
 	n, err := gen.Rows(m)
 	if err != nil {
 		return 0, 0, err
 	}
 	mats := uint64(k) + 2
-	if impl == "cpu/paper" || impl == "cpu/fast" {
+	if hostDense(p) {
 		mats++
 	}
 	return mats * minplus.Bytes(n), n, nil
@@ -149,7 +149,7 @@ func (an *Analysis) constDiff(i, j, threads int) (int, bool) {
 // checkKept fails unless Algorithm 2 kept every power (a whole search).
 func (an *Analysis) checkKept(alg int) error {
 	if len(an.kept) <= an.Computed || an.scratch == nil {
-		return fmt.Errorf("domination: m = %d: algorithm %d on whole matrices needs every power kept (Options.Search)", an.M, alg)
+		return fmt.Errorf("domination: m = %d: algorithm %d on whole matrices needs every power kept (Impl.Search)", an.M, alg)
 	}
 	return nil
 }

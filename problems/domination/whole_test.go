@@ -8,8 +8,11 @@ import (
 	"testing"
 
 	"github.com/semibench/semibench/bench"
-	"github.com/semibench/semibench/impls/cpu/minplus"
+	"github.com/semibench/semibench/problems/minplus"
 )
+
+// whole is the whole-matrix search s on cpu/sparse.
+func whole(s Search) Impl { return Impl{Name: "whole", Product: sparse.Product, Search: s} }
 
 // TestWholeSearchAgrees runs Algorithms 3-5 on the whole matrices,
 // sequentially and in parallel, and compares every value with the
@@ -20,13 +23,13 @@ func TestWholeSearchAgrees(t *testing.T) {
 		if row.m > 7 || row.m == 7 && testing.Short() {
 			continue
 		}
-		fp, err := Analyze(context.Background(), row.m, Options{})
+		fp, err := Analyze(context.Background(), row.m, Options{Impl: sparse})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, s := range []Search{SearchWholeSequential, SearchWholeParallel} {
 			rec := &bench.Recorder{}
-			an, err := Analyze(context.Background(), row.m, Options{Search: s, Threads: 3, Rec: rec})
+			an, err := Analyze(context.Background(), row.m, Options{Impl: whole(s), Threads: 3, Rec: rec})
 			if err != nil {
 				t.Fatalf("m=%d, %v: %v", row.m, s, err)
 			}
@@ -97,7 +100,7 @@ func TestDifferenceConstant(t *testing.T) {
 // of them, and the memory for them.
 func TestWholeSearchRefusals(t *testing.T) {
 	ctx := context.Background()
-	an, err := Analyze(ctx, 4, Options{})
+	an, err := Analyze(ctx, 4, Options{Impl: sparse})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,17 +110,17 @@ func TestWholeSearchRefusals(t *testing.T) {
 	if err := an.Algorithm5Whole(); err == nil {
 		t.Error("Algorithm5Whole on a fingerprint analysis: no error")
 	}
-	if _, err := Analyze(ctx, 4, Options{Search: SearchWholeParallel, StopAtRepetition: true}); err == nil {
+	if _, err := Analyze(ctx, 4, Options{Impl: whole(SearchWholeParallel), StopAtRepetition: true}); err == nil {
 		t.Error("whole search with StopAtRepetition: no error")
 	}
-	need, _, err := MemoryNeededWhole(6, DefaultK, "cpu/sparse")
+	need, _, err := MemoryNeededWhole(6, DefaultK, sparse.Product)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Analyze(ctx, 6, Options{Search: SearchWholeSequential, MemoryLimit: need - 1}); err == nil || !strings.Contains(err.Error(), "available") {
+	if _, err := Analyze(ctx, 6, Options{Impl: whole(SearchWholeSequential), MemoryLimit: need - 1}); err == nil || !strings.Contains(err.Error(), "available") {
 		t.Errorf("whole search beyond the memory limit: %v", err)
 	}
-	if _, err := Analyze(ctx, 6, Options{Search: SearchWholeSequential, MemoryLimit: need}); err != nil {
+	if _, err := Analyze(ctx, 6, Options{Impl: whole(SearchWholeSequential), MemoryLimit: need}); err != nil {
 		t.Errorf("whole search within the memory limit: %v", err)
 	}
 }

@@ -8,11 +8,24 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/semibench/semibench/bench"
 	gen "github.com/semibench/semibench/generators/domination"
-	"github.com/semibench/semibench/impls/cuda"
-	cudaminplus "github.com/semibench/semibench/impls/cuda/minplus"
+	cpuminplus "github.com/semibench/semibench/impls/cpu/minplus"
 )
+
+// cpuImpl is the fingerprint-search implementation on the named CPU
+// product. The tests of this package run the CPU products only (a test
+// import); impls/cuda/domination's tests run the GPU ones.
+func cpuImpl(name string) Impl {
+	for _, p := range cpuminplus.Impls() {
+		if p.Name == name {
+			return Impl{Name: name, Product: p}
+		}
+	}
+	panic("no CPU product " + name)
+}
+
+// sparse is the implementation on cpu/sparse, the CLI's default.
+var sparse = cpuImpl(DefaultImpl)
 
 // paperRow is one m of the paper's Tables 3, 4 and 6.
 type paperRow struct {
@@ -46,7 +59,7 @@ func TestPaperTables(t *testing.T) {
 		if row.m > 8 || row.m == 8 && testing.Short() {
 			continue
 		}
-		an, err := Analyze(context.Background(), row.m, Options{})
+		an, err := Analyze(context.Background(), row.m, Options{Impl: sparse})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,7 +123,7 @@ func TestBruteForceAndWitness(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct{ m, maxN int }{{2, 9}, {3, 6}, {4, 4}, {5, 3}} {
 		for n := 3; n <= tc.maxN; n++ {
-			s, err := Solve(ctx, tc.m, n, true, Options{})
+			s, err := Solve(ctx, tc.m, n, true, Options{Impl: sparse})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -129,7 +142,7 @@ func TestBruteForceAndWitness(t *testing.T) {
 func TestWitnessBeyondPowers(t *testing.T) {
 	ctx := context.Background()
 	for _, m := range []int{2, 4, 6, 7} {
-		an, err := Analyze(ctx, m, Options{StopAtRepetition: true})
+		an, err := Analyze(ctx, m, Options{Impl: sparse, StopAtRepetition: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,7 +166,7 @@ func TestImplsAgree(t *testing.T) {
 	for m := 2; m <= 5; m++ {
 		var ref []Power
 		for _, impl := range []string{"cpu/paper", "cpu/fast", "cpu/sparse"} {
-			an, err := Analyze(ctx, m, Options{Impl: impl, K: 40})
+			an, err := Analyze(ctx, m, Options{Impl: cpuImpl(impl), K: 40})
 			if err != nil {
 				t.Fatalf("m=%d %s: %v", m, impl, err)
 			}
@@ -173,11 +186,11 @@ func TestBadInput(t *testing.T) {
 		opt  Options
 		want string
 	}{
-		{1, 5, Options{}, "m >= 2"},
-		{3, 2, Options{}, "n >= 3"},
-		{13, 5, Options{MemoryLimit: 1 << 30}, "bytes"},
-		{30, 5, Options{}, "bytes"},
-		{3, 5, Options{Impl: "cpu/nope"}, "unknown"},
+		{1, 5, Options{Impl: sparse}, "m >= 2"},
+		{3, 2, Options{Impl: sparse}, "n >= 3"},
+		{13, 5, Options{Impl: sparse, MemoryLimit: 1 << 30}, "bytes"},
+		{30, 5, Options{Impl: sparse}, "bytes"},
+		{3, 5, Options{}, "no implementation"},
 	} {
 		_, err := Solve(ctx, tc.m, tc.n, false, tc.opt)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -187,8 +200,8 @@ func TestBadInput(t *testing.T) {
 	if err := Check2Dominating(2, 3, [][2]int{{0, 0}}); err == nil {
 		t.Error("a single vertex accepted as 2-dominating")
 	}
-	if g, err := Gamma2(3, 10); err != nil || g != 14 {
-		t.Errorf("Gamma2(3, 10) = %d, %v; want 14", g, err)
+	if g, err := Gamma2(3, 10, sparse); err != nil || g != 14 {
+		t.Errorf("Gamma2(3, 10, sparse) = %d, %v; want 14", g, err)
 	}
 }
 
@@ -196,11 +209,11 @@ func TestBadInput(t *testing.T) {
 // left the ring when the powers repeat and the match is re-checked by
 // recomputing them.
 func TestRecheckByRecomputing(t *testing.T) {
-	need, _, err := MemoryNeeded(7, DefaultImpl)
+	need, _, err := MemoryNeeded(7, sparse.Product)
 	if err != nil {
 		t.Fatal(err)
 	}
-	an, err := Analyze(context.Background(), 7, Options{MemoryLimit: need})
+	an, err := Analyze(context.Background(), 7, Options{Impl: sparse, MemoryLimit: need})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,63 +222,15 @@ func TestRecheckByRecomputing(t *testing.T) {
 	}
 }
 
-// TestGPUAgrees runs Algorithm 2 on each GPU product (skipped without a
-// CUDA device) and holds every power's summary equal to cpu/sparse's; the
-// GPU's exact re-check and a witness from the GPU's analysis must pass.
-func TestGPUAgrees(t *testing.T) {
-	if n, err := cuda.DeviceCount(); err != nil || n == 0 {
-		t.Skip("no CUDA device")
-	}
-	ctx := context.Background()
-	for m := 2; m <= 8; m++ {
-		ref, err := Analyze(ctx, m, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, impl := range cudaminplus.Names {
-			if impl != cudaminplus.NameSparse && m > 7 {
-				continue
-			}
-			an, err := Analyze(ctx, m, Options{Impl: impl})
-			if err != nil {
-				t.Fatalf("m=%d %s: %v", m, impl, err)
-			}
-			if !reflect.DeepEqual(an.Powers, ref.Powers) {
-				for i := range ref.Powers {
-					if i < len(an.Powers) && an.Powers[i] != ref.Powers[i] {
-						t.Errorf("m=%d %s: A^%d %+v, cpu/sparse %+v", m, impl, i, an.Powers[i], ref.Powers[i])
-						break
-					}
-				}
-				t.Errorf("m=%d %s: %d powers, cpu/sparse %d", m, impl, len(an.Powers), len(ref.Powers))
-			}
-			if an.R0 != ref.R0 || an.A != ref.A || an.B != ref.B || an.N0 != ref.N0 || !strings.Contains(an.Verified, "on "+impl) {
-				t.Errorf("m=%d %s: (r0, a, b, n0) = (%d, %d, %d, %d), verified %q", m, impl, an.R0, an.A, an.B, an.N0, an.Verified)
-			}
-			if _, err := an.Witness(ctx, 11, 1<<30); err != nil {
-				t.Errorf("m=%d %s: witness: %v", m, impl, err)
-			}
-		}
-		// Stopped at the first repetition, checked on the device's download.
-		an, err := Analyze(ctx, m, Options{Impl: cudaminplus.NameSparse, StopAtRepetition: true})
-		if err != nil {
-			t.Fatalf("m=%d stopped: %v", m, err)
-		}
-		if an.R0 != ref.R0 || an.N0 != ref.N0 || an.Computed != ref.N0+ref.A || !strings.Contains(an.Verified, "downloaded at the repetition") {
-			t.Errorf("m=%d stopped: r0 %d n0 %d after %d powers, verified %q; want r0 %d n0 %d", m, an.R0, an.N0, an.Computed, an.Verified, ref.R0, ref.N0)
-		}
-	}
-}
-
 // TestStoppedR0 holds r0 = K - a (Lemma 3) for a run stopped at the first
 // repetition equal to the full run's r0.
 func TestStoppedR0(t *testing.T) {
 	for m := 2; m <= 6; m++ {
-		full, err := Analyze(context.Background(), m, Options{})
+		full, err := Analyze(context.Background(), m, Options{Impl: sparse})
 		if err != nil {
 			t.Fatal(err)
 		}
-		stopped, err := Analyze(context.Background(), m, Options{StopAtRepetition: true})
+		stopped, err := Analyze(context.Background(), m, Options{Impl: sparse, StopAtRepetition: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -275,92 +240,27 @@ func TestStoppedR0(t *testing.T) {
 	}
 }
 
-// TestWindows measures Analyze with each Window and checks which phases
-// fall inside total: Algorithm 1 never, Algorithm 2 in both windows,
-// Algorithms 3 to 5 only in WindowAlgorithms2to5, their span a summary in
-// each; with no window total is the whole call. The GPU implementations take the same path when a device
-// is present.
-func TestWindows(t *testing.T) {
-	impls := []string{"cpu/sparse"}
-	if n, err := cuda.DeviceCount(); err == nil && n > 0 {
-		impls = append(impls, cudaminplus.Names...)
-	}
-	for _, impl := range impls {
-		for _, c := range []struct {
-			w      Window
-			inside map[string]bool
-		}{
-			{NoWindow, map[string]bool{"algorithm1": true, "algorithm2": true, "algorithm3": true, "algorithm4": true, "algorithm5": true}},
-			{WindowAlgorithm2, map[string]bool{"algorithm2": true}},
-			{WindowAlgorithms2to5, map[string]bool{"algorithm2": true, "algorithm3": true, "algorithm4": true, "algorithm5": true}},
-		} {
-			ph, err := bench.Measure(t.Context(), bench.Protocol{Warmup: 0, Reps: 2, Statistic: bench.StatMedian},
-				func(ctx context.Context, rec *bench.Recorder) error {
-					_, err := Analyze(ctx, 4, Options{Impl: impl, Rec: rec, Window: c.w, NoRecheck: strings.HasPrefix(impl, "cuda/")})
-					return err
-				})
-			if err != nil {
-				t.Fatalf("%s window %d: %v", impl, c.w, err)
-			}
-			ms := map[string]float64{}
-			for _, p := range ph {
-				ms[p.Name] = p.MedianMS
-				if !strings.HasPrefix(p.Name, "algorithm") {
-					continue
-				}
-				want := bench.ScopeEndToEnd
-				switch {
-				case p.Name == PhaseAlgorithms2to5:
-					want = bench.ScopeSummary
-				case c.inside[p.Name]:
-					want = bench.ScopeTotal
-				}
-				if p.Scope != want {
-					t.Errorf("%s window %d: phase %s has scope %q, want %q", impl, c.w, p.Name, p.Scope, want)
-				}
-			}
-			if ms[PhaseAlgorithms2to5] < ms["algorithm2"] {
-				t.Errorf("%s window %d: Algorithms 2-5 %.3f ms below Algorithm 2 %.3f ms", impl, c.w, ms[PhaseAlgorithms2to5], ms["algorithm2"])
-			}
-			for a := range c.inside {
-				if _, ok := ms[a]; !ok {
-					t.Errorf("%s window %d: no phase %s", impl, c.w, a)
-				}
-			}
-			if c.w == NoWindow && ms[bench.TotalPhase] != ms[bench.EndToEndPhase] {
-				t.Errorf("%s: without a window total %.3f ms differs from end_to_end %.3f ms", impl, ms[bench.TotalPhase], ms[bench.EndToEndPhase])
-			}
-			if ms[bench.TotalPhase] < ms["algorithm2"] || ms[bench.TotalPhase] > ms[bench.EndToEndPhase] {
-				t.Errorf("%s window %d: total %.3f ms outside [algorithm2 %.3f, end_to_end %.3f]", impl, c.w, ms[bench.TotalPhase], ms["algorithm2"], ms[bench.EndToEndPhase])
-			}
-		}
-	}
-	if _, err := Powers(t.Context(), 4, Options{Window: WindowAlgorithms2to5}); err == nil {
-		t.Error("Powers accepted the window of Algorithms 2 to 5")
-	}
-}
-
 // TestSolveLargeN: every n up to MaxN(m) gives γ2 without wrapping (γ2 <=
 // m·n); one more is refused naming the bound, and a witness whose byte
 // count would wrap is an error, never a panic.
 func TestSolveLargeN(t *testing.T) {
 	const m = 3
 	n := MaxN(m)
-	s, err := Solve(context.Background(), m, n, false, Options{})
+	s, err := Solve(context.Background(), m, n, false, Options{Impl: sparse})
 	if err != nil {
 		t.Fatal(err)
 	}
-	small, err := Gamma2(m, 3+n%2) // the same residue class as n, far below it
+	small, err := Gamma2(m, 3+n%2, sparse) // the same residue class as n, far below it
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.Gamma2 <= small || s.Gamma2 > m*n || s.Gamma2 < n {
 		t.Errorf("γ2(P_3 □ C_%d) = %d: not in (%d, 3n]", n, s.Gamma2, n)
 	}
-	if _, err := Solve(context.Background(), m, n+1, false, Options{}); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("n <= %d", n)) {
+	if _, err := Solve(context.Background(), m, n+1, false, Options{Impl: sparse}); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("n <= %d", n)) {
 		t.Errorf("n = MaxN + 1: error %v, want the bound named", err)
 	}
-	if _, err := Solve(context.Background(), m, n, true, Options{}); err == nil || !strings.Contains(err.Error(), "overflow a byte count") {
+	if _, err := Solve(context.Background(), m, n, true, Options{Impl: sparse}); err == nil || !strings.Contains(err.Error(), "overflow a byte count") {
 		t.Errorf("witness at n = MaxN: error %v, want the byte count refused", err)
 	}
 	rows, err := gen.Rows(m)

@@ -1,4 +1,4 @@
-package cudaminplus
+package minplus
 
 // Stats summarises one n x n matrix M (a power A^k of a Session) without
 // moving it: its minimum, the minimum of its diagonal (Algorithm 5's

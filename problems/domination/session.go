@@ -5,38 +5,36 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/semibench/semibench/impls/cpu/minplus"
-	cudaminplus "github.com/semibench/semibench/impls/cuda/minplus"
+	"github.com/semibench/semibench/problems/minplus"
 )
 
-// Algorithm 2 on a CUDA device: the powers stay on the device in a
-// cudaminplus.Session (cuda/paper, cuda/fast or cuda/sparse), and only each
-// power's statistics (minimum, diagonal minimum and where, fingerprint) come
-// back, so the host holds no N x N matrix while the powers run: m = 13 fits
-// an 80 GB GPU with cuda/sparse.
+// Algorithm 2 on a device: the powers stay on the device in a
+// minplus.Session (impls/cuda/minplus: cuda/paper, cuda/fast or
+// cuda/sparse), and only each power's statistics (minimum, diagonal minimum
+// and where, fingerprint) come back, so the host holds no N x N matrix
+// while the powers run: m = 13 fits an 80 GB GPU with cuda/sparse.
 
 // errStop ends a Session's power loop at the first repetition.
 var errStop = errors.New("first repetition reached")
 
-// session opens a Session on A(D_m) for the analysis' implementation.
-func (an *Analysis) session(ctx context.Context) (*cudaminplus.Session, error) {
-	a := an.digraph.A
-	csr := &cudaminplus.CSR{N: a.N, Ptr: a.RowPtr, Idx: a.Col, Val: a.Val}
-	s, err := cudaminplus.NewSession(ctx, an.Impl, csr, cudaminplus.Options{})
+// session opens a Session on A(D_m) for the analysis' product, within the
+// caller's memory limit.
+func (an *Analysis) session(ctx context.Context, opt Options) (minplus.Session, error) {
+	s, err := an.im.NewSession(ctx, an.digraph.A, minplus.SessionOptions{MemoryLimit: opt.MemoryLimit})
 	if err != nil {
 		return nil, fmt.Errorf("domination: m = %d: %w", an.M, err)
 	}
 	return s, nil
 }
 
-// algorithm2GPU is algorithm2 on a Session: A^1..A^K (or up to the first
+// algorithm2Session is algorithm2 on a Session: A^1..A^K (or up to the first
 // repetition), each summarised on the device. Phase algorithm2 and the
 // window of WindowAlgorithm2 end with the last power's statistics on the
 // host (every Session call returns synchronised); the exact check of a
 // repetition (unless opt.NoRecheck) and the session's Close come after. The
 // repetition's exact check otherwise is left to Recheck, which recomputes
 // the powers.
-func (an *Analysis) algorithm2GPU(ctx context.Context, opt Options) error {
+func (an *Analysis) algorithm2Session(ctx context.Context, opt Options) error {
 	stop, ended := opt.Rec.Start("algorithm2"), false
 	end := func() {
 		if !ended {
@@ -46,13 +44,13 @@ func (an *Analysis) algorithm2GPU(ctx context.Context, opt Options) error {
 		}
 	}
 	defer end()
-	s, err := an.session(ctx)
+	s, err := an.session(ctx, opt)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
 	an.Powers = make([]Power, 1, opt.K+1)
-	if opt.Search.whole() {
+	if opt.Impl.Search.whole() {
 		// As the paper's versions 3 and 4: every power comes back to the
 		// host, inside Algorithm 2, for the whole-matrix Algorithms 3-5.
 		an.kept = make([]*minplus.Dense, opt.K+1)
@@ -60,7 +58,7 @@ func (an *Analysis) algorithm2GPU(ctx context.Context, opt Options) error {
 	}
 	seen := map[[2]uint64]int{}
 	j := 0
-	err = s.Powers(ctx, opt.K, func(st cudaminplus.Stats) error {
+	err = s.Powers(ctx, opt.K, func(st minplus.Stats) error {
 		if st.Power != len(an.Powers) {
 			return fmt.Errorf("statistics of A^%d where A^%d was expected", st.Power, len(an.Powers))
 		}
@@ -84,21 +82,21 @@ func (an *Analysis) algorithm2GPU(ctx context.Context, opt Options) error {
 	}
 	if err != nil && !opt.NoRecheck {
 		// Stopped at the first repetition A^i ~ A^j: A^i is on the device.
-		if err := an.checkRepetitionGPU(ctx, s, j); err != nil {
+		if err := an.checkRepetition(ctx, s, j, opt); err != nil {
 			return err
 		}
 	}
 	return s.Close()
 }
 
-// checkRepetitionGPU checks A^i = c ⊗ A^j exactly, i the session's current
+// checkRepetition checks A^i = c ⊗ A^j exactly, i the session's current
 // power (the first repetition) and j the earlier power with its
 // fingerprint: A^i is downloaded, A^j recomputed from A (Restart) and
 // downloaded, both compared entry by entry; 2·N² int16 on the host.
-func (an *Analysis) checkRepetitionGPU(ctx context.Context, s *cudaminplus.Session, j int) error {
+func (an *Analysis) checkRepetition(ctx context.Context, s minplus.Session, j int, opt Options) error {
 	i := s.Power()
 	c := int(an.Powers[i].Min) - int(an.Powers[j].Min)
-	x, y, err := an.hostPair()
+	x, y, err := an.hostPair(opt)
 	if err != nil {
 		return err
 	}
@@ -108,7 +106,7 @@ func (an *Analysis) checkRepetitionGPU(ctx context.Context, s *cudaminplus.Sessi
 	if err := s.Restart(ctx); err != nil {
 		return fmt.Errorf("domination: m = %d: exact check: %w", an.M, err)
 	}
-	err = s.Powers(ctx, j, func(st cudaminplus.Stats) error {
+	err = s.Powers(ctx, j, func(st minplus.Stats) error {
 		if p := powerOf(an.N, st); p != an.Powers[st.Power] {
 			return fmt.Errorf("power A^%d recomputed differs from the first computation", st.Power)
 		}
@@ -128,10 +126,9 @@ func (an *Analysis) checkRepetitionGPU(ctx context.Context, s *cudaminplus.Sessi
 }
 
 // hostPair allocates the two N x N matrices of an exact check, refusing
-// with the bytes needed when they do not fit in the host's memory.
-func (an *Analysis) hostPair() (*minplus.Dense, *minplus.Dense, error) {
+// with the bytes needed when they do not fit in the memory that opt allows.
+func (an *Analysis) hostPair(opt Options) (*minplus.Dense, *minplus.Dense, error) {
 	need := 2 * minplus.Bytes(an.N)
-	opt := Options{}
 	if limit := opt.memoryLimit(); need > limit {
 		return nil, nil, fmt.Errorf("domination: m = %d: the exact check needs %s on the host for two powers, only %s available",
 			an.M, byteText(need), byteText(limit))
@@ -139,19 +136,19 @@ func (an *Analysis) hostPair() (*minplus.Dense, *minplus.Dense, error) {
 	return &minplus.Dense{N: an.N, Data: make([]int16, an.N*an.N)}, &minplus.Dense{N: an.N, Data: make([]int16, an.N*an.N)}, nil
 }
 
-// recheckGPU recomputes A^n0 and A^(n0+a) on the device, downloads both and
+// recheckSession recomputes A^n0 and A^(n0+a) on the device, downloads both and
 // compares A^(n0+a) with b ⊗ A^n0 entry by entry: 2·N² int16 on the host.
-func (an *Analysis) recheckGPU(ctx context.Context) error {
-	x, y, err := an.hostPair()
+func (an *Analysis) recheckSession(ctx context.Context, opt Options) error {
+	x, y, err := an.hostPair(opt)
 	if err != nil {
 		return err
 	}
-	s, err := an.session(ctx)
+	s, err := an.session(ctx, opt)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	err = s.Powers(ctx, an.N0+an.A, func(st cudaminplus.Stats) error {
+	err = s.Powers(ctx, an.N0+an.A, func(st minplus.Stats) error {
 		if p := powerOf(an.N, st); p != an.Powers[st.Power] {
 			return fmt.Errorf("power A^%d recomputed differs from the first computation", st.Power)
 		}

@@ -1,0 +1,81 @@
+package minplus
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// randomDense returns an n x n matrix with entries in [0, 40], a fraction
+// inf of them infinite (Inf, or values above it: 12000, 32767).
+func randomDense(r *rand.Rand, n int, inf float64) []int16 {
+	m := make([]int16, n*n)
+	for i := range m {
+		switch f := r.Float64(); {
+		case f < inf*0.8:
+			m[i] = Inf
+		case f < inf*0.9:
+			m[i] = 12000
+		case f < inf:
+			m[i] = 32767
+		default:
+			m[i] = int16(r.IntN(41))
+		}
+	}
+	return m
+}
+
+func TestStatsOf(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	const n = 40
+	m := randomDense(r, n, 0.2)
+	s := StatsOf(n, m)
+	if s.Min != 0 && s.Min >= Inf {
+		t.Fatalf("min %d", s.Min)
+	}
+	shifted := make([]int16, len(m))
+	for i, v := range m {
+		shifted[i] = v
+		if v < Inf {
+			shifted[i] = v + 17
+		}
+	}
+	s2 := StatsOf(n, shifted)
+	if s2.Min != s.Min+17 {
+		t.Errorf("shifted min %d, want %d", s2.Min, s.Min+17)
+	}
+	if s.Fingerprint() != s2.Fingerprint() {
+		t.Error("a constant shift changed the fingerprint")
+	}
+	for _, k := range []int{0, 5, n*n - 1} {
+		c := append([]int16(nil), shifted...)
+		if c[k] < Inf {
+			c[k]++
+		} else {
+			c[k] = 3
+		}
+		if StatsOf(n, c).Fingerprint() == s2.Fingerprint() {
+			t.Errorf("changing entry %d kept the fingerprint", k)
+		}
+	}
+	all := make([]int16, 9)
+	for i := range all {
+		all[i] = Inf
+	}
+	if s := StatsOf(3, all); s.Min != Inf || s.DiagMin != Inf || s.DiagArg != -1 || s.Finite != 0 {
+		t.Errorf("all-infinite stats %+v", s)
+	}
+	diag := []int16{5, 1, 1, 1, 4, 1, 1, 1, 4}
+	if s := StatsOf(3, diag); s.Min != 1 || s.DiagMin != 4 || s.DiagArg != 1 || s.Finite != 9 {
+		t.Errorf("stats %+v", s)
+	}
+	// Bands of rows add up to the whole, in either order.
+	for _, cut := range []int{0, 1, 17, n} {
+		a, b := StatsRows(n, m, 0, cut), StatsRows(n, m, cut, n)
+		if got := a.Add(b); got != s {
+			t.Errorf("rows [0,%d) + [%d,%d): %+v, want %+v", cut, cut, n, got, s)
+		}
+		if got := b.Add(a); got != s {
+			t.Errorf("rows [%d,%d) + [0,%d): %+v, want %+v", cut, n, cut, got, s)
+		}
+	}
+}
