@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/semibench/semibench/bench"
-	"github.com/semibench/semibench/impls/cpu/treefix"
+	cputreefix "github.com/semibench/semibench/impls/cpu/treefix"
 )
 
 // gpuLess turns a run's CUDA records into what a machine without a GPU
@@ -124,8 +124,8 @@ func TestTreefixTreePlotsAreBars(t *testing.T) {
 	var run []bench.Record
 	for _, nb := range []string{"bfs", "random"} {
 		run = append(run,
-			mk("big", nb, treefix.Sequential, 2e6, 40), mk("big", nb, treefix.Vectorial, 2e6, 10),
-			mk("small", nb, treefix.Sequential, 5e5, 8), mk("small", nb, treefix.Vectorial, 5e5, 4),
+			mk("big", nb, cputreefix.Sequential, 2e6, 40), mk("big", nb, cputreefix.Vectorial, 2e6, 10),
+			mk("small", nb, cputreefix.Sequential, 5e5, 8), mk("small", nb, cputreefix.Vectorial, 5e5, 4),
 			bench.Record{Experiment: "treefix/fig5", Impl: "cuda/vectorial", Status: bench.StatusUnavailable,
 				Params: bench.Params{{Name: "tree", Value: "big"}, {Name: "numbering", Value: nb}}})
 	}
@@ -137,7 +137,7 @@ func TestTreefixTreePlotsAreBars(t *testing.T) {
 	if strings.Join(p.Categories, ",") != "small,big" || p.LogX {
 		t.Errorf("categories %q (want by size), LogX %v", p.Categories, p.LogX)
 	}
-	if len(p.Series) != 1 || p.Series[0].Impl != treefix.Vectorial || p.Series[0].Y[0] != 2 || p.Series[0].Y[1] != 4 {
+	if len(p.Series) != 1 || p.Series[0].Impl != cputreefix.Vectorial || p.Series[0].Y[0] != 2 || p.Series[0].Y[1] != 4 {
 		t.Errorf("series %+v", p.Series)
 	}
 	if !hasNote(p, "cuda/vectorial: unavailable on this machine (no GPU)") {

@@ -3,46 +3,39 @@ package experiments
 import (
 	"context"
 	"fmt"
-	"github.com/semibench/semibench/bench/report"
 	"math"
 	"math/big"
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/bench/report"
 	"github.com/semibench/semibench/generators/trees"
-	"github.com/semibench/semibench/impls/cpu/treefix"
+	"github.com/semibench/semibench/impls"
+	cputreefix "github.com/semibench/semibench/impls/cpu/treefix"
 	cudatreefix "github.com/semibench/semibench/impls/cuda/treefix"
+	"github.com/semibench/semibench/problems/treefix"
 )
 
 // The treefix paper (004): Table I (the benchmark trees), Figs. 4 and 5
 // (+Rootfix computation times and speedups over sequential on the Table I
 // trees), Fig. 7 (stars and caterpillars) and the accuracy study (float32
 // relative error against the condition number on ill-conditioned chains).
-// The CUDA implementations (package cudatreefix) run beside the CPU ones
-// where a GPU is present and are recorded as unavailable elsewhere; their
-// transfers (h2d, d2h) are Fig. 4b's phases.
+// The implementations are impls.Treefix's: the CUDA ones run beside the CPU
+// ones where a GPU is present and are recorded as unavailable elsewhere;
+// their transfers (h2d, d2h) are Fig. 4b's phases.
 
 const treefixPaper = "004_89a0ec3b389b4640.txt"
 
-// TreefixMTXDir is the folder holding the ten SuiteSparse matrices of
-// Table I (name.mtx, name.mtx.gz or name/name.mtx[.gz]); the CLI's
-// sets it (no flag does yet), and the environment variable SEMIBENCH_MTX_DIR is read
-// when it is empty. At paper and large scale a matrix found there gives the
-// paper's spanning tree; otherwise, and always at quick scale, a synthetic
-// stand-in with the row's n, depth and branching factor is used and
-// labelled "stand-in".
-var TreefixMTXDir string
-
-func treefixMTXDir() string {
-	if TreefixMTXDir != "" {
-		return TreefixMTXDir
-	}
-	return os.Getenv("SEMIBENCH_MTX_DIR")
-}
+// treefixMTXDir is the folder holding the ten SuiteSparse matrices of
+// Table I (name.mtx, name.mtx.gz or name/name.mtx[.gz]), named by the
+// environment variable SEMIBENCH_MTX_DIR (no flag sets it). At paper and
+// large scale a matrix found there gives the paper's spanning tree;
+// otherwise, and always at quick scale, a synthetic stand-in with the row's
+// n, depth and branching factor is used and labelled "stand-in".
+func treefixMTXDir() string { return os.Getenv("SEMIBENCH_MTX_DIR") }
 
 // Sources of a tree, as the tables print them.
 const (
@@ -52,7 +45,7 @@ const (
 )
 
 // treefixTimedImpls are the implementations of Figs. 4, 5 and 7.
-var treefixTimedImpls = append(slices.Clone(treefix.Impls), cudatreefix.Impls...)
+var treefixTimedImpls = impls.Treefix.Names()
 
 // The Euler-tour builds of treefix/table1.
 const (
@@ -62,7 +55,7 @@ const (
 
 // treefixNs is a conservative prior in ns per vertex.
 var treefixNs = map[string]float64{
-	treefix.Sequential: 60, treefix.Parallel: 200, treefix.Vectorial: 10, treefix.VectorialCompensated: 20, cpuBuild: 80,
+	cputreefix.Sequential: 60, cputreefix.Parallel: 200, cputreefix.Vectorial: 10, cputreefix.VectorialCompensated: 20, cpuBuild: 80,
 	cudatreefix.Parallel: 200, cudatreefix.Vectorial: 5, cudatreefix.VectorialCompensated: 5, cudaBuild: 5,
 	cpuLevels: 100,
 }
@@ -76,7 +69,7 @@ type treeSpec struct {
 
 // table1Specs gives the Table I trees at a scale: stand-ins at 1/256 of the
 // vertices at quick scale, full size otherwise (the SuiteSparse spanning
-// tree when the matrix is in TreefixMTXDir).
+// tree when the matrix is in treefixMTXDir).
 func table1Specs(s Scale, seed uint64) []treeSpec {
 	var out []treeSpec
 	for i, row := range trees.Table1 {
@@ -184,10 +177,10 @@ func treefixTimedCase(spec treeSpec, numbering trees.Numbering, opt Options, bui
 				w[i], wi[i] = float32(x), int64(x)
 			}
 			ref := make([]int64, n)
-			if err := treefix.NewSolver[int64](pt, 1).Run(ctx, treefix.Sequential, treefix.Rootfix, wi, ref, nil); err != nil {
+			if err := treefix.Reference(pt, treefix.Rootfix, wi, ref); err != nil {
 				return nil, err
 			}
-			solver := treefix.NewSolver[float32](pt, opt.Threads)
+			runs := treefixRuns(pt, opt.Threads)
 			out := make([]float32, n)
 			desc := fmt.Sprintf("%s tree %s (%s numbering), n=%d, depth %d, integer weights in {-1,0,1} as float32", spec.source, spec.name, numbering, n, st.Depth)
 			return &Instance{
@@ -199,13 +192,7 @@ func treefixTimedCase(spec treeSpec, numbering trees.Numbering, opt Options, bui
 					case cudaBuild:
 						v, err := cudatreefix.BuildVector(ctx, pt, cudatreefix.Options{Rec: rec})
 						return v, markUnavailable(err)
-					case cudatreefix.Parallel, cudatreefix.Vectorial, cudatreefix.VectorialCompensated:
-						if err := treefixCUDA(ctx, impl, treefix.Rootfix, pt, w, out, rec); err != nil {
-							return nil, err
-						}
-						return out, nil
-					}
-					if impl == cpuBuild {
+					case cpuBuild:
 						stop := rec.Start("csr")
 						p2, err := treefix.NewTree(tr.Parent)
 						stop()
@@ -217,7 +204,11 @@ func treefixTimedCase(spec treeSpec, numbering trees.Numbering, opt Options, bui
 						stop()
 						return v, nil
 					}
-					if err := solver.Run(ctx, impl, treefix.Rootfix, w, out, rec); err != nil {
+					run, ok := runs[impl]
+					if !ok {
+						return nil, fmt.Errorf("treefix: no implementation %q", impl)
+					}
+					if err := markUnavailable(run(ctx, treefix.Rootfix, w, out, rec)); err != nil {
 						return nil, err
 					}
 					return out, nil
@@ -244,6 +235,16 @@ func treefixTimedCase(spec treeSpec, numbering trees.Numbering, opt Options, bui
 			}, nil
 		},
 	}
+}
+
+// treefixRuns prepares every implementation of impls.Treefix on tree t for
+// float32 weights, by name.
+func treefixRuns(t *treefix.Tree, threads int) map[string]treefix.Run[float32] {
+	runs := map[string]treefix.Run[float32]{}
+	for _, im := range impls.Treefix.All() {
+		runs[im.Name] = im.Float32(t, threads)
+	}
+	return runs
 }
 
 func msSince(t time.Time) float64 { return float64(time.Since(t).Nanoseconds()) / 1e6 }
@@ -390,20 +391,18 @@ func accuracyCase(i int, cond float64, op treefix.Op, opt Options) Case {
 			} else {
 				full = tr.Root()
 			}
-			solver := treefix.NewSolver[float32](pt, opt.Threads)
+			runs := treefixRuns(pt, opt.Threads)
 			out := make([]float32, accuracyN)
 			return &Instance{
 				Input: &bench.Input{Generator: "trees.GenSum", Seed: seed, Hash: tr.Hash(),
 					Description: fmt.Sprintf("chain of %d vertices, GenSum weights (float32), condition number %.3g (asked %.3g)", accuracyN, c, cond)},
 				Metrics: map[string]float64{"cond": c, "n": accuracyN, "exact_sum": exact},
 				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
-					var err error
-					if strings.HasPrefix(impl, "cuda/") {
-						err = treefixCUDA(ctx, impl, op, pt, w, out, rec)
-					} else {
-						err = solver.Run(ctx, impl, op, w, out, rec)
+					run, ok := runs[impl]
+					if !ok {
+						return nil, fmt.Errorf("treefix: no implementation %q", impl)
 					}
-					if err != nil {
+					if err := markUnavailable(run(ctx, op, w, out, rec)); err != nil {
 						return nil, err
 					}
 					return out[full], nil
@@ -421,7 +420,7 @@ func accuracyCase(i int, cond float64, op treefix.Op, opt Options) Case {
 					var bound float64
 					method := "error of the full sum vs the exact (math/big) sum of the same float32 terms; bound: "
 					switch impl {
-					case treefix.VectorialCompensated:
+					case cputreefix.VectorialCompensated:
 						bound = treefix.Bound(op, accuracyN, exact, 2*sumAbs+math.Abs(float64(w[full])), sumAbs)
 						method += "treefix.Bound"
 					case cudatreefix.VectorialCompensated:
@@ -483,12 +482,12 @@ func accuracyBounds(op treefix.Op, x []float32, sumAbs float64) map[string]errMo
 	}
 	s, seq := treefix.SeqErrBound(u, order)
 	running := errModel{seq, "recursive sum " + map[treefix.Op]string{treefix.Rootfix: "from the root", treefix.Leaffix: "from the leaf"}[op] + ", running bound Σ_k u32·|s_k| over the exact partial sums"}
-	out := map[string]errModel{treefix.Sequential: running, treefix.Parallel: running, cudatreefix.Parallel: running}
+	out := map[string]errModel{cputreefix.Sequential: running, cputreefix.Parallel: running, cudatreefix.Parallel: running}
 	h := cudaScanHeight(2 * len(x))
 	tree := treefix.TreeErrBound(u, h, sumAbs)
 	x0 := float64(x[0])
 	if op == treefix.Rootfix {
-		out[treefix.Vectorial] = running
+		out[cputreefix.Vectorial] = running
 		out[cudatreefix.Vectorial] = errModel{tree, fmt.Sprintf("scan tree of height <= %d, γ_h(u32)·Σ|w|", h)}
 		return out
 	}
@@ -496,7 +495,7 @@ func accuracyBounds(op treefix.Op, x []float32, sumAbs float64) map[string]errMo
 	read := func(eClose, eOpen float64) float64 {
 		return treefix.OpErrBound(u, treefix.OpErrBound(u, eClose, eOpen, s-x0), 0, s)
 	}
-	out[treefix.Vectorial] = errModel{read(pre, 0), "recursive scan from the root (running bound), then the read's two roundings"}
+	out[cputreefix.Vectorial] = errModel{read(pre, 0), "recursive scan from the root (running bound), then the read's two roundings"}
 	out[cudatreefix.Vectorial] = errModel{read(tree, treefix.TreeErrBound(u, h, math.Abs(x0))),
 		fmt.Sprintf("scan tree of height <= %d (γ_h(u32)·Σ|w|), then the read's two roundings", h)}
 	return out
@@ -604,7 +603,7 @@ func treefixFig7Claims(run []bench.Record) []Claim {
 			out = append(out, c.notRun(par, vec))
 			continue
 		}
-		ours := PhaseMS(par.r, cudatreefix.PhaseCompute) / PhaseMS(vec.r, cudatreefix.PhaseCompute)
+		ours := PhaseMS(par.r, treefix.PhaseCompute) / PhaseMS(vec.r, treefix.PhaseCompute)
 		c.Ours, c.Verdict = report.FormatRatio(ours), ratioVerdict(x.paper, ours, x.tol, higherBetter)
 		out = append(out, c)
 	}
@@ -622,7 +621,7 @@ func treefixAccuracyClaims(run []bench.Record) []Claim {
 	worst, where, chains := math.Inf(-1), "", 0
 	for _, op := range []string{"rootfix", "leaffix"} {
 		for _, r := range accuracyRows(own, op) {
-			for _, pair := range [][2]string{{treefix.Vectorial, treefix.Parallel}, {cudatreefix.Vectorial, cudatreefix.Parallel}} {
+			for _, pair := range [][2]string{{cputreefix.Vectorial, cputreefix.Parallel}, {cudatreefix.Vectorial, cudatreefix.Parallel}} {
 				if bits, ok := r.extraBits(pair[0], pair[1]); ok {
 					chains++
 					if bits > worst {
@@ -638,7 +637,7 @@ func treefixAccuracyClaims(run []bench.Record) []Claim {
 			cells = append(cells, claimCell{&own[i], own[i].Impl, own[i].Params})
 		}
 		if len(cells) == 0 {
-			cells = []claimCell{{nil, treefix.Vectorial, nil}}
+			cells = []claimCell{{nil, cputreefix.Vectorial, nil}}
 		}
 		return []Claim{c.notRun(cells...)}
 	}

@@ -11,8 +11,9 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/trees"
-	"github.com/semibench/semibench/impls/cpu/treefix"
+	cputreefix "github.com/semibench/semibench/impls/cpu/treefix"
 	cudatreefix "github.com/semibench/semibench/impls/cuda/treefix"
+	"github.com/semibench/semibench/problems/treefix"
 	"github.com/semibench/semibench/results"
 )
 
@@ -96,7 +97,7 @@ func treefixTable1(run []bench.Record) []report.Table {
 		t.Rows = append(t.Rows, []string{p.Get("tree"), p.Get("source"), metricText(r, "n", 0), metricText(r, "depth", 0),
 			metricText(r, "branching", 2), metricText(pr, "n", 0), metricText(pr, "depth", 0), metricText(pr, "branching", 2),
 			CellText(r, "csr"), CellText(r, "euler_tour"), CellText(rc.Get(exp, cudaBuild, p), bench.TotalPhase),
-			CellText(rc.Get(exp, cudaBuild, p), cudatreefix.PhaseEulerTour)})
+			CellText(rc.Get(exp, cudaBuild, p), treefix.PhaseEulerTour)})
 	}
 	if standIn {
 		t.Notes = append(t.Notes, "stand-in: not the paper's tree but a random tree with its depth and average branching factor "+
@@ -110,15 +111,15 @@ func treefixTable1(run []bench.Record) []report.Table {
 }
 
 var treefixShort = map[string]string{
-	treefix.Sequential: "sequential", treefix.Parallel: "parallel", treefix.Vectorial: "vectorial", treefix.VectorialCompensated: "vectorial-comp.",
+	cputreefix.Sequential: "sequential", cputreefix.Parallel: "parallel", cputreefix.Vectorial: "vectorial", cputreefix.VectorialCompensated: "vectorial-comp.",
 	cudatreefix.Parallel: "cuda parallel", cudatreefix.Vectorial: "cuda vectorial", cudatreefix.VectorialCompensated: "cuda vectorial-comp.",
 }
 
 // treefixRatios are the ratio columns of the timing tables: parallel and
 // compensated against vectorial, on the CPU and on the GPU.
 var treefixRatios = []struct{ name, num, den string }{
-	{"cpu parallel / vectorial", treefix.Parallel, treefix.Vectorial},
-	{"cpu compensated / vectorial", treefix.VectorialCompensated, treefix.Vectorial},
+	{"cpu parallel / vectorial", cputreefix.Parallel, cputreefix.Vectorial},
+	{"cpu compensated / vectorial", cputreefix.VectorialCompensated, cputreefix.Vectorial},
 	{"cuda parallel / vectorial", cudatreefix.Parallel, cudatreefix.Vectorial},
 	{"cuda compensated / vectorial", cudatreefix.VectorialCompensated, cudatreefix.Vectorial},
 }
@@ -192,8 +193,8 @@ func treefixTimesTable(run []bench.Record, exp string) []report.Table {
 		row = append(row, ratioCells(rc, exp, p, bench.TotalPhase)...)
 		row = append(row, timedCells(rc, exp, p, treefix.PhaseCompute)...)
 		cv := rc.Get(exp, cudatreefix.Vectorial, p)
-		row = append(row, CellText(rc.Get(exp, cudatreefix.Parallel, p), cudatreefix.PhaseH2D), CellText(cv, cudatreefix.PhaseH2D),
-			CellText(cv, cudatreefix.PhaseD2H), CellText(cv, cudatreefix.PhaseEulerTour), paperMS)
+		row = append(row, CellText(rc.Get(exp, cudatreefix.Parallel, p), treefix.PhaseH2D), CellText(cv, treefix.PhaseH2D),
+			CellText(cv, treefix.PhaseD2H), CellText(cv, treefix.PhaseEulerTour), paperMS)
 		t.Rows = append(t.Rows, row)
 	}
 	t.Notes = append(t.Notes, treefixTotalNote)
@@ -244,7 +245,7 @@ func speedupTable(run []bench.Record, exp string) []report.Table {
 		t.Header = append(t.Header, "compute "+im)
 	}
 	for _, p := range treefixRows(own) {
-		seqR := rc.Get(exp, treefix.Sequential, p)
+		seqR := rc.Get(exp, cputreefix.Sequential, p)
 		r := anyRecord(rc, exp, p, treefixTimedImpls...)
 		row := []string{p.Get("tree"), p.Get("source"), p.Get("numbering"), metricText(r, "n", 0), CellText(seqR, bench.TotalPhase)}
 		for _, phase := range []string{bench.TotalPhase, treefix.PhaseCompute} {
@@ -316,7 +317,7 @@ func treefixTreePlots(run []bench.Record, exp string, speedup bool) []report.Plo
 			for i, p := range rows {
 				v := PhaseMS(rc.Get(exp, im, p), bench.TotalPhase)
 				if speedup {
-					v = PhaseMS(rc.Get(exp, treefix.Sequential, p), bench.TotalPhase) / v
+					v = PhaseMS(rc.Get(exp, cputreefix.Sequential, p), bench.TotalPhase) / v
 				}
 				if !math.IsNaN(v) {
 					s.X, s.Y = append(s.X, float64(i)), append(s.Y, v)
@@ -498,10 +499,10 @@ func treefixAccuracyTable(run []bench.Record) []report.Table {
 				row = append(row, errText(r.errs, im))
 			}
 			t.Rows = append(t.Rows, row)
-			if c, p := r.errs[treefix.VectorialCompensated], r.errs[treefix.Parallel]; c > max(p, treefix.U32) {
+			if c, p := r.errs[cputreefix.VectorialCompensated], r.errs[cputreefix.Parallel]; c > max(p, treefix.U32) {
 				worse++
 			}
-			if bits, ok := r.extraBits(treefix.Vectorial, treefix.Parallel); ok {
+			if bits, ok := r.extraBits(cputreefix.Vectorial, cputreefix.Parallel); ok {
 				worst = max(worst, bits)
 			}
 		}

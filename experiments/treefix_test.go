@@ -10,7 +10,7 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/trees"
-	"github.com/semibench/semibench/impls/cpu/treefix"
+	cputreefix "github.com/semibench/semibench/impls/cpu/treefix"
 )
 
 // TestTreefixQuick runs every treefix experiment at quick scale once per
@@ -116,7 +116,7 @@ func TestTreefixAccuracyBound(t *testing.T) {
 			t.Fatal(err)
 		}
 		op, cond := cs.Params.Get("op"), inst.Metrics["cond"]
-		for _, impl := range []string{treefix.Sequential, treefix.Parallel, treefix.Vectorial, treefix.VectorialCompensated} {
+		for _, impl := range []string{cputreefix.Sequential, cputreefix.Parallel, cputreefix.Vectorial, cputreefix.VectorialCompensated} {
 			out, err := inst.Run(ctx, impl, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -145,10 +145,10 @@ func TestTreefixAccuracyBound(t *testing.T) {
 		for _, v := range x {
 			s = round8(s + v)
 		}
-		if chk := inst.Check(treefix.Sequential, s); chk.OK {
+		if chk := inst.Check(cputreefix.Sequential, s); chk.OK {
 			t.Errorf("%s: an 8-bit recursive sum passes (%s)", cs.Params, chk.Detail)
 		}
-		if chk := inst.Check(treefix.Sequential, float32(0)); chk.OK && cond <= 1e4 {
+		if chk := inst.Check(cputreefix.Sequential, float32(0)); chk.OK && cond <= 1e4 {
 			t.Errorf("%s: a zero result passes at condition number %.3g", cs.Params, cond)
 		}
 	}

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/semibench/semibench/generators/trees"
-	"github.com/semibench/semibench/impls/cpu/treefix"
 	"github.com/semibench/semibench/mtx"
+	"github.com/semibench/semibench/problems/treefix"
 )
 
 // genFile runs a `semibench gen` command that must succeed and returns the

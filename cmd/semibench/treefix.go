@@ -7,9 +7,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/semibench/semibench/experiments"
-	"github.com/semibench/semibench/impls/cpu/treefix"
-	cudatreefix "github.com/semibench/semibench/impls/cuda/treefix"
+	"github.com/semibench/semibench/impls"
+	"github.com/semibench/semibench/problems/treefix"
 )
 
 func init() { solvers["treefix"] = solveTreefix }
@@ -21,7 +20,7 @@ func solveTreefix(ctx context.Context, args []string) error {
 	op := fs.String("op", "", "rootfix (sum over the root-to-v path) or leaffix (sum over v's subtree)")
 	in := fs.String("in", "", `input: a line "parent weight" per vertex, vertices 0..n-1 in file order, parent -1 for the root`)
 	out := fs.String("out", "", "output file, a value per line in vertex order (default standard output)")
-	impl := fs.String("impl", treefix.Sequential, "implementation: "+strings.Join(append(append([]string{}, treefix.Impls...), cudatreefix.Impls...), ", "))
+	impl := fs.String("impl", treefix.DefaultImpl, "implementation: "+strings.Join(impls.Treefix.Names(), ", "))
 	f32 := fs.Bool("float32", false, "round the weights to float32 and compute in float32 (default: int64 for integer weights, else float64)")
 	if err := parseFlags(fs, problemCommand("treefix", "solve treefix --op rootfix|leaffix --in FILE [--impl NAME] [--float32] [--out FILE]"), args, "op", "in"); err != nil {
 		return err
@@ -29,8 +28,8 @@ func solveTreefix(ctx context.Context, args []string) error {
 	if _, err := treefix.ParseOp(*op); err != nil {
 		return usagef("--op: %v", err)
 	}
-	backends := experiments.TreefixBackends()
-	if _, _, err := treefix.ResolveImpl(*impl, backends); err != nil {
+	im, err := treefix.ResolveImpl(impls.Treefix, *impl)
+	if err != nil {
 		return usagef("--impl: %v", err)
 	}
 	f, err := os.Open(*in)
@@ -44,7 +43,7 @@ func solveTreefix(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	err = treefix.SolveWith(ctx, bufio.NewReaderSize(f, 1<<20), *in, *op, *impl, *f32, w, backends)
+	err = treefix.Solve(ctx, bufio.NewReaderSize(f, 1<<20), *in, *op, im, *f32, w)
 	if *out != "" {
 		if cerr := w.Close(); err == nil {
 			err = cerr

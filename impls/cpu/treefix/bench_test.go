@@ -1,10 +1,11 @@
-package treefix
+package cputreefix
 
 import (
 	"context"
 	"testing"
 
 	"github.com/semibench/semibench/generators/trees"
+	"github.com/semibench/semibench/problems/treefix"
 )
 
 // BenchmarkTreefix times +Rootfix per implementation on a star, a
@@ -21,7 +22,7 @@ func BenchmarkTreefix(b *testing.B) {
 	}{{"star", star}, {"caterpillar", cat}, {"bell", rnd}} {
 		tr, _ := trees.Renumber(tc.t, trees.DepthFirst, 1)
 		trees.FloatWeights(tr, 1)
-		pt, err := NewTree(tr.Parent)
+		pt, err := treefix.NewTree(tr.Parent)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -31,11 +32,11 @@ func BenchmarkTreefix(b *testing.B) {
 			w[i] = float32(x)
 		}
 		out := make([]float32, n)
-		s := NewSolver[float32](pt, 0)
-		for _, impl := range Impls {
+		s := newSolver[float32](pt, 0)
+		for _, impl := range names {
 			b.Run(tc.name+"/"+impl[4:], func(b *testing.B) {
 				for b.Loop() {
-					if err := s.Run(context.Background(), impl, Rootfix, w, out, nil); err != nil {
+					if err := s.run(context.Background(), impl, treefix.Rootfix, w, out, nil); err != nil {
 						b.Fatal(err)
 					}
 				}

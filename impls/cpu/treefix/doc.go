@@ -1,13 +1,7 @@
-// Package treefix computes +Rootfix and +Leaffix, the treefix operations of
-// Leiserson and Maggs, on the CPU, four ways, after the treefix paper
-// (004_89a0ec3b389b4640.txt).
-//
-// Definitions (the paper's section II, fixed by its Algorithm 1 and by
-// "with unit weights +Rootfix returns the depth and +Leaffix the size of the
-// subtree"): for a tree with vertex weights w and an operator ⊕,
-//
-//	Rootfix(v) = ⊕ of w over the path from the root to v, v included;
-//	Leaffix(v) = ⊕ of w over the subtree rooted at v, v included.
+// Package cputreefix computes +Rootfix and +Leaffix, the treefix operations
+// of Leiserson and Maggs (defined in package problems/treefix, which holds
+// the trees, the reference and the error models), on the CPU, four ways,
+// after the treefix paper (004_89a0ec3b389b4640.txt).
 //
 // Implementations (Impls):
 //
@@ -35,15 +29,15 @@
 //     (TwoSum of the running sum and each entry, the errors accumulated and
 //     folded into every stored prefix). Rootfix stores each prefix rounded
 //     back to float32, so its traffic is cpu/vectorial's; Leaffix keeps the
-//     prefixes wide and subtracts them before the one rounding. Bound gives
-//     the error bound of both paths.
+//     prefixes wide and subtracts them before the one rounding. treefix.Bound
+//     (problems/treefix) gives the error bound of both paths.
 //
 // Which algebra each needs: sequential and parallel only combine (a
 // monoid: associative with identity); the vectorial algorithm needs an
 // abelian group: Rootfix cancels a leaving subtree with the inverse -w,
 // Leaffix subtracts two prefixes, and both reorder terms (commutativity).
-// RunGroup runs every implementation over any Group (Add, Xor, ...); Run
-// is the fast path for + on machine numbers. Floating-point + is not
-// associative: the implementations differ by rounding, which the accuracy
-// experiment measures; on integers (no overflow) all agree exactly.
-package treefix
+// The implementations run + on machine numbers (treefix.Number).
+// Floating-point + is not associative: the implementations differ by
+// rounding, which the accuracy experiment measures; on integers (no
+// overflow) all agree exactly.
+package cputreefix

@@ -1,10 +1,11 @@
-package treefix
+package cputreefix
 
 import (
 	"math"
 	"math/bits"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/problems/treefix"
 )
 
 // Exact fixed-point path of cpu/vectorial-compensated for float32 weights.
@@ -18,7 +19,7 @@ import (
 // rounded once to float32 (int64 to float32 conversion rounds correctly;
 // the scaling back by a power of two is exact because emin >= 24 keeps
 // every nonzero result normal): |R̂ - R| <= U32·|R|, the best a float32
-// result can be, inside Bound. Other inputs (tiny or subnormal weights, a
+// result can be, inside treefix.Bound. Other inputs (tiny or subnormal weights, a
 // wider exponent range) take the compensated float64 path.
 
 // expRange folds the biased exponent fields of w into lo (smallest over
@@ -57,7 +58,7 @@ func fixedMinExp(w []float32, m int) (int, bool) {
 // (Sum2) otherwise. Rootfix stores every prefix back rounded to float32;
 // Leaffix keeps the prefixes wide (int64 or float64) and subtracts them
 // before the one rounding to float32.
-func compensated32(threads int, scratch *[]float32, scratchI *[]int64, scratch64 *[]float64, op Op, v *Vector, w, out []float32, rec *bench.Recorder) {
+func compensated32(threads int, scratch *[]float32, scratchI *[]int64, scratch64 *[]float64, op treefix.Op, v *treefix.Vector, w, out []float32, rec *bench.Recorder) {
 	n := len(w)
 	if cap(*scratch) < 2*n {
 		*scratch = make([]float32, 2*n)
@@ -66,9 +67,9 @@ func compensated32(threads int, scratch *[]float32, scratchI *[]int64, scratch64
 	open, cls := v.Open[:n], v.Close[:n]
 	const maxParts = 256
 	var los, his [maxParts]int
-	stop := rec.Start(PhaseWrite)
+	stop := rec.Start(treefix.PhaseWrite)
 	used := parFor(min(threads, maxParts), n, arrayGrain, func(k, lo, hi int) {
-		if op == Rootfix {
+		if op == treefix.Rootfix {
 			for i := lo; i < hi; i++ {
 				e[open[i]] = w[i]
 				e[cls[i]] = -w[i]
@@ -92,15 +93,15 @@ func compensated32(threads int, scratch *[]float32, scratchI *[]int64, scratch64
 		up = math.Float32frombits(uint32(150-elo+127) << 23)   // 2^(150-emin)
 		down = math.Float32frombits(uint32(elo-150+127) << 23) // 2^(emin-150)
 	}
-	if op == Rootfix {
-		stop = rec.Start(PhaseScan)
+	if op == treefix.Rootfix {
+		stop = rec.Start(treefix.PhaseScan)
 		if exact {
 			scanFixed(threads, e, nil, up, down)
 		} else {
 			scanCompensated(threads, e)
 		}
 		stop()
-		stop = rec.Start(PhaseRead)
+		stop = rec.Start(treefix.PhaseRead)
 		parFor(threads, n, arrayGrain, func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				out[i] = e[open[i]]
@@ -114,10 +115,10 @@ func compensated32(threads int, scratch *[]float32, scratchI *[]int64, scratch64
 			*scratchI = make([]int64, 2*n)
 		}
 		p := (*scratchI)[:2*n]
-		stop = rec.Start(PhaseScan)
+		stop = rec.Start(treefix.PhaseScan)
 		scanFixed(threads, e, p, up, down)
 		stop()
-		stop = rec.Start(PhaseRead)
+		stop = rec.Start(treefix.PhaseRead)
 		parFor(threads, n, arrayGrain, func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				out[i] = float32(p[cls[i]]-p[open[i]]+int64(w[i]*up)) * down
@@ -130,13 +131,13 @@ func compensated32(threads int, scratch *[]float32, scratchI *[]int64, scratch64
 		*scratch64 = make([]float64, 2*n)
 	}
 	p := (*scratch64)[:2*n]
-	stop = rec.Start(PhaseScan)
+	stop = rec.Start(treefix.PhaseScan)
 	for i, x := range e { // widen, then the compensated scan in place
 		p[i] = float64(x)
 	}
 	scanCompensated(threads, p)
 	stop()
-	stop = rec.Start(PhaseRead)
+	stop = rec.Start(treefix.PhaseRead)
 	parFor(threads, n, arrayGrain, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			out[i] = float32(p[cls[i]] - p[open[i]] + float64(w[i]))

@@ -1,4 +1,4 @@
-package treefix
+package cputreefix
 
 import (
 	"runtime"

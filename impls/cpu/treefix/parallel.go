@@ -1,8 +1,10 @@
-package treefix
+package cputreefix
 
 import (
 	"context"
 	"slices"
+
+	"github.com/semibench/semibench/problems/treefix"
 )
 
 // levels runs the level-synchronous breadth-first search of Algorithm 1:
@@ -12,7 +14,7 @@ import (
 // split the packed positions evenly (Merrill et al.'s gather), so no queue
 // needs a lock. When rootfix, each gathered child j also gets
 // out[j] = out[i] + w[j].
-func (s *Solver[T]) levels(ctx context.Context, rootfix bool, w, out []T) error {
+func (s *solver[T]) levels(ctx context.Context, rootfix bool, w, out []T) error {
 	c := s.t.CSR
 	n := s.t.N()
 	if cap(s.order) < n {
@@ -91,11 +93,11 @@ func (s *Solver[T]) levels(ctx context.Context, rootfix bool, w, out []T) error 
 // child positions split evenly between workers (a segmented reduction: a
 // vertex whose children straddle workers gets their partial sums combined
 // afterwards, in worker order).
-func (s *Solver[T]) parallel(ctx context.Context, op Op, w, out []T) error {
-	if err := s.levels(ctx, op == Rootfix, w, out); err != nil {
+func (s *solver[T]) parallel(ctx context.Context, op treefix.Op, w, out []T) error {
+	if err := s.levels(ctx, op == treefix.Rootfix, w, out); err != nil {
 		return err
 	}
-	if op == Rootfix {
+	if op == treefix.Rootfix {
 		return nil
 	}
 	order := s.order

@@ -1,4 +1,4 @@
-package treefix
+package cputreefix
 
 import (
 	"bytes"
@@ -6,7 +6,19 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/semibench/semibench/problems/treefix"
 )
+
+// solve is `semibench solve treefix` with the CPU implementations: impl
+// resolved as the CLI resolves it.
+func solve(in, name, op, impl string, f32 bool, out *bytes.Buffer) error {
+	im, err := treefix.ResolveImpl(registry(), impl)
+	if err != nil {
+		return err
+	}
+	return treefix.Solve(context.Background(), strings.NewReader(in), name, op, im, f32, out)
+}
 
 func TestSolve(t *testing.T) {
 	const in = "# the paper's Fig. 2 tree\n-1 1\n0 2\n1 4\n\n1 5\n1 6\n0 3\n"
@@ -23,7 +35,7 @@ func TestSolve(t *testing.T) {
 		{"rootfix", "sequential", true, "-1 0.1\n0 0.2\n", "0.1\n0.3\n"},
 	} {
 		var out bytes.Buffer
-		if err := Solve(context.Background(), strings.NewReader(tc.input), "in.txt", tc.op, tc.impl, tc.f32, &out); err != nil {
+		if err := solve(tc.input, "in.txt", tc.op, tc.impl, tc.f32, &out); err != nil {
 			t.Fatalf("%s %s: %v", tc.op, tc.impl, err)
 		}
 		if out.String() != tc.want {
@@ -50,15 +62,15 @@ func TestSolveErrors(t *testing.T) {
 		{"# header\r\n-1 1\r\n\r\n-1 2\r\n", "in.txt:4: bad treefix input: vertex 1 is a second root (vertex 0 on line 2 is the first)"},
 		{"-1 1\n0 1 2\n", "in.txt:2: bad treefix input: want 'parent weight', got 3 fields"},
 	} {
-		err := Solve(context.Background(), strings.NewReader(tc.input), "in.txt", "rootfix", "", false, &bytes.Buffer{})
-		if !errors.Is(err, ErrInput) || !strings.HasPrefix(err.Error(), tc.want) {
+		err := solve(tc.input, "in.txt", "rootfix", "", false, &bytes.Buffer{})
+		if !errors.Is(err, treefix.ErrInput) || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want prefix %q", tc.input, err, tc.want)
 		}
 	}
-	if err := Solve(context.Background(), strings.NewReader("-1 1\n"), "in.txt", "sideways", "", false, &bytes.Buffer{}); err == nil {
+	if err := solve("-1 1\n", "in.txt", "sideways", "", false, &bytes.Buffer{}); err == nil {
 		t.Error("bad op accepted")
 	}
-	if err := Solve(context.Background(), strings.NewReader("-1 1\n"), "in.txt", "rootfix", "gpu", false, &bytes.Buffer{}); err == nil {
+	if err := solve("-1 1\n", "in.txt", "rootfix", "gpu", false, &bytes.Buffer{}); err == nil {
 		t.Error("bad impl accepted")
 	}
 }
@@ -72,24 +84,72 @@ func FuzzSolve(f *testing.F) {
 	f.Add("1 1\n2 1\n0 1\n", false)
 	f.Fuzz(func(t *testing.T, in string, f32 bool) {
 		var first string
-		for i, impl := range Impls {
+		for i, impl := range names {
 			var out bytes.Buffer
-			err := Solve(context.Background(), strings.NewReader(in), "fuzz", "leaffix", impl, f32, &out)
+			err := solve(in, "fuzz", "leaffix", impl, f32, &out)
 			if err != nil {
-				if !errors.Is(err, ErrInput) {
+				if !errors.Is(err, treefix.ErrInput) {
 					t.Fatalf("error not wrapping ErrInput: %v", err)
 				}
 				return
 			}
-			parsed, _ := ReadInput(strings.NewReader(in), "fuzz", f32)
+			parsed, _ := treefix.ReadInput(strings.NewReader(in), "fuzz", f32)
 			if got := strings.Count(out.String(), "\n"); got != len(parsed.Parent) {
 				t.Fatalf("%d lines for %d vertices", got, len(parsed.Parent))
 			}
 			if i == 0 {
 				first = out.String()
 			} else if parsed.Int && out.String() != first {
-				t.Fatalf("%s differs from %s on integer weights", impl, Impls[0])
+				t.Fatalf("%s differs from %s on integer weights", impl, names[0])
 			}
 		}
 	})
+}
+
+// TestSolveOverflow: a sum that leaves its type is refused naming the
+// vertex and its line, by every implementation, and nothing is written;
+// sums that fit are exact even when the cheap bound fails.
+func TestSolveOverflow(t *testing.T) {
+	const max = "9223372036854775807"
+	for _, tc := range []struct {
+		input, op string
+		f32       bool
+		want      string // error text; empty: success with out
+		out       string
+		alt       string // another accepted error text, when the implementations differ
+	}{
+		{"-1 " + max + "\n0 1\n", "rootfix", false, "in.txt:2: bad treefix input: sum overflows: vertex 1: its rootfix sum 9.22337e+18 leaves int64", "", ""},
+		{"-1 1\n0 " + max + "\n", "leaffix", false, "in.txt:1: bad treefix input: sum overflows: vertex 0: its leaffix sum", "", ""},
+		// the deepest vertex whose subtree sum overflows, not the root
+		{"# c\n-1 0\n0 4611686018427387904\n1 4611686018427387904\n", "leaffix", false, "in.txt:3: bad treefix input: sum overflows: vertex 1: its leaffix sum", "", ""},
+		{"-1 -" + max + "\n0 -2\n", "rootfix", false, "in.txt:2: bad treefix input: sum overflows: vertex 1: its rootfix sum -9.22337e+18 leaves int64", "", ""},
+		{"-1 " + max + "\n0 -" + max + "\n", "rootfix", false, "", max + "\n0\n", ""},
+		{"-1 " + max + "\n0 -" + max + "\n", "leaffix", false, "", "0\n-" + max + "\n", ""},
+		{"-1 -9223372036854775808\n", "leaffix", false, "", "-9223372036854775808\n", ""},
+		{"-1 1e308\n0 1e308\n0 1\n", "rootfix", false, "in.txt:2: bad treefix input: sum overflows: vertex 1: its rootfix sum in ", "", ""},
+		// the sequential sums overflow at the root; the Euler-tour scan of
+		// the vectorial ones already at vertex 1 (Inf - Inf)
+		{"-1 1e308\n0 1e308\n", "leaffix", false, "in.txt:1: bad treefix input: sum overflows: vertex 0: its leaffix sum in ", "", "in.txt:2: bad treefix input: sum overflows: vertex 1: its leaffix sum in "},
+		{"-1 3e38\n0 3e38\n", "rootfix", true, "in.txt:2: bad treefix input: sum overflows: vertex 1: its rootfix sum in ", "", ""},
+	} {
+		for _, impl := range names {
+			var out bytes.Buffer
+			err := solve(tc.input, "in.txt", tc.op, impl, tc.f32, &out)
+			if tc.want == "" {
+				if err != nil || out.String() != tc.out {
+					t.Errorf("%s %s %q: %v, output %q; want %q", tc.op, impl, tc.input, err, out.String(), tc.out)
+				}
+				continue
+			}
+			if !errors.Is(err, treefix.ErrOverflow) || !errors.Is(err, treefix.ErrInput) || !strings.HasPrefix(err.Error(), tc.want) && (tc.alt == "" || !strings.HasPrefix(err.Error(), tc.alt)) {
+				t.Errorf("%s %s %q: error %v, want prefix %q", tc.op, impl, tc.input, err, tc.want)
+			}
+			if typ := map[bool]string{false: "float64", true: "float32"}[tc.f32]; strings.Contains(tc.input, "e3") && !strings.Contains(err.Error(), "leaves "+typ) {
+				t.Errorf("%s %s: error %v does not name %s", tc.op, impl, err, typ)
+			}
+			if out.Len() > 0 {
+				t.Errorf("%s %s: wrote %q before failing", tc.op, impl, out.String())
+			}
+		}
+	}
 }

@@ -1,12 +1,12 @@
-package treefix
+package cputreefix
 
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/problems/treefix"
 )
 
 // The implementations' names, in display order.
@@ -17,31 +17,28 @@ const (
 	VectorialCompensated = "cpu/vectorial-compensated"
 )
 
-// Impls lists every CPU implementation.
-var Impls = []string{Sequential, Parallel, Vectorial, VectorialCompensated}
+// names are the implementations in display order.
+var names = []string{Sequential, Parallel, Vectorial, VectorialCompensated}
 
-// ParseImpl accepts an implementation name with or without its "cpu/"
-// prefix.
-func ParseImpl(s string) (string, error) {
-	name := s
-	if !strings.HasPrefix(name, "cpu/") {
-		name = "cpu/" + name
+// Impls returns the CPU implementations in display order.
+func Impls() []treefix.Impl {
+	out := make([]treefix.Impl, len(names))
+	for i, name := range names {
+		out[i] = treefix.Impl{Name: name, Int64: prepare[int64](name), Float32: prepare[float32](name), Float64: prepare[float64](name)}
 	}
-	if !slices.Contains(Impls, name) {
-		return "", fmt.Errorf("unknown treefix implementation %q (valid: %s)", s, strings.Join(Impls, ", "))
-	}
-	return name, nil
+	return out
 }
 
-// Phase names reported to the bench.Recorder. "compute" is the paper's
-// computation time (everything but the transfers); the vectorial
-// implementations also report their three steps.
-const (
-	PhaseCompute = "compute"
-	PhaseWrite   = "write"
-	PhaseScan    = "scan"
-	PhaseRead    = "read"
-)
+// prepare gives the Impl field of implementation name for T: a solver on
+// the tree, whose scratch its runs share.
+func prepare[T treefix.Number](name string) func(t *treefix.Tree, threads int) treefix.Run[T] {
+	return func(t *treefix.Tree, threads int) treefix.Run[T] {
+		s := newSolver[T](t, threads)
+		return func(ctx context.Context, op treefix.Op, w, out []T, rec *bench.Recorder) error {
+			return s.run(ctx, name, op, w, out, rec)
+		}
+	}
+}
 
 // Grain sizes: levels, ranges and scans below these run on one goroutine
 // (variables so that tests can exercise the parallel paths on small trees).
@@ -50,11 +47,11 @@ var (
 	arrayGrain  = 1 << 15
 )
 
-// Solver runs the implementations on one tree with T weights, keeping
-// their scratch arrays between runs. A Solver is not safe for concurrent
+// solver runs the implementations on one tree with T weights, keeping
+// their scratch arrays between runs. A solver is not safe for concurrent
 // use.
-type Solver[T Number] struct {
-	t       *Tree
+type solver[T treefix.Number] struct {
+	t       *treefix.Tree
 	threads int
 	e       []T       // Euler-tour vector (vectorial)
 	e64     []float64 // wide Euler-tour vector (vectorial-compensated)
@@ -66,22 +63,22 @@ type Solver[T Number] struct {
 	parts   []partial[T]
 }
 
-type partial[T Number] struct {
+type partial[T treefix.Number] struct {
 	k   int
 	sum T
 }
 
-// NewSolver prepares a solver; threads is the goroutine count of the
+// newSolver prepares a solver; threads is the goroutine count of the
 // parallel implementations (0: GOMAXPROCS). The vector representation is
 // built on first use of a vectorial implementation (or by
 // t.BuildVector beforehand, to keep it out of a timing).
-func NewSolver[T Number](t *Tree, threads int) *Solver[T] {
-	return &Solver[T]{t: t, threads: workers(threads)}
+func newSolver[T treefix.Number](t *treefix.Tree, threads int) *solver[T] {
+	return &solver[T]{t: t, threads: workers(threads)}
 }
 
-// Run computes op of the weights w into out (both of length n) with the
+// run computes op of the weights w into out (both of length n) with the
 // named implementation, reporting phases to rec (nil: none).
-func (s *Solver[T]) Run(ctx context.Context, impl string, op Op, w, out []T, rec *bench.Recorder) error {
+func (s *solver[T]) run(ctx context.Context, impl string, op treefix.Op, w, out []T, rec *bench.Recorder) error {
 	n := s.t.N()
 	if len(w) != n || len(out) != n {
 		return fmt.Errorf("treefix: %d weights and %d outputs for %d vertices", len(w), len(out), n)
@@ -91,18 +88,18 @@ func (s *Solver[T]) Run(ctx context.Context, impl string, op Op, w, out []T, rec
 	}
 	switch impl {
 	case Sequential:
-		defer rec.Start(PhaseCompute)()
+		defer rec.Start(treefix.PhaseCompute)()
 		s.sequential(op, w, out)
 	case Parallel:
-		defer rec.Start(PhaseCompute)()
+		defer rec.Start(treefix.PhaseCompute)()
 		return s.parallel(ctx, op, w, out)
 	case Vectorial:
 		v := s.t.BuildVector()
-		defer rec.StartSummary(PhaseCompute)()
+		defer rec.StartSummary(treefix.PhaseCompute)()
 		s.vectorial(op, v, w, out, rec)
 	case VectorialCompensated:
 		v := s.t.BuildVector()
-		defer rec.StartSummary(PhaseCompute)()
+		defer rec.StartSummary(treefix.PhaseCompute)()
 		switch ww := any(w).(type) {
 		case []float32:
 			compensated32(s.threads, any(&s.e).(*[]float32), &s.ei, &s.e64, op, v, ww, any(out).([]float32), rec)
@@ -112,13 +109,13 @@ func (s *Solver[T]) Run(ctx context.Context, impl string, op Op, w, out []T, rec
 			s.vectorial(op, v, w, out, rec)
 		}
 	default:
-		return fmt.Errorf("treefix: unknown implementation %q (valid: %s)", impl, strings.Join(Impls, ", "))
+		return fmt.Errorf("treefix: unknown implementation %q (valid: %s)", impl, strings.Join(names, ", "))
 	}
 	return nil
 }
 
 // sequential is one breadth-first traversal over the CSR children lists.
-func (s *Solver[T]) sequential(op Op, w, out []T) {
+func (s *solver[T]) sequential(op treefix.Op, w, out []T) {
 	c := s.t.CSR
 	n := s.t.N()
 	if cap(s.order) < n {
@@ -128,7 +125,7 @@ func (s *Solver[T]) sequential(op Op, w, out []T) {
 	root := c.Root
 	q = append(q, root)
 	R, C := c.R, c.C
-	if op == Rootfix {
+	if op == treefix.Rootfix {
 		out[root] = w[root]
 		for h := 0; h < len(q); h++ {
 			i := q[h]

@@ -1,54 +1,57 @@
-package treefix
+package cputreefix
 
 import (
 	"context"
 	"fmt"
 	"math"
-	"math/big"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/semibench/semibench/generators/trees"
+	"github.com/semibench/semibench/problems"
+	"github.com/semibench/semibench/problems/treefix"
 )
 
 // fig2 is the paper's Fig. 2 tree: a(b(c, d, e), f) with W = [1,2,4,5,6,3].
 var fig2 = []int32{-1, 0, 1, 1, 1, 0}
 
+// TestFig2 runs every implementation, through the solver and through
+// Impls (the production entry point), on the paper's Fig. 2 tree (its
+// vector representation is problems/treefix's TestFig2).
 func TestFig2(t *testing.T) {
-	tr, err := NewTree(fig2)
+	tr, err := treefix.NewTree(fig2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := tr.BuildVector()
-	if !slices.Equal(v.Open, []int32{0, 1, 2, 4, 6, 9}) || !slices.Equal(v.Close, []int32{11, 8, 3, 5, 7, 10}) {
-		t.Fatalf("(V = %v, V) = %v; want the paper's [0 1 2 4 6 9], [11 8 3 5 7 10]", v.Open, v.Close)
-	}
 	w := []int64{1, 2, 4, 5, 6, 3}
-	want := map[Op][]int64{Rootfix: {1, 3, 7, 8, 9, 4}, Leaffix: {21, 17, 4, 5, 6, 3}}
-	for _, op := range []Op{Rootfix, Leaffix} {
-		for _, impl := range Impls {
+	want := map[treefix.Op][]int64{treefix.Rootfix: {1, 3, 7, 8, 9, 4}, treefix.Leaffix: {21, 17, 4, 5, 6, 3}}
+	for _, op := range []treefix.Op{treefix.Rootfix, treefix.Leaffix} {
+		for _, im := range Impls() {
 			out := make([]int64, 6)
-			if err := NewSolver[int64](tr, 2).Run(context.Background(), impl, op, w, out, nil); err != nil {
+			if err := newSolver[int64](tr, 2).run(context.Background(), im.Name, op, w, out, nil); err != nil {
 				t.Fatal(err)
 			}
 			if !slices.Equal(out, want[op]) {
-				t.Errorf("%s %s = %v, want %v", impl, op, out, want[op])
+				t.Errorf("%s %s = %v, want %v", im.Name, op, out, want[op])
 			}
 			g := make([]int64, 6)
-			if err := RunGroup(context.Background(), Add[int64]{}, tr, impl, op, w, g); err == nil && !slices.Equal(g, want[op]) {
-				t.Errorf("RunGroup %s %s = %v, want %v", impl, op, g, want[op])
+			if err := im.Int64(tr, 2)(context.Background(), op, w, g, nil); err != nil {
+				t.Fatalf("Impls %s %s: %v", im.Name, op, err)
+			}
+			if !slices.Equal(g, want[op]) {
+				t.Errorf("Impls %s %s = %v, want %v", im.Name, op, g, want[op])
 			}
 		}
 	}
 }
 
 // naive computes op by walking the parent pointers.
-func naive(parent []int32, op Op, w []int64) []int64 {
+func naive(parent []int32, op treefix.Op, w []int64) []int64 {
 	out := make([]int64, len(parent))
 	for v := range parent {
 		for u := int32(v); u >= 0; u = parent[u] {
-			if op == Rootfix {
+			if op == treefix.Rootfix {
 				out[v] += w[u]
 			} else {
 				out[u] += w[v]
@@ -88,7 +91,7 @@ func testTrees(t *testing.T) map[string]*trees.Tree {
 
 // TestIntegerExact: on integer weights every implementation, at every
 // thread count and with the parallel paths forced on, equals the naive
-// reference exactly; so do RunGroup's.
+// reference exactly; so does each of Impls (the production entry point).
 func TestIntegerExact(t *testing.T) {
 	defer func(g, a int) { gatherGrain, arrayGrain = g, a }(gatherGrain, arrayGrain)
 	gatherGrain, arrayGrain = 7, 16
@@ -98,18 +101,18 @@ func TestIntegerExact(t *testing.T) {
 		for i, x := range tr.Weight {
 			w[i] = int64(x)
 		}
-		pt, err := NewTree(tr.Parent)
+		pt, err := treefix.NewTree(tr.Parent)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, op := range []Op{Rootfix, Leaffix} {
+		for _, op := range []treefix.Op{treefix.Rootfix, treefix.Leaffix} {
 			want := naive(tr.Parent, op, w)
 			for _, threads := range []int{1, 2, 3, 8} {
-				s := NewSolver[int64](pt, threads)
-				for _, impl := range Impls {
+				s := newSolver[int64](pt, threads)
+				for _, impl := range names {
 					out := make([]int64, tr.N())
 					for rep := 0; rep < 2; rep++ { // scratch reuse
-						if err := s.Run(context.Background(), impl, op, w, out, nil); err != nil {
+						if err := s.run(context.Background(), impl, op, w, out, nil); err != nil {
 							t.Fatal(err)
 						}
 						if !slices.Equal(out, want) {
@@ -118,43 +121,11 @@ func TestIntegerExact(t *testing.T) {
 					}
 				}
 			}
-			for _, impl := range Impls {
+			for _, im := range Impls() {
 				out := make([]int64, tr.N())
-				if err := RunGroup(context.Background(), Add[int64]{}, pt, impl, op, w, out); err != nil || !slices.Equal(out, want) {
-					t.Fatalf("%s RunGroup %s %s: %v", name, impl, op, err)
+				if err := im.Int64(pt, 0)(context.Background(), op, w, out, nil); err != nil || !slices.Equal(out, want) {
+					t.Fatalf("%s Impls %s %s: %v", name, im.Name, op, err)
 				}
-			}
-		}
-	}
-}
-
-// TestXor: the vectorial algorithm over another group.
-func TestXor(t *testing.T) {
-	defer func(g int) { gatherGrain = g }(gatherGrain)
-	gatherGrain = 5
-	tr, _ := trees.Random(2000, 30, trees.Uniform, 4)
-	tr, _ = trees.Renumber(tr, trees.RandomOrder, 4)
-	pt, _ := NewTree(tr.Parent)
-	rng := rand.New(rand.NewPCG(1, 2))
-	w := make([]uint64, tr.N())
-	for i := range w {
-		w[i] = rng.Uint64()
-	}
-	for _, op := range []Op{Rootfix, Leaffix} {
-		want := make([]uint64, tr.N())
-		for v := range tr.Parent {
-			for u := int32(v); u >= 0; u = tr.Parent[u] {
-				if op == Rootfix {
-					want[v] ^= w[u]
-				} else {
-					want[u] ^= w[v]
-				}
-			}
-		}
-		for _, impl := range Impls {
-			out := make([]uint64, tr.N())
-			if err := RunGroup(context.Background(), Xor[uint64]{}, pt, impl, op, w, out); err != nil || !slices.Equal(out, want) {
-				t.Errorf("xor %s %s: %v", impl, op, err)
 			}
 		}
 	}
@@ -162,34 +133,21 @@ func TestXor(t *testing.T) {
 
 // exactResults computes op exactly (big.Float) for float32 weights, with
 // the absolute-value sums the bound needs.
-func exactResults(parent []int32, op Op, w []float32) (exact []float64, absPre []float64, sumAbs float64) {
-	n := len(parent)
-	pt, _ := NewTree(parent)
-	order, _ := pt.CSR.Order()
-	vals := make([]*big.Float, n)
-	for _, v := range order {
-		vals[v] = new(big.Float).SetPrec(2200).SetFloat64(float64(w[v]))
+func exactResults(t *testing.T, parent []int32, op treefix.Op, w []float32) (exact []float64, absPre []float64, sumAbs float64) {
+	t.Helper()
+	pt, err := treefix.NewTree(parent)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if op == Rootfix {
-		for _, v := range order {
-			if p := parent[v]; p >= 0 {
-				vals[v].Add(vals[v], vals[p])
-			}
-		}
-	} else {
-		for h := n - 1; h > 0; h-- {
-			v := order[h]
-			vals[parent[v]].Add(vals[parent[v]], vals[v])
-		}
-	}
-	exact = make([]float64, n)
-	for v := range vals {
-		exact[v], _ = vals[v].Float64()
-	}
-	for _, x := range w {
+	w64 := make([]float64, len(w))
+	for i, x := range w {
+		w64[i] = float64(x)
 		sumAbs += math.Abs(float64(x))
 	}
-	absPre = make([]float64, n)
+	if exact, err = treefix.Exact(pt, op, w64); err != nil {
+		t.Fatal(err)
+	}
+	absPre = make([]float64, len(parent))
 	for v := range absPre {
 		absPre[v] = 2*sumAbs + math.Abs(float64(w[v]))
 	}
@@ -226,35 +184,35 @@ func TestCompensatedBound(t *testing.T) {
 	}
 	ins = append(ins, input{"random bell", r.Parent, w})
 	for _, in := range ins {
-		pt, err := NewTree(in.parent)
+		pt, err := treefix.NewTree(in.parent)
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := NewSolver[float32](pt, 2)
-		for _, op := range []Op{Rootfix, Leaffix} {
-			exact, absPre, sumAbs := exactResults(in.parent, op, in.w)
+		s := newSolver[float32](pt, 2)
+		for _, op := range []treefix.Op{treefix.Rootfix, treefix.Leaffix} {
+			exact, absPre, sumAbs := exactResults(t, in.parent, op, in.w)
 			comp := make([]float32, len(in.w))
 			par := make([]float32, len(in.w))
-			if err := s.Run(context.Background(), VectorialCompensated, op, in.w, comp, nil); err != nil {
+			if err := s.run(context.Background(), VectorialCompensated, op, in.w, comp, nil); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.Run(context.Background(), Parallel, op, in.w, par, nil); err != nil {
+			if err := s.run(context.Background(), Parallel, op, in.w, par, nil); err != nil {
 				t.Fatal(err)
 			}
 			for v := range comp {
-				b := Bound(op, len(comp), exact[v], absPre[v], sumAbs)
+				b := treefix.Bound(op, len(comp), exact[v], absPre[v], sumAbs)
 				if e := math.Abs(float64(comp[v]) - exact[v]); e > b {
 					t.Fatalf("%s %s vertex %d: error %g exceeds the bound %g", in.name, op, v, e, b)
 				}
 			}
 			if in.name[:5] == "chain" {
 				full := len(comp) - 1 // Rootfix: the leaf holds the whole sum
-				if op == Leaffix {
+				if op == treefix.Leaffix {
 					full = 0
 				}
 				ec := math.Abs(float64(comp[full]) - exact[full])
 				ep := math.Abs(float64(par[full]) - exact[full])
-				if ec > max(ep, U32*math.Abs(exact[full])) {
+				if ec > max(ep, treefix.U32*math.Abs(exact[full])) {
 					t.Errorf("%s %s: compensated error %g, parallel %g", in.name, op, ec, ep)
 				}
 			}
@@ -263,27 +221,29 @@ func TestCompensatedBound(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	if _, err := NewTree([]int32{-1, -1}); err == nil {
-		t.Error("two roots accepted")
-	}
-	tr, _ := NewTree(fig2)
-	s := NewSolver[float64](tr, 1)
-	if err := s.Run(context.Background(), "cpu/nope", Rootfix, make([]float64, 6), make([]float64, 6), nil); err == nil {
+	tr, _ := treefix.NewTree(fig2)
+	s := newSolver[float64](tr, 1)
+	if err := s.run(context.Background(), "cpu/nope", treefix.Rootfix, make([]float64, 6), make([]float64, 6), nil); err == nil {
 		t.Error("unknown implementation accepted")
 	}
-	if err := s.Run(context.Background(), Sequential, Rootfix, make([]float64, 5), make([]float64, 6), nil); err == nil {
+	if err := s.run(context.Background(), Sequential, treefix.Rootfix, make([]float64, 5), make([]float64, 6), nil); err == nil {
 		t.Error("short weights accepted")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := s.Run(ctx, Parallel, Rootfix, make([]float64, 6), make([]float64, 6), nil); err == nil {
+	if err := s.run(ctx, Parallel, treefix.Rootfix, make([]float64, 6), make([]float64, 6), nil); err == nil {
 		t.Error("cancelled context ignored")
 	}
 	for _, s := range []string{"sequential", "cpu/parallel", "vectorial-compensated"} {
-		if _, err := ParseImpl(s); err != nil {
+		if _, err := treefix.ResolveImpl(registry(), s); err != nil {
 			t.Error(err)
 		}
 	}
+}
+
+// registry is the CPU implementations as the CLI's registry holds them.
+func registry() problems.Registry[treefix.Impl] {
+	return problems.NewRegistry(func(im treefix.Impl) string { return im.Name }, Impls())
 }
 
 // TestExactPath: when the weights' exponents span few enough bits,
@@ -313,12 +273,12 @@ func TestExactPath(t *testing.T) {
 	if _, ok := fixedMinExp(w2, 2*len(w2)); ok {
 		t.Fatal("subnormal weight eligible")
 	}
-	pt, _ := NewTree(r.Parent)
-	for _, op := range []Op{Rootfix, Leaffix} {
-		exact, _, _ := exactResults(r.Parent, op, w)
+	pt, _ := treefix.NewTree(r.Parent)
+	for _, op := range []treefix.Op{treefix.Rootfix, treefix.Leaffix} {
+		exact, _, _ := exactResults(t, r.Parent, op, w)
 		for _, threads := range []int{1, 2, 3} {
 			out := make([]float32, len(w))
-			if err := NewSolver[float32](pt, threads).Run(context.Background(), VectorialCompensated, op, w, out, nil); err != nil {
+			if err := newSolver[float32](pt, threads).run(context.Background(), VectorialCompensated, op, w, out, nil); err != nil {
 				t.Fatal(err)
 			}
 			for v := range out {

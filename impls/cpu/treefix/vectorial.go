@@ -1,20 +1,21 @@
-package treefix
+package cputreefix
 
 import (
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/problems/treefix"
 )
 
 // vectorial is cpu/vectorial: Algorithm 2 (Rootfix) and its Leaffix twin.
-func (s *Solver[T]) vectorial(op Op, v *Vector, w, out []T, rec *bench.Recorder) {
+func (s *solver[T]) vectorial(op treefix.Op, v *treefix.Vector, w, out []T, rec *bench.Recorder) {
 	n := len(w)
 	if cap(s.e) < 2*n {
 		s.e = make([]T, 2*n)
 	}
 	e := s.e[:2*n]
 	open, cls := v.Open[:n], v.Close[:n]
-	stop := rec.Start(PhaseWrite)
+	stop := rec.Start(treefix.PhaseWrite)
 	parFor(s.threads, n, arrayGrain, func(_, lo, hi int) {
-		if op == Rootfix {
+		if op == treefix.Rootfix {
 			for i := lo; i < hi; i++ {
 				e[open[i]] = w[i]
 				e[cls[i]] = -w[i]
@@ -27,12 +28,12 @@ func (s *Solver[T]) vectorial(op Op, v *Vector, w, out []T, rec *bench.Recorder)
 		}
 	})
 	stop()
-	stop = rec.Start(PhaseScan)
+	stop = rec.Start(treefix.PhaseScan)
 	scan(s.threads, e)
 	stop()
-	stop = rec.Start(PhaseRead)
+	stop = rec.Start(treefix.PhaseRead)
 	parFor(s.threads, n, arrayGrain, func(_, lo, hi int) {
-		if op == Rootfix {
+		if op == treefix.Rootfix {
 			for i := lo; i < hi; i++ {
 				out[i] = e[open[i]]
 			}
@@ -48,7 +49,7 @@ func (s *Solver[T]) vectorial(op Op, v *Vector, w, out []T, rec *bench.Recorder)
 // scan is an in-place inclusive +scan, reduce-then-scan over p goroutines:
 // each part sums its range, the part sums are scanned, and each part scans
 // its range from its offset.
-func scan[T Number](p int, e []T) {
+func scan[T treefix.Number](p int, e []T) {
 	parts := min(p, len(e)/arrayGrain)
 	if parts <= 1 {
 		scanRange(e, 0)
@@ -70,7 +71,7 @@ func scan[T Number](p int, e []T) {
 	parFor(parts, len(e), 1, func(k, lo, hi int) { scanRange(e[lo:hi], sums[k]) })
 }
 
-func scanRange[T Number](e []T, s T) {
+func scanRange[T treefix.Number](e []T, s T) {
 	for i, x := range e {
 		s += x
 		e[i] = s
@@ -87,16 +88,16 @@ func scanRange[T Number](e []T, s T) {
 // memory traffic as cpu/vectorial), and the result is the one rounding of a
 // nearly exact float64 prefix. Leaffix subtracts two prefixes, which must
 // stay wide: there the vector is float64 and the read is done in float64,
-// rounded once to T. Bound gives the error bound.
-func compensated[T float32 | float64](threads int, scratch *[]T, scratch64 *[]float64, op Op, v *Vector, w, out []T, rec *bench.Recorder) {
+// rounded once to T. treefix.Bound gives the error bound.
+func compensated[T float32 | float64](threads int, scratch *[]T, scratch64 *[]float64, op treefix.Op, v *treefix.Vector, w, out []T, rec *bench.Recorder) {
 	n := len(w)
 	open, cls := v.Open[:n], v.Close[:n]
-	if op == Rootfix {
+	if op == treefix.Rootfix {
 		if cap(*scratch) < 2*n {
 			*scratch = make([]T, 2*n)
 		}
 		e := (*scratch)[:2*n]
-		stop := rec.Start(PhaseWrite)
+		stop := rec.Start(treefix.PhaseWrite)
 		parFor(threads, n, arrayGrain, func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				e[open[i]] = w[i]
@@ -104,10 +105,10 @@ func compensated[T float32 | float64](threads int, scratch *[]T, scratch64 *[]fl
 			}
 		})
 		stop()
-		stop = rec.Start(PhaseScan)
+		stop = rec.Start(treefix.PhaseScan)
 		scanCompensated(threads, e)
 		stop()
-		stop = rec.Start(PhaseRead)
+		stop = rec.Start(treefix.PhaseRead)
 		parFor(threads, n, arrayGrain, func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				out[i] = e[open[i]]
@@ -120,7 +121,7 @@ func compensated[T float32 | float64](threads int, scratch *[]T, scratch64 *[]fl
 		*scratch64 = make([]float64, 2*n)
 	}
 	e := (*scratch64)[:2*n]
-	stop := rec.Start(PhaseWrite)
+	stop := rec.Start(treefix.PhaseWrite)
 	parFor(threads, n, arrayGrain, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			e[open[i]] = float64(w[i])
@@ -128,10 +129,10 @@ func compensated[T float32 | float64](threads int, scratch *[]T, scratch64 *[]fl
 		}
 	})
 	stop()
-	stop = rec.Start(PhaseScan)
+	stop = rec.Start(treefix.PhaseScan)
 	scanCompensated(threads, e)
 	stop()
-	stop = rec.Start(PhaseRead)
+	stop = rec.Start(treefix.PhaseRead)
 	parFor(threads, n, arrayGrain, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			out[i] = T(e[cls[i]] - e[open[i]] + float64(w[i]))

@@ -3,7 +3,7 @@ package cudatreefix
 import (
 	"math"
 
-	"github.com/semibench/semibench/impls/cpu/treefix"
+	"github.com/semibench/semibench/problems/treefix"
 )
 
 // Bound is the a-priori error bound of cuda/vectorial-compensated on

@@ -1,7 +1,8 @@
 // Package cudatreefix computes +Rootfix and +Leaffix on an NVIDIA GPU, after
 // the treefix paper (004_89a0ec3b389b4640.txt), on the trees and with the
-// operations of package impls/cpu/treefix so that the experiments run both
-// side by side. The kernels are kernels/treefix.cu.
+// operations of package problems/treefix, as package impls/cpu/treefix does
+// on the CPU, so that the experiments run both side by side (Impls). The
+// kernels are kernels/treefix.cu.
 //
 //   - cuda/parallel: the paper's Algorithm 1, level-synchronous BFS over the
 //     CSR children lists with its load balancing (a block-wide prefix sum
@@ -37,5 +38,5 @@
 //
 // Elements are float32, float64 or int64; on integer weights every
 // implementation equals the CPU ones exactly. Where CUDA cannot be used,
-// every entry point returns an error matching driver.ErrUnavailable.
+// every run returns an error matching driver.ErrUnavailable.
 package cudatreefix

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/semibench/semibench/bench"
-	"github.com/semibench/semibench/impls/cpu/treefix"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/problems/treefix"
 )
 
 // The implementations' names.
@@ -22,26 +22,38 @@ const (
 	VectorialCompensated = "cuda/vectorial-compensated"
 )
 
-// Impls lists the CUDA implementations in display order.
-var Impls = []string{Parallel, Vectorial, VectorialCompensated}
+// names are the implementations in display order.
+var names = []string{Parallel, Vectorial, VectorialCompensated}
 
-// Phase names reported to Options.Rec.
-const (
-	PhaseH2D       = "h2d"        // tree arrays and weights to the device (host clock, outside total)
-	PhaseEulerTour = "euler_tour" // the vector representation built on the GPU (events, inside total)
-	PhaseCompute   = "compute"    // the paper's computation time (events; a summary of write, scan and read for the vectorial ones)
-	PhaseWrite     = treefix.PhaseWrite
-	PhaseScan      = treefix.PhaseScan
-	PhaseRead      = treefix.PhaseRead
-	PhaseD2H       = "d2h" // the results back (host clock, outside total)
-)
+// Impls returns the CUDA implementations in display order. They run on
+// device 0 and ignore the thread count; where CUDA cannot be used, their
+// runs return an error matching driver.ErrUnavailable.
+func Impls() []treefix.Impl {
+	out := make([]treefix.Impl, len(names))
+	for i, name := range names {
+		out[i] = treefix.Impl{Name: name, Int64: prepare[int64](name), Float32: prepare[float32](name), Float64: prepare[float64](name)}
+	}
+	return out
+}
+
+// prepare gives the Impl field of implementation name for T. The device
+// keeps the work buffers between runs (by name), so the prepared run holds
+// nothing itself.
+func prepare[T Element](name string) func(t *treefix.Tree, threads int) treefix.Run[T] {
+	return func(t *treefix.Tree, _ int) treefix.Run[T] {
+		return func(ctx context.Context, op treefix.Op, w, out []T, rec *bench.Recorder) error {
+			return run(ctx, name, op, t, w, out, Options{Rec: rec})
+		}
+	}
+}
 
 const module = "treefix"
 
 // Element is a weight type the kernels instantiate.
 type Element interface{ float32 | float64 | int64 }
 
-// Options tune a run.
+// Options tune a run; Rec receives the phases treefix.PhaseH2D, PhaseEulerTour,
+// PhaseCompute, PhaseWrite, PhaseScan, PhaseRead and PhaseD2H.
 type Options struct {
 	Device int             // CUDA device ordinal
 	Rec    *bench.Recorder // receives the phases (nil: none)
@@ -124,8 +136,8 @@ func Plan(impl string, op treefix.Op, n, elem int) cuda.Plan {
 
 // check refuses a bad implementation name or mismatched lengths.
 func check[T Element](impl string, t *treefix.Tree, w, out []T) error {
-	if !slices.Contains(Impls, impl) {
-		return fmt.Errorf("unknown treefix implementation %q (valid: %s)", impl, strings.Join(Impls, ", "))
+	if !slices.Contains(names, impl) {
+		return fmt.Errorf("unknown treefix implementation %q (valid: %s)", impl, strings.Join(names, ", "))
 	}
 	if t == nil {
 		return fmt.Errorf("%s: nil tree", impl)
@@ -140,7 +152,7 @@ func check[T Element](impl string, t *treefix.Tree, w, out []T) error {
 	return nil
 }
 
-// Run computes op of the weights w on tree t into out with the named CUDA
+// run computes op of the weights w on tree t into out with the named CUDA
 // implementation; opt.Rec receives the phases.
 //
 // The timing follows the paper (section IV: "total execution time"
@@ -157,7 +169,7 @@ func check[T Element](impl string, t *treefix.Tree, w, out []T) error {
 // phase compute: the one cooperative BFS launch of cuda/parallel (a part of
 // total's breakdown), and write + scan + read of the vectorial ones (a
 // summary of those three phases, not counted twice).
-func Run[T Element](ctx context.Context, impl string, op treefix.Op, t *treefix.Tree, w, out []T, opt Options) error {
+func run[T Element](ctx context.Context, impl string, op treefix.Op, t *treefix.Tree, w, out []T, opt Options) error {
 	if err := check(impl, t, w, out); err != nil {
 		return err
 	}
@@ -201,7 +213,7 @@ func BuildVector(ctx context.Context, t *treefix.Tree, opt Options) (*treefix.Ve
 		if err := r.alloc(plan); err != nil {
 			return err
 		}
-		if err := r.timed(PhaseEulerTour, func() error { return r.eulerTour(n, int(t.CSR.Root)) }); err != nil {
+		if err := r.timed(treefix.PhaseEulerTour, func() error { return r.eulerTour(n, int(t.CSR.Root)) }); err != nil {
 			return err
 		}
 		r.rec.EndTotal() // timed synchronised on its end event
@@ -212,7 +224,7 @@ func BuildVector(ctx context.Context, t *treefix.Tree, opt Options) (*treefix.Ve
 		if err := cuda.Download(th, dev, v.Close, r.buf["treefix.close"]); err != nil {
 			return err
 		}
-		r.rec.Add(PhaseD2H, time.Since(t0))
+		r.rec.Add(treefix.PhaseD2H, time.Since(t0))
 		return nil
 	})
 	if err != nil {
@@ -292,7 +304,7 @@ func (r *runner) upload(p cuda.Plan, t *treefix.Tree, parent bool, more func() e
 	if err := r.alloc(InputPlan(p)); err != nil {
 		return err
 	}
-	defer r.rec.Start(PhaseH2D)()
+	defer r.rec.Start(treefix.PhaseH2D)()
 	c := t.CSR
 	if err := cuda.Upload(r.th, r.dev, r.buf["treefix.R"], c.R); err != nil {
 		return err
@@ -375,11 +387,11 @@ func runOn[T Element](ctx context.Context, r *runner, impl string, op treefix.Op
 	}
 	if impl == Parallel {
 		// timed synchronises on its end event
-		if err := r.timed(PhaseCompute, func() error { return r.parallel(sfx, n, int(t.CSR.Root), leaf) }); err != nil {
+		if err := r.timed(treefix.PhaseCompute, func() error { return r.parallel(sfx, n, int(t.CSR.Root), leaf) }); err != nil {
 			return err
 		}
 	} else {
-		if err := r.timed(PhaseEulerTour, func() error { return r.eulerTour(n, int(t.CSR.Root)) }); err != nil {
+		if err := r.timed(treefix.PhaseEulerTour, func() error { return r.eulerTour(n, int(t.CSR.Root)) }); err != nil {
 			return err
 		}
 		// vectorial synchronises on its last event
@@ -392,7 +404,7 @@ func runOn[T Element](ctx context.Context, r *runner, impl string, op treefix.Op
 	if err := cuda.Download(r.th, r.dev, out, r.buf["treefix.out"]); err != nil {
 		return err
 	}
-	r.rec.Add(PhaseD2H, time.Since(t1))
+	r.rec.Add(treefix.PhaseD2H, time.Since(t1))
 	return nil
 }
 
@@ -491,7 +503,7 @@ func (r *runner) vectorial(comp bool, sfx string, elem, n, leaf int) error {
 		return err
 	}
 	var total time.Duration
-	for i, ph := range []string{PhaseWrite, PhaseScan, PhaseRead} {
+	for i, ph := range []string{treefix.PhaseWrite, treefix.PhaseScan, treefix.PhaseRead} {
 		d, err := th.EventElapsed(ev[i], ev[i+1])
 		if err != nil {
 			return err
@@ -499,6 +511,6 @@ func (r *runner) vectorial(comp bool, sfx string, elem, n, leaf int) error {
 		r.rec.Add(ph, d)
 		total += d
 	}
-	r.rec.AddSummary(PhaseCompute, total)
+	r.rec.AddSummary(treefix.PhaseCompute, total)
 	return nil
 }

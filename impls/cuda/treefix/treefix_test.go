@@ -6,21 +6,20 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/trees"
-	"github.com/semibench/semibench/impls/cpu/treefix"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
 	"github.com/semibench/semibench/kernels"
+	"github.com/semibench/semibench/problems/treefix"
 )
 
 func TestPlanAndNames(t *testing.T) {
-	for _, impl := range Impls {
+	for _, impl := range names {
 		for _, op := range []treefix.Op{treefix.Rootfix, treefix.Leaffix} {
 			p := Plan(impl, op, 1<<20, 4)
 			if p.Total() < 5*4<<20 {
@@ -36,15 +35,15 @@ func TestPlanAndNames(t *testing.T) {
 		}
 	}
 	tr, _ := treefix.NewTree([]int32{-1, 0})
-	if err := Run(t.Context(), "cuda/nope", treefix.Rootfix, tr, []float32{1, 2}, make([]float32, 2), Options{}); err == nil {
+	if err := run(t.Context(), "cuda/nope", treefix.Rootfix, tr, []float32{1, 2}, make([]float32, 2), Options{}); err == nil {
 		t.Error("unknown implementation accepted")
 	}
-	if err := Run(t.Context(), Vectorial, treefix.Rootfix, tr, []float32{1}, make([]float32, 2), Options{}); err == nil {
+	if err := run(t.Context(), Vectorial, treefix.Rootfix, tr, []float32{1}, make([]float32, 2), Options{}); err == nil {
 		t.Error("short weights accepted")
 	}
 }
 
-func needGPU(t *testing.T) {
+func needGPU(t testing.TB) {
 	t.Helper()
 	if _, err := cuda.DeviceCount(); err != nil {
 		if !errors.Is(err, driver.ErrUnavailable) {
@@ -83,8 +82,8 @@ func testTrees(t *testing.T) map[string]*trees.Tree {
 	return out
 }
 
-// TestExact holds every CUDA implementation to the CPU's sequential
-// traversal, exactly, on integer weights in int64 and in float32, and the
+// TestExact holds every CUDA implementation to the reference sums
+// (treefix.Reference, the sequential traversal of the definitions), exactly, on integer weights in int64 and in float32, and the
 // GPU's Euler tour to the CPU's.
 func TestExact(t *testing.T) {
 	needGPU(t)
@@ -121,23 +120,23 @@ func TestExact(t *testing.T) {
 		}
 		for _, op := range []treefix.Op{treefix.Rootfix, treefix.Leaffix} {
 			ref := make([]int64, n)
-			if err := treefix.NewSolver[int64](pt, 1).Run(ctx, treefix.Sequential, op, wi, ref, nil); err != nil {
+			if err := treefix.Reference(pt, op, wi, ref); err != nil {
 				t.Fatal(err)
 			}
 			reff := make([]float32, n)
-			if err := treefix.NewSolver[float32](pt, 1).Run(ctx, treefix.Sequential, op, wf, reff, nil); err != nil {
+			if err := treefix.Reference(pt, op, wf, reff); err != nil {
 				t.Fatal(err)
 			}
-			for _, impl := range Impls {
+			for _, impl := range names {
 				got := make([]int64, n)
-				if err := Run(ctx, impl, op, pt, wi, got, Options{}); err != nil {
+				if err := run(ctx, impl, op, pt, wi, got, Options{}); err != nil {
 					t.Fatalf("%s %s %s: %v", name, impl, op, err)
 				}
 				if i := firstDiff(got, ref); i >= 0 {
 					t.Errorf("%s %s %s int64: vertex %d = %d, want %d", name, impl, op, i, got[i], ref[i])
 				}
 				gotf := make([]float32, n)
-				if err := Run(ctx, impl, op, pt, wf, gotf, Options{}); err != nil {
+				if err := run(ctx, impl, op, pt, wf, gotf, Options{}); err != nil {
 					t.Fatalf("%s %s %s: %v", name, impl, op, err)
 				}
 				if i := firstDiff(gotf, reff); i >= 0 {
@@ -185,18 +184,20 @@ func TestCompensatedBound(t *testing.T) {
 			sumAbs += math.Abs(y)
 		}
 		for _, op := range []treefix.Op{treefix.Rootfix, treefix.Leaffix} {
-			// the reference: cpu/vectorial-compensated in float64 (Sum2),
-			// within U64·|R| + 2·γ_2n²·Σ|w| of exact (treefix.Bound)
-			ref := make([]float64, n)
-			if err := treefix.NewSolver[float64](pt, 1).Run(ctx, treefix.VectorialCompensated, op, w64, ref, nil); err != nil {
+			// the reference: the exact sums rounded to float64 (within
+			// U64·|R|, inside the slack below, which covers the float64
+			// Sum2 reference this test had when it ran on the CPU's
+			// cpu/vectorial-compensated: U64·|R| + 2·γ_2n²·Σ|w|)
+			ref, err := treefix.Exact(pt, op, w64)
+			if err != nil {
 				t.Fatal(err)
 			}
 			got := make([]float32, n)
-			if err := Run(ctx, VectorialCompensated, op, pt, w, got, Options{}); err != nil {
+			if err := run(ctx, VectorialCompensated, op, pt, w, got, Options{}); err != nil {
 				t.Fatal(err)
 			}
 			plain := make([]float32, n)
-			if err := Run(ctx, Vectorial, op, pt, w, plain, Options{}); err != nil {
+			if err := run(ctx, Vectorial, op, pt, w, plain, Options{}); err != nil {
 				t.Fatal(err)
 			}
 			var worstC, worstP float64
@@ -218,14 +219,15 @@ func TestCompensatedBound(t *testing.T) {
 	}
 }
 
-// TestTiming logs the phases at paper scale beside a device copy of the
-// same bytes (SEMIBENCH_TREEFIX_TIMING=1; not an assertion).
-func TestTiming(t *testing.T) {
-	needGPU(t)
-	if os.Getenv("SEMIBENCH_TREEFIX_TIMING") == "" {
-		t.Skip("set SEMIBENCH_TREEFIX_TIMING=1")
-	}
-	ctx := t.Context()
+// BenchmarkTreefix times +Rootfix per implementation at paper scale (2^24
+// vertices: a depth-first numbered bell-shaped random tree, a star and a
+// caterpillar, float32 weights), reporting each run's phases in ms and the
+// compute ratios parallel/vectorial and compensated/vectorial; and a device
+// copy of 2^25 float32 (the bytes of the Euler-tour vector) beside them.
+// Without a GPU it is skipped.
+func BenchmarkTreefix(b *testing.B) {
+	needGPU(b)
+	ctx := b.Context()
 	const n = 1 << 24
 	shapes := map[string]func() (*trees.Tree, error){
 		"random-dfs": func() (*trees.Tree, error) {
@@ -241,65 +243,74 @@ func TestTiming(t *testing.T) {
 	for _, name := range []string{"random-dfs", "star", "caterpillar"} {
 		tr, err := shapes[name]()
 		if err != nil {
-			t.Fatal(err)
+			b.Fatal(err)
 		}
-		pt, _ := treefix.NewTree(tr.Parent)
+		pt, err := treefix.NewTree(tr.Parent)
+		if err != nil {
+			b.Fatal(err)
+		}
 		w := make([]float32, n)
 		for i := range w {
 			w[i] = float32(i%3 - 1)
 		}
 		out := make([]float32, n)
 		compute := map[string]time.Duration{}
-		for _, impl := range Impls {
-			rec := &bench.Recorder{}
-			for range 3 {
-				rec = &bench.Recorder{}
-				if err := Run(ctx, impl, treefix.Rootfix, pt, w, out, Options{Rec: rec}); err != nil {
-					t.Fatal(err)
+		for _, impl := range names {
+			b.Run(name+"/"+impl[len("cuda/"):], func(b *testing.B) {
+				var rec *bench.Recorder
+				for b.Loop() {
+					rec = &bench.Recorder{}
+					if err := run(ctx, impl, treefix.Rootfix, pt, w, out, Options{Rec: rec}); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-			names, durs := rec.Durations()
-			line := ""
-			for i, nm := range names {
-				line += fmt.Sprintf(" %s %.3f ms", nm, float64(durs[i].Microseconds())/1000)
-				if nm == PhaseCompute {
-					compute[impl] = durs[i]
+				phases, durs := rec.Durations()
+				for i, ph := range phases {
+					b.ReportMetric(float64(durs[i].Nanoseconds())/1e6, ph+"-ms")
+					if ph == treefix.PhaseCompute {
+						compute[impl] = durs[i]
+					}
 				}
-			}
-			t.Logf("%s n=2^24 %s rootfix:%s", name, impl, line)
+				if impl == VectorialCompensated && compute[Vectorial] > 0 { // the last: the ratios
+					b.ReportMetric(compute[Parallel].Seconds()/compute[Vectorial].Seconds(), "parallel/vectorial")
+					b.ReportMetric(compute[VectorialCompensated].Seconds()/compute[Vectorial].Seconds(), "compensated/vectorial")
+				}
+			})
 		}
-		t.Logf("%s: parallel/vectorial %.1fx, compensated/vectorial %.2fx", name,
-			compute[Parallel].Seconds()/compute[Vectorial].Seconds(), compute[VectorialCompensated].Seconds()/compute[Vectorial].Seconds())
 	}
-	// a device copy of 2^25 float32
-	dev, _ := cuda.Open(0)
-	err := dev.Run(ctx, func(th *driver.Thread) error {
-		a, err := dev.Buffer(th, "treefix.copy.a", 4<<25)
+	b.Run("device-copy-2^25-float32", func(b *testing.B) {
+		dev, err := cuda.Open(0)
 		if err != nil {
-			return err
+			b.Fatal(err)
 		}
-		b, err := dev.Buffer(th, "treefix.copy.b", 4<<25)
-		if err != nil {
-			return err
-		}
-		for range 3 {
-			if err := dev.StartTimer(th); err != nil {
-				return err
-			}
-			if err := th.CopyDeviceAsync(b, a, 4<<25, dev.Stream()); err != nil {
-				return err
-			}
-			d, err := dev.StopTimer(th)
+		var last time.Duration
+		err = dev.Run(ctx, func(th *driver.Thread) error {
+			a, err := dev.Buffer(th, "treefix.copy.a", 4<<25)
 			if err != nil {
 				return err
 			}
-			t.Logf("device copy of 2^25 float32: %.3f ms", float64(d.Microseconds())/1000)
+			c, err := dev.Buffer(th, "treefix.copy.b", 4<<25)
+			if err != nil {
+				return err
+			}
+			for b.Loop() {
+				if err := dev.StartTimer(th); err != nil {
+					return err
+				}
+				if err := th.CopyDeviceAsync(c, a, 4<<25, dev.Stream()); err != nil {
+					return err
+				}
+				if last, err = dev.StopTimer(th); err != nil {
+					return err
+				}
+			}
+			return dev.FreeBuffers(th)
+		})
+		if err != nil {
+			b.Fatal(err)
 		}
-		return dev.FreeBuffers(th)
+		b.ReportMetric(float64(last.Nanoseconds())/1e6, "copy-ms")
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestFallbackPTX JIT-compiles kernels/ptx/treefix.ptx (the path taken
@@ -341,7 +352,7 @@ func TestFallbackPTX(t *testing.T) {
 // window holds exactly the buffers the run uploads into, with the plan's
 // sizes, so that the full plan allocated inside the window reuses them.
 func TestInputPlan(t *testing.T) {
-	for _, impl := range Impls {
+	for _, impl := range names {
 		for _, op := range []treefix.Op{treefix.Rootfix, treefix.Leaffix} {
 			p := Plan(impl, op, 1000, 8)
 			in := InputPlan(p)
@@ -377,11 +388,11 @@ func TestProtocol(t *testing.T) {
 	for i := range w {
 		w[i] = float32(i%3 - 1)
 	}
-	for _, impl := range Impls {
+	for _, impl := range names {
 		for _, op := range []treefix.Op{treefix.Rootfix, treefix.Leaffix} {
 			ph, err := bench.Measure(t.Context(), bench.Protocol{Warmup: 1, Reps: 3, Statistic: bench.StatMedian},
 				func(ctx context.Context, rec *bench.Recorder) error {
-					return Run(ctx, impl, op, pt, w, out, Options{Rec: rec})
+					return run(ctx, impl, op, pt, w, out, Options{Rec: rec})
 				})
 			if err != nil {
 				t.Fatalf("%s %s: %v", impl, op, err)
@@ -391,12 +402,12 @@ func TestProtocol(t *testing.T) {
 			for _, p := range ph {
 				scope[p.Name], ms[p.Name] = p.Scope, p.MedianMS
 			}
-			want := map[string]string{PhaseH2D: bench.ScopeEndToEnd, PhaseD2H: bench.ScopeEndToEnd, bench.OtherPhase: bench.ScopeTotal}
+			want := map[string]string{treefix.PhaseH2D: bench.ScopeEndToEnd, treefix.PhaseD2H: bench.ScopeEndToEnd, bench.OtherPhase: bench.ScopeTotal}
 			if impl == Parallel {
-				want[PhaseCompute] = bench.ScopeTotal
+				want[treefix.PhaseCompute] = bench.ScopeTotal
 			} else {
-				want[PhaseCompute] = bench.ScopeSummary
-				for _, p := range []string{PhaseEulerTour, PhaseWrite, PhaseScan, PhaseRead} {
+				want[treefix.PhaseCompute] = bench.ScopeSummary
+				for _, p := range []string{treefix.PhaseEulerTour, treefix.PhaseWrite, treefix.PhaseScan, treefix.PhaseRead} {
 					want[p] = bench.ScopeTotal
 				}
 			}

@@ -7,7 +7,7 @@ import (
 	"math/bits"
 )
 
-// ErrOverflow is wrapped (beside ErrInput) by the error SolveWith returns
+// ErrOverflow is wrapped (beside ErrInput) by the error Solve returns
 // when a vertex's sum does not fit the type it is computed in.
 var ErrOverflow = errors.New("sum overflows")
 
@@ -51,28 +51,15 @@ func (a i128) float() float64 { return float64(a.hi)*0x1p64 + float64(a.lo) }
 
 // exactInt64 computes op's sums of w exactly (in 128 bits, sequentially)
 // and returns the vertex where they first leave int64 (see overflowVertex)
-// and its sum, or -1. SolveWith calls it only when int64Safe fails: the
+// and its sum, or -1. Solve calls it only when int64Safe fails: the
 // int64 implementations add modulo 2^64, so their answers are exact
 // whenever every final sum fits, whatever their intermediate sums do.
 func exactInt64(t *Tree, op Op, w []int64) (int, float64) {
-	order, _ := t.CSR.Order() // validated by NewTree
 	s := make([]i128, len(w))
-	if op == Rootfix {
-		for _, v := range order {
-			s[v] = wide(w[v])
-			if p := t.Parent[v]; p >= 0 {
-				s[v] = s[v].add(s[p])
-			}
-		}
-	} else {
-		for i := len(order) - 1; i >= 0; i-- {
-			v := order[i]
-			s[v] = s[v].add(wide(w[v]))
-			if p := t.Parent[v]; p >= 0 {
-				s[p] = s[p].add(s[v])
-			}
-		}
+	for v, k := range w {
+		s[v] = wide(k)
 	}
+	order := accumulate(t, op, s, i128.add)
 	v := overflowVertex(t, op, order, func(v int32) bool { return !s[v].fitsInt64() })
 	if v < 0 {
 		return -1, 0

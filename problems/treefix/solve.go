@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -133,66 +132,21 @@ func clip(s string) string {
 	return s
 }
 
-// Backend runs implementations beyond the CPU ones (the GPU's) for
-// SolveWith: Impls names them, and each function computes op on t for one
-// element type.
-type Backend struct {
-	Impls   []string
-	Int64   func(ctx context.Context, impl string, op Op, t *Tree, w, out []int64) error
-	Float32 func(ctx context.Context, impl string, op Op, t *Tree, w, out []float32) error
-	Float64 func(ctx context.Context, impl string, op Op, t *Tree, w, out []float64) error
-}
-
-// Solve is SolveWith without backends: the CPU implementations only.
-func Solve(ctx context.Context, r io.Reader, name, op, impl string, f32 bool, w io.Writer) error {
-	return SolveWith(ctx, r, name, op, impl, f32, w, nil)
-}
-
-// ResolveImpl returns the implementation SolveWith runs for impl ("" or a
-// name of Impls, with or without "cpu/", or one of a backend's) and the
-// backend that holds it (nil for this package's); the error lists every
-// name known. Callers check flags with it before reading any input.
-func ResolveImpl(impl string, backends []Backend) (string, *Backend, error) {
-	for i := range backends {
-		if slices.Contains(backends[i].Impls, impl) {
-			return impl, &backends[i], nil
-		}
-	}
-	if impl == "" {
-		impl = Sequential
-	}
-	name, err := ParseImpl(impl)
-	if err != nil {
-		var all []string
-		for _, b := range backends {
-			all = append(all, b.Impls...)
-		}
-		if len(all) > 0 {
-			return "", nil, fmt.Errorf("%w (or %s)", err, strings.Join(all, ", "))
-		}
-		return "", nil, err
-	}
-	return name, nil, nil
-}
-
-// SolveWith reads a treefix input from r (ReadInput; name labels errors),
-// runs op ("rootfix" or "leaffix") with the named implementation
-// (ResolveImpl), and writes one value per line in vertex order to w.
-// Integer weights are computed in int64 and printed as integers (exact in
-// every implementation); otherwise float64, or float32 when f32 is set
-// (weights rounded to float32 as read). A sum that does not fit its type
-// (an int64 sum beyond ±2^63, a float sum that became infinite) is an error
-// wrapping ErrInput and ErrOverflow that names the vertex (as the file
-// numbers them, from 0) and its line; nothing is written then.
-func SolveWith(ctx context.Context, r io.Reader, name, op, impl string, f32 bool, w io.Writer, backends []Backend) error {
+// Solve reads a treefix input from r (ReadInput; name labels errors), runs
+// op ("rootfix" or "leaffix") with implementation im on all cores, and
+// writes one value per line in vertex order to w. Integer weights are
+// computed in int64 and printed as integers (exact in every
+// implementation); otherwise float64, or float32 when f32 is set (weights
+// rounded to float32 as read). A sum that does not fit its type (an int64
+// sum beyond ±2^63, a float sum that became infinite) is an error wrapping
+// ErrInput and ErrOverflow that names the vertex (as the file numbers them,
+// from 0) and its line; nothing is written then.
+func Solve(ctx context.Context, r io.Reader, name, op string, im Impl, f32 bool, w io.Writer) error {
 	o, err := ParseOp(op)
 	if err != nil {
 		return err
 	}
-	impl, be, err := ResolveImpl(impl, backends)
-	if err != nil {
-		return err
-	}
+	impl := im.Name
 	in, err := ReadInput(r, name, f32)
 	if err != nil {
 		return err
@@ -209,11 +163,7 @@ func SolveWith(ctx context.Context, r io.Reader, name, op, impl string, f32 bool
 			return err
 		}
 		out := make([]int64, t.N())
-		if be != nil {
-			err = be.Int64(ctx, impl, o, t, in.IntW, out)
-		} else {
-			err = NewSolver[int64](t, 0).Run(ctx, impl, o, in.IntW, out, nil)
-		}
+		err = im.Int64(t, 0)(ctx, o, in.IntW, out, nil)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
@@ -228,11 +178,7 @@ func SolveWith(ctx context.Context, r io.Reader, name, op, impl string, f32 bool
 			w32[i] = float32(x)
 		}
 		out := make([]float32, t.N())
-		if be != nil {
-			err = be.Float32(ctx, impl, o, t, w32, out)
-		} else {
-			err = NewSolver[float32](t, 0).Run(ctx, impl, o, w32, out, nil)
-		}
+		err = im.Float32(t, 0)(ctx, o, w32, out, nil)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
@@ -246,11 +192,7 @@ func SolveWith(ctx context.Context, r io.Reader, name, op, impl string, f32 bool
 		}
 	default:
 		out := make([]float64, t.N())
-		if be != nil {
-			err = be.Float64(ctx, impl, o, t, in.W, out)
-		} else {
-			err = NewSolver[float64](t, 0).Run(ctx, impl, o, in.W, out, nil)
-		}
+		err = im.Float64(t, 0)(ctx, o, in.W, out, nil)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}

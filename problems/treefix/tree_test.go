@@ -1,0 +1,107 @@
+package treefix
+
+import (
+	"context"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/problems"
+)
+
+// fig2 is the paper's Fig. 2 tree: a(b(c, d, e), f) with W = [1,2,4,5,6,3].
+var fig2 = []int32{-1, 0, 1, 1, 1, 0}
+
+// TestFig2: the vector representation and the reference sums of the
+// paper's Fig. 2.
+func TestFig2(t *testing.T) {
+	tr, err := NewTree(fig2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := tr.BuildVector()
+	if !slices.Equal(v.Open, []int32{0, 1, 2, 4, 6, 9}) || !slices.Equal(v.Close, []int32{11, 8, 3, 5, 7, 10}) {
+		t.Fatalf("(V = %v, V) = %v; want the paper's [0 1 2 4 6 9], [11 8 3 5 7 10]", v.Open, v.Close)
+	}
+	w := []int64{1, 2, 4, 5, 6, 3}
+	want := map[Op][]int64{Rootfix: {1, 3, 7, 8, 9, 4}, Leaffix: {21, 17, 4, 5, 6, 3}}
+	for _, op := range []Op{Rootfix, Leaffix} {
+		out := make([]int64, 6)
+		if err := Reference(tr, op, w, out); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(out, want[op]) {
+			t.Errorf("Reference %s = %v, want %v", op, out, want[op])
+		}
+		wf := make([]float64, 6)
+		for i, x := range w {
+			wf[i] = float64(x)
+		}
+		ex, err := Exact(tr, op, wf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range ex {
+			if ex[i] != float64(want[op][i]) {
+				t.Errorf("Exact %s = %v, want %v", op, ex, want[op])
+				break
+			}
+		}
+	}
+	if err := Reference(tr, Rootfix, w[:5], make([]int64, 6)); err == nil {
+		t.Error("Reference: short weights accepted")
+	}
+}
+
+// TestExactCancels: Exact keeps what float64 sums lose (1e300 - 1e300 + 1
+// from the root is 1 at the leaf).
+func TestExactCancels(t *testing.T) {
+	tr, err := NewTree([]int32{-1, 0, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := []float64{1, 1e300, -1e300}
+	ex, err := Exact(tr, Rootfix, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex[2] != 1 {
+		t.Errorf("exact rootfix at the leaf %g, want 1", ex[2])
+	}
+	ex, _ = Exact(tr, Leaffix, []float64{0x1p-1074, 1e300, -1e300})
+	if ex[0] != 0x1p-1074 || math.IsInf(ex[1], 0) {
+		t.Errorf("exact leaffix %v, want the smallest subnormal at the root", ex)
+	}
+}
+
+func TestNewTreeErrors(t *testing.T) {
+	if _, err := NewTree([]int32{-1, -1}); err == nil {
+		t.Error("two roots accepted")
+	}
+}
+
+// TestResolveImpl: full names, CPU names without their prefix and ""
+// resolve; an unknown name lists the valid ones.
+func TestResolveImpl(t *testing.T) {
+	fake := func(name string) Impl {
+		return Impl{Name: name, Int64: func(*Tree, int) Run[int64] {
+			return func(context.Context, Op, []int64, []int64, *bench.Recorder) error { return nil }
+		}}
+	}
+	r := problems.NewRegistry(func(im Impl) string { return im.Name },
+		[]Impl{fake(DefaultImpl), fake("cpu/parallel")}, []Impl{fake("cuda/parallel")})
+	for in, want := range map[string]string{"": DefaultImpl, "parallel": "cpu/parallel", "cpu/parallel": "cpu/parallel", "cuda/parallel": "cuda/parallel"} {
+		im, err := ResolveImpl(r, in)
+		if err != nil || im.Name != want {
+			t.Errorf("ResolveImpl(%q) = %q, %v; want %q", in, im.Name, err, want)
+		}
+	}
+	if _, err := ResolveImpl(r, "gpu/fast"); err == nil || !strings.Contains(err.Error(), "cuda/parallel") {
+		t.Errorf("ResolveImpl(gpu/fast): %v, want an error listing cuda/parallel", err)
+	}
+	if _, err := ResolveImpl(r, "cuda/sequential"); err == nil {
+		t.Error("cuda/sequential accepted")
+	}
+}
