@@ -19,7 +19,7 @@
 // SHA-256 of the source followed by its headers' names and texts in name
 // order (of the source alone when it includes no header), so a test fails
 // when a .cu or any header it includes is edited without regenerating the
-// PTX (Export, run by `semibench kernels export` or `make ptx`).
+// PTX (impls/cuda.ExportPTX, run by `semibench kernels export` or `make ptx`).
 package kernels
 
 import (
@@ -28,17 +28,12 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
-
-	"github.com/semibench/semibench/impls/cuda/nvrtc"
 )
 
 //go:embed *.cu *.cuh
@@ -56,8 +51,12 @@ const StampPrefix = "// semibench-source-sha256: "
 // every later GPU's driver can JIT-compile.
 const FallbackArch = "compute_70"
 
-// Header is a shared header, kernels/NAME.cuh; Name includes ".cuh".
-type Header = nvrtc.Header
+// Header is a shared header, kernels/NAME.cuh: an `#include "Name"` in a
+// source (or another header) resolves to Code. Name includes ".cuh".
+type Header struct {
+	Name string
+	Code string
+}
 
 // Source is one kernel source file and the headers it includes.
 type Source struct {
@@ -199,7 +198,7 @@ func FallbackPTX(name string) ([]byte, error) {
 		return nil, fmt.Errorf("kernels/ptx/%s.ptx has no source stamp (run `make ptx`)", name)
 	}
 	if stamp != src.SHA256() {
-		return nil, fmt.Errorf("kernels/ptx/%s.ptx was built from another version of %s (run `make ptx`)", name, describe(src))
+		return nil, fmt.Errorf("kernels/ptx/%s.ptx was built from another version of %s (run `make ptx`)", name, Describe(src))
 	}
 	out := make([]byte, len(b)+1)
 	copy(out, b)
@@ -221,7 +220,7 @@ func PTXFiles() []string {
 
 // describe names a source and its headers, e.g. "apsp.cu (+ gemm.cuh,
 // semiring.cuh)".
-func describe(s Source) string {
+func Describe(s Source) string {
 	if len(s.Headers) == 0 {
 		return s.Name + ".cu"
 	}
@@ -247,68 +246,6 @@ func Options(arch string) []string {
 	return []string{"--gpu-architecture=" + arch, "-std=c++17", "--device-as-default-execution-space"}
 }
 
-// Export regenerates the fallback PTX of every kernel source into dir
-// (normally kernels/ptx in the source tree) with NVRTC for FallbackArch,
-// handing it the source's headers and stamping each file with
-// Source.SHA256. It needs libnvrtc (any
-// version from 11.2 on); it returns an error matching nvrtc.ErrNotFound
-// without one, and the compiler's log on a compilation error.
-func Export(dir string) error {
-	if err := nvrtc.Load(); err != nil {
-		return fmt.Errorf("exporting PTX: %w", err)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("exporting PTX: %w", err)
-	}
-	var srcs []Source
-	for _, n := range sourceNames(sourceFS) {
-		s, err := Get(n)
-		if err != nil {
-			return fmt.Errorf("exporting PTX: %w", err)
-		}
-		srcs = append(srcs, s)
-	}
-	if len(srcs) == 0 {
-		return errors.New("exporting PTX: no kernel sources embedded")
-	}
-	ver, _ := nvrtc.Version()
-	for _, s := range srcs {
-		out, err := nvrtc.Compile(s.Code, s.Name+".cu", s.Headers, Options(FallbackArch))
-		if err != nil {
-			return fmt.Errorf("compiling %s for %s: %w", describe(s), FallbackArch, err)
-		}
-		ptx := bytes.TrimRight(out.Code, "\x00")
-		var buf bytes.Buffer
-		fmt.Fprintf(&buf, "%s%s\n", StampPrefix, s.SHA256())
-		fmt.Fprintf(&buf, "// Generated from kernels/%s by `semibench kernels export` (NVRTC %s, %s). Do not edit.\n", describe(s), ver, FallbackArch)
-		buf.Write(ptx)
-		if !bytes.HasSuffix(ptx, []byte("\n")) {
-			buf.WriteByte('\n')
-		}
-		if err := writeFileAtomic(filepath.Join(dir, s.Name+".ptx"), buf.Bytes()); err != nil {
-			return fmt.Errorf("exporting PTX: %w", err)
-		}
-	}
-	return nil
-}
-
-func writeFileAtomic(name string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), ".tmp-"+filepath.Base(name)+"-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
-}
+// Names returns the names (without ".cu") of the embedded kernel sources,
+// sorted.
+func Names() []string { return sourceNames(sourceFS) }

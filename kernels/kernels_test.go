@@ -3,30 +3,11 @@ package kernels
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
-	"flag"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
-
-	"github.com/semibench/semibench/impls/cuda/nvrtc"
 )
-
-var update = flag.Bool("update", false, "regenerate kernels/ptx with NVRTC (as `semibench kernels export` does)")
-
-// TestUpdatePTX regenerates the fallback PTX in place when run with
-// -update: go test ./kernels -run UpdatePTX -update.
-func TestUpdatePTX(t *testing.T) {
-	if !*update {
-		t.Skip("run with -update to regenerate kernels/ptx")
-	}
-	if err := Export("ptx"); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // TestPTXStamps fails when a kernel source has no fallback PTX, when a PTX
 // file has no source, or when a source or a header it includes was edited
@@ -90,36 +71,6 @@ func TestFallbackPTXIsTerminated(t *testing.T) {
 	}
 	if _, err := FallbackPTX("nosuch"); err == nil {
 		t.Error("a missing source must be an error")
-	}
-}
-
-// TestExport regenerates the PTX into a scratch folder where NVRTC is
-// installed, and checks the stamps; it is skipped elsewhere.
-func TestExport(t *testing.T) {
-	if testing.Short() {
-		t.Skip("compiles with NVRTC")
-	}
-	if err := nvrtc.Load(); err != nil {
-		if errors.Is(err, nvrtc.ErrNotFound) {
-			t.Skip("no NVRTC on this machine")
-		}
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := Export(dir); err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range Sources() {
-		b, err := os.ReadFile(filepath.Join(dir, s.Name+".ptx"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if h, ok := Stamp(b); !ok || h != s.SHA256() {
-			t.Errorf("%s.ptx: stamp %q, want %q", s.Name, h, s.SHA256())
-		}
-		if !strings.Contains(string(b), ".target sm_70") {
-			t.Errorf("%s.ptx does not target sm_70", s.Name)
-		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/kernels"
 )
 
@@ -27,7 +28,7 @@ func kernelsCmd(_ context.Context, args []string) error {
 	if len(pos) != 1 || pos[0] != "export" {
 		return usagef("kernels needs a subcommand: export")
 	}
-	if err := kernels.Export(*dir); err != nil {
+	if err := cuda.ExportPTX(*dir); err != nil {
 		return err
 	}
 	for _, s := range kernels.Sources() {

@@ -107,7 +107,7 @@ func compile(src kernels.Source, props driver.Props) (code []byte, arch string, 
 				return b, a, true, nil
 			}
 		}
-		out, err := nvrtc.Compile(src.Code, src.Name+".cu", src.Headers, opts)
+		out, err := nvrtc.Compile(src.Code, src.Name+".cu", nvrtcHeaders(src), opts)
 		if err != nil {
 			var ne *nvrtc.Error
 			if errors.As(err, &ne) && ne.Code == 6 { // NVRTC_ERROR_COMPILATION: the source is wrong
