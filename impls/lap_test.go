@@ -16,7 +16,7 @@ import (
 
 // TestLAPNames: the registry holds the names the Hungarian experiments and
 // `semibench solve lap` expect, in display order, each with an integer
-// solver, and resolves the default implementation.
+// solver, float and batch solvers where they exist, and resolves the default implementation.
 func TestLAPNames(t *testing.T) {
 	want := []string{"cpu/paper", "cpu/hungarian-n3", "cpu/jv", "cpu/auction", "cuda/paper", "cuda/hungarian-n3", "cuda/fast"}
 	if got := impls.LAP.Names(); !slices.Equal(got, want) {
@@ -33,8 +33,11 @@ func TestLAPNames(t *testing.T) {
 		if im.Solve == nil {
 			t.Errorf("%s has no Solve", im.Name)
 		}
-		if (im.SolveFloat == nil) != (im.Name == "cpu/auction" || strings.HasPrefix(im.Name, "cuda/")) {
+		if (im.SolveFloat == nil) != (im.Name == "cpu/auction" || im.Name == "cuda/paper") {
 			t.Errorf("%s: SolveFloat set = %v", im.Name, im.SolveFloat != nil)
+		}
+		if (im.SolveBatch != nil) != (im.Name == "cpu/jv" || im.Name == "cuda/fast") {
+			t.Errorf("%s: SolveBatch set = %v", im.Name, im.SolveBatch != nil)
 		}
 	}
 	if im, err := impls.LAP.Lookup(lap.DefaultImpl); err != nil || im.Name != lap.DefaultImpl {

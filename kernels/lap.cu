@@ -36,7 +36,8 @@ typedef unsigned long long u64;
 // steps at worst, hence O(n^3).
 
 // minPair keeps the lexicographically least (d, k) in (*d, *k).
-__device__ __forceinline__ void minPair(i64* d, int* k, i64 od, int ok) {
+template <typename D>
+__device__ __forceinline__ void minPair(D* d, int* k, D od, int ok) {
   if (od < *d || (od == *d && ok < *k)) {
     *d = od;
     *k = ok;
@@ -44,10 +45,11 @@ __device__ __forceinline__ void minPair(i64* d, int* k, i64 od, int ok) {
 }
 
 // blockMinPair reduces (d, k) over the block; every thread gets the result.
-// sd, sk: 32 slots of shared memory each.
-__device__ void blockMinPair(i64* d, int* k, i64* sd, int* sk) {
+// sd, sk: 32 slots of shared memory each; inf pads the missing warps.
+template <typename D>
+__device__ void blockMinPair(D* d, int* k, D* sd, int* sk, D inf) {
   for (int o = 16; o > 0; o >>= 1) {
-    i64 od = __shfl_down_sync(0xffffffffu, *d, o);
+    D od = __shfl_down_sync(0xffffffffu, *d, o);
     int ok = __shfl_down_sync(0xffffffffu, *k, o);
     minPair(d, k, od, ok);
   }
@@ -59,10 +61,10 @@ __device__ void blockMinPair(i64* d, int* k, i64* sd, int* sk) {
   __syncthreads();
   if (w == 0) {
     int nw = (blockDim.x + 31) >> 5;
-    *d = lane < nw ? sd[lane] : LAP_INF;
+    *d = lane < nw ? sd[lane] : inf;
     *k = lane < nw ? sk[lane] : 0x7fffffff;
     for (int o = 16; o > 0; o >>= 1) {
-      i64 od = __shfl_down_sync(0xffffffffu, *d, o);
+      D od = __shfl_down_sync(0xffffffffu, *d, o);
       int ok = __shfl_down_sync(0xffffffffu, *k, o);
       minPair(d, k, od, ok);
     }
@@ -77,6 +79,109 @@ __device__ void blockMinPair(i64* d, int* k, i64* sd, int* sk) {
   __syncthreads();
 }
 
+// The integer kernels' reduction (int64 values, LAP_INF padding).
+__device__ __forceinline__ void blockMinPair(i64* d, int* k, i64* sd, int* sk) {
+  blockMinPair<i64>(d, k, sd, sk, LAP_INF);
+}
+
+// dualInf is the "infinite" slack of dual type D: LAP_INF for int64, +inf
+// for double.
+template <typename D>
+__device__ __forceinline__ D dualInf();
+template <>
+__device__ __forceinline__ i64 dualInf<i64>() {
+  return LAP_INF;
+}
+template <>
+__device__ __forceinline__ double dualInf<double>() {
+  return __longlong_as_double(0x7ff0000000000000LL);
+}
+
+// n3Rows is the body of every O(n^3) Hungarian entry: it adds rows
+// rowBegin..rowEnd (1-based, inclusive) of ONE problem, given pointers to
+// its costs (C: int, float or double, row-major rows x cols) and its
+// workspace (u: rows+1 duals, v, p, way, minv, used: cols+1 each, all in
+// global memory; u, v and p start at zero before the first row). D is the
+// dual type: long long for int costs (exactly the arithmetic lap_n3 always
+// had), double for float and double costs. sd, sk (32 slots each) and sj0
+// are the block's shared memory. order, when not null, lists the rows to
+// add (1-based).
+template <typename C, typename D>
+__device__ void n3Rows(const C* __restrict__ c, int rows, int cols, int rowBegin, int rowEnd, D* u, D* v, int* p,
+                       int* way, D* minv, unsigned char* used, const int* __restrict__ order, D* sd, int* sk,
+                       int* sj0) {
+  const int tid = threadIdx.x, bs = blockDim.x;
+  const D inf = dualInf<D>();
+  for (int k = rowBegin; k <= rowEnd; ++k) {
+    const int i = order ? order[k - 1] : k;
+    for (int j = tid; j <= cols; j += bs) {
+      minv[j] = inf;
+      used[j] = 0;
+    }
+    if (tid == 0) {
+      p[0] = i;
+      *sj0 = 0;
+    }
+    __syncthreads();
+    for (;;) {
+      const int j0 = *sj0;
+      if (tid == 0) used[j0] = 1;
+      const int i0 = p[j0];
+      const D ui = u[i0];
+      const C* row = c + (i64)(i0 - 1) * cols;
+      __syncthreads();
+      D d = inf;
+      int k = 0x7fffffff;
+      for (int j = tid; j <= cols; j += bs) {
+        if (used[j]) continue;  // column 0 is always used
+        D mv = minv[j];
+        const D cur = (D)row[j - 1] - ui - v[j];
+        if (cur < mv) {
+          mv = cur;
+          minv[j] = cur;
+          way[j] = j0;
+        }
+        // Among equal slacks prefer a free column: the path ends there.
+        minPair(&d, &k, mv, (p[j] != 0 ? (1 << 30) : 0) | j);
+      }
+      blockMinPair<D>(&d, &k, sd, sk, inf);
+      const D delta = d;
+      const int j1 = k & ((1 << 30) - 1);
+      for (int j = tid; j <= cols; j += bs) {
+        if (used[j]) {
+          u[p[j]] += delta;
+          v[j] -= delta;
+        } else {
+          minv[j] -= delta;
+        }
+      }
+      if (tid == 0) *sj0 = j1;
+      __syncthreads();
+      if (p[j1] == 0) break;
+    }
+    // Augment along the path back to column 0.
+    if (tid == 0) {
+      int j0 = *sj0;
+      while (j0 != 0) {
+        const int j1 = way[j0];
+        p[j0] = p[j1];
+        j0 = j1;
+      }
+    }
+    __syncthreads();
+  }
+}
+
+// n3Batch solves problem blockIdx.x of a batch: every problem rows x cols,
+// its costs at c + k*rows*cols, its u at u + k*(rows+1) and its v, p, way,
+// minv and used at k*(cols+1) in theirs (u, v and p zeroed by the host).
+template <typename C, typename D>
+__device__ void n3Batch(const C* __restrict__ c, int rows, int cols, D* u, D* v, int* p, int* way, D* minv,
+                        unsigned char* used, D* sd, int* sk, int* sj0) {
+  const i64 k = blockIdx.x, w = (i64)cols + 1;
+  n3Rows<C, D>(c + k * rows * cols, rows, cols, 1, rows, u + k * (rows + 1), v + k * w, p + k * w, way + k * w,
+               minv + k * w, used + k * w, (const int*)0, sd, sk, sj0);
+}
 }  // namespace lapk
 
 using namespace lapk;
@@ -94,65 +199,61 @@ extern "C" __global__ void __launch_bounds__(1024) lap_n3(const int* __restrict_
   __shared__ i64 sd[32];
   __shared__ int sk[32];
   __shared__ int sj0;
-  const int tid = threadIdx.x, bs = blockDim.x;
-  for (int k = rowBegin; k <= rowEnd; ++k) {
-    const int i = order ? order[k - 1] : k;
-    for (int j = tid; j <= cols; j += bs) {
-      minv[j] = LAP_INF;
-      used[j] = 0;
-    }
-    if (tid == 0) {
-      p[0] = i;
-      sj0 = 0;
-    }
-    __syncthreads();
-    for (;;) {
-      const int j0 = sj0;
-      if (tid == 0) used[j0] = 1;
-      const int i0 = p[j0];
-      const i64 ui = u[i0];
-      const int* row = c + (i64)(i0 - 1) * cols;
-      __syncthreads();
-      i64 d = LAP_INF;
-      int k = 0x7fffffff;
-      for (int j = tid; j <= cols; j += bs) {
-        if (used[j]) continue;  // column 0 is always used
-        i64 mv = minv[j];
-        const i64 cur = (i64)row[j - 1] - ui - v[j];
-        if (cur < mv) {
-          mv = cur;
-          minv[j] = cur;
-          way[j] = j0;
-        }
-        // Among equal slacks prefer a free column: the path ends there.
-        minPair(&d, &k, mv, (p[j] != 0 ? (1 << 30) : 0) | j);
-      }
-      blockMinPair(&d, &k, sd, sk);
-      const i64 delta = d;
-      const int j1 = k & ((1 << 30) - 1);
-      for (int j = tid; j <= cols; j += bs) {
-        if (used[j]) {
-          u[p[j]] += delta;
-          v[j] -= delta;
-        } else {
-          minv[j] -= delta;
-        }
-      }
-      if (tid == 0) sj0 = j1;
-      __syncthreads();
-      if (p[j1] == 0) break;
-    }
-    // Augment along the path back to column 0.
-    if (tid == 0) {
-      int j0 = sj0;
-      while (j0 != 0) {
-        const int j1 = way[j0];
-        p[j0] = p[j1];
-        j0 = j1;
-      }
-    }
-    __syncthreads();
-  }
+  n3Rows<int, i64>(c, rows, cols, rowBegin, rowEnd, u, v, p, way, minv, used, order, sd, sk, &sj0);
+}
+
+// lap_n3_f32 and lap_n3_f64 are lap_n3 on float and double costs: the same
+// arguments, with u, v and minv double (every sum in double, the float
+// costs widened exactly).
+extern "C" __global__ void __launch_bounds__(1024) lap_n3_f32(const float* __restrict__ c, int rows, int cols,
+                                                              int rowBegin, int rowEnd, double* u, double* v, int* p,
+                                                              int* way, double* minv, unsigned char* used,
+                                                              const int* __restrict__ order) {
+  __shared__ double sd[32];
+  __shared__ int sk[32];
+  __shared__ int sj0;
+  n3Rows<float, double>(c, rows, cols, rowBegin, rowEnd, u, v, p, way, minv, used, order, sd, sk, &sj0);
+}
+
+extern "C" __global__ void __launch_bounds__(1024) lap_n3_f64(const double* __restrict__ c, int rows, int cols,
+                                                              int rowBegin, int rowEnd, double* u, double* v, int* p,
+                                                              int* way, double* minv, unsigned char* used,
+                                                              const int* __restrict__ order) {
+  __shared__ double sd[32];
+  __shared__ int sk[32];
+  __shared__ int sj0;
+  n3Rows<double, double>(c, rows, cols, rowBegin, rowEnd, u, v, p, way, minv, used, order, sd, sk, &sj0);
+}
+
+// lap_n3_batch, lap_n3_batch_f32 and lap_n3_batch_f64 solve a batch of
+// independent problems of one shape, one block per problem (blockIdx.x),
+// every row of each (see n3Batch for the layout). The host picks the block
+// size from cols (a warp up to 32 columns, up to 256 threads).
+extern "C" __global__ void __launch_bounds__(1024) lap_n3_batch(const int* __restrict__ c, int rows, int cols, i64* u,
+                                                                i64* v, int* p, int* way, i64* minv,
+                                                                unsigned char* used) {
+  __shared__ i64 sd[32];
+  __shared__ int sk[32];
+  __shared__ int sj0;
+  n3Batch<int, i64>(c, rows, cols, u, v, p, way, minv, used, sd, sk, &sj0);
+}
+
+extern "C" __global__ void __launch_bounds__(1024) lap_n3_batch_f32(const float* __restrict__ c, int rows, int cols,
+                                                                    double* u, double* v, int* p, int* way,
+                                                                    double* minv, unsigned char* used) {
+  __shared__ double sd[32];
+  __shared__ int sk[32];
+  __shared__ int sj0;
+  n3Batch<float, double>(c, rows, cols, u, v, p, way, minv, used, sd, sk, &sj0);
+}
+
+extern "C" __global__ void __launch_bounds__(1024) lap_n3_batch_f64(const double* __restrict__ c, int rows, int cols,
+                                                                    double* u, double* v, int* p, int* way,
+                                                                    double* minv, unsigned char* used) {
+  __shared__ double sd[32];
+  __shared__ int sk[32];
+  __shared__ int sj0;
+  n3Batch<double, double>(c, rows, cols, u, v, p, way, minv, used, sd, sk, &sj0);
 }
 
 // ---------------------------------------------------------------------------

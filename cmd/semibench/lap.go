@@ -74,10 +74,24 @@ func solveLAP(ctx context.Context, args []string) error {
 	names := impls.LAP.Names()
 	fs := flag.NewFlagSet("solve lap", flag.ContinueOnError)
 	in := fs.String("in", "", "cost matrix: CSV (a row per line) or Matrix Market array; r x c with r <= c")
-	impl := fs.String("impl", lap.DefaultImpl, "implementation: "+strings.Join(names, ", ")+" (cuda/* take integer costs)")
+	impl := fs.String("impl", lap.DefaultImpl, "implementation: "+strings.Join(names, ", ")+" (cuda/paper and cpu/auction take integer costs only)")
 	maximize := fs.Bool("maximize", false, "maximise the total instead of minimising it")
-	if err := parseFlags(fs, problemCommand("lap", "solve lap --in FILE [--impl NAME] [--maximize]"), args, "in"); err != nil {
+	batch := fs.String("batch", "", "instead of --in, a batch of independent problems: "+lap.BatchFormat+" (--impl cuda/fast or cpu/jv)")
+	out := fs.String("out", "", "with --batch: the output file (default standard output): one line per problem, its cost then its assignment")
+	if err := parseFlags(fs, problemCommand("lap", "solve lap --in FILE [--impl NAME] [--maximize] | solve lap --batch FILE [--impl cuda/fast|cpu/jv] [--maximize] [--out FILE]"), args); err != nil {
 		return err
+	}
+	if *in == "" && *batch == "" {
+		return usagef("--in is required (a cost matrix file), or --batch (a batch file)")
+	}
+	if *in != "" && *batch != "" {
+		return usagef("give one of --in (one problem) and --batch (a batch file), not both")
+	}
+	if *batch != "" {
+		return solveLAPBatch(ctx, *batch, *impl, *maximize, *out)
+	}
+	if *out != "" {
+		return usagef("--out goes with --batch (one problem's answer is printed as JSON)")
 	}
 	im, err := impls.LAP.Lookup(*impl)
 	if err != nil {

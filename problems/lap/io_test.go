@@ -82,7 +82,7 @@ func TestSolveChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jv := Impl{Name: "cpu/jv", Solve: SolveJV, SolveFloat: SolveJVFloat}
+	jv := JV
 	noDuals := Impl{Name: "no-duals", Solve: func(ctx context.Context, m *Matrix, rec *bench.Recorder) (*Result, error) {
 		res, err := SolveJV(ctx, m, rec)
 		if err != nil {

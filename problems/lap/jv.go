@@ -261,3 +261,13 @@ func jv[T Number](ctx context.Context, rows, cols int, c []T, rec *bench.Recorde
 	}
 	return rowsol, u, v, nil
 }
+
+// JV is the reference solver as an implementation: cpu/jv, integer and
+// float64 costs, and batches solved in parallel over the problems.
+var JV = Impl{Name: "cpu/jv", Solve: SolveJV, SolveFloat: SolveJVFloat, SolveBatch: solveJVBatch}
+
+// solveJVBatch is JV's SolveBatch: SolveJV or SolveJVFloat per problem,
+// in parallel.
+func solveJVBatch(ctx context.Context, b *Batch, workers int, _ *bench.Recorder) (*BatchOutput, error) {
+	return SolveBatch(ctx, b, Impl{Name: "cpu/jv", Solve: SolveJV, SolveFloat: SolveJVFloat}, workers)
+}

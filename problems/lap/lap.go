@@ -58,6 +58,10 @@ type Impl struct {
 	// SolveFloat solves a float64 instance; nil when the algorithm needs
 	// integer costs.
 	SolveFloat func(ctx context.Context, m *FloatMatrix, rec *bench.Recorder) (*FloatResult, error)
+	// SolveBatch solves every problem of a batch, integer or float; nil
+	// when the implementation has no batch solver. workers bounds the CPU
+	// goroutines (0: GOMAXPROCS).
+	SolveBatch func(ctx context.Context, b *Batch, workers int, rec *bench.Recorder) (*BatchOutput, error)
 }
 
 // MaxAbsCost is the largest |c_ij| accepted for an r x c problem: it keeps

@@ -8,7 +8,7 @@ func Impls() []lap.Impl {
 	return []lap.Impl{
 		{Name: "cpu/paper", Solve: SolvePaper, SolveFloat: SolvePaperFloat},
 		{Name: "cpu/hungarian-n3", Solve: SolveN3, SolveFloat: SolveN3Float},
-		{Name: "cpu/jv", Solve: lap.SolveJV, SolveFloat: lap.SolveJVFloat},
+		lap.JV,
 		{Name: "cpu/auction", Solve: SolveAuction},
 	}
 }

@@ -1,0 +1,297 @@
+package cudalap
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/semibench/semibench/problems/lap"
+	"github.com/semibench/semibench/impls/cuda"
+	"github.com/semibench/semibench/impls/cuda/driver"
+)
+
+// PhaseSolve is the batch solver's solve phase: the batch kernel's
+// launches, timed with CUDA events.
+const PhaseSolve = "solve"
+
+// batchBufs are the device buffers of a batch slab, in plan order.
+var batchBufs = []string{"lap.batch.c", "lap.batch.u", "lap.batch.v", "lap.batch.p", "lap.batch.way", "lap.batch.minv", "lap.batch.used"}
+
+// BatchPlan is the device memory of a slab of k problems of r x c costs of
+// elem bytes each (4: int32 or float32, 8: float64): the costs and, per
+// problem, lap_n3's workspace (u: r+1 duals; v, minv: c+1 duals of 8
+// bytes; p, way: c+1 int32; used: c+1 bytes).
+func BatchPlan(k, r, c, elem int) cuda.Plan {
+	kk, rr, cc := uint64(k), uint64(r), uint64(c)+1
+	return cuda.Plan{What: fmt.Sprintf("cuda/fast batch of %d problems %dx%d", k, r, c), Buffers: []cuda.Buffer{
+		{Name: batchBufs[0], Bytes: kk * rr * uint64(c) * uint64(elem)},
+		{Name: batchBufs[1], Bytes: kk * 8 * (rr + 1)},
+		{Name: batchBufs[2], Bytes: kk * 8 * cc},
+		{Name: batchBufs[3], Bytes: kk * 4 * cc},
+		{Name: batchBufs[4], Bytes: kk * 4 * cc},
+		{Name: batchBufs[5], Bytes: kk * 8 * cc},
+		{Name: batchBufs[6], Bytes: kk * cc},
+	}}
+}
+
+// maxSlab bounds a slab (the launch's grid.x, and the problems whose
+// results one download brings back).
+const maxSlab = 1 << 20
+
+// BatchSlab returns how many of count problems of r x c costs (elem bytes
+// each) one slab holds: as many as fit free device memory (plus the bytes
+// of batch buffers the device already holds, which are reused or freed
+// first) less cuda.Reserve, at most maxSlab. The plan of that many passes
+// cuda.Fits. It fails when not even one problem fits.
+func BatchSlab(count, r, c, elem int, free uint64, held map[string]uint64) (int, error) {
+	if count < 1 || r < 1 || c < r || (elem != 4 && elem != 8) {
+		return 0, fmt.Errorf("batch slab: %d problems of %dx%d with %d-byte costs: want count >= 1, 1 <= rows <= cols and 4 or 8 bytes", count, r, c, elem)
+	}
+	per := BatchPlan(1, r, c, elem).Total()
+	avail := free
+	for _, name := range batchBufs {
+		avail += held[name]
+	}
+	if avail < cuda.Reserve+per {
+		return 0, fmt.Errorf("batch slab: %w", cuda.Fits(BatchPlan(1, r, c, elem), free, held))
+	}
+	k := int(min(uint64(count), uint64(maxSlab), (avail-cuda.Reserve)/per))
+	for k > 1 && cuda.Fits(BatchPlan(k, r, c, elem), free, held) != nil {
+		k-- // unreachable by the bound above; kept as a guard
+	}
+	if err := cuda.Fits(BatchPlan(k, r, c, elem), free, held); err != nil {
+		return 0, fmt.Errorf("batch slab: %w", err)
+	}
+	return k, nil
+}
+
+// Slabs splits count problems into consecutive ranges of at most per.
+func Slabs(count, per int) []cuda.Range {
+	if per < 1 {
+		return nil
+	}
+	var out []cuda.Range
+	for lo := 0; lo < count; lo += per {
+		out = append(out, cuda.Range{Lo: lo, Hi: min(count, lo+per)})
+	}
+	return out
+}
+
+// BatchThreads is the block size of the batch kernels for c columns: the
+// columns rounded up to a warp, from 32 to 256 threads (each thread scans
+// the columns j = tid, tid + blockDim, ... of its problem's rows).
+func BatchThreads(c int) int { return min(256, max(32, (c+31)/32*32)) }
+
+// SolveBatch solves every problem of b on the GPU with the O(n^3) Hungarian
+// (lap_n3's body), one thread block per problem, all problems of a slab in
+// one launch: integer batches as int32 costs with int64 duals (lap_n3_batch;
+// every cost must fit int32), float batches as float64 costs and duals
+// (lap_n3_batch_f64). The batch is uploaded slab by slab (BatchSlab: as
+// many problems as device memory holds, usually all of them), solved and
+// downloaded; every result has duals. The results are not certified here:
+// lap.CertifyBatch does it (with FloatTolerance for floats), outside the
+// timing. Phases: h2d, solve (CUDA events), d2h; the window of total runs
+// from the first slab on the device to the last slab's results on the
+// device, so with several slabs the later slabs' transfers fall inside it.
+// Without a CUDA driver or device the error matches driver.ErrUnavailable.
+func SolveBatch(ctx context.Context, b *lap.Batch, opt Options) (*lap.BatchOutput, error) {
+	const impl = "cuda/fast batch"
+	if b == nil {
+		return nil, fmt.Errorf("%s: nil batch", impl)
+	}
+	if err := b.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", impl, b.Name, err)
+	}
+	out := &lap.BatchOutput{}
+	if b.IsInt() {
+		if k := firstBeyond32(b.Int); k >= 0 {
+			s := b.Size()
+			return nil, fmt.Errorf("%s: %s: %w: problem %d, row %d, column %d: cost %d is beyond int32, the batch kernel's cost type",
+				impl, b.Name, lap.ErrOverflow, k/s+1, k%s/b.Cols+1, k%b.Cols+1, b.Int[k])
+		}
+		p, u, v, err := batchRun[int32, int64](ctx, impl, b.Count, b.Rows, b.Cols, "lap_n3_batch",
+			func(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, lo, hi int) error {
+				s := b.Size()
+				return uploadCosts(t, dev, dst, &lap.Matrix{C: b.Int[lo*s : hi*s]}, 0)
+			}, opt)
+		if err != nil {
+			return nil, err
+		}
+		out.Int = make([]*lap.Result, b.Count)
+		err = batchResults(b.Count, b.Rows, b.Cols, p, u, v, func(k int, a []int, u, v []int64) {
+			m := b.Matrix(k)
+			out.Int[k] = &lap.Result{Assignment: a, Cost: m.CostOf(a), U: u, V: v}
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", impl, b.Name, err)
+		}
+		return out, nil
+	}
+	res, err := SolveBatchFloat(ctx, b.Count, b.Rows, b.Cols, b.Float, opt)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", b.Name, err)
+	}
+	out.Float = res
+	return out, nil
+}
+
+// SolveBatchFloat solves count problems of rows x cols float costs (problem
+// k at costs[k*rows*cols:]), float32 (lap_n3_batch_f32: the costs travel as
+// they are and are widened exactly to double in the kernel) or float64
+// (lap_n3_batch_f64), as SolveBatch does; the duals are float64. The costs
+// must be finite (not checked here: lap.Batch.Validate checks them). The
+// results are not certified here.
+func SolveBatchFloat[C floatCost](ctx context.Context, count, rows, cols int, costs []C, opt Options) ([]*lap.FloatResult, error) {
+	impl := "cuda/fast batch (float64)"
+	kernel := "lap_n3_batch_f64"
+	if elemBytes[C]() == 4 {
+		impl, kernel = "cuda/fast batch (float32)", "lap_n3_batch_f32"
+	}
+	if count < 1 || rows < 1 || rows > cols || len(costs) != count*rows*cols {
+		return nil, fmt.Errorf("%s: %w: %d values for %d problems of %dx%d (want rows <= cols)", impl, lap.ErrShape, len(costs), count, rows, cols)
+	}
+	s := rows * cols
+	p, u, v, err := batchRun[C, float64](ctx, impl, count, rows, cols, kernel,
+		func(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, lo, hi int) error {
+			return cuda.Upload(t, dev, dst, costs[lo*s:hi*s])
+		}, opt)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*lap.FloatResult, count)
+	err = batchResults(count, rows, cols, p, u, v, func(k int, a []int, u, v []float64) {
+		var cost float64
+		for i, j := range a {
+			cost += float64(costs[k*s+i*cols+j])
+		}
+		out[k] = &lap.FloatResult{Assignment: a, Cost: cost, U: u, V: v}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", impl, err)
+	}
+	return out, nil
+}
+
+// firstBeyond32 returns the index of the first value beyond int32, -1 when
+// none.
+func firstBeyond32(c []int64) int {
+	for k, x := range c {
+		if x < math.MinInt32 || x > math.MaxInt32 {
+			return k
+		}
+	}
+	return -1
+}
+
+// batchResults turns the downloaded columns p (count x (c+1), 1-based rows)
+// and duals u (count x (r+1)), v (count x (c+1)) into each problem's
+// assignment and duals (leading slots dropped), in parallel, and hands them
+// to set.
+func batchResults[D int64 | float64](count, r, c int, p []int32, u, v []D, set func(k int, a []int, u, v []D)) error {
+	return lap.ForEachProblem(context.Background(), count, 0, func(k int) error {
+		a := make([]int, r)
+		w := c + 1
+		if err := assignFromColumns(p[k*w:(k+1)*w], a); err != nil {
+			return fmt.Errorf("problem %d: %w", k+1, err)
+		}
+		set(k, a, u[k*(r+1)+1:(k+1)*(r+1):(k+1)*(r+1)], v[k*w+1:(k+1)*w:(k+1)*w])
+		return nil
+	})
+}
+
+// batchRun solves count problems with the batch kernel of cost type C and
+// dual type D, slab by slab: upload(lo, hi) puts problems [lo, hi)'s costs
+// at dst (h2d), one launch of a block per problem solves them (solve), and
+// the columns and duals come back (d2h). It returns every problem's p, u
+// and v arrays, concatenated.
+func batchRun[C int32 | floatCost, D int64 | float64](ctx context.Context, impl string, count, r, c int, kernel string,
+	upload func(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, lo, hi int) error, opt Options) (p []int32, u, v []D, err error) {
+	stop := opt.Rec.Start(PhaseH2D)
+	dev, err := cuda.Open(opt.Device)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %w", impl, err)
+	}
+	elem := elemBytes[C]()
+	w := c + 1
+	p, u, v = make([]int32, count*w), make([]D, count*(r+1)), make([]D, count*w)
+	err = dev.Run(ctx, func(t *driver.Thread) error {
+		fn, err := dev.Function(t, lapModule, kernel)
+		if err != nil {
+			return err
+		}
+		free, _, err := t.MemGetInfo()
+		if err != nil {
+			return err
+		}
+		per, err := BatchSlab(count, r, c, elem, free, dev.Held())
+		if err != nil {
+			return err
+		}
+		slabs := Slabs(count, per)
+		s := dev.Stream()
+		for si, sl := range slabs {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			k := sl.Len()
+			plan := BatchPlan(k, r, c, elem)
+			if si > 0 {
+				stop = opt.Rec.Start(PhaseH2D)
+			}
+			ptr, err := dev.Allocate(t, plan)
+			if err != nil {
+				return err
+			}
+			if err := upload(t, dev, ptr[batchBufs[0]], sl.Lo, sl.Hi); err != nil {
+				return err
+			}
+			stop()
+			if si == 0 {
+				opt.Rec.BeginTotal()
+			}
+			for _, z := range []struct {
+				name  string
+				words int64
+			}{{batchBufs[1], 2 * int64(k) * int64(r+1)}, {batchBufs[2], 2 * int64(k) * int64(w)}, {batchBufs[3], int64(k) * int64(w)}} {
+				if err := t.MemsetD32Async(ptr[z.name], 0, z.words, s); err != nil {
+					return err
+				}
+			}
+			if err := dev.StartTimer(t); err != nil {
+				return err
+			}
+			if err := t.Launch(fn, driver.D1(k), driver.D1(BatchThreads(c)), 0, s,
+				ptr[batchBufs[0]], r, c, ptr[batchBufs[1]], ptr[batchBufs[2]], ptr[batchBufs[3]],
+				ptr[batchBufs[4]], ptr[batchBufs[5]], ptr[batchBufs[6]]); err != nil {
+				return err
+			}
+			d, err := dev.StopTimer(t)
+			if err != nil {
+				return err
+			}
+			opt.Rec.Add(PhaseSolve, d)
+			if si == len(slabs)-1 {
+				if err := t.StreamSynchronize(s); err != nil {
+					return err
+				}
+				opt.Rec.EndTotal()
+			}
+			stopD := opt.Rec.Start(PhaseD2H)
+			if err := cuda.Download(t, dev, p[sl.Lo*w:sl.Hi*w], ptr[batchBufs[3]]); err != nil {
+				return err
+			}
+			if err := cuda.Download(t, dev, u[sl.Lo*(r+1):sl.Hi*(r+1)], ptr[batchBufs[1]]); err != nil {
+				return err
+			}
+			if err := cuda.Download(t, dev, v[sl.Lo*w:sl.Hi*w], ptr[batchBufs[2]]); err != nil {
+				return err
+			}
+			stopD()
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %d problems of %dx%d: %w", impl, count, r, c, err)
+	}
+	return p, u, v, nil
+}

@@ -1,0 +1,322 @@
+package cudalap
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/semibench/semibench/problems/lap"
+	"github.com/semibench/semibench/impls/cuda"
+	"github.com/semibench/semibench/impls/cuda/driver"
+)
+
+// TestBatchPlan: the plan's bytes per problem and their scaling with k.
+func TestBatchPlan(t *testing.T) {
+	one := BatchPlan(1, 3, 5, 4)
+	// costs 3*5*4, u 8*4, v 8*6, p 4*6, way 4*6, minv 8*6, used 6
+	if want := uint64(60 + 32 + 48 + 24 + 24 + 48 + 6); one.Total() != want {
+		t.Fatalf("one problem: %d bytes, want %d", one.Total(), want)
+	}
+	if got := BatchPlan(1000, 3, 5, 4).Total(); got != 1000*one.Total() {
+		t.Fatalf("1000 problems: %d bytes, want %d", got, 1000*one.Total())
+	}
+	if d := BatchPlan(1, 3, 5, 8).Total() - one.Total(); d != 60 {
+		t.Fatalf("float64 costs add %d bytes, want 60", d)
+	}
+}
+
+// TestBatchSlab: the slab is as large as memory allows, never beyond the
+// batch or maxSlab, and it fits; held batch buffers count as free.
+func TestBatchSlab(t *testing.T) {
+	r, c := 32, 32
+	per := BatchPlan(1, r, c, 4).Total()
+	free := uint64(cuda.Reserve) + 100*per + per/2
+	k, err := BatchSlab(10000, r, c, 4, free, nil)
+	if err != nil || k != 100 {
+		t.Fatalf("slab = %d, %v; want 100", k, err)
+	}
+	if err := cuda.Fits(BatchPlan(k, r, c, 4), free, nil); err != nil {
+		t.Fatal(err)
+	}
+	if cuda.Fits(BatchPlan(k+1, r, c, 4), free, nil) == nil {
+		t.Fatal("the slab is not the largest that fits")
+	}
+	if k, err := BatchSlab(40, r, c, 4, free, nil); err != nil || k != 40 {
+		t.Fatalf("a small batch: slab %d, %v; want all 40", k, err)
+	}
+	held := map[string]uint64{}
+	for _, b := range BatchPlan(50, r, c, 4).Buffers {
+		held[b.Name] = b.Bytes
+	}
+	if k, err := BatchSlab(10000, r, c, 4, free, held); err != nil || k != 150 {
+		t.Fatalf("with 50 problems' buffers held: slab %d, %v; want 150", k, err)
+	}
+	if k, err := BatchSlab(math.MaxInt32, 1, 1, 4, 1<<50, nil); err != nil || k != maxSlab {
+		t.Fatalf("huge memory: slab %d, %v; want %d", k, err, maxSlab)
+	}
+	if _, err := BatchSlab(10, r, c, 4, cuda.Reserve+per-1, nil); err == nil || !strings.Contains(err.Error(), "does not fit") {
+		t.Fatalf("no room for one problem: %v", err)
+	}
+	for _, bad := range [][4]int{{0, 2, 2, 4}, {1, 3, 2, 4}, {1, 2, 2, 3}} {
+		if _, err := BatchSlab(bad[0], bad[1], bad[2], bad[3], 1<<40, nil); err == nil {
+			t.Fatalf("%v accepted", bad)
+		}
+	}
+}
+
+func TestSlabs(t *testing.T) {
+	got := Slabs(10, 4)
+	want := []cuda.Range{{Lo: 0, Hi: 4}, {Lo: 4, Hi: 8}, {Lo: 8, Hi: 10}}
+	if len(got) != len(want) {
+		t.Fatalf("%v", got)
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("%v, want %v", got, want)
+		}
+	}
+	if s := Slabs(8, 8); len(s) != 1 || s[0].Len() != 8 {
+		t.Fatalf("%v", s)
+	}
+	if Slabs(5, 0) != nil {
+		t.Fatal("per 0 split something")
+	}
+}
+
+func TestBatchThreads(t *testing.T) {
+	for c, want := range map[int]int{1: 32, 16: 32, 32: 32, 33: 64, 64: 64, 128: 128, 200: 224, 256: 256, 4096: 256} {
+		if got := BatchThreads(c); got != want {
+			t.Errorf("BatchThreads(%d) = %d, want %d", c, got, want)
+		}
+	}
+}
+
+// TestBatchArgumentChecks: what the batch solver refuses before any device
+// work.
+func TestBatchArgumentChecks(t *testing.T) {
+	ctx := context.Background()
+	if _, err := SolveBatch(ctx, nil, Options{}); err == nil {
+		t.Fatal("nil batch accepted")
+	}
+	wide := &lap.Batch{Name: "w", Count: 2, Rows: 1, Cols: 2, Int: []int64{0, 1, 2, 1 << 31}}
+	if _, err := SolveBatch(ctx, wide, Options{}); !errors.Is(err, lap.ErrOverflow) || !strings.Contains(err.Error(), "problem 2, row 1, column 2") {
+		t.Fatalf("beyond int32: %v", err)
+	}
+	short := &lap.Batch{Name: "s", Count: 2, Rows: 2, Cols: 2, Int: make([]int64, 7)}
+	if _, err := SolveBatch(ctx, short, Options{}); !errors.Is(err, lap.ErrShape) {
+		t.Fatalf("short: %v", err)
+	}
+	nan := &lap.Batch{Name: "n", Count: 1, Rows: 1, Cols: 2, Float: []float64{0, math.NaN()}}
+	if _, err := SolveBatch(ctx, nan, Options{}); !errors.Is(err, lap.ErrNotFinite) {
+		t.Fatalf("NaN: %v", err)
+	}
+	if _, err := SolveBatchFloat(ctx, 2, 3, 2, make([]float32, 12), Options{}); !errors.Is(err, lap.ErrShape) {
+		t.Fatalf("rows > cols: %v", err)
+	}
+	if _, err := SolveFloat(ctx, &lap.FloatMatrix{Rows: 1, Cols: 2, C: []float64{math.Inf(1), 0}}, Options{}); !errors.Is(err, lap.ErrNotFinite) {
+		t.Fatalf("single inf: %v", err)
+	}
+	if _, err := SolveFloat32(ctx, 2, 1, make([]float32, 2), Options{}); !errors.Is(err, lap.ErrShape) {
+		t.Fatalf("single rows > cols: %v", err)
+	}
+	if hasGPU() {
+		return
+	}
+	ok := &lap.Batch{Name: "ok", Count: 1, Rows: 1, Cols: 1, Float: []float64{1}}
+	if _, err := SolveBatch(ctx, ok, Options{}); !errors.Is(err, driver.ErrUnavailable) {
+		t.Fatalf("no GPU: %v", err)
+	}
+}
+
+// TestCertifyFloat: an optimal float solution passes, a non-optimal one
+// (or duals off by more than the tolerance) fails, and the message states
+// the tolerance.
+func TestCertifyFloat(t *testing.T) {
+	// [[1.5, 2.25], [2.5, 4.0]]: the optimum is 2.25 + 2.5 = 4.75 against
+	// 1.5 + 4.0 = 5.5; u = (1.5, 2.5), v = (0, 0.75) certify it.
+	m := &lap.FloatMatrix{Rows: 2, Cols: 2, C: []float64{1.5, 2.25, 2.5, 4.0}}
+	good := &lap.FloatResult{Assignment: []int{1, 0}, Cost: 4.75, U: []float64{1.5, 2.5}, V: []float64{0, 0.75}}
+	if err := CertifyFloat(m, good); err != nil {
+		t.Fatal(err)
+	}
+	// Within the tolerance: duals off by a tenth of it.
+	tol := FloatTolerance * 4.0
+	near := &lap.FloatResult{Assignment: []int{1, 0}, Cost: 4.75, U: []float64{1.5, 2.5 + tol/10}, V: []float64{0, 0.75}}
+	if err := CertifyFloat(m, near); err != nil {
+		t.Fatalf("within tolerance: %v", err)
+	}
+	// The other assignment with the best duals it can have is not optimal:
+	// its duals are infeasible or not tight.
+	bad := &lap.FloatResult{Assignment: []int{0, 1}, Cost: 5.5, U: []float64{1.5, 4.0}, V: []float64{0, 0}}
+	err := CertifyFloat(m, bad)
+	if err == nil || !strings.Contains(err.Error(), "tolerance 1e-09 x max(1, max |c_ij|) = 4e-09") {
+		t.Fatalf("non-optimal: %v", err)
+	}
+	// Duals off by 10x the tolerance fail.
+	off := &lap.FloatResult{Assignment: []int{1, 0}, Cost: 4.75, U: []float64{1.5, 2.5 + 10*tol}, V: []float64{0, 0.75}}
+	if err := CertifyFloat(m, off); err == nil {
+		t.Fatal("duals beyond the tolerance passed")
+	}
+	// A rectangular case: the free column must not be priced below an
+	// assigned one.
+	r := &lap.FloatMatrix{Rows: 1, Cols: 2, C: []float64{1, 0.5}}
+	if err := CertifyFloat(r, &lap.FloatResult{Assignment: []int{1}, Cost: 0.5, U: []float64{0.5}, V: []float64{0, 0}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := CertifyFloat(r, &lap.FloatResult{Assignment: []int{0}, Cost: 1, U: []float64{1}, V: []float64{0, -0.5}}); err == nil {
+		t.Fatal("a non-optimal rectangular answer passed")
+	}
+}
+
+// gpuBatch is count problems of r x c uniform integers in [0, rng).
+func gpuBatch(count, r, c int, rng int64, seed uint64) *lap.Batch {
+	rnd := rand.New(rand.NewPCG(seed, 11))
+	b := &lap.Batch{Name: "gpu", Count: count, Rows: r, Cols: c, Int: make([]int64, count*r*c)}
+	for k := range b.Int {
+		b.Int[k] = rnd.Int64N(rng)
+	}
+	return b
+}
+
+// TestGPUBatch solves batches of a few hundred problems at n = 32 (square
+// and rectangular, integer, float64 and float32) and checks each against
+// cpu/jv: certified, costs equal (exactly on integers, within the
+// tolerance on floats).
+func TestGPUBatch(t *testing.T) {
+	if !hasGPU() {
+		t.Skip("no CUDA device")
+	}
+	ctx := context.Background()
+	jv := lap.JV
+	for _, shape := range [][2]int{{32, 32}, {20, 32}} {
+		b := gpuBatch(300, shape[0], shape[1], 32, uint64(shape[0]))
+		got, err := SolveBatch(ctx, b, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := lap.CertifyBatch(b, got, FloatTolerance); err != nil {
+			t.Fatal(err)
+		}
+		ref, err := lap.SolveBatch(ctx, b, jv, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range b.Count {
+			if got.Int[k].Cost != ref.Int[k].Cost {
+				t.Fatalf("%v problem %d: cost %d, cpu/jv %d", shape, k+1, got.Int[k].Cost, ref.Int[k].Cost)
+			}
+		}
+		// Floats: the same costs plus fractions.
+		rnd := rand.New(rand.NewPCG(5, 5))
+		fb := &lap.Batch{Name: "gpu-f", Count: b.Count, Rows: b.Rows, Cols: b.Cols, Float: make([]float64, len(b.Int))}
+		f32 := make([]float32, len(b.Int))
+		for k, x := range b.Int {
+			f32[k] = float32(x) + float32(rnd.IntN(64))/64 // exact in float32
+			fb.Float[k] = float64(f32[k])
+		}
+		fref, err := lap.SolveBatch(ctx, fb, jv, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f64, err := SolveBatch(ctx, fb, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r32, err := SolveBatchFloat(ctx, b.Count, b.Rows, b.Cols, f32, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, out := range map[string]*lap.BatchOutput{"float64": f64, "float32": {Float: r32}} {
+			if err := lap.CertifyBatch(fb, out, FloatTolerance); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			for k := range fb.Count {
+				if d := math.Abs(out.Float[k].Cost - fref.Float[k].Cost); d > FloatTolerance*float64(b.Rows)*64 {
+					t.Fatalf("%s %v problem %d: cost %g, cpu/jv %g", name, shape, k+1, out.Float[k].Cost, fref.Float[k].Cost)
+				}
+			}
+		}
+	}
+}
+
+// TestGPUFloat: single float64, float32 and rectangular solves against
+// cpu/jv, and maximisation through lap.SolveWith with cuda/fast.
+func TestGPUFloat(t *testing.T) {
+	if !hasGPU() {
+		t.Skip("no CUDA device")
+	}
+	ctx := context.Background()
+	rnd := rand.New(rand.NewPCG(9, 9))
+	var fast lap.Impl
+	for _, im := range Impls() {
+		if im.Name == "cuda/fast" {
+			fast = im
+		}
+	}
+	if fast.SolveFloat == nil {
+		t.Fatal("cuda/fast has no SolveFloat")
+	}
+	for _, shape := range [][2]int{{1, 1}, {7, 7}, {50, 50}, {30, 75}, {200, 200}, {128, 513}} {
+		r, c := shape[0], shape[1]
+		m := &lap.FloatMatrix{Rows: r, Cols: c, C: make([]float64, r*c)}
+		f32 := make([]float32, r*c)
+		for k := range m.C {
+			f32[k] = float32(rnd.Float64() * 1000)
+			m.C[k] = float64(f32[k])
+		}
+		ref, err := lap.SolveJVFloat(ctx, m, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tol := FloatTolerance * 1000 * float64(r)
+		for name, solve := range map[string]func() (*lap.FloatResult, error){
+			"float64": func() (*lap.FloatResult, error) { return SolveFloat(ctx, m, Options{}) },
+			"float32": func() (*lap.FloatResult, error) { return SolveFloat32(ctx, r, c, f32, Options{}) },
+		} {
+			res, err := solve()
+			if err != nil {
+				t.Fatalf("%s %dx%d: %v", name, r, c, err)
+			}
+			if math.Abs(res.Cost-ref.Cost) > tol {
+				t.Fatalf("%s %dx%d: cost %g, cpu/jv %g", name, r, c, res.Cost, ref.Cost)
+			}
+		}
+		// Maximise, and integer rectangular costs, through SolveWith as
+		// `solve lap` does.
+		jv := lap.JV
+		for _, maximize := range []bool{false, true} {
+			costs := &lap.Costs{Name: "t", Rows: r, Cols: c, Float: m.C}
+			got, err := lap.Solve(ctx, costs, fast, maximize)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := lap.Solve(ctx, costs, jv, maximize)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, _ := got.Cost.Float64()
+			w, _ := want.Cost.Float64()
+			if math.Abs(g-w) > tol {
+				t.Fatalf("%dx%d maximize=%v: cost %g, cpu/jv %g", r, c, maximize, g, w)
+			}
+			ic := &lap.Costs{Name: "t", Rows: r, Cols: c, Int: make([]int64, r*c)}
+			for k := range ic.Int {
+				ic.Int[k] = int64(m.C[k])
+			}
+			gi, err := lap.Solve(ctx, ic, fast, maximize)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wi, err := lap.Solve(ctx, ic, jv, maximize)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if gi.Cost != wi.Cost {
+				t.Fatalf("int %dx%d maximize=%v: cost %s, cpu/jv %s", r, c, maximize, gi.Cost, wi.Cost)
+			}
+		}
+	}
+}

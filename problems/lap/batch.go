@@ -1,0 +1,363 @@
+package lap
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
+
+// BatchHeader is the first word of a batch file (see ReadBatch).
+const BatchHeader = "lapbatch"
+
+// BatchFormat describes the batch file format, for help texts.
+const BatchFormat = `a header line "lapbatch COUNT ROWS COLS", then COUNT matrices of ROWS lines ` +
+	`of COLS comma-separated numbers each (ROWS <= COLS); blank lines and lines starting with # are ` +
+	`allowed anywhere after the header; integers, or floats when any cell is not an integer literal`
+
+// Batch is COUNT independent cost matrices of one shape, problem k's costs
+// at [k*Rows*Cols, (k+1)*Rows*Cols) of Int or Float.
+type Batch struct {
+	Name              string // the file name, for messages
+	Count, Rows, Cols int
+	// Int holds every problem's costs when they are all integers, else nil.
+	Int []int64
+	// Float holds them when some cell is not an integer literal, else nil.
+	Float []float64
+}
+
+// IsInt reports whether the batch's costs are integers.
+func (b *Batch) IsInt() bool { return b.Float == nil }
+
+// Size returns the cells of one problem.
+func (b *Batch) Size() int { return b.Rows * b.Cols }
+
+// Matrix returns problem k of an integer batch (a view, not a copy).
+func (b *Batch) Matrix(k int) *Matrix {
+	s := b.Size()
+	return &Matrix{Rows: b.Rows, Cols: b.Cols, C: b.Int[k*s : (k+1)*s : (k+1)*s]}
+}
+
+// FloatMatrix returns problem k of a float batch (a view, not a copy).
+func (b *Batch) FloatMatrix(k int) *FloatMatrix {
+	s := b.Size()
+	return &FloatMatrix{Rows: b.Rows, Cols: b.Cols, C: b.Float[k*s : (k+1)*s : (k+1)*s]}
+}
+
+// Validate checks the shape and, per problem, what Matrix.Validate and
+// FloatMatrix.Validate check; errors name the problem (1-based).
+func (b *Batch) Validate() error {
+	if b.Count < 1 {
+		return fmt.Errorf("%w: a batch of %d problems", ErrShape, b.Count)
+	}
+	if err := checkShape(b.Rows, b.Cols, b.Rows*b.Cols); err != nil {
+		return err
+	}
+	want := b.Count * b.Rows * b.Cols
+	if (b.IsInt() && len(b.Int) != want) || (!b.IsInt() && len(b.Float) != want) {
+		return fmt.Errorf("%w: %d problems of %dx%d need %d values, have %d", ErrShape, b.Count, b.Rows, b.Cols, want, max(len(b.Int), len(b.Float)))
+	}
+	for k := range b.Count {
+		var err error
+		if b.IsInt() {
+			err = b.Matrix(k).Validate()
+		} else {
+			err = b.FloatMatrix(k).Validate()
+		}
+		if err != nil {
+			return fmt.Errorf("problem %d: %w", k+1, err)
+		}
+	}
+	return nil
+}
+
+// Negate returns the batch with every cost negated (to maximise by
+// minimising), leaving b unchanged.
+func (b *Batch) Negate() *Batch {
+	out := *b
+	if b.IsInt() {
+		out.Int = make([]int64, len(b.Int))
+		for k, x := range b.Int {
+			out.Int[k] = -x
+		}
+	} else {
+		out.Float = make([]float64, len(b.Float))
+		for k, x := range b.Float {
+			out.Float[k] = -x
+		}
+	}
+	return &out
+}
+
+// ReadBatch reads a batch file (BatchFormat): the header
+// "lapbatch COUNT ROWS COLS", then COUNT*ROWS non-blank lines of COLS
+// comma-separated numbers, problem after problem; blank lines and lines
+// starting with # are skipped. Every error is a *ParseError naming name and
+// the line: a bad header (ErrFormat), a non-numeric cell (ErrCell), a line
+// with the wrong number of cells (ErrRagged), too few or too many lines
+// (ErrFormat), NaN or infinite costs (ErrNotFinite), integers too large for
+// the solvers' sums (ErrOverflow).
+func ReadBatch(r io.Reader, name string) (*Batch, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	p := &parser{name: name, isInt: true}
+	var count, rows, cols int
+	for {
+		if !sc.Scan() {
+			if err := p.scanErr(sc); err != nil {
+				return nil, err
+			}
+			return nil, p.errf(p.lineNum+1, ErrFormat, "no header line (want %q)", BatchHeader+" COUNT ROWS COLS")
+		}
+		p.lineNum++
+		line := bytes.TrimSpace(bytes.TrimPrefix(sc.Bytes(), []byte("\xef\xbb\xbf")))
+		if len(line) == 0 || line[0] == '#' {
+			continue
+		}
+		f := bytes.Fields(line)
+		if len(f) != 4 || string(f[0]) != BatchHeader {
+			return nil, p.errf(p.lineNum, ErrFormat, "header %q: want %q", clip(line), BatchHeader+" COUNT ROWS COLS")
+		}
+		var errs [3]error
+		count, errs[0] = strconv.Atoi(string(f[1]))
+		rows, errs[1] = strconv.Atoi(string(f[2]))
+		cols, errs[2] = strconv.Atoi(string(f[3]))
+		if errors.Join(errs[:]...) != nil || count < 1 || rows < 1 || cols < 1 {
+			return nil, p.errf(p.lineNum, ErrFormat, "header %q: COUNT, ROWS and COLS must be positive integers", clip(line))
+		}
+		if rows > cols {
+			return nil, p.errf(p.lineNum, ErrShape, "%d rows > %d columns: every row must be assigned; transpose the matrices", rows, cols)
+		}
+		if rows > MaxCells/cols || count > MaxCells/(rows*cols) {
+			return nil, p.errf(p.lineNum, ErrFormat, "header %q: %d problems of %dx%d exceed %d cells", clip(line), count, rows, cols, MaxCells)
+		}
+		break
+	}
+	total := count * rows * cols
+	hint := min(total, 1<<20)
+	p.ints = make([]int64, 0, hint)
+	p.lines = make([]int32, 0, hint)
+	lines := 0
+	for sc.Scan() {
+		p.lineNum++
+		line := sc.Bytes()
+		if t := bytes.TrimSpace(line); len(t) == 0 || t[0] == '#' {
+			continue
+		}
+		if lines == count*rows {
+			return nil, p.errf(p.lineNum, ErrFormat, "more than the %d lines of %d problems of %d rows", count*rows, count, rows)
+		}
+		n := 0
+		for {
+			k := bytes.IndexByte(line, ',')
+			cell := line
+			if k >= 0 {
+				cell = line[:k]
+			}
+			if n == cols {
+				return nil, p.errf(p.lineNum, ErrRagged, "more than %d cells (problem %d, row %d)", cols, lines/rows+1, lines%rows+1)
+			}
+			if err := p.cell(cell, n); err != nil {
+				return nil, err
+			}
+			n++
+			if k < 0 {
+				break
+			}
+			line = line[k+1:]
+		}
+		if n != cols {
+			return nil, p.errf(p.lineNum, ErrRagged, "%d cells, want %d (problem %d, row %d)", n, cols, lines/rows+1, lines%rows+1)
+		}
+		lines++
+	}
+	if err := p.scanErr(sc); err != nil {
+		return nil, err
+	}
+	if lines != count*rows {
+		return nil, p.errf(p.lineNum+1, ErrFormat, "file ends after %d of the %d lines of %d problems of %d rows (in problem %d)",
+			lines, count*rows, count, rows, lines/rows+1)
+	}
+	b := &Batch{Name: name, Count: count, Rows: rows, Cols: cols}
+	if p.isInt {
+		b.Int = p.ints
+		lim := MaxAbsCost(cols)
+		for k, x := range b.Int {
+			if x > lim || x < -lim {
+				return nil, p.errf(int(p.lines[k]), ErrOverflow, "cost %d exceeds ±%d, the bound for %d columns; scale the costs down or use float costs", x, lim, cols)
+			}
+		}
+	} else {
+		b.Float = p.floats
+	}
+	return b, nil
+}
+
+// ReadBatchFile reads the batch in the named file (see ReadBatch).
+func ReadBatchFile(path string) (*Batch, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err // *PathError names the file
+	}
+	defer f.Close()
+	return ReadBatch(bufio.NewReaderSize(f, 1<<20), path)
+}
+
+// BatchOutput is the solution of every problem of a batch: Int for an
+// integer batch, Float for a float one, problem k at index k.
+type BatchOutput struct {
+	Int   []*Result
+	Float []*FloatResult
+}
+
+// Len returns the number of problems solved.
+func (o *BatchOutput) Len() int { return max(len(o.Int), len(o.Float)) }
+
+// CostText returns problem k's cost as text (an integer for integer costs),
+// negated when negate is set (a maximisation solved as -c).
+func (o *BatchOutput) CostText(k int, negate bool) string {
+	if o.Int != nil {
+		c := o.Int[k].Cost
+		if negate {
+			c = -c
+		}
+		return strconv.FormatInt(c, 10)
+	}
+	c := o.Float[k].Cost
+	if negate {
+		c = -c
+	}
+	return strconv.FormatFloat(c, 'g', -1, 64)
+}
+
+// Assignment returns problem k's assignment (the 0-based column of each
+// row).
+func (o *BatchOutput) Assignment(k int) []int {
+	if o.Int != nil {
+		return o.Int[k].Assignment
+	}
+	return o.Float[k].Assignment
+}
+
+// CertifyBatch checks every problem of out against b, in parallel: integer
+// results by Certify (exact), float ones by CertifyFloat with tolerance tol
+// (relative to the problem's largest |c_ij|, see CertifyFloat). A result
+// without duals fails: the batch solvers all return them. The error names
+// the first failing problem (1-based).
+func CertifyBatch(b *Batch, out *BatchOutput, tol float64) error {
+	if out == nil || out.Len() != b.Count || (b.IsInt() && out.Int == nil) || (!b.IsInt() && out.Float == nil) {
+		return fmt.Errorf("%s: a batch of %d problems has no matching output", b.Name, b.Count)
+	}
+	return ForEachProblem(context.Background(), b.Count, 0, func(k int) error {
+		var err error
+		if b.IsInt() {
+			res := out.Int[k]
+			if res == nil || res.U == nil {
+				return fmt.Errorf("problem %d: no duals to certify", k+1)
+			}
+			err = Certify(b.Matrix(k), res)
+		} else {
+			res := out.Float[k]
+			if res == nil || res.U == nil {
+				return fmt.Errorf("problem %d: no duals to certify", k+1)
+			}
+			err = CertifyFloat(b.FloatMatrix(k), res, tol)
+			if err != nil {
+				err = fmt.Errorf("%w (tolerance %g x max(1, max |c_ij|))", err, tol)
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("problem %d: %w", k+1, err)
+		}
+		return nil
+	})
+}
+
+// ForEachProblem runs f(k) for k in [0, count) on workers goroutines
+// (GOMAXPROCS when workers < 1), each taking the next problem, and returns
+// the error of the lowest failing k among those run; after a failure or
+// ctx's end no new problem starts.
+func ForEachProblem(ctx context.Context, count, workers int, f func(k int) error) error {
+	if workers < 1 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, count)
+	var next atomic.Int64
+	var stop atomic.Bool
+	var mu sync.Mutex
+	firstK, firstErr := count, error(nil)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !stop.Load() {
+				k := int(next.Add(1) - 1)
+				if k >= count {
+					return
+				}
+				err := ctx.Err()
+				if err == nil {
+					err = f(k)
+				}
+				if err != nil {
+					stop.Store(true)
+					mu.Lock()
+					if k < firstK {
+						firstK, firstErr = k, err
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return firstErr
+}
+
+// SolveBatch solves every problem of b with im, on workers goroutines in
+// parallel (GOMAXPROCS when workers < 1), each problem by one call of
+// im.Solve or im.SolveFloat (the caller times the whole batch). It fails when b is a float batch and im takes integers
+// only. The results are not certified here: see CertifyBatch.
+func SolveBatch(ctx context.Context, b *Batch, im Impl, workers int) (*BatchOutput, error) {
+	if err := b.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", b.Name, err)
+	}
+	out := &BatchOutput{}
+	var err error
+	if b.IsInt() {
+		out.Int = make([]*Result, b.Count)
+		err = ForEachProblem(ctx, b.Count, workers, func(k int) error {
+			res, err := im.Solve(ctx, b.Matrix(k), nil)
+			if err != nil {
+				return fmt.Errorf("problem %d: %w", k+1, err)
+			}
+			out.Int[k] = res
+			return nil
+		})
+	} else {
+		if im.SolveFloat == nil {
+			return nil, fmt.Errorf("%s: %s: %w", b.Name, im.Name, ErrNeedsIntegers)
+		}
+		out.Float = make([]*FloatResult, b.Count)
+		err = ForEachProblem(ctx, b.Count, workers, func(k int) error {
+			res, err := im.SolveFloat(ctx, b.FloatMatrix(k), nil)
+			if err != nil {
+				return fmt.Errorf("problem %d: %w", k+1, err)
+			}
+			out.Float[k] = res
+			return nil
+		})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", b.Name, im.Name, err)
+	}
+	return out, nil
+}
