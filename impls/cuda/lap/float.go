@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/semibench/semibench/problems/lap"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/problems/lap"
 )
 
 // FloatTolerance is the relative tolerance of the float certificate
