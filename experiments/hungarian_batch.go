@@ -11,8 +11,8 @@ import (
 	"github.com/semibench/semibench/bench/report"
 	"github.com/semibench/semibench/generators/lapcost"
 	"github.com/semibench/semibench/impls"
-	"github.com/semibench/semibench/problems/lap"
 	cudalap "github.com/semibench/semibench/impls/cuda/lap"
+	"github.com/semibench/semibench/problems/lap"
 )
 
 // hungarian/batch: many independent small LAPs at once, as trackers and

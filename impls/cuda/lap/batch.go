@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/semibench/semibench/problems/lap"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/problems/lap"
 )
 
 // PhaseSolve is the batch solver's solve phase: the batch kernel's

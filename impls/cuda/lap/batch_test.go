@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/semibench/semibench/problems/lap"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/problems/lap"
 )
 
 // TestBatchPlan: the plan's bytes per problem and their scaling with k.
