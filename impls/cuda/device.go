@@ -266,21 +266,20 @@ func (d *Device) Buffer(t *driver.Thread, name string, bytes uint64) (driver.Dev
 	return p, nil
 }
 
-// Allocate checks plan against the device's free memory (Check) and
-// returns a buffer for each of its entries (Buffer), by name.
-func (d *Device) Allocate(t *driver.Thread, p Plan) (map[string]driver.DevicePtr, error) {
+// Allocate binds plan p to dst (see Bind: a struct pointer whose
+// driver.DevicePtr fields are tagged with the plan's buffer names), which
+// fails before anything is allocated when they do not match; then checks p
+// against the device's free memory (Check) and stores a buffer for each of
+// its entries (Buffer, reused by name across runs) in the field that names
+// it. Optional fields whose buffer p lacks are set to 0.
+func (d *Device) Allocate(t *driver.Thread, p Plan, dst any) error {
+	if err := Bind(p, dst); err != nil {
+		return err
+	}
 	if err := d.Check(t, p); err != nil {
-		return nil, err
+		return err
 	}
-	bufs := make(map[string]driver.DevicePtr, len(p.Buffers))
-	for _, b := range p.Buffers {
-		ptr, err := d.Buffer(t, b.Name, b.Bytes)
-		if err != nil {
-			return nil, err
-		}
-		bufs[b.Name] = ptr
-	}
-	return bufs, nil
+	return BindWith(p, dst, func(b Buffer) (driver.DevicePtr, error) { return d.Buffer(t, b.Name, b.Bytes) })
 }
 
 // FreeBuffers frees every held device buffer.

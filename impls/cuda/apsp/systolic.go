@@ -56,6 +56,17 @@ func SystolicPlan(n, m, elemBytes, steps int) cuda.Plan {
 	}}
 }
 
+// systolicBuffers are cuda/systolic's device buffers (SystolicPlan).
+type systolicBuffers struct {
+	Regs     driver.DevicePtr `buf:"sys.regs"`
+	Mats     driver.DevicePtr `buf:"sys.mats"`
+	In       driver.DevicePtr `buf:"sys.in"`
+	Out      driver.DevicePtr `buf:"sys.out"`
+	Result   driver.DevicePtr `buf:"sys.result"`
+	Active   driver.DevicePtr `buf:"sys.active"`
+	Counters driver.DevicePtr `buf:"sys.counters"`
+}
+
 // conflictText names the device's conflict codes as systolic.Simulate
 // words them.
 var conflictText = map[uint64]string{
@@ -147,8 +158,8 @@ func runSystolic[T any](ctx context.Context, t *driver.Thread, dev *cuda.Device,
 	// systolic.Simulate gives up after this step; so does the GPU.
 	bound := last + 8*n + 8
 	plan := SystolicPlan(n, nm, k.bytes, bound)
-	bufs, err := dev.Allocate(t, plan)
-	if err != nil {
+	var bufs systolicBuffers
+	if err := dev.Allocate(t, plan, &bufs); err != nil {
 		return nil, err
 	}
 	step, err := dev.Function(t, module, "apsp_sys_step_"+k.name)
@@ -167,25 +178,25 @@ func runSystolic[T any](ctx context.Context, t *driver.Thread, dev *cuda.Device,
 	for _, x := range mats {
 		flat = append(flat, x...)
 	}
-	if err := uploadElems(t, dev, bufs["sys.mats"], flat); err != nil {
+	if err := uploadElems(t, dev, bufs.Mats, flat); err != nil {
 		return nil, err
 	}
-	if err := cuda.Upload(t, dev, bufs["sys.in"], in); err != nil {
+	if err := cuda.Upload(t, dev, bufs.In, in); err != nil {
 		return nil, err
 	}
-	counters := bufs["sys.counters"]
+	counters := bufs.Counters
 	if err := cuda.Upload(t, dev, counters, []int32{int32(nm * nn), 0, 0, 0, 0, 0, 0, 0}); err != nil {
 		return nil, err
 	}
 	stop()
 
 	rec.BeginTotal()
-	regs := bufs["sys.regs"]
+	regs := bufs.Regs
 	half := regs.Add(int64(3 * uint64(P) * regBytes(k)))
 	if err := t.Launch(clear, driver.D1((6*P+255)/256), driver.D1(256), 0, str, regs, 6*P); err != nil {
 		return nil, fmt.Errorf("clearing the registers: %w", err)
 	}
-	if err := t.MemsetD32Async(bufs["sys.active"], 0, int64(bound+2), str); err != nil {
+	if err := t.MemsetD32Async(bufs.Active, 0, int64(bound+2), str); err != nil {
 		return nil, err
 	}
 	keys := counters.Add(32)
@@ -210,8 +221,8 @@ func runSystolic[T any](ctx context.Context, t *driver.Thread, dev *cuda.Device,
 		if tt > bound {
 			return nil, fmt.Errorf("%d elements never left the array (step %d)", ctr[0], tt)
 		}
-		if err := t.Launch(step, driver.D1(blocks), driver.D1(128), 0, str, cur, next, bufs["sys.mats"], bufs["sys.in"],
-			bufs["sys.out"], bufs["sys.result"], bufs["sys.active"], counters, keys, n, nm, tt); err != nil {
+		if err := t.Launch(step, driver.D1(blocks), driver.D1(128), 0, str, cur, next, bufs.Mats, bufs.In,
+			bufs.Out, bufs.Result, bufs.Active, counters, keys, n, nm, tt); err != nil {
 			return nil, fmt.Errorf("step %d: %w", tt, err)
 		}
 		cur, next = next, cur
@@ -247,11 +258,11 @@ func runSystolic[T any](ctx context.Context, t *driver.Thread, dev *cuda.Device,
 	r := &systolic.Run[T]{N: n, Matrices: nm, Design: cfg.Design, Tracks: cfg.Tracks, Processors: P,
 		Window: cfg.Window, In: make([]int, nm), Out: make([][]int, nm), Result: make([][]T, nm), Elapsed: elapsed}
 	outStep := make([]int32, nm*nn)
-	if err := cuda.Download(t, dev, outStep, bufs["sys.out"]); err != nil {
+	if err := cuda.Download(t, dev, outStep, bufs.Out); err != nil {
 		return nil, err
 	}
 	res := make([]T, nm*nn)
-	if err := downloadElems(t, dev, res, bufs["sys.result"]); err != nil {
+	if err := downloadElems(t, dev, res, bufs.Result); err != nil {
 		return nil, err
 	}
 	for m := range nm {
@@ -264,7 +275,7 @@ func runSystolic[T any](ctx context.Context, t *driver.Thread, dev *cuda.Device,
 		r.Result[m] = res[m*nn : (m+1)*nn : (m+1)*nn]
 	}
 	active := make([]int32, bound+2)
-	if err := cuda.Download(t, dev, active, bufs["sys.active"]); err != nil {
+	if err := cuda.Download(t, dev, active, bufs.Active); err != nil {
 		return nil, err
 	}
 	r.Active = make([]int, r.Steps+1)

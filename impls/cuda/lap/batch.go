@@ -17,6 +17,17 @@ const PhaseSolve = "solve"
 // batchBufs are the device buffers of a batch slab, in plan order.
 var batchBufs = []string{"lap.batch.c", "lap.batch.u", "lap.batch.v", "lap.batch.p", "lap.batch.way", "lap.batch.minv", "lap.batch.used"}
 
+// batchBuffers are a batch slab's device buffers (BatchPlan).
+type batchBuffers struct {
+	C    driver.DevicePtr `buf:"lap.batch.c"`
+	U    driver.DevicePtr `buf:"lap.batch.u"`
+	V    driver.DevicePtr `buf:"lap.batch.v"`
+	P    driver.DevicePtr `buf:"lap.batch.p"`
+	Way  driver.DevicePtr `buf:"lap.batch.way"`
+	MinV driver.DevicePtr `buf:"lap.batch.minv"`
+	Used driver.DevicePtr `buf:"lap.batch.used"`
+}
+
 // BatchPlan is the device memory of a slab of k problems of r x c costs of
 // elem bytes each (4: int32 or float32, 8: float64): the costs and, per
 // problem, lap_n3's workspace (u: r+1 duals; v, minv: c+1 duals of 8
@@ -238,11 +249,11 @@ func batchRun[C int32 | floatCost, D int64 | float64](ctx context.Context, impl 
 			if si > 0 {
 				stop = opt.Rec.Start(PhaseH2D)
 			}
-			ptr, err := dev.Allocate(t, plan)
-			if err != nil {
+			var b batchBuffers
+			if err := dev.Allocate(t, plan, &b); err != nil {
 				return err
 			}
-			if err := upload(t, dev, ptr[batchBufs[0]], sl.Lo, sl.Hi); err != nil {
+			if err := upload(t, dev, b.C, sl.Lo, sl.Hi); err != nil {
 				return err
 			}
 			stop()
@@ -250,10 +261,10 @@ func batchRun[C int32 | floatCost, D int64 | float64](ctx context.Context, impl 
 				opt.Rec.BeginTotal()
 			}
 			for _, z := range []struct {
-				name  string
+				ptr   driver.DevicePtr
 				words int64
-			}{{batchBufs[1], 2 * int64(k) * int64(r+1)}, {batchBufs[2], 2 * int64(k) * int64(w)}, {batchBufs[3], int64(k) * int64(w)}} {
-				if err := t.MemsetD32Async(ptr[z.name], 0, z.words, s); err != nil {
+			}{{b.U, 2 * int64(k) * int64(r+1)}, {b.V, 2 * int64(k) * int64(w)}, {b.P, int64(k) * int64(w)}} {
+				if err := t.MemsetD32Async(z.ptr, 0, z.words, s); err != nil {
 					return err
 				}
 			}
@@ -261,8 +272,7 @@ func batchRun[C int32 | floatCost, D int64 | float64](ctx context.Context, impl 
 				return err
 			}
 			if err := t.Launch(fn, driver.D1(k), driver.D1(BatchThreads(c)), 0, s,
-				ptr[batchBufs[0]], r, c, ptr[batchBufs[1]], ptr[batchBufs[2]], ptr[batchBufs[3]],
-				ptr[batchBufs[4]], ptr[batchBufs[5]], ptr[batchBufs[6]]); err != nil {
+				b.C, r, c, b.U, b.V, b.P, b.Way, b.MinV, b.Used); err != nil {
 				return err
 			}
 			d, err := dev.StopTimer(t)
@@ -277,13 +287,13 @@ func batchRun[C int32 | floatCost, D int64 | float64](ctx context.Context, impl 
 				opt.Rec.EndTotal()
 			}
 			stopD := opt.Rec.Start(PhaseD2H)
-			if err := cuda.Download(t, dev, p[sl.Lo*w:sl.Hi*w], ptr[batchBufs[3]]); err != nil {
+			if err := cuda.Download(t, dev, p[sl.Lo*w:sl.Hi*w], b.P); err != nil {
 				return err
 			}
-			if err := cuda.Download(t, dev, u[sl.Lo*(r+1):sl.Hi*(r+1)], ptr[batchBufs[1]]); err != nil {
+			if err := cuda.Download(t, dev, u[sl.Lo*(r+1):sl.Hi*(r+1)], b.U); err != nil {
 				return err
 			}
-			if err := cuda.Download(t, dev, v[sl.Lo*w:sl.Hi*w], ptr[batchBufs[2]]); err != nil {
+			if err := cuda.Download(t, dev, v[sl.Lo*w:sl.Hi*w], b.V); err != nil {
 				return err
 			}
 			stopD()

@@ -46,6 +46,25 @@ func FastPlan(r, c int) cuda.Plan {
 	}}
 }
 
+// fastBuffers are cuda/fast's auction buffers (FastPlan).
+type fastBuffers struct {
+	C      driver.DevicePtr `buf:"lap.c"`
+	Word   driver.DevicePtr `buf:"lap.fast.word"`
+	Queue  driver.DevicePtr `buf:"lap.fast.queue"`
+	Assign driver.DevicePtr `buf:"lap.fast.assign"`
+	Ctl    driver.DevicePtr `buf:"lap.fast.ctl"`
+}
+
+// fastAugmentPlan is the device memory of cuda/fast's augmenting strategy
+// for an r x c instance: N3Plan and the free rows left by the greedy
+// matching (bound to n3Buffers).
+func fastAugmentPlan(r, c int) cuda.Plan {
+	plan := N3Plan(r, c)
+	plan.What = fmt.Sprintf("cuda/fast %dx%d", r, c)
+	plan.Buffers = append(plan.Buffers, cuda.Buffer{Name: "lap.fast.order", Bytes: 4 * uint64(r)})
+	return plan
+}
+
 // fastMaxBids bounds the bids of one scaling phase (a guard against a
 // kernel that never ends; a phase takes a few times n).
 func fastMaxBids(n int) int { return min(1<<30, 10_000_000+2000*n) }
@@ -114,9 +133,7 @@ func fastAugment(ctx context.Context, m *lap.Matrix, opt Options, stop func()) (
 	r, c := m.Rows, m.Cols
 	res := &lap.Result{Assignment: make([]int, r), U: make([]int64, r+1), V: make([]int64, c+1)}
 	err = dev.Run(ctx, func(t *driver.Thread) error {
-		plan := N3Plan(r, c)
-		plan.What = fmt.Sprintf("%s %dx%d", impl, r, c)
-		plan.Buffers = append(plan.Buffers, cuda.Buffer{Name: "lap.fast.order", Bytes: 4 * uint64(r)})
+		plan := fastAugmentPlan(r, c)
 		if err := stageInput(t, dev, plan, "lap.c", m, 0); err != nil {
 			return err
 		}
@@ -130,8 +147,8 @@ func fastAugment(ctx context.Context, m *lap.Matrix, opt Options, stop func()) (
 			}
 			fns[name] = f
 		}
-		ptr, err := dev.Allocate(t, plan)
-		if err != nil {
+		var b n3Buffers
+		if err := dev.Allocate(t, plan, &b); err != nil {
 			return err
 		}
 		s := dev.Stream()
@@ -140,24 +157,24 @@ func fastAugment(ctx context.Context, m *lap.Matrix, opt Options, stop func()) (
 		if r == c {
 			vInit = 0x7fffffff // column minima start high
 		}
-		if err := t.MemsetD32Async(ptr["lap.n3.v"], vInit, 2*int64(c+1), s); err != nil {
+		if err := t.MemsetD32Async(b.V, vInit, 2*int64(c+1), s); err != nil {
 			return err
 		}
-		if err := t.MemsetD32Async(ptr["lap.n3.p"], 0, int64(c+1), s); err != nil {
+		if err := t.MemsetD32Async(b.P, 0, int64(c+1), s); err != nil {
 			return err
 		}
 		if r == c {
 			if err := t.Launch(fns["lap_colmin"], driver.D2((c+255)/256, min(r, 64)), driver.D1(256), 0, s,
-				ptr["lap.c"], r, c, ptr["lap.n3.v"]); err != nil {
+				b.C, r, c, b.V); err != nil {
 				return err
 			}
 		}
 		if err := t.Launch(fns["lap_rowmin_greedy"], driver.D1(min(r, 8*dev.Props.SMs)), driver.D1(256), 0, s,
-			ptr["lap.c"], r, c, ptr["lap.n3.v"], ptr["lap.n3.u"], ptr["lap.n3.p"]); err != nil {
+			b.C, r, c, b.V, b.U, b.P); err != nil {
 			return err
 		}
 		p := make([]int32, c+1)
-		if err := driver.CopyFromDevice(t, p, ptr["lap.n3.p"]); err != nil {
+		if err := driver.CopyFromDevice(t, p, b.P); err != nil {
 			return err
 		}
 		matched := make([]bool, r)
@@ -173,19 +190,19 @@ func fastAugment(ctx context.Context, m *lap.Matrix, opt Options, stop func()) (
 			}
 		}
 		if len(order) > 0 {
-			if err := driver.CopyToDevice(t, ptr["lap.fast.order"], order); err != nil {
+			if err := driver.CopyToDevice(t, b.Order, order); err != nil {
 				return err
 			}
 		}
 		opt.Rec.Add(PhaseReduce, time.Since(t0))
-		if err := n3Augment(ctx, t, dev, fns["lap_n3"], ptr, r, c, len(order), ptr["lap.fast.order"], opt); err != nil {
+		if err := n3Augment(ctx, t, dev, fns["lap_n3"], &b, r, c, len(order), b.Order, opt); err != nil {
 			return err
 		}
 		if err := t.StreamSynchronize(s); err != nil {
 			return err
 		}
 		opt.Rec.EndTotal()
-		return n3Download(t, dev, ptr, res, opt)
+		return n3Download(t, dev, &b, res, opt)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s %dx%d: %w", impl, r, c, err)
@@ -288,19 +305,19 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 			}
 			fns[name] = f
 		}
-		ptr, err := dev.Allocate(t, plan)
-		if err != nil {
+		var b fastBuffers
+		if err := dev.Allocate(t, plan, &b); err != nil {
 			return err
 		}
 		s := dev.Stream()
-		if err := t.MemsetD32Async(ptr["lap.fast.word"], 0, 2*int64(n), s); err != nil {
+		if err := t.MemsetD32Async(b.Word, 0, 2*int64(n), s); err != nil {
 			return err
 		}
-		if err := t.MemsetD32Async(ptr["lap.fast.ctl"], 0, 16, s); err != nil {
+		if err := t.MemsetD32Async(b.Ctl, 0, 16, s); err != nil {
 			return err
 		}
 		// The least price (int64) sits in ctl's bytes 32..39.
-		minp := ptr["lap.fast.ctl"].Add(32)
+		minp := b.Ctl.Add(32)
 		initBlocks := min((n+255)/256, 4*dev.Props.SMs)
 		ctl := make([]int32, 16)
 		var solve time.Duration
@@ -312,14 +329,14 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 				return err
 			}
 			if err := t.Launch(fns["lap_auction_min"], driver.D1(1), driver.D1(1024), 0, s,
-				ptr["lap.fast.word"], n, minp); err != nil {
+				b.Word, n, minp); err != nil {
 				return err
 			}
-			if err := t.MemsetD32Async(ptr["lap.fast.assign"], 0xffffffff, int64(n), s); err != nil {
+			if err := t.MemsetD32Async(b.Assign, 0xffffffff, int64(n), s); err != nil {
 				return err
 			}
 			if err := t.Launch(fns["lap_auction_init"], driver.D1(initBlocks), driver.D1(256), 0, s,
-				ptr["lap.fast.word"], minp, n, ptr["lap.fast.assign"], ptr["lap.fast.queue"], ptr["lap.fast.ctl"]); err != nil {
+				b.Word, minp, n, b.Assign, b.Queue, b.Ctl); err != nil {
 				return err
 			}
 			keep := eps // a cold start (every row bids in every phase) keeps nothing
@@ -327,12 +344,11 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 				keep = -1
 			}
 			if err := t.Launch(fns["lap_auction_check"], driver.D1(min(n, 8*dev.Props.SMs)), driver.D1(256), 0, s,
-				ptr["lap.c"], r, n, keep, ptr["lap.fast.word"], ptr["lap.fast.assign"], ptr["lap.fast.queue"], ptr["lap.fast.ctl"]); err != nil {
+				b.C, r, n, keep, b.Word, b.Assign, b.Queue, b.Ctl); err != nil {
 				return err
 			}
 			if err := t.LaunchCooperative(fns["lap_auction_async"], driver.D1(dev.Props.SMs), driver.D1(fastThreads), 0, s,
-				ptr["lap.c"], r, n, eps, fastMaxBids(n), ptr["lap.fast.word"], ptr["lap.fast.queue"],
-				ptr["lap.fast.ctl"]); err != nil {
+				b.C, r, n, eps, fastMaxBids(n), b.Word, b.Queue, b.Ctl); err != nil {
 				return err
 			}
 			d, err := dev.StopTimer(t)
@@ -340,7 +356,7 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 				return err
 			}
 			solve += d
-			if err := driver.CopyFromDevice(t, ctl, ptr["lap.fast.ctl"]); err != nil {
+			if err := driver.CopyFromDevice(t, ctl, b.Ctl); err != nil {
 				return err
 			}
 			switch ctl[4] {
@@ -361,7 +377,7 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 		}
 		opt.Rec.EndTotal()
 		defer opt.Rec.Start(PhaseD2H)()
-		return cuda.Download(t, dev, words, ptr["lap.fast.word"])
+		return cuda.Download(t, dev, words, b.Word)
 	})
 	if err != nil {
 		return nil, st, fmt.Errorf("%s %dx%d: %w", impl, r, n, err)

@@ -103,6 +103,16 @@ func SolveFloat32(ctx context.Context, rows, cols int, c []float32, opt Options)
 	return res, nil
 }
 
+// floatN3Plan is the device memory of n3Float for impl on an r x c
+// instance of costs of elem bytes: N3Plan with lap.c of that element size
+// (the duals are 8 bytes either way).
+func floatN3Plan(impl string, r, c, elem int) cuda.Plan {
+	plan := N3Plan(r, c)
+	plan.What = fmt.Sprintf("%s %dx%d", impl, r, c)
+	plan.Buffers[0].Bytes = uint64(elem) * uint64(r) * uint64(c) // lap.c
+	return plan
+}
+
 // n3Float runs the float n3 kernel of cost type C on one r x c problem
 // whose costs have been validated (finite, r <= c), as HungarianN3 runs
 // lap_n3: upload (h2d), rows added in launches of n3Chunk (augment),
@@ -116,9 +126,7 @@ func n3Float[C floatCost](ctx context.Context, impl string, r, c int, costs []C,
 	res := &lap.FloatResult{Assignment: make([]int, r)}
 	u, v := make([]float64, r+1), make([]float64, c+1)
 	err = dev.Run(ctx, func(t *driver.Thread) error {
-		plan := N3Plan(r, c)
-		plan.What = fmt.Sprintf("%s %dx%d", impl, r, c)
-		plan.Buffers[0].Bytes = uint64(elemBytes[C]()) * uint64(r) * uint64(c) // lap.c; the duals are 8 bytes either way
+		plan := floatN3Plan(impl, r, c, elemBytes[C]())
 		if err := dev.Check(t, plan); err != nil {
 			return err
 		}
@@ -135,20 +143,15 @@ func n3Float[C floatCost](ctx context.Context, impl string, r, c int, costs []C,
 		if err != nil {
 			return err
 		}
-		ptr, err := dev.Allocate(t, plan)
-		if err != nil {
+		var b n3Buffers
+		if err := dev.Allocate(t, plan, &b); err != nil {
 			return err
 		}
 		s := dev.Stream()
-		for _, z := range []struct {
-			name  string
-			words int64
-		}{{"lap.n3.u", 2 * int64(r+1)}, {"lap.n3.v", 2 * int64(c+1)}, {"lap.n3.p", int64(c + 1)}} {
-			if err := t.MemsetD32Async(ptr[z.name], 0, z.words, s); err != nil { // 0.0 is all zero bits
-				return err
-			}
+		if err := b.clear(t, s, r, c); err != nil { // 0.0 is all zero bits
+			return err
 		}
-		if err := n3Augment(ctx, t, dev, fn, ptr, r, c, r, 0, opt); err != nil {
+		if err := n3Augment(ctx, t, dev, fn, &b, r, c, r, 0, opt); err != nil {
 			return err
 		}
 		if err := t.StreamSynchronize(s); err != nil {
@@ -157,13 +160,13 @@ func n3Float[C floatCost](ctx context.Context, impl string, r, c int, costs []C,
 		opt.Rec.EndTotal()
 		defer opt.Rec.Start(PhaseD2H)()
 		p := make([]int32, c+1)
-		if err := cuda.Download(t, dev, p, ptr["lap.n3.p"]); err != nil {
+		if err := cuda.Download(t, dev, p, b.P); err != nil {
 			return err
 		}
-		if err := cuda.Download(t, dev, u, ptr["lap.n3.u"]); err != nil {
+		if err := cuda.Download(t, dev, u, b.U); err != nil {
 			return err
 		}
-		if err := cuda.Download(t, dev, v, ptr["lap.n3.v"]); err != nil {
+		if err := cuda.Download(t, dev, v, b.V); err != nil {
 			return err
 		}
 		return assignFromColumns(p, res.Assignment)

@@ -33,6 +33,33 @@ func N3Plan(r, c int) cuda.Plan {
 	}}
 }
 
+// n3Buffers are lap_n3's device buffers (N3Plan, floatN3Plan), and the
+// rows cuda/fast's augmenting strategy adds (fastAugmentPlan; 0 otherwise).
+type n3Buffers struct {
+	C     driver.DevicePtr `buf:"lap.c"`
+	U     driver.DevicePtr `buf:"lap.n3.u"`
+	V     driver.DevicePtr `buf:"lap.n3.v"`
+	P     driver.DevicePtr `buf:"lap.n3.p"`
+	Way   driver.DevicePtr `buf:"lap.n3.way"`
+	MinV  driver.DevicePtr `buf:"lap.n3.minv"`
+	Used  driver.DevicePtr `buf:"lap.n3.used"`
+	Order driver.DevicePtr `buf:"lap.fast.order,optional"`
+}
+
+// clear zeroes lap_n3's duals and columns on stream s, before the first
+// row is added (0 is all zero bits for the float duals too).
+func (b *n3Buffers) clear(t *driver.Thread, s driver.Stream, r, c int) error {
+	for _, z := range []struct {
+		ptr   driver.DevicePtr
+		words int64
+	}{{b.U, 2 * int64(r+1)}, {b.V, 2 * int64(c+1)}, {b.P, int64(c + 1)}} {
+		if err := t.MemsetD32Async(z.ptr, 0, z.words, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // HungarianN3 is cuda/hungarian-n3: the O(n^3) Hungarian algorithm of
 // impls/cpu/lap's SolveN3 on the GPU, in one thread block. Rows are added
 // one at a time, each by a shortest augmenting path grown with an array of
@@ -71,27 +98,22 @@ func HungarianN3(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, 
 		if err != nil {
 			return err
 		}
-		ptr, err := dev.Allocate(t, plan)
-		if err != nil {
+		var b n3Buffers
+		if err := dev.Allocate(t, plan, &b); err != nil {
 			return err
 		}
 		s := dev.Stream()
-		for _, z := range []struct {
-			name  string
-			words int64
-		}{{"lap.n3.u", 2 * int64(r+1)}, {"lap.n3.v", 2 * int64(c+1)}, {"lap.n3.p", int64(c + 1)}} {
-			if err := t.MemsetD32Async(ptr[z.name], 0, z.words, s); err != nil {
-				return err
-			}
+		if err := b.clear(t, s, r, c); err != nil {
+			return err
 		}
-		if err := n3Augment(ctx, t, dev, fn, ptr, r, c, r, 0, opt); err != nil {
+		if err := n3Augment(ctx, t, dev, fn, &b, r, c, r, 0, opt); err != nil {
 			return err
 		}
 		if err := t.StreamSynchronize(s); err != nil {
 			return err
 		}
 		opt.Rec.EndTotal()
-		return n3Download(t, dev, ptr, res, opt)
+		return n3Download(t, dev, &b, res, opt)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s %dx%d: %w", impl, r, c, err)
@@ -104,7 +126,7 @@ func HungarianN3(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, 
 // n3Augment adds count rows with lap_n3 (rows 1..count, or order[0..count)
 // when order is not 0) in launches of n3Chunk rows, checking ctx between
 // them; the GPU time goes to the phase augment.
-func n3Augment(ctx context.Context, t *driver.Thread, dev *cuda.Device, fn driver.Function, ptr map[string]driver.DevicePtr,
+func n3Augment(ctx context.Context, t *driver.Thread, dev *cuda.Device, fn driver.Function, b *n3Buffers,
 	r, c, count int, order driver.DevicePtr, opt Options) error {
 	for lo := 1; lo <= count; lo += n3Chunk {
 		if err := ctx.Err(); err != nil {
@@ -115,8 +137,7 @@ func n3Augment(ctx context.Context, t *driver.Thread, dev *cuda.Device, fn drive
 			return err
 		}
 		if err := t.Launch(fn, driver.D1(1), driver.D1(n3Threads), 0, dev.Stream(),
-			ptr["lap.c"], r, c, lo, hi, ptr["lap.n3.u"], ptr["lap.n3.v"], ptr["lap.n3.p"],
-			ptr["lap.n3.way"], ptr["lap.n3.minv"], ptr["lap.n3.used"], order); err != nil {
+			b.C, r, c, lo, hi, b.U, b.V, b.P, b.Way, b.MinV, b.Used, order); err != nil {
 			return err
 		}
 		d, err := dev.StopTimer(t)
@@ -130,16 +151,16 @@ func n3Augment(ctx context.Context, t *driver.Thread, dev *cuda.Device, fn drive
 
 // n3Download brings back lap_n3's columns and duals (d2h) into res, whose
 // U and V have a leading slot for row and column 0.
-func n3Download(t *driver.Thread, dev *cuda.Device, ptr map[string]driver.DevicePtr, res *lap.Result, opt Options) error {
+func n3Download(t *driver.Thread, dev *cuda.Device, b *n3Buffers, res *lap.Result, opt Options) error {
 	defer opt.Rec.Start(PhaseD2H)()
 	p := make([]int32, len(res.V))
-	if err := cuda.Download(t, dev, p, ptr["lap.n3.p"]); err != nil {
+	if err := cuda.Download(t, dev, p, b.P); err != nil {
 		return err
 	}
-	if err := cuda.Download(t, dev, res.U, ptr["lap.n3.u"]); err != nil {
+	if err := cuda.Download(t, dev, res.U, b.U); err != nil {
 		return err
 	}
-	if err := cuda.Download(t, dev, res.V, ptr["lap.n3.v"]); err != nil {
+	if err := cuda.Download(t, dev, res.V, b.V); err != nil {
 		return err
 	}
 	return assignFromColumns(p, res.Assignment)

@@ -122,6 +122,17 @@ func PaperPlan(rows, cols, sms int) cuda.Plan {
 	}}
 }
 
+// paperBuffers are cuda/paper's device buffers (PaperPlan).
+type paperBuffers struct {
+	Slack     driver.DevicePtr `buf:"lap.paper.slack"`
+	Zeros0    driver.DevicePtr `buf:"lap.paper.zeros0"`
+	Zeros1    driver.DevicePtr `buf:"lap.paper.zeros1"`
+	ZerosSize driver.DevicePtr `buf:"lap.paper.zerosSize"`
+	Vectors   driver.DevicePtr `buf:"lap.paper.vectors"`
+	Duals     driver.DevicePtr `buf:"lap.paper.duals"`
+	Flags     driver.DevicePtr `buf:"lap.paper.flags"`
+}
+
 // checkPaper refuses what cuda/paper cannot solve, before any device work,
 // and returns the scan of the costs. Slacks stay below (n+1)·R for a cost
 // spread R (see kernels/lap_paper.cu), which must fit int32.
@@ -329,8 +340,8 @@ func (st *stepTimer) close() { st.ws.events = st.all }
 // recorded, then downloads the stars and duals (d2h).
 func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, l paperLayout, shift int64, opt Options, d paperDesign, cnt *PaperCounts) (*lap.Result, error) {
 	n := l.n
-	buf, err := dev.Allocate(t, PaperPlan(l.rows, l.cols, dev.Props.SMs))
-	if err != nil {
+	var buf paperBuffers
+	if err := dev.Allocate(t, PaperPlan(l.rows, l.cols, dev.Props.SMs), &buf); err != nil {
 		return nil, err
 	}
 	fn, err := loadPaper(t, dev)
@@ -339,17 +350,17 @@ func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, l paperLa
 	}
 	cnt.KernelPath = dev.KernelPath(paperModule)
 	cnt.Blocks, cnt.ColsPerBlock = l.nb, l.a
-	slack, flags := buf["lap.paper.slack"], buf["lap.paper.flags"]
+	slack, flags := buf.Slack, buf.Flags
 	// The compressed zeros: step 6 builds the other copy from the current
 	// one; zeros and zerosSize are the current one.
-	zerosBuf := [2]driver.DevicePtr{buf["lap.paper.zeros0"], buf["lap.paper.zeros1"]}
-	sizeBuf := [2]driver.DevicePtr{buf["lap.paper.zerosSize"], buf["lap.paper.zerosSize"].Add(int64(4 * l.nb))}
+	zerosBuf := [2]driver.DevicePtr{buf.Zeros0, buf.Zeros1}
+	sizeBuf := [2]driver.DevicePtr{buf.ZerosSize, buf.ZerosSize.Add(int64(4 * l.nb))}
 	cur := 0
 	zeros, zerosSize := zerosBuf[0], sizeBuf[0]
-	vec := func(k int) driver.DevicePtr { return buf["lap.paper.vectors"].Add(int64(4 * k * n)) }
+	vec := func(k int) driver.DevicePtr { return buf.Vectors.Add(int64(4 * k * n)) }
 	rowOfStarAtCol, colOfStarAtRow, colOfPrimeAtRow, rowOfGreenAtCol := vec(0), vec(1), vec(2), vec(3)
 	coveredRow, coveredCol, rowMin := vec(4), vec(5), vec(6)
-	u, v := buf["lap.paper.duals"], buf["lap.paper.duals"].Add(int64(8*n))
+	u, v := buf.Duals, buf.Duals.Add(int64(8*n))
 	// Step 6's partial minima live in rowMin, free after step 1.
 	partial, reduceBlocks := rowMin, min(paperReduceBlocks, n)
 	s := dev.Stream()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/semibench/semibench/impls/cuda"
+	"github.com/semibench/semibench/impls/cuda/driver"
 	"github.com/semibench/semibench/problems/minplus"
 )
 
@@ -116,6 +117,37 @@ func Plan(name string, n, nnz int) (cuda.Plan, error) {
 	}
 	p.Buffers = append(p.Buffers, cuda.Buffer{Name: "minplus.flag", Bytes: flagBytes})
 	return p, nil
+}
+
+// denseBuffers are the device buffers of a dense product (Plan of
+// cuda/paper or cuda/fast).
+type denseBuffers struct {
+	A    driver.DevicePtr `buf:"minplus.a"`
+	B    driver.DevicePtr `buf:"minplus.b"`
+	C    driver.DevicePtr `buf:"minplus.c"`
+	Flag driver.DevicePtr `buf:"minplus.flag"`
+}
+
+// sparseBuffers are the device buffers of a cuda/sparse product (Plan).
+type sparseBuffers struct {
+	CSRPtr driver.DevicePtr `buf:"minplus.csr.ptr"`
+	CSRIdx driver.DevicePtr `buf:"minplus.csr.idx"`
+	CSRVal driver.DevicePtr `buf:"minplus.csr.val"`
+	B      driver.DevicePtr `buf:"minplus.b"`
+	C      driver.DevicePtr `buf:"minplus.c"`
+	Flag   driver.DevicePtr `buf:"minplus.flag"`
+}
+
+// sessionBuffers are a Session's device buffers (SessionPlan); cuda/sparse
+// keeps no dense A.
+type sessionBuffers struct {
+	CSRPtr driver.DevicePtr `buf:"session.csr.ptr"`
+	CSRIdx driver.DevicePtr `buf:"session.csr.idx"`
+	CSRVal driver.DevicePtr `buf:"session.csr.val"`
+	A      driver.DevicePtr `buf:"session.a,optional"`
+	P0     driver.DevicePtr `buf:"session.p0"`
+	P1     driver.DevicePtr `buf:"session.p1"`
+	Stats  driver.DevicePtr `buf:"session.stats"`
 }
 
 // SessionPlan returns the device memory of a Session of the named

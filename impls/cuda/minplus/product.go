@@ -260,15 +260,15 @@ func dense(ctx context.Context, impl string, n int, dst, a, b []int16, rec *benc
 	}
 	plan, _ := Plan(impl, n, 0)
 	err = dev.Run(ctx, func(t *driver.Thread) error {
-		bufs, err := dev.Allocate(t, plan)
-		if err != nil {
+		var bufs denseBuffers
+		if err := dev.Allocate(t, plan, &bufs); err != nil {
 			return err
 		}
 		k, err := loadKernels(t, dev, impl)
 		if err != nil {
 			return err
 		}
-		pa, pb, pc, flag := bufs["minplus.a"], bufs["minplus.b"], bufs["minplus.c"], bufs["minplus.flag"]
+		pa, pb, pc, flag := bufs.A, bufs.B, bufs.C, bufs.Flag
 		stop := rec.Start(PhaseH2D)
 		if err := k.prepareDense(t, dev, a, n, pc, pa, flag, "A"); err != nil {
 			return err
@@ -307,16 +307,16 @@ func sparse(ctx context.Context, dst []int16, a *minplus.CSR, b []int16, rec *be
 	}
 	plan, _ := Plan(NameSparse, n, a.NNZ())
 	err = dev.Run(ctx, func(t *driver.Thread) error {
-		bufs, err := dev.Allocate(t, plan)
-		if err != nil {
+		var bufs sparseBuffers
+		if err := dev.Allocate(t, plan, &bufs); err != nil {
 			return err
 		}
 		k, err := loadKernels(t, dev, NameSparse)
 		if err != nil {
 			return err
 		}
-		csr := [3]driver.DevicePtr{bufs["minplus.csr.ptr"], bufs["minplus.csr.idx"], bufs["minplus.csr.val"]}
-		pb, pc, flag := bufs["minplus.b"], bufs["minplus.c"], bufs["minplus.flag"]
+		csr := [3]driver.DevicePtr{bufs.CSRPtr, bufs.CSRIdx, bufs.CSRVal}
+		pb, pc, flag := bufs.B, bufs.C, bufs.Flag
 		stop := rec.Start(PhaseH2D)
 		if err := uploadCSR(t, dev, a, csr[0], csr[1], csr[2]); err != nil {
 			return err

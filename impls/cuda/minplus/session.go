@@ -72,18 +72,21 @@ func NewSession(ctx context.Context, impl string, a *minplus.CSR, opt minplus.Se
 		if s.kern, err = loadKernels(t, dev, impl); err != nil {
 			return err
 		}
-		bufs := map[string]driver.DevicePtr{}
-		for _, b := range plan.Buffers {
+		var bufs sessionBuffers
+		err := cuda.BindWith(plan, &bufs, func(b cuda.Buffer) (driver.DevicePtr, error) {
 			p, err := t.MemAlloc(int64(b.Bytes))
 			if err != nil {
-				return fmt.Errorf("allocating %s (%s): %w", b.Name, cuda.FormatBytes(b.Bytes), err)
+				return 0, fmt.Errorf("allocating %s (%s): %w", b.Name, cuda.FormatBytes(b.Bytes), err)
 			}
 			s.owned = append(s.owned, p)
-			bufs[b.Name] = p
+			return p, nil
+		})
+		if err != nil {
+			return err
 		}
-		s.csr = [3]driver.DevicePtr{bufs["session.csr.ptr"], bufs["session.csr.idx"], bufs["session.csr.val"]}
-		s.p = [2]driver.DevicePtr{bufs["session.p0"], bufs["session.p1"]}
-		s.a, s.stats = bufs["session.a"], bufs["session.stats"]
+		s.csr = [3]driver.DevicePtr{bufs.CSRPtr, bufs.CSRIdx, bufs.CSRVal}
+		s.p = [2]driver.DevicePtr{bufs.P0, bufs.P1}
+		s.a, s.stats = bufs.A, bufs.Stats
 		if err := uploadCSR(t, dev, a, s.csr[0], s.csr[1], s.csr[2]); err != nil {
 			return err
 		}

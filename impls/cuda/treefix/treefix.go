@@ -210,7 +210,7 @@ func BuildVector(ctx context.Context, t *treefix.Tree, opt Options) (*treefix.Ve
 			return err
 		}
 		r.rec.BeginTotal()
-		if err := r.alloc(plan); err != nil {
+		if err := r.dev.Allocate(th, plan, &r.vec); err != nil {
 			return err
 		}
 		if err := r.timed(treefix.PhaseEulerTour, func() error { return r.eulerTour(n, int(t.CSR.Root)) }); err != nil {
@@ -218,10 +218,10 @@ func BuildVector(ctx context.Context, t *treefix.Tree, opt Options) (*treefix.Ve
 		}
 		r.rec.EndTotal() // timed synchronised on its end event
 		t0 := time.Now()
-		if err := cuda.Download(th, dev, v.Open, r.buf["treefix.open"]); err != nil {
+		if err := cuda.Download(th, dev, v.Open, r.vec.Open); err != nil {
 			return err
 		}
-		if err := cuda.Download(th, dev, v.Close, r.buf["treefix.close"]); err != nil {
+		if err := cuda.Download(th, dev, v.Close, r.vec.Close); err != nil {
 			return err
 		}
 		r.rec.Add(treefix.PhaseD2H, time.Since(t0))
@@ -233,8 +233,54 @@ func BuildVector(ctx context.Context, t *treefix.Tree, opt Options) (*treefix.Ve
 	return v, nil
 }
 
-// inputBuffers are the buffers a run uploads into before its window.
-var inputBuffers = []string{"treefix.R", "treefix.C", "treefix.parent", "treefix.w"}
+// inputNames are the buffers a run uploads into before its window
+// (inputBuffers).
+var inputNames = []string{"treefix.R", "treefix.C", "treefix.parent", "treefix.w"}
+
+// inputBuffers are the buffers of InputPlan.
+type inputBuffers struct {
+	R      driver.DevicePtr `buf:"treefix.R"`
+	C      driver.DevicePtr `buf:"treefix.C"`
+	Parent driver.DevicePtr `buf:"treefix.parent"`
+	W      driver.DevicePtr `buf:"treefix.w"`
+}
+
+// parallelBuffers are the buffers of cuda/parallel's Plan.
+type parallelBuffers struct {
+	inputBuffers
+	Out driver.DevicePtr `buf:"treefix.out"`
+	Q   driver.DevicePtr `buf:"treefix.Q"`
+	Loc driver.DevicePtr `buf:"treefix.loc"`
+	CB  driver.DevicePtr `buf:"treefix.cb"`
+	Lev driver.DevicePtr `buf:"treefix.lev"`
+	St  driver.DevicePtr `buf:"treefix.st"`
+}
+
+// vectorialBuffers are the buffers of the Plan of cuda/vectorial and
+// cuda/vectorial-compensated; Ein and E2 are those of the compensated
+// leaffix only.
+type vectorialBuffers struct {
+	inputBuffers
+	Out   driver.DevicePtr `buf:"treefix.out"`
+	Open  driver.DevicePtr `buf:"treefix.open"`
+	Close driver.DevicePtr `buf:"treefix.close"`
+	Pos   driver.DevicePtr `buf:"treefix.pos"`
+	Succ  driver.DevicePtr `buf:"treefix.succ"`
+	Owner driver.DevicePtr `buf:"treefix.owner"`
+	Off   driver.DevicePtr `buf:"treefix.off"`
+	CIdx  driver.DevicePtr `buf:"treefix.cidx"`
+	List  driver.DevicePtr `buf:"treefix.list"`
+	RN0   driver.DevicePtr `buf:"treefix.rn0"`
+	RN1   driver.DevicePtr `buf:"treefix.rn1"`
+	RL0   driver.DevicePtr `buf:"treefix.rl0"`
+	RL1   driver.DevicePtr `buf:"treefix.rl1"`
+	Flags driver.DevicePtr `buf:"treefix.flags"`
+	Aggs  driver.DevicePtr `buf:"treefix.aggs"`
+	Incls driver.DevicePtr `buf:"treefix.incls"`
+	E     driver.DevicePtr `buf:"treefix.E"`
+	Ein   driver.DevicePtr `buf:"treefix.Ein,optional"`
+	E2    driver.DevicePtr `buf:"treefix.E2,optional"`
+}
 
 // InputPlan is the part of plan p that holds the run's input (the CSR
 // lists, the parent array and the weights): allocated and uploaded before
@@ -242,7 +288,7 @@ var inputBuffers = []string{"treefix.R", "treefix.C", "treefix.parent", "treefix
 func InputPlan(p cuda.Plan) cuda.Plan {
 	in := cuda.Plan{What: p.What + " (input)"}
 	for _, b := range p.Buffers {
-		if slices.Contains(inputBuffers, b.Name) {
+		if slices.Contains(inputNames, b.Name) {
 			in.Buffers = append(in.Buffers, b)
 		}
 	}
@@ -255,14 +301,9 @@ type runner struct {
 	dev *cuda.Device
 	s   driver.Stream
 	rec *bench.Recorder
-	buf map[string]driver.DevicePtr
-}
-
-// alloc gets every buffer of plan p.
-func (r *runner) alloc(p cuda.Plan) error {
-	var err error
-	r.buf, err = r.dev.Allocate(r.th, p)
-	return err
+	in  inputBuffers     // InputPlan's, allocated by upload
+	par parallelBuffers  // Plan's of cuda/parallel
+	vec vectorialBuffers // Plan's of cuda/vectorial*
 }
 
 func (r *runner) fn(name string) (driver.Function, error) { return r.dev.Function(r.th, module, name) }
@@ -301,21 +342,21 @@ func (r *runner) timed(phase string, f func() error) error {
 // CSR lists (and the parent array when parent is set) to the device, then
 // runs more (the weights' upload); phase h2d covers all of it.
 func (r *runner) upload(p cuda.Plan, t *treefix.Tree, parent bool, more func() error) error {
-	if err := r.alloc(InputPlan(p)); err != nil {
+	if err := r.dev.Allocate(r.th, InputPlan(p), &r.in); err != nil {
 		return err
 	}
 	defer r.rec.Start(treefix.PhaseH2D)()
 	c := t.CSR
-	if err := cuda.Upload(r.th, r.dev, r.buf["treefix.R"], c.R); err != nil {
+	if err := cuda.Upload(r.th, r.dev, r.in.R, c.R); err != nil {
 		return err
 	}
 	if len(c.C) > 0 {
-		if err := cuda.Upload(r.th, r.dev, r.buf["treefix.C"], c.C); err != nil {
+		if err := cuda.Upload(r.th, r.dev, r.in.C, c.C); err != nil {
 			return err
 		}
 	}
 	if parent {
-		if err := cuda.Upload(r.th, r.dev, r.buf["treefix.parent"], t.Parent); err != nil {
+		if err := cuda.Upload(r.th, r.dev, r.in.Parent, t.Parent); err != nil {
 			return err
 		}
 	}
@@ -326,20 +367,20 @@ func (r *runner) upload(p cuda.Plan, t *treefix.Tree, parent bool, more func() e
 // treefix.close: link it (tf_pos, tf_succ), pick the rulers, walk their
 // sublists, rank the rulers by pointer jumping, then every node.
 func (r *runner) eulerTour(n, root int) error {
-	b := r.buf
+	b := &r.vec
 	m := 2 * n
-	if err := r.launch("tf_pos", n-1, b["treefix.C"], n-1, b["treefix.pos"]); err != nil {
+	if err := r.launch("tf_pos", n-1, b.C, n-1, b.Pos); err != nil {
 		return err
 	}
-	if err := r.launch("tf_succ", n, b["treefix.R"], b["treefix.C"], b["treefix.parent"], b["treefix.pos"], n, b["treefix.succ"]); err != nil {
+	if err := r.launch("tf_succ", n, b.R, b.C, b.Parent, b.Pos, n, b.Succ); err != nil {
 		return err
 	}
-	count := b["treefix.flags"] // the ruler count borrows the scan's counter word
+	count := b.Flags // the ruler count borrows the scan's counter word
 	if err := r.th.MemsetD32Async(count, 0, 1, r.s); err != nil {
 		return err
 	}
 	head := 2 * root
-	if err := r.launch("tf_rulers", m, m, head, count, b["treefix.list"], b["treefix.cidx"]); err != nil {
+	if err := r.launch("tf_rulers", m, m, head, count, b.List, b.CIdx); err != nil {
 		return err
 	}
 	cnt := make([]int32, 1)
@@ -350,8 +391,8 @@ func (r *runner) eulerTour(n, root int) error {
 	if k < 1 || k > rulerCap(m) {
 		return fmt.Errorf("euler tour: %d rulers for %d tour nodes (at most %d)", k, m, rulerCap(m))
 	}
-	nx, ln := [2]driver.DevicePtr{b["treefix.rn0"], b["treefix.rn1"]}, [2]driver.DevicePtr{b["treefix.rl0"], b["treefix.rl1"]}
-	if err := r.launch("tf_walk", k, b["treefix.succ"], b["treefix.list"], b["treefix.cidx"], count, head, b["treefix.owner"], b["treefix.off"], nx[0], ln[0]); err != nil {
+	nx, ln := [2]driver.DevicePtr{b.RN0, b.RN1}, [2]driver.DevicePtr{b.RL0, b.RL1}
+	if err := r.launch("tf_walk", k, b.Succ, b.List, b.CIdx, count, head, b.Owner, b.Off, nx[0], ln[0]); err != nil {
 		return err
 	}
 	cur := 0
@@ -361,7 +402,7 @@ func (r *runner) eulerTour(n, root int) error {
 		}
 		cur ^= 1
 	}
-	return r.launch("tf_rank", m, m, b["treefix.owner"], b["treefix.off"], ln[cur], b["treefix.open"], b["treefix.close"])
+	return r.launch("tf_rank", m, m, b.Owner, b.Off, ln[cur], b.Open, b.Close)
 }
 
 func runOn[T Element](ctx context.Context, r *runner, impl string, op treefix.Op, t *treefix.Tree, w, out []T) error {
@@ -373,7 +414,7 @@ func runOn[T Element](ctx context.Context, r *runner, impl string, op treefix.Op
 		leaf = 1
 	}
 	err := r.upload(plan, t, impl != Parallel || op == treefix.Leaffix, func() error {
-		return cuda.Upload(r.th, r.dev, r.buf["treefix.w"], w)
+		return cuda.Upload(r.th, r.dev, r.in.W, w)
 	})
 	if err != nil {
 		return err
@@ -382,7 +423,12 @@ func runOn[T Element](ctx context.Context, r *runner, impl string, op treefix.Op
 		return err
 	}
 	r.rec.BeginTotal()
-	if err := r.alloc(plan); err != nil { // the input buffers are reused by name
+	// the input buffers are reused by name
+	dst, outBuf := any(&r.vec), &r.vec.Out
+	if impl == Parallel {
+		dst, outBuf = &r.par, &r.par.Out
+	}
+	if err := r.dev.Allocate(r.th, plan, dst); err != nil {
 		return err
 	}
 	if impl == Parallel {
@@ -401,7 +447,7 @@ func runOn[T Element](ctx context.Context, r *runner, impl string, op treefix.Op
 	}
 	r.rec.EndTotal()
 	t1 := time.Now()
-	if err := cuda.Download(r.th, r.dev, out, r.buf["treefix.out"]); err != nil {
+	if err := cuda.Download(r.th, r.dev, out, *outBuf); err != nil {
 		return err
 	}
 	r.rec.Add(treefix.PhaseD2H, time.Since(t1))
@@ -410,25 +456,24 @@ func runOn[T Element](ctx context.Context, r *runner, impl string, op treefix.Op
 
 // parallel launches the cooperative BFS kernel: one block per SM.
 func (r *runner) parallel(sfx string, n, root, leaf int) error {
-	b := r.buf
+	b := &r.par
 	f, err := r.fn("tf_bfs_" + sfx)
 	if err != nil {
 		return err
 	}
-	if err := r.th.MemsetD32Async(b["treefix.st"], 0, 16, r.s); err != nil {
+	if err := r.th.MemsetD32Async(b.St, 0, 16, r.s); err != nil {
 		return err
 	}
-	bar := b["treefix.st"].Add(32)
+	bar := b.St.Add(32)
 	return r.th.LaunchCooperative(f, driver.D1(r.dev.Props.SMs), driver.D1(bfsThreads), 0, r.s,
-		b["treefix.R"], b["treefix.C"], b["treefix.parent"], b["treefix.w"], b["treefix.out"],
-		b["treefix.Q"], b["treefix.loc"], b["treefix.cb"], b["treefix.lev"], b["treefix.st"], bar, root, leaf)
+		b.R, b.C, b.Parent, b.W, b.Out, b.Q, b.Loc, b.CB, b.Lev, b.St, bar, root, leaf)
 }
 
 // vectorial runs write, scan and read, each timed with events (phases of
 // total's breakdown), their sum reported as the summary phase compute (the
 // paper's computation time, not counted twice).
 func (r *runner) vectorial(comp bool, sfx string, elem, n, leaf int) error {
-	b := r.buf
+	b := &r.vec
 	th, s := r.th, r.s
 	var ev [4]driver.Event
 	for i := range ev {
@@ -441,14 +486,14 @@ func (r *runner) vectorial(comp bool, sfx string, elem, n, leaf int) error {
 	}
 	m := 2 * n
 	wide := comp && leaf == 1 && sfx != "i64"
-	ein := b["treefix.E"]
+	ein := b.E
 	if wide {
-		ein = b["treefix.Ein"]
+		ein = b.Ein
 	}
 	if err := th.EventRecord(ev[0], s); err != nil {
 		return err
 	}
-	if err := r.launch("tf_write_"+sfx, n, b["treefix.open"], b["treefix.close"], b["treefix.w"], ein, n, leaf); err != nil {
+	if err := r.launch("tf_write_"+sfx, n, b.Open, b.Close, b.W, ein, n, leaf); err != nil {
 		return err
 	}
 	if err := th.EventRecord(ev[1], s); err != nil {
@@ -457,7 +502,7 @@ func (r *runner) vectorial(comp bool, sfx string, elem, n, leaf int) error {
 	// the scan runs in place on E (a tile is loaded whole before it is
 	// stored), except the wide one: Ein to the hi and lo prefixes in E2 and E
 	tiles := (m + scanTile(elem) - 1) / scanTile(elem)
-	counter := b["treefix.flags"]
+	counter := b.Flags
 	flags := counter.Add(4)
 	if err := th.MemsetD32Async(counter, 0, int64(tiles+1), s); err != nil {
 		return err
@@ -473,11 +518,11 @@ func (r *runner) vectorial(comp bool, sfx string, elem, n, leaf int) error {
 	if err != nil {
 		return err
 	}
-	args := []any{b["treefix.E"], int64(m), b["treefix.E"]}
+	args := []any{b.E, int64(m), b.E}
 	if wide {
-		args = []any{ein, int64(m), b["treefix.E2"], b["treefix.E"]}
+		args = []any{ein, int64(m), b.E2, b.E}
 	}
-	args = append(args, counter, flags, b["treefix.aggs"], b["treefix.incls"])
+	args = append(args, counter, flags, b.Aggs, b.Incls)
 	if err := th.Launch(f, driver.D1(tiles), driver.D1(scanThreads), 0, s, args...); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
@@ -487,11 +532,11 @@ func (r *runner) vectorial(comp bool, sfx string, elem, n, leaf int) error {
 	var rerr error
 	switch {
 	case leaf == 0:
-		rerr = r.launch("tf_read_root_"+sfx, n, b["treefix.open"], b["treefix.E"], b["treefix.out"], n)
+		rerr = r.launch("tf_read_root_"+sfx, n, b.Open, b.E, b.Out, n)
 	case wide:
-		rerr = r.launch("tf_read_leaf_dd_"+sfx, n, b["treefix.open"], b["treefix.close"], b["treefix.E2"], b["treefix.E"], b["treefix.w"], b["treefix.out"], n)
+		rerr = r.launch("tf_read_leaf_dd_"+sfx, n, b.Open, b.Close, b.E2, b.E, b.W, b.Out, n)
 	default:
-		rerr = r.launch("tf_read_leaf_"+sfx, n, b["treefix.open"], b["treefix.close"], b["treefix.E"], b["treefix.w"], b["treefix.out"], n)
+		rerr = r.launch("tf_read_leaf_"+sfx, n, b.Open, b.Close, b.E, b.W, b.Out, n)
 	}
 	if rerr != nil {
 		return rerr

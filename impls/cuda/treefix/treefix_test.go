@@ -356,8 +356,8 @@ func TestInputPlan(t *testing.T) {
 		for _, op := range []treefix.Op{treefix.Rootfix, treefix.Leaffix} {
 			p := Plan(impl, op, 1000, 8)
 			in := InputPlan(p)
-			if len(in.Buffers) != len(inputBuffers) {
-				t.Fatalf("%s %s: input plan %v, want the buffers %v", impl, op, in.Buffers, inputBuffers)
+			if len(in.Buffers) != len(inputNames) {
+				t.Fatalf("%s %s: input plan %v, want the buffers %v", impl, op, in.Buffers, inputNames)
 			}
 			for _, b := range in.Buffers {
 				if !slices.Contains(p.Buffers, b) {
