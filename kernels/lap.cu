@@ -123,7 +123,13 @@ __device__ void n3Rows(const C* __restrict__ c, int rows, int cols, int rowBegin
       *sj0 = 0;
     }
     __syncthreads();
+    // Each step adds a column to the tree, so a row takes at most cols + 1
+    // steps. The bound turns a broken invariant (say, non-finite costs)
+    // into an unfinished matching, which the host's certificate rejects,
+    // instead of a kernel that never ends. Every thread counts alike.
+    int steps = 0;
     for (;;) {
+      if (++steps > cols + 1) return;
       const int j0 = *sj0;
       if (tid == 0) used[j0] = 1;
       const int i0 = p[j0];

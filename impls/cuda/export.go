@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/semibench/semibench/impls/cuda/nvrtc"
 	"github.com/semibench/semibench/kernels"
@@ -36,6 +37,9 @@ func ExportPTX(dir string) error {
 		return errors.New("exporting PTX: no kernel sources embedded")
 	}
 	ver, _ := nvrtc.Version()
+	if archs, _ := nvrtc.SupportedArchs(); len(archs) > 0 && !slices.Contains(archs, fallbackCC) {
+		return fmt.Errorf("exporting PTX: NVRTC %s cannot target %s (its oldest architecture is sm_%d): %w; regenerate with an NVRTC from 11.2 to 12.x", ver, kernels.FallbackArch, slices.Min(archs), ErrFallbackArch)
+	}
 	for _, s := range srcs {
 		out, err := nvrtc.Compile(s.Code, s.Name+".cu", nvrtcHeaders(s), kernels.Options(kernels.FallbackArch))
 		if err != nil {
@@ -55,6 +59,13 @@ func ExportPTX(dir string) error {
 	}
 	return nil
 }
+
+// fallbackCC is kernels.FallbackArch's compute capability.
+const fallbackCC = 70
+
+// ErrFallbackArch is wrapped by ExportPTX when the NVRTC found no longer
+// compiles for kernels.FallbackArch (CUDA 13 dropped Volta).
+var ErrFallbackArch = errors.New("the fallback architecture is not supported by this NVRTC")
 
 // nvrtcHeaders hands a source's headers to NVRTC.
 func nvrtcHeaders(s kernels.Source) []nvrtc.Header {
