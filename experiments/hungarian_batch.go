@@ -65,15 +65,11 @@ func hungarianBatchCase(n int, rangeLabel string, count int, opt Options) Case {
 			if err != nil {
 				return nil, err
 			}
-			b := &lap.Batch{Name: fmt.Sprintf("batch of %d %dx%d", count, n, n), Count: count, Rows: n, Cols: n, Int: make([]int64, count*n*n)}
-			err = lap.ForEachProblem(ctx, count, opt.Threads, func(k int) error {
-				c, err := lapcost.Generate(n, n, rng, seed+uint64(k))
-				copy(b.Int[k*n*n:], c)
-				return err
-			})
+			costs, err := lapcost.GenerateBatch(count, n, n, rng, seed)
 			if err != nil {
 				return nil, err
 			}
+			b := &lap.Batch{Name: fmt.Sprintf("batch of %d %dx%d", count, n, n), Count: count, Rows: n, Cols: n, Int: costs}
 			metrics := map[string]float64{"range": float64(rng), "count": float64(count)}
 			jv := lap.JV
 			// The certified optima, computed once per case when the first

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -20,15 +21,18 @@ func init() {
 }
 
 // genLAP is `semibench gen lap`: the paper's uniform integer costs
-// (generators/lapcost) as CSV, a row per line, the input of `solve lap`.
+// (generators/lapcost) as CSV, a row per line, the input of `solve lap`;
+// with --count K, a batch file of K matrices (problem k from seed S+k, as
+// hungarian/batch generates them), the input of `solve lap --batch`.
 func genLAP(_ context.Context, args []string) error {
 	fs := flag.NewFlagSet("gen lap", flag.ContinueOnError)
 	n := fs.Int("n", 0, "rows")
 	cols := fs.Int("cols", 0, "columns (0: n, a square matrix; at least n)")
 	rng := fs.String("range", "n", "costs uniform in [0, range): a label Fn such as 0.1n, n or 10n (the paper's)")
 	seed := fs.Uint64("seed", 1, "generator seed")
-	out := fs.String("out", "", "output CSV file")
-	if err := parseFlags(fs, &command{name: "gen lap", summary: generatorHelp["lap"], usage: "gen lap --n N [--cols C] [--range 0.1n|n|10n] [--seed S] --out FILE.csv"}, args, "out"); err != nil {
+	count := fs.Int("count", 0, "write a batch file of this many matrices, problem k from seed S+k (0: one matrix as CSV)")
+	out := fs.String("out", "", "output file: CSV, or with --count a batch file ("+lap.BatchFormat+")")
+	if err := parseFlags(fs, &command{name: "gen lap", summary: generatorHelp["lap"], usage: "gen lap --n N [--cols C] [--range 0.1n|n|10n] [--seed S] [--count K] --out FILE"}, args, "out"); err != nil {
 		return err
 	}
 	if *cols == 0 {
@@ -44,13 +48,27 @@ func genLAP(_ context.Context, args []string) error {
 	if err != nil {
 		return usagef("--range: %v", err)
 	}
-	c, err := lapcost.Generate(*n, *cols, r, *seed)
+	if *count < 0 || (*count > 0 && *count > lapcost.MaxCells/(*n**cols)) {
+		return usagef("--count must be from 0 to %d for %d x %d matrices, got %d", lapcost.MaxCells/(*n**cols), *n, *cols, *count)
+	}
+	problems := max(1, *count)
+	c, err := lapcost.GenerateBatch(problems, *n, *cols, r, *seed)
 	if err != nil {
 		return err
 	}
 	return writeFile(*out, func(w *bufio.Writer) error {
+		if *count > 0 {
+			if _, err := fmt.Fprintf(w, "lapbatch %d %d %d\n", *count, *n, *cols); err != nil {
+				return err
+			}
+		}
 		var line []byte
-		for i := range *n {
+		for i := range problems * *n {
+			if *count > 0 && i > 0 && i%*n == 0 {
+				if err := w.WriteByte('\n'); err != nil {
+					return err
+				}
+			}
 			line = line[:0]
 			for j, v := range c[i**cols : (i+1)**cols] {
 				if j > 0 {

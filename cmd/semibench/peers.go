@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -38,7 +39,7 @@ func init() {
 
 // peerExperiments are the experiments peers are recorded under; their
 // parameters are checked against the experiment's own cells.
-var peerExperiments = []string{"hungarian/table1", "domination/table2"}
+var peerExperiments = []string{"hungarian/table1", "hungarian/batch", "domination/table2"}
 
 // multiFlag is a repeatable string flag.
 type multiFlag []string
@@ -49,6 +50,7 @@ func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 // peerRecord is what `peers record` was asked to write.
 type peerRecord struct {
 	out, experiment, impl, instance, recurrence string
+	costs                                       string // hungarian/batch: the peer's objectives, a file
 	params                                      bench.Params
 	phases                                      []bench.Phase
 	cost                                        int64
@@ -101,7 +103,8 @@ func parsePeerRecord(args []string) (*peerRecord, error) {
 	fs.Var(&params, "param", "a parameter of the cell, NAME=VALUE, repeated: n=1024 and range=n for hungarian/table1, m=9 for domination/table2 (the experiment's own names and values)")
 	fs.Var(&phases, "phase", "a headline phase and every sample in ms, NAME=MS,MS,...: total (input already on the device) and/or end_to_end (host to host), repeated")
 	cost := fs.String("cost", "", "the optimal cost the peer reported (LAP); checked against the certified optimum of --instance")
-	fs.StringVar(&pr.instance, "instance", "", "the cost matrix the peer solved, as written by `semibench gen lap` (CSV); must be the cell's instance for --seed")
+	fs.StringVar(&pr.instance, "instance", "", "the cost matrix the peer solved, as written by `semibench gen lap` (CSV; for hungarian/batch the batch file of `gen lap --count`); must be the cell's instance for --seed")
+	fs.StringVar(&pr.costs, "costs", "", "hungarian/batch: a file of the peer's reported objectives, one integer per line in problem order; each is checked against the certified optimum of its problem of --instance")
 	fs.Uint64Var(&pr.seed, "seed", 1, "generator seed of the cell's instance (semibench run's --seed, 1 by default)")
 	fs.StringVar(&pr.recurrence, "recurrence", "", "domination/table2: the peer's printed r0m=R,n0m=N,am=A,bm=B as r0=R,n0=N,a=A,b=B, compared with semibench's Algorithms 3-4 on cpu/sparse (its r0m is our r0 + 1)")
 	fs.Var(&notes, "note", "a remark kept in the record (what the peer ran on, its generator if not ours), repeated")
@@ -155,10 +158,20 @@ func parsePeerRecord(args []string) (*peerRecord, error) {
 		if pr.haveCost != (pr.instance != "") {
 			return nil, usagef("--cost and --instance go together (the peer's cost, checked on the instance it solved)")
 		}
-	case "domination/table2":
-		if pr.haveCost || pr.instance != "" {
-			return nil, usagef("--cost and --instance are for hungarian/table1")
+	case "hungarian/batch":
+		if pr.recurrence != "" || pr.haveCost {
+			return nil, usagef("hungarian/batch takes --costs FILE (the peer's objective per problem) with --instance, not --cost or --recurrence")
 		}
+		if (pr.costs != "") != (pr.instance != "") {
+			return nil, usagef("--costs and --instance go together (the peer's objectives, checked on the batch it solved)")
+		}
+	case "domination/table2":
+		if pr.haveCost || pr.instance != "" || pr.costs != "" {
+			return nil, usagef("--cost, --costs and --instance are for the Hungarian experiments")
+		}
+	}
+	if pr.costs != "" && pr.experiment != "hungarian/batch" {
+		return nil, usagef("--costs is for hungarian/batch")
 	}
 	pr.notes, pr.fileNotes = notes, fileNotes
 	return pr, nil
@@ -204,6 +217,14 @@ func (pr *peerRecord) record(ctx context.Context) (bench.Record, error) {
 	case "hungarian/table1":
 		if pr.instance != "" {
 			in, chk, err := checkLAPPeer(ctx, params, pr.instance, pr.seed, pr.cost)
+			if err != nil {
+				return bench.Record{}, err
+			}
+			rec.Input, rec.Check = in, chk
+		}
+	case "hungarian/batch":
+		if pr.instance != "" {
+			in, chk, err := checkLAPBatchPeer(ctx, params, pr.instance, pr.seed, pr.costs)
 			if err != nil {
 				return bench.Record{}, err
 			}
@@ -302,6 +323,87 @@ func checkLAPPeer(ctx context.Context, params bench.Params, path string, seed ui
 	chk.OK = true
 	chk.Detail = fmt.Sprintf("optimal cost %d", cost)
 	return in, chk, nil
+}
+
+// checkLAPBatchPeer checks that the batch file is the cell's (count
+// problems, problem k from seed+k, as hungarian/batch generates them) and
+// that every objective the peer reported (costsPath: one integer per line)
+// is its problem's optimum found by cpu/jv and certified by its duals.
+func checkLAPBatchPeer(ctx context.Context, params bench.Params, path string, seed uint64, costsPath string) (*bench.Input, *bench.Check, error) {
+	n, _ := strconv.Atoi(params.Get("n"))
+	count, _ := strconv.Atoi(params.Get("count"))
+	label := params.Get("range")
+	rng, err := lapcost.Range(label, n)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := lap.ReadBatchFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--instance: %w", err)
+	}
+	if !b.IsInt() || b.Count != count || b.Rows != n || b.Cols != n {
+		return nil, nil, fmt.Errorf("--instance %s: want %d integer %dx%d problems, got %d of %dx%d", path, count, n, n, b.Count, b.Rows, b.Cols)
+	}
+	want, err := lapcost.GenerateBatch(count, n, n, rng, seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	hash := lapcost.Hash(b.Int)
+	if hash != lapcost.Hash(want) {
+		return nil, nil, fmt.Errorf("--instance %s is not the cell's batch (n=%d, range %s, count %d, seed %d): write it with `semibench gen lap --n %d --range %s --count %d --seed %d`", path, n, label, count, seed, n, label, count, seed)
+	}
+	got, err := readPeerCosts(costsPath, count)
+	if err != nil {
+		return nil, nil, err
+	}
+	ref, err := lap.JV.SolveBatch(ctx, b, 0, nil)
+	if err == nil {
+		err = lap.CertifyBatch(b, ref, 0)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("certifying the optima of %s: %w", path, err)
+	}
+	in := &bench.Input{Generator: "lapcost", Seed: seed, Hash: hash,
+		Description: fmt.Sprintf("%d problems of %dx%d uniform integer costs in [0, %d) (range %s), problem k from seed %d+k, from %s", count, n, n, rng, label, seed, path)}
+	chk := &bench.Check{Method: "every objective the peer reported = its problem's optimum found by cpu/jv and certified by its duals"}
+	bad := 0
+	for k, c := range got {
+		if d := float64(c - ref.Int[k].Cost); d != 0 {
+			if bad == 0 {
+				chk.Detail = fmt.Sprintf("problem %d: peer's cost %d, certified optimum %d", k+1, c, ref.Int[k].Cost)
+			}
+			bad++
+			chk.MaxErr = max(chk.MaxErr, math.Abs(d))
+		}
+	}
+	if bad > 0 {
+		chk.Detail = fmt.Sprintf("%d of %d objectives off the optimum; first: %s", bad, count, chk.Detail)
+		return in, chk, nil
+	}
+	chk.OK = true
+	chk.Detail = fmt.Sprintf("%d objectives, every one optimal", count)
+	return in, chk, nil
+}
+
+// readPeerCosts reads count integers, one per line, naming the file and
+// line of a bad one.
+func readPeerCosts(path string, count int) ([]int64, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--costs: %w", err)
+	}
+	var out []int64
+	for i, line := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
+		v, err := strconv.ParseInt(strings.TrimSpace(line), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("--costs %s:%d: %q is not an integer", path, i+1, line)
+		}
+		out = append(out, v)
+	}
+	if len(out) != count {
+		return nil, fmt.Errorf("--costs %s: %d objectives for %d problems", path, len(out), count)
+	}
+	return out, nil
 }
 
 // checkDominationPeer compares the peer's recurrence (r0, n0, a, b of

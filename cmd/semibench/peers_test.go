@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -157,5 +159,68 @@ func TestPeersRecordDomination(t *testing.T) {
 	good := rec(strings.Join(want, ","))
 	if good.Status != bench.StatusOK || !good.Check.OK || good.Params.String() != "m=4" {
 		t.Errorf("right recurrence %v: %s %+v", want, good.Status, good.Check)
+	}
+}
+
+// TestPeersRecordBatch: a batch peer's objectives are checked one by one
+// against the certified optima of the cell's batch; a wrong batch file or
+// a short costs file is refused.
+func TestPeersRecordBatch(t *testing.T) {
+	dir := t.TempDir()
+	in, out, costs := filepath.Join(dir, "b.txt"), filepath.Join(dir, "p.json"), filepath.Join(dir, "c.txt")
+	if code, _, stderr := capture(t, "gen", "lap", "--n", "16", "--range", "n", "--count", "300", "--out", in); code != 0 {
+		t.Fatalf("gen lap --count: %d %s", code, stderr)
+	}
+	c, err := lapcost.GenerateBatch(300, 16, 16, 16, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := lap.JV.SolveBatch(context.Background(), &lap.Batch{Count: 300, Rows: 16, Cols: 16, Int: c}, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, r := range ref.Int {
+		lines = append(lines, strconv.FormatInt(r.Cost, 10))
+	}
+	write := func(ls []string) {
+		if err := os.WriteFile(costs, []byte(strings.Join(ls, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	args := func(impl, batch string) []string {
+		return []string{"peers", "record", "--out", out, "--experiment", "hungarian/batch", "--impl", impl,
+			"--param", "n=16", "--param", "range=n", "--param", "count=300", "--phase", "end_to_end=4,5,6",
+			"--instance", batch, "--costs", costs}
+	}
+	write(lines)
+	if code, _, stderr := capture(t, args("peer/ok", in)...); code != 0 {
+		t.Fatalf("record: exit %d: %s", code, stderr)
+	}
+	bad := slices.Clone(lines)
+	bad[4] = "999999"
+	write(bad)
+	if code, _, stderr := capture(t, args("peer/bad", in)...); code != 0 {
+		t.Fatalf("record (a wrong objective): exit %d: %s", code, stderr)
+	}
+	f, err := bench.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Records) != 2 || f.Records[0].Check == nil || !f.Records[0].Check.OK || f.Records[1].Check == nil || f.Records[1].Check.OK ||
+		!strings.Contains(f.Records[1].Check.Detail, "problem 5") {
+		t.Fatalf("records: %+v", f.Records)
+	}
+	write(lines[:299])
+	if code, _, stderr := capture(t, args("peer/short", in)...); code != 1 || !strings.Contains(stderr, "299 objectives for 300 problems") {
+		t.Errorf("short costs file: exit %d, %q", code, stderr)
+	}
+	other := filepath.Join(dir, "other.txt")
+	if code, _, stderr := capture(t, "gen", "lap", "--n", "16", "--range", "n", "--count", "300", "--seed", "2", "--out", other); code != 0 {
+		t.Fatalf("gen lap: %d %s", code, stderr)
+	}
+	write(lines)
+	if code, _, stderr := capture(t, args("peer/other", other)...); code != 1 || !strings.Contains(stderr, "not the cell's batch") {
+		t.Errorf("another batch: exit %d, %q", code, stderr)
 	}
 }

@@ -4,12 +4,15 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Stream is the PCG stream selector (the second seed word): "lapc".
@@ -75,6 +78,40 @@ func Generate(rows, cols int, rng int64, seed uint64) ([]int64, error) {
 		c[k] = int64(hi)
 	}
 	return c, nil
+}
+
+// GenerateBatch returns count independent rows x cols matrices, back to
+// back: problem k (0-based) is Generate(rows, cols, rng, seed+k), the
+// matrix `semibench gen lap --seed S+k` writes. The problems are generated
+// in parallel; the bytes do not depend on the machine.
+func GenerateBatch(count, rows, cols int, rng int64, seed uint64) ([]int64, error) {
+	if count < 1 || rows < 1 || cols < 1 || rows > MaxCells/cols || count > MaxCells/(rows*cols) {
+		return nil, fmt.Errorf("lapcost: batch of %d matrices %dx%d not in 1..%d cells", count, rows, cols, MaxCells)
+	}
+	out := make([]int64, count*rows*cols)
+	s := rows * cols
+	workers := min(count, runtime.GOMAXPROCS(0))
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := w; k < count; k += workers {
+				c, err := Generate(rows, cols, rng, seed+uint64(k))
+				if err != nil {
+					errs[w] = err
+					return
+				}
+				copy(out[k*s:], c)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // Square is Generate for an n x n matrix with a range label.

@@ -86,3 +86,28 @@ func TestBoundsAndDeterminism(t *testing.T) {
 		t.Error("range 0 accepted")
 	}
 }
+
+// TestGenerateBatch: problem k of a batch is the matrix of seed+k, and bad
+// sizes are refused.
+func TestGenerateBatch(t *testing.T) {
+	const count, r, c = 7, 3, 5
+	b, err := GenerateBatch(count, r, c, 10, 42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range count {
+		want, err := Generate(r, c, 10, 42+uint64(k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(b[k*r*c:(k+1)*r*c], want) {
+			t.Fatalf("problem %d differs from Generate with seed %d", k, 42+k)
+		}
+	}
+	if _, err := GenerateBatch(0, r, c, 10, 1); err == nil {
+		t.Error("a batch of 0 problems was accepted")
+	}
+	if _, err := GenerateBatch(2, r, c, 0, 1); err == nil {
+		t.Error("range 0 was accepted")
+	}
+}
