@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -66,8 +65,14 @@ func Generate(rows, cols int, rng int64, seed uint64) ([]int64, error) {
 	if rng < 1 {
 		return nil, fmt.Errorf("lapcost: range must be positive, got %d", rng)
 	}
-	src := rand.NewPCG(seed, Stream)
 	c := make([]int64, rows*cols)
+	fill(c, rng, seed)
+	return c, nil
+}
+
+// fill sets c to the generator's values for rng and seed, in order.
+func fill(c []int64, rng int64, seed uint64) {
+	src := rand.NewPCG(seed, Stream)
 	b := uint64(rng)
 	thresh := -b % b
 	for k := range c {
@@ -77,7 +82,6 @@ func Generate(rows, cols int, rng int64, seed uint64) ([]int64, error) {
 		}
 		c[k] = int64(hi)
 	}
-	return c, nil
 }
 
 // GenerateBatch returns count independent rows x cols matrices, back to
@@ -91,26 +95,20 @@ func GenerateBatch(count, rows, cols int, rng int64, seed uint64) ([]int64, erro
 	out := make([]int64, count*rows*cols)
 	s := rows * cols
 	workers := min(count, runtime.GOMAXPROCS(0))
-	errs := make([]error, workers)
+	if rng < 1 {
+		return nil, fmt.Errorf("lapcost: range must be positive, got %d", rng)
+	}
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for k := w; k < count; k += workers {
-				c, err := Generate(rows, cols, rng, seed+uint64(k))
-				if err != nil {
-					errs[w] = err
-					return
-				}
-				copy(out[k*s:], c)
+				fill(out[k*s:(k+1)*s], rng, seed+uint64(k))
 			}
 		}()
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
 	return out, nil
 }
 

@@ -88,7 +88,7 @@ func testTrees(t *testing.T) map[string]*trees.Tree {
 func TestExact(t *testing.T) {
 	needGPU(t)
 	ctx := t.Context()
-	names := slices.Sorted(func(yield func(string) bool) {
+	trees := slices.Sorted(func(yield func(string) bool) {
 		for k := range testTrees(t) {
 			if !yield(k) {
 				return
@@ -96,7 +96,7 @@ func TestExact(t *testing.T) {
 		}
 	})
 	all := testTrees(t)
-	for _, name := range names {
+	for _, name := range trees {
 		tr := all[name]
 		pt, err := treefix.NewTree(tr.Parent)
 		if err != nil {
