@@ -70,6 +70,10 @@ func hungarianBatchCase(n int, rangeLabel string, count int, opt Options) Case {
 				return nil, err
 			}
 			b := &lap.Batch{Name: fmt.Sprintf("batch of %d %dx%d", count, n, n), Count: count, Rows: n, Cols: n, Int: costs}
+			hash, err := lapcost.HashBatch(costs, count)
+			if err != nil {
+				return nil, err
+			}
 			metrics := map[string]float64{"range": float64(rng), "count": float64(count)}
 			jv := lap.JV
 			// The certified optima, computed once per case when the first
@@ -94,7 +98,7 @@ func hungarianBatchCase(n int, rangeLabel string, count int, opt Options) Case {
 				return ref, refErr
 			}
 			return &Instance{
-				Input: &bench.Input{Generator: "lapcost", Seed: seed, Hash: lapcost.Hash(b.Int),
+				Input: &bench.Input{Generator: "lapcost", Seed: seed, Hash: hash,
 					Description: fmt.Sprintf("%d problems of %dx%d uniform integer costs in [0, %d) (range %s), problem k from seed %d+k", count, n, n, rng, rangeLabel, seed)},
 				Metrics: metrics,
 				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {

@@ -348,8 +348,11 @@ func checkLAPBatchPeer(ctx context.Context, params bench.Params, path string, se
 	if err != nil {
 		return nil, nil, err
 	}
-	hash := lapcost.Hash(b.Int)
-	if hash != lapcost.Hash(want) {
+	hash, err := lapcost.HashBatch(b.Int, count)
+	if err != nil {
+		return nil, nil, err
+	}
+	if wantHash, _ := lapcost.HashBatch(want, count); hash != wantHash {
 		return nil, nil, fmt.Errorf("--instance %s is not the cell's batch (n=%d, range %s, count %d, seed %d): write it with `semibench gen lap --n %d --range %s --count %d --seed %d`", path, n, label, count, seed, n, label, count, seed)
 	}
 	got, err := readPeerCosts(costsPath, count)

@@ -1,7 +1,10 @@
 package lapcost
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -109,5 +112,36 @@ func TestGenerateBatch(t *testing.T) {
 	}
 	if _, err := GenerateBatch(2, r, c, 0, 1); err == nil {
 		t.Error("range 0 was accepted")
+	}
+}
+
+// TestHashBatch: the batch digest is the digest of the problems' digests,
+// it changes with any cost, and a batch that does not split is refused.
+func TestHashBatch(t *testing.T) {
+	c, err := GenerateBatch(5, 4, 4, 16, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h1, err := HashBatch(c, 5)
+	if err != nil || !strings.HasPrefix(h1, "sha256-batch:") {
+		t.Fatalf("HashBatch = %q, %v", h1, err)
+	}
+	h := sha256.New()
+	for k := range 5 {
+		d := digest(c[k*16 : (k+1)*16])
+		h.Write(d[:])
+		if "sha256:"+hex.EncodeToString(d[:]) != Hash(c[k*16:(k+1)*16]) {
+			t.Fatal("digest and Hash disagree")
+		}
+	}
+	if want := "sha256-batch:" + hex.EncodeToString(h.Sum(nil)); h1 != want {
+		t.Errorf("HashBatch = %s, want %s", h1, want)
+	}
+	c[37]++
+	if h2, _ := HashBatch(c, 5); h2 == h1 {
+		t.Error("a changed cost left the digest unchanged")
+	}
+	if _, err := HashBatch(c, 3); err == nil {
+		t.Error("80 costs split into 3 problems")
 	}
 }

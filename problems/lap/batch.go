@@ -64,13 +64,18 @@ func (b *Batch) Validate() error {
 	if (b.IsInt() && len(b.Int) != want) || (!b.IsInt() && len(b.Float) != want) {
 		return fmt.Errorf("%w: %d problems of %dx%d need %d values, have %d", ErrShape, b.Count, b.Rows, b.Cols, want, max(len(b.Int), len(b.Float)))
 	}
-	for k := range b.Count {
-		var err error
+	// The problems are checked in parallel (a batch can hold gigabytes);
+	// the error names the first bad problem, as a sequential scan would.
+	errs := make([]error, b.Count)
+	ForEachProblem(context.Background(), b.Count, 0, func(k int) error {
 		if b.IsInt() {
-			err = b.Matrix(k).Validate()
+			errs[k] = b.Matrix(k).Validate()
 		} else {
-			err = b.FloatMatrix(k).Validate()
+			errs[k] = b.FloatMatrix(k).Validate()
 		}
+		return nil
+	})
+	for k, err := range errs {
 		if err != nil {
 			return fmt.Errorf("problem %d: %w", k+1, err)
 		}

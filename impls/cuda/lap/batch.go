@@ -115,7 +115,7 @@ func SolveBatch(ctx context.Context, b *lap.Batch, opt Options) (*lap.BatchOutpu
 	}
 	out := &lap.BatchOutput{}
 	if b.IsInt() {
-		if k := firstBeyond32(b.Int); k >= 0 {
+		if k := firstBeyond32(b.Int, b.Size()); k >= 0 {
 			s := b.Size()
 			return nil, fmt.Errorf("%s: %s: %w: problem %d, row %d, column %d: cost %d is beyond int32, the batch kernel's cost type",
 				impl, b.Name, lap.ErrOverflow, k/s+1, k%s/b.Cols+1, k%b.Cols+1, b.Int[k])
@@ -183,11 +183,24 @@ func SolveBatchFloat[C floatCost](ctx context.Context, count, rows, cols int, co
 	return out, nil
 }
 
-// firstBeyond32 returns the index of the first value beyond int32, -1 when
+// firstBeyond32 returns the index of the first value beyond int32 in a
+// batch of problems of size values each (scanned in parallel), -1 when
 // none.
-func firstBeyond32(c []int64) int {
-	for k, x := range c {
-		if x < math.MinInt32 || x > math.MaxInt32 {
+func firstBeyond32(c []int64, size int) int {
+	count := len(c) / size
+	first := make([]int, count)
+	lap.ForEachProblem(context.Background(), count, 0, func(p int) error {
+		first[p] = -1
+		for k, x := range c[p*size : (p+1)*size] {
+			if x < math.MinInt32 || x > math.MaxInt32 {
+				first[p] = p*size + k
+				break
+			}
+		}
+		return nil
+	})
+	for _, k := range first {
+		if k >= 0 {
 			return k
 		}
 	}
