@@ -202,6 +202,7 @@ func hungarianBatchTable(run []bench.Record) []report.Table {
 		Title: "hungarian/batch — batches of independent n x n LAPs, ms per batch: cuda/fast (a block per problem, one launch) vs cpu/jv (parallel over the cores) and HyLAC's stream solver",
 		Header: []string{"n", "range", "count", "cuda/fast total", "cuda/fast end_to_end", "cuda/fast solve", "cuda/fast h2d", "cuda/fast d2h",
 			"cpu/jv total", "cpu/jv / cuda/fast (total)", "cpu/jv / cuda/fast (end_to_end)",
+			PeerHyLACStream + " total", PeerHyLACStream + " / cuda/fast (total)",
 			PeerHyLACStream + " end_to_end", PeerHyLACStream + " / cuda/fast (end_to_end)"},
 	}
 	seen := map[string]bool{}
@@ -222,11 +223,12 @@ func hungarianBatchTable(run []bench.Record) []report.Table {
 				CellText(gpu, cudalap.PhaseH2D), CellText(gpu, cudalap.PhaseD2H), CellText(cpu, bench.TotalPhase),
 				Ratio(PhaseMS(cpu, bench.TotalPhase), PhaseMS(gpu, bench.TotalPhase)),
 				Ratio(PhaseMS(cpu, bench.EndToEndPhase), PhaseMS(gpu, bench.EndToEndPhase)),
+				peerText(peer, bench.TotalPhase), Ratio(PhaseMS(peer, bench.TotalPhase), PhaseMS(gpu, bench.TotalPhase)),
 				peerText(peer, bench.EndToEndPhase), Ratio(PhaseMS(peer, bench.EndToEndPhase), PhaseMS(gpu, bench.EndToEndPhase))})
 		}
 	}
 	t.Notes = append(t.Notes,
-		"Problem k of a batch (0-based) is `semibench gen lap --n N --range R --seed S+k` (S the run's seed, 1 by default). cuda/fast: total runs from the batch in device memory to the results in device memory (every launch, allocation and synchronisation inside), end_to_end from the batch in host memory (int64) to the results in host memory; h2d (int64 -> int32 conversion and copy), solve (the batch kernel, CUDA events) and d2h are its parts. cpu/jv: total = end_to_end, the whole batch solved in memory. Ratios above 1: cuda/fast is faster.",
+		"Problem k of a batch (0-based) is `semibench gen lap --n N --range R --seed S+k` (S the run's seed, 1 by default). cuda/fast: total runs from the batch in device memory to the results in device memory (every launch, allocation and synchronisation inside), end_to_end from the batch in host memory (int64) to the results in host memory; h2d (int64 -> int32 conversion and copy), solve (the batch kernel, CUDA events) and d2h are its parts. cpu/jv: total = end_to_end, the whole batch solved in memory. peer/hylac-stream (HyLAC's TLAP<float>, a block per problem): total from the costs in device memory (its allocations inside), end_to_end from float costs in host memory; cuda/fast's end_to_end starts from int64 costs, which it checks and converts to int32 on the host. Ratios above 1: cuda/fast is faster.",
 		"Every cell certifies every problem by its duals and checks its cost equals cpu/jv's certified optimum (exact: integer costs).")
 	if missingPeer {
 		t.Notes = append(t.Notes, fmt.Sprintf("%s: no %s record (experiment %s, same n, range and count) among the records given; measure it with the peer scripts (results/peers/README.md) and merge its result file: `semibench table run.json results/peers/<machine>/*.json --merge`.",
