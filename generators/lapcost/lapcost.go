@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -133,18 +134,9 @@ func HashBatch(c []int64, count int) (string, error) {
 		go func() {
 			defer wg.Done()
 			h := xxhash.New()
-			var buf [8 << 10]byte
 			for k := w; k < count; k += workers {
 				h.Reset()
-				p := c[k*s : (k+1)*s]
-				for len(p) > 0 {
-					m := min(len(p), len(buf)/8)
-					for i := range m {
-						binary.LittleEndian.PutUint64(buf[8*i:], uint64(p[i]))
-					}
-					h.Write(buf[:8*m])
-					p = p[m:]
-				}
+				writeLE(h, c[k*s:(k+1)*s])
 				binary.LittleEndian.PutUint64(sums[8*k:], h.Sum64())
 			}
 		}()
@@ -172,15 +164,20 @@ func Hash(c []int64) string {
 // digest is the SHA-256 of c as little-endian int64s.
 func digest(c []int64) (sum [sha256.Size]byte) {
 	h := sha256.New()
+	writeLE(h, c)
+	h.Sum(sum[:0])
+	return sum
+}
+
+// writeLE writes c to h as little-endian int64s, through a small buffer.
+func writeLE(h io.Writer, c []int64) {
 	var buf [8 << 10]byte
 	for len(c) > 0 {
 		k := min(len(c), len(buf)/8)
 		for i := range k {
 			binary.LittleEndian.PutUint64(buf[8*i:], uint64(c[i]))
 		}
-		h.Write(buf[:8*k])
+		h.Write(buf[:8*k]) // hashes never fail to write
 		c = c[k:]
 	}
-	h.Sum(sum[:0])
-	return sum
 }

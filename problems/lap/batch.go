@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strconv"
 	"sync"
@@ -206,14 +205,7 @@ func ReadBatch(r io.Reader, name string) (*Batch, error) {
 }
 
 // ReadBatchFile reads the batch in the named file (see ReadBatch).
-func ReadBatchFile(path string) (*Batch, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err // *PathError names the file
-	}
-	defer f.Close()
-	return ReadBatch(bufio.NewReaderSize(f, 1<<20), path)
-}
+func ReadBatchFile(path string) (*Batch, error) { return readFile(path, ReadBatch) }
 
 // BatchOutput is the solution of every problem of a batch: Int for an
 // integer batch, Float for a float one, problem k at index k.

@@ -200,13 +200,18 @@ func ReadCosts(r io.Reader, name string) (*Costs, error) {
 }
 
 // ReadCostsFile reads the cost matrix in the named file (see ReadCosts).
-func ReadCostsFile(path string) (*Costs, error) {
+func ReadCostsFile(path string) (*Costs, error) { return readFile(path, ReadCosts) }
+
+// readFile opens path and hands it, buffered, to read with path as its
+// name for messages.
+func readFile[T any](path string, read func(io.Reader, string) (T, error)) (T, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err // *PathError names the file
+		var zero T
+		return zero, err // *PathError names the file
 	}
 	defer f.Close()
-	return ReadCosts(bufio.NewReaderSize(f, 1<<20), path)
+	return read(bufio.NewReaderSize(f, 1<<20), path)
 }
 
 func (p *parser) scanErr(sc *bufio.Scanner) error {

@@ -139,25 +139,10 @@ func n3Float[C floatCost](ctx context.Context, impl string, r, c int, costs []C,
 		}
 		stop()
 		opt.Rec.BeginTotal()
-		fn, err := dev.Function(t, lapModule, floatKernel[C]())
-		if err != nil {
-			return err
-		}
 		var b n3Buffers
-		if err := dev.Allocate(t, plan, &b); err != nil {
+		if err := n3Solve(ctx, t, dev, floatKernel[C](), plan, &b, r, c, opt); err != nil {
 			return err
 		}
-		s := dev.Stream()
-		if err := b.clear(t, s, r, c); err != nil { // 0.0 is all zero bits
-			return err
-		}
-		if err := n3Augment(ctx, t, dev, fn, &b, r, c, r, 0, opt); err != nil {
-			return err
-		}
-		if err := t.StreamSynchronize(s); err != nil {
-			return err
-		}
-		opt.Rec.EndTotal()
 		defer opt.Rec.Start(PhaseD2H)()
 		p := make([]int32, c+1)
 		if err := cuda.Download(t, dev, p, b.P); err != nil {

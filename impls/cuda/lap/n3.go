@@ -94,25 +94,10 @@ func HungarianN3(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, 
 		}
 		stop()
 		opt.Rec.BeginTotal()
-		fn, err := dev.Function(t, lapModule, "lap_n3")
-		if err != nil {
-			return err
-		}
 		var b n3Buffers
-		if err := dev.Allocate(t, plan, &b); err != nil {
+		if err := n3Solve(ctx, t, dev, "lap_n3", plan, &b, r, c, opt); err != nil {
 			return err
 		}
-		s := dev.Stream()
-		if err := b.clear(t, s, r, c); err != nil {
-			return err
-		}
-		if err := n3Augment(ctx, t, dev, fn, &b, r, c, r, 0, opt); err != nil {
-			return err
-		}
-		if err := t.StreamSynchronize(s); err != nil {
-			return err
-		}
-		opt.Rec.EndTotal()
 		return n3Download(t, dev, &b, res, opt)
 	})
 	if err != nil {
@@ -146,6 +131,33 @@ func n3Augment(ctx context.Context, t *driver.Thread, dev *cuda.Device, fn drive
 		}
 		opt.Rec.Add(PhaseAugment, d)
 	}
+	return nil
+}
+
+// n3Solve is the window of an O(n^3) solve of one r x c problem whose
+// costs are on the device: the kernel fn's module function, the plan's
+// buffers bound into b, u, v and p zeroed (0.0 is all zero bits, so float
+// duals too), every row added, the stream synchronised, and total's window
+// closed.
+func n3Solve(ctx context.Context, t *driver.Thread, dev *cuda.Device, kernel string, plan cuda.Plan, b *n3Buffers, r, c int, opt Options) error {
+	fn, err := dev.Function(t, lapModule, kernel)
+	if err != nil {
+		return err
+	}
+	if err := dev.Allocate(t, plan, b); err != nil {
+		return err
+	}
+	s := dev.Stream()
+	if err := b.clear(t, s, r, c); err != nil {
+		return err
+	}
+	if err := n3Augment(ctx, t, dev, fn, b, r, c, r, 0, opt); err != nil {
+		return err
+	}
+	if err := t.StreamSynchronize(s); err != nil {
+		return err
+	}
+	opt.Rec.EndTotal()
 	return nil
 }
 
