@@ -192,75 +192,41 @@ __device__ void n3Batch(const C* __restrict__ c, int rows, int cols, D* u, D* v,
 
 using namespace lapk;
 
-// lap_n3 adds rows rowBegin..rowEnd (1-based, inclusive). u has rows+1
-// entries, v, p, way, minv and used cols+1; u, v and p start at zero before
-// the first row. One block; launched in chunks of rows so that the host can
-// stop between them.
-// order, when not null, lists the rows to add (1-based): the k-th row added
-// is order[k-1] (cuda/fast adds only the rows its greedy start left free).
-extern "C" __global__ void __launch_bounds__(1024) lap_n3(const int* __restrict__ c, int rows, int cols,
-                                                          int rowBegin, int rowEnd, i64* u, i64* v, int* p,
-                                                          int* way, i64* minv, unsigned char* used,
-                                                          const int* __restrict__ order) {
-  __shared__ i64 sd[32];
-  __shared__ int sk[32];
-  __shared__ int sj0;
-  n3Rows<int, i64>(c, rows, cols, rowBegin, rowEnd, u, v, p, way, minv, used, order, sd, sk, &sj0);
-}
+// LAP_N3_ENTRIES(SUFFIX, C, D) defines the O(n^3) Hungarian's entries for
+// costs of type C and duals of type D:
+//   - lap_n3SUFFIX adds rows rowBegin..rowEnd (1-based, inclusive) of one
+//     problem. u has rows+1 entries, v, p, way, minv and used cols+1; u, v
+//     and p start at zero before the first row. One block; launched in
+//     chunks of rows so that the host can stop between them. order, when
+//     not null, lists the rows to add (1-based): the k-th row added is
+//     order[k-1] (cuda/fast adds only the rows its greedy start left free).
+//   - lap_n3_batchSUFFIX solves a batch of independent problems of one
+//     shape, one block per problem (blockIdx.x), every row of each (see
+//     n3Batch for the layout). The host picks the block size from cols (a
+//     warp up to 32 columns, up to 256 threads).
+#define LAP_N3_ENTRIES(SUFFIX, C, D)                                                                               \
+  extern "C" __global__ void __launch_bounds__(1024)                                                               \
+      lap_n3##SUFFIX(const C* __restrict__ c, int rows, int cols, int rowBegin, int rowEnd, D* u, D* v, int* p,    \
+                     int* way, D* minv, unsigned char* used, const int* __restrict__ order) {                      \
+    __shared__ D sd[32];                                                                                           \
+    __shared__ int sk[32];                                                                                         \
+    __shared__ int sj0;                                                                                            \
+    n3Rows<C, D>(c, rows, cols, rowBegin, rowEnd, u, v, p, way, minv, used, order, sd, sk, &sj0);                  \
+  }                                                                                                                \
+  extern "C" __global__ void __launch_bounds__(1024) lap_n3_batch##SUFFIX(                                         \
+      const C* __restrict__ c, int rows, int cols, D* u, D* v, int* p, int* way, D* minv, unsigned char* used) {   \
+    __shared__ D sd[32];                                                                                           \
+    __shared__ int sk[32];                                                                                         \
+    __shared__ int sj0;                                                                                            \
+    n3Batch<C, D>(c, rows, cols, u, v, p, way, minv, used, sd, sk, &sj0);                                          \
+  }
 
-// lap_n3_f32 and lap_n3_f64 are lap_n3 on float and double costs: the same
-// arguments, with u, v and minv double (every sum in double, the float
+// int32 costs with int64 duals (exactly the arithmetic lap_n3 always had);
+// float and double costs with double duals (every sum in double, float
 // costs widened exactly).
-extern "C" __global__ void __launch_bounds__(1024) lap_n3_f32(const float* __restrict__ c, int rows, int cols,
-                                                              int rowBegin, int rowEnd, double* u, double* v, int* p,
-                                                              int* way, double* minv, unsigned char* used,
-                                                              const int* __restrict__ order) {
-  __shared__ double sd[32];
-  __shared__ int sk[32];
-  __shared__ int sj0;
-  n3Rows<float, double>(c, rows, cols, rowBegin, rowEnd, u, v, p, way, minv, used, order, sd, sk, &sj0);
-}
-
-extern "C" __global__ void __launch_bounds__(1024) lap_n3_f64(const double* __restrict__ c, int rows, int cols,
-                                                              int rowBegin, int rowEnd, double* u, double* v, int* p,
-                                                              int* way, double* minv, unsigned char* used,
-                                                              const int* __restrict__ order) {
-  __shared__ double sd[32];
-  __shared__ int sk[32];
-  __shared__ int sj0;
-  n3Rows<double, double>(c, rows, cols, rowBegin, rowEnd, u, v, p, way, minv, used, order, sd, sk, &sj0);
-}
-
-// lap_n3_batch, lap_n3_batch_f32 and lap_n3_batch_f64 solve a batch of
-// independent problems of one shape, one block per problem (blockIdx.x),
-// every row of each (see n3Batch for the layout). The host picks the block
-// size from cols (a warp up to 32 columns, up to 256 threads).
-extern "C" __global__ void __launch_bounds__(1024) lap_n3_batch(const int* __restrict__ c, int rows, int cols, i64* u,
-                                                                i64* v, int* p, int* way, i64* minv,
-                                                                unsigned char* used) {
-  __shared__ i64 sd[32];
-  __shared__ int sk[32];
-  __shared__ int sj0;
-  n3Batch<int, i64>(c, rows, cols, u, v, p, way, minv, used, sd, sk, &sj0);
-}
-
-extern "C" __global__ void __launch_bounds__(1024) lap_n3_batch_f32(const float* __restrict__ c, int rows, int cols,
-                                                                    double* u, double* v, int* p, int* way,
-                                                                    double* minv, unsigned char* used) {
-  __shared__ double sd[32];
-  __shared__ int sk[32];
-  __shared__ int sj0;
-  n3Batch<float, double>(c, rows, cols, u, v, p, way, minv, used, sd, sk, &sj0);
-}
-
-extern "C" __global__ void __launch_bounds__(1024) lap_n3_batch_f64(const double* __restrict__ c, int rows, int cols,
-                                                                    double* u, double* v, int* p, int* way,
-                                                                    double* minv, unsigned char* used) {
-  __shared__ double sd[32];
-  __shared__ int sk[32];
-  __shared__ int sj0;
-  n3Batch<double, double>(c, rows, cols, u, v, p, way, minv, used, sd, sk, &sj0);
-}
+LAP_N3_ENTRIES(, int, i64)
+LAP_N3_ENTRIES(_f32, float, double)
+LAP_N3_ENTRIES(_f64, double, double)
 
 // ---------------------------------------------------------------------------
 // cuda/fast on small cost ranges: reductions and a greedy start for lap_n3.
