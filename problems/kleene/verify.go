@@ -256,3 +256,30 @@ func (b *bounds) inexact(g *graph) string {
 	}
 	return ""
 }
+
+// CheckOrder reports whether order (vertex k in position k of the
+// topological sort) lists every vertex of x once with every arc j -> i
+// (x_ij not ε) going forwards, and names the first offending vertex or arc.
+func CheckOrder[I int | int32](x *maxplus.Matrix, order []I) error {
+	n := x.N
+	if len(order) != n {
+		return fmt.Errorf("order of %d vertices for %d", len(order), n)
+	}
+	pos := make([]int, n)
+	for i := range pos {
+		pos[i] = -1
+	}
+	for k, vi := range order {
+		v := int(vi)
+		if v < 0 || v >= n || pos[v] >= 0 {
+			return fmt.Errorf("position %d: vertex %d out of range or repeated", k, v)
+		}
+		pos[v] = k
+	}
+	for k, v := range x.Val {
+		if i, j := k/n, k%n; v != maxplus.Epsilon && pos[j] >= pos[i] {
+			return fmt.Errorf("arc %d -> %d goes backwards", j, i)
+		}
+	}
+	return nil
+}

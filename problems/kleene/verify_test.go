@@ -3,6 +3,7 @@ package kleene
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,5 +124,31 @@ func TestReferenceByHand(t *testing.T) {
 		if ref[k] != want[k] {
 			t.Fatalf("reference %v, want %v", ref, want)
 		}
+	}
+}
+
+// TestCheckOrder: a topological order passes; a reversed one, a short one
+// and one with a repeated vertex are rejected.
+func TestCheckOrder(t *testing.T) {
+	x, _ := dag.Generate(40, 4, false)
+	order, err := TopoSort(ConvertCCS(x))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckOrder(x, order); err != nil {
+		t.Fatalf("topological order rejected: %v", err)
+	}
+	rev := slices.Clone(order)
+	slices.Reverse(rev)
+	if CheckOrder(x, rev) == nil {
+		t.Error("a reversed order passed")
+	}
+	if CheckOrder(x, order[1:]) == nil {
+		t.Error("a short order passed")
+	}
+	rep := slices.Clone(order)
+	rep[1] = rep[0]
+	if CheckOrder(x, rep) == nil {
+		t.Error("an order with a repeated vertex passed")
 	}
 }
