@@ -158,24 +158,14 @@ func ReadBatch(r io.Reader, name string) (*Batch, error) {
 		if lines == count*rows {
 			return nil, p.errf(p.lineNum, ErrFormat, "more than the %d lines of %d problems of %d rows", count*rows, count, rows)
 		}
-		n := 0
-		for {
-			k := bytes.IndexByte(line, ',')
-			cell := line
-			if k >= 0 {
-				cell = line[:k]
+		n, err := eachCell(line, func(i int, cell []byte) error {
+			if i == cols {
+				return p.errf(p.lineNum, ErrRagged, "more than %d cells (problem %d, row %d)", cols, lines/rows+1, lines%rows+1)
 			}
-			if n == cols {
-				return nil, p.errf(p.lineNum, ErrRagged, "more than %d cells (problem %d, row %d)", cols, lines/rows+1, lines%rows+1)
-			}
-			if err := p.cell(cell, n); err != nil {
-				return nil, err
-			}
-			n++
-			if k < 0 {
-				break
-			}
-			line = line[k+1:]
+			return p.cell(cell, i)
+		})
+		if err != nil {
+			return nil, err
 		}
 		if n != cols {
 			return nil, p.errf(p.lineNum, ErrRagged, "%d cells, want %d (problem %d, row %d)", n, cols, lines/rows+1, lines%rows+1)

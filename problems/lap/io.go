@@ -224,25 +224,32 @@ func (p *parser) scanErr(sc *bufio.Scanner) error {
 	return nil
 }
 
+// eachCell calls f on each comma-separated cell of line, in order, with
+// its index; it returns the number of cells, or f's first error.
+func eachCell(line []byte, f func(i int, cell []byte) error) (int, error) {
+	for n := 0; ; n++ {
+		k := bytes.IndexByte(line, ',')
+		cell := line
+		if k >= 0 {
+			cell = line[:k]
+		}
+		if err := f(n, cell); err != nil {
+			return n, err
+		}
+		if k < 0 {
+			return n + 1, nil
+		}
+		line = line[k+1:]
+	}
+}
+
 func (p *parser) readCSV(sc *bufio.Scanner, line []byte) (*Costs, error) {
 	rows, cols, firstLine := 0, 0, 0
 	for {
 		if len(bytes.TrimSpace(line)) > 0 {
-			n := 0
-			for {
-				k := bytes.IndexByte(line, ',')
-				cell := line
-				if k >= 0 {
-					cell = line[:k]
-				}
-				if err := p.cell(cell, n); err != nil {
-					return nil, err
-				}
-				n++
-				if k < 0 {
-					break
-				}
-				line = line[k+1:]
+			n, err := eachCell(line, func(i int, cell []byte) error { return p.cell(cell, i) })
+			if err != nil {
+				return nil, err
 			}
 			if rows == 0 {
 				cols, firstLine = n, p.lineNum
