@@ -171,3 +171,31 @@ func TestForEachProblemError(t *testing.T) {
 		t.Fatalf("cancelled: %v", err)
 	}
 }
+
+// FuzzReadBatch: ReadBatch never panics, and what it accepts is a valid
+// batch whose problems all certify under cpu/jv.
+func FuzzReadBatch(f *testing.F) {
+	f.Add("lapbatch 2 2 2\n1,2\n3,4\n\n0,1\n1,0\n")
+	f.Add("lapbatch 1 1 3\n# a comment\n0.5,1,2\n")
+	f.Add("lapbatch 1 2 2\n1,2\n")
+	f.Add("lapbatch 0 1 1\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		b, err := ReadBatch(strings.NewReader(text), "fuzz")
+		if err != nil {
+			return
+		}
+		if err := b.Validate(); err != nil {
+			t.Fatalf("accepted an invalid batch: %v", err)
+		}
+		if b.Count*b.Rows*b.Cols > 1<<12 {
+			return
+		}
+		out, err := JV.SolveBatch(context.Background(), b, 1, nil)
+		if err != nil {
+			t.Fatalf("cpu/jv on an accepted batch: %v", err)
+		}
+		if err := CertifyBatch(b, out, FloatTolerance); err != nil {
+			t.Fatalf("certificate: %v", err)
+		}
+	})
+}
