@@ -198,7 +198,7 @@ func TestCheckpointResume(t *testing.T) {
 	ctx := context.Background()
 	for _, im := range []Impl{sparse, hostSessionImpl} {
 		for m := 4; m <= 7; m++ {
-			if testing.Short() && m > 5 && im.Name != sparse.Name {
+			if testing.Short() && m > 5 {
 				continue
 			}
 			for _, stopAtRep := range []bool{true, false} {

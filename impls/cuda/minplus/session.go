@@ -27,7 +27,7 @@ import (
 // device's context thread). The statistics kernel counts positions and the
 // diagonal in the whole matrix, so the slabs' Stats Add up to the whole
 // power's, exactly and in any order. cuda/sparse and cuda/fast split;
-// cuda/paper runs one slab only.
+// cuda/paper runs one slab on SessionOptions.Device whatever GPUs says.
 //
 // The device memory belongs to the Session (it is not among the device's
 // shared named buffers), so other runs on the device between calls leave it
@@ -125,8 +125,8 @@ func NewSession(ctx context.Context, impl string, a *minplus.CSR, opt minplus.Se
 	if opt.GPUs < 0 {
 		return nil, fmt.Errorf("%s session: %w", impl, CheckGPUs(opt.GPUs, 0))
 	}
-	if gpus > 1 && impl == NamePaper {
-		return nil, fmt.Errorf("%s session: --gpus %d: only %s and %s split their powers over GPUs", impl, gpus, NameSparse, NameFast)
+	if impl == NamePaper {
+		gpus = 1 // the paper's kernel does not split: one slab on opt.Device
 	}
 	ranges, err := cuda.SplitEven(a.N, gpus, Align)
 	if err != nil {

@@ -60,8 +60,7 @@ func TestSlabPlan(t *testing.T) {
 }
 
 // TestSessionSlabArguments: the slab options are checked before any device
-// is touched (so also without a GPU): a negative --gpus, cuda/paper split,
-// more slabs than 8-column chunks, and slabs whose sum on one device
+// is touched (so also without a GPU): a negative --gpus, more slabs than 8-column chunks, and slabs whose sum on one device
 // exceeds the memory limit are refused with clear errors.
 func TestSessionSlabArguments(t *testing.T) {
 	ctx := context.Background()
@@ -76,7 +75,6 @@ func TestSessionSlabArguments(t *testing.T) {
 		want string
 	}{
 		{NameSparse, minplus.SessionOptions{GPUs: -1}, "--gpus -1"},
-		{NamePaper, minplus.SessionOptions{GPUs: 2}, "only cuda/sparse and cuda/fast split"},
 		{NameSparse, minplus.SessionOptions{GPUs: 4, OneDevice: true}, "at most 3 parts"},
 		{NameSparse, minplus.SessionOptions{GPUs: 3, OneDevice: true, MemoryLimit: 2 * one.Total()}, "over the limit"},
 	} {
