@@ -166,7 +166,7 @@ func dominationBeyondRef(ctx context.Context, m int, opt Options, rec *bench.Rec
 	if err != nil {
 		return nil, false, err
 	}
-	an, err = domination.Analyze(ctx, m, domination.Options{Impl: im, Threads: opt.Threads, StopAtRepetition: true, Rec: rec})
+	an, err = domination.Analyze(ctx, m, domination.Options{Impl: im, Threads: opt.Threads, GPUs: opt.GPUs, StopAtRepetition: true, Rec: rec})
 	if err != nil {
 		return nil, false, markUnavailable(fmt.Errorf("m = %d (cuda/sparse, stopped at the first repetition): %w", m, err))
 	}
@@ -397,7 +397,7 @@ func dominationOptions(impl string, opt Options, rec *bench.Recorder, w dominati
 		return domination.Options{}, err
 	}
 	noRecheck := im.Search == domination.SearchFingerprints && strings.HasPrefix(impl, "cuda/")
-	return domination.Options{Impl: im, Threads: opt.Threads, Rec: rec, NoRecheck: noRecheck, Window: w}, nil
+	return domination.Options{Impl: im, Threads: opt.Threads, GPUs: opt.GPUs, Rec: rec, NoRecheck: noRecheck, Window: w}, nil
 }
 
 // analyze runs Analyze with the options of impl (dominationOptions),

@@ -74,14 +74,17 @@ __device__ void fill(short* dst, i64 count, int v) {
     dst[t] = (short)v;
 }
 
-// scatter writes the CSR matrix (ptr, idx, val) into a padded dense matrix
-// filled with inf beforehand; one thread per row, so duplicates keep their
-// minimum without races.
+// scatter writes the columns [col0, col0 + w) of the CSR matrix (ptr, idx,
+// val) into a padded dense slab of w columns (column col0 + c at c), filled
+// with inf beforehand; one thread per row, so duplicates keep their minimum
+// without races. The whole matrix is col0 = 0, w = n.
 __device__ void scatter(const int* __restrict__ ptr, const int* __restrict__ idx, const short* __restrict__ val,
-                        int n, short* __restrict__ dst, i64 ld) {
+                        int n, short* __restrict__ dst, i64 ld, int col0, int w) {
   for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {
     for (int p = ptr[i]; p < ptr[i + 1]; ++p) {
-      short* q = dst + i * ld + idx[p];
+      int c = idx[p] - col0;
+      if (c < 0 || c >= w) continue;
+      short* q = dst + i * ld + c;
       short v = val[p];
       if (v < *q) *q = v;
     }
@@ -106,18 +109,23 @@ __device__ __forceinline__ u64 mix(u64 z) {
 // The host seeds sums with 0, mins[0..1] with inf and the pair with ~0. Since the weighted sum is
 // linear, the fingerprint of M - min(M) follows on the host (sums[0] -
 // min sums[1]), so successive powers are compared up to a constant.
-__device__ void stats(const short* __restrict__ M, int n, i64 ld, int inf, u64* sums, int* mins) {
+// M may be a slab of w columns, the columns [col0, col0 + w) of the n x n
+// matrix: positions and the diagonal are those of the whole matrix, so the
+// slabs' sums add up and their minima combine to the whole matrix's (the
+// whole matrix is col0 = 0, w = n).
+__device__ void stats(const short* __restrict__ M, int n, int w, i64 ld, int col0, int inf, u64* sums, int* mins) {
   u64 s0 = 0, s1 = 0, s2 = 0, s3 = 0;
   int mn = inf, dg = inf;
-  int j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j < n) {
+  int jl = blockIdx.x * blockDim.x + threadIdx.x;
+  int j = col0 + jl;
+  if (jl < w) {
     for (i64 i = blockIdx.y; i < n; i += gridDim.y) {
-      int v = M[i * ld + j];
+      int v = M[i * ld + jl];
       u64 p = (u64)(i * n + j);
       if (v < inf) {
-        u64 w = mix(2 * p);
-        s0 += w * (u64)v;
-        s1 += w;
+        u64 wp = mix(2 * p);
+        s0 += wp * (u64)v;
+        s1 += wp;
         s3++;
       } else {
         s2 += mix(2 * p + 1);
@@ -197,8 +205,10 @@ __device__ void paper(const short* __restrict__ A, const short* __restrict__ B, 
 // in shared memory, double-buffered through registers; the inner step is
 // acc[r][c] = min(acc[r][c], a[r] + b[c]) per half, one DPX instruction.
 template <int TMG, int BK>
-__device__ void fast(const short* __restrict__ A, const short* __restrict__ B, short* __restrict__ C, int n, i64 ld,
-                     int inf) {
+// A has leading dimension lda; B and C (n rows, ldb columns counting their
+// padding) ldb: a column slab of the power is multiplied as B = P[:, slab].
+__device__ void fast(const short* __restrict__ A, const short* __restrict__ B, short* __restrict__ C, int n, i64 lda,
+                     i64 ldb, int inf) {
   const int BM = 64 * TMG;
   const int BNW = 128;  // words of 2 columns: 256 columns
   const int LA = BM * BK / 8 / 256;
@@ -229,7 +239,7 @@ __device__ void fast(const short* __restrict__ A, const short* __restrict__ B, s
     int row = c % BM;
     ka[l] = (c / BM) * 8;
     va[l] = i0 + row < n;
-    pa[l] = A + (i0 + (va[l] ? row : 0)) * ld + ka[l];
+    pa[l] = A + (i0 + (va[l] ? row : 0)) * lda + ka[l];
   }
   const short* pb[LB];
   bool vb[LB];
@@ -239,17 +249,17 @@ __device__ void fast(const short* __restrict__ A, const short* __restrict__ B, s
     int c = tid + l * 256;
     kb[l] = c / 32;
     int col = j0 + (c % 32) * 8;
-    vb[l] = col < ld;
-    pb[l] = B + (i64)kb[l] * ld + (vb[l] ? col : 0);
+    vb[l] = col < ldb;
+    pb[l] = B + (i64)kb[l] * ldb + (vb[l] ? col : 0);
   }
-  const i64 bStep = (i64)BK * ld;
+  const i64 bStep = (i64)BK * ldb;
   uint4 ra[LA], rb[LB];
   const uint4 vinf = make_uint4(pinf, pinf, pinf, pinf);
 
   auto load = [&](int k0) {
 #pragma unroll
     for (int l = 0; l < LA; ++l) {
-      ra[l] = (va[l] && k0 + ka[l] < ld) ? __ldg((const uint4*)pa[l]) : vinf;
+      ra[l] = (va[l] && k0 + ka[l] < lda) ? __ldg((const uint4*)pa[l]) : vinf;
       pa[l] += BK;
     }
 #pragma unroll
@@ -318,8 +328,8 @@ __device__ void fast(const short* __restrict__ A, const short* __restrict__ B, s
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         int gj = j0 + (h * 64 + tx * 4) * 2;
-        if (gj >= ld) continue;
-        *(uint4*)(C + gi * ld + gj) =
+        if (gj >= ldb) continue;
+        *(uint4*)(C + gi * ldb + gj) =
             make_uint4(acc[g * 4 + r][h * 4 + 0], acc[g * 4 + r][h * 4 + 1], acc[g * 4 + r][h * 4 + 2],
                        acc[g * 4 + r][h * 4 + 3]);
       }
@@ -370,13 +380,14 @@ extern "C" __global__ void minplus_fill(short* dst, long long count, int v) { mp
 
 extern "C" __global__ void minplus_scatter(const int* __restrict__ ptr, const int* __restrict__ idx,
                                            const short* __restrict__ val, int n, short* __restrict__ dst,
-                                           long long ld) {
-  mp::scatter(ptr, idx, val, n, dst, ld);
+                                           long long ld, int col0, int w) {
+  mp::scatter(ptr, idx, val, n, dst, ld, col0, w);
 }
 
-extern "C" __global__ void __launch_bounds__(256) minplus_stats(const short* __restrict__ M, int n, long long ld,
-                                                                int inf, unsigned long long* sums, int* mins) {
-  mp::stats(M, n, ld, inf, sums, mins);
+extern "C" __global__ void __launch_bounds__(256) minplus_stats(const short* __restrict__ M, int n, int w,
+                                                                long long ld, int col0, int inf,
+                                                                unsigned long long* sums, int* mins) {
+  mp::stats(M, n, w, ld, col0, inf, sums, mins);
 }
 
 extern "C" __global__ void __launch_bounds__(1024) minplus_paper(const short* __restrict__ A,
@@ -389,14 +400,30 @@ extern "C" __global__ void __launch_bounds__(256, 2) minplus_fast128(const short
                                                                      const short* __restrict__ B,
                                                                      short* __restrict__ C, int n, long long ld,
                                                                      int inf) {
-  mp::fast<2, 16>(A, B, C, n, ld, inf);
+  mp::fast<2, 16>(A, B, C, n, ld, ld, inf);
 }
 
 extern "C" __global__ void __launch_bounds__(256, 1) minplus_fast256(const short* __restrict__ A,
                                                                      const short* __restrict__ B,
                                                                      short* __restrict__ C, int n, long long ld,
                                                                      int inf) {
-  mp::fast<4, 16>(A, B, C, n, ld, inf);
+  mp::fast<4, 16>(A, B, C, n, ld, ld, inf);
+}
+
+// The slab forms of the two: C = A ⊗ B with A n x n (leading dimension lda)
+// and B, C a column slab (n rows, leading dimension ldb).
+extern "C" __global__ void __launch_bounds__(256, 2) minplus_fast128_slab(const short* __restrict__ A,
+                                                                          const short* __restrict__ B,
+                                                                          short* __restrict__ C, int n,
+                                                                          long long lda, long long ldb, int inf) {
+  mp::fast<2, 16>(A, B, C, n, lda, ldb, inf);
+}
+
+extern "C" __global__ void __launch_bounds__(256, 1) minplus_fast256_slab(const short* __restrict__ A,
+                                                                          const short* __restrict__ B,
+                                                                          short* __restrict__ C, int n,
+                                                                          long long lda, long long ldb, int inf) {
+  mp::fast<4, 16>(A, B, C, n, lda, ldb, inf);
 }
 
 extern "C" __global__ void __launch_bounds__(128) minplus_sparse(const int* __restrict__ ptr,

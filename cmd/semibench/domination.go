@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	gen "github.com/semibench/semibench/generators/domination"
 	"github.com/semibench/semibench/impls"
@@ -59,7 +61,11 @@ func solveDomination(ctx context.Context, args []string) error {
 	witness := fs.Bool("witness", false, "also print an optimal 2-dominating set as [[row, column], ...] (0-based), checked before printing")
 	impl := fs.String("impl", domination.DefaultImpl, "(min,+) product of Algorithm 2: "+strings.Join(dominationSolvers(), ", "))
 	threads := fs.Int("threads", 0, "CPU threads (0: all cores)")
-	cmd := problemCommand("domination", "solve domination --m M --n N [--witness] [--impl NAME]")
+	gpus := fs.Int("gpus", 1, "GPUs of this host over which cuda/sparse and cuda/fast split the powers in column slabs (CPU implementations ignore it)")
+	checkpoint := fs.String("checkpoint", "", "Algorithm 2's checkpoint file: resumed from when it exists, written when stopping (see --checkpoint-every, --time-limit)")
+	every := fs.Int("checkpoint-every", 0, "with --checkpoint: also write it after every K powers (0: only when stopping)")
+	limit := fs.Duration("time-limit", 0, "with --checkpoint: stop at the first power completed after this time (e.g. 8m), writing the checkpoint; run again to resume (exit status 3)")
+	cmd := problemCommand("domination", "solve domination --m M --n N [--witness] [--impl NAME] [--gpus N] [--checkpoint FILE [--checkpoint-every K] [--time-limit D]]")
 	cmd.summary = "γ2(P_m □ C_n), the 2-domination number of the cylinder, by the paper's Algorithms 1-5, as JSON {\"m\", \"n\", \"gamma2\"[, \"witness\"]}"
 	if err := parseFlags(fs, cmd, args); err != nil {
 		return err
@@ -78,11 +84,27 @@ func solveDomination(ctx context.Context, args []string) error {
 	if err := checkThreads(*threads); err != nil {
 		return err
 	}
+	if *gpus < 1 || *gpus > maxGPUs {
+		return usagef("--gpus must be in 1..%d, got %d", maxGPUs, *gpus)
+	}
+	if *checkpoint == "" && (*every != 0 || *limit != 0) {
+		return usagef("--checkpoint-every and --time-limit need --checkpoint FILE")
+	}
+	if *every < 0 || *limit < 0 {
+		return usagef("--checkpoint-every and --time-limit must not be negative, got %d and %s", *every, *limit)
+	}
 	im, err := impls.Domination.Lookup(*impl)
 	if err != nil || !slices.Contains(dominationSolvers(), *impl) {
 		return usagef("--impl: unknown implementation %q (known: %s)", *impl, strings.Join(dominationSolvers(), ", "))
 	}
-	sol, err := domination.Solve(ctx, *m, *n, *witness, domination.Options{Impl: im, Threads: *threads})
+	opt := domination.Options{Impl: im, Threads: *threads, GPUs: *gpus, CheckpointPath: *checkpoint, CheckpointEvery: *every}
+	if *limit > 0 {
+		opt.Deadline = time.Now().Add(*limit)
+	}
+	sol, err := domination.Solve(ctx, *m, *n, *witness, opt)
+	if errors.Is(err, domination.ErrCheckpointed) {
+		return exitError{code: exitCheckpointed, err: err}
+	}
 	if err != nil {
 		return err
 	}

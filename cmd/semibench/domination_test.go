@@ -91,3 +91,39 @@ func TestDominationErrors(t *testing.T) {
 		t.Errorf("solve --help does not list domination: %q", stdout)
 	}
 }
+
+// TestSolveDominationCheckpoint: --time-limit with --checkpoint stops after
+// writing the checkpoint (exit status 3, the message says how to resume);
+// runs again resume from it, one power further each time, and the last
+// gives the same γ2 and witness as a run without a checkpoint. The flags'
+// misuse is refused.
+func TestSolveDominationCheckpoint(t *testing.T) {
+	args := []string{"solve", "domination", "--m", "4", "--n", "13", "--witness"}
+	code, want, stderr := capture(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	path := filepath.Join(t.TempDir(), "ck")
+	for k := 1; k <= 3; k++ {
+		code, _, stderr := capture(t, append(args, "--checkpoint", path, "--time-limit", "1ns")...)
+		if code != exitCheckpointed || !strings.Contains(stderr, "A^"+strconv.Itoa(k)+" written to "+path) || !strings.Contains(stderr, "resume") {
+			t.Fatalf("run %d with --time-limit 1ns: exit %d: %s", k, code, stderr)
+		}
+	}
+	code, got, stderr := capture(t, append(args, "--checkpoint", path, "--checkpoint-every", "4")...)
+	if code != 0 || got != want {
+		t.Errorf("resumed: exit %d, %q (%s); without a checkpoint %q", code, got, stderr, want)
+	}
+	for _, c := range []struct {
+		extra []string
+		want  string
+	}{
+		{[]string{"--gpus", "0"}, "--gpus must be in 1..1024, got 0"},
+		{[]string{"--time-limit", "1m"}, "need --checkpoint FILE"},
+		{[]string{"--checkpoint", path, "--checkpoint-every", "-1"}, "must not be negative"},
+	} {
+		if code, _, stderr := capture(t, append(args, c.extra...)...); code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %s; want 2 and %q", c.extra, code, stderr, c.want)
+		}
+	}
+}

@@ -35,6 +35,20 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, a ...any) error { return &usageError{msg: fmt.Sprintf(format, a...)} }
 
+// exitError is a failure with its own exit status (not 1 or 2), for
+// outcomes a calling script must tell apart: see exitCheckpointed.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e exitError) Error() string { return e.err.Error() }
+func (e exitError) Unwrap() error { return e.err }
+
+// exitCheckpointed is the exit status of a run that stopped after writing
+// its checkpoint (solve domination --time-limit): run it again to resume.
+const exitCheckpointed = 3
+
 var commands = map[string]*command{}
 
 func register(c *command) { commands[c.name] = c }
@@ -100,6 +114,10 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	default:
 		fmt.Fprintf(stderr, "semibench %s: %v\n", c.name, err)
+		var ee exitError
+		if errors.As(err, &ee) {
+			return ee.code
+		}
 		return 1
 	}
 }

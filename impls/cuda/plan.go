@@ -127,3 +127,34 @@ func SplitColumns(n, parts, align int) ([]Range, error) {
 	}
 	return out, nil
 }
+
+// SplitEven splits the columns [0, n) into parts contiguous ranges of
+// nearly equal width, for work that costs the same per column (the column
+// slabs of a (min,+) power): every boundary is a multiple of align, and the
+// widths differ by at most align (the last range takes the remainder below
+// align). Every range is non-empty, so parts may not exceed the number of
+// align-wide chunks, ⌈n/align⌉: such a split is refused, naming both.
+func SplitEven(n, parts, align int) ([]Range, error) {
+	if parts < 1 {
+		return nil, fmt.Errorf("split into %d parts: need at least 1", parts)
+	}
+	if align < 1 {
+		return nil, fmt.Errorf("split with alignment %d: need at least 1", align)
+	}
+	if n < 1 {
+		return nil, fmt.Errorf("split %d columns: need at least 1", n)
+	}
+	chunks := (n + align - 1) / align
+	if parts > chunks {
+		return nil, fmt.Errorf("split %d columns into %d parts of at least %d columns: at most %d parts", n, parts, align, chunks)
+	}
+	out := make([]Range, parts)
+	lo := 0
+	for d := range parts {
+		// Chunks [d·chunks/parts, (d+1)·chunks/parts): sizes differ by one.
+		hi := min(n, (d+1)*chunks/parts*align)
+		out[d] = Range{lo, hi}
+		lo = hi
+	}
+	return out, nil
+}

@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -96,6 +97,62 @@ func TestSplitColumns(t *testing.T) {
 	for _, bad := range [][3]int{{10, 0, 1}, {10, 1, 0}, {-1, 1, 1}} {
 		if _, err := SplitColumns(bad[0], bad[1], bad[2]); err == nil {
 			t.Errorf("SplitColumns%v must fail", bad)
+		}
+	}
+}
+
+// TestSplitEven: the ranges cover [0, n) exactly once, in order, each
+// non-empty with aligned boundaries, their widths within align of each
+// other; more parts than align-wide chunks are refused.
+func TestSplitEven(t *testing.T) {
+	for _, align := range []int{1, 8, 64} {
+		for _, n := range []int{1, 7, 8, 9, 63, 64, 65, 100, 1000, 131562, 327006} {
+			chunks := (n + align - 1) / align
+			for _, parts := range []int{1, 2, 3, 4, 7, 8, 16} {
+				rs, err := SplitEven(n, parts, align)
+				if parts > chunks {
+					if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("at most %d parts", chunks)) {
+						t.Errorf("SplitEven(%d, %d, %d): %v, want a refusal naming at most %d parts", n, parts, align, err, chunks)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatalf("SplitEven(%d, %d, %d): %v", n, parts, align, err)
+				}
+				if len(rs) != parts {
+					t.Fatalf("SplitEven(%d, %d, %d): %d ranges", n, parts, align, len(rs))
+				}
+				covered := make([]int, n)
+				lo, wmin, wmax := 0, n, 0
+				for _, r := range rs {
+					if r.Lo != lo || r.Len() <= 0 {
+						t.Fatalf("SplitEven(%d, %d, %d) = %v: range %v not contiguous and non-empty", n, parts, align, rs, r)
+					}
+					if r.Lo%align != 0 || (r.Hi != n && r.Hi%align != 0) {
+						t.Errorf("SplitEven(%d, %d, %d) = %v: boundary of %v not a multiple of %d", n, parts, align, rs, r, align)
+					}
+					for j := r.Lo; j < r.Hi; j++ {
+						covered[j]++
+					}
+					lo = r.Hi
+					if r.Hi != n || n%align == 0 {
+						wmin, wmax = min(wmin, r.Len()), max(wmax, r.Len())
+					}
+				}
+				for j, c := range covered {
+					if c != 1 {
+						t.Fatalf("SplitEven(%d, %d, %d): column %d covered %d times", n, parts, align, j, c)
+					}
+				}
+				if wmax-wmin > align {
+					t.Errorf("SplitEven(%d, %d, %d) = %v: widths from %d to %d, more than %d apart", n, parts, align, rs, wmin, wmax, align)
+				}
+			}
+		}
+	}
+	for _, bad := range [][3]int{{10, 0, 1}, {10, 1, 0}, {0, 1, 1}} {
+		if _, err := SplitEven(bad[0], bad[1], bad[2]); err == nil {
+			t.Errorf("SplitEven%v must fail", bad)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"sort"
 	"strings"
@@ -82,6 +83,41 @@ type Options struct {
 	// Window is the part of the run that Rec's window of total covers
 	// (NoWindow: none, total is the whole call).
 	Window Window
+	// GPUs splits the powers of a product that keeps them on a device into
+	// that many column slabs, one per GPU of this host (0: one); the CPU
+	// products ignore it. OneDevice puts every slab on the first device
+	// instead (to test the split on one GPU).
+	GPUs      int
+	OneDevice bool
+	// CheckpointPath, when set, names Algorithm 2's checkpoint file (see
+	// WriteCheckpoint for its format): a run that finds it resumes from the
+	// power it holds; the run writes it after every CheckpointEvery powers
+	// (0: only when stopping), and stops with ErrCheckpointed after writing
+	// it at A^StopAfter (0: never) or at the first power completed at or
+	// after Deadline (zero: none). A run that ends normally leaves the last
+	// checkpoint in place. The whole-matrix searches take no checkpoints.
+	CheckpointPath  string
+	CheckpointEvery int
+	StopAfter       int
+	Deadline        time.Time
+}
+
+// checkpointing returns the checkpoint settings of o (nil without a path),
+// refusing inconsistent ones.
+func (o *Options) checkpointing() (*checkpointing, error) {
+	if o.CheckpointPath == "" {
+		if o.CheckpointEvery != 0 || o.StopAfter != 0 || !o.Deadline.IsZero() {
+			return nil, errors.New("domination: CheckpointEvery, StopAfter and Deadline need a CheckpointPath")
+		}
+		return nil, nil
+	}
+	if o.CheckpointEvery < 0 || o.StopAfter < 0 {
+		return nil, fmt.Errorf("domination: checkpoint every %d powers, stop after %d: need non-negative counts", o.CheckpointEvery, o.StopAfter)
+	}
+	if o.Impl.Search.whole() {
+		return nil, fmt.Errorf("domination: %s: the whole-matrix search keeps every power in memory and takes no checkpoints", o.Impl.Name)
+	}
+	return &checkpointing{path: o.CheckpointPath, every: o.CheckpointEvery, after: o.StopAfter, deadline: o.Deadline}, nil
 }
 
 // Window names the part of a run that the Recorder's window of total
@@ -182,6 +218,7 @@ type Analysis struct {
 	// the difference matrix of its comparisons.
 	kept    []*minplus.Dense
 	scratch []int16
+	ckpt    *checkpointing // nil: no checkpoints
 }
 
 // MemoryNeeded is the host memory, in bytes, that Algorithm 2 needs for m
@@ -332,6 +369,13 @@ func powers(ctx context.Context, m int, opt Options) (*Analysis, error) {
 	if opt.Impl.Name == "" || opt.Impl.Product.Mul == nil && opt.Impl.Product.NewSession == nil {
 		return nil, fmt.Errorf("domination: m = %d: no implementation given (Options.Impl %q has no (min,+) product)", m, opt.Impl.Name)
 	}
+	if opt.GPUs < 0 {
+		return nil, fmt.Errorf("domination: m = %d: --gpus %d: the number of GPUs must be positive", m, opt.GPUs)
+	}
+	ckpt, err := opt.checkpointing()
+	if err != nil {
+		return nil, err
+	}
 	prod := opt.Impl.Product
 	need, n, err := MemoryNeeded(m, prod)
 	if opt.Impl.Search.whole() {
@@ -357,12 +401,25 @@ func powers(ctx context.Context, m int, opt Options) (*Analysis, error) {
 		return nil, fmt.Errorf("domination: algorithm 1: %w", err)
 	}
 	an.digraph, an.NNZ = d, d.A.NNZ()
+	var resume *Checkpoint
+	if ckpt != nil {
+		an.ckpt = ckpt
+		if _, err := os.Stat(ckpt.path); err == nil {
+			if resume, err = ReadCheckpoint(ckpt.path, m, n, an.NNZ); err != nil {
+				return nil, err
+			}
+			if resume.K() > opt.K {
+				return nil, fmt.Errorf("domination: m = %d: checkpoint %s holds A^%d, beyond the K = %d powers asked", m, ckpt.path, resume.K(), opt.K)
+			}
+			ckpt.from = resume.K()
+		}
+	}
 	an.start2 = time.Now()
 	if opt.Window != NoWindow {
 		opt.Rec.BeginTotal() // A(D_m) in host memory, as Algorithm 1 left it
 	}
 	if opt.Impl.onDevice() {
-		if err := an.algorithm2Session(ctx, opt); err != nil {
+		if err := an.algorithm2Session(ctx, opt, resume); err != nil {
 			return nil, err
 		}
 		return an, nil
@@ -386,15 +443,16 @@ func powers(ctx context.Context, m int, opt Options) (*Analysis, error) {
 	if opt.Impl.Search.whole() {
 		w = opt.K + 1 // every power kept: ring[i] is A^i
 	}
-	if err := an.algorithm2(ctx, im, op, w, opt); err != nil {
+	if err := an.algorithm2(ctx, im, op, w, opt, resume); err != nil {
 		return nil, err
 	}
 	return an, nil
 }
 
 // algorithm2 computes the powers A^1..A^K (or up to the first repetition),
-// keeping per power its Power summary and the last w powers in a ring.
-func (an *Analysis) algorithm2(ctx context.Context, im minplus.Impl, op *minplus.Operand, w int, opt Options) error {
+// keeping per power its Power summary and the last w powers in a ring;
+// from a checkpoint's A^k (resume non-nil) it goes on from there.
+func (an *Analysis) algorithm2(ctx context.Context, im minplus.Impl, op *minplus.Operand, w int, opt Options, resume *Checkpoint) error {
 	stop := opt.Rec.Start("algorithm2")
 	defer func() { stop(); opt.endAlgorithm2() }()
 	n := an.N
@@ -402,23 +460,32 @@ func (an *Analysis) algorithm2(ctx context.Context, im minplus.Impl, op *minplus
 	for i := range ring {
 		ring[i] = &minplus.Dense{N: n, Data: make([]int16, n*n)}
 	}
-	ring[1%w] = an.digraph.Dense()
+	first := 1
+	seen := an.replay(resume, opt.K)
+	if resume != nil {
+		first = resume.K()
+		ring[first%w] = resume.Power
+	} else {
+		ring[1%w] = an.digraph.Dense()
+	}
 	if opt.Impl.Search.whole() {
 		an.kept, an.scratch = ring, make([]int16, n*n)
 	}
-	an.Powers = make([]Power, 1, opt.K+1)
-	seen := map[[2]uint64]int{}
-	for i := 1; i <= opt.K; i++ {
+	for i := first; i <= opt.K; i++ {
 		cur := ring[i%w]
-		if i > 1 {
+		if i > first {
 			if err := im.Mul(ctx, cur, op, ring[(i-1)%w], opt.Threads, nil); err != nil {
 				return fmt.Errorf("domination: m = %d: algorithm 2, power %d: %w", an.M, i, err)
 			}
 			an.Updates += im.Updates(n, an.NNZ)
 		}
 		p := summarize(cur, opt.Threads)
-		if j, ok := an.record(p, seen); ok {
-			if i-j < w {
+		if err := an.checkResumed(resume, i, p); err != nil {
+			return err
+		}
+		j, ok := an.record(p, seen)
+		if ok {
+			if i-j < w && j >= first { // A^j still in the ring (and computed by this run)
 				if err := exactShift(ring[i%w], ring[j%w], int(p.Min)-int(an.Powers[j].Min)); err != nil {
 					return fmt.Errorf("domination: m = %d: A^%d and A^%d share a fingerprint but differ: %w", an.M, i, j, err)
 				}
@@ -427,6 +494,9 @@ func (an *Analysis) algorithm2(ctx context.Context, im minplus.Impl, op *minplus
 			if opt.StopAtRepetition {
 				break
 			}
+		}
+		if err := an.checkpoint(i, i == opt.K, func() (*minplus.Dense, error) { return cur, nil }); err != nil {
+			return err
 		}
 	}
 	return nil

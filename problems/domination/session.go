@@ -20,7 +20,7 @@ var errStop = errors.New("first repetition reached")
 // session opens a Session on A(D_m) for the analysis' product, within the
 // caller's memory limit.
 func (an *Analysis) session(ctx context.Context, opt Options) (minplus.Session, error) {
-	s, err := an.im.NewSession(ctx, an.digraph.A, minplus.SessionOptions{MemoryLimit: opt.MemoryLimit})
+	s, err := an.im.NewSession(ctx, an.digraph.A, minplus.SessionOptions{MemoryLimit: opt.MemoryLimit, GPUs: opt.GPUs, OneDevice: opt.OneDevice})
 	if err != nil {
 		return nil, fmt.Errorf("domination: m = %d: %w", an.M, err)
 	}
@@ -34,7 +34,11 @@ func (an *Analysis) session(ctx context.Context, opt Options) (minplus.Session, 
 // repetition (unless opt.NoRecheck) and the session's Close come after. The
 // repetition's exact check otherwise is left to Recheck, which recomputes
 // the powers.
-func (an *Analysis) algorithm2Session(ctx context.Context, opt Options) error {
+//
+// From a checkpoint (resume non-nil) its power is set on the device and the
+// loop goes on from there; a checkpoint due on the way downloads the power
+// into host memory and writes it.
+func (an *Analysis) algorithm2Session(ctx context.Context, opt Options, resume *Checkpoint) error {
 	stop, ended := opt.Rec.Start("algorithm2"), false
 	end := func() {
 		if !ended {
@@ -49,14 +53,20 @@ func (an *Analysis) algorithm2Session(ctx context.Context, opt Options) error {
 		return err
 	}
 	defer s.Close()
-	an.Powers = make([]Power, 1, opt.K+1)
+	seen := an.replay(resume, opt.K)
+	if resume != nil {
+		if err := s.SetPower(ctx, resume.K(), resume.Power.Data); err != nil {
+			return fmt.Errorf("domination: m = %d: resuming from %s: %w", an.M, an.ckpt.path, err)
+		}
+		resume.Power = nil // the device holds it now
+	}
+	var host *minplus.Dense // a checkpoint's copy of the power
 	if opt.Impl.Search.whole() {
 		// As the paper's versions 3 and 4: every power comes back to the
 		// host, inside Algorithm 2, for the whole-matrix Algorithms 3-5.
 		an.kept = make([]*minplus.Dense, opt.K+1)
 		an.scratch = make([]int16, an.N*an.N)
 	}
-	seen := map[[2]uint64]int{}
 	j := 0
 	err = s.Powers(ctx, opt.K, func(st minplus.Stats) error {
 		if st.Power != len(an.Powers) {
@@ -69,14 +79,30 @@ func (an *Analysis) algorithm2Session(ctx context.Context, opt Options) error {
 			}
 			an.kept[st.Power] = d
 		}
+		p := powerOf(an.N, st)
+		if err := an.checkResumed(resume, st.Power, p); err != nil {
+			return err
+		}
 		var ok bool
-		if j, ok = an.record(powerOf(an.N, st), seen); ok && opt.StopAtRepetition {
+		if j, ok = an.record(p, seen); ok && opt.StopAtRepetition {
 			return errStop
 		}
-		return nil
+		return an.checkpoint(st.Power, st.Power == opt.K, func() (*minplus.Dense, error) {
+			if host == nil {
+				host = &minplus.Dense{N: an.N, Data: make([]int16, an.N*an.N)}
+			}
+			return host, s.Download(ctx, host.Data)
+		})
 	})
 	end()
-	an.Updates = float64(s.Power()-1) * s.Updates()
+	first := 1
+	if resume != nil {
+		first = resume.K()
+	}
+	an.Updates = float64(s.Power()-first) * s.Updates()
+	if errors.Is(err, ErrCheckpointed) {
+		return err
+	}
 	if err != nil && !errors.Is(err, errStop) {
 		return fmt.Errorf("domination: m = %d: algorithm 2 on %s: %w", an.M, an.Impl, err)
 	}

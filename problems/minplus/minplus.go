@@ -226,7 +226,14 @@ func (im Impl) Updates(n, nnz int) float64 {
 
 // SessionOptions configure a Session.
 type SessionOptions struct {
-	Device int // CUDA device ordinal
+	Device int // CUDA device ordinal (of the only slab, with GPUs <= 1)
+	// GPUs splits the powers into that many column slabs, slab d on
+	// device d of this host, each driven from its own goroutine (0 or 1:
+	// one slab on Device). More than the devices present is refused.
+	GPUs int
+	// OneDevice places every slab on Device instead of one per GPU, to test
+	// the slab logic on a machine with a single GPU.
+	OneDevice bool
 	// MemoryLimit caps the device memory the session may use (0: the
 	// device's free memory); a session whose plan exceeds it is refused
 	// before the device is touched.
@@ -255,6 +262,10 @@ type Session interface {
 	Download(ctx context.Context, dst []int16) error
 	// Restart makes A^1 = A the current power again.
 	Restart(ctx context.Context) error
+	// SetPower makes src (n x n row-major, entries in [0, Inf]) the current
+	// power, as A^k (k >= 1): a checkpointed power resumed. Later Steps
+	// multiply it by A; Restart still returns to A^1.
+	SetPower(ctx context.Context, k int, src []int16) error
 	// Powers calls each with the Stats of the current power, then steps
 	// and calls it again after every power until A^K; an error from each
 	// stops the loop and is returned.

@@ -83,3 +83,32 @@ func (s Stats) Add(o Stats) Stats {
 	}
 	return r
 }
+
+// StatsCols computes the Stats of the columns [lo, hi) of an n x n
+// row-major matrix m, positions and the diagonal counted in the whole
+// matrix, as the device computes them for one column slab of a power: the
+// Stats of slabs that partition the columns Add up to StatsOf, in any
+// order.
+func StatsCols(n int, m []int16, lo, hi int) Stats {
+	s := Stats{Min: Inf, DiagMin: Inf, DiagArg: -1}
+	for i := 0; i < n; i++ {
+		p := uint64(i)*uint64(n) + uint64(lo)
+		for j := lo; j < hi; j++ {
+			v := min(m[i*n+j], Inf)
+			if v < Inf {
+				w := mix(2 * p)
+				s.WeightedSum += w * uint64(v)
+				s.WeightSum += w
+				s.Finite++
+			} else {
+				s.InfHash += mix(2*p + 1)
+			}
+			s.Min = min(s.Min, v)
+			if i == j && v < s.DiagMin {
+				s.DiagMin, s.DiagArg = v, int32(i)
+			}
+			p++
+		}
+	}
+	return s
+}

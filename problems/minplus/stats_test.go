@@ -79,3 +79,41 @@ func TestStatsOf(t *testing.T) {
 		}
 	}
 }
+
+// TestStatsColsCombine: the Stats of column slabs that partition a random
+// matrix Add up to the whole matrix's, in every order tried, with the
+// diagonal's argmin the first row where the whole diagonal is least (ties
+// placed in different slabs included).
+func TestStatsColsCombine(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, n := range []int{1, 2, 7, 33, 64, 100} {
+		for _, inf := range []float64{0, 0.3, 1} {
+			m := randomDense(r, n, inf)
+			if n > 4 && inf < 1 { // a tie of the diagonal minimum in two slabs
+				m[1*n+1], m[(n-2)*n+n-2] = 0, 0
+			}
+			whole := StatsOf(n, m)
+			for parts := 1; parts <= min(n, 5); parts++ {
+				cuts := []int{0}
+				for d := 1; d < parts; d++ {
+					cuts = append(cuts, d*n/parts)
+				}
+				cuts = append(cuts, n)
+				var slabs []Stats
+				for d := 0; d < parts; d++ {
+					slabs = append(slabs, StatsCols(n, m, cuts[d], cuts[d+1]))
+				}
+				for trial := 0; trial < 4; trial++ {
+					r.Shuffle(len(slabs), func(i, j int) { slabs[i], slabs[j] = slabs[j], slabs[i] })
+					got := slabs[0]
+					for _, s := range slabs[1:] {
+						got = got.Add(s)
+					}
+					if got != whole {
+						t.Fatalf("n=%d inf=%.1f %d slabs %v: combined %+v, whole %+v", n, inf, parts, cuts, got, whole)
+					}
+				}
+			}
+		}
+	}
+}

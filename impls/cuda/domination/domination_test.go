@@ -2,6 +2,9 @@ package cudadomination_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -83,5 +86,97 @@ func TestGPUAgrees(t *testing.T) {
 		if an.R0 != ref.R0 || an.N0 != ref.N0 || an.Computed != ref.N0+ref.A || !strings.Contains(an.Verified, "downloaded at the repetition") {
 			t.Errorf("m=%d stopped: r0 %d n0 %d after %d powers, verified %q; want r0 %d n0 %d", m, an.R0, an.N0, an.Computed, an.Verified, ref.R0, ref.N0)
 		}
+	}
+}
+
+// outcome is what a split or resumed analysis must reproduce exactly: the
+// powers' summaries, the recurrence, γ2, the formula and witnesses.
+func outcome(t *testing.T, an *domination.Analysis) string {
+	t.Helper()
+	var ws []string
+	for n := 3; n <= 24; n += 7 {
+		w, err := an.Witness(context.Background(), n, 1<<30)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws = append(ws, fmt.Sprint(w))
+	}
+	return fmt.Sprintf("powers %v\nr0 %d a %d b %d n0 %d repeat %d computed %d\nγ2 %v α %v exceptions %v\nwitnesses %v",
+		an.Powers, an.R0, an.A, an.B, an.N0, an.RepeatAt, an.Computed, an.Gamma, an.Alpha, an.Exceptions, ws)
+}
+
+// TestGPUSlabsAgree (skipped without a CUDA device): Algorithms 1 to 5 with
+// the powers split into 2, 3 and 4 column slabs on ONE device (OneDevice),
+// and over several GPUs where the machine has them, give exactly the
+// single-slab analysis (summaries, recurrence checked exactly, γ2,
+// witnesses) for m = 4..7 on cuda/sparse and cuda/fast, stopped at the
+// first repetition and over all K powers; a split run stopped at a
+// checkpoint and resumed split differently gives it too.
+func TestGPUSlabsAgree(t *testing.T) {
+	count, err := cuda.DeviceCount()
+	if err != nil || count == 0 {
+		t.Skip("no CUDA device")
+	}
+	ctx := context.Background()
+	for m := 4; m <= 7; m++ {
+		for _, impl := range []string{cudaminplus.NameSparse, cudaminplus.NameFast} {
+			for _, stop := range []bool{true, false} {
+				base := domination.Options{Impl: lookup(t, impl), StopAtRepetition: stop}
+				ref, err := domination.Analyze(ctx, m, base)
+				if err != nil {
+					t.Fatalf("m=%d %s: %v", m, impl, err)
+				}
+				want := outcome(t, ref)
+				for gpus := 2; gpus <= 4; gpus++ {
+					opts := []domination.Options{base, base}
+					opts[0].GPUs, opts[0].OneDevice = gpus, true
+					opts[1].GPUs = gpus
+					if gpus > count {
+						opts = opts[:1]
+					}
+					for _, opt := range opts {
+						label := fmt.Sprintf("m=%d %s stop %v, %d slabs (one device: %v)", m, impl, stop, gpus, opt.OneDevice)
+						an, err := domination.Analyze(ctx, m, opt)
+						if err != nil {
+							t.Fatalf("%s: %v", label, err)
+						}
+						if got := outcome(t, an); got != want {
+							t.Errorf("%s:\n%s\nsingle slab:\n%s", label, got, want)
+						}
+						if stop && an.Verified == "" {
+							t.Errorf("%s: the repetition was not checked exactly", label)
+						}
+					}
+				}
+				// Stopped at a checkpoint with 3 slabs, resumed with 2.
+				path := filepath.Join(t.TempDir(), "ck")
+				opt := base
+				opt.GPUs, opt.OneDevice, opt.CheckpointPath, opt.StopAfter = 3, true, path, ref.Computed/2
+				if _, err := domination.Analyze(ctx, m, opt); !errors.Is(err, domination.ErrCheckpointed) {
+					t.Fatalf("m=%d %s: stopping at A^%d: %v", m, impl, opt.StopAfter, err)
+				}
+				opt.GPUs, opt.StopAfter = 2, 0
+				an, err := domination.Analyze(ctx, m, opt)
+				if err != nil {
+					t.Fatalf("m=%d %s: resuming: %v", m, impl, err)
+				}
+				if got := outcome(t, an); got != want {
+					t.Errorf("m=%d %s stop %v resumed:\n%s\nstraight:\n%s", m, impl, stop, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestGPUsRefused: more GPUs than the machine has are refused by the
+// session, naming --gpus and the count found (skipped without a device).
+func TestGPUsRefused(t *testing.T) {
+	count, err := cuda.DeviceCount()
+	if err != nil || count == 0 {
+		t.Skip("no CUDA device")
+	}
+	_, err = domination.Analyze(context.Background(), 5, domination.Options{Impl: lookup(t, cudaminplus.NameSparse), GPUs: count + 1})
+	if want := fmt.Sprintf("--gpus %d asks for more GPUs than the %d this machine has", count+1, count); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("--gpus %d: %v, want %q", count+1, err, want)
 	}
 }

@@ -19,6 +19,9 @@
 // powers run without transfers, reporting per power the statistics the
 // recurrence search needs (minimum, diagonal minimum, a fingerprint of the
 // power minus its minimum) and downloading a whole power only on request.
+// With SessionOptions.GPUs = N it splits the powers into N column slabs,
+// one per device of the host (or all on one device with OneDevice, for
+// tests), stepping in lockstep; SetPower resumes a checkpointed power.
 //
 // # Infinity and saturation
 //

@@ -152,8 +152,10 @@ func uploadCSR(t *driver.Thread, dev *cuda.Device, a *minplus.CSR, ptr, idx, val
 	return nil
 }
 
-// readStats reduces the padded matrix m of order n on the device.
-func (k *kernelSet) readStats(t *driver.Thread, dev *cuda.Device, n int, m, buf driver.DevicePtr) (minplus.Stats, error) {
+// readStats reduces on the device the padded slab m (leading dimension ld)
+// of the columns [col0, col0+w) of a matrix of order n: the whole matrix
+// is col0 = 0, w = n, ld = LeadingDim(n).
+func (k *kernelSet) readStats(t *driver.Thread, dev *cuda.Device, n, w, col0, ld int, m, buf driver.DevicePtr) (minplus.Stats, error) {
 	s := dev.Stream()
 	if err := t.MemsetD32Async(buf, 0, 8, s); err != nil {
 		return minplus.Stats{}, err
@@ -164,8 +166,8 @@ func (k *kernelSet) readStats(t *driver.Thread, dev *cuda.Device, n int, m, buf 
 	if err := t.MemsetD32Async(buf.Add(40), ^uint32(0), 2, s); err != nil {
 		return minplus.Stats{}, err
 	}
-	grid := driver.D2((n+255)/256, min(max(n, 1), 256))
-	if err := t.Launch(k.stats, grid, driver.D1(256), 0, s, m, n, int64(LeadingDim(n)), int(Inf), buf, buf.Add(32)); err != nil {
+	grid := driver.D2((w+255)/256, min(max(n, 1), 256))
+	if err := t.Launch(k.stats, grid, driver.D1(256), 0, s, m, n, w, int64(ld), col0, int(Inf), buf, buf.Add(32)); err != nil {
 		return minplus.Stats{}, fmt.Errorf("statistics: %w", err)
 	}
 	var raw [48]byte
