@@ -161,13 +161,19 @@ __device__ void n3Rows(const C* __restrict__ c, int rows, int cols, int rowBegin
           minv[j] -= delta;
         }
       }
-      if (tid == 0) *sj0 = j1;
+      // Thread 0 decides whether the path ends at j1 and publishes it in
+      // the sign of sj0 (~j1 < 0: a free column). Every thread must take
+      // the same branch from that one value: reading p[j1] itself after
+      // the barrier raced with thread 0's augmentation, which rewrites p
+      // as soon as thread 0 leaves the loop, so a slow thread could go on
+      // alone to a barrier the others never reach (a hung block).
+      if (tid == 0) *sj0 = p[j1] == 0 ? ~j1 : j1;
       __syncthreads();
-      if (p[j1] == 0) break;
+      if (*sj0 < 0) break;
     }
     // Augment along the path back to column 0.
     if (tid == 0) {
-      int j0 = *sj0;
+      int j0 = ~*sj0;
       while (j0 != 0) {
         const int j1 = way[j0];
         p[j0] = p[j1];
