@@ -46,12 +46,17 @@ func StatsOf(n int, m []int16) Stats { return StatsRows(n, m, 0, n) }
 // StatsRows computes the Stats of rows [lo, hi) of an n x n row-major
 // matrix m, positions counted in the whole matrix, so that the Stats of
 // bands of rows computed apart (in parallel) Add up to StatsOf.
-func StatsRows(n int, m []int16, lo, hi int) Stats {
+func StatsRows(n int, m []int16, lo, hi int) Stats { return statsBlock(n, m, lo, hi, 0, n) }
+
+// statsBlock computes the Stats of rows [r0, r1) x columns [c0, c1) of an
+// n x n row-major matrix m, positions and the diagonal counted in the
+// whole matrix.
+func statsBlock(n int, m []int16, r0, r1, c0, c1 int) Stats {
 	s := Stats{Min: Inf, DiagMin: Inf, DiagArg: -1}
-	for i := lo; i < hi; i++ {
-		row := m[i*n : (i+1)*n]
-		p := uint64(i) * uint64(n)
-		for j, v := range row {
+	for i := r0; i < r1; i++ {
+		p := uint64(i)*uint64(n) + uint64(c0)
+		for k, v := range m[i*n+c0 : i*n+c1] {
+			j := c0 + k
 			v = min(v, Inf)
 			if v < Inf {
 				w := mix(2 * p)
@@ -89,26 +94,4 @@ func (s Stats) Add(o Stats) Stats {
 // matrix, as the device computes them for one column slab of a power: the
 // Stats of slabs that partition the columns Add up to StatsOf, in any
 // order.
-func StatsCols(n int, m []int16, lo, hi int) Stats {
-	s := Stats{Min: Inf, DiagMin: Inf, DiagArg: -1}
-	for i := 0; i < n; i++ {
-		p := uint64(i)*uint64(n) + uint64(lo)
-		for j := lo; j < hi; j++ {
-			v := min(m[i*n+j], Inf)
-			if v < Inf {
-				w := mix(2 * p)
-				s.WeightedSum += w * uint64(v)
-				s.WeightSum += w
-				s.Finite++
-			} else {
-				s.InfHash += mix(2*p + 1)
-			}
-			s.Min = min(s.Min, v)
-			if i == j && v < s.DiagMin {
-				s.DiagMin, s.DiagArg = v, int32(i)
-			}
-			p++
-		}
-	}
-	return s
-}
+func StatsCols(n int, m []int16, lo, hi int) Stats { return statsBlock(n, m, 0, n, lo, hi) }
