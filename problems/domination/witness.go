@@ -232,3 +232,20 @@ func Check2Dominating(m, n int, set [][2]int) error {
 // Words returns the correct m-words of the analysis, in the order of the
 // rows of A(D_m).
 func (an *Analysis) Words() []gen.Word { return an.digraph.Words }
+
+// Summary renders what two analyses of the same m must agree on exactly:
+// the powers' summaries, the recurrence, γ2 and its formula, and the
+// witnesses for the cylinder lengths ns. Split, resumed and straight runs
+// are compared through it.
+func (an *Analysis) Summary(ctx context.Context, ns []int) (string, error) {
+	var ws []string
+	for _, n := range ns {
+		w, err := an.Witness(ctx, n, 1<<30)
+		if err != nil {
+			return "", err
+		}
+		ws = append(ws, fmt.Sprint(w))
+	}
+	return fmt.Sprintf("powers %v\nr0 %d a %d b %d n0 %d repeat %d computed %d\nγ2 %v α %v exceptions %v\nwitnesses %v",
+		an.Powers, an.R0, an.A, an.B, an.N0, an.RepeatAt, an.Computed, an.Gamma, an.Alpha, an.Exceptions, ws), nil
+}
