@@ -5,29 +5,11 @@ import (
 	"testing"
 )
 
-// randomDense returns an n x n matrix with entries in [0, 40], a fraction
-// inf of them infinite (Inf, or values above it: 12000, 32767).
-func randomDense(r *rand.Rand, n int, inf float64) []int16 {
-	m := make([]int16, n*n)
-	for i := range m {
-		switch f := r.Float64(); {
-		case f < inf*0.8:
-			m[i] = Inf
-		case f < inf*0.9:
-			m[i] = 12000
-		case f < inf:
-			m[i] = 32767
-		default:
-			m[i] = int16(r.IntN(41))
-		}
-	}
-	return m
-}
 
 func TestStatsOf(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	const n = 40
-	m := randomDense(r, n, 0.2)
+	m := Random(r, n, 0.2)
 	s := StatsOf(n, m)
 	if s.Min != 0 && s.Min >= Inf {
 		t.Fatalf("min %d", s.Min)
@@ -88,7 +70,7 @@ func TestStatsColsCombine(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	for _, n := range []int{1, 2, 7, 33, 64, 100} {
 		for _, inf := range []float64{0, 0.3, 1} {
-			m := randomDense(r, n, inf)
+			m := Random(r, n, inf)
 			if n > 4 && inf < 1 { // a tie of the diagonal minimum in two slabs
 				m[1*n+1], m[(n-2)*n+n-2] = 0, 0
 			}

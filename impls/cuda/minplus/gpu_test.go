@@ -67,8 +67,8 @@ func TestGPUExact(t *testing.T) {
 	}
 	for _, n := range sizes {
 		for _, inf := range []float64{0, 0.3, 0.97} {
-			a := randomDense(r, n, inf)
-			b := randomDense(r, n, inf)
+			a := minplus.Random(r, n, inf)
+			b := minplus.Random(r, n, inf)
 			want := refProduct(n, a, b)
 			rec := &bench.Recorder{}
 			got, err := product(ctx, NamePaper, n, a, b, rec)
@@ -109,7 +109,7 @@ func TestGPUExact(t *testing.T) {
 		}
 	}
 	// Negative entries are refused with their position.
-	a := randomDense(r, 50, 0.2)
+	a := minplus.Random(r, 50, 0.2)
 	a[3*50+7] = -4
 	for _, f := range []func() error{
 		func() error { _, err := product(ctx, NamePaper, 50, a, a, nil); return err },
@@ -245,7 +245,7 @@ func TestProductProtocol(t *testing.T) {
 	}
 	const n = 300
 	r := rand.New(rand.NewPCG(5, 6))
-	a, b := randomDense(r, n, 0.3), randomDense(r, n, 0.3)
+	a, b := minplus.Random(r, n, 0.3), minplus.Random(r, n, 0.3)
 	csr, err := CSRFromDense(n, a)
 	if err != nil {
 		t.Fatal(err)

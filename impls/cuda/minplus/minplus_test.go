@@ -99,24 +99,6 @@ func refSparse(a *minplus.CSR, b []int16) []int16 {
 	return c
 }
 
-// randomDense returns an n x n matrix with entries in [0, 40], a fraction
-// inf of them infinite (Inf, or values above it: 12000, 32767).
-func randomDense(r *rand.Rand, n int, inf float64) []int16 {
-	m := make([]int16, n*n)
-	for i := range m {
-		switch f := r.Float64(); {
-		case f < inf*0.8:
-			m[i] = Inf
-		case f < inf*0.9:
-			m[i] = 12000
-		case f < inf:
-			m[i] = 32767
-		default:
-			m[i] = int16(r.IntN(41))
-		}
-	}
-	return m
-}
 
 // randomCSR returns an n x n sparse matrix with about deg entries per row
 // (some rows empty, some columns repeated), values in [0, 9].
@@ -154,7 +136,7 @@ func TestReferenceAgrees(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{1, 5, 37} {
 		a := randomCSR(r, n, 3)
-		b := randomDense(r, n, 0.3)
+		b := minplus.Random(r, n, 0.3)
 		want := refProduct(n, toDense(a), b)
 		got := refSparse(a, b)
 		for i := range want {
@@ -178,7 +160,7 @@ func TestLeadingDim(t *testing.T) {
 
 func TestCSR(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	d := randomDense(r, 30, 0.5)
+	d := minplus.Random(r, 30, 0.5)
 	d[7] = 3
 	a, err := CSRFromDense(30, d)
 	if err != nil {
@@ -222,7 +204,7 @@ func TestUnavailable(t *testing.T) {
 	}
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(5, 6))
-	a := randomDense(r, 10, 0.2)
+	a := minplus.Random(r, 10, 0.2)
 	csr, _ := CSRFromDense(10, a)
 	if _, err := product(ctx, NamePaper, 10, a, a, nil); !errors.Is(err, driver.ErrUnavailable) {
 		t.Errorf("Paper: %v", err)
