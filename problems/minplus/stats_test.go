@@ -5,7 +5,6 @@ import (
 	"testing"
 )
 
-
 func TestStatsOf(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	const n = 40

@@ -99,7 +99,6 @@ func refSparse(a *minplus.CSR, b []int16) []int16 {
 	return c
 }
 
-
 // randomCSR returns an n x n sparse matrix with about deg entries per row
 // (some rows empty, some columns repeated), values in [0, 9].
 func randomCSR(r *rand.Rand, n, deg int) *minplus.CSR {
