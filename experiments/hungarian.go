@@ -330,7 +330,7 @@ func hungarianTable1(run []bench.Record) []report.Table {
 	}
 	t.Notes = append(t.Notes,
 		"The paper's times are for its C implementation of the same O(n^4) algorithm (CPU) and its CUDA one with the matrix already on the device; the paper does not say how many repetitions each time summarises.",
-		"Every column is total: the host clock around one whole solve, the matrix already on the device for CUDA (as the paper times its kernels; every allocation, launch, synchronisation and host step of the solve inside) and in memory for the CPU. end_to_end adds the upload (the host's int64 -> int32 conversion and the copy) and the download; the result files keep every phase and sample.",
+		"Every column is total: the host clock around one whole solve, the matrix already on the device for CUDA (as the paper times its kernels; every allocation, launch, synchronisation and host step of the solve inside) and in memory for the CPU. end_to_end adds the upload (the host's int64 -> int32 conversion and the copy; cuda/fast converts to int16 where every cost fits and widens on the device, half the bytes over the bus) and the download; the result files keep every phase and sample.",
 		CheckSummary(run, exp))
 	steps.Notes = append(steps.Notes, "The paper (section 5): in its CPU version the run time is dominated by step 1 at range 0.1n, by steps 1 and 6 at range n, and by step 6 at range 10n. Steps 1 and 6 include rebuilding the compressed vector of zeros.")
 	return []report.Table{t, steps}

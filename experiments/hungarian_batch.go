@@ -200,7 +200,7 @@ func hungarianBatchTable(run []bench.Record) []report.Table {
 	rc, pc := IndexRecords(own), IndexRecords(peers)
 	t := report.Table{
 		Title: "hungarian/batch — batches of independent n x n LAPs, ms per batch: cuda/fast (a block per problem, one launch) vs cpu/jv (parallel over the cores) and HyLAC's stream solver",
-		Header: []string{"n", "range", "count", "cuda/fast total", "cuda/fast end_to_end", "cuda/fast solve", "cuda/fast h2d", "cuda/fast d2h",
+		Header: []string{"n", "range", "count", "cuda/fast total", "cuda/fast end_to_end", "cuda/fast check", "cuda/fast h2d", "cuda/fast solve", "cuda/fast d2h", "cuda/fast results",
 			"cpu/jv total", "cpu/jv / cuda/fast (total)", "cpu/jv / cuda/fast (end_to_end)",
 			PeerHyLACStream + " total", PeerHyLACStream + " / cuda/fast (total)",
 			PeerHyLACStream + " end_to_end", PeerHyLACStream + " / cuda/fast (end_to_end)"},
@@ -219,8 +219,9 @@ func hungarianBatchTable(run []bench.Record) []report.Table {
 				missingPeer = true
 			}
 			t.Rows = append(t.Rows, []string{strconv.Itoa(c.n), c.r, p.Get("count"),
-				CellText(gpu, bench.TotalPhase), CellText(gpu, bench.EndToEndPhase), CellText(gpu, cudalap.PhaseSolve),
-				CellText(gpu, cudalap.PhaseH2D), CellText(gpu, cudalap.PhaseD2H), CellText(cpu, bench.TotalPhase),
+				CellText(gpu, bench.TotalPhase), CellText(gpu, bench.EndToEndPhase), CellText(gpu, cudalap.PhaseCheck),
+				CellText(gpu, cudalap.PhaseH2D), CellText(gpu, cudalap.PhaseSolve), CellText(gpu, cudalap.PhaseD2H),
+				CellText(gpu, cudalap.PhaseResults), CellText(cpu, bench.TotalPhase),
 				Ratio(PhaseMS(cpu, bench.TotalPhase), PhaseMS(gpu, bench.TotalPhase)),
 				Ratio(PhaseMS(cpu, bench.EndToEndPhase), PhaseMS(gpu, bench.EndToEndPhase)),
 				peerText(peer, bench.TotalPhase), Ratio(PhaseMS(peer, bench.TotalPhase), PhaseMS(gpu, bench.TotalPhase)),
@@ -228,7 +229,7 @@ func hungarianBatchTable(run []bench.Record) []report.Table {
 		}
 	}
 	t.Notes = append(t.Notes,
-		"Problem k of a batch (0-based) is `semibench gen lap --n N --range R --seed S+k` (S the run's seed, 1 by default). cuda/fast: total runs from the batch in device memory to the results in device memory (every launch, allocation and synchronisation inside), end_to_end from the batch in host memory (int64) to the results in host memory; h2d (int64 -> int32 conversion and copy), solve (the batch kernel, CUDA events) and d2h are its parts. cpu/jv: total = end_to_end, the whole batch solved in memory. peer/hylac-stream (HyLAC's TLAP<float>, a block per problem): total from the costs in device memory (its allocations inside), end_to_end from float costs in host memory; cuda/fast's end_to_end starts from int64 costs, which it checks and converts to int32 on the host. Ratios above 1: cuda/fast is faster.",
+		"Problem k of a batch (0-based) is `semibench gen lap --n N --range R --seed S+k` (S the run's seed, 1 by default). cuda/fast: total runs from the batch in device memory to the results in device memory (every launch and synchronisation inside; the device buffers, kept between solves of one shape, are allocated or reused before the upload, in h2d, whereas HyLAC allocates inside its total), end_to_end from the batch in host memory (int64) to the results in host memory; check (one parallel pass over the int64 costs: bounds and int32), h2d (allocation, the int64 costs converted to int16 where every cost fits, else int32, copied, and widened to int32 on the device), solve (the batch kernel, CUDA events; each problem's workspace in shared memory where it fits 48 KB), d2h and results (the per-problem assignments, duals and costs built on the host) are its parts, the rest of end_to_end is the device's opening and the calls between them. cpu/jv: total = end_to_end, the whole batch solved in memory. peer/hylac-stream (HyLAC's TLAP<float>, a block per problem): total from the costs in device memory (its allocations inside), end_to_end from float costs in host memory; cuda/fast's end_to_end starts from int64 costs (twice the bytes HyLAC's starts from), which it checks and converts on the host. Ratios above 1: cuda/fast is faster.",
 		"Every cell certifies every problem by its duals and checks its cost equals cpu/jv's certified optimum (exact: integer costs).")
 	if missingPeer {
 		t.Notes = append(t.Notes, fmt.Sprintf("%s: no %s record (experiment %s, same n, range and count) among the records given; measure it with the peer scripts (results/peers/README.md) and merge its result file: `semibench table run.json results/peers/<machine>/*.json --merge`.",

@@ -194,6 +194,38 @@ __device__ void n3Batch(const C* __restrict__ c, int rows, int cols, D* u, D* v,
   n3Rows<C, D>(c + k * rows * cols, rows, cols, 1, rows, u + k * (rows + 1), v + k * w, p + k * w, way + k * w,
                minv + k * w, used + k * w, (const int*)0, sd, sk, sj0);
 }
+
+// n3BatchShared is n3Batch with the problem's whole workspace in the
+// block's shared memory (dynamic: (rows+1) duals u, then cols+1 each of v
+// and minv, p and way, used; BatchShared on the host), so that every step
+// of a row's search reads and writes on-chip memory. It starts from zero
+// duals and an empty matching, as n3Batch, and writes u, v and p to
+// global memory at the end.
+template <typename C, typename D>
+__device__ void n3BatchShared(const C* __restrict__ c, int rows, int cols, D* gu, D* gv, int* gp, D* sd, int* sk,
+                              int* sj0) {
+  extern __shared__ __align__(16) unsigned char lapShared[];
+  const i64 k = blockIdx.x, w = (i64)cols + 1;
+  D* u = (D*)lapShared;
+  D* v = u + rows + 1;
+  D* minv = v + w;
+  int* p = (int*)(minv + w);
+  int* way = p + w;
+  unsigned char* used = (unsigned char*)(way + w);
+  for (int j = threadIdx.x; j <= cols; j += blockDim.x) {
+    v[j] = 0;
+    p[j] = 0;
+  }
+  for (int i = threadIdx.x; i <= rows; i += blockDim.x) u[i] = 0;
+  __syncthreads();
+  n3Rows<C, D>(c + k * rows * cols, rows, cols, 1, rows, u, v, p, way, minv, used, (const int*)0, sd, sk, sj0);
+  __syncthreads();
+  for (int j = threadIdx.x; j <= cols; j += blockDim.x) {
+    gv[k * w + j] = v[j];
+    gp[k * w + j] = p[j];
+  }
+  for (int i = threadIdx.x; i <= rows; i += blockDim.x) gu[k * (rows + 1) + i] = u[i];
+}
 }  // namespace lapk
 
 using namespace lapk;
@@ -210,6 +242,9 @@ using namespace lapk;
 //     shape, one block per problem (blockIdx.x), every row of each (see
 //     n3Batch for the layout). The host picks the block size from cols (a
 //     warp up to 32 columns, up to 256 threads).
+//   - lap_n3_batch_sharedSUFFIX is lap_n3_batchSUFFIX with each problem's
+//     workspace in shared memory (n3BatchShared), for the shapes whose
+//     workspace fits a block's default 48 KB; it writes u, v and p only.
 #define LAP_N3_ENTRIES(SUFFIX, C, D)                                                                               \
   extern "C" __global__ void __launch_bounds__(1024)                                                               \
       lap_n3##SUFFIX(const C* __restrict__ c, int rows, int cols, int rowBegin, int rowEnd, D* u, D* v, int* p,    \
@@ -225,7 +260,22 @@ using namespace lapk;
     __shared__ int sk[32];                                                                                         \
     __shared__ int sj0;                                                                                            \
     n3Batch<C, D>(c, rows, cols, u, v, p, way, minv, used, sd, sk, &sj0);                                          \
+  }                                                                                                                \
+  extern "C" __global__ void __launch_bounds__(1024)                                                               \
+      lap_n3_batch_shared##SUFFIX(const C* __restrict__ c, int rows, int cols, D* u, D* v, int* p) {               \
+    __shared__ D sd[32];                                                                                           \
+    __shared__ int sk[32];                                                                                         \
+    __shared__ int sj0;                                                                                            \
+    n3BatchShared<C, D>(c, rows, cols, u, v, p, sd, sk, &sj0);                                                     \
   }
+
+// lap_widen16 widens count int16 costs to int32 (grid-stride): the upload
+// of costs that fit int16 moves half the bytes over the bus and widens them
+// on the device, chunk by chunk, into the solvers' int32 cost buffer.
+extern "C" __global__ void lap_widen16(const short* __restrict__ src, long long count, int* __restrict__ dst) {
+  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < count; k += (long long)gridDim.x * blockDim.x)
+    dst[k] = src[k];
+}
 
 // int32 costs with int64 duals (exactly the arithmetic lap_n3 always had);
 // float and double costs with double duals (every sum in double, float

@@ -53,15 +53,8 @@ func (b *Batch) FloatMatrix(k int) *FloatMatrix {
 // Validate checks the shape and, per problem, what Matrix.Validate and
 // FloatMatrix.Validate check; errors name the problem (1-based).
 func (b *Batch) Validate() error {
-	if b.Count < 1 {
-		return fmt.Errorf("%w: a batch of %d problems", ErrShape, b.Count)
-	}
-	if err := checkShape(b.Rows, b.Cols, b.Rows*b.Cols); err != nil {
+	if err := b.CheckShape(); err != nil {
 		return err
-	}
-	want := b.Count * b.Rows * b.Cols
-	if (b.IsInt() && len(b.Int) != want) || (!b.IsInt() && len(b.Float) != want) {
-		return fmt.Errorf("%w: %d problems of %dx%d need %d values, have %d", ErrShape, b.Count, b.Rows, b.Cols, want, max(len(b.Int), len(b.Float)))
 	}
 	// The problems are checked in parallel (a batch can hold gigabytes);
 	// the error names the first bad problem, as a sequential scan would.
@@ -78,6 +71,22 @@ func (b *Batch) Validate() error {
 		if err != nil {
 			return fmt.Errorf("problem %d: %w", k+1, err)
 		}
+	}
+	return nil
+}
+
+// CheckShape checks the count, the shape (1 <= rows <= cols) and the
+// number of values, not the values themselves (Validate does).
+func (b *Batch) CheckShape() error {
+	if b.Count < 1 {
+		return fmt.Errorf("%w: a batch of %d problems", ErrShape, b.Count)
+	}
+	if err := checkShape(b.Rows, b.Cols, b.Rows*b.Cols); err != nil {
+		return err
+	}
+	want := b.Count * b.Rows * b.Cols
+	if (b.IsInt() && len(b.Int) != want) || (!b.IsInt() && len(b.Float) != want) {
+		return fmt.Errorf("%w: %d problems of %dx%d need %d values, have %d", ErrShape, b.Count, b.Rows, b.Cols, want, max(len(b.Int), len(b.Float)))
 	}
 	return nil
 }

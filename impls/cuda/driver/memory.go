@@ -143,6 +143,14 @@ func (b *HostBuffer) Int32s() []int32 {
 	return unsafe.Slice((*int32)(b.ptr), b.size/4)
 }
 
+// Int16s returns the buffer as an int16 slice.
+func (b *HostBuffer) Int16s() []int16 {
+	if b == nil || b.ptr == nil {
+		return nil
+	}
+	return unsafe.Slice((*int16)(b.ptr), b.size/2)
+}
+
 // Uint64s returns the buffer as a uint64 slice.
 func (b *HostBuffer) Uint64s() []uint64 {
 	if b == nil || b.ptr == nil {

@@ -3,16 +3,20 @@ package cudalap
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
 	"github.com/semibench/semibench/problems/lap"
 )
 
-// PhaseSolve is the batch solver's solve phase: the batch kernel's
-// launches, timed with CUDA events.
-const PhaseSolve = "solve"
+// Phases of the batch solver: besides h2d and d2h, the solve inside total
+// and, outside it, the host's check of the costs before anything reaches
+// the device and its assembly of the per-problem results after.
+const (
+	PhaseSolve   = "solve"   // the batch kernel's launches, timed with CUDA events
+	PhaseCheck   = "check"   // one parallel pass over the costs (shape, bounds, int32 or finite)
+	PhaseResults = "results" // the assignments, duals and costs of every problem, built in parallel
+)
 
 // batchBufs are the device buffers of a batch slab, in plan order.
 var batchBufs = []string{"lap.batch.c", "lap.batch.u", "lap.batch.v", "lap.batch.p", "lap.batch.way", "lap.batch.minv", "lap.batch.used"}
@@ -76,6 +80,31 @@ func BatchSlab(count, r, c, elem int, free uint64, held map[string]uint64) (int,
 	return k, nil
 }
 
+// MaxBatchShared is the most dynamic shared memory a batch block takes
+// without opting in: a problem whose workspace (BatchShared) fits it runs
+// lap_n3_batch_shared*, else lap_n3_batch* with the workspace in global
+// memory.
+const MaxBatchShared = 48 << 10
+
+// BatchShared is the dynamic shared memory of lap_n3_batch_shared* for one
+// problem of r x c costs: u (r+1 duals of 8 bytes), v and minv (c+1 duals
+// each), p and way (c+1 int32 each) and used (c+1 bytes).
+func BatchShared(r, c int) int {
+	w := c + 1
+	return 8*(r+1) + 2*8*w + 2*4*w + w
+}
+
+// batchKernel names the batch entry for costs of the kernel suffix ("",
+// "_f32", "_f64") and whether it takes the workspace in shared memory
+// (then shared is its dynamic shared memory), as BatchShared and
+// opt.GlobalWorkspace decide.
+func batchKernel(suffix string, r, c int, opt Options) (name string, shared int) {
+	if s := BatchShared(r, c); s <= MaxBatchShared && !opt.GlobalWorkspace {
+		return "lap_n3_batch_shared" + suffix, s
+	}
+	return "lap_n3_batch" + suffix, 0
+}
+
 // Slabs splits count problems into consecutive ranges of at most per.
 func Slabs(count, per int) []cuda.Range {
 	if per < 1 {
@@ -101,7 +130,9 @@ func BatchThreads(c int) int { return min(256, max(32, (c+31)/32*32)) }
 // many problems as device memory holds, usually all of them), solved and
 // downloaded; every result has duals. The results are not certified here:
 // lap.CertifyBatch does it (with FloatTolerance for floats), outside the
-// timing. Phases: h2d, solve (CUDA events), d2h; the window of total runs
+// timing. Phases: check (the costs checked on the host, in one parallel
+// pass, before any device work), h2d, solve (CUDA events), d2h and results
+// (the per-problem results built on the host); the window of total runs
 // from the first slab on the device to the last slab's results on the
 // device, so with several slabs the later slabs' transfers fall inside it.
 // Without a CUDA driver or device the error matches driver.ErrUnavailable.
@@ -110,33 +141,39 @@ func SolveBatch(ctx context.Context, b *lap.Batch, opt Options) (*lap.BatchOutpu
 	if b == nil {
 		return nil, fmt.Errorf("%s: nil batch", impl)
 	}
-	if err := b.Validate(); err != nil {
-		return nil, fmt.Errorf("%s: %s: %w", impl, b.Name, err)
-	}
 	out := &lap.BatchOutput{}
 	if b.IsInt() {
-		if k := firstBeyond32(b.Int, b.Size()); k >= 0 {
-			s := b.Size()
-			return nil, fmt.Errorf("%s: %s: %w: problem %d, row %d, column %d: cost %d is beyond int32, the batch kernel's cost type",
-				impl, b.Name, lap.ErrOverflow, k/s+1, k%s/b.Cols+1, k%b.Cols+1, b.Int[k])
+		stop := opt.Rec.Start(PhaseCheck)
+		sc, err := scanBatch(impl, b)
+		stop()
+		if err != nil {
+			return nil, err
 		}
-		p, u, v, err := batchRun[int32, int64](ctx, impl, b.Count, b.Rows, b.Cols, "lap_n3_batch",
+		p, u, v, err := batchRun[int32, int64](ctx, impl, b.Count, b.Rows, b.Cols, "",
 			func(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, lo, hi int) error {
 				s := b.Size()
-				return uploadCosts(t, dev, dst, &lap.Matrix{C: b.Int[lo*s : hi*s]}, 0)
+				return uploadCosts(t, dev, dst, &lap.Matrix{C: b.Int[lo*s : hi*s]}, 0, sc.fits16(0))
 			}, opt)
 		if err != nil {
 			return nil, err
 		}
+		stop = opt.Rec.Start(PhaseResults)
 		out.Int = make([]*lap.Result, b.Count)
 		err = batchResults(b.Count, b.Rows, b.Cols, p, u, v, func(k int, a []int, u, v []int64) {
 			m := b.Matrix(k)
 			out.Int[k] = &lap.Result{Assignment: a, Cost: m.CostOf(a), U: u, V: v}
 		})
+		stop()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", impl, b.Name, err)
 		}
 		return out, nil
+	}
+	stop := opt.Rec.Start(PhaseCheck)
+	err := b.Validate()
+	stop()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", impl, b.Name, err)
 	}
 	res, err := SolveBatchFloat(ctx, b.Count, b.Rows, b.Cols, b.Float, opt)
 	if err != nil {
@@ -154,15 +191,15 @@ func SolveBatch(ctx context.Context, b *lap.Batch, opt Options) (*lap.BatchOutpu
 // results are not certified here.
 func SolveBatchFloat[C floatCost](ctx context.Context, count, rows, cols int, costs []C, opt Options) ([]*lap.FloatResult, error) {
 	impl := "cuda/fast batch (float64)"
-	kernel := "lap_n3_batch_f64"
+	suffix := "_f64"
 	if elemBytes[C]() == 4 {
-		impl, kernel = "cuda/fast batch (float32)", "lap_n3_batch_f32"
+		impl, suffix = "cuda/fast batch (float32)", "_f32"
 	}
 	if count < 1 || rows < 1 || rows > cols || len(costs) != count*rows*cols {
 		return nil, fmt.Errorf("%s: %w: %d values for %d problems of %dx%d (want rows <= cols)", impl, lap.ErrShape, len(costs), count, rows, cols)
 	}
 	s := rows * cols
-	p, u, v, err := batchRun[C, float64](ctx, impl, count, rows, cols, kernel,
+	p, u, v, err := batchRun[C, float64](ctx, impl, count, rows, cols, suffix,
 		func(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, lo, hi int) error {
 			return cuda.Upload(t, dev, dst, costs[lo*s:hi*s])
 		}, opt)
@@ -183,30 +220,6 @@ func SolveBatchFloat[C floatCost](ctx context.Context, count, rows, cols int, co
 	return out, nil
 }
 
-// firstBeyond32 returns the index of the first value beyond int32 in a
-// batch of problems of size values each (scanned in parallel), -1 when
-// none.
-func firstBeyond32(c []int64, size int) int {
-	count := len(c) / size
-	first := make([]int, count)
-	lap.ForEachProblem(context.Background(), count, 0, func(p int) error {
-		first[p] = -1
-		for k, x := range c[p*size : (p+1)*size] {
-			if x < math.MinInt32 || x > math.MaxInt32 {
-				first[p] = p*size + k
-				break
-			}
-		}
-		return nil
-	})
-	for _, k := range first {
-		if k >= 0 {
-			return k
-		}
-	}
-	return -1
-}
-
 // batchResults turns the downloaded columns p (count x (c+1), 1-based rows)
 // and duals u (count x (r+1)), v (count x (c+1)) into each problem's
 // assignment and duals (leading slots dropped), in parallel, and hands them
@@ -224,11 +237,12 @@ func batchResults[D int64 | float64](count, r, c int, p []int32, u, v []D, set f
 }
 
 // batchRun solves count problems with the batch kernel of cost type C and
-// dual type D, slab by slab: upload(lo, hi) puts problems [lo, hi)'s costs
+// dual type D (entry suffix "", "_f32" or "_f64"; batchKernel picks the
+// shared or the global workspace), slab by slab: upload(lo, hi) puts problems [lo, hi)'s costs
 // at dst (h2d), one launch of a block per problem solves them (solve), and
 // the columns and duals come back (d2h). It returns every problem's p, u
 // and v arrays, concatenated.
-func batchRun[C int32 | floatCost, D int64 | float64](ctx context.Context, impl string, count, r, c int, kernel string,
+func batchRun[C int32 | floatCost, D int64 | float64](ctx context.Context, impl string, count, r, c int, suffix string,
 	upload func(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, lo, hi int) error, opt Options) (p []int32, u, v []D, err error) {
 	stop := opt.Rec.Start(PhaseH2D)
 	dev, err := cuda.Open(opt.Device)
@@ -238,6 +252,7 @@ func batchRun[C int32 | floatCost, D int64 | float64](ctx context.Context, impl 
 	elem := elemBytes[C]()
 	w := c + 1
 	p, u, v = make([]int32, count*w), make([]D, count*(r+1)), make([]D, count*w)
+	kernel, shared := batchKernel(suffix, r, c, opt)
 	err = dev.Run(ctx, func(t *driver.Thread) error {
 		fn, err := dev.Function(t, lapModule, kernel)
 		if err != nil {
@@ -284,8 +299,13 @@ func batchRun[C int32 | floatCost, D int64 | float64](ctx context.Context, impl 
 			if err := dev.StartTimer(t); err != nil {
 				return err
 			}
-			if err := t.Launch(fn, driver.D1(k), driver.D1(BatchThreads(c)), 0, s,
-				b.C, r, c, b.U, b.V, b.P, b.Way, b.MinV, b.Used); err != nil {
+			if shared > 0 {
+				err = t.Launch(fn, driver.D1(k), driver.D1(BatchThreads(c)), shared, s, b.C, r, c, b.U, b.V, b.P)
+			} else {
+				err = t.Launch(fn, driver.D1(k), driver.D1(BatchThreads(c)), 0, s,
+					b.C, r, c, b.U, b.V, b.P, b.Way, b.MinV, b.Used)
+			}
+			if err != nil {
 				return err
 			}
 			d, err := dev.StopTimer(t)

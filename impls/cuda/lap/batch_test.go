@@ -86,6 +86,32 @@ func TestSlabs(t *testing.T) {
 	}
 }
 
+// TestBatchKernel: the shared-memory workspace's bytes, and the kernel
+// chosen on either side of the 48 KB limit and when the global workspace is
+// asked for.
+func TestBatchKernel(t *testing.T) {
+	// u: 4 duals, v and minv: 6 each, p and way: 6 int32 each, used: 6 bytes.
+	if got := BatchShared(3, 5); got != 8*4+16*6+8*6+6 {
+		t.Fatalf("BatchShared(3, 5) = %d", got)
+	}
+	if name, sh := batchKernel("", 256, 256, Options{}); name != "lap_n3_batch_shared" || sh != BatchShared(256, 256) {
+		t.Fatalf("n = 256: %s %d", name, sh)
+	}
+	if name, sh := batchKernel("_f64", 256, 256, Options{GlobalWorkspace: true}); name != "lap_n3_batch_f64" || sh != 0 {
+		t.Fatalf("global workspace asked for: %s %d", name, sh)
+	}
+	c := 1
+	for BatchShared(c, c+1) <= MaxBatchShared {
+		c++
+	}
+	if name, _ := batchKernel("_f32", c-1, c, Options{}); name != "lap_n3_batch_shared_f32" {
+		t.Fatalf("largest shape that fits (%d): %s", c, name)
+	}
+	if name, sh := batchKernel("_f32", c, c+1, Options{}); name != "lap_n3_batch_f32" || sh != 0 {
+		t.Fatalf("beyond 48 KB (%d): %s %d", c+1, name, sh)
+	}
+}
+
 func TestBatchThreads(t *testing.T) {
 	for c, want := range map[int]int{1: 32, 16: 32, 32: 32, 33: 64, 64: 64, 128: 128, 200: 224, 256: 256, 4096: 256} {
 		if got := BatchThreads(c); got != want {
@@ -104,6 +130,18 @@ func TestBatchArgumentChecks(t *testing.T) {
 	wide := &lap.Batch{Name: "w", Count: 2, Rows: 1, Cols: 2, Int: []int64{0, 1, 2, 1 << 31}}
 	if _, err := SolveBatch(ctx, wide, Options{}); !errors.Is(err, lap.ErrOverflow) || !strings.Contains(err.Error(), "problem 2, row 1, column 2") {
 		t.Fatalf("beyond int32: %v", err)
+	}
+	// The first offending cost in batch order is named, whichever bound it
+	// breaks, across the parallel scan's parts (a batch of several parts).
+	big := &lap.Batch{Name: "b", Count: 4096, Rows: 16, Cols: 16, Int: make([]int64, 4096*256)}
+	big.Int[3000*256+17] = lap.MaxAbsCost(16) + 1
+	big.Int[3500*256] = 1 << 31
+	if _, err := SolveBatch(ctx, big, Options{}); !errors.Is(err, lap.ErrOverflow) || !strings.Contains(err.Error(), "problem 3001, row 2, column 2") || !strings.Contains(err.Error(), "exceeds") {
+		t.Fatalf("beyond the bound: %v", err)
+	}
+	big.Int[100*256+255] = -(1 << 32)
+	if _, err := SolveBatch(ctx, big, Options{}); !errors.Is(err, lap.ErrOverflow) || !strings.Contains(err.Error(), "problem 101, row 16, column 16") || !strings.Contains(err.Error(), "int32") {
+		t.Fatalf("beyond int32 first: %v", err)
 	}
 	short := &lap.Batch{Name: "s", Count: 2, Rows: 2, Cols: 2, Int: make([]int64, 7)}
 	if _, err := SolveBatch(ctx, short, Options{}); !errors.Is(err, lap.ErrShape) {
@@ -193,20 +231,22 @@ func TestGPUBatch(t *testing.T) {
 	jv := lap.JV
 	for _, shape := range [][2]int{{32, 32}, {20, 32}} {
 		b := gpuBatch(300, shape[0], shape[1], 32, uint64(shape[0]))
-		got, err := SolveBatch(ctx, b, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := lap.CertifyBatch(b, got, FloatTolerance); err != nil {
-			t.Fatal(err)
-		}
 		ref, err := lap.SolveBatch(ctx, b, jv, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for k := range b.Count {
-			if got.Int[k].Cost != ref.Int[k].Cost {
-				t.Fatalf("%v problem %d: cost %d, cpu/jv %d", shape, k+1, got.Int[k].Cost, ref.Int[k].Cost)
+		for _, global := range []bool{false, true} { // the shared and the global workspace
+			got, err := SolveBatch(ctx, b, Options{GlobalWorkspace: global})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := lap.CertifyBatch(b, got, FloatTolerance); err != nil {
+				t.Fatalf("global workspace %v: %v", global, err)
+			}
+			for k := range b.Count {
+				if got.Int[k].Cost != ref.Int[k].Cost {
+					t.Fatalf("%v global workspace %v problem %d: cost %d, cpu/jv %d", shape, global, k+1, got.Int[k].Cost, ref.Int[k].Cost)
+				}
 			}
 		}
 		// Floats: the same costs plus fractions.

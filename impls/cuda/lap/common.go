@@ -21,16 +21,56 @@ const lapModule = "lap"
 // side of end_to_end.
 const (
 	// PhaseH2D: the costs checked and converted to int32 on the host (in
-	// parallel, into page-locked chunks) and copied to the device.
+	// parallel, into page-locked chunks) and copied to the device; cuda/fast
+	// converts to int16 where every cost fits and widens on the device.
 	PhaseH2D = "h2d"
 	// PhaseD2H: the assignment (and duals) back.
 	PhaseD2H = "d2h"
 )
 
-// costScan is what scanCosts found in an instance's costs.
+// costScan is what scanValues found in costs.
 type costScan struct {
 	lo, hi int64 // the least and the largest cost
+	bad    int   // the index of the first cost beyond ±lim, -1 when none
 	wide   int   // the index of the first cost beyond int32, -1 when none
+}
+
+// scanValues is one parallel pass over c that finds the least and the
+// largest value, the first beyond ±lim and the first beyond int32 (lo and
+// hi cover the values before the first beyond ±lim of each part only: they
+// are meant for costs that passed).
+func scanValues(c []int64, lim int64) costScan {
+	var mu sync.Mutex
+	var parts []costScan
+	parallelFor(len(c), func(a, b int) {
+		p := costScan{lo: math.MaxInt64, hi: math.MinInt64, bad: -1, wide: -1}
+		for k := a; k < b; k++ {
+			x := c[k]
+			if x > lim || x < -lim {
+				p.bad = k
+				break
+			}
+			if p.wide < 0 && (x < math.MinInt32 || x > math.MaxInt32) {
+				p.wide = k
+			}
+			p.lo, p.hi = min(p.lo, x), max(p.hi, x)
+		}
+		mu.Lock()
+		parts = append(parts, p)
+		mu.Unlock()
+	})
+	s := costScan{lo: math.MaxInt64, hi: math.MinInt64, bad: -1, wide: -1}
+	first := func(cur, k int) int {
+		if k >= 0 && (cur < 0 || k < cur) {
+			return k
+		}
+		return cur
+	}
+	for _, p := range parts {
+		s.bad, s.wide = first(s.bad, p.bad), first(s.wide, p.wide)
+		s.lo, s.hi = min(s.lo, p.lo), max(s.hi, p.hi)
+	}
+	return s
 }
 
 // scanCosts checks m as lap.Matrix.Validate does (shape, and every cost
@@ -45,44 +85,35 @@ func scanCosts(impl string, m *lap.Matrix) (costScan, error) {
 		return costScan{}, fmt.Errorf("%s: %w", impl, err)
 	}
 	lim := lap.MaxAbsCost(m.Cols)
-	type part struct {
-		lo, hi    int64
-		bad, wide int // first index beyond lim, beyond int32; -1 when none
-	}
-	var mu sync.Mutex
-	var parts []part
-	parallelFor(len(m.C), func(a, b int) {
-		p := part{lo: math.MaxInt64, hi: math.MinInt64, bad: -1, wide: -1}
-		for k := a; k < b; k++ {
-			x := m.C[k]
-			if x > lim || x < -lim {
-				p.bad = k
-				break
-			}
-			if p.wide < 0 && (x < math.MinInt32 || x > math.MaxInt32) {
-				p.wide = k
-			}
-			p.lo, p.hi = min(p.lo, x), max(p.hi, x)
-		}
-		mu.Lock()
-		parts = append(parts, p)
-		mu.Unlock()
-	})
-	s := costScan{lo: math.MaxInt64, hi: math.MinInt64, wide: -1}
-	bad := -1
-	first := func(cur, k int) int {
-		if k >= 0 && (cur < 0 || k < cur) {
-			return k
-		}
-		return cur
-	}
-	for _, p := range parts {
-		bad, s.wide = first(bad, p.bad), first(s.wide, p.wide)
-		s.lo, s.hi = min(s.lo, p.lo), max(s.hi, p.hi)
-	}
-	if bad >= 0 {
+	s := scanValues(m.C, lim)
+	if k := s.bad; k >= 0 {
 		return costScan{}, fmt.Errorf("%s: %w: cost %d at row %d, column %d exceeds ±%d for %d columns",
-			impl, lap.ErrOverflow, m.C[bad], bad/m.Cols+1, bad%m.Cols+1, lim, m.Cols)
+			impl, lap.ErrOverflow, m.C[k], k/m.Cols+1, k%m.Cols+1, lim, m.Cols)
+	}
+	return s, nil
+}
+
+// scanBatch checks an integer batch as lap.Batch.Validate does, and that
+// every cost fits int32 (the batch kernel's cost type), in one parallel
+// pass over all its costs, which also finds their least and largest;
+// errors name the problem (1-based), row and column. It runs before any
+// device work.
+func scanBatch(impl string, b *lap.Batch) (costScan, error) {
+	if err := b.CheckShape(); err != nil {
+		return costScan{}, fmt.Errorf("%s: %s: %w", impl, b.Name, err)
+	}
+	lim, sz := lap.MaxAbsCost(b.Cols), b.Size()
+	s := scanValues(b.Int, lim)
+	where := func(k int) string {
+		return fmt.Sprintf("problem %d, row %d, column %d", k/sz+1, k%sz/b.Cols+1, k%b.Cols+1)
+	}
+	switch {
+	case s.bad >= 0 && (s.wide < 0 || s.bad < s.wide):
+		return costScan{}, fmt.Errorf("%s: %s: %w: %s: cost %d exceeds ±%d for %d columns",
+			impl, b.Name, lap.ErrOverflow, where(s.bad), b.Int[s.bad], lim, b.Cols)
+	case s.wide >= 0:
+		return costScan{}, fmt.Errorf("%s: %s: %w: %s: cost %d is beyond int32, the batch kernel's cost type",
+			impl, b.Name, lap.ErrOverflow, where(s.wide), b.Int[s.wide])
 	}
 	return s, nil
 }
@@ -97,15 +128,21 @@ func (s costScan) need32(impl string, m *lap.Matrix) error {
 	return nil
 }
 
-// convertCosts writes src minus shift to dst as int32, in parallel; the
-// caller has checked that every difference fits.
-func convertCosts(dst []int32, src []int64, shift int64) {
+// convertCosts writes src minus shift to dst as int32 or int16, in
+// parallel; the caller has checked that every difference fits.
+func convertCosts[T int16 | int32](dst []T, src []int64, shift int64) {
 	parallelFor(len(src), func(a, b int) {
 		d, s := dst[a:b], src[a:b]
 		for k, x := range s {
-			d[k] = int32(x - shift)
+			d[k] = T(x - shift)
 		}
 	})
+}
+
+// fits16 reports whether every cost of a scan minus shift fits int16, so
+// that the upload can move half the bytes (uploadCosts' narrow form).
+func (s costScan) fits16(shift int64) bool {
+	return s.lo <= s.hi && s.lo-shift >= math.MinInt16 && s.hi-shift <= math.MaxInt16
 }
 
 // parallelFor runs f over [0, n) in a few goroutines.
@@ -188,18 +225,33 @@ func (ws *workspace) ensureStage(t *driver.Thread, bytes int) error {
 // uploadCosts converts m's costs minus shift to int32 and copies them to
 // dst, pipelined through the page-locked ring: each chunk is converted by
 // several goroutines straight into page-locked memory (no Go slice of the
-// int32 costs is allocated), then its copy is queued while the next chunk
-// is converted. It returns when the costs are on the device.
-func uploadCosts(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, m *lap.Matrix, shift int64) error {
+// converted costs is allocated), then its copy is queued while the next
+// chunk is converted. narrow (every cost minus shift fits int16: fits16)
+// converts to int16 instead, copies each chunk into a device chunk buffer
+// and widens it to int32 at dst there (lap_widen16), so half the bytes
+// cross the bus. It returns when the costs are on the device.
+func uploadCosts(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, m *lap.Matrix, shift int64, narrow bool) error {
 	ws, err := workspaceOf(t, dev)
 	if err != nil {
 		return err
 	}
-	if err := ws.ensureStage(t, 4*len(m.C)); err != nil {
+	elem := 4
+	var widen driver.Function
+	var chunk driver.DevicePtr
+	if narrow {
+		elem = 2
+		if widen, err = dev.Function(t, lapModule, "lap_widen16"); err != nil {
+			return err
+		}
+		if chunk, err = dev.Buffer(t, "lap.stage16", stageBytes); err != nil {
+			return fmt.Errorf("costs upload: %w", err)
+		}
+	}
+	if err := ws.ensureStage(t, elem*len(m.C)); err != nil {
 		return err
 	}
 	s := dev.Stream()
-	const per = stageBytes / 4
+	per := stageBytes / elem
 	for c, off := 0, 0; off < len(m.C); c, off = c+1, off+per {
 		slot := c % len(ws.stage.Bufs)
 		if c >= len(ws.stage.Bufs) {
@@ -208,12 +260,25 @@ func uploadCosts(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, m *la
 			}
 		}
 		k := min(per, len(m.C)-off)
-		convertCosts(ws.stage.Bufs[slot].Int32s()[:k], m.C[off:off+k], shift)
-		if err := t.CopyToDeviceAsync(dst.Add(4*int64(off)), ws.stage.Bufs[slot], 0, 4*int64(k), s); err != nil {
+		to := dst.Add(4 * int64(off))
+		if narrow {
+			convertCosts(ws.stage.Bufs[slot].Int16s()[:k], m.C[off:off+k], shift)
+			to = chunk
+		} else {
+			convertCosts(ws.stage.Bufs[slot].Int32s()[:k], m.C[off:off+k], shift)
+		}
+		if err := t.CopyToDeviceAsync(to, ws.stage.Bufs[slot], 0, int64(elem*k), s); err != nil {
 			return fmt.Errorf("costs upload: %w", err)
 		}
 		if err := t.EventRecord(ws.stage.Events[slot], s); err != nil {
 			return fmt.Errorf("costs upload: %w", err)
+		}
+		if narrow {
+			// The next chunk's copy into the same device buffer follows
+			// this launch on the stream.
+			if err := t.Launch(widen, driver.D1(widenBlocks(k)), driver.D1(256), 0, s, chunk, int64(k), dst.Add(4*int64(off))); err != nil {
+				return fmt.Errorf("costs upload: %w", err)
+			}
 		}
 	}
 	if err := t.StreamSynchronize(s); err != nil {
@@ -222,12 +287,16 @@ func uploadCosts(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, m *la
 	return nil
 }
 
+// widenBlocks is lap_widen16's grid for k costs: 256-thread blocks, each
+// thread widening up to 8 (grid-stride), at most 65,535 blocks.
+func widenBlocks(k int) int { return max(1, min(65535, (k+2047)/2048)) }
+
 // stageInput checks plan against the device (freeing other plans' buffers
 // if it does not fit otherwise), takes the plan's buffer name (the costs'
 // destination, reused from the last solve of the size) and uploads the
 // costs minus shift into it. The rest of the plan is allocated (reused) by
 // the solve itself, inside the timed window.
-func stageInput(t *driver.Thread, dev *cuda.Device, plan cuda.Plan, name string, m *lap.Matrix, shift int64) error {
+func stageInput(t *driver.Thread, dev *cuda.Device, plan cuda.Plan, name string, m *lap.Matrix, shift int64, narrow bool) error {
 	if err := dev.Check(t, plan); err != nil {
 		return err
 	}
@@ -239,5 +308,5 @@ func stageInput(t *driver.Thread, dev *cuda.Device, plan cuda.Plan, name string,
 	if err != nil {
 		return err
 	}
-	return uploadCosts(t, dev, dst, m, shift)
+	return uploadCosts(t, dev, dst, m, shift, narrow)
 }

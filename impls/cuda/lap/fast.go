@@ -124,7 +124,7 @@ const PhaseReduce = "reduce"
 
 // fastAugment is cuda/fast's augmenting strategy (see StrategyAugment). Its
 // result has the duals. stop ends the h2d phase.
-func fastAugment(ctx context.Context, m *lap.Matrix, opt Options, stop func()) (*lap.Result, error) {
+func fastAugment(ctx context.Context, m *lap.Matrix, opt Options, narrow bool, stop func()) (*lap.Result, error) {
 	const impl = "cuda/fast"
 	dev, err := cuda.Open(opt.Device)
 	if err != nil {
@@ -134,7 +134,7 @@ func fastAugment(ctx context.Context, m *lap.Matrix, opt Options, stop func()) (
 	res := &lap.Result{Assignment: make([]int, r), U: make([]int64, r+1), V: make([]int64, c+1)}
 	err = dev.Run(ctx, func(t *driver.Thread) error {
 		plan := fastAugmentPlan(r, c)
-		if err := stageInput(t, dev, plan, "lap.c", m, 0); err != nil {
+		if err := stageInput(t, dev, plan, "lap.c", m, 0, narrow); err != nil {
 			return err
 		}
 		stop()
@@ -281,7 +281,7 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 		return res, st, err
 	}
 	if st.Strategy == StrategyAugment {
-		res, err := fastAugment(ctx, m, opt, stop)
+		res, err := fastAugment(ctx, m, opt, sc.fits16(0), stop)
 		return res, st, err
 	}
 	dev, err := cuda.Open(opt.Device)
@@ -292,7 +292,7 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 	words := make([]uint64, n)
 	err = dev.Run(ctx, func(t *driver.Thread) error {
 		plan := FastPlan(r, n)
-		if err := stageInput(t, dev, plan, "lap.c", m, 0); err != nil {
+		if err := stageInput(t, dev, plan, "lap.c", m, 0, sc.fits16(0)); err != nil {
 			return err
 		}
 		stop()

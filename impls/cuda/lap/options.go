@@ -11,4 +11,8 @@ type Options struct {
 	// once the costs are on the device, EndTotal once the solve is
 	// synchronised, before the download.
 	Rec *bench.Recorder
+	// GlobalWorkspace makes the batch solver keep every problem's
+	// workspace in global memory even where it fits shared memory (the
+	// kernel that wide problems use), to test and time both kernels.
+	GlobalWorkspace bool
 }

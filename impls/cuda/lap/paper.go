@@ -51,6 +51,9 @@ type paperDesign struct {
 	// linger is how long (ns) a quiet step-4 block waits for another
 	// block's uncovering before it finishes (see lap_paper_step4).
 	linger int
+	// narrow uploads costs whose span fits int16 as int16, widened on the
+	// device (uploadCosts): cuda/fast's; the paper's design uploads int32.
+	narrow bool
 }
 
 // paperAsPublished drives step 4 as the paper: one launch, the host reads
@@ -62,7 +65,7 @@ type paperDesign struct {
 // settings).
 var (
 	paperAsPublished = paperDesign{impl: "cuda/paper", maxGroup: 1, linger: 0}
-	paperTuned       = paperDesign{impl: "cuda/fast", maxGroup: 64, linger: 10000}
+	paperTuned       = paperDesign{impl: "cuda/fast", maxGroup: 64, linger: 10000, narrow: true}
 )
 
 // MaxPaperOrder is the largest padded order cuda/paper accepts: positions
@@ -217,7 +220,7 @@ func solvePaperScanned(ctx context.Context, m *lap.Matrix, sc costScan, opt Opti
 	l := newPaperLayout(m.Rows, m.Cols, dev.Props.SMs)
 	var res *lap.Result
 	err = dev.Run(ctx, func(t *driver.Thread) error {
-		if err := stageInput(t, dev, PaperPlan(l.rows, l.cols, dev.Props.SMs), "lap.paper.zeros0", m, sc.lo); err != nil {
+		if err := stageInput(t, dev, PaperPlan(l.rows, l.cols, dev.Props.SMs), "lap.paper.zeros0", m, sc.lo, d.narrow && sc.fits16(sc.lo)); err != nil {
 			return err
 		}
 		stop()

@@ -421,3 +421,62 @@ func benchPaper(b *testing.B, in *paperInstance, m *lap.Matrix, d paperDesign) {
 	}
 	b.Logf("%s; cost %d, cpu/jv %.0f ms", cnt.KernelPath, res.Cost, float64(in.refT)/1e6)
 }
+
+// TestFits16: the narrow upload is chosen exactly when every cost minus
+// the shift fits int16.
+func TestFits16(t *testing.T) {
+	for _, c := range []struct {
+		lo, hi, shift int64
+		want          bool
+	}{
+		{0, 32767, 0, true}, {0, 32768, 0, false}, {-32768, 0, 0, true}, {-32769, 0, 0, false},
+		{1e10, 1e10 + 60000, 1e10, false}, {1e10, 1e10 + 30000, 1e10, true}, {5, 4, 0, false},
+	} {
+		if got := (costScan{lo: c.lo, hi: c.hi}).fits16(c.shift); got != c.want {
+			t.Errorf("lo %d hi %d shift %d: fits16 = %v", c.lo, c.hi, c.shift, got)
+		}
+	}
+	dst := make([]int16, 4)
+	convertCosts(dst, []int64{1e10 - 32768, 1e10, 1e10 + 32767, 1e10 + 1}, 1e10)
+	if !slices.Equal(dst, []int16{-32768, 0, 32767, 1}) {
+		t.Errorf("int16 costs %v", dst)
+	}
+}
+
+// TestGPUUpload: the costs reach the device exactly, in the int32 and the
+// narrow (int16, widened on the device) forms, through several chunks of
+// the page-locked ring and beyond it (more chunks than slots).
+func TestGPUUpload(t *testing.T) {
+	needGPU(t)
+	n := stageSlots*stageBytes/2 + 12345 // int16 chunks: more than the ring's slots
+	src := make([]int64, n)
+	rnd := rand.New(rand.NewPCG(8, 8))
+	for k := range src {
+		src[k] = 1e9 + rnd.Int64N(65536) - 32768
+	}
+	dev, err := cuda.Open(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, narrow := range []bool{false, true} {
+		got := make([]int32, n)
+		err = dev.Run(context.Background(), func(th *driver.Thread) error {
+			dst, err := dev.Buffer(th, "lap.test.upload", uint64(4*n))
+			if err != nil {
+				return err
+			}
+			if err := uploadCosts(th, dev, dst, &lap.Matrix{C: src}, 1e9, narrow); err != nil {
+				return err
+			}
+			return cuda.Download(th, dev, got, dst)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, x := range got {
+			if int64(x) != src[k]-1e9 {
+				t.Fatalf("narrow %v: cost %d on the device is %d, want %d", narrow, k, x, src[k]-1e9)
+			}
+		}
+	}
+}
