@@ -15,7 +15,7 @@ import (
 // in display order, and refuses an unknown name.
 func TestDominationNames(t *testing.T) {
 	want := []string{"cpu/paper", "cpu/fast", "cpu/sparse", "cpu/whole-seq", "cpu/whole-par", "cpu/v1-seq", "cpu/v2-par",
-		"cuda/paper", "cuda/fast", "cuda/sparse", "cuda/v4-gpu+cpu-par"}
+		"cuda/paper", "cuda/fast", "cuda/sparse", "cuda/v3-gpu", "cuda/v4-gpu+cpu-par"}
 	if got := Domination.Names(); !slices.Equal(got, want) {
 		t.Errorf("Domination.Names() = %v, want %v", got, want)
 	}

@@ -362,6 +362,71 @@ __device__ void sparse(const int* __restrict__ ptr, const int* __restrict__ idx,
   *(uint4*)(C + i * ld + col) = acc;
 }
 
+// ---------------------------------------------------------------------------
+// The difference matrix of the 2-domination paper's Algorithms 3 and 4
+// (Table 5's version 3 computes it on the GPU): D = X - Y entry by entry for
+// two n x n matrices uploaded as they are (leading dimension n, entries at
+// or above inf infinite), in the host's encoding (problems/minplus
+// DiffEntry): both infinite -32768 (skipped), one infinite 32767 (never
+// constant), else x - y. diff_summary then reduces D to what decides
+// "D is one constant": whether an entry is 32767, how many are finite, and
+// the least and largest finite one.
+
+// difference writes D over count entries, a grid-stride loop.
+__device__ void difference(const short* __restrict__ X, const short* __restrict__ Y, short* __restrict__ D, i64 count,
+                           int inf) {
+  for (i64 t = (i64)blockIdx.x * blockDim.x + threadIdx.x; t < count; t += (i64)gridDim.x * blockDim.x) {
+    int x = X[t], y = Y[t];
+    bool xi = x >= inf, yi = y >= inf;
+    D[t] = (short)(xi && yi ? -32768 : (xi || yi ? 32767 : x - y));
+  }
+}
+
+// diff_summary reduces D (count entries) into *finite (the finite entries'
+// count, seeded 0 by the host) and out[0] (min of the finite entries,
+// seeded INT_MAX), out[1] (their max, seeded INT_MIN), out[2] (1 when an
+// entry is 32767, seeded 0): warp shuffles, one atomic per block and word.
+__device__ void diff_summary(const short* __restrict__ D, i64 count, u64* finite, int* out) {
+  u64 cnt = 0;
+  int mn = 0x7fffffff, mx = -0x7fffffff - 1, one = 0;
+  for (i64 t = (i64)blockIdx.x * blockDim.x + threadIdx.x; t < count; t += (i64)gridDim.x * blockDim.x) {
+    int v = D[t];
+    if (v == 32767) {
+      one = 1;
+    } else if (v != -32768) {
+      cnt++;
+      mn = min(mn, v);
+      mx = max(mx, v);
+    }
+  }
+  for (int o = 16; o > 0; o >>= 1) {
+    cnt += __shfl_xor_sync(0xffffffffu, cnt, o);
+    mn = min(mn, __shfl_xor_sync(0xffffffffu, mn, o));
+    mx = max(mx, __shfl_xor_sync(0xffffffffu, mx, o));
+    one |= __shfl_xor_sync(0xffffffffu, one, o);
+  }
+  __shared__ u64 wc[32];
+  __shared__ int wm[3][32];
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
+  if (lane == 0) {
+    wc[warp] = cnt;
+    wm[0][warp] = mn; wm[1][warp] = mx; wm[2][warp] = one;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int w = 1; w < nw; ++w) {
+      cnt += wc[w];
+      mn = min(mn, wm[0][w]); mx = max(mx, wm[1][w]); one |= wm[2][w];
+    }
+    if (cnt) {
+      atomicAdd(finite, cnt);
+      atomicMin(out + 0, mn);
+      atomicMax(out + 1, mx);
+    }
+    if (one) atomicOr(out + 2, 1);
+  }
+}
+
 }  // namespace mp
 
 // ---------------------------------------------------------------------------
@@ -441,4 +506,14 @@ extern "C" __global__ void minplus_dpx(int* out) {
 #else
   *out = 0;
 #endif
+}
+
+extern "C" __global__ void minplus_difference(const short* __restrict__ X, const short* __restrict__ Y,
+                                              short* __restrict__ D, long long count, int inf) {
+  mp::difference(X, Y, D, count, inf);
+}
+
+extern "C" __global__ void __launch_bounds__(256) minplus_diff_summary(const short* __restrict__ D, long long count,
+                                                                       unsigned long long* finite, int* out) {
+  mp::diff_summary(D, count, finite, out);
 }

@@ -40,6 +40,11 @@ type Impl struct {
 	// Sequential runs the product on one thread (the paper's Table 5
 	// version 1), whatever Options.Threads says.
 	Sequential bool
+	// NewDiffer opens the device on which SearchWholeDevice computes the
+	// differences of Algorithms 3 and 4, for n x n powers, within opt's
+	// memory limit (impls/cuda/minplus.NewDiffer); nil for every other
+	// search.
+	NewDiffer func(ctx context.Context, n int, opt minplus.SessionOptions) (minplus.Differ, error)
 }
 
 // FromProducts gives each product its implementation of Algorithms 1 to 5
@@ -215,9 +220,12 @@ type Analysis struct {
 	im      minplus.Impl
 	op      *minplus.Operand
 	// kept[i] is A^i for a whole-matrix search (kept[0] unused), scratch
-	// the difference matrix of its comparisons.
+	// the difference matrix of its comparisons on the host, differ the
+	// device that computes them instead (SearchWholeDevice, while Algorithms
+	// 3 and 4 run).
 	kept    []*minplus.Dense
 	scratch []int16
+	differ  minplus.Differ
 	ckpt    *checkpointing // nil: no checkpoints
 }
 
@@ -271,7 +279,7 @@ func Analyze(ctx context.Context, m int, opt Options) (*Analysis, error) {
 		return nil, err
 	}
 	if opt.Impl.Search.whole() {
-		return an, an.searchWhole(opt)
+		return an, an.searchWhole(ctx, opt)
 	}
 	stop := opt.Rec.Start("algorithm3")
 	err = an.Algorithm3()
@@ -313,18 +321,42 @@ func (an *Analysis) endAlgorithms2to5(opt Options) {
 }
 
 // searchWhole runs Algorithms 3 to 5 on the whole powers kept by
-// Algorithm 2, each timed into opt.Rec, and releases the powers.
-func (an *Analysis) searchWhole(opt Options) error {
+// Algorithm 2, each timed into opt.Rec, and releases the powers. With
+// SearchWholeDevice the Differ is opened inside phase algorithm3 (the
+// device memory allocated there, as the paper's version 3 pays for it) and
+// closed at the end of phase algorithm4.
+func (an *Analysis) searchWhole(ctx context.Context, opt Options) error {
 	defer func() { an.kept, an.scratch = nil, nil }()
 	threads := searchThreads(opt.Impl.Search, opt.Threads)
 	stop := opt.Rec.Start("algorithm3")
-	err := an.Algorithm3Whole(threads)
+	if opt.Impl.Search == SearchWholeDevice {
+		d, err := opt.Impl.NewDiffer(ctx, an.N, minplus.SessionOptions{MemoryLimit: opt.MemoryLimit})
+		if err != nil {
+			stop()
+			return fmt.Errorf("domination: m = %d: %s: %w", an.M, opt.Impl.Name, err)
+		}
+		an.differ = d
+		defer func() {
+			if an.differ != nil {
+				_ = an.differ.Close() // after an error: that error is the one reported
+				an.differ = nil
+			}
+		}()
+	}
+	err := an.Algorithm3Whole(ctx, threads)
 	stop()
 	if err != nil {
 		return err
 	}
 	stop = opt.Rec.Start("algorithm4")
-	err = an.Algorithm4Whole(threads)
+	err = an.Algorithm4Whole(ctx, threads)
+	if err == nil && an.differ != nil {
+		err = an.differ.Close()
+		an.differ = nil
+		if err != nil {
+			err = fmt.Errorf("domination: m = %d: %s: %w", an.M, opt.Impl.Name, err)
+		}
+	}
 	stop()
 	if err != nil {
 		return err
@@ -382,7 +414,10 @@ func powers(ctx context.Context, m int, opt Options) (*Analysis, error) {
 		if opt.StopAtRepetition {
 			return nil, fmt.Errorf("domination: m = %d: the paper's whole-matrix search needs all K powers, not StopAtRepetition", m)
 		}
-		need, n, err = MemoryNeededWhole(m, opt.K, prod)
+		if (opt.Impl.Search == SearchWholeDevice) != (opt.Impl.NewDiffer != nil) {
+			return nil, fmt.Errorf("domination: m = %d: %s: the search on the device needs Impl.NewDiffer, and only it takes one", m, opt.Impl.Name)
+		}
+		need, n, err = MemoryNeededWhole(m, opt.K, prod, opt.Impl.Search)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("domination: %w", err)
@@ -469,7 +504,10 @@ func (an *Analysis) algorithm2(ctx context.Context, im minplus.Impl, op *minplus
 		ring[1%w] = an.digraph.Dense()
 	}
 	if opt.Impl.Search.whole() {
-		an.kept, an.scratch = ring, make([]int16, n*n)
+		an.kept = ring
+		if opt.Impl.Search.hostDiff() {
+			an.scratch = make([]int16, n*n)
+		}
 	}
 	for i := first; i <= opt.K; i++ {
 		cur := ring[i%w]

@@ -63,9 +63,12 @@ func (an *Analysis) algorithm2Session(ctx context.Context, opt Options, resume *
 	var host *minplus.Dense // a checkpoint's copy of the power
 	if opt.Impl.Search.whole() {
 		// As the paper's versions 3 and 4: every power comes back to the
-		// host, inside Algorithm 2, for the whole-matrix Algorithms 3-5.
+		// host, inside Algorithm 2, for the whole-matrix Algorithms 3-5
+		// (version 3 uploads them again, pair by pair, to its Differ).
 		an.kept = make([]*minplus.Dense, opt.K+1)
-		an.scratch = make([]int16, an.N*an.N)
+		if opt.Impl.Search.hostDiff() {
+			an.scratch = make([]int16, an.N*an.N)
+		}
 	}
 	j := 0
 	err = s.Powers(ctx, opt.K, func(st minplus.Stats) error {

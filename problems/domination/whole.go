@@ -1,10 +1,9 @@
 package domination
 
 import (
+	"context"
 	"fmt"
-	"math"
 	"runtime"
-	"sync"
 
 	gen "github.com/semibench/semibench/generators/domination"
 	"github.com/semibench/semibench/problems/minplus"
@@ -17,7 +16,11 @@ import (
 // each A^n. The difference runs on one thread (the paper's sequential
 // version) or by bands of rows on every thread (its OpenMP versions); the
 // scan, as in the paper's program, runs on one thread and stops at the
-// first entry off the constant.
+// first entry off the constant. Its version 3 computes the differences on
+// the GPU instead (SearchWholeDevice): each pair of kept powers is uploaded
+// to a minplus.Differ, which computes the difference matrix and reduces it
+// to a minplus.DiffSummary there; the few numbers come back. The encoding
+// (minplus.DiffEntry) and the verdict are the host's.
 
 // Search selects how Algorithms 3 to 5 read the powers.
 type Search int
@@ -34,6 +37,12 @@ const (
 	// matrix by bands of rows on Options.Threads goroutines (Table 5's
 	// versions 2 and 4, the paper's OpenMP difference).
 	SearchWholeParallel
+	// SearchWholeDevice keeps every power in host memory as the whole
+	// searches do and computes each difference of Algorithms 3 and 4 on a
+	// device (Impl.NewDiffer): both powers uploaded, the difference matrix
+	// and its summary computed there (Table 5's version 3). Algorithm 5
+	// reads the diagonals on the host, as the paper's.
+	SearchWholeDevice
 )
 
 // String names the search for messages.
@@ -43,31 +52,36 @@ func (s Search) String() string {
 		return "whole matrices, sequential"
 	case SearchWholeParallel:
 		return "whole matrices, parallel"
+	case SearchWholeDevice:
+		return "whole matrices, differences on the device"
 	}
 	return "fingerprints"
 }
 
 // whole reports whether the search keeps and compares whole matrices.
-func (s Search) whole() bool { return s == SearchWholeSequential || s == SearchWholeParallel }
+func (s Search) whole() bool {
+	return s == SearchWholeSequential || s == SearchWholeParallel || s == SearchWholeDevice
+}
 
-// Difference-matrix entries that are not a finite difference: both
-// entries infinite (skipped by the scan) or exactly one (never constant).
-const (
-	diffBothInf int16 = math.MinInt16
-	diffOneInf  int16 = math.MaxInt16
-)
+// hostDiff reports whether the search computes its differences on the
+// host, into a scratch matrix there.
+func (s Search) hostDiff() bool { return s == SearchWholeSequential || s == SearchWholeParallel }
 
 // MemoryNeededWhole is the host memory, in bytes, that Algorithm 2 with a
 // whole-matrix search needs: the K powers kept (and a spare for the
-// product's output), the difference matrix, and a dense A(D_m) for the
-// dense CPU products. On a GPU the powers are computed on the device and
-// each is downloaded into the same K host matrices.
-func MemoryNeededWhole(m, k int, p minplus.Impl) (uint64, int, error) {
+// product's output), the difference matrix unless s computes it on a
+// device, and a dense A(D_m) for the dense CPU products. On a GPU the
+// powers are computed on the device and each is downloaded into the same K
+// host matrices.
+func MemoryNeededWhole(m, k int, p minplus.Impl, s Search) (uint64, int, error) {
 	n, err := gen.Rows(m)
 	if err != nil {
 		return 0, 0, err
 	}
-	mats := uint64(k) + 2
+	mats := uint64(k) + 1
+	if s != SearchWholeDevice {
+		mats++
+	}
 	if hostDense(p) {
 		mats++
 	}
@@ -86,69 +100,28 @@ func searchThreads(s Search, threads int) int {
 	return threads
 }
 
-// difference fills d with x - y entry by entry (diffBothInf, diffOneInf
-// where entries are infinite), on threads goroutines by bands of rows.
-func difference(d []int16, x, y *minplus.Dense, threads int) {
-	n := x.N
-	threads = max(1, min(threads, n))
-	band := (n + threads - 1) / threads
-	body := func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			u, v := x.Data[i], y.Data[i]
-			switch ui, vi := u >= minplus.Inf, v >= minplus.Inf; {
-			case ui && vi:
-				d[i] = diffBothInf
-			case ui || vi:
-				d[i] = diffOneInf
-			default:
-				d[i] = u - v
-			}
+// constDiff reports whether A^i - A^j is constant and the constant: on
+// the analysis' Differ when it has one (SearchWholeDevice), else computing
+// the difference of the kept powers into the scratch matrix on threads
+// goroutines and scanning it.
+func (an *Analysis) constDiff(ctx context.Context, i, j, threads int) (int, bool, error) {
+	if an.differ != nil {
+		c, ok, err := an.differ.ConstDiff(ctx, an.kept[i], an.kept[j])
+		if err != nil {
+			return 0, false, fmt.Errorf("domination: m = %d: A^%d - A^%d: %w", an.M, i, j, err)
 		}
+		return c, ok, nil
 	}
-	if threads == 1 {
-		body(0, n*n)
-		return
-	}
-	var wg sync.WaitGroup
-	for t := range threads {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			body(min(n*n, t*band*n), min(n*n, (t+1)*band*n))
-		}()
-	}
-	wg.Wait()
+	minplus.Difference(an.scratch, an.kept[i], an.kept[j], threads)
+	c, ok := minplus.Constant(an.scratch)
+	return c, ok, nil
 }
 
-// constant scans a difference matrix for one constant: the constant and
-// true when every entry is it or diffBothInf (and one entry at least is
-// finite), stopping at the first entry off it.
-func constant(d []int16) (int, bool) {
-	c, seen := int16(0), false
-	for _, v := range d {
-		switch {
-		case v == diffBothInf:
-		case v == diffOneInf:
-			return 0, false
-		case !seen:
-			c, seen = v, true
-		case v != c:
-			return 0, false
-		}
-	}
-	return int(c), seen
-}
-
-// constDiff reports whether A^i - A^j is constant and the constant,
-// computing the difference of the kept powers into the scratch matrix.
-func (an *Analysis) constDiff(i, j, threads int) (int, bool) {
-	difference(an.scratch, an.kept[i], an.kept[j], threads)
-	return constant(an.scratch)
-}
-
-// checkKept fails unless Algorithm 2 kept every power (a whole search).
+// checkKept fails unless Algorithm 2 kept every power (a whole search)
+// and, for Algorithms 3 and 4, a difference can be computed (the scratch
+// matrix or a Differ).
 func (an *Analysis) checkKept(alg int) error {
-	if len(an.kept) <= an.Computed || an.scratch == nil {
+	if len(an.kept) <= an.Computed || alg != 5 && an.scratch == nil && an.differ == nil {
 		return fmt.Errorf("domination: m = %d: algorithm %d on whole matrices needs every power kept (Impl.Search)", an.M, alg)
 	}
 	return nil
@@ -157,15 +130,20 @@ func (an *Analysis) checkKept(alg int) error {
 // Algorithm3Whole is the paper's Algorithm 3 on the kept powers: for i
 // from the last power down and j from i-1 down, the first pair whose
 // difference matrix A^i - A^j is constant gives a = i - j, b the
-// constant, r0 = j. threads: goroutines of each difference (1:
-// sequential).
-func (an *Analysis) Algorithm3Whole(threads int) error {
+// constant, r0 = j. threads: goroutines of each difference on the host
+// (1: sequential); with a Differ (SearchWholeDevice) each difference is
+// computed on it instead.
+func (an *Analysis) Algorithm3Whole(ctx context.Context, threads int) error {
 	if err := an.checkKept(3); err != nil {
 		return err
 	}
 	for i := an.Computed; i >= 1; i-- {
 		for j := i - 1; j >= 1; j-- {
-			if c, ok := an.constDiff(i, j, threads); ok {
+			c, ok, err := an.constDiff(ctx, i, j, threads)
+			if err != nil {
+				return err
+			}
+			if ok {
 				an.A, an.B, an.R0 = i-j, c, j
 				return nil
 			}
@@ -178,8 +156,8 @@ func (an *Analysis) Algorithm3Whole(threads int) error {
 // i = r0 + a down, while A^i - A^(i-a) is the constant matrix b, n0 = i - a.
 // The n0 + a found must be where the powers' fingerprints first repeated
 // while Algorithm 2 ran (the two searches agree); the recurrence is then
-// checked entry by entry.
-func (an *Analysis) Algorithm4Whole(threads int) error {
+// checked entry by entry. threads and the Differ as Algorithm3Whole's.
+func (an *Analysis) Algorithm4Whole(ctx context.Context, threads int) error {
 	if err := an.checkKept(4); err != nil {
 		return err
 	}
@@ -188,7 +166,11 @@ func (an *Analysis) Algorithm4Whole(threads int) error {
 	}
 	an.N0 = an.R0
 	for i := an.R0 + an.A; i-an.A >= 1; i-- {
-		if c, ok := an.constDiff(i, i-an.A, threads); !ok || c != an.B {
+		c, ok, err := an.constDiff(ctx, i, i-an.A, threads)
+		if err != nil {
+			return err
+		}
+		if !ok || c != an.B {
 			break
 		}
 		an.N0 = i - an.A
@@ -197,8 +179,12 @@ func (an *Analysis) Algorithm4Whole(threads int) error {
 		return fmt.Errorf("domination: m = %d: algorithm 4 (whole matrices) gives n0 + a = %d but the fingerprints first repeat at %d",
 			an.M, an.N0+an.A, an.RepeatAt)
 	}
-	an.Verified = fmt.Sprintf("A^i = %d ⊗ A^(i-%d) for %d <= i <= %d checked entry by entry by Algorithms 3 and 4 on the whole matrices",
-		an.B, an.A, an.N0+an.A, an.R0+an.A)
+	where := "the whole matrices"
+	if an.differ != nil {
+		where += " (each difference on the device)"
+	}
+	an.Verified = fmt.Sprintf("A^i = %d ⊗ A^(i-%d) for %d <= i <= %d checked entry by entry by Algorithms 3 and 4 on %s",
+		an.B, an.A, an.N0+an.A, an.R0+an.A, where)
 	return nil
 }
 

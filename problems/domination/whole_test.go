@@ -2,6 +2,7 @@ package domination
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"slices"
 	"strings"
@@ -11,11 +12,45 @@ import (
 	"github.com/semibench/semibench/problems/minplus"
 )
 
-// whole is the whole-matrix search s on cpu/sparse.
-func whole(s Search) Impl { return Impl{Name: "whole", Product: sparse.Product, Search: s} }
+// whole is the whole-matrix search s on cpu/sparse; SearchWholeDevice
+// gets a hostDiffer.
+func whole(s Search) Impl {
+	im := Impl{Name: "whole", Product: sparse.Product, Search: s}
+	if s == SearchWholeDevice {
+		im.NewDiffer = func(_ context.Context, n int, _ minplus.SessionOptions) (minplus.Differ, error) {
+			d := &hostDiffer{d: make([]int16, n*n)}
+			differs = append(differs, d)
+			return d, nil
+		}
+	}
+	return im
+}
+
+// hostDiffer is a minplus.Differ on the host that works as the device's
+// does: the whole difference matrix, then its summary (not the scan).
+type hostDiffer struct {
+	d      []int16
+	calls  int
+	closed bool
+}
+
+// differs lists the hostDiffers that whole's NewDiffer opened.
+var differs []*hostDiffer
+
+func (h *hostDiffer) ConstDiff(_ context.Context, x, y *minplus.Dense) (int, bool, error) {
+	if h.closed {
+		return 0, false, errors.New("hostDiffer closed")
+	}
+	h.calls++
+	minplus.Difference(h.d, x, y, 2)
+	c, ok := minplus.SummarizeDiff(h.d).Constant()
+	return c, ok, nil
+}
+
+func (h *hostDiffer) Close() error { h.closed = true; return nil }
 
 // TestWholeSearchAgrees runs Algorithms 3-5 on the whole matrices,
-// sequentially and in parallel, and compares every value with the
+// sequentially, in parallel and on a Differ (a host one here), and compares every value with the
 // fingerprint search and with the paper's Tables 3 and 4 (m <= 6; m = 7
 // unless -short).
 func TestWholeSearchAgrees(t *testing.T) {
@@ -27,7 +62,8 @@ func TestWholeSearchAgrees(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, s := range []Search{SearchWholeSequential, SearchWholeParallel} {
+		for _, s := range []Search{SearchWholeSequential, SearchWholeParallel, SearchWholeDevice} {
+			differs = nil
 			rec := &bench.Recorder{}
 			an, err := Analyze(context.Background(), row.m, Options{Impl: whole(s), Threads: 3, Rec: rec})
 			if err != nil {
@@ -42,8 +78,11 @@ func TestWholeSearchAgrees(t *testing.T) {
 			if !strings.Contains(an.Verified, "whole matrices") {
 				t.Errorf("m=%d, %v: Verified = %q", row.m, s, an.Verified)
 			}
-			if an.kept != nil || an.scratch != nil {
-				t.Errorf("m=%d, %v: the kept powers were not released", row.m, s)
+			if an.kept != nil || an.scratch != nil || an.differ != nil {
+				t.Errorf("m=%d, %v: the kept powers or the Differ were not released", row.m, s)
+			}
+			if s == SearchWholeDevice && (len(differs) != 1 || differs[0].calls == 0 || !differs[0].closed) {
+				t.Errorf("m=%d, %v: want one Differ opened, used and closed; got %d", row.m, s, len(differs))
 			}
 			names, _ := rec.Durations()
 			for _, ph := range []string{"algorithm2", "algorithm3", "algorithm4", "algorithm5"} {
@@ -55,47 +94,6 @@ func TestWholeSearchAgrees(t *testing.T) {
 	}
 }
 
-// TestDifferenceConstant checks the difference matrix and its scan:
-// infinite pairs skipped, one infinite entry or one entry off the
-// constant found wherever it is, on one and on several threads.
-func TestDifferenceConstant(t *testing.T) {
-	const n = 70
-	x, y := &minplus.Dense{N: n, Data: make([]int16, n*n)}, &minplus.Dense{N: n, Data: make([]int16, n*n)}
-	for i := range x.Data {
-		y.Data[i] = int16(i % 50)
-		x.Data[i] = y.Data[i] + 7
-	}
-	x.Data[5], y.Data[5] = minplus.Inf, minplus.Inf+3 // both infinite: skipped
-	d := make([]int16, n*n)
-	for _, threads := range []int{1, 4} {
-		difference(d, x, y, threads)
-		if c, ok := constant(d); !ok || c != 7 {
-			t.Errorf("threads=%d: constant = %d, %v; want 7, true", threads, c, ok)
-		}
-		for _, at := range []int{0, n*n/2 + 3, n*n - 1} {
-			old := x.Data[at]
-			x.Data[at] = old + 1
-			difference(d, x, y, threads)
-			if _, ok := constant(d); ok {
-				t.Errorf("threads=%d: entry %d off the constant not found", threads, at)
-			}
-			x.Data[at] = minplus.Inf
-			difference(d, x, y, threads)
-			if _, ok := constant(d); ok {
-				t.Errorf("threads=%d: entry %d infinite on one side only not found", threads, at)
-			}
-			x.Data[at] = old
-		}
-	}
-	for i := range x.Data {
-		x.Data[i], y.Data[i] = minplus.Inf, minplus.Inf
-	}
-	difference(d, x, y, 2)
-	if _, ok := constant(d); ok {
-		t.Error("two infinite matrices: no finite entry, yet a constant")
-	}
-}
-
 // TestWholeSearchRefusals: the whole search needs every power kept, all K
 // of them, and the memory for them.
 func TestWholeSearchRefusals(t *testing.T) {
@@ -104,7 +102,7 @@ func TestWholeSearchRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := an.Algorithm3Whole(1); err == nil || !strings.Contains(err.Error(), "every power kept") {
+	if err := an.Algorithm3Whole(ctx, 1); err == nil || !strings.Contains(err.Error(), "every power kept") {
 		t.Errorf("Algorithm3Whole on a fingerprint analysis: %v", err)
 	}
 	if err := an.Algorithm5Whole(); err == nil {
@@ -113,7 +111,7 @@ func TestWholeSearchRefusals(t *testing.T) {
 	if _, err := Analyze(ctx, 4, Options{Impl: whole(SearchWholeParallel), StopAtRepetition: true}); err == nil {
 		t.Error("whole search with StopAtRepetition: no error")
 	}
-	need, _, err := MemoryNeededWhole(6, DefaultK, sparse.Product)
+	need, _, err := MemoryNeededWhole(6, DefaultK, sparse.Product, SearchWholeSequential)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,5 +120,20 @@ func TestWholeSearchRefusals(t *testing.T) {
 	}
 	if _, err := Analyze(ctx, 6, Options{Impl: whole(SearchWholeSequential), MemoryLimit: need}); err != nil {
 		t.Errorf("whole search within the memory limit: %v", err)
+	}
+	// The device search keeps no difference matrix on the host, and needs a
+	// Differ, which only it takes.
+	dev, n, err := MemoryNeededWhole(6, DefaultK, sparse.Product, SearchWholeDevice)
+	if err != nil || need-dev != minplus.Bytes(n) {
+		t.Errorf("MemoryNeededWhole on the device: %d bytes (%v), host search %d: want one n x n matrix less", dev, err, need)
+	}
+	noDiffer := whole(SearchWholeDevice)
+	noDiffer.NewDiffer = nil
+	withDiffer := whole(SearchWholeParallel)
+	withDiffer.NewDiffer = whole(SearchWholeDevice).NewDiffer
+	for _, im := range []Impl{noDiffer, withDiffer} {
+		if _, err := Analyze(ctx, 4, Options{Impl: im}); err == nil || !strings.Contains(err.Error(), "NewDiffer") {
+			t.Errorf("%v with NewDiffer %v: %v", im.Search, im.NewDiffer != nil, err)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/semibench/semibench/impls"
 	"github.com/semibench/semibench/impls/cuda"
+	"github.com/semibench/semibench/impls/cuda/driver"
 	cudaminplus "github.com/semibench/semibench/impls/cuda/minplus"
 	"github.com/semibench/semibench/problems/domination"
 )
@@ -173,5 +174,47 @@ func TestGPUsRefused(t *testing.T) {
 	_, err = domination.Analyze(context.Background(), 5, domination.Options{Impl: lookup(t, cudaminplus.NameSparse), GPUs: count + 1})
 	if want := fmt.Sprintf("--gpus %d asks for more GPUs than the %d this machine has", count+1, count); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("--gpus %d: %v, want %q", count+1, err, want)
+	}
+}
+
+// TestVersion3WithoutDevice: without a driver or GPU, cuda/v3-gpu fails
+// with driver.ErrUnavailable (the runner's "unavailable"), as the other
+// GPU implementations do.
+func TestVersion3WithoutDevice(t *testing.T) {
+	if n, err := cuda.DeviceCount(); err == nil && n > 0 {
+		t.Skip("a CUDA device is present")
+	}
+	_, err := domination.Analyze(context.Background(), 4, domination.Options{Impl: lookup(t, "cuda/v3-gpu")})
+	if !errors.Is(err, driver.ErrUnavailable) {
+		t.Errorf("cuda/v3-gpu without a device: %v, want driver.ErrUnavailable", err)
+	}
+}
+
+// TestGPUVersions3And4 (skipped without a CUDA device): Table 5's versions
+// 3 (differences on the GPU) and 4 (on the CPU) give cpu/whole-par's
+// analysis, m = 2..7, and version 3 says its differences ran on the device.
+func TestGPUVersions3And4(t *testing.T) {
+	if n, err := cuda.DeviceCount(); err != nil || n == 0 {
+		t.Skip("no CUDA device")
+	}
+	ctx := context.Background()
+	for m := 2; m <= 7; m++ {
+		ref, err := domination.Analyze(ctx, m, domination.Options{Impl: lookup(t, "cpu/whole-par")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := outcome(t, ref)
+		for _, impl := range []string{"cuda/v3-gpu", "cuda/v4-gpu+cpu-par"} {
+			an, err := domination.Analyze(ctx, m, domination.Options{Impl: lookup(t, impl)})
+			if err != nil {
+				t.Fatalf("m=%d %s: %v", m, impl, err)
+			}
+			if got := outcome(t, an); got != want {
+				t.Errorf("m=%d %s:\n%s\ncpu/whole-par:\n%s", m, impl, got, want)
+			}
+			if onDevice := strings.Contains(an.Verified, "on the device"); onDevice != (impl == "cuda/v3-gpu") {
+				t.Errorf("m=%d %s: verified %q", m, impl, an.Verified)
+			}
+		}
 	}
 }

@@ -23,6 +23,11 @@
 // one per device of the host (or all on one device with OneDevice, for
 // tests), stepping in lockstep; SetPower resumes a checkpointed power.
 //
+// A Differ computes the difference matrices of Algorithms 3 and 4 on the
+// device (Table 5's version 3): each pair of powers held in host memory is
+// uploaded, its difference matrix and that matrix's summary
+// (problems/minplus DiffSummary) computed there, and the summary read back.
+//
 // # Infinity and saturation
 //
 // Inf (9999, as in the paper) stands for ∞. Entries must be non-negative;
