@@ -33,10 +33,12 @@ import (
 
 // Config is one run.
 type Config struct {
-	Scale  experiments.Scale
-	Impl   string // implementation pattern; empty runs all
-	Reps   int    // timed repetitions (default 5)
-	Warmup int    // warm-up runs (default 1)
+	Scale experiments.Scale
+	Impl  string // implementation pattern; empty runs all
+	// Where selects the cases by their parameters; nil runs all.
+	Where  experiments.Where
+	Reps   int // timed repetitions (default 5)
+	Warmup int // warm-up runs (default 1)
 	// Budget bounds the run: a cell whose estimate exceeds what is left is
 	// skipped, and a cell still running when it ends is stopped and
 	// recorded as skipped. 0: unlimited.
@@ -198,6 +200,9 @@ func (r *run) plan(exps []*experiments.Experiment) (groups []*group, unavailable
 		}
 		cs := e.Cases(r.cfg.Scale, r.cfg.Options)
 		for i := range cs {
+			if !r.cfg.Where.Match(cs[i].Params) {
+				continue
+			}
 			var byTier [tiers]group
 			for _, impl := range e.ImplsFor(cs[i], r.cfg.Impl) {
 				total++

@@ -7,6 +7,7 @@ import (
 	"math"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -345,5 +346,27 @@ func TestMeasuredByIsNotMeasuredTwice(t *testing.T) {
 	}
 	if recs := runToys(t, Config{}, b); len(recs) != 2 {
 		t.Fatalf("toy/b alone: %d records, want 2", len(recs))
+	}
+}
+
+// TestWhere: only the cases whose parameters match are set up and run, and
+// only they are recorded.
+func TestWhere(t *testing.T) {
+	tr := newTrace()
+	exp := toy(tr, "w", []string{"cpu/a"}, map[string]float64{"cpu/a": 1}, 1, 2, 3)
+	w, err := experiments.ParseWhere("n=1|3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := runToys(t, Config{Where: w}, exp)
+	var got []string
+	for _, r := range recs {
+		got = append(got, r.Params.Get("n"))
+	}
+	if len(got) != 2 || !slices.Contains(got, "1") || !slices.Contains(got, "3") {
+		t.Fatalf("records of n = %v, want 1 and 3", got)
+	}
+	if tr.setups["w n=2"] != 0 || len(tr.ran) != 2 { // one timed run each, no warm-up
+		t.Fatalf("set up %v, ran %v", tr.setups, tr.ran)
 	}
 }

@@ -41,7 +41,7 @@ func init() {
 	register(&command{
 		name:    "run",
 		summary: "run experiments by name, append a record per cell to a result file, print their tables",
-		usage:   "run NAME... [--scale quick|paper|large] [--impl PATTERN] [--reps N] [--out FILE] [--budget DURATION] [--gpus N]",
+		usage:   "run NAME... [--scale quick|paper|large] [--impl PATTERN] [--where NAME=VALUE,...] [--reps N] [--out FILE] [--budget DURATION] [--gpus N]",
 		run:     runCmd,
 	})
 	register(&command{
@@ -57,6 +57,7 @@ func init() {
 // runFlags are the flags shared by run and reproduce.
 type runFlags struct {
 	scale, impl, out string
+	where            string
 	reps, warmup     int
 	threads, gpus    int
 	seed             uint64
@@ -72,6 +73,7 @@ const budgetUsage = "bound the run: every experiment's headline cells (its fast 
 func (f *runFlags) register(fs *flag.FlagSet, scale string, budget time.Duration) {
 	fs.StringVar(&f.scale, "scale", scale, "input sizes: quick (seconds), paper (the papers' sizes) or large (beyond them)")
 	fs.StringVar(&f.impl, "impl", "", "run only the implementations matching this pattern (e.g. cpu/*, cuda/fast; comma-separated)")
+	fs.StringVar(&f.where, "where", "", "run only the cells whose parameters match, e.g. n=8192,range=n|10n (NAME=VALUE[|VALUE...], comma-separated)")
 	fs.IntVar(&f.reps, "reps", 5, "timed repetitions per cell (after the warm-up)")
 	fs.IntVar(&f.warmup, "warmup", 1, "untimed warm-up runs per cell")
 	fs.StringVar(&f.out, "out", "", "result file (default results/<machine-label>/<timestamp>.json)")
@@ -104,8 +106,16 @@ func (f *runFlags) config(exps []*experiments.Experiment) (runner.Config, error)
 	if err := experiments.CheckImplPattern(exps, f.impl); err != nil {
 		return runner.Config{}, usagef("--impl: %v", err)
 	}
-	cfg := runner.Config{Scale: sc, Impl: f.impl, Reps: f.reps, Warmup: f.warmup, Budget: f.budget,
-		Options: experiments.Options{Threads: f.threads, GPUs: f.gpus, Seed: f.seed}}
+	where, err := experiments.ParseWhere(f.where)
+	if err != nil {
+		return runner.Config{}, usagef("--where: %v", err)
+	}
+	opts := experiments.Options{Threads: f.threads, GPUs: f.gpus, Seed: f.seed}
+	if err := experiments.CheckWhere(exps, sc, opts, where); err != nil {
+		return runner.Config{}, usagef("--where: %v", err)
+	}
+	cfg := runner.Config{Scale: sc, Impl: f.impl, Where: where, Reps: f.reps, Warmup: f.warmup, Budget: f.budget,
+		Options: opts}
 	if isTerminal(os.Stderr) {
 		cfg.Progress = os.Stderr
 	}

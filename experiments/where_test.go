@@ -1,0 +1,57 @@
+package experiments
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/semibench/semibench/bench"
+)
+
+func TestParseWhere(t *testing.T) {
+	w, err := ParseWhere(" n=8192, range=n|10n ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := func(n, r string) bench.Params {
+		return bench.Params{{Name: "n", Value: n}, {Name: "range", Value: r}}
+	}
+	for _, c := range []struct {
+		p    bench.Params
+		want bool
+	}{{p("8192", "n"), true}, {p("8192", "10n"), true}, {p("8192", "0.1n"), false}, {p("4096", "n"), false}, {bench.Params{{Name: "range", Value: "n"}}, false}} {
+		if got := w.Match(c.p); got != c.want {
+			t.Errorf("%v: Match = %v", c.p, got)
+		}
+	}
+	if w, err := ParseWhere(""); err != nil || !w.Match(p("1", "x")) {
+		t.Errorf("empty: %v %v", w, err)
+	}
+	for _, bad := range []string{"n", "=5", "n=", "n=1,n=2", "n=1|", "n=1,,m=2"} {
+		if _, err := ParseWhere(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func TestCheckWhere(t *testing.T) {
+	exps, err := Lookup("hungarian/table1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		where, err string
+	}{
+		{"n=8192,range=n|10n", ""},
+		{"size=8192", `no case has a parameter "size"`},
+		{"n=8191", "no case at scale paper matches"},
+	} {
+		w, err := ParseWhere(c.where)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = CheckWhere(exps, Paper, Options{}, w)
+		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("%s: %v", c.where, err)
+		}
+	}
+}
