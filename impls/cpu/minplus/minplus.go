@@ -3,6 +3,7 @@ package minplus
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -50,12 +51,43 @@ func checkShapes(c *minplus.Dense, n int, b *minplus.Dense) error {
 // Paper is the paper's triple loop on one thread: for each i and j,
 // C[i][j] = min over k of A[i][k] + B[k][j], clamped to minplus.Inf.
 func Paper(ctx context.Context, c, a, b *minplus.Dense) error {
+	if err := checkShapes(c, a.N, b); err != nil {
+		return err
+	}
+	return paperRows(ctx, c, a, b, 0, a.N)
+}
+
+// PaperParallel is the same triple loop with its rows split into equal
+// bands over threads goroutines (0: all CPUs), as the paper's OpenMP
+// version parallelises the loop over i (its Table 5, version 2).
+func PaperParallel(ctx context.Context, c, a, b *minplus.Dense, threads int) error {
 	n := a.N
 	if err := checkShapes(c, n, b); err != nil {
 		return err
 	}
-	for i := 0; i < n; i++ {
-		if i&63 == 0 {
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	threads = max(1, min(threads, n))
+	band := (n + threads - 1) / threads
+	errs := make([]error, threads)
+	var wg sync.WaitGroup
+	for t := range threads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[t] = paperRows(ctx, c, a, b, min(n, t*band), min(n, (t+1)*band))
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// paperRows computes rows [lo, hi) of C = A ⊗ B with the paper's loop.
+func paperRows(ctx context.Context, c, a, b *minplus.Dense, lo, hi int) error {
+	n := a.N
+	for i := lo; i < hi; i++ {
+		if (i-lo)&63 == 0 {
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("minplus: cpu/paper stopped at row %d: %w", i, err)
 			}

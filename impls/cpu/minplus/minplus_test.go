@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/problems/minplus"
 )
 
@@ -41,7 +42,10 @@ func TestImplsAgree(t *testing.T) {
 			a, b := randomDense(tc.n, tc.pInf, tc.maxv, seed), randomDense(tc.n, tc.pInf/2, tc.maxv, seed+100)
 			want := minplus.Reference(a, b)
 			op := minplus.NewOperand(a)
-			for _, im := range Impls() {
+			parallel := minplus.Impl{Name: "PaperParallel", Mul: func(ctx context.Context, c *minplus.Dense, a *minplus.Operand, b *minplus.Dense, threads int, _ *bench.Recorder) error {
+				return PaperParallel(ctx, c, a.Dense, b, threads)
+			}}
+			for _, im := range append(Impls(), parallel) {
 				for _, threads := range []int{1, 3} {
 					c := minplus.NewDense(tc.n)
 					c.Fill(-5) // every entry must be written
