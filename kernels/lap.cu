@@ -195,13 +195,71 @@ __device__ void n3Batch(const C* __restrict__ c, int rows, int cols, D* u, D* v,
                minv + k * w, used + k * w, (const int*)0, sd, sk, sj0);
 }
 
+// rowminClaim sets *ui = min_j (row[j] - v[1 + j]) over the block and lets
+// row i (1-based) claim one column of zero reduced cost (p[1 + j] = i) if
+// one is still free. Every thread of the block calls it; claimed is a
+// shared flag.
+template <typename D>
+__device__ void rowminClaim(const int* __restrict__ row, int cols, const D* v, D* ui, int* p, int i, D* sd, int* sk,
+                            int* claimed) {
+  D d = dualInf<D>();
+  int k = 0x7fffffff;
+  for (int j = threadIdx.x; j < cols; j += blockDim.x) minPair(&d, &k, (D)row[j] - v[1 + j], j);
+  if (threadIdx.x == 0) *claimed = 0;
+  blockMinPair<D>(&d, &k, sd, sk, dualInf<D>());
+  if (threadIdx.x == 0) *ui = d;
+  for (int j = threadIdx.x; j < cols; j += blockDim.x) {
+    if ((D)row[j] - v[1 + j] == d && *(volatile int*)claimed == 0) {
+      if (atomicCAS(p + 1 + j, 0, i) == 0 && atomicCAS(claimed, 0, 1) != 0) {
+        atomicExch(p + 1 + j, 0);  // the row already has one: give it back
+      }
+    }
+  }
+  __syncthreads();
+}
+
+// greedyStart starts a square n x n integer problem as cuda/fast starts a
+// large one (lap_colmin, lap_rowmin_greedy): v_j = min_i c_ij, then row by
+// row u_i = min_j (c_ij - v_j) and a claim of a free column of zero reduced
+// cost. The duals are feasible and the matched pairs tight. It lists the
+// rows left free (1-based) in order and returns their count to every
+// thread; mark (n+1 ints) is scratch.
+template <typename D>
+__device__ int greedyStart(const int* __restrict__ c, int n, D* u, D* v, int* p, int* mark, int* order, D* sd,
+                           int* sk, int* flag) {
+  for (int j = threadIdx.x; j < n; j += blockDim.x) {
+    int m = 0x7fffffff;
+    for (int i = 0; i < n; ++i) m = min(m, c[(i64)i * n + j]);
+    v[1 + j] = (D)m;
+  }
+  __syncthreads();
+  for (int i = 0; i < n; ++i) rowminClaim<D>(c + (i64)i * n, n, v, u + 1 + i, p, i + 1, sd, sk, flag);
+  for (int i = threadIdx.x; i <= n; i += blockDim.x) mark[i] = 0;
+  __syncthreads();
+  for (int j = 1 + threadIdx.x; j <= n; j += blockDim.x)
+    if (p[j] != 0) mark[p[j]] = 1;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    int nfree = 0;
+    for (int i = 1; i <= n; ++i)
+      if (!mark[i]) order[nfree++] = i;
+    *flag = nfree;
+  }
+  __syncthreads();
+  const int nfree = *flag;
+  __syncthreads();
+  return nfree;
+}
+
 // n3BatchShared is n3Batch with the problem's whole workspace in the
 // block's shared memory (dynamic: (rows+1) duals u, then cols+1 each of v
-// and minv, p and way, used; BatchShared on the host), so that every step
-// of a row's search reads and writes on-chip memory. It starts from zero
-// duals and an empty matching, as n3Batch, and writes u, v and p to
-// global memory at the end.
-template <typename C, typename D>
+// and minv, p and way, rows+1 row numbers, used; BatchShared on the host),
+// so that every step of a row's search reads and writes on-chip memory.
+// With Greedy (integer costs) a square problem starts from greedyStart's
+// duals and matching and adds only the rows it left free; otherwise it
+// starts from zero duals and an empty matching, as n3Batch. It writes u,
+// v and p to global memory at the end.
+template <typename C, typename D, bool Greedy>
 __device__ void n3BatchShared(const C* __restrict__ c, int rows, int cols, D* gu, D* gv, int* gp, D* sd, int* sk,
                               int* sj0) {
   extern __shared__ __align__(16) unsigned char lapShared[];
@@ -211,14 +269,21 @@ __device__ void n3BatchShared(const C* __restrict__ c, int rows, int cols, D* gu
   D* minv = v + w;
   int* p = (int*)(minv + w);
   int* way = p + w;
-  unsigned char* used = (unsigned char*)(way + w);
+  int* order = way + w;
+  unsigned char* used = (unsigned char*)(order + rows + 1);
   for (int j = threadIdx.x; j <= cols; j += blockDim.x) {
     v[j] = 0;
     p[j] = 0;
   }
   for (int i = threadIdx.x; i <= rows; i += blockDim.x) u[i] = 0;
   __syncthreads();
-  n3Rows<C, D>(c + k * rows * cols, rows, cols, 1, rows, u, v, p, way, minv, used, (const int*)0, sd, sk, sj0);
+  const C* ck = c + k * rows * cols;
+  if (Greedy && rows == cols) {
+    const int nfree = greedyStart<D>((const int*)ck, rows, u, v, p, way, order, sd, sk, sj0);
+    n3Rows<C, D>(ck, rows, cols, 1, nfree, u, v, p, way, minv, used, order, sd, sk, sj0);
+  } else {
+    n3Rows<C, D>(ck, rows, cols, 1, rows, u, v, p, way, minv, used, (const int*)0, sd, sk, sj0);
+  }
   __syncthreads();
   for (int j = threadIdx.x; j <= cols; j += blockDim.x) {
     gv[k * w + j] = v[j];
@@ -230,8 +295,9 @@ __device__ void n3BatchShared(const C* __restrict__ c, int rows, int cols, D* gu
 
 using namespace lapk;
 
-// LAP_N3_ENTRIES(SUFFIX, C, D) defines the O(n^3) Hungarian's entries for
-// costs of type C and duals of type D:
+// LAP_N3_ENTRIES(SUFFIX, C, D, GREEDY) defines the O(n^3) Hungarian's
+// entries for costs of type C and duals of type D (GREEDY: the shared-memory
+// batch entry starts square problems with greedyStart, integer costs only):
 //   - lap_n3SUFFIX adds rows rowBegin..rowEnd (1-based, inclusive) of one
 //     problem. u has rows+1 entries, v, p, way, minv and used cols+1; u, v
 //     and p start at zero before the first row. One block; launched in
@@ -245,7 +311,7 @@ using namespace lapk;
 //   - lap_n3_batch_sharedSUFFIX is lap_n3_batchSUFFIX with each problem's
 //     workspace in shared memory (n3BatchShared), for the shapes whose
 //     workspace fits a block's default 48 KB; it writes u, v and p only.
-#define LAP_N3_ENTRIES(SUFFIX, C, D)                                                                               \
+#define LAP_N3_ENTRIES(SUFFIX, C, D, GREEDY)                                                                            \
   extern "C" __global__ void __launch_bounds__(1024)                                                               \
       lap_n3##SUFFIX(const C* __restrict__ c, int rows, int cols, int rowBegin, int rowEnd, D* u, D* v, int* p,    \
                      int* way, D* minv, unsigned char* used, const int* __restrict__ order) {                      \
@@ -266,7 +332,7 @@ using namespace lapk;
     __shared__ D sd[32];                                                                                           \
     __shared__ int sk[32];                                                                                         \
     __shared__ int sj0;                                                                                            \
-    n3BatchShared<C, D>(c, rows, cols, u, v, p, sd, sk, &sj0);                                                     \
+    n3BatchShared<C, D, GREEDY>(c, rows, cols, u, v, p, sd, sk, &sj0);                                             \
   }
 
 // lap_widen16 widens count int16 costs to int32 (grid-stride): the upload
@@ -280,9 +346,9 @@ extern "C" __global__ void lap_widen16(const short* __restrict__ src, long long 
 // int32 costs with int64 duals (exactly the arithmetic lap_n3 always had);
 // float and double costs with double duals (every sum in double, float
 // costs widened exactly).
-LAP_N3_ENTRIES(, int, i64)
-LAP_N3_ENTRIES(_f32, float, double)
-LAP_N3_ENTRIES(_f64, double, double)
+LAP_N3_ENTRIES(, int, i64, true)
+LAP_N3_ENTRIES(_f32, float, double, false)
+LAP_N3_ENTRIES(_f64, double, double, false)
 
 // ---------------------------------------------------------------------------
 // cuda/fast on small cost ranges: reductions and a greedy start for lap_n3.
@@ -314,23 +380,8 @@ extern "C" __global__ void lap_rowmin_greedy(const int* __restrict__ c, int rows
   __shared__ i64 sd[32];
   __shared__ int sk[32];
   __shared__ int claimed;
-  for (int i = blockIdx.x; i < rows; i += gridDim.x) {
-    const int* row = c + (i64)i * cols;
-    i64 d = LAP_INF;
-    int k = 0x7fffffff;
-    for (int j = threadIdx.x; j < cols; j += blockDim.x) minPair(&d, &k, (i64)row[j] - v[1 + j], j);
-    if (threadIdx.x == 0) claimed = 0;
-    blockMinPair(&d, &k, sd, sk);
-    if (threadIdx.x == 0) u[1 + i] = d;
-    for (int j = threadIdx.x; j < cols; j += blockDim.x) {
-      if ((i64)row[j] - v[1 + j] == d && *(volatile int*)&claimed == 0) {
-        if (atomicCAS(p + 1 + j, 0, i + 1) == 0 && atomicCAS(&claimed, 0, 1) != 0) {
-          atomicExch(p + 1 + j, 0);  // the row already has one: give it back
-        }
-      }
-    }
-    __syncthreads();
-  }
+  for (int i = blockIdx.x; i < rows; i += gridDim.x)
+    rowminClaim<i64>(c + (i64)i * cols, cols, v, u + 1 + i, p, i + 1, sd, sk, &claimed);
 }
 
 // ---------------------------------------------------------------------------

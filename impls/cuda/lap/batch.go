@@ -88,10 +88,11 @@ const MaxBatchShared = 48 << 10
 
 // BatchShared is the dynamic shared memory of lap_n3_batch_shared* for one
 // problem of r x c costs: u (r+1 duals of 8 bytes), v and minv (c+1 duals
-// each), p and way (c+1 int32 each) and used (c+1 bytes).
+// each), p and way (c+1 int32 each), the rows the greedy start left free
+// (r+1 int32) and used (c+1 bytes).
 func BatchShared(r, c int) int {
 	w := c + 1
-	return 8*(r+1) + 2*8*w + 2*4*w + w
+	return 8*(r+1) + 2*8*w + 2*4*w + 4*(r+1) + w
 }
 
 // batchKernel names the batch entry for costs of the kernel suffix ("",
@@ -125,8 +126,10 @@ func BatchThreads(c int) int { return min(256, max(32, (c+31)/32*32)) }
 // SolveBatch solves every problem of b on the GPU with the O(n^3) Hungarian
 // (lap_n3's body), one thread block per problem, all problems of a slab in
 // one launch: integer batches as int32 costs with int64 duals (lap_n3_batch;
-// every cost must fit int32), float batches as float64 costs and duals
-// (lap_n3_batch_f64). The batch is uploaded slab by slab (BatchSlab: as
+// every cost must fit int32; square problems whose workspace fits shared
+// memory start from a greedy matching on the reduced costs, as cuda/fast
+// starts a large problem, and search only for the rows it left free),
+// float batches as float64 costs and duals (lap_n3_batch_f64). The batch is uploaded slab by slab (BatchSlab: as
 // many problems as device memory holds, usually all of them), solved and
 // downloaded; every result has duals. The results are not certified here:
 // lap.CertifyBatch does it (with FloatTolerance for floats), outside the

@@ -90,8 +90,9 @@ func TestSlabs(t *testing.T) {
 // chosen on either side of the 48 KB limit and when the global workspace is
 // asked for.
 func TestBatchKernel(t *testing.T) {
-	// u: 4 duals, v and minv: 6 each, p and way: 6 int32 each, used: 6 bytes.
-	if got := BatchShared(3, 5); got != 8*4+16*6+8*6+6 {
+	// u: 4 duals, v and minv: 6 each, p and way: 6 int32 each, the free
+	// rows: 4 int32, used: 6 bytes.
+	if got := BatchShared(3, 5); got != 8*4+16*6+8*6+4*4+6 {
 		t.Fatalf("BatchShared(3, 5) = %d", got)
 	}
 	if name, sh := batchKernel("", 256, 256, Options{}); name != "lap_n3_batch_shared" || sh != BatchShared(256, 256) {
@@ -229,8 +230,10 @@ func TestGPUBatch(t *testing.T) {
 	}
 	ctx := context.Background()
 	jv := lap.JV
-	for _, shape := range [][2]int{{32, 32}, {20, 32}} {
-		b := gpuBatch(300, shape[0], shape[1], 32, uint64(shape[0]))
+	// Square integer problems start from the greedy matching (ranges with
+	// many ties and few), rectangular ones and the global workspace without.
+	for _, shape := range [][3]int{{32, 32, 32}, {20, 32, 32}, {128, 128, 13}, {128, 128, 1280}} {
+		b := gpuBatch(300, shape[0], shape[1], int64(shape[2]), uint64(shape[0]+shape[2]))
 		ref, err := lap.SolveBatch(ctx, b, jv, 0)
 		if err != nil {
 			t.Fatal(err)
