@@ -255,13 +255,14 @@ __device__ int greedyStart(const int* __restrict__ c, int n, D* u, D* v, int* p,
 // block's shared memory (dynamic: (rows+1) duals u, then cols+1 each of v
 // and minv, p and way, rows+1 row numbers, used; BatchShared on the host),
 // so that every step of a row's search reads and writes on-chip memory.
-// With Greedy (integer costs) a square problem starts from greedyStart's
-// duals and matching and adds only the rows it left free; otherwise it
+// With Greedy (integer costs) and greedy (the host's choice), a square
+// problem starts from greedyStart's duals and matching and adds only the
+// rows it left free; otherwise it
 // starts from zero duals and an empty matching, as n3Batch. It writes u,
 // v and p to global memory at the end.
 template <typename C, typename D, bool Greedy>
-__device__ void n3BatchShared(const C* __restrict__ c, int rows, int cols, D* gu, D* gv, int* gp, D* sd, int* sk,
-                              int* sj0) {
+__device__ void n3BatchShared(const C* __restrict__ c, int rows, int cols, D* gu, D* gv, int* gp, bool greedy, D* sd,
+                              int* sk, int* sj0) {
   extern __shared__ __align__(16) unsigned char lapShared[];
   const i64 k = blockIdx.x, w = (i64)cols + 1;
   D* u = (D*)lapShared;
@@ -278,7 +279,7 @@ __device__ void n3BatchShared(const C* __restrict__ c, int rows, int cols, D* gu
   for (int i = threadIdx.x; i <= rows; i += blockDim.x) u[i] = 0;
   __syncthreads();
   const C* ck = c + k * rows * cols;
-  if (Greedy && rows == cols) {
+  if (Greedy && greedy && rows == cols) {
     const int nfree = greedyStart<D>((const int*)ck, rows, u, v, p, way, order, sd, sk, sj0);
     n3Rows<C, D>(ck, rows, cols, 1, nfree, u, v, p, way, minv, used, order, sd, sk, sj0);
   } else {
@@ -311,6 +312,7 @@ using namespace lapk;
 //   - lap_n3_batch_sharedSUFFIX is lap_n3_batchSUFFIX with each problem's
 //     workspace in shared memory (n3BatchShared), for the shapes whose
 //     workspace fits a block's default 48 KB; it writes u, v and p only.
+//     greedy != 0 starts square integer problems with greedyStart.
 #define LAP_N3_ENTRIES(SUFFIX, C, D, GREEDY)                                                                            \
   extern "C" __global__ void __launch_bounds__(1024)                                                               \
       lap_n3##SUFFIX(const C* __restrict__ c, int rows, int cols, int rowBegin, int rowEnd, D* u, D* v, int* p,    \
@@ -328,11 +330,11 @@ using namespace lapk;
     n3Batch<C, D>(c, rows, cols, u, v, p, way, minv, used, sd, sk, &sj0);                                          \
   }                                                                                                                \
   extern "C" __global__ void __launch_bounds__(1024)                                                               \
-      lap_n3_batch_shared##SUFFIX(const C* __restrict__ c, int rows, int cols, D* u, D* v, int* p) {               \
+      lap_n3_batch_shared##SUFFIX(const C* __restrict__ c, int rows, int cols, D* u, D* v, int* p, int greedy) {   \
     __shared__ D sd[32];                                                                                           \
     __shared__ int sk[32];                                                                                         \
     __shared__ int sj0;                                                                                            \
-    n3BatchShared<C, D, GREEDY>(c, rows, cols, u, v, p, sd, sk, &sj0);                                             \
+    n3BatchShared<C, D, GREEDY>(c, rows, cols, u, v, p, greedy != 0, sd, sk, &sj0);                                \
   }
 
 // lap_widen16 widens count int16 costs to int32 (grid-stride): the upload

@@ -106,6 +106,16 @@ func batchKernel(suffix string, r, c int, opt Options) (name string, shared int)
 	return "lap_n3_batch" + suffix, 0
 }
 
+// BatchGreedy reports whether the batch kernel starts square integer
+// problems from its greedy matching: when their costs span at least as
+// many values (hi - lo + 1) as there are columns. Measured on the H100
+// (results/intel-xeon_nvidia-h100-80gb-hbm3/20261124-hungarian-batch-3.json
+// against -2.json), the greedy start shortened the solve at the paper's
+// ranges n and 10n at every n and at range 0.1n up to n = 64, and
+// lengthened it at n = 256, range 0.1n, where many ties leave the searches
+// for the free rows long; at the ranges below n it is left out.
+func BatchGreedy(values int64, cols int) bool { return values >= int64(cols) }
+
 // Slabs splits count problems into consecutive ranges of at most per.
 func Slabs(count, per int) []cuda.Range {
 	if per < 1 {
@@ -127,8 +137,10 @@ func BatchThreads(c int) int { return min(256, max(32, (c+31)/32*32)) }
 // (lap_n3's body), one thread block per problem, all problems of a slab in
 // one launch: integer batches as int32 costs with int64 duals (lap_n3_batch;
 // every cost must fit int32; square problems whose workspace fits shared
-// memory start from a greedy matching on the reduced costs, as cuda/fast
-// starts a large problem, and search only for the rows it left free),
+// memory and whose costs take at least as many values as columns
+// (BatchGreedy) start from a greedy matching on the reduced costs, as
+// cuda/fast starts a large problem, and search only for the rows it left
+// free),
 // float batches as float64 costs and duals (lap_n3_batch_f64). The batch is uploaded slab by slab (BatchSlab: as
 // many problems as device memory holds, usually all of them), solved and
 // downloaded; every result has duals. The results are not certified here:
@@ -152,7 +164,7 @@ func SolveBatch(ctx context.Context, b *lap.Batch, opt Options) (*lap.BatchOutpu
 		if err != nil {
 			return nil, err
 		}
-		p, u, v, err := batchRun[int32, int64](ctx, impl, b.Count, b.Rows, b.Cols, "",
+		p, u, v, err := batchRun[int32, int64](ctx, impl, b.Count, b.Rows, b.Cols, "", BatchGreedy(sc.hi-sc.lo+1, b.Cols),
 			func(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, lo, hi int) error {
 				s := b.Size()
 				return uploadCosts(t, dev, dst, &lap.Matrix{C: b.Int[lo*s : hi*s]}, 0, sc.fits16(0))
@@ -202,7 +214,7 @@ func SolveBatchFloat[C floatCost](ctx context.Context, count, rows, cols int, co
 		return nil, fmt.Errorf("%s: %w: %d values for %d problems of %dx%d (want rows <= cols)", impl, lap.ErrShape, len(costs), count, rows, cols)
 	}
 	s := rows * cols
-	p, u, v, err := batchRun[C, float64](ctx, impl, count, rows, cols, suffix,
+	p, u, v, err := batchRun[C, float64](ctx, impl, count, rows, cols, suffix, false,
 		func(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, lo, hi int) error {
 			return cuda.Upload(t, dev, dst, costs[lo*s:hi*s])
 		}, opt)
@@ -245,7 +257,7 @@ func batchResults[D int64 | float64](count, r, c int, p []int32, u, v []D, set f
 // at dst (h2d), one launch of a block per problem solves them (solve), and
 // the columns and duals come back (d2h). It returns every problem's p, u
 // and v arrays, concatenated.
-func batchRun[C int32 | floatCost, D int64 | float64](ctx context.Context, impl string, count, r, c int, suffix string,
+func batchRun[C int32 | floatCost, D int64 | float64](ctx context.Context, impl string, count, r, c int, suffix string, greedy bool,
 	upload func(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, lo, hi int) error, opt Options) (p []int32, u, v []D, err error) {
 	stop := opt.Rec.Start(PhaseH2D)
 	dev, err := cuda.Open(opt.Device)
@@ -303,7 +315,11 @@ func batchRun[C int32 | floatCost, D int64 | float64](ctx context.Context, impl 
 				return err
 			}
 			if shared > 0 {
-				err = t.Launch(fn, driver.D1(k), driver.D1(BatchThreads(c)), shared, s, b.C, r, c, b.U, b.V, b.P)
+				g := 0
+				if greedy {
+					g = 1
+				}
+				err = t.Launch(fn, driver.D1(k), driver.D1(BatchThreads(c)), shared, s, b.C, r, c, b.U, b.V, b.P, g)
 			} else {
 				err = t.Launch(fn, driver.D1(k), driver.D1(BatchThreads(c)), 0, s,
 					b.C, r, c, b.U, b.V, b.P, b.Way, b.MinV, b.Used)

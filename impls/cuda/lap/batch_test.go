@@ -113,6 +113,19 @@ func TestBatchKernel(t *testing.T) {
 	}
 }
 
+// TestBatchGreedy: the greedy start at the paper's ranges n and 10n, not
+// at 0.1n (costs in [0, range) over many problems take range values).
+func TestBatchGreedy(t *testing.T) {
+	for _, c := range []struct {
+		n, rng int64
+		want   bool
+	}{{128, 13, false}, {128, 128, true}, {128, 1280, true}, {32, 3, false}, {256, 255, false}} {
+		if got := BatchGreedy(c.rng, int(c.n)); got != c.want {
+			t.Errorf("n = %d, %d values: %v", c.n, c.rng, got)
+		}
+	}
+}
+
 func TestBatchThreads(t *testing.T) {
 	for c, want := range map[int]int{1: 32, 16: 32, 32: 32, 33: 64, 64: 64, 128: 128, 200: 224, 256: 256, 4096: 256} {
 		if got := BatchThreads(c); got != want {
