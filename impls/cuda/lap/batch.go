@@ -148,8 +148,10 @@ func BatchThreads(c int) int { return min(256, max(32, (c+31)/32*32)) }
 // timing. Phases: check (the costs checked on the host, in one parallel
 // pass, before any device work), h2d, solve (CUDA events), d2h and results
 // (the per-problem results built on the host); the window of total runs
-// from the first slab on the device to the last slab's results on the
-// device, so with several slabs the later slabs' transfers fall inside it.
+// from the first slab's costs on the device (only their buffer allocated
+// before it: the workspace is allocated, or reused from the last solve of
+// the shape, inside it) to the last slab's results on the device, so with
+// several slabs the later slabs' transfers fall inside it.
 // Without a CUDA driver or device the error matches driver.ErrUnavailable.
 func SolveBatch(ctx context.Context, b *lap.Batch, opt Options) (*lap.BatchOutput, error) {
 	const impl = "cuda/fast batch"
@@ -292,16 +294,26 @@ func batchRun[C int32 | floatCost, D int64 | float64](ctx context.Context, impl 
 			if si > 0 {
 				stop = opt.Rec.Start(PhaseH2D)
 			}
-			var b batchBuffers
-			if err := dev.Allocate(t, plan, &b); err != nil {
+			// Only the costs' buffer before the window (as stageInput does);
+			// the workspace is allocated, or reused from the last solve of
+			// the shape, inside it.
+			if err := dev.Check(t, plan); err != nil {
 				return err
 			}
-			if err := upload(t, dev, b.C, sl.Lo, sl.Hi); err != nil {
+			costs, err := dev.Buffer(t, plan.Buffers[0].Name, plan.Buffers[0].Bytes)
+			if err != nil {
+				return err
+			}
+			if err := upload(t, dev, costs, sl.Lo, sl.Hi); err != nil {
 				return err
 			}
 			stop()
 			if si == 0 {
 				opt.Rec.BeginTotal()
+			}
+			var b batchBuffers
+			if err := dev.Allocate(t, plan, &b); err != nil {
+				return err
 			}
 			for _, z := range []struct {
 				ptr   driver.DevicePtr

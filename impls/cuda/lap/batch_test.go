@@ -26,6 +26,11 @@ func TestBatchPlan(t *testing.T) {
 	if d := BatchPlan(1, 3, 5, 8).Total() - one.Total(); d != 60 {
 		t.Fatalf("float64 costs add %d bytes, want 60", d)
 	}
+	// batchRun uploads into the first buffer before the timed window and
+	// allocates the rest inside it: the first must be the costs'.
+	if b := one.Buffers[0]; b.Name != "lap.batch.c" || b.Bytes != 60 {
+		t.Fatalf("first buffer %s of %d bytes, want the costs", b.Name, b.Bytes)
+	}
 }
 
 // TestBatchSlab: the slab is as large as memory allows, never beyond the
