@@ -345,6 +345,14 @@ extern "C" __global__ void lap_widen16(const short* __restrict__ src, long long 
     dst[k] = src[k];
 }
 
+// lap_shift32 subtracts d from count int32 costs (grid-stride): the fused
+// upload sends costs as they are, and the Hungarian wants them minus their
+// least, which is known only once every cost has been read.
+extern "C" __global__ void lap_shift32(int* __restrict__ c, long long count, int d) {
+  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < count; k += (long long)gridDim.x * blockDim.x)
+    c[k] -= d;
+}
+
 // int32 costs with int64 duals (exactly the arithmetic lap_n3 always had);
 // float and double costs with double duals (every sum in double, float
 // costs widened exactly).

@@ -2,7 +2,9 @@ package cudalap
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math"
 
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
@@ -14,7 +16,7 @@ import (
 // the device and its assembly of the per-problem results after.
 const (
 	PhaseSolve   = "solve"   // the batch kernel's launches, timed with CUDA events
-	PhaseCheck   = "check"   // one parallel pass over the costs (shape, bounds, int32 or finite)
+	PhaseCheck   = "check"   // one parallel pass over the costs (shape, bounds, int32 or finite) before the upload; integer batches have it only without a device (solveIntBatch)
 	PhaseResults = "results" // the assignments, duals and costs of every problem, built in parallel
 )
 
@@ -145,8 +147,10 @@ func BatchThreads(c int) int { return min(256, max(32, (c+31)/32*32)) }
 // many problems as device memory holds, usually all of them), solved and
 // downloaded; every result has duals. The results are not certified here:
 // lap.CertifyBatch does it (with FloatTolerance for floats), outside the
-// timing. Phases: check (the costs checked on the host, in one parallel
-// pass, before any device work), h2d, solve (CUDA events), d2h and results
+// timing. Phases: check (float batches: the costs checked on the host, in
+// one parallel pass, before any device work; integer batches are checked
+// in the pass that converts and uploads them, solveIntBatch, in h2d), h2d,
+// solve (CUDA events), d2h and results
 // (the per-problem results built on the host); the window of total runs
 // from the first slab's costs on the device (only their buffer allocated
 // before it: the workspace is allocated, or reused from the last solve of
@@ -160,21 +164,11 @@ func SolveBatch(ctx context.Context, b *lap.Batch, opt Options) (*lap.BatchOutpu
 	}
 	out := &lap.BatchOutput{}
 	if b.IsInt() {
-		stop := opt.Rec.Start(PhaseCheck)
-		sc, err := scanBatch(impl, b)
-		stop()
+		p, u, v, err := solveIntBatch(ctx, impl, b, opt)
 		if err != nil {
 			return nil, err
 		}
-		p, u, v, err := batchRun[int32, int64](ctx, impl, b.Count, b.Rows, b.Cols, "", BatchGreedy(sc.hi-sc.lo+1, b.Cols),
-			func(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, lo, hi int) error {
-				s := b.Size()
-				return uploadCosts(t, dev, dst, &lap.Matrix{C: b.Int[lo*s : hi*s]}, 0, sc.fits16(0))
-			}, opt)
-		if err != nil {
-			return nil, err
-		}
-		stop = opt.Rec.Start(PhaseResults)
+		stop := opt.Rec.Start(PhaseResults)
 		out.Int = make([]*lap.Result, b.Count)
 		err = batchResults(b.Count, b.Rows, b.Cols, p, u, v, func(k int, a []int, u, v []int64) {
 			m := b.Matrix(k)
@@ -200,6 +194,40 @@ func SolveBatch(ctx context.Context, b *lap.Batch, opt Options) (*lap.BatchOutpu
 	return out, nil
 }
 
+// solveIntBatch runs the integer batch b: each slab's costs are checked,
+// converted and uploaded in one pass (scanUpload: int16 where a chunk's
+// costs fit, int32 otherwise), and the slab starts from the greedy
+// matching when its costs take at least as many values as columns
+// (BatchGreedy). A batch the fused upload cannot send as it is (a cost
+// beyond int32 or beyond ±lap.MaxAbsCost), and any batch on a machine
+// without a usable device, is scanned first (scanBatch) so that its
+// refusal is worded, and never depends on a GPU.
+func solveIntBatch(ctx context.Context, impl string, b *lap.Batch, opt Options) (p []int32, u, v []int64, err error) {
+	if err := b.CheckShape(); err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %s: %w", impl, b.Name, err)
+	}
+	if _, err := cuda.Open(opt.Device); err != nil {
+		stop := opt.Rec.Start(PhaseCheck)
+		_, serr := scanBatch(impl, b)
+		stop()
+		if serr != nil {
+			return nil, nil, nil, serr
+		}
+	}
+	s, lim := b.Size(), lap.MaxAbsCost(b.Cols)
+	return batchRun[int32, int64](ctx, impl, b.Count, b.Rows, b.Cols, "",
+		func(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, lo, hi int) (bool, error) {
+			sc, err := scanUpload(t, dev, dst, b.Int[lo*s:hi*s], lim, math.MaxInt64)
+			if errors.Is(err, errUnfused) {
+				if _, serr := scanBatch(impl, b); serr != nil {
+					return false, serr
+				}
+				return false, fmt.Errorf("%s: the fused upload refused costs the scan accepts (internal error)", impl)
+			}
+			return BatchGreedy(sc.hi-sc.lo+1, b.Cols), err
+		}, opt)
+}
+
 // SolveBatchFloat solves count problems of rows x cols float costs (problem
 // k at costs[k*rows*cols:]), float32 (lap_n3_batch_f32: the costs travel as
 // they are and are widened exactly to double in the kernel) or float64
@@ -216,9 +244,9 @@ func SolveBatchFloat[C floatCost](ctx context.Context, count, rows, cols int, co
 		return nil, fmt.Errorf("%s: %w: %d values for %d problems of %dx%d (want rows <= cols)", impl, lap.ErrShape, len(costs), count, rows, cols)
 	}
 	s := rows * cols
-	p, u, v, err := batchRun[C, float64](ctx, impl, count, rows, cols, suffix, false,
-		func(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, lo, hi int) error {
-			return cuda.Upload(t, dev, dst, costs[lo*s:hi*s])
+	p, u, v, err := batchRun[C, float64](ctx, impl, count, rows, cols, suffix,
+		func(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, lo, hi int) (bool, error) {
+			return false, cuda.Upload(t, dev, dst, costs[lo*s:hi*s])
 		}, opt)
 	if err != nil {
 		return nil, err
@@ -259,8 +287,8 @@ func batchResults[D int64 | float64](count, r, c int, p []int32, u, v []D, set f
 // at dst (h2d), one launch of a block per problem solves them (solve), and
 // the columns and duals come back (d2h). It returns every problem's p, u
 // and v arrays, concatenated.
-func batchRun[C int32 | floatCost, D int64 | float64](ctx context.Context, impl string, count, r, c int, suffix string, greedy bool,
-	upload func(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, lo, hi int) error, opt Options) (p []int32, u, v []D, err error) {
+func batchRun[C int32 | floatCost, D int64 | float64](ctx context.Context, impl string, count, r, c int, suffix string,
+	upload func(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, lo, hi int) (greedy bool, err error), opt Options) (p []int32, u, v []D, err error) {
 	stop := opt.Rec.Start(PhaseH2D)
 	dev, err := cuda.Open(opt.Device)
 	if err != nil {
@@ -304,7 +332,8 @@ func batchRun[C int32 | floatCost, D int64 | float64](ctx context.Context, impl 
 			if err != nil {
 				return err
 			}
-			if err := upload(t, dev, costs, sl.Lo, sl.Hi); err != nil {
+			greedy, err := upload(t, dev, costs, sl.Lo, sl.Hi)
+			if err != nil {
 				return err
 			}
 			stop()

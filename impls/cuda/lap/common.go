@@ -1,6 +1,7 @@
 package cudalap
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -22,7 +23,8 @@ const lapModule = "lap"
 const (
 	// PhaseH2D: the costs checked and converted to int32 on the host (in
 	// parallel, into page-locked chunks) and copied to the device; cuda/fast
-	// converts to int16 where every cost fits and widens on the device.
+	// and the integer batch check and convert in one pass (scanUpload), to
+	// int16 where a chunk's costs fit, widened on the device.
 	PhaseH2D = "h2d"
 	// PhaseD2H: the assignment (and duals) back.
 	PhaseD2H = "d2h"
@@ -223,51 +225,143 @@ func (ws *workspace) ensureStage(t *driver.Thread, bytes int) error {
 }
 
 // uploadCosts converts m's costs minus shift to int32 and copies them to
-// dst, pipelined through the page-locked ring: each chunk is converted by
-// several goroutines straight into page-locked memory (no Go slice of the
-// converted costs is allocated), then its copy is queued while the next
-// chunk is converted. narrow (every cost minus shift fits int16: fits16)
-// converts to int16 instead, copies each chunk into a device chunk buffer
-// and widens it to int32 at dst there (lap_widen16), so half the bytes
-// cross the bus. It returns when the costs are on the device.
+// dst, pipelined through the page-locked ring (streamCosts). narrow (every
+// cost minus shift fits int16: fits16) converts to int16 instead, widened
+// to int32 on the device, so half the bytes cross the bus. It returns when
+// the costs are on the device.
 func uploadCosts(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, m *lap.Matrix, shift int64, narrow bool) error {
+	return streamCosts(t, dev, dst, len(m.C), func(b *driver.HostBuffer, off, k int) (bool, error) {
+		if narrow {
+			convertCosts(b.Int16s()[:k], m.C[off:off+k], shift)
+		} else {
+			convertCosts(b.Int32s()[:k], m.C[off:off+k], shift)
+		}
+		return narrow, nil
+	})
+}
+
+// errUnfused stops a fused upload (scanUpload) whose costs it cannot send
+// as they are: the caller goes the long way (scan, then upload), which also
+// words any refusal.
+var errUnfused = errors.New("costs not fit for the fused upload")
+
+// scanUpload is scanCosts and uploadCosts (shift 0) in one pass over the
+// costs c: each chunk is checked and converted by several goroutines
+// straight into page-locked memory, as int16 where every cost of the chunk
+// fits, as int32 otherwise, and copied while the next chunk is read. It
+// returns errUnfused, with the device buffer's contents undefined, at the
+// first chunk with a cost beyond ±lim or beyond int32, or once the costs
+// span more than maxSpan.
+func scanUpload(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, c []int64, lim, maxSpan int64) (costScan, error) {
+	all := costScan{lo: math.MaxInt64, hi: math.MinInt64, bad: -1, wide: -1}
+	wide := false // once a chunk needed int32, the next ones start there
+	err := streamCosts(t, dev, dst, len(c), func(b *driver.HostBuffer, off, k int) (bool, error) {
+		s, narrow := fuseChunk(b.Int16s()[:k], b.Int32s()[:k], c[off:off+k], lim, !wide)
+		if s.bad >= 0 || s.wide >= 0 {
+			return false, errUnfused
+		}
+		all.lo, all.hi = min(all.lo, s.lo), max(all.hi, s.hi)
+		if all.hi-all.lo > maxSpan {
+			return false, errUnfused
+		}
+		wide = wide || !narrow
+		return narrow, nil
+	})
+	return all, err
+}
+
+// fuseChunk scans src and converts it in one parallel pass: into d16 when
+// try16 and every cost fits int16 (narrow true), otherwise (a second pass,
+// only when the int16 one failed) into d32. d16 and d32 are views of the
+// same page-locked chunk, each at least as long as src. The scan's bad and
+// wide are set (to some index of src) when a cost is beyond ±lim or beyond
+// int32; the chunk's contents are then undefined.
+func fuseChunk(d16 []int16, d32 []int32, src []int64, lim int64, try16 bool) (s costScan, narrow bool) {
+	if try16 {
+		if s = fusedPass(d16[:len(src)], src, lim, math.MinInt16, math.MaxInt16); s.wide < 0 {
+			return s, true
+		}
+	}
+	return fusedPass(d32[:len(src)], src, lim, math.MinInt32, math.MaxInt32), false
+}
+
+// fusedPass writes src to dst while it finds their least and largest, in
+// parallel; a part stops at its first cost beyond ±lim (bad) or outside
+// [lo, hi] (wide), and the scan names one such index.
+func fusedPass[T int16 | int32](dst []T, src []int64, lim, lo, hi int64) costScan {
+	var mu sync.Mutex
+	s := costScan{lo: math.MaxInt64, hi: math.MinInt64, bad: -1, wide: -1}
+	parallelFor(len(src), func(a, b int) {
+		p := costScan{lo: math.MaxInt64, hi: math.MinInt64, bad: -1, wide: -1}
+		d := dst[a:b]
+		for k, x := range src[a:b] {
+			if x > lim || x < -lim {
+				p.bad = a + k
+				break
+			}
+			if x < lo || x > hi {
+				p.wide = a + k
+				break
+			}
+			d[k] = T(x)
+			p.lo, p.hi = min(p.lo, x), max(p.hi, x)
+		}
+		mu.Lock()
+		s.lo, s.hi = min(s.lo, p.lo), max(s.hi, p.hi)
+		s.bad, s.wide = max(s.bad, p.bad), max(s.wide, p.wide)
+		mu.Unlock()
+	})
+	return s
+}
+
+// streamCosts moves n int32 costs to dst through the workspace's ring of
+// page-locked chunks of stageBytes/4 costs: fill converts costs [off,
+// off+k) into a chunk and says whether it wrote them as int16 (copied into
+// a device chunk buffer and widened to int32 at dst there, lap_widen16) or
+// as int32 (copied to dst); the host fills chunk k+1 while the copy engine
+// moves chunk k, and a chunk is refilled once its copy has completed. A
+// fill error stops the upload (after the copies queued so far). It returns
+// when the costs are on the device.
+func streamCosts(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, n int, fill func(b *driver.HostBuffer, off, k int) (narrow bool, err error)) error {
 	ws, err := workspaceOf(t, dev)
 	if err != nil {
 		return err
 	}
-	elem := 4
-	var widen driver.Function
-	var chunk driver.DevicePtr
-	if narrow {
-		elem = 2
-		if widen, err = dev.Function(t, lapModule, "lap_widen16"); err != nil {
-			return err
-		}
-		if chunk, err = dev.Buffer(t, "lap.stage16", stageBytes); err != nil {
-			return fmt.Errorf("costs upload: %w", err)
-		}
-	}
-	if err := ws.ensureStage(t, elem*len(m.C)); err != nil {
+	if err := ws.ensureStage(t, 4*n); err != nil {
 		return err
 	}
+	var widen driver.Function
+	var chunk driver.DevicePtr
 	s := dev.Stream()
-	per := stageBytes / elem
-	for c, off := 0, 0; off < len(m.C); c, off = c+1, off+per {
+	per := stageBytes / 4
+	var ferr error
+	for c, off := 0, 0; off < n; c, off = c+1, off+per {
 		slot := c % len(ws.stage.Bufs)
 		if c >= len(ws.stage.Bufs) {
 			if err := t.EventSynchronize(ws.stage.Events[slot]); err != nil {
 				return fmt.Errorf("costs upload: %w", err)
 			}
 		}
-		k := min(per, len(m.C)-off)
-		to := dst.Add(4 * int64(off))
-		if narrow {
-			convertCosts(ws.stage.Bufs[slot].Int16s()[:k], m.C[off:off+k], shift)
-			to = chunk
-		} else {
-			convertCosts(ws.stage.Bufs[slot].Int32s()[:k], m.C[off:off+k], shift)
+		k := min(per, n-off)
+		buf := ws.stage.Bufs[slot]
+		narrow, err := fill(buf, off, k)
+		if err != nil {
+			ferr = err
+			break
 		}
-		if err := t.CopyToDeviceAsync(to, ws.stage.Bufs[slot], 0, int64(elem*k), s); err != nil {
+		at, elem := dst.Add(4*int64(off)), 4
+		if narrow {
+			if chunk == 0 {
+				if widen, err = dev.Function(t, lapModule, "lap_widen16"); err != nil {
+					return err
+				}
+				if chunk, err = dev.Buffer(t, "lap.stage16", stageBytes/2); err != nil {
+					return fmt.Errorf("costs upload: %w", err)
+				}
+			}
+			at, elem = chunk, 2
+		}
+		if err := t.CopyToDeviceAsync(at, buf, 0, int64(elem*k), s); err != nil {
 			return fmt.Errorf("costs upload: %w", err)
 		}
 		if err := t.EventRecord(ws.stage.Events[slot], s); err != nil {
@@ -284,29 +378,35 @@ func uploadCosts(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, m *la
 	if err := t.StreamSynchronize(s); err != nil {
 		return fmt.Errorf("costs upload: %w", err)
 	}
-	return nil
+	return ferr
 }
 
 // widenBlocks is lap_widen16's grid for k costs: 256-thread blocks, each
 // thread widening up to 8 (grid-stride), at most 65,535 blocks.
 func widenBlocks(k int) int { return max(1, min(65535, (k+2047)/2048)) }
 
-// stageInput checks plan against the device (freeing other plans' buffers
-// if it does not fit otherwise), takes the plan's buffer name (the costs'
-// destination, reused from the last solve of the size) and uploads the
-// costs minus shift into it. The rest of the plan is allocated (reused) by
-// the solve itself, inside the timed window.
+// stageInput uploads the costs minus shift into plan's buffer name
+// (planBuffer).
 func stageInput(t *driver.Thread, dev *cuda.Device, plan cuda.Plan, name string, m *lap.Matrix, shift int64, narrow bool) error {
-	if err := dev.Check(t, plan); err != nil {
-		return err
-	}
-	i := slices.IndexFunc(plan.Buffers, func(b cuda.Buffer) bool { return b.Name == name })
-	if i < 0 {
-		return fmt.Errorf("plan %s has no buffer %s (internal error)", plan.What, name)
-	}
-	dst, err := dev.Buffer(t, name, plan.Buffers[i].Bytes)
+	dst, err := planBuffer(t, dev, plan, name)
 	if err != nil {
 		return err
 	}
 	return uploadCosts(t, dev, dst, m, shift, narrow)
+}
+
+// planBuffer checks plan against the device (freeing other plans' buffers
+// if it does not fit otherwise) and returns the plan's buffer name (the
+// costs' destination, reused from the last solve of the size). The rest of
+// the plan is allocated (reused) by the solve itself, inside the timed
+// window.
+func planBuffer(t *driver.Thread, dev *cuda.Device, plan cuda.Plan, name string) (driver.DevicePtr, error) {
+	if err := dev.Check(t, plan); err != nil {
+		return 0, err
+	}
+	i := slices.IndexFunc(plan.Buffers, func(b cuda.Buffer) bool { return b.Name == name })
+	if i < 0 {
+		return 0, fmt.Errorf("plan %s has no buffer %s (internal error)", plan.What, name)
+	}
+	return dev.Buffer(t, name, plan.Buffers[i].Bytes)
 }

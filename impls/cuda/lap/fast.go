@@ -2,6 +2,7 @@ package cudalap
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -219,6 +220,66 @@ type FastStats struct {
 	Bids     int    // bids computed (those that lost a race included), all phases
 }
 
+// fastFused is cuda/fast's usual path: the Hungarian (StrategyHungarian),
+// its costs checked, converted and uploaded in one pass (scanUpload) and
+// shifted by their least on the device. ok is false, with nothing solved,
+// when the instance needs another path (a forced strategy, an order the
+// Hungarian does not take, a refusal to word, costs beyond the fused
+// upload's int32 or beyond the Hungarian's span, or no device: FastWithStats
+// then scans first, so that a refusal never depends on a GPU); the time
+// spent here stays in the h2d phase.
+func fastFused(ctx context.Context, m *lap.Matrix, opt Options, stop func()) (res *lap.Result, ok bool, err error) {
+	if fastStrategy != "" || m == nil || m.CheckShape() != nil || m.Cols < 2 || m.Cols > min(MaxPaperOrder, FastMaxOrder) {
+		return nil, false, nil
+	}
+	if _, err := cuda.Open(opt.Device); err != nil {
+		return nil, false, nil
+	}
+	lim, n := lap.MaxAbsCost(m.Cols), int64(m.Cols)
+	maxSpan := (math.MaxInt32 - 1) / (n + 1) // checkPaperSpan's and fastChoose's bound
+	res, _, err = solvePaperStaged(ctx, m, opt, paperTuned, stop, func(t *driver.Thread, dev *cuda.Device, plan cuda.Plan) (int64, error) {
+		dst, err := planBuffer(t, dev, plan, paperCosts)
+		if err != nil {
+			return 0, err
+		}
+		sc, err := scanUpload(t, dev, dst, m.C, lim, maxSpan)
+		if err != nil {
+			return 0, err
+		}
+		lo, hi := sc.lo, sc.hi
+		if m.Rows < m.Cols {
+			lo, hi = min(lo, 0), max(hi, 0) // the virtual rows' zeros
+		}
+		if fastChoose(m.Rows, m.Cols, hi-lo) != StrategyHungarian {
+			return 0, errUnfused
+		}
+		if sc.lo != 0 {
+			if err := shiftCosts(t, dev, dst, len(m.C), sc.lo); err != nil {
+				return 0, err
+			}
+		}
+		return sc.lo, nil
+	})
+	if errors.Is(err, errUnfused) {
+		return nil, false, nil
+	}
+	return res, true, err
+}
+
+// shiftCosts subtracts d from the k int32 costs at c on the device
+// (lap_shift32), synchronised.
+func shiftCosts(t *driver.Thread, dev *cuda.Device, c driver.DevicePtr, k int, d int64) error {
+	fn, err := dev.Function(t, lapModule, "lap_shift32")
+	if err != nil {
+		return err
+	}
+	s := dev.Stream()
+	if err := t.Launch(fn, driver.D1(widenBlocks(k)), driver.D1(256), 0, s, c, int64(k), int32(d)); err != nil {
+		return fmt.Errorf("costs shift: %w", err)
+	}
+	return t.StreamSynchronize(s)
+}
+
 // Fast is cuda/fast: Bertsekas' forward auction with epsilon scaling on the
 // GPU, asynchronous, exact on integer costs. The costs go to the device as
 // int32, scaled there by K = c+1; each scaling phase is one cooperative
@@ -250,6 +311,10 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 	const impl = "cuda/fast"
 	var st FastStats
 	stop := opt.Rec.Start(PhaseH2D)
+	if res, ok, err := fastFused(ctx, m, opt, stop); ok {
+		st.Strategy = StrategyHungarian
+		return res, st, err
+	}
 	sc, err := scanCosts(impl, m)
 	if err != nil {
 		return nil, st, err

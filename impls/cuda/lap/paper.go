@@ -203,16 +203,30 @@ func solvePaper(ctx context.Context, m *lap.Matrix, opt Options, d paperDesign) 
 
 // solvePaperScanned is solvePaper once the costs are scanned; stop ends the
 // h2d phase, which goes on through the conversion and the upload. The
-// costs, minus their least, go to the device as int32 (into the first
-// buffer of zeros, free until step 1 ends); then, in the timed window, the
-// rest of the plan is allocated (reused from the last solve of the size)
-// and the solve runs to a synchronised stream; the stars and duals come
-// back after it (d2h).
+// costs, minus their least, go to the device as int32 (as int16 widened
+// there where d says so and they fit), then solvePaperStaged solves.
 func solvePaperScanned(ctx context.Context, m *lap.Matrix, sc costScan, opt Options, d paperDesign, stop func()) (*lap.Result, PaperCounts, error) {
-	var cnt PaperCounts
 	if err := checkPaperSpan(m, sc); err != nil {
-		return nil, cnt, err
+		return nil, PaperCounts{}, err
 	}
+	return solvePaperStaged(ctx, m, opt, d, stop, func(t *driver.Thread, dev *cuda.Device, plan cuda.Plan) (int64, error) {
+		return sc.lo, stageInput(t, dev, plan, paperCosts, m, sc.lo, d.narrow && sc.fits16(sc.lo))
+	})
+}
+
+// paperCosts is the buffer of PaperPlan the costs are uploaded into (the
+// first buffer of zeros, free until step 1 ends).
+const paperCosts = "lap.paper.zeros0"
+
+// solvePaperStaged runs the Hungarian of design d on m once stage has put
+// its costs, minus the shift it returns, as int32 into plan's buffer
+// paperCosts (and checked them); stop ends the h2d phase. In the timed
+// window the rest of the plan is allocated (reused from the last solve of
+// the size) and the solve runs to a synchronised stream; the stars and
+// duals come back after it (d2h).
+func solvePaperStaged(ctx context.Context, m *lap.Matrix, opt Options, d paperDesign, stop func(),
+	stage func(t *driver.Thread, dev *cuda.Device, plan cuda.Plan) (shift int64, err error)) (*lap.Result, PaperCounts, error) {
+	var cnt PaperCounts
 	dev, err := cuda.Open(opt.Device)
 	if err != nil {
 		return nil, cnt, fmt.Errorf("%s: %w", d.impl, err)
@@ -220,13 +234,13 @@ func solvePaperScanned(ctx context.Context, m *lap.Matrix, sc costScan, opt Opti
 	l := newPaperLayout(m.Rows, m.Cols, dev.Props.SMs)
 	var res *lap.Result
 	err = dev.Run(ctx, func(t *driver.Thread) error {
-		if err := stageInput(t, dev, PaperPlan(l.rows, l.cols, dev.Props.SMs), "lap.paper.zeros0", m, sc.lo, d.narrow && sc.fits16(sc.lo)); err != nil {
+		shift, err := stage(t, dev, PaperPlan(l.rows, l.cols, dev.Props.SMs))
+		if err != nil {
 			return err
 		}
 		stop()
 		opt.Rec.BeginTotal()
-		var err error
-		res, err = runPaper(ctx, t, dev, l, sc.lo, opt, d, &cnt)
+		res, err = runPaper(ctx, t, dev, l, shift, opt, d, &cnt)
 		return err
 	})
 	if err != nil {

@@ -1,0 +1,167 @@
+package cudalap
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/semibench/semibench/impls/cuda"
+	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/problems/lap"
+)
+
+// TestFuseChunk: one pass converts a chunk to int16 when every cost fits,
+// to int32 when one does not, and flags a cost beyond int32 or beyond the
+// bound, wherever in the chunk (which goroutine's part) it is.
+func TestFuseChunk(t *testing.T) {
+	const n = 3<<18 + 7 // several parts of parallelFor
+	src := make([]int64, n)
+	rnd := rand.New(rand.NewPCG(3, 9))
+	for k := range src {
+		src[k] = rnd.Int64N(65536) - 32768
+	}
+	d16, d32 := make([]int16, n), make([]int32, n)
+	s, narrow := fuseChunk(d16, d32, src, 1<<40, true)
+	if !narrow || s.bad >= 0 || s.wide >= 0 || s.lo != -32768 || s.hi != 32767 {
+		t.Fatalf("int16 chunk: narrow %v, scan %+v", narrow, s)
+	}
+	for k, x := range d16 {
+		if int64(x) != src[k] {
+			t.Fatalf("int16 cost %d: %d, want %d", k, x, src[k])
+		}
+	}
+	// One cost beyond int16, late in the chunk: the whole chunk goes as int32.
+	src[n-3] = 40000
+	s, narrow = fuseChunk(d16, d32, src, 1<<40, true)
+	if narrow || s.bad >= 0 || s.wide >= 0 || s.hi != 40000 {
+		t.Fatalf("int32 chunk: narrow %v, scan %+v", narrow, s)
+	}
+	for k, x := range d32 {
+		if int64(x) != src[k] {
+			t.Fatalf("int32 cost %d: %d, want %d", k, x, src[k])
+		}
+	}
+	// try16 false goes straight to int32.
+	src[n-3] = 7
+	if _, narrow = fuseChunk(d16, d32, src, 1<<40, false); narrow {
+		t.Error("try16 false gave an int16 chunk")
+	}
+	// Beyond int32, and beyond the bound (which is checked first).
+	src[5] = math.MaxInt32 + 1
+	if s, _ = fuseChunk(d16, d32, src, 1<<40, true); s.wide < 0 || s.bad >= 0 {
+		t.Errorf("a cost beyond int32: scan %+v", s)
+	}
+	src[5], src[n/2] = 0, -(1 << 41)
+	if s, _ = fuseChunk(d16, d32, src, 1<<40, true); s.bad < 0 {
+		t.Errorf("a cost beyond the bound: scan %+v", s)
+	}
+}
+
+// TestGPUScanUpload: the fused upload puts the costs on the device exactly
+// through chunks of both forms (int16 chunks, then a chunk that needs
+// int32, after which the rest go as int32), finds their least and largest,
+// and gives up (errUnfused) on a cost beyond int32 or a span beyond its
+// bound; lap_shift32 then subtracts the least on the device.
+func TestGPUScanUpload(t *testing.T) {
+	needGPU(t)
+	per := stageBytes / 4
+	n := 2*per + 4321 // three chunks
+	src := make([]int64, n)
+	rnd := rand.New(rand.NewPCG(8, 9))
+	for k := range src {
+		src[k] = rnd.Int64N(60000) - 30000
+	}
+	src[per+17] = -200000 // the second chunk needs int32
+	dev, err := cuda.Open(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lim := lap.MaxAbsCost(1000)
+	run := func(c []int64, maxSpan, shift int64) ([]int32, costScan, error) {
+		got := make([]int32, len(c))
+		var sc costScan
+		err := dev.Run(context.Background(), func(th *driver.Thread) error {
+			dst, err := dev.Buffer(th, "lap.test.upload", uint64(4*len(c)))
+			if err != nil {
+				return err
+			}
+			if sc, err = scanUpload(th, dev, dst, c, lim, maxSpan); err != nil {
+				return err
+			}
+			if shift != 0 {
+				if err := shiftCosts(th, dev, dst, len(c), shift); err != nil {
+					return err
+				}
+			}
+			return cuda.Download(th, dev, got, dst)
+		})
+		return got, sc, err
+	}
+	got, sc, err := run(src, math.MaxInt64, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.lo != -200000 || sc.hi < 29000 {
+		t.Errorf("scan %+v", sc)
+	}
+	for k, x := range got {
+		if int64(x) != src[k] {
+			t.Fatalf("cost %d on the device is %d, want %d", k, x, src[k])
+		}
+	}
+	if got, _, err = run(src, math.MaxInt64, sc.lo); err != nil {
+		t.Fatal(err)
+	}
+	for k, x := range got {
+		if int64(x) != src[k]-sc.lo {
+			t.Fatalf("shifted cost %d on the device is %d, want %d", k, x, src[k]-sc.lo)
+		}
+	}
+	if _, _, err = run(src, 100000, 0); !errors.Is(err, errUnfused) {
+		t.Errorf("span 229999 against a bound of 100000: %v", err)
+	}
+	src[2*per+5] = math.MinInt32 - 1
+	if _, _, err = run(src, math.MaxInt64, 0); !errors.Is(err, errUnfused) {
+		t.Errorf("a cost beyond int32: %v", err)
+	}
+}
+
+// TestGPUFastPaths: cuda/fast certified on instances that take each of its
+// upload paths: fused with int16 chunks and a later int32 chunk, fused with
+// costs shifted by a negative least on the device, costs beyond int32 (the
+// scan first; refused as before), and a span beyond the Hungarian's slacks
+// (the auction).
+func TestGPUFastPaths(t *testing.T) {
+	needGPU(t)
+	ctx := context.Background()
+	rnd := rand.New(rand.NewPCG(5, 5))
+	n := 3000 // 9M costs: two chunks
+	mixed := randomMatrix(rnd, n, n, 3000)
+	mixed.C[len(mixed.C)-2] = 50000
+	far := randomMatrix(rnd, 300, 300, 1000)
+	wide := randomMatrix(rnd, 300, 300, 100_000_000)
+	for k := range far.C {
+		far.C[k] -= 2_000_000_000
+	}
+	for _, c := range []struct {
+		name     string
+		m        *lap.Matrix
+		strategy string
+	}{{"int16 then int32 chunks", mixed, StrategyHungarian}, {"shifted", far, StrategyHungarian}, {"span beyond the slacks", wide, StrategyAuction}} {
+		res, st, err := FastWithStats(ctx, c.m, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if st.Strategy != c.strategy {
+			t.Errorf("%s: strategy %s, want %s", c.name, st.Strategy, c.strategy)
+		}
+		check(t, "cuda/fast "+c.name, c.m, res)
+	}
+	beyond := randomMatrix(rnd, 50, 50, 100)
+	beyond.C[77] = math.MaxInt32 + 5
+	if _, err := Fast(ctx, beyond, Options{}); !errors.Is(err, lap.ErrOverflow) {
+		t.Errorf("a cost beyond int32: %v", err)
+	}
+}
