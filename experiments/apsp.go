@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"github.com/semibench/semibench/bench/report"
-	"hash/fnv"
 	"log/slog"
 	"maps"
 	"math"
@@ -13,7 +11,11 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
+
+	"github.com/semibench/semibench/bench/report"
+	"github.com/semibench/semibench/internal/digest"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/impls"
@@ -58,29 +60,26 @@ func apspGraph[T semiring.Float](seed uint64, n int, p float64, maxW int, neg fl
 
 // hashMatrix is a content hash of a matrix for the result file.
 func hashMatrix[T any](m *apsp.Matrix[T]) string {
-	h := fnv.New64a()
-	var b [8]byte
-	binary.LittleEndian.PutUint64(b[:], uint64(m.N))
-	h.Write(b[:])
-	for _, v := range m.Data {
-		switch x := any(v).(type) {
-		case float32:
-			binary.LittleEndian.PutUint32(b[:4], math.Float32bits(x))
-			h.Write(b[:4])
-		case float64:
-			binary.LittleEndian.PutUint64(b[:], math.Float64bits(x))
-			h.Write(b[:])
-		case bool:
-			b[0] = 0
+	n := binary.LittleEndian.AppendUint64(nil, uint64(m.N))
+	switch d := any(m.Data).(type) {
+	case []float32:
+		return digest.Sum(n, digest.Bytes(d))
+	case []float64:
+		return digest.Sum(n, digest.Bytes(d))
+	case []bool:
+		b := make([]byte, len(d))
+		for i, x := range d {
 			if x {
-				b[0] = 1
+				b[i] = 1
 			}
-			h.Write(b[:1])
-		default:
-			fmt.Fprint(h, x)
 		}
+		return digest.Sum(n, b)
 	}
-	return fmt.Sprintf("fnv64a:%016x", h.Sum64())
+	var b strings.Builder
+	for _, v := range m.Data {
+		fmt.Fprint(&b, v, " ")
+	}
+	return digest.Sum(n, []byte(b.String()))
 }
 
 // ---- apsp/semirings --------------------------------------------------------

@@ -1,10 +1,9 @@
 package maxplus
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"math"
+
+	"github.com/semibench/semibench/internal/digest"
 )
 
 // Epsilon is the max-plus zero ε: -FLT_MAX, as in the paper's C code. Every
@@ -64,22 +63,9 @@ func (m *Matrix) Arcs() int {
 	return arcs
 }
 
-// Hash returns the hex SHA-256 of the entries' IEEE 754 bits, little-endian,
-// row-major: the content hash written into result files.
-func (m *Matrix) Hash() string {
-	h := sha256.New()
-	var buf [4096]byte
-	vals := m.Val
-	for len(vals) > 0 {
-		k := min(len(vals), len(buf)/4)
-		for i, v := range vals[:k] {
-			binary.LittleEndian.PutUint32(buf[4*i:], math.Float32bits(v))
-		}
-		h.Write(buf[:4*k])
-		vals = vals[k:]
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
+// Hash returns the content digest of the entries' IEEE 754 bits,
+// little-endian, row-major (internal/digest), for result files.
+func (m *Matrix) Hash() string { return digest.Of(m.Val) }
 
 // Bytes returns the memory of one dense n x n matrix: 4 n² bytes.
 func Bytes(n int) uint64 {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/semibench/semibench/internal/digest"
 	"github.com/semibench/semibench/mtx"
 )
 
@@ -43,10 +44,10 @@ func TestNewIdentityAtSetArcs(t *testing.T) {
 }
 
 func TestHash(t *testing.T) {
-	// sha256 of the 8 bytes 00 00 80 3f 00 00 00 c0 (1.0f, -2.0f little-endian).
+	// The digest of the 8 bytes 00 00 80 3f 00 00 00 c0 (1.0f, -2.0f
+	// little-endian).
 	m := &Matrix{N: 1, Val: []float32{1, -2}}
-	// (computed independently: python3 hashlib.sha256(struct.pack('<ff', 1, -2)))
-	const want = "ee4ac73c2bd27756ab82780f27c73a7bc4d3f0bb6acb37e008bc27eccd7e588b"
+	want := digest.Sum([]byte{0, 0, 0x80, 0x3f, 0, 0, 0, 0xc0})
 	if got := m.Hash(); got != want {
 		t.Fatalf("hash %q, want %q", got, want)
 	}

@@ -1,12 +1,12 @@
 package trees
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/semibench/semibench/internal/digest"
 )
 
 // Stream selectors (the second PCG seed word) of the package's draws, so
@@ -43,20 +43,10 @@ func (t *Tree) Root() int32 {
 	return -1
 }
 
-// Hash is a content hash of the parent array and the weights (hex SHA-256).
-func (t *Tree) Hash() string {
-	h := sha256.New()
-	var b [8]byte
-	for _, p := range t.Parent {
-		binary.LittleEndian.PutUint32(b[:4], uint32(p))
-		h.Write(b[:4])
-	}
-	for _, w := range t.Weight {
-		binary.LittleEndian.PutUint64(b[:], math.Float64bits(w))
-		h.Write(b[:])
-	}
-	return fmt.Sprintf("%x", h.Sum(nil))
-}
+// Hash is the content digest of the parent array (little-endian int32s)
+// followed by the weights (little-endian float64 bits): see
+// internal/digest.
+func (t *Tree) Hash() string { return digest.Sum(digest.Bytes(t.Parent), digest.Bytes(t.Weight)) }
 
 func checkN(n int) error {
 	if n < 1 || n > MaxN {
