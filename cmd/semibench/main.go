@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"syscall"
@@ -60,7 +61,33 @@ func main() {
 	// After the first signal the run winds down (records, report and plots
 	// of what finished are written); a second one kills the process at once.
 	context.AfterFunc(ctx, stop)
-	os.Exit(dispatch(ctx, os.Args[1:], os.Stdout, os.Stderr))
+	stopProfile := startProfile()
+	code := dispatch(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stopProfile()
+	os.Exit(code)
+}
+
+// startProfile writes a CPU profile of the whole command to the file named
+// by SEMIBENCH_CPUPROFILE, when set (to profile a slow cell on the machine
+// where it is slow: go tool pprof semibench FILE). It returns the function
+// that ends the profile.
+func startProfile() func() {
+	name := os.Getenv("SEMIBENCH_CPUPROFILE")
+	if name == "" {
+		return func() {}
+	}
+	f, err := os.Create(name)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "semibench: SEMIBENCH_CPUPROFILE: %v\n", err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }
 
 func logLevel() slog.Level {
