@@ -6,15 +6,23 @@ SCALE   ?= paper
 BUDGET  ?= 25m
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@latest
 
-# SIMD=1 (the default) builds with GOEXPERIMENT=simd on amd64: the AVX-512 and
-# AVX2 kernels of impls/cpu/minplus and impls/cpu/kleene are compiled in, and
-# each picks the widest one the CPU has at start-up (plain Go on a CPU with
-# neither). SIMD=0 builds the plain-Go kernels only.
-SIMD    ?= 1
+# SIMD=0 (the default) builds the plain-Go kernels. SIMD=1 builds with
+# GOEXPERIMENT=simd on amd64: the AVX-512 and AVX2 kernels of
+# impls/cpu/minplus and impls/cpu/kleene are compiled in, and each picks the
+# widest one the CPU has at start-up. The SIMD build is not the default
+# because Go 1.26's simd runtime restores the full vector registers after an
+# asynchronous preemption without clearing their upper halves, and on Intel
+# CPUs every legacy-SSE instruction Go emits afterwards (scalar floating
+# point, memory moves, SHA-NI) pays the AVX-SSE transition penalty: code
+# that runs no vector kernel at all gets slower (`make bench-builds`
+# measures it; NOTES.md has the numbers).
+SIMD    ?= 0
 comma   := ,
 GOARCH_HOST := $(shell $(GO) env GOARCH)
 GOEXP_USER  := $(shell $(GO) env GOEXPERIMENT)
 SIMD_EXP    := $(if $(filter simd,$(subst $(comma), ,$(GOEXP_USER))),$(GOEXP_USER),$(if $(GOEXP_USER),$(GOEXP_USER)$(comma))simd)
+# The vector kernels' tests run in the SIMD build whatever SIMD is.
+SIMD_TEST_ENV := $(if $(filter amd64,$(GOARCH_HOST)),GOEXPERIMENT=$(SIMD_EXP))
 SIMD_ENV    := $(if $(and $(filter 1,$(SIMD)),$(filter amd64,$(GOARCH_HOST))),GOEXPERIMENT=$(SIMD_EXP))
 # The packages with vector kernels, whose tests `make test` also runs in the
 # SIMD build (with -short; `make test-simd` runs every test in it).
@@ -28,7 +36,7 @@ COMMIT  := $(shell test "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CUR
 DIRTY   := $(if $(COMMIT),$(shell git status --porcelain 2>/dev/null | head -n 1))
 BUILDFLAGS := $(if $(COMMIT),-buildvcs=true -ldflags=-X=github.com/semibench/semibench/bench.linkedCommit=$(COMMIT)$(if $(DIRTY),+dirty),-buildvcs=false)
 
-.PHONY: build install test test-simd reproduce quick lint ptx clean
+.PHONY: build install test test-simd bench-builds reproduce quick lint ptx clean
 
 build:
 	$(SIMD_ENV) $(GO) build $(BUILDFLAGS) -o $(BIN) ./cmd/semibench
@@ -42,9 +50,9 @@ install:
 test:
 	$(GO) vet ./...
 	$(GO) test ./...
-ifneq ($(SIMD_ENV),)
-	$(SIMD_ENV) $(GO) vet $(SIMD_PKGS)
-	$(SIMD_ENV) $(GO) test -short $(SIMD_PKGS)
+ifneq ($(SIMD_TEST_ENV),)
+	$(SIMD_TEST_ENV) $(GO) vet $(SIMD_PKGS)
+	$(SIMD_TEST_ENV) $(GO) test -short $(SIMD_PKGS)
 endif
 
 # Every test and vet check in the SIMD build (amd64).
@@ -54,6 +62,15 @@ ifeq ($(filter amd64,$(GOARCH_HOST)),)
 else
 	GOEXPERIMENT=$(SIMD_EXP) $(GO) vet ./...
 	GOEXPERIMENT=$(SIMD_EXP) $(GO) test ./...
+endif
+
+# The plain and the SIMD build side by side on a cell that runs no vector
+# kernel (experiments' BenchmarkNoVectorCell): equal times, or the SIMD
+# build slows plain Go code on this CPU.
+bench-builds:
+	$(GO) test -run '^$$' -bench NoVectorCell -count 6 ./experiments/ | tee $${TMPDIR:-/tmp}/semibench-plain.txt
+ifneq ($(SIMD_TEST_ENV),)
+	$(SIMD_TEST_ENV) $(GO) test -run '^$$' -bench NoVectorCell -count 6 ./experiments/ | tee $${TMPDIR:-/tmp}/semibench-simd.txt
 endif
 
 # Every table and figure at the papers' sizes on this machine (CPU, and GPU

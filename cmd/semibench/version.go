@@ -89,7 +89,7 @@ func cpuKernelText(kernel string, experiments []string) string {
 		return kernel
 	}
 	if !slices.Contains(experiments, "simd") {
-		return kernel + " (plain Go: built without GOEXPERIMENT=simd; `make build` sets it)"
+		return kernel + " (plain Go: built without GOEXPERIMENT=simd; `make build SIMD=1` sets it)"
 	}
 	return kernel + " (plain Go: this CPU has neither AVX2 nor AVX-512)"
 }
