@@ -24,6 +24,9 @@ const (
 
 // Claim is one claim of a paper with the run's verdict on it.
 type Claim struct {
+	// ID names the claim across runs and in Need.Claim:
+	// "<experiment>#<what>".
+	ID string
 	// Paper is the paper's short name with its file number ("Kleene (000)").
 	Paper string
 	// Experiment is the experiment whose tables show the claim; the report

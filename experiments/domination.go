@@ -479,6 +479,7 @@ func init() {
 		},
 		Tables: dominationTable1,
 		Claims: func(run []bench.Record) []Claim { return domExactClaims(run, "domination/table1", "rows") },
+		Needs:  domTable1Needs,
 	})
 	Register(&Experiment{
 		Name: "domination/table2", Paper: dominationPaper,
@@ -502,6 +503,7 @@ func init() {
 		},
 		Tables: dominationTable2,
 		Claims: dominationTable2Claims,
+		Needs:  domTable2Needs,
 	})
 	for _, t := range []struct {
 		name, desc string
@@ -530,6 +532,7 @@ func init() {
 			Claims: func(run []bench.Record) []Claim {
 				return append(domExactClaims(run, t.name, t.keys...), domSearchClaims(run, t.name)...)
 			},
+			Needs: domTableNeeds(t.name),
 		})
 	}
 	Register(&Experiment{
@@ -559,6 +562,7 @@ func init() {
 		},
 		Tables: dominationTable5,
 		Claims: dominationTable5Claims,
+		Needs:  domTable5Needs,
 	})
 	Register(&Experiment{
 		Name: "domination/formula", Paper: dominationPaper,
@@ -1292,7 +1296,7 @@ func domExactClaims(run []bench.Record, exp string, keys ...string) []Claim {
 	_, rc, pc := besidePaper(run, exp)
 	paper, _ := results.PaperRecords(exp)
 	where := "Table " + strings.TrimPrefix(exp, "domination/table")
-	c := Claim{Where: where, PaperFigure: strings.Join(keys, ", ") + " of every m",
+	c := Claim{ID: exp + "#values", Where: where, PaperFigure: strings.Join(keys, ", ") + " of every m",
 		Text: fmt.Sprintf("%s's values (%s) for every m: reproduced when every m the run computed equals the paper's exactly.", where, strings.Join(keys, ", "))}
 	ok := 0
 	var bad []string
@@ -1385,7 +1389,7 @@ func domSearchClaims(run []bench.Record, exp string) []Claim {
 	}
 	var out []Claim
 	for _, sd := range sides {
-		c := Claim{Where: "section 3 (" + name + ")",
+		c := Claim{ID: exp + "#time-" + sd.impl, Where: "section 3 (" + name + ")",
 			Text: fmt.Sprintf("%s's running time %s, %s; ours is %s's phase %s.", name, sd.what, how, sd.impl, alg)}
 		out = append(out, domTimeClaim(run, c, exp, sd.paperImpl, alg, exp, sd.impl, alg))
 	}
@@ -1399,7 +1403,7 @@ func dominationTable5Claims(run []bench.Record) []Claim {
 	const exp = "domination/table5"
 	var out []Claim
 	for i, impl := range domVersions {
-		c := Claim{Where: "Table 5", Text: fmt.Sprintf("Version %d's total running time (Algorithms 2-5, K = 50). Ours is %s's total.", i+1, impl)}
+		c := Claim{ID: exp + "#v" + strconv.Itoa(i+1), Where: "Table 5", Text: fmt.Sprintf("Version %d's total running time (Algorithms 2-5, K = 50). Ours is %s's total.", i+1, impl)}
 		out = append(out, domTimeClaim(run, c, exp, domPaperVersions[i], bench.TotalPhase, exp, impl, bench.TotalPhase))
 	}
 	return append(out, domV4FasterClaim(run))
@@ -1414,7 +1418,7 @@ func dominationTable5Claims(run []bench.Record) []Claim {
 // version 3's, not reproduced otherwise.
 func domV4FasterClaim(run []bench.Record) Claim {
 	const exp = "domination/table5"
-	c := Claim{Where: "section 3 (Table 5)",
+	c := Claim{ID: exp + "#v4-faster", Where: "section 3 (Table 5)",
 		Text: fmt.Sprintf("Version 4 is slightly faster than version 3 (the cost of moving each pair of powers to the GPU for a difference of little computation). "+
 			"Ours: %s's and %s's totals at the largest m where both ran; reproduced when version 4's is the lower.", domV4, domV3)}
 	paper, _ := results.PaperRecords(exp)
@@ -1456,7 +1460,7 @@ func domV4FasterClaim(run []bench.Record) Claim {
 // V100 at the largest m where cuda/paper (the paper's algorithm) ran here.
 func dominationTable2Claims(run []bench.Record) []Claim {
 	const exp = "domination/table2"
-	c := Claim{Where: "Table 2",
+	c := Claim{ID: exp + "#gpu-time", Where: "Table 2",
 		Text: "Algorithm 2's running time on the GPU (V100): ours is cuda/paper's total at the largest m where it ran, a time (lower is better)."}
 	return []Claim{domTimeClaim(run, c, exp, "cuda/paper", "algorithm2", exp, "cuda/paper", bench.TotalPhase)}
 }

@@ -109,6 +109,9 @@ type Experiment struct {
 	// its verdict computed from the records of a run (all experiments of the
 	// file); nil when it covers none.
 	Claims func(run []bench.Record) []Claim
+	// Needs declares, per claim of Claims (by Claim.ID), the cells that
+	// decide it at a scale: a budgeted run measures them before any other.
+	Needs func(Scale, Options) []Need
 	// Plots renders figures from the records of a run.
 	Plots func(run []bench.Record) []report.Plot
 	// Headline lists the implementations (path.Match patterns) whose cells

@@ -226,6 +226,7 @@ func init() {
 		},
 		Tables: func(run []bench.Record) []report.Table { return hungarianRelTable(run, "hungarian/fig4") },
 		Claims: func(run []bench.Record) []Claim { return hungarianRelClaims(run, "hungarian/fig4") },
+		Needs:  hungarianFig4Needs,
 		Plots:  func(run []bench.Record) []report.Plot { return hungarianRelPlots(run, "hungarian/fig4") },
 	})
 	Register(&Experiment{
@@ -245,6 +246,7 @@ func init() {
 		},
 		Tables: func(run []bench.Record) []report.Table { return hungarianRelTable(run, "hungarian/fig5") },
 		Claims: func(run []bench.Record) []Claim { return hungarianRelClaims(run, "hungarian/fig5") },
+		Needs:  hungarianFig5Needs,
 		Plots:  func(run []bench.Record) []report.Plot { return hungarianRelPlots(run, "hungarian/fig5") },
 	})
 }
@@ -507,7 +509,7 @@ func stepSharePlot(pl report.Plot, rc Cells, exp, impl, r string, cells []hungar
 func hungarianRelClaims(run []bench.Record, exp string) []Claim {
 	own := hungarianOwn(run, exp)
 	rc := IndexRecords(own)
-	c := Claim{Where: "Fig. 4", PaperFigure: "cpu/paper fastest (every other algorithm's time / cpu/paper's above 1)",
+	c := Claim{ID: exp + "#cpu-paper-fastest", Where: "Fig. 4", PaperFigure: "cpu/paper fastest (every other algorithm's time / cpu/paper's above 1)",
 		Text: "At range n and fairly large n, the O(n^4) CPU Hungarian is the fastest CPU algorithm: ours is, at the largest n where it and another ran, the fastest one. Reproduced when it is cpu/paper."}
 	pick := func(hc hungarianCell) bool { return hc.r == "n" }
 	if exp == "hungarian/fig5" {

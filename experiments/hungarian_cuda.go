@@ -141,6 +141,7 @@ func init() {
 			return hungarianTable2(hungarianView(run, "hungarian/table2"))
 		},
 		Claims: hungarianTable2Claims,
+		Needs:  hungarianTable2Needs,
 		Plots: func(run []bench.Record) []report.Plot {
 			return hungarianSpeedupPlots(hungarianView(run, "hungarian/table2"))
 		},
@@ -188,6 +189,7 @@ func init() {
 		Cases:       func(s Scale, o Options) []Case { return hungarianCasesFor(s, o, nil, nil) },
 		Tables:      func(run []bench.Record) []report.Table { return hungarianFig6(hungarianView(run, "hungarian/fig6")) },
 		Claims:      hungarianFig6Claims,
+		Needs:       hungarianFig6Needs,
 		Plots: func(run []bench.Record) []report.Plot {
 			return hungarianFig6Plots(hungarianView(run, "hungarian/fig6"))
 		},
@@ -519,7 +521,7 @@ func hungarianTable2Claims(run []bench.Record) []Claim {
 	cells := hungarianCells(paper)
 	var out []Claim
 	for _, r := range lapcost.PaperRanges {
-		c := Claim{Where: "Table 2",
+		c := Claim{ID: exp + "#speedup-" + r, Where: "Table 2",
 			Text: fmt.Sprintf("The speedup CPU / CUDA of the paper's O(n^4) algorithm at range %s: ours is cpu/paper / cuda/paper at the largest n where both ran. %s", r, ratioRule(tol, higherBetter))}
 		var last hungarianCell
 		found := false
@@ -567,7 +569,7 @@ func hungarianFig6Claims(run []bench.Record) []Claim {
 	const exp, floor = "hungarian/fig6", 1.6
 	own := hungarianView(run, exp)
 	rc := IndexRecords(own)
-	c := Claim{Where: "Fig. 6",
+	c := Claim{ID: exp + "#n4-over-n3", Where: "Fig. 6",
 		Text:        fmt.Sprintf("The O(n^4) CUDA Hungarian is faster than the O(n^3) CUDA one by more than about two: ours is the smallest cuda/hungarian-n3 / cuda/paper over the cells where both ran. Reproduced when it is at least %g (about two, less 20%%).", floor),
 		PaperFigure: "more than about 2x"}
 	least, where, count := math.Inf(1), "", 0

@@ -144,6 +144,7 @@ func init() {
 		Cases:       func(s Scale, o Options) []Case { return kleeneCases(s, o, nil) },
 		Tables:      kleeneTable2,
 		Claims:      kleeneTable2Claims,
+		Needs:       kleeneTable2Needs,
 		Plots:       func(run []bench.Record) []report.Plot { return kleenePlots(run, "kleene/table2") },
 	})
 	Register(&Experiment{
@@ -156,6 +157,7 @@ func init() {
 		Cases:       func(s Scale, o Options) []Case { return kleeneCases(s, o, nil) },
 		Tables:      kleeneTable3,
 		Claims:      kleeneTable3Claims,
+		Needs:       kleeneTable3Needs,
 		Plots:       func(run []bench.Record) []report.Plot { return kleenePlots(run, "kleene/table3") },
 	})
 }
@@ -343,7 +345,7 @@ func kleenePlots(run []bench.Record, exp string) []report.Plot {
 func kleeneTable2Claims(run []bench.Record) []Claim {
 	const exp = "kleene/table2"
 	own, rc, pc := besidePaper(run, exp)
-	c := Claim{Where: "Table 2, section 5",
+	c := Claim{ID: "kleene/table2#growth", Where: "Table 2, section 5",
 		Text: "Update W's time grows about 8-fold when n doubles (O(m·n), m ≈ n²/4): ours is cpu/paper's (the paper's algorithm) update W at the largest n over n/2. " + ratioRule(1.5, neither)}
 	growth := func(cells Cells, impl string, ns []int) (float64, int) {
 		for i := len(ns) - 1; i >= 0; i-- {
@@ -383,7 +385,7 @@ func kleeneTable3Claims(run []bench.Record) []Claim {
 	own, rc, pc := besidePaper(run, exp)
 	const n, tol = 4000, 2.0
 	p := kleeneParams(n)
-	speed := Claim{Where: "Table 3",
+	speed := Claim{ID: "kleene/table3#speedup", Where: "Table 3",
 		Text: "The GPU's speedup (Effect: CPU total / GPU total) is about 30x at n = 4000: ours is cpu/paper / cuda/paper, the paper's algorithm on both sides of this machine. " + ratioRule(tol, higherBetter)}
 	paper := math.NaN()
 	if pr := pc.Get(exp, "cuda/paper", p); pr != nil && pr.Metrics != nil {
@@ -398,7 +400,7 @@ func kleeneTable3Claims(run []bench.Record) []Claim {
 		speed = speed.notRun(gpu, cpu)
 	}
 
-	match := Claim{Where: "section 5",
+	match := Claim{ID: "kleene/table3#exact", Where: "section 5",
 		Text:        "The GPU's results match the CPU's exactly. Ours: every CUDA cell's check; reproduced when none fails and the integer-weight cells (where float32 is exact) equal the reference exactly; on N(0,1) weights the check bounds the rounding error, bit equality with the CPU is not compared.",
 		PaperFigure: "exact match (N(0,1) weights, single precision)"}
 	exact, bounded, maxErr := 0, 0, 0.0

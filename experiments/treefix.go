@@ -520,6 +520,7 @@ func init() {
 		Cases:       fig6Cases,
 		Tables:      treefixFig6Table,
 		Claims:      treefixFig6Claims,
+		Needs:       treefixFig6Needs,
 		Plots:       treefixFig6Plots,
 	})
 	Register(&Experiment{
@@ -552,6 +553,7 @@ func init() {
 		Cases:       fig7Cases,
 		Tables:      treefixFig7Table,
 		Claims:      treefixFig7Claims,
+		Needs:       treefixFig7Needs,
 		Plots:       treefixFig7Plots,
 	})
 	Register(&Experiment{
@@ -563,6 +565,7 @@ func init() {
 		Cases:       accuracyCases,
 		Tables:      treefixAccuracyTable,
 		Claims:      treefixAccuracyClaims,
+		Needs:       treefixAccuracyNeeds,
 		Plots:       treefixAccuracyPlots,
 	})
 }
@@ -583,7 +586,7 @@ func treefixFig7Claims(run []bench.Record) []Claim {
 		figure  string
 		toltext string
 	}{{"star", 5, 2, "5x", "2"}, {"caterpillar", 5000, 10, "5000x", "10 (an order of magnitude)"}} {
-		c := Claim{Where: "Fig. 7, section IV-A", PaperFigure: x.figure + " at n = 2^24",
+		c := Claim{ID: exp + "#" + x.shape, Where: "Fig. 7, section IV-A", PaperFigure: x.figure + " at n = 2^24",
 			Text: fmt.Sprintf("On the %s of 2^24 vertices the vectorial implementation is about %s faster than the parallel one: ours is cuda/parallel / cuda/vectorial by the paper's computation time. Reproduced when within a factor %s of the paper's; exceeded when above it.", x.shape, x.figure, x.toltext)}
 		var par, vec claimCell
 		par, vec = claimCell{nil, cudatreefix.Parallel, bench.Params{{Name: "tree", Value: x.shape}, {Name: "n", Value: n}}}, claimCell{nil, cudatreefix.Vectorial, par.p}
@@ -616,7 +619,7 @@ func treefixFig7Claims(run []bench.Record) []Claim {
 func treefixAccuracyClaims(run []bench.Record) []Claim {
 	const exp = "treefix/accuracy"
 	own := ofExperiment(run, exp)
-	c := Claim{Where: "section IV-B, V", PaperFigure: "at most 2 bits",
+	c := Claim{ID: exp + "#2-bits", Where: "section IV-B, V", PaperFigure: "at most 2 bits",
 		Text: "The vectorial algorithm \"may lead to a 2-bit lost in the worst case\" against the parallel one: ours is the largest log2(vectorial's error / parallel's) over every chain, Rootfix and Leaffix, CPU and GPU, each error measured against the exact sum (and each result checked against its error model, the table's note). Reproduced when at most 2.5 bits and every result is within its error model."}
 	worst, where, chains := math.Inf(-1), "", 0
 	for _, op := range []string{"rootfix", "leaffix"} {

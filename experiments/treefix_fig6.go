@@ -218,7 +218,7 @@ func treefixFig6Claims(run []bench.Record) []Claim {
 	}
 	var out []Claim
 	cage, kkt := cell("cage15"), cell("nlpkkt120")
-	c := Claim{Where: "Fig. 6, section IV-A", PaperFigure: "cage15 on fewer levels than nlpkkt120 (Table I: 81 and 123 levels)",
+	c := Claim{ID: exp + "#cage15-fewer-levels", Where: "Fig. 6, section IV-A", PaperFigure: "cage15 on fewer levels than nlpkkt120 (Table I: 81 and 123 levels)",
 		Text: "\"The 5.15 million vertices of the cage15 benchmark are concentrated in fewer levels than the 3.54 million of the nlpkkt120 benchmark\": ours compares their levels and the fewest levels holding 90% of their vertices. Reproduced when cage15 has fewer of both."}
 	if !okCells(cage, kkt) {
 		c = c.notRun(cage, kkt)
@@ -236,7 +236,7 @@ func treefixFig6Claims(run []bench.Record) []Claim {
 	}
 	out = append(out, c)
 	star := cell("star")
-	c = Claim{Where: "Fig. 8, section IV-A", PaperFigure: "the root, then n-1 vertices on one level",
+	c = Claim{ID: exp + "#star-profile", Where: "Fig. 8, section IV-A", PaperFigure: "the root, then n-1 vertices on one level",
 		Text: "In the star \"all the vertices except the root are concentrated on one single level\": ours is the star's profile. Reproduced when it is 1, n-1."}
 	if !okCells(star) {
 		c = c.notRun(star)
@@ -251,7 +251,7 @@ func treefixFig6Claims(run []bench.Record) []Claim {
 	}
 	out = append(out, c)
 	cat := cell("caterpillar")
-	c = Claim{Where: "Fig. 8, section IV-A", PaperFigure: "n levels of one vertex",
+	c = Claim{ID: exp + "#caterpillar-profile", Where: "Fig. 8, section IV-A", PaperFigure: "n levels of one vertex",
 		Text: "In the caterpillar \"every vertex has exactly one child\" (the last none): ours is its profile. Reproduced when it has n levels, each of one vertex."}
 	if !okCells(cat) {
 		c = c.notRun(cat)
