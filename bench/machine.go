@@ -71,9 +71,10 @@ func (m *Machine) SetGPUs(info *CUDAInfo, gpus []GPU) {
 	}
 }
 
-// AvailableMemory returns the bytes the kernel reports as available to new
-// allocations (MemAvailable), or 0 when unknown.
-func AvailableMemory() uint64 { return sysmem.Available() }
+// AvailableMemory returns the bytes a new allocation may take under the
+// host memory limit in force (sysmem.Free: the cgroup's limit less its use,
+// a limit set by flag, or MemAvailable), or 0 when unknown.
+func AvailableMemory() uint64 { return sysmem.Free() }
 
 func cpuModel() string {
 	f, err := os.Open("/proc/cpuinfo")
