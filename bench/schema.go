@@ -37,9 +37,20 @@ type File struct {
 	Budget string `json:"budget,omitempty"`
 	// Source names where a paper's numbers were transcribed from (paper file,
 	// table and page); empty for measured runs.
-	Source  string   `json:"source,omitempty"`
+	Source string `json:"source,omitempty"`
+	// Memory is the host memory limit the run planned its cells by.
+	Memory *MemoryLimit `json:"memory,omitempty"`
+	// Shard is the run's share of a sharded plan ("2/4"), empty when whole.
+	Shard   string   `json:"shard,omitempty"`
 	Notes   []string `json:"notes,omitempty"`
 	Records []Record `json:"records"`
+}
+
+// MemoryLimit is the host memory a run may fill and where the figure comes
+// from ("flag", "cgroup v2 memory.max", "MemTotal", ...).
+type MemoryLimit struct {
+	Bytes  uint64 `json:"bytes"`
+	Source string `json:"source"`
 }
 
 // Build identifies the semibench binary that wrote a file.
@@ -171,6 +182,27 @@ type Record struct {
 	Finished   time.Time `json:"finished,omitzero"`
 	// Note carries remarks such as garbled source numbers in paper files.
 	Note string `json:"note,omitempty"`
+	// ReusedFrom names the cell (its Key) whose measurement this record
+	// repeats: the same instance and code measured once for two
+	// experiments. Empty when the record was measured for itself.
+	ReusedFrom string `json:"reused_from,omitempty"`
+	// Wall is where the cell's wall time went, for the harness's own
+	// accounting; nil in papers' files and files written before it.
+	Wall *CellWall `json:"wall,omitempty"`
+}
+
+// CellWall splits one cell's wall time: the setup of its case (generation,
+// digest, reference; zero when an earlier cell of the case did it), the
+// measurement (warm-up and timed runs, with whatever the implementation
+// does between its windows), the timed windows themselves (the samples of
+// end_to_end, or of total where there is none), and the check. PeakRSS is
+// the process's peak resident memory when the cell ended.
+type CellWall struct {
+	SetupMS   float64 `json:"setup_ms"`
+	MeasureMS float64 `json:"measure_ms"`
+	TimedMS   float64 `json:"timed_ms"`
+	CheckMS   float64 `json:"check_ms"`
+	PeakRSS   uint64  `json:"peak_rss,omitempty"`
 }
 
 // Key aligns records across files: experiment, implementation, parameters.

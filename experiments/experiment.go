@@ -109,6 +109,11 @@ type Experiment struct {
 	// its verdict computed from the records of a run (all experiments of the
 	// file); nil when it covers none.
 	Claims func(run []bench.Record) []Claim
+	// SameAs lists cells of this experiment that are another's: the same
+	// cases, the same implementation code and statistic. When both
+	// experiments are in a run the runner measures such a cell once, under
+	// the other, and records it here too with ReusedFrom naming the cell.
+	SameAs []SameAs
 	// Needs declares, per claim of Claims (by Claim.ID), the cells that
 	// decide it at a scale: a budgeted run measures them before any other.
 	Needs func(Scale, Options) []Need
@@ -143,6 +148,13 @@ func (e *Experiment) headline() []string {
 	return []string{"*/fast"}
 }
 
+// SameAs names the implementations whose cells an experiment shares with
+// another.
+type SameAs struct {
+	Experiment string
+	Impls      []string
+}
+
 // Case is one parameter setting of an experiment: one input, run by each of
 // its implementations.
 type Case struct {
@@ -153,6 +165,11 @@ type Case struct {
 	// Work is the case's cost in the experiment's units (e.g. m·n updates),
 	// for time estimates.
 	Work float64
+	// HostBytes and DeviceBytes estimate the memory the case needs at its
+	// peak (instance, reference and the largest implementation's working
+	// set), on the host and on one GPU; 0 when small. The runner skips a
+	// cell that would not fit, before setting the case up.
+	HostBytes, DeviceBytes uint64
 	// Setup builds the input (and any reference) once for all the case's
 	// implementations.
 	Setup func(ctx context.Context) (*Instance, error)

@@ -1,19 +1,23 @@
-// Package runner executes experiments: for every case and implementation it
-// estimates the cell, skips it when it would overrun the budget, measures it
-// with the timing protocol, checks its output, and appends the record to the
-// result file as soon as the cell finishes. Progress and an ETA go to a
-// writer (stderr on a terminal).
+// Package runner executes experiments: it plans a run by the papers'
+// claims, estimates each cell, skips what would overrun the budget or the
+// memory, measures the rest with the timing protocol, checks every output,
+// and appends each record to the result file as soon as its cell finishes.
 //
-// Order: cells that cannot run on this machine are recorded unavailable
-// first, before any budget decision. Then every experiment's headline cells
-// (Experiment.IsHeadline) run, the GPU ones (cuda/) before the CPU ones,
-// then the others: three tiers. Within a tier the cases go cheapest first
-// by the current estimates (which learn from every finished cell), and a
-// case's cells of one tier run together on one Setup, so a case is set up
-// at most once per tier (the instance is kept while consecutive cells share
-// it). The budget is one pool for the whole run: a cell is skipped when
-// its estimate exceeds what is left of it, so time one experiment leaves
-// unused flows to every other, and the run stops at the budget's end.
+// Order: the cells that cannot run on this machine are recorded
+// unavailable first, before any budget decision. Then the claims: each
+// claim declares the cells that decide it (experiments.Need), at the
+// paper's sizes and at a cheaper set below them. First every claim's
+// cheaper set, the cheapest claim first (a claim whose cells cannot all
+// run here pulls none of its cells in); then every claim's cells at the
+// paper's sizes, again the cheapest first. The cost of a claim is the
+// estimate of its cells not yet measured, so work two claims share is paid
+// once. Last, the other cells of the tables: headline cells first (GPU
+// before CPU), then the rest, the cheapest first. A case's cells that run
+// one after another share one Setup. The budget is one pool for the whole
+// run, less a reserve for what follows it (the report): a claim whose
+// cells would overrun what is left waits for the cheaper ones, a cell
+// whose estimate exceeds what is left is skipped, and the run stops at the
+// budget's end.
 package runner
 
 import (
@@ -23,12 +27,13 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/internal/sysmem"
 )
 
 // Config is one run.
@@ -37,56 +42,46 @@ type Config struct {
 	Impl  string // implementation pattern; empty runs all
 	// Where selects the cases by their parameters; nil runs all.
 	Where  experiments.Where
-	Reps   int // timed repetitions (default 5)
+	Reps   int // timed repetitions (default 6)
 	Warmup int // warm-up runs (default 1)
 	// Budget bounds the run: a cell whose estimate exceeds what is left is
 	// skipped, and a cell still running when it ends is stopped and
 	// recorded as skipped. 0: unlimited.
 	Budget time.Duration
+	// Reserve is the part of Budget kept for the work after the cells
+	// (reproduce's report and plots): the cells plan and stop within
+	// Budget - Reserve.
+	Reserve time.Duration
 	// LongRun is the estimated time of one run beyond which a cell is run
 	// once, without warm-up (the papers time such long computations once):
 	// its record then holds one sample, and its table cell says so through
-	// the sample count. 0 means DefaultLongRun; negative means never.
-	LongRun  time.Duration
-	Options  experiments.Options
-	Progress io.Writer // nil: no progress lines
+	// the sample count. 0 means DefaultLongRun, or a fortieth of the budget
+	// when that is less; negative means never.
+	LongRun time.Duration
+	Options experiments.Options
+	// Shard runs one share of the plan (Shard.K of Shard.N); the zero
+	// value runs all of it.
+	Shard Shard
+	// Done holds the keys (bench.Record.Key) of cells already measured
+	// ok in the result file by the same code on this machine (--resume):
+	// they are not measured again.
+	Done map[string]bool
+	// Progress receives progress: a live line when Terminal, else a line
+	// per finished cell at most every ten seconds. nil: none.
+	Progress io.Writer
+	Terminal bool
 	// Available reports whether an implementation can run on this machine
 	// (an error wrapping experiments.ErrUnavailable when not); nil means
 	// experiments.Available.
 	Available func(impl string) error
+	// DeviceMemory is one GPU's memory in bytes, for the cells' declared
+	// needs; 0: unknown (not checked).
+	DeviceMemory uint64
 }
 
-// cell is one (case, implementation) pair awaiting its turn.
-type cell struct {
-	exp  *experiments.Experiment
-	cs   *experiments.Case
-	impl string
-}
-
-// group is the cells of one case in one tier: they share one Setup.
-type group struct {
-	tier  int
-	cells []cell
-}
-
-// The tiers, in the order they run.
-const (
-	tierGPUHeadline = iota // headline cells of CUDA implementations
-	tierHeadline           // the other headline cells
-	tierRest               // every other cell
-	tiers
-)
-
-// tierOf is the tier of an implementation's cells in an experiment.
-func tierOf(e *experiments.Experiment, impl string) int {
-	switch {
-	case !e.IsHeadline(impl):
-		return tierRest
-	case strings.HasPrefix(impl, "cuda/"):
-		return tierGPUHeadline
-	}
-	return tierHeadline
-}
+// DefaultReps is Config.Reps's default: the fewest samples benchstat
+// trusts for a comparison.
+const DefaultReps = 6
 
 // maxMS is the largest estimate in milliseconds: the longest
 // time.Duration (about 292 years). Estimates saturate at it.
@@ -117,6 +112,24 @@ func duration(ms float64) time.Duration {
 // errBudget is the cause of the run's context ending at the budget.
 var errBudget = errors.New("budget spent")
 
+// run is the state of one Run.
+type run struct {
+	cfg   Config
+	ctx   context.Context // ctx of Run, ended at the budget's end too
+	out   *bench.Appender
+	est   *estimator
+	runs  float64 // warm-up plus timed runs per cell
+	start time.Time
+	limit time.Duration // Budget - Reserve; 0 without a budget
+	plan  *plan
+	meter *meter
+	done  int // cells recorded
+	total int // cells in the run
+
+	inst     *experiments.Instance
+	instCase *experiments.Case
+}
+
 // Run executes the experiments and appends a record per cell to out, in
 // the order the package comment describes. It returns the first error that
 // stops the whole run (cancellation of ctx, a result file that cannot be
@@ -124,7 +137,7 @@ var errBudget = errors.New("budget spent")
 // the budget is no error.
 func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *bench.Appender) error {
 	if cfg.Reps <= 0 {
-		cfg.Reps = 5
+		cfg.Reps = DefaultReps
 	}
 	if cfg.Warmup < 0 {
 		cfg.Warmup = 0
@@ -134,103 +147,270 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 	}
 	if cfg.LongRun == 0 {
 		cfg.LongRun = DefaultLongRun
+		if cfg.Budget > 0 {
+			cfg.LongRun = min(cfg.LongRun, max(time.Second, cfg.Budget/40))
+		}
 	}
 	start := time.Now()
 	r := &run{cfg: cfg, out: out, est: newEstimator(), runs: float64(cfg.Warmup + cfg.Reps), start: start}
 	r.ctx = ctx
 	if cfg.Budget > 0 {
+		r.limit = max(time.Millisecond, cfg.Budget-max(0, cfg.Reserve))
 		var cancel context.CancelFunc
-		r.ctx, cancel = context.WithDeadlineCause(ctx, start.Add(cfg.Budget), errBudget)
+		r.ctx, cancel = context.WithDeadlineCause(ctx, start.Add(r.limit), errBudget)
 		defer cancel()
 	}
-	groups, unavailable, total := r.plan(exps)
-	r.meter = newMeter(cfg.Progress, start, cfg.Budget)
+	r.plan = r.buildPlan(exps)
+	if cfg.Shard.N > 1 {
+		r.plan = r.plan.shard(cfg.Shard, r)
+	}
+	for _, c := range r.plan.cells {
+		r.total += 1 + len(c.aliases)
+		if cfg.Done[c.key] {
+			c.done = true
+		}
+	}
+	r.meter = newMeter(cfg.Progress, cfg.Terminal, start, r.limit)
 	defer r.meter.close()
 	defer r.release()
-	r.total = total
-	if err := r.finishAll(unavailable); err != nil {
+	if err := r.recordUnavailable(); err != nil {
 		return err
 	}
-	for len(groups) > 0 {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		k := r.next(groups)
-		g := groups[k]
-		groups = append(groups[:k], groups[k+1:]...)
-		err := r.runGroup(g, groups)
-		if errors.Is(err, errSpent) {
-			return r.skipAll(append(groups, g))
-		}
-		if err != nil {
-			return err
+	for _, lv := range []int{levelLeast, levelPaper} {
+		if err := r.runClaims(lv); err != nil {
+			return r.stop(err)
 		}
 	}
-	r.meter.done(r.done)
+	if err := r.runRest(); err != nil {
+		return r.stop(err)
+	}
+	r.meter.done(r.done, r.decided())
 	return nil
 }
 
-// run is the state of one Run.
-type run struct {
-	cfg   Config
-	ctx   context.Context // ctx of Run, ended at the budget's end too
-	out   *bench.Appender
-	est   *estimator
-	runs  float64 // warm-up plus timed runs per cell
-	start time.Time
-	meter *meter
-	done  int // cells recorded
-	total int // cells in the run
-
-	inst     *experiments.Instance
-	instCase *experiments.Case
+// stop ends a run cut short: at the budget's end every cell not measured
+// is recorded skipped (errSpent is no error), on any other error the run
+// returns it.
+func (r *run) stop(err error) error {
+	if !errors.Is(err, errSpent) {
+		return err
+	}
+	var left []*cell
+	for _, c := range r.plan.cells {
+		if !c.done {
+			left = append(left, c)
+		}
+	}
+	if err := r.skipAll(left); err != nil {
+		return err
+	}
+	r.meter.done(r.done, r.decided())
+	return nil
 }
 
-// plan lists the cells, records none yet, and returns the groups of the
-// cells that can run here and the records of those that cannot.
-func (r *run) plan(exps []*experiments.Experiment) (groups []*group, unavailable []bench.Record, total int) {
-	avail := map[string]error{}
-	inRun := map[string]bool{}
-	for _, e := range exps {
-		inRun[e.Name] = true
-	}
-	for _, e := range exps {
-		if e.MeasuredBy != "" && inRun[e.MeasuredBy] {
-			continue // rendered from the cells of MeasuredBy, measured once there
+// recordUnavailable records every cell that cannot run on this machine,
+// in one write of the result file.
+func (r *run) recordUnavailable() error {
+	var recs []bench.Record
+	for _, c := range r.plan.cells {
+		if c.unavailable == nil || c.done {
+			continue
 		}
-		cs := e.Cases(r.cfg.Scale, r.cfg.Options)
-		for i := range cs {
-			if !r.cfg.Where.Match(cs[i].Params) {
+		c.done = true
+		for _, x := range append([]*cell{c}, c.aliases...) {
+			rec := r.record(x)
+			rec.Status, rec.Error = bench.StatusUnavailable, c.unavailable.Error()
+			recs = append(recs, rec)
+		}
+	}
+	return r.finishAll(recs)
+}
+
+// runClaims runs the claims' cells of one level, the cheapest claim first
+// by the current estimates, each claim's cells together (a case's cells
+// one after another).
+func (r *run) runClaims(lv int) error {
+	tried := map[*claimPlan]bool{}
+	for {
+		var best *claimPlan
+		bestCost := 0.0
+		for _, cp := range r.plan.claims {
+			if tried[cp] || cp.at(lv) == nil {
 				continue
 			}
-			var byTier [tiers]group
-			for _, impl := range e.ImplsFor(cs[i], r.cfg.Impl) {
-				total++
-				err, seen := avail[impl]
-				if !seen {
-					err = r.cfg.Available(impl)
-					avail[impl] = err
-				}
-				c := cell{e, &cs[i], impl}
-				switch {
-				case err != nil:
-					rec := r.record(c)
-					rec.Status, rec.Error = bench.StatusUnavailable, err.Error()
-					unavailable = append(unavailable, rec)
-				default:
-					g := &byTier[tierOf(e, impl)]
-					g.cells = append(g.cells, c)
-				}
+			cost := r.claimCost(cp.at(lv))
+			if cost == 0 && r.allDone(cp.at(lv)) {
+				tried[cp] = true
+				continue
 			}
-			for t := range byTier {
-				if g := byTier[t]; len(g.cells) > 0 {
-					g.tier = t
-					groups = append(groups, &g)
-				}
+			if best == nil || cost < bestCost {
+				best, bestCost = cp, cost
+			}
+		}
+		if best == nil {
+			return nil
+		}
+		tried[best] = true
+		if bestCost > r.left() {
+			continue // waits for the rest of the tables, where its cells may still fit one by one
+		}
+		cells := slices.Clone(best.at(lv))
+		slices.SortStableFunc(cells, func(a, b *cell) int { return caseOrder(a) - caseOrder(b) })
+		for _, c := range cells {
+			if c.done {
+				continue
+			}
+			if err := r.runCell(c, nil); err != nil {
+				return err
 			}
 		}
 	}
-	return groups, unavailable, total
+}
+
+// at is the cells the claim runs in a phase: in the first, its Least
+// cells, or its Paper ones when it has no Least; in the second, its Paper
+// ones.
+func (cp *claimPlan) at(lv int) []*cell {
+	if lv == levelLeast && cp.levels[levelLeast] == nil && cp.blocked[levelLeast] == "" {
+		return cp.levels[levelPaper]
+	}
+	return cp.levels[lv]
+}
+
+// caseOrder orders cells by their case, so that a case's cells run one
+// after another on one Setup.
+func caseOrder(c *cell) int { return c.caseIdx }
+
+// claimCost is the estimate of a claim level's cells not yet measured.
+func (r *run) claimCost(cells []*cell) float64 {
+	sum := 0.0
+	for _, c := range cells {
+		if !c.done {
+			sum = saturate(sum + r.estimate(c))
+		}
+	}
+	return sum
+}
+
+func (r *run) allDone(cells []*cell) bool {
+	for _, c := range cells {
+		if !c.done {
+			return false
+		}
+	}
+	return true
+}
+
+// decided counts the claims one of whose levels has every cell measured.
+func (r *run) decided() int {
+	n := 0
+	for _, cp := range r.plan.claims {
+		for _, lv := range cp.levels {
+			if lv != nil && r.allDone(lv) {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// The tiers of the cells no claim reads, in the order they run.
+const (
+	tierGPUHeadline = iota // headline cells of CUDA implementations
+	tierHeadline           // the other headline cells
+	tierRest               // every other cell
+)
+
+// tierOf is the tier of an implementation's cells in an experiment.
+func tierOf(e *experiments.Experiment, impl string) int {
+	switch {
+	case !e.IsHeadline(impl):
+		return tierRest
+	case strings.HasPrefix(impl, "cuda/"):
+		return tierGPUHeadline
+	}
+	return tierHeadline
+}
+
+// runRest runs the cells no claim has run, by tier, the cheapest case
+// first, a case's cells of one tier together.
+func (r *run) runRest() error {
+	type group struct {
+		tier  int
+		cells []*cell
+	}
+	var groups []*group
+	byCase := map[*experiments.Case]map[int]*group{}
+	for _, c := range r.plan.cells {
+		if c.done {
+			continue
+		}
+		t := tierOf(c.exp, c.impl)
+		if byCase[c.cs] == nil {
+			byCase[c.cs] = map[int]*group{}
+		}
+		g := byCase[c.cs][t]
+		if g == nil {
+			g = &group{tier: t}
+			byCase[c.cs][t] = g
+			groups = append(groups, g)
+		}
+		g.cells = append(g.cells, c)
+	}
+	cost := func(g *group) float64 { return r.claimCost(g.cells) }
+	for len(groups) > 0 {
+		k := 0
+		for i, g := range groups {
+			if g.tier < groups[k].tier || g.tier == groups[k].tier && cost(g) < cost(groups[k]) {
+				k = i
+			}
+		}
+		g := groups[k]
+		groups = append(groups[:k], groups[k+1:]...)
+		var pending []*cell
+		for _, h := range groups {
+			pending = append(pending, h.cells...)
+		}
+		cells := g.cells
+		for len(cells) > 0 {
+			j := 0
+			for i := range cells {
+				if r.estimate(cells[i]) < r.estimate(cells[j]) {
+					j = i
+				}
+			}
+			c := cells[j]
+			cells = append(cells[:j:j], cells[j+1:]...)
+			if c.done {
+				continue
+			}
+			if err := r.runCell(c, append(slices.Clone(cells), pending...)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// runCell measures one cell, or records why it is skipped, and appends
+// its record and its aliases' copies. pending are the cells after it, for
+// the ETA.
+func (r *run) runCell(c *cell, pending []*cell) error {
+	if err := r.interrupted(); err != nil {
+		return err
+	}
+	if r.spent() {
+		return errSpent
+	}
+	est := r.estimate(c)
+	r.meter.cell(r.done, r.total, c, r.eta(est, pending), r.decided())
+	rec, err := r.measure(c, est)
+	if err != nil {
+		return err
+	}
+	c.done = true
+	return r.finish(c, rec)
 }
 
 // DefaultLongRun is Config.LongRun's default: a minute a run.
@@ -238,7 +418,7 @@ const DefaultLongRun = time.Minute
 
 // protocol is the cell's timing protocol: the run's, or one run without
 // warm-up for a cell whose one run is estimated beyond LongRun.
-func (r *run) protocol(c cell) bench.Protocol {
+func (r *run) protocol(c *cell) bench.Protocol {
 	p := bench.Protocol{Warmup: r.cfg.Warmup, Reps: r.cfg.Reps, Statistic: statistic(c.exp)}
 	if r.long(c) {
 		p.Warmup, p.Reps = 0, 1
@@ -247,40 +427,18 @@ func (r *run) protocol(c cell) bench.Protocol {
 }
 
 // long reports whether one run of c is estimated beyond LongRun.
-func (r *run) long(c cell) bool {
+func (r *run) long(c *cell) bool {
 	return r.cfg.LongRun > 0 && r.est.estimate(c.exp, c.impl, c.cs.Work) > float64(r.cfg.LongRun)/1e6
 }
 
 // estimate is a cell's estimated milliseconds, warm-up and timed runs
 // together, saturated.
-func (r *run) estimate(c cell) float64 {
+func (r *run) estimate(c *cell) float64 {
 	runs := r.runs
 	if r.long(c) {
 		runs = 1
 	}
 	return saturate(r.est.estimate(c.exp, c.impl, c.cs.Work) * runs)
-}
-
-// cost is a group's estimated milliseconds, saturated.
-func (r *run) cost(g *group) float64 {
-	sum := 0.0
-	for _, c := range g.cells {
-		sum = saturate(sum + r.estimate(c))
-	}
-	return sum
-}
-
-// next picks the group to run: one of the first tier left, the cheapest
-// by the current estimates, the earliest listed among equals.
-func (r *run) next(groups []*group) int {
-	best, bestCost := -1, 0.0
-	for k, g := range groups {
-		c := r.cost(g)
-		if best < 0 || g.tier < groups[best].tier || g.tier == groups[best].tier && c < bestCost {
-			best, bestCost = k, c
-		}
-	}
-	return best
 }
 
 // left is the part of the budget not yet spent, in milliseconds
@@ -289,58 +447,42 @@ func (r *run) left() float64 {
 	if r.cfg.Budget <= 0 {
 		return math.Inf(1)
 	}
-	return max(0, float64(r.cfg.Budget-time.Since(r.start))/1e6)
-}
-
-// runGroup runs one group's cells, cheapest first; pending are the groups
-// after it, for the ETA.
-func (r *run) runGroup(g *group, pending []*group) error {
-	cells := g.cells
-	for len(cells) > 0 {
-		if err := r.interrupted(); err != nil {
-			return err
-		}
-		if r.spent() {
-			g.cells = cells // the cells not run, for skipAll
-			return errSpent
-		}
-		k, est := 0, r.estimate(cells[0])
-		for i := 1; i < len(cells); i++ {
-			if e := r.estimate(cells[i]); e < est {
-				k, est = i, e
-			}
-		}
-		c := cells[k]
-		cells = append(cells[:k:k], cells[k+1:]...)
-		r.meter.cell(r.done, r.total, c, r.eta(est, cells, pending))
-		rec, err := r.measure(c, est)
-		if err != nil {
-			return err
-		}
-		if err := r.finish(rec); err != nil {
-			return err
-		}
-	}
-	return nil
+	return max(0, float64(r.limit-time.Since(r.start))/1e6)
 }
 
 // eta is the estimate of the cell starting now and every cell after it,
 // never more than the budget left.
-func (r *run) eta(first float64, cells []cell, pending []*group) time.Duration {
+func (r *run) eta(first float64, pending []*cell) time.Duration {
 	sum := first
-	for _, c := range cells {
-		sum = saturate(sum + r.estimate(c))
-	}
-	for _, g := range pending {
-		sum = saturate(sum + r.cost(g))
+	for _, c := range pending {
+		if !c.done {
+			sum = saturate(sum + r.estimate(c))
+		}
 	}
 	return duration(min(sum, r.left()))
 }
 
+// memoryCheck returns why the cell's case would not fit in memory, or "".
+func (r *run) memoryCheck(c *cell) string {
+	if c.cs.HostBytes > 0 && r.instCase != c.cs {
+		r.release() // the instance in hand goes before the next is judged
+		if free := sysmem.Free(); free > 0 && c.cs.HostBytes > free {
+			l := sysmem.HostLimit()
+			return fmt.Sprintf("needs %s of host memory, %s available (limit %s, from %s)", gibText(c.cs.HostBytes), gibText(free), gibText(l.Bytes), l.Source)
+		}
+	}
+	if strings.HasPrefix(c.impl, "cuda/") && c.cs.DeviceBytes > 0 && r.cfg.DeviceMemory > 0 && c.cs.DeviceBytes > r.cfg.DeviceMemory {
+		return fmt.Sprintf("needs %s of GPU memory, the GPU has %s", gibText(c.cs.DeviceBytes), gibText(r.cfg.DeviceMemory))
+	}
+	return ""
+}
+
+func gibText(b uint64) string { return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30)) }
+
 // measure runs one cell, or decides it is skipped, and returns its record.
 // The error is for the whole run: its context cancelled (not by the
 // budget).
-func (r *run) measure(c cell, est float64) (bench.Record, error) {
+func (r *run) measure(c *cell, est float64) (bench.Record, error) {
 	rec := r.record(c)
 	skip := func(why string) (bench.Record, error) {
 		rec.Status, rec.EstimateMS, rec.Error = bench.StatusSkipped, est, why
@@ -353,6 +495,9 @@ func (r *run) measure(c cell, est float64) (bench.Record, error) {
 		return skip(fmt.Sprintf("estimated %s exceeds the %s left of the %s budget",
 			duration(est).Round(time.Millisecond), duration(left).Round(time.Millisecond), r.cfg.Budget))
 	}
+	if why := r.memoryCheck(c); why != "" {
+		return skip(why)
+	}
 	// stopped tells an interruption (an error for the run) from the
 	// budget's end (the cell is recorded skipped).
 	stopped := func(what string) (bench.Record, error) {
@@ -361,9 +506,12 @@ func (r *run) measure(c cell, est float64) (bench.Record, error) {
 		}
 		return skip(fmt.Sprintf("stopped at the end of the %s budget %s", r.cfg.Budget, what))
 	}
+	wall := &bench.CellWall{}
 	if r.instCase != c.cs {
 		r.release()
+		t0 := time.Now()
 		inst, err := c.cs.Setup(r.ctx)
+		wall.SetupMS = msSince(t0)
 		if err != nil {
 			if r.ctx.Err() != nil {
 				return stopped("while setting the case up")
@@ -390,6 +538,7 @@ func (r *run) measure(c cell, est float64) (bench.Record, error) {
 			last = o
 			return err
 		})
+	wall.MeasureMS = msSince(began)
 	switch {
 	case errors.Is(err, experiments.ErrUnavailable):
 		rec.Status, rec.Error = bench.StatusUnavailable, err.Error()
@@ -399,7 +548,9 @@ func (r *run) measure(c cell, est float64) (bench.Record, error) {
 		rec.Status, rec.Error = bench.StatusFailed, err.Error()
 	default:
 		rec.Phases = phases
+		t0 := time.Now()
 		chk := inst.Check(c.impl, last)
+		wall.CheckMS = msSince(t0)
 		rec.Check = &chk
 		rec.Status = bench.StatusOK
 		if !chk.OK {
@@ -408,9 +559,31 @@ func (r *run) measure(c cell, est float64) (bench.Record, error) {
 		if p := rec.Phase(bench.TotalPhase); p != nil {
 			r.est.observe(c.exp, c.impl, c.cs.Work, p.MedianMS)
 		}
+		wall.TimedMS = timedMS(&rec)
 	}
+	wall.PeakRSS = sysmem.PeakRSS()
+	rec.Wall = wall
 	return rec, nil
 }
+
+// timedMS is the sum of a record's timed samples: end_to_end's, or
+// total's where there is none.
+func timedMS(rec *bench.Record) float64 {
+	p := rec.Phase(bench.EndToEndPhase)
+	if p == nil {
+		p = rec.Phase(bench.TotalPhase)
+	}
+	if p == nil {
+		return 0
+	}
+	sum := 0.0
+	for _, v := range p.SamplesMS {
+		sum += v
+	}
+	return sum
+}
+
+func msSince(t time.Time) float64 { return float64(time.Since(t)) / 1e6 }
 
 // interrupted returns the error that ends the whole run: Run's context
 // cancelled for another reason than the budget; nil when the budget ended.
@@ -429,39 +602,34 @@ func (r *run) release() {
 	r.inst, r.instCase = nil, nil
 }
 
-// record starts a cell's record.
-func (r *run) record(c cell) bench.Record {
-	return bench.Record{Experiment: c.exp.Name, Impl: c.impl, Params: c.cs.Params, Statistic: statistic(c.exp)}
-}
-
-// errSpent tells Run that the budget is spent with cells left in a group.
+// errSpent tells Run that the budget is spent with cells left.
 var errSpent = errors.New("budget spent")
 
 // spent reports whether a budget was set and nothing of it is left.
 func (r *run) spent() bool { return r.cfg.Budget > 0 && r.left() == 0 }
 
-// skipAll records every cell of groups as skipped because the budget is
-// spent, in one write of the result file.
-func (r *run) skipAll(groups []*group) error {
+// skipAll records the cells as skipped because the budget is spent, in
+// one write of the result file.
+func (r *run) skipAll(cells []*cell) error {
 	var recs []bench.Record
-	for _, g := range groups {
-		for _, c := range g.cells {
-			rec := r.record(c)
-			est := r.estimate(c)
+	for _, c := range cells {
+		est := r.estimate(c)
+		for _, x := range append([]*cell{c}, c.aliases...) {
+			rec := r.record(x)
 			rec.Status, rec.EstimateMS = bench.StatusSkipped, est
 			rec.Error = fmt.Sprintf("estimated %s; the %s budget is spent", duration(est).Round(time.Millisecond), r.cfg.Budget)
 			recs = append(recs, rec)
 		}
+		c.done = true
 	}
-	if err := r.finishAll(recs); err != nil {
-		return err
-	}
-	r.meter.done(r.done)
-	return nil
+	return r.finishAll(recs)
 }
 
 // finishAll stamps and appends records in one write of the result file.
 func (r *run) finishAll(recs []bench.Record) error {
+	if len(recs) == 0 {
+		return nil
+	}
 	now := time.Now().UTC()
 	for i := range recs {
 		recs[i].Finished = now
@@ -470,14 +638,23 @@ func (r *run) finishAll(recs []bench.Record) error {
 	return r.out.AppendAll(recs)
 }
 
-// finish stamps and appends a record.
-func (r *run) finish(rec bench.Record) error {
+// finish stamps and appends a cell's record and a copy for each of its
+// aliases, naming the cell they reuse.
+func (r *run) finish(c *cell, rec bench.Record) error {
 	rec.Finished = time.Now().UTC()
 	if rec.Status != bench.StatusOK {
 		slog.Debug("cell not ok", "experiment", rec.Experiment, "impl", rec.Impl, "params", rec.Params.String(), "status", rec.Status, "err", rec.Error)
 	}
-	r.done++
-	return r.out.Append(rec)
+	recs := []bench.Record{rec}
+	for _, a := range c.aliases {
+		cp := rec
+		cp.Experiment, cp.Statistic = a.exp.Name, statistic(a.exp)
+		cp.ReusedFrom, cp.Wall = c.key, nil
+		recs = append(recs, cp)
+	}
+	r.done += len(recs)
+	r.meter.finished(c, rec, r.done, r.total, r.decided())
+	return r.out.AppendAll(recs)
 }
 
 func statistic(e *experiments.Experiment) string {
@@ -485,90 +662,6 @@ func statistic(e *experiments.Experiment) string {
 		return bench.StatMedian
 	}
 	return e.Statistic
-}
-
-// meter keeps the progress line: the cell in hand and the estimated time of
-// the cells left, redrawn every second so a long cell shows it is alive.
-type meter struct {
-	w      io.Writer
-	start  time.Time
-	budget time.Duration // 0: none
-	mu     sync.Mutex
-	label  string        // "[k/n] experiment impl params"
-	since  time.Time     // when the cell in hand started
-	left   time.Duration // estimate of the cells from the one in hand on
-	stop   chan struct{}
-	exited chan struct{} // closed when the redrawing goroutine has returned
-	once   sync.Once
-}
-
-func newMeter(w io.Writer, start time.Time, budget time.Duration) *meter {
-	m := &meter{w: w, start: start, budget: budget, stop: make(chan struct{}), exited: make(chan struct{})}
-	if w == nil {
-		close(m.exited)
-	} else {
-		go func() {
-			defer close(m.exited)
-			t := time.NewTicker(time.Second)
-			defer t.Stop()
-			for {
-				select {
-				case <-m.stop:
-					return
-				case <-t.C:
-					m.draw()
-				}
-			}
-		}()
-	}
-	return m
-}
-
-// cell announces the cell now starting.
-func (m *meter) cell(k, n int, c cell, left time.Duration) {
-	m.mu.Lock()
-	m.label = fmt.Sprintf("[%d/%d] %s %s %s", k+1, n, c.exp.Name, c.impl, c.cs.Params.String())
-	m.since, m.left = time.Now(), left
-	m.mu.Unlock()
-	m.draw()
-}
-
-// eta is the time the run has left: the estimate less the time the cell in
-// hand has run, never more than the budget left.
-func (m *meter) eta(now time.Time) time.Duration {
-	eta := max(0, m.left-now.Sub(m.since))
-	if m.budget > 0 {
-		eta = min(eta, max(0, m.budget-now.Sub(m.start)))
-	}
-	return eta
-}
-
-func (m *meter) draw() {
-	if m.w == nil {
-		return
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	now := time.Now()
-	fmt.Fprintf(m.w, "\r\033[K%s  elapsed %s  ETA %s", m.label, now.Sub(m.start).Round(time.Second), m.eta(now).Round(time.Second))
-}
-
-// close ends the redrawing and waits for it to stop; it may be called more
-// than once.
-func (m *meter) close() {
-	m.once.Do(func() { close(m.stop) })
-	<-m.exited
-}
-
-// done ends the redrawing and prints the closing line.
-func (m *meter) done(cells int) {
-	m.close()
-	if m.w == nil {
-		return
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	fmt.Fprintf(m.w, "\r\033[Kdone: %d cells in %s\n", cells, time.Since(m.start).Round(time.Millisecond))
 }
 
 // estimator predicts a cell's milliseconds per run from the experiment's

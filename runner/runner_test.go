@@ -63,7 +63,7 @@ func TestRunRecordsEveryCell(t *testing.T) {
 		t.Fatal(err)
 	}
 	var progress bytes.Buffer
-	cfg := Config{Scale: experiments.Quick, Reps: 3, Warmup: 1, Budget: time.Minute, Progress: &progress, Available: noGPU}
+	cfg := Config{Scale: experiments.Quick, Reps: 3, Warmup: 1, Budget: time.Minute, Progress: &progress, Terminal: true, Available: noGPU}
 	if err := Run(context.Background(), cfg, []*experiments.Experiment{fake(&setups)}, app); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,183 @@
+package runner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/experiments"
+)
+
+// cell is one (case, implementation) pair of the plan.
+type cell struct {
+	exp  *experiments.Experiment
+	cs   *experiments.Case
+	impl string
+	key  string // exp|impl|params, as bench.Record.Key
+	// order is the cell's place in the experiments' own order, for ties;
+	// caseIdx numbers its case.
+	order, caseIdx int
+	// aliases are the cells of other experiments that are this one's
+	// measurement (Experiment.SameAs): each gets a copy of its record.
+	aliases []*cell
+	// unavailable is why the cell cannot run on this machine, or nil.
+	unavailable error
+	done        bool
+}
+
+// claimPlan is one claim's cells at its two levels: Least (below the
+// paper's sizes) and Paper. A level is nil when this run has none of its
+// cells, or when one of them cannot run here (blocked says why).
+type claimPlan struct {
+	id      string
+	levels  [2][]*cell // least, paper
+	blocked [2]string
+}
+
+// The levels of a claim's cells.
+const (
+	levelLeast = iota
+	levelPaper
+)
+
+// plan is every cell of a run and the claims that read them.
+type plan struct {
+	cells  []*cell          // measured here, in the experiments' order
+	byKey  map[string]*cell // every cell, aliases included
+	claims []*claimPlan
+}
+
+// buildPlan lists the cells of exps at the run's scale, resolves the
+// claims' needs to them, folds aliases (SameAs, MeasuredBy) into the cells
+// that measure them, and asks once per implementation whether it can run.
+func (r *run) buildPlan(exps []*experiments.Experiment) *plan {
+	p := &plan{byKey: map[string]*cell{}}
+	inRun := map[string]*experiments.Experiment{}
+	for _, e := range exps {
+		inRun[e.Name] = e
+	}
+	avail := map[string]error{}
+	available := func(impl string) error {
+		err, seen := avail[impl]
+		if !seen {
+			err = r.cfg.Available(impl)
+			avail[impl] = err
+		}
+		return err
+	}
+	var aliases []*cell
+	caseIdx := 0
+	for _, e := range exps {
+		if e.MeasuredBy != "" && inRun[e.MeasuredBy] != nil {
+			continue // rendered from the cells of MeasuredBy, measured once there
+		}
+		cs := e.Cases(r.cfg.Scale, r.cfg.Options)
+		for i := range cs {
+			if !r.cfg.Where.Match(cs[i].Params) {
+				continue
+			}
+			caseIdx++
+			for _, impl := range e.ImplsFor(cs[i], r.cfg.Impl) {
+				c := &cell{exp: e, cs: &cs[i], impl: impl, order: len(p.byKey), caseIdx: caseIdx}
+				c.key = e.Name + "|" + impl + "|" + cs[i].Params.String()
+				c.unavailable = available(impl)
+				p.byKey[c.key] = c
+				if sameAs(e, impl, inRun) != "" {
+					aliases = append(aliases, c)
+					continue
+				}
+				p.cells = append(p.cells, c)
+			}
+		}
+	}
+	// An alias whose counterpart is planned rides on it; one without a
+	// counterpart (its case absent there) is measured for itself.
+	for _, a := range aliases {
+		target := p.byKey[sameAs(a.exp, a.impl, inRun)+"|"+a.impl+"|"+a.cs.Params.String()]
+		if target == nil || target.exp.Statistic != a.exp.Statistic || slices.Contains(aliases, target) {
+			p.cells = append(p.cells, a)
+			continue
+		}
+		target.aliases = append(target.aliases, a)
+	}
+	slices.SortStableFunc(p.cells, func(a, b *cell) int { return a.order - b.order })
+	for _, n := range experiments.Needs(exps, r.cfg.Scale, r.cfg.Options) {
+		cp := &claimPlan{id: n.Claim}
+		for lv, refs := range [2][]experiments.CellRef{n.Least, n.Paper} {
+			cp.levels[lv], cp.blocked[lv] = p.resolve(refs, inRun, r)
+		}
+		p.claims = append(p.claims, cp)
+	}
+	return p
+}
+
+// sameAs is the experiment whose cell measures e's cells of impl when both
+// are in the run, or "".
+func sameAs(e *experiments.Experiment, impl string, inRun map[string]*experiments.Experiment) string {
+	for _, s := range e.SameAs {
+		if inRun[s.Experiment] != nil && slices.Contains(s.Impls, impl) {
+			return s.Experiment
+		}
+	}
+	return ""
+}
+
+// resolve maps a claim level's cell references to the plan's measured
+// cells: through MeasuredBy and aliases, and to the cheapest alternative
+// that can run here. It returns nil when a reference is not in this run,
+// and nil with the reason when one cannot run on this machine.
+func (p *plan) resolve(refs []experiments.CellRef, inRun map[string]*experiments.Experiment, r *run) ([]*cell, string) {
+	if len(refs) == 0 {
+		return nil, ""
+	}
+	var out []*cell
+	for _, ref := range refs {
+		exp := ref.Experiment
+		if e := inRun[exp]; e != nil && e.MeasuredBy != "" && inRun[e.MeasuredBy] != nil {
+			exp = e.MeasuredBy
+		}
+		var best *cell
+		var why error
+		for _, impl := range strings.Split(ref.Impl, "|") {
+			c := p.byKey[exp+"|"+impl+"|"+ref.Params.String()]
+			if c == nil {
+				continue
+			}
+			if c.unavailable != nil {
+				why = c.unavailable
+				continue
+			}
+			if m := p.measurer(c); best == nil || r.estimate(m) < r.estimate(best) {
+				best = m
+			}
+		}
+		switch {
+		case best != nil:
+			if !slices.Contains(out, best) {
+				out = append(out, best)
+			}
+		case why != nil:
+			return nil, fmt.Sprintf("needs %s: %v", ref.Impl, why)
+		default:
+			return nil, "" // not in this run (scale, --impl or --where)
+		}
+	}
+	return out, ""
+}
+
+// measurer is the cell whose measurement c's record is: c, or the cell
+// it is an alias of.
+func (p *plan) measurer(c *cell) *cell {
+	for _, m := range p.cells {
+		if m == c || slices.Contains(m.aliases, c) {
+			return m
+		}
+	}
+	return c
+}
+
+// record starts a cell's record.
+func (r *run) record(c *cell) bench.Record {
+	return bench.Record{Experiment: c.exp.Name, Impl: c.impl, Params: c.cs.Params, Statistic: statistic(c.exp)}
+}
