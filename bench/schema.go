@@ -171,6 +171,10 @@ type Record struct {
 	Finished   time.Time `json:"finished,omitzero"`
 	// Note carries remarks such as garbled source numbers in paper files.
 	Note string `json:"note,omitempty"`
+	// GPU is the GPU state around a GPU cell (clocks, temperature, power,
+	// throttle reasons at its start and end and per repetition); nil for
+	// CPU cells and files written before it was recorded.
+	GPU *GPUCellState `json:"gpu,omitempty"`
 }
 
 // Key aligns records across files: experiment, implementation, parameters.
