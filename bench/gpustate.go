@@ -279,6 +279,29 @@ func (c *GPUCellState) ThrottleReasons() []string {
 // a reason other than idleness.
 func (c *GPUCellState) Throttled() bool { return len(c.ThrottleReasons()) > 0 }
 
+// hardReasons are the throttle reasons that mean temperature or a hardware
+// limit slowed the GPU, as opposed to the power limit (where a busy card
+// sits under sustained load: an H200 running bf16 GEMMs holds its 700 W
+// cap at about 73% of its maximum SM clock, SW power cap set the whole
+// time) or a clock setting.
+var hardReasons = []string{"HW slowdown", "SW thermal slowdown", "HW thermal slowdown", "HW power brake",
+	"board limit", "reliability limit", "thermal limit"}
+
+// HardwareThrottled reports whether temperature or a hardware limit slowed
+// the cell's GPUs: a reason beyond the power limit and the clock settings.
+// Such a cell's times are slower than the card can do; a power-limited
+// cell's are what the card sustains.
+func (c *GPUCellState) HardwareThrottled() bool {
+	for _, r := range c.ThrottleReasons() {
+		for _, h := range hardReasons {
+			if strings.Contains(r, h) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // ThrottledReps counts the timed repetitions during which a GPU was
 // throttled.
 func (c *GPUCellState) ThrottledReps() int {

@@ -92,6 +92,13 @@ func TestGPUCellThrottleReasons(t *testing.T) {
 	if p := AveragePowerW(start, end); math.Abs(p-300) > 1e-9 {
 		t.Errorf("AveragePowerW = %v, want 300 (3000 J over 10 s)", p)
 	}
+	if c.HardwareThrottled() {
+		t.Errorf("a power-limited cell is not hardware throttled: %q", c.ThrottleReasons())
+	}
+	hot := &GPUCellState{End: []GPUState{{ClockEvents: events(ClockEventSWPowerCap | ClockEventHWThermalSlowdown)}}}
+	if !hot.HardwareThrottled() {
+		t.Errorf("HW thermal slowdown is hardware throttling: %q", hot.ThrottleReasons())
+	}
 	cool := &GPUCellState{Start: []GPUState{start}, End: []GPUState{{At: end.At, ClockEvents: events(ClockEventIdle), Counters: start.Counters}}}
 	if cool.Throttled() {
 		t.Errorf("an idle end and still counters: not throttled, got %q", cool.ThrottleReasons())

@@ -92,10 +92,14 @@ func deviceNote(s bench.GPUState, start *bench.GPUState, reps []bench.GPURep, si
 
 // ThrottledNote is what a verdict read from these records must say when any
 // of them ran on a throttled GPU, naming the cells and the reasons (at most
-// three, then how many more); empty when none did. Records without GPU
-// state (CPU cells, files from before it was recorded) say nothing.
+// three of each kind, then how many more); empty when none did. Records
+// without GPU state (CPU cells, files from before it was recorded) say
+// nothing. Two kinds are told apart: a GPU slowed by temperature or a
+// hardware limit ran slower than the card can, and the verdict should not
+// rest on it; a GPU held at its power limit (or a clock setting) ran as the
+// card runs under sustained load, and the note only says so.
 func ThrottledNote(recs ...bench.Record) string {
-	var cells []string
+	var hard, soft []string
 	for i := range recs {
 		r := &recs[i]
 		why := r.GPU.ThrottleReasons()
@@ -106,16 +110,29 @@ func ThrottledNote(recs ...bench.Record) string {
 		if p := r.Params.String(); p != "" {
 			cell += " at " + p
 		}
-		cells = append(cells, cell+" ("+strings.Join(why, ", ")+")")
+		cell += " (" + strings.Join(why, ", ") + ")"
+		if r.GPU.HardwareThrottled() {
+			hard = append(hard, cell)
+		} else {
+			soft = append(soft, cell)
+		}
 	}
-	if len(cells) == 0 {
-		return ""
+	var parts []string
+	if len(hard) > 0 {
+		parts = append(parts, "read from a GPU slowed by temperature or a hardware limit: "+listCells(hard)+
+			"; those times are slower than the card can do, so this verdict should be rerun on a cool, healthy GPU")
 	}
-	more := ""
-	if len(cells) > 3 {
-		more = fmt.Sprintf(" and %d more", len(cells)-3)
-		cells = cells[:3]
+	if len(soft) > 0 {
+		parts = append(parts, "read from a GPU held below its maximum clocks by its power limit or a clock setting: "+listCells(soft)+
+			"; those times are what the card sustains under load, not its peak")
 	}
-	return fmt.Sprintf("read from a throttled GPU: %s%s; the GPU ran below its full clocks there, so those times may be slower than the card can do",
-		strings.Join(cells, "; "), more)
+	return strings.Join(parts, ". ")
+}
+
+// listCells joins at most three cells and says how many more there are.
+func listCells(cells []string) string {
+	if len(cells) <= 3 {
+		return strings.Join(cells, "; ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(cells[:3], "; "), len(cells)-3)
 }

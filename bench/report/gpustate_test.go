@@ -42,7 +42,7 @@ func TestGPUNote(t *testing.T) {
 	}
 
 	note := ThrottledNote(bench.Record{Impl: "cpu/paper"}, counted, hot)
-	for _, want := range []string{"read from a throttled GPU", "cuda/fast at n=4096 (SW power cap at end)", "may be slower than the card can do"} {
+	for _, want := range []string{"held below its maximum clocks by its power limit", "cuda/fast at n=4096 (SW power cap at end)", "what the card sustains under load"} {
 		if !strings.Contains(note, want) {
 			t.Errorf("ThrottledNote = %q lacks %q", note, want)
 		}
@@ -52,6 +52,18 @@ func TestGPUNote(t *testing.T) {
 	}
 	if ThrottledNote(counted, bench.Record{Impl: "cpu/paper"}) != "" || ThrottledNote() != "" {
 		t.Error("no throttled record, no note")
+	}
+	if strings.Contains(note, "temperature") {
+		t.Errorf("a power-limited cell is not called hot: %q", note)
+	}
+	cooked := bench.Record{Impl: "cuda/paper", Params: bench.Params{{Name: "n", Value: "8192"}}, GPU: &bench.GPUCellState{
+		End: []bench.GPUState{{SMClockMHz: 900, MaxSMClockMHz: 1980, TemperatureC: 91, ClockEvents: ev(bench.ClockEventHWThermalSlowdown)}}}}
+	both := ThrottledNote(hot, cooked)
+	for _, want := range []string{"slowed by temperature or a hardware limit: cuda/paper at n=8192 (HW thermal slowdown at end, SM clock at 45% of its maximum at end)",
+		"slower than the card can do", "power limit or a clock setting: cuda/fast at n=4096"} {
+		if !strings.Contains(both, want) {
+			t.Errorf("ThrottledNote = %q lacks %q", both, want)
+		}
 	}
 	many := ThrottledNote(hot, hot, hot, hot, hot)
 	if !strings.Contains(many, "and 2 more") || strings.Count(many, "cuda/fast") != 3 {
