@@ -12,7 +12,7 @@ import (
 )
 
 func events(c ClockEvents) *ClockEvents { return &c }
-func u64(v uint64) *uint64             { return &v }
+func u64(v uint64) *uint64              { return &v }
 
 func TestClockEventNames(t *testing.T) {
 	for _, c := range []struct {
@@ -121,7 +121,7 @@ func TestGPUStateJSON(t *testing.T) {
 		Start: []GPUState{{Device: 0, PCIBusID: "0000:3B:00.0", Source: "nvml", At: at, SMClockMHz: 1980, MaxSMClockMHz: 1980,
 			MemClockMHz: 2619, TemperatureC: 41, PowerW: 71.5, PowerLimitW: 700, PState: "P0", ClockEvents: events(ClockEventIdle),
 			Counters: &GPUCounters{EnergyMJ: u64(123), PowerLimitedNS: u64(0)}}},
-		End: []GPUState{{Device: 0, Source: "nvml", At: at.Add(time.Second), ClockEvents: events(ClockEventSWPowerCap | 1<<40), Error: "nvmlDeviceGetTemperature: NVML_ERROR_UNKNOWN (999)"}},
+		End:  []GPUState{{Device: 0, Source: "nvml", At: at.Add(time.Second), ClockEvents: events(ClockEventSWPowerCap | 1<<40), Error: "nvmlDeviceGetTemperature: NVML_ERROR_UNKNOWN (999)"}},
 		Reps: []GPURep{{SMClockMHz: 1980}, {SMClockMHz: 1755, Throttled: []string{"SW power cap"}}},
 	}}
 	b, err := json.Marshal(r)
