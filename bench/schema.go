@@ -189,6 +189,10 @@ type Record struct {
 	// Wall is where the cell's wall time went, for the harness's own
 	// accounting; nil in papers' files and files written before it.
 	Wall *CellWall `json:"wall,omitempty"`
+	// GPU is the GPU state around a GPU cell (clocks, temperature, power,
+	// throttle reasons at its start and end and per repetition); nil for
+	// CPU cells and files written before it was recorded.
+	GPU *GPUCellState `json:"gpu,omitempty"`
 }
 
 // CellWall splits one cell's wall time: the setup of its case (generation,

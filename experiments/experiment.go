@@ -43,11 +43,22 @@ func ParseScale(s string) (Scale, error) {
 // machine (no CUDA driver or GPU); the runner records it as unavailable.
 var ErrUnavailable = errors.New("unavailable on this machine")
 
-// markUnavailable turns a GPU backend's "no driver or no device" error into
-// ErrUnavailable, keeping its message; other errors pass unchanged.
+// unavailableError marks a backend's own "no driver or no device" error as
+// ErrUnavailable without adding ErrUnavailable's words to its message: the
+// backend's message already says CUDA is unavailable and why, and a message
+// that says it twice ("unavailable on this machine: cuda/fast: CUDA
+// unavailable: ...") is what issue 28 asked to end.
+type unavailableError struct{ err error }
+
+func (e *unavailableError) Error() string   { return e.err.Error() }
+func (e *unavailableError) Unwrap() []error { return []error{ErrUnavailable, e.err} }
+
+// markUnavailable turns a GPU backend's "no driver or no device" error
+// (driver.ErrUnavailable) into one that also matches ErrUnavailable, its
+// message unchanged; other errors pass unchanged.
 func markUnavailable(err error) error {
 	if err != nil && errors.Is(err, driver.ErrUnavailable) && !errors.Is(err, ErrUnavailable) {
-		return fmt.Errorf("%w: %w", ErrUnavailable, err)
+		return &unavailableError{err}
 	}
 	return err
 }
@@ -60,6 +71,10 @@ var cudaDevices = sync.OnceValues(driver.DeviceCount)
 // wraps ErrUnavailable. The runner asks before any budget decision and before
 // it sets a case up, so that a machine without a GPU spends nothing on cells
 // that cannot run and records them unavailable, never skipped.
+//
+// The message says each thing once: the implementation, then the driver's
+// reason ("cuda/fast: CUDA unavailable: cannot load the CUDA driver library:
+// libcuda.so.1: cannot open shared object file: ...").
 func Available(impl string) error {
 	if !strings.HasPrefix(impl, "cuda/") {
 		return nil
@@ -69,9 +84,39 @@ func Available(impl string) error {
 		return markUnavailable(fmt.Errorf("%s: %w", impl, err))
 	}
 	if n == 0 {
-		return fmt.Errorf("%w: %s: no CUDA device", ErrUnavailable, impl)
+		return markUnavailable(fmt.Errorf("%s: %w: no CUDA device", impl, driver.ErrUnavailable))
 	}
 	return nil
+}
+
+// UnavailableNote is the line a table shows for an implementation recorded
+// unavailable with message msg, saying each thing once: "cuda/fast: CUDA
+// unavailable: cannot load the CUDA driver library: libcuda.so.1: ...".
+// Messages written before issue 28's fix ("unavailable on this machine:
+// cuda/fast: CUDA unavailable: ...") lose their repeated prefixes.
+func UnavailableNote(impl, msg string) string {
+	reason := strings.TrimSpace(msg)
+	for {
+		before := reason
+		reason = strings.TrimPrefix(reason, ErrUnavailable.Error()+": ")
+		if impl != "" {
+			reason = strings.TrimPrefix(reason, impl+": ")
+		}
+		if reason == before {
+			break
+		}
+	}
+	if reason == "" {
+		return impl + " unavailable"
+	}
+	if mentionsUnavailable(reason) {
+		return impl + ": " + reason
+	}
+	return impl + " unavailable: " + reason
+}
+
+func mentionsUnavailable(s string) bool {
+	return strings.Contains(strings.ToLower(s), "unavailable")
 }
 
 // Options are the run-wide settings passed to every case.

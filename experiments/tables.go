@@ -95,6 +95,10 @@ func StatusNotes(recs []bench.Record, experiment string) []string {
 		if r.Status != bench.StatusUnavailable {
 			where = " at " + r.Params.String()
 		}
+		if r.Status == bench.StatusUnavailable {
+			notes = append(notes, UnavailableNote(r.Impl, r.Error))
+			continue
+		}
 		notes = append(notes, fmt.Sprintf("%s %s%s: %s", r.Impl, r.Status, where, r.Error))
 	}
 	return notes

@@ -353,7 +353,7 @@ func SolveBatch(ctx context.Context, b *Batch, im Impl, workers int) (*BatchOutp
 		})
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s: %w", b.Name, im.Name, err)
+		return nil, fmt.Errorf("%s: %w", b.Name, NameImpl(im.Name, err))
 	}
 	return out, nil
 }

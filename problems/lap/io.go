@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -431,6 +432,19 @@ type Solution struct {
 	MS float64 `json:"ms"`
 }
 
+// NameImpl names the implementation in err's message unless the
+// implementation already did: the CUDA ones name themselves ("cuda/fast:
+// CUDA unavailable: ...", "cuda/fast batch: ..."), so that each message says
+// the name once. Callers that report an implementation's error use it in
+// place of fmt.Errorf("%s: %w", impl, err).
+func NameImpl(impl string, err error) error {
+	msg := err.Error()
+	if strings.HasPrefix(msg, impl+": ") || strings.HasPrefix(msg, impl+" ") || strings.Contains(msg, ": "+impl+": ") {
+		return err
+	}
+	return fmt.Errorf("%s: %w", impl, err)
+}
+
 // DefaultImpl is the implementation `semibench solve lap` uses when none is
 // named (looked up in impls.LAP).
 const DefaultImpl = "cpu/jv"
@@ -457,7 +471,7 @@ func Solve(ctx context.Context, c *Costs, im Impl, maximize bool) (*Solution, er
 		res, err := im.Solve(ctx, m, nil)
 		ms := float64(time.Since(t0).Nanoseconds()) / 1e6
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %w", c.Name, impl, err)
+			return nil, fmt.Errorf("%s: %w", c.Name, NameImpl(impl, err))
 		}
 		if err := Certify(m, res); err != nil {
 			return nil, fmt.Errorf("%s: %s: the answer failed its check: %w", c.Name, impl, err)
@@ -498,7 +512,7 @@ func Solve(ctx context.Context, c *Costs, im Impl, maximize bool) (*Solution, er
 	res, err := im.SolveFloat(ctx, m, nil)
 	ms := float64(time.Since(t0).Nanoseconds()) / 1e6
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s: %w", c.Name, impl, err)
+		return nil, fmt.Errorf("%s: %w", c.Name, NameImpl(impl, err))
 	}
 	if err := CertifyFloat(m, res, FloatTolerance); err != nil {
 		return nil, fmt.Errorf("%s: %s: the answer failed its check: %w", c.Name, impl, err)

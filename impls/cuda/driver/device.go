@@ -64,6 +64,18 @@ func (d Device) Name() (string, error) {
 	return cBytesString(buf), nil
 }
 
+// PCIBusID returns the device's PCI address as "domain:bus:device.function"
+// in hex ("0000:3B:00.0", cuDeviceGetPCIBusId): the key that names the same
+// GPU to NVML and nvidia-smi, whose indices follow PCI order while CUDA's
+// ordinals follow CUDA_DEVICE_ORDER and CUDA_VISIBLE_DEVICES.
+func (d Device) PCIBusID() (string, error) {
+	buf := make([]byte, 32)
+	if err := call("cuDeviceGetPCIBusId", uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)), uintptr(d)); err != nil {
+		return "", err
+	}
+	return cBytesString(buf), nil
+}
+
 // Attribute is a CUdevice_attribute.
 type Attribute int32
 

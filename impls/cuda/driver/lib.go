@@ -134,19 +134,12 @@ var lib struct {
 // the first outcome.
 func load() error {
 	lib.once.Do(func() {
-		var errs []string
-		for _, name := range libNames {
-			h, err := purego.Dlopen(name, purego.RTLD_NOW|purego.RTLD_GLOBAL)
-			if err == nil {
-				lib.handle = h
-				break
-			}
-			errs = append(errs, err.Error())
-		}
-		if lib.handle == 0 {
-			lib.err = fmt.Errorf("%w: cannot load the CUDA driver library libcuda.so.1 (%s)", ErrUnavailable, strings.Join(errs, "; "))
+		h, _, err := OpenFirst(purego.RTLD_NOW|purego.RTLD_GLOBAL, libNames...)
+		if err != nil {
+			lib.err = loadFailure(err)
 			return
 		}
+		lib.handle = h
 		lib.syms = map[string]uintptr{}
 		if err := call("cuInit", 0); err != nil {
 			var de *Error
@@ -157,6 +150,13 @@ func load() error {
 		}
 	})
 	return lib.err
+}
+
+// loadFailure is the error of a driver library that did not open: the
+// sentinel once, then dlerror's text for each name tried (each names its
+// library).
+func loadFailure(err error) error {
+	return fmt.Errorf("%w: cannot load the CUDA driver library: %w", ErrUnavailable, err)
 }
 
 // Init opens the driver library and calls cuInit once per process. It

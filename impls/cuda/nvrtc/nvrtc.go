@@ -18,6 +18,8 @@ import (
 	"unsafe"
 
 	"github.com/ebitengine/purego"
+
+	"github.com/semibench/semibench/impls/cuda/driver"
 )
 
 // ErrNotFound is matched (errors.Is) when no NVRTC library could be loaded.
@@ -51,6 +53,7 @@ var lib struct {
 	minor   int
 	syms    map[string]uintptr
 	tried   []string
+	reasons []string // dlerror's text for candidates that exist but did not load
 	version string
 }
 
@@ -118,8 +121,27 @@ func pythonSitePackages() []string {
 	return strings.Fields(string(out))
 }
 
+// open dlopens one candidate, reading dlerror on the same OS thread
+// (driver.Dlopen).
 func open(path string) (uintptr, error) {
-	return purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL)
+	return driver.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL)
+}
+
+// notFound is the error when no candidate loads: the names tried, then, for
+// each candidate that failed for another reason than being absent (a file
+// that exists but does not load: a wrong architecture, a missing
+// dependency), dlerror's text, which names the file.
+func notFound(tried, reasons []string) error {
+	s := "tried " + strings.Join(tried, ", ")
+	if len(reasons) > 0 {
+		s += "; " + strings.Join(reasons, "; ")
+	}
+	return fmt.Errorf("%w: %s", ErrNotFound, s)
+}
+
+// absent reports whether a dlerror text says only that the file is not there.
+func absent(reason string) bool {
+	return strings.Contains(reason, "cannot open shared object file: No such file or directory")
 }
 
 func load() error {
@@ -135,9 +157,13 @@ func load() error {
 					}
 				}
 				lib.tried = append(lib.tried, c)
-				if h, err := open(c); err == nil {
+				h, err := open(c)
+				if err == nil {
 					lib.handle, lib.path = h, c
 					return true
+				}
+				if !absent(err.Error()) {
+					lib.reasons = append(lib.reasons, err.Error())
 				}
 			}
 			return false
@@ -150,7 +176,7 @@ func load() error {
 				}
 			}
 			if !try(more) {
-				lib.err = fmt.Errorf("%w: tried %s", ErrNotFound, strings.Join(lib.tried, ", "))
+				lib.err = notFound(lib.tried, lib.reasons)
 				return
 			}
 		}

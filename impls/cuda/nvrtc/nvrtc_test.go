@@ -83,3 +83,25 @@ func TestCompileHeaders(t *testing.T) {
 		t.Fatalf("a missing header must fail with the log naming it: %v", err)
 	}
 }
+
+// TestNotFoundMessage checks the error when nothing loads: it matches
+// ErrNotFound, lists the names tried, and keeps dlerror's text only for
+// candidates that exist but did not load.
+func TestNotFoundMessage(t *testing.T) {
+	err := notFound([]string{"libnvrtc.so.13", "/x/libnvrtc.so.12"}, []string{"/x/libnvrtc.so.12: wrong ELF class: ELFCLASS32"})
+	if !errors.Is(err, ErrNotFound) {
+		t.Fatalf("%v does not match ErrNotFound", err)
+	}
+	want := "NVRTC not found: tried libnvrtc.so.13, /x/libnvrtc.so.12; /x/libnvrtc.so.12: wrong ELF class: ELFCLASS32"
+	if err.Error() != want {
+		t.Errorf("got %q\nwant %q", err, want)
+	}
+	if !absent("libnvrtc.so.13: cannot open shared object file: No such file or directory") || absent("/x/libnvrtc.so.12: wrong ELF class: ELFCLASS32") {
+		t.Error("absent must tell a missing file from one that does not load")
+	}
+	if err := Load(); err != nil && !errors.Is(err, ErrNotFound) {
+		t.Errorf("Load: %v", err)
+	} else if err != nil && strings.Contains(err.Error(), "; ;") {
+		t.Errorf("Load: empty reason in %q", err)
+	}
+}
