@@ -227,6 +227,8 @@ func init() {
 		Tables: func(run []bench.Record) []report.Table { return hungarianRelTable(run, "hungarian/fig4") },
 		Claims: func(run []bench.Record) []Claim { return hungarianRelClaims(run, "hungarian/fig4") },
 		Needs:  hungarianFig4Needs,
+		// Table 1's cells of the same costs, code and statistic.
+		SameAs: []SameAs{{Experiment: "hungarian/table1", Impls: []string{"cpu/paper", "cpu/jv"}}},
 		Plots:  func(run []bench.Record) []report.Plot { return hungarianRelPlots(run, "hungarian/fig4") },
 	})
 	Register(&Experiment{
@@ -247,6 +249,7 @@ func init() {
 		Tables: func(run []bench.Record) []report.Table { return hungarianRelTable(run, "hungarian/fig5") },
 		Claims: func(run []bench.Record) []Claim { return hungarianRelClaims(run, "hungarian/fig5") },
 		Needs:  hungarianFig5Needs,
+		SameAs: []SameAs{{Experiment: "hungarian/table1", Impls: []string{"cpu/paper", "cpu/jv"}}},
 		Plots:  func(run []bench.Record) []report.Plot { return hungarianRelPlots(run, "hungarian/fig5") },
 	})
 }

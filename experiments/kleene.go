@@ -158,7 +158,9 @@ func init() {
 		Tables:      kleeneTable3,
 		Claims:      kleeneTable3Claims,
 		Needs:       kleeneTable3Needs,
-		Plots:       func(run []bench.Record) []report.Plot { return kleenePlots(run, "kleene/table3") },
+		// The CPU cells are Table 2's: the same DAGs, code and statistic.
+		SameAs: []SameAs{{Experiment: "kleene/table2", Impls: []string{"cpu/paper", "cpu/fast"}}},
+		Plots:  func(run []bench.Record) []report.Plot { return kleenePlots(run, "kleene/table3") },
 	})
 }
 

@@ -74,6 +74,9 @@ type Config struct {
 	// (an error wrapping experiments.ErrUnavailable when not); nil means
 	// experiments.Available.
 	Available func(impl string) error
+	// GPUState reads the GPUs around each cuda/ cell (nvml.Sampler); nil
+	// records none.
+	GPUState bench.GPUSampler
 	// DeviceMemory is one GPU's memory in bytes, for the cells' declared
 	// needs; 0: unknown (not checked).
 	DeviceMemory uint64
@@ -532,13 +535,18 @@ func (r *run) measure(c *cell, est float64) (bench.Record, error) {
 		rec.Note = fmt.Sprintf("one run without warm-up: one run was estimated at %s, beyond the %s long-run threshold",
 			duration(r.est.estimate(c.exp, c.impl, c.cs.Work)).Round(time.Second), r.cfg.LongRun)
 	}
-	phases, err := bench.Measure(r.ctx, proto,
+	var watch *bench.GPUWatch // nil-safe: Wrap returns its function, Finish nil
+	if strings.HasPrefix(c.impl, "cuda/") && r.cfg.GPUState != nil {
+		watch = bench.NewGPUWatch(r.cfg.GPUState, max(1, r.cfg.Options.GPUs), proto)
+	}
+	phases, err := bench.Measure(r.ctx, proto, watch.Wrap(
 		func(ctx context.Context, rec *bench.Recorder) error {
 			o, err := inst.Run(ctx, c.impl, rec)
 			last = o
 			return err
-		})
+		}))
 	wall.MeasureMS = msSince(began)
+	rec.GPU = watch.Finish()
 	switch {
 	case errors.Is(err, experiments.ErrUnavailable):
 		rec.Status, rec.Error = bench.StatusUnavailable, err.Error()

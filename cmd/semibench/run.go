@@ -6,12 +6,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/semibench/semibench/bench/report"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/semibench/semibench/bench/report"
+	"github.com/semibench/semibench/impls/cuda/nvml"
+	"github.com/semibench/semibench/internal/sysmem"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
@@ -63,18 +67,20 @@ type runFlags struct {
 	seed             uint64
 	budget           time.Duration
 	format           string
+	shard, memory    string
+	resume           bool
 }
 
 // budgetUsage documents --budget for run and reproduce.
-const budgetUsage = "bound the run: every experiment's headline cells (its fast implementations at the paper's sizes, on each backend present) " +
-	"run first, the GPU's before the CPU's, then the others, each cheapest first; a cell whose estimate exceeds the time left is skipped, " +
+const budgetUsage = "bound the run: the cells that decide the papers' claims run first (every claim below the paper's sizes, then at them, " +
+	"the cheapest claim first), then the rest of the tables, the cheapest first; a cell whose estimate exceeds the time left is skipped, " +
 	"and the run stops when the budget ends (0: no limit)"
 
 func (f *runFlags) register(fs *flag.FlagSet, scale string, budget time.Duration) {
 	fs.StringVar(&f.scale, "scale", scale, "input sizes: quick (seconds), paper (the papers' sizes) or large (beyond them)")
 	fs.StringVar(&f.impl, "impl", "", "run only the implementations matching this pattern (e.g. cpu/*, cuda/fast; comma-separated)")
 	fs.StringVar(&f.where, "where", "", "run only the cells whose parameters match, e.g. n=8192,range=n|10n (NAME=VALUE[|VALUE...], comma-separated)")
-	fs.IntVar(&f.reps, "reps", 5, "timed repetitions per cell (after the warm-up)")
+	fs.IntVar(&f.reps, "reps", runner.DefaultReps, "timed repetitions per cell (after the warm-up; 6 is the fewest benchstat trusts)")
 	fs.IntVar(&f.warmup, "warmup", 1, "untimed warm-up runs per cell")
 	fs.StringVar(&f.out, "out", "", "result file (default results/<machine-label>/<timestamp>.json)")
 	fs.DurationVar(&f.budget, "budget", budget, budgetUsage)
@@ -82,6 +88,11 @@ func (f *runFlags) register(fs *flag.FlagSet, scale string, budget time.Duration
 	fs.IntVar(&f.gpus, "gpus", 1, "GPUs for implementations that split their work over devices")
 	fs.Uint64Var(&f.seed, "seed", 1, "generator seed")
 	fs.StringVar(&f.format, "format", report.FormatText, "table format: "+strings.Join(report.Formats(), ", "))
+	fs.StringVar(&f.shard, "shard", "", "run the K-th of N shards of the plan (K/N: balanced by estimated cost, a claim's cells in one shard; "+
+		"run every K on machines of one kind and merge the files with table --merge or claims)")
+	fs.BoolVar(&f.resume, "resume", false, "with --out naming a file of an earlier run of this commit, scale and machine: measure only the cells not already ok in it")
+	fs.StringVar(&f.memory, "memory", "", "host memory the plan may fill (e.g. 500GiB), where the machine's own figure is wrong "+
+		"(default: the cgroup's limit when set, else MemTotal)")
 }
 
 // config validates every flag and the implementation pattern against the
@@ -115,9 +126,21 @@ func (f *runFlags) config(exps []*experiments.Experiment) (runner.Config, error)
 		return runner.Config{}, usagef("--where: %v", err)
 	}
 	cfg := runner.Config{Scale: sc, Impl: f.impl, Where: where, Reps: f.reps, Warmup: f.warmup, Budget: f.budget,
-		Options: opts}
-	if isTerminal(os.Stderr) {
-		cfg.Progress = os.Stderr
+		Options: opts, Progress: os.Stderr, Terminal: isTerminal(os.Stderr), GPUState: nvml.Sampler}
+	if f.shard != "" {
+		if cfg.Shard, err = runner.ParseShard(f.shard); err != nil {
+			return runner.Config{}, usagef("--shard: %v", err)
+		}
+	}
+	if f.memory != "" {
+		b, err := parseBytes(f.memory)
+		if err != nil {
+			return runner.Config{}, usagef("--memory: %v", err)
+		}
+		sysmem.SetLimit(b)
+	}
+	if f.resume && f.out == "" {
+		return runner.Config{}, usagef("--resume needs --out naming the result file to resume")
 	}
 	return cfg, nil
 }
@@ -133,8 +156,20 @@ func execute(ctx context.Context, cfg runner.Config, f *runFlags, exps []*experi
 	if out == "" {
 		out = filepath.Join("results", machine.Label, started.Format("20060102-150405")+".json")
 	}
+	if len(machine.GPUs) > 0 {
+		cfg.DeviceMemory = machine.GPUs[0].MemoryBytes
+	}
+	if f.resume {
+		done, err := resumable(out, machine, string(cfg.Scale))
+		if err != nil {
+			return nil, "", err
+		}
+		cfg.Done = done
+	}
+	limit := sysmem.HostLimit()
 	app, err := bench.NewAppender(out, &bench.File{Schema: bench.SchemaVersion, Semibench: bench.CurrentBuild(),
-		Machine: machine, Started: started, Scale: string(cfg.Scale), Budget: budgetText(cfg.Budget)})
+		Machine: machine, Started: started, Scale: string(cfg.Scale), Budget: budgetText(cfg.Budget),
+		Memory: &bench.MemoryLimit{Bytes: limit.Bytes, Source: limit.Source}, Shard: cfg.Shard.String()})
 	if err != nil {
 		if errors.Is(err, bench.ErrNotRegular) || errors.Is(err, bench.ErrInUse) || errors.Is(err, bench.ErrIncompatible) {
 			return nil, "", usagef("--out: %v", err) // refused before any work: the path is the user's choice
@@ -142,7 +177,8 @@ func execute(ctx context.Context, cfg runner.Config, f *runFlags, exps []*experi
 		return nil, "", fmt.Errorf("result file: %w", err)
 	}
 	defer app.Close()
-	fmt.Fprintf(os.Stderr, "semibench: writing %s (%s scale, %d experiment(s))\n", out, cfg.Scale, len(exps))
+	fmt.Fprintf(os.Stderr, "semibench: writing %s (%s scale, %d experiment(s)%s; host memory limit %.1f GiB from %s)\n",
+		out, cfg.Scale, len(exps), shardText(cfg.Shard), float64(limit.Bytes)/(1<<30), limit.Source)
 	err = runner.Run(ctx, cfg, exps, app)
 	if err != nil && ctx.Err() != nil {
 		err = fmt.Errorf("interrupted; %d finished record(s) kept in %s: %w", len(app.File().Records), out, err)
@@ -221,6 +257,7 @@ func reproduce(ctx context.Context, args []string, exps []*experiments.Experimen
 	if err != nil {
 		return err
 	}
+	cfg.Reserve = reportReserve(cfg.Budget)
 	file, out, runErr := execute(ctx, cfg, &f, exps)
 	if file == nil {
 		return runErr
@@ -242,6 +279,16 @@ func reproduce(ctx context.Context, args []string, exps []*experiments.Experimen
 	}
 	fmt.Fprintf(os.Stderr, "semibench: results %s, report %s, %d plot file(s) in %s\n", out, report, len(plots), dir)
 	return cmp.Or(runErr, plotErr, err, failedCells(file))
+}
+
+// reportReserve is the part of reproduce's budget kept for the report and
+// the plots after the cells: a twenty-fifth of it, between 5 and 45 s, so
+// that the whole command ends within its budget.
+func reportReserve(budget time.Duration) time.Duration {
+	if budget <= 0 {
+		return 0
+	}
+	return min(max(budget/25, 5*time.Second), 45*time.Second, budget/2)
 }
 
 // budgetText is a budget as a result file keeps it: empty when unlimited.
@@ -274,4 +321,63 @@ func printTables(tables []report.Table, format string) error {
 func isTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// shardText is ", shard K/N" for a sharded run.
+func shardText(s runner.Shard) string {
+	if s.N <= 1 {
+		return ""
+	}
+	return ", shard " + s.String()
+}
+
+// resumable returns the keys of the cells already ok in the result file
+// at path, which must be an earlier run of this commit, scale and
+// machine; a file that does not exist yet resumes nothing.
+func resumable(path string, m bench.Machine, scale string) (map[string]bool, error) {
+	f, err := bench.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("--resume: %w", err)
+	}
+	build := bench.CurrentBuild()
+	switch {
+	case f.Scale != scale:
+		return nil, usagef("--resume: %s is a %s-scale run, this one is %s scale", path, f.Scale, scale)
+	case f.Machine.Label != m.Label:
+		return nil, usagef("--resume: %s was measured on %s, this machine is %s", path, f.Machine.Label, m.Label)
+	case f.Semibench.Commit != build.Commit || strings.HasSuffix(build.Commit, "+dirty"):
+		return nil, usagef("--resume: %s was written by commit %s, this binary is %s: its cells would mix two versions of the code", path, f.Semibench.Commit, build.Commit)
+	}
+	done := map[string]bool{}
+	for _, r := range f.Records {
+		if r.Status == bench.StatusOK {
+			done[r.Key()] = true
+		}
+	}
+	return done, nil
+}
+
+// parseBytes reads a size such as 512GiB, 500GB, 64MiB or a byte count.
+func parseBytes(s string) (uint64, error) {
+	units := []struct {
+		suffix string
+		mult   float64
+	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"B", 1}}
+	for _, u := range units {
+		if num, ok := strings.CutSuffix(s, u.suffix); ok {
+			v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+			if err != nil || v <= 0 || v*u.mult >= 1<<63 {
+				return 0, fmt.Errorf("not a size: %q (want e.g. 512GiB)", s)
+			}
+			return uint64(v * u.mult), nil
+		}
+	}
+	v, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || v == 0 {
+		return 0, fmt.Errorf("not a size: %q (want e.g. 512GiB)", s)
+	}
+	return v, nil
 }
