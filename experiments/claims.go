@@ -30,7 +30,7 @@ type Claim struct {
 	// Paper is the paper's short name with its file number ("Kleene (000)").
 	Paper string
 	// Experiment is the experiment whose tables show the claim; the report
-	// links the claim to them. claimsOf fills it in.
+	// links the claim to them. AllClaims fills it in.
 	Experiment string
 	// Where is the paper's table, figure or section ("Table 3").
 	Where string
@@ -44,6 +44,11 @@ type Claim struct {
 	// Reason says why a claim was not run (skipped by the budget with its
 	// estimate, unavailable, not in this run) or qualifies a verdict.
 	Reason string
+	// Class presets the claim's evidence class when its rule's outcome is
+	// never scored: NotComparable or ByConstruction; empty otherwise.
+	Class Verdict
+	// Rerun is the command that re-runs the cells the claim reads.
+	Rerun string
 }
 
 // paperNames are the papers' short names, by file in shared/papers.
@@ -62,7 +67,26 @@ func (c Claim) note() string {
 	if c.Reason != "" {
 		s += " (" + c.Reason + ")"
 	}
-	return s + "."
+	s += "."
+	if c.Rerun != "" {
+		s += " Re-run: `" + c.Rerun + "`."
+	}
+	return s
+}
+
+// Short is the claim in words without its rule: the text up to where it
+// turns to ours (": ours", " Ours:"), at most 200 characters.
+func (c Claim) Short() string {
+	t := c.Text
+	for _, cut := range []string{": ours", " Ours:", ". Ours", ". Reproduced"} {
+		if i := strings.Index(t, cut); i > 0 {
+			t = t[:i]
+		}
+	}
+	if len(t) > 200 {
+		t = t[:197] + "..."
+	}
+	return strings.TrimSuffix(t, ".") + "."
 }
 
 // verdictText is the verdict with its reason.
@@ -199,30 +223,6 @@ func exactClaim(c Claim, ok int, bad []string, cells []claimCell) Claim {
 		}
 	}
 	return c
-}
-
-// claimsOf returns the claims experiment name shows in its tables: its
-// own and those of the experiments measured by it that have no records of
-// their own in run (whose tables it renders), each with Experiment set.
-func claimsOf(name string, run []bench.Record) []Claim {
-	var out []Claim
-	present := experimentsIn(run)
-	for _, e := range All() {
-		if e.Claims == nil {
-			continue
-		}
-		if e.Name != name && (e.MeasuredBy != name || slices.Contains(present, e.Name)) {
-			continue
-		}
-		for _, c := range e.Claims(run) {
-			c.Experiment = name
-			if c.Paper == "" {
-				c.Paper = paperNames[e.Paper]
-			}
-			out = append(out, c)
-		}
-	}
-	return out
 }
 
 // AllClaims returns the claims of every registered experiment on run, in

@@ -181,7 +181,7 @@ func TestReportSummary(t *testing.T) {
 	}
 	doc := string(data)
 	for _, want := range []string{
-		"- Cells: 5: 2 ok, 1 failed (1 of them failed their check), 1 skipped by the budget, 1 unavailable.",
+		"- Cells: 5: 2 ok, 1 failed (1 of them failed their check), 1 skipped (by the budget or memory), 1 unavailable.",
 		"- Scale paper, budget 1m0s.",
 		"last cell finished 2026-01-02 03:06:05 UTC: 2m0s",
 		"GPU 0: Test GPU (sm_9.0)",
@@ -219,7 +219,7 @@ func TestReportSummary(t *testing.T) {
 		t.Errorf("the claim notes are missing from the tables:\n%s", doc)
 	}
 	// Claims of experiments not in the run are not run and link nowhere.
-	if !strings.Contains(doc, "| Hungarian (001) | Fig. 4 |") || !strings.Contains(doc, "hungarian/fig4 not in this run") {
+	if !strings.Contains(doc, "| Hungarian (001) | Fig. 4 |") || !strings.Contains(doc, "not in this run: cpu/paper n=8192,range=n") {
 		t.Errorf("a claim of an experiment not in the run is not marked so:\n%s", doc)
 	}
 }

@@ -199,10 +199,10 @@ func TestDominationSearchClaims(t *testing.T) {
 func TestDominationV4FasterClaim(t *testing.T) {
 	claim := func(run []bench.Record) Claim { return dominationTable5Claims(run)[4] }
 	base := []bench.Record{
-		domRec("domination/table5", domV3, 8, bench.TotalPhase, 700),
-		domRec("domination/table5", domV4, 8, bench.TotalPhase, 650),
-		domRec("domination/table5", domV3, 9, bench.TotalPhase, 4000),
-		domRec("domination/table5", domV4, 9, bench.TotalPhase, 4100),
+		withSamples(domRec("domination/table5", domV3, 8, bench.TotalPhase, 700), 700, 701, 702, 703, 704, 705),
+		withSamples(domRec("domination/table5", domV4, 8, bench.TotalPhase, 650), 650, 651, 652, 653, 654, 655),
+		withSamples(domRec("domination/table5", domV3, 9, bench.TotalPhase, 4000), 4000, 4001, 4002, 4003, 4004, 4005),
+		withSamples(domRec("domination/table5", domV4, 9, bench.TotalPhase, 4100), 4100, 4101, 4102, 4103, 4104, 4105),
 		{Experiment: "domination/table5", Impl: domV4, Params: dominationParams(10), Status: bench.StatusSkipped, EstimateMS: 4e4},
 		domRec("domination/table5", domV3, 10, bench.TotalPhase, 30000),
 	}
@@ -211,6 +211,14 @@ func TestDominationV4FasterClaim(t *testing.T) {
 	}
 	if c := claim(base[:2]); c.Verdict != Reproduced || !strings.Contains(c.Ours, "m = 8") {
 		t.Errorf("V4 faster at m = 8: %+v", c)
+	}
+	// Samples that overlap: the difference is within the noise.
+	noisy := []bench.Record{
+		withSamples(domRec("domination/table5", domV3, 8, bench.TotalPhase, 700), 640, 700, 760, 650, 720, 690),
+		withSamples(domRec("domination/table5", domV4, 8, bench.TotalPhase, 690), 645, 705, 750, 660, 690, 680),
+	}
+	if c := claim(noisy); c.Verdict != Inconclusive {
+		t.Errorf("V4 and V3 within the noise: %+v", c)
 	}
 	if c := claim(base[4:]); c.Verdict != NotRun || !strings.Contains(c.Reason, "skipped") || !strings.Contains(c.Reason, domV4) {
 		t.Errorf("V4 skipped at m = 10: %+v", c)
@@ -266,4 +274,10 @@ func TestDominationTablesShowSearches(t *testing.T) {
 	if t.Failed() {
 		t.Log(text)
 	}
+}
+
+// withSamples gives a record's first phase the samples.
+func withSamples(r bench.Record, samples ...float64) bench.Record {
+	r.Phases[0].SamplesMS = samples
+	return r
 }

@@ -176,6 +176,9 @@ func domTable2Needs(s Scale, o Options) []Need {
 	const exp = "domination/table2"
 	at := func(m int) []CellRef { return cells(exp, []string{"cuda/paper"}, dominationParams(m)) }
 	ms := caseCells(exp, s, o, []string{"cuda/paper"}, nil)
+	if len(ms) == 0 {
+		return nil
+	}
 	least := at(intOf(ms[0].Params, "m"))
 	return []Need{byScale(exp+"#gpu-time", s, at(12), least)}
 }

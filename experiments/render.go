@@ -47,6 +47,7 @@ func RenderTables(f *bench.File, only string) ([]report.Table, error) {
 // renderSections is RenderTables, kept per experiment.
 func renderSections(f *bench.File, only string) ([]section, error) {
 	var out []section
+	var judged []Claim
 	found := false
 	for _, name := range experimentsIn(f.Records) {
 		if only != "" && name != only {
@@ -59,11 +60,16 @@ func renderSections(f *bench.File, only string) ([]section, error) {
 			continue
 		}
 		tables := e.Tables(f.Records)
-		if claims := claimsOf(name, f.Records); len(claims) > 0 && len(tables) > 0 {
+		if judged == nil {
+			judged = JudgeFile(f)
+		}
+		if len(tables) > 0 {
 			last := &tables[len(tables)-1]
 			last.Notes = slices.Clone(last.Notes)
-			for _, c := range claims {
-				last.Notes = append(last.Notes, c.note())
+			for _, c := range judged {
+				if c.Experiment == name {
+					last.Notes = append(last.Notes, c.note())
+				}
 			}
 		}
 		out = append(out, section{name, tables})
@@ -153,10 +159,12 @@ func WriteReport(path string, f *bench.File, plots []string, budget time.Duratio
 	return os.Rename(tmp.Name(), path)
 }
 
-// writeSummary writes the report's opening: the machine, scale, budget and
-// duration, the cells by status, and a row per paper claim with its verdict,
-// linked to the section of the report that shows it (the anchor of its
-// experiment's last table heading, where the claim's note is).
+// writeSummary writes the report's opening: the machine, scale, budget
+// and duration, where the wall time went, the cells by status, the claims
+// per paper by verdict, the claims not reproduced, and a row per claim
+// with its verdict, linked to the section of the report that shows it
+// (the anchor of its experiment's last table heading, where the claim's
+// note and rule are).
 func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []section) {
 	fmt.Fprintf(w, "# semibench report: %s\n\n", f.Machine.Label)
 	slugs := slugger{}
@@ -178,12 +186,19 @@ func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []secti
 	if budget > 0 {
 		b = budget.String()
 	}
-	fmt.Fprintf(w, "- Scale %s, budget %s.\n", f.Scale, b)
+	shard := ""
+	if f.Shard != "" {
+		shard = ", shard " + f.Shard
+	}
+	fmt.Fprintf(w, "- Scale %s, budget %s%s.\n", f.Scale, b, shard)
 	fmt.Fprintf(w, "- Started %s", f.Started.Format("2006-01-02 15:04:05 MST"))
 	if end := lastFinished(f.Records); !end.IsZero() {
 		fmt.Fprintf(w, ", last cell finished %s: %s", end.Format("2006-01-02 15:04:05 MST"), end.Sub(f.Started).Round(time.Second))
 	}
 	fmt.Fprintln(w, ".")
+	if line := WallText(f); line != "" {
+		fmt.Fprintf(w, "- %s\n", line)
+	}
 	n := map[string]int{}
 	for _, r := range f.Records {
 		n[r.Status]++
@@ -192,7 +207,7 @@ func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []secti
 	if k := n[bench.StatusCheckFailed]; k > 0 {
 		failed += fmt.Sprintf(" (%d of them failed their check)", k)
 	}
-	fmt.Fprintf(w, "- Cells: %d: %d ok, %s, %d skipped by the budget, %d unavailable.\n\n",
+	fmt.Fprintf(w, "- Cells: %d: %d ok, %s, %d skipped (by the budget or memory), %d unavailable.\n\n",
 		len(f.Records), n[bench.StatusOK], failed, n[bench.StatusSkipped], n[bench.StatusUnavailable])
 
 	anchors := map[string]string{}
@@ -203,26 +218,128 @@ func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []secti
 			}
 		}
 	}
-	claims := AllClaims(f.Records)
+	claims := JudgeFile(f)
 	if len(claims) == 0 {
 		return
 	}
-	v := map[Verdict]int{}
-	for _, c := range claims {
-		v[c.Verdict]++
+	roll := RollUp(claims)
+	_ = roll.Render(w, report.FormatMarkdown) // w's errors surface at its Flush
+	fmt.Fprintln(w)
+	for _, v := range []Verdict{NotReproduced, Inconclusive} {
+		var rows []string
+		for _, c := range claims {
+			if c.Verdict == v {
+				rows = append(rows, fmt.Sprintf("- %s %s: %s Ours: %s. `%s`", c.Paper, c.Where, c.Short(), c.Ours, c.Rerun))
+			}
+		}
+		if len(rows) > 0 {
+			fmt.Fprintf(w, "**%s** (%d):\n\n%s\n\n", capitalize(string(v)), len(rows), strings.Join(rows, "\n"))
+		}
 	}
-	fmt.Fprintf(w, "The papers' claims: %d reproduced, %d exceeded, %d not reproduced, %d not run. Each links to the table whose notes give it.\n\n",
-		v[Reproduced], v[Exceeded], v[NotReproduced], v[NotRun])
+	fmt.Fprintln(w, "Every claim, with its verdict; each links to the table whose notes give its rule.")
+	fmt.Fprintln(w)
 	t := report.Table{Header: []string{"paper", "where", "claim", "paper's figure", "ours", "verdict"}}
 	for _, c := range claims {
 		where := c.Where
 		if a, ok := anchors[c.Experiment]; ok {
 			where = "[" + c.Where + "](#" + a + ")"
 		}
-		t.Rows = append(t.Rows, []string{c.Paper, where, c.Text, c.PaperFigure, c.Ours, c.verdictText()})
+		t.Rows = append(t.Rows, []string{c.Paper, where, c.Short(), c.PaperFigure, c.Ours, c.verdictText()})
 	}
-	_ = t.Render(w, report.FormatMarkdown) // w's errors surface at its Flush
+	_ = t.Render(w, report.FormatMarkdown)
 	fmt.Fprintln(w)
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// JudgeFile is Judge on a file's records, at its scale and schema.
+// A file that names no scale (a test's, or one older than the field) is
+// judged as paper scale, the only scale that scores.
+func JudgeFile(f *bench.File) []Claim {
+	sc, err := ParseScale(f.Scale)
+	if err != nil {
+		sc = Paper
+	}
+	return Judge(f.Records, sc, f.Schema)
+}
+
+// RollUp counts the claims per paper by verdict, a row per paper.
+func RollUp(claims []Claim) report.Table {
+	t := report.Table{Header: []string{"paper"}}
+	for _, v := range Verdicts {
+		t.Header = append(t.Header, string(v))
+	}
+	var papers []string
+	count := map[string]map[Verdict]int{}
+	for _, c := range claims {
+		if count[c.Paper] == nil {
+			count[c.Paper] = map[Verdict]int{}
+			papers = append(papers, c.Paper)
+		}
+		count[c.Paper][c.Verdict]++
+	}
+	total := map[Verdict]int{}
+	for _, p := range papers {
+		row := []string{p}
+		for _, v := range Verdicts {
+			row = append(row, fmt.Sprint(count[p][v]))
+			total[v] += count[p][v]
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	row := []string{"all"}
+	for _, v := range Verdicts {
+		row = append(row, fmt.Sprint(total[v]))
+	}
+	t.Rows = append(t.Rows, row)
+	return t
+}
+
+// WallText says where a run's wall time went, from its records' wall
+// accounting: the timed windows, the measurement around them (warm-up
+// runs, work between the windows), the untimed host work (setting cases
+// up: generation, digests, references; checks), and the harness's own
+// time (planning, writing records, everything else), with the peak
+// resident memory. Empty for files without the accounting.
+func WallText(f *bench.File) string {
+	var setup, measure, timed, check float64
+	var peak uint64
+	have := false
+	for _, r := range f.Records {
+		if r.Wall == nil {
+			continue
+		}
+		have = true
+		setup += r.Wall.SetupMS
+		measure += r.Wall.MeasureMS
+		timed += r.Wall.TimedMS
+		check += r.Wall.CheckMS
+		peak = max(peak, r.Wall.PeakRSS)
+	}
+	end := lastFinished(f.Records)
+	if !have || end.IsZero() {
+		return ""
+	}
+	wall := float64(end.Sub(f.Started)) / 1e6
+	harness := max(0, wall-setup-measure-check)
+	pct := func(x float64) string { return fmt.Sprintf("%.0f%%", 100*x/max(wall, 1)) }
+	s := fmt.Sprintf("Wall time %s: timed windows %s (%s), the rest of the measurement (warm-up, between windows) %s (%s), "+
+		"untimed host work %s (%s: case setup, i.e. generation, digests and references, %s; checks %s), the harness itself %s (%s).",
+		msDuration(wall), msDuration(timed), pct(timed), msDuration(measure-timed), pct(measure-timed),
+		msDuration(setup+check), pct(setup+check), msDuration(setup), msDuration(check), msDuration(harness), pct(harness))
+	if peak > 0 {
+		s += fmt.Sprintf(" Peak resident memory %.1f GiB", float64(peak)/(1<<30))
+		if f.Memory != nil {
+			s += fmt.Sprintf(" (limit %.1f GiB, from %s)", float64(f.Memory.Bytes)/(1<<30), f.Memory.Source)
+		}
+		s += "."
+	}
+	return s
 }
 
 // lastFinished is the latest finish time of the records, or zero.

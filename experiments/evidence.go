@@ -1,0 +1,415 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/semibench/semibench/bench"
+)
+
+// The evidence classes beside the three scored verdicts. Only a verdict
+// read from the cells at the paper's sizes (or the size the claim names),
+// on a comparable setting, from files of the current protocol, is scored:
+// every other is shown with its class and counted apart.
+const (
+	// Indicative: the rule's outcome below the paper's sizes (at quick
+	// scale, or where the paper's cells did not run).
+	Indicative Verdict = "indicative"
+	// NotComparable: a time on another class of machine (the authors'
+	// V100, a 48-core EPYC) or a construction of ours the paper does not
+	// give: ours is shown beside the paper's, without pass or fail.
+	NotComparable Verdict = "not comparable"
+	// ByConstruction: a property our code guarantees (a generator's own
+	// definition, an array built with the paper's count): shown, never
+	// counted.
+	ByConstruction Verdict = "by construction"
+	// Inconclusive: the difference the claim is about lies within the
+	// run-to-run noise of the samples.
+	Inconclusive Verdict = "inconclusive"
+	// OldProtocol: read from a schema-1 file, whose totals are not
+	// today's timing protocol: no verdict.
+	OldProtocol Verdict = "old protocol"
+)
+
+// Verdicts lists every verdict in the order summaries count them.
+var Verdicts = []Verdict{Reproduced, Exceeded, NotReproduced, Indicative, NotComparable, ByConstruction, Inconclusive, OldProtocol, NotRun}
+
+// Scored reports whether the verdict counts in the reproduced / not
+// reproduced tally.
+func (v Verdict) Scored() bool { return v == Reproduced || v == Exceeded || v == NotReproduced }
+
+// Decided reports whether the run said anything of the claim: every
+// verdict but not run.
+func (v Verdict) Decided() bool { return v != NotRun }
+
+// Judge returns the verdict on every claim of the papers from records
+// measured at scale, in files of the given schema (the lowest of the files
+// read): each claim's rule on the records, then its evidence class (see
+// the classes above), the reason a claim was not run naming what it would
+// need, and the command that re-runs the cells it reads.
+func Judge(recs []bench.Record, scale Scale, schema int) []Claim {
+	needs := map[string]Need{}
+	for _, n := range Needs(All(), scale, Options{}) {
+		needs[n.Claim] = n
+	}
+	idx := IndexRecords(recs)
+	out := AllClaims(recs)
+	for i := range out {
+		n, ok := needs[out[i].ID]
+		var np *Need
+		if ok {
+			np = &n
+		}
+		out[i] = classify(out[i], np, idx, scale, schema)
+	}
+	return out
+}
+
+// classify gives a claim computed by its rule its evidence class.
+func classify(c Claim, n *Need, idx Cells, scale Scale, schema int) Claim {
+	if n != nil {
+		c.Rerun = rerunCommand(*n, scale)
+	}
+	if c.Verdict == NotRun {
+		if n != nil {
+			c.Reason = needText(*n, idx, c.Reason)
+		}
+		return c
+	}
+	if schema < 2 {
+		c.Reason = joinReason("read from a schema-1 file (the old protocol, whose totals are not today's): no verdict; the rule gave "+string(c.Verdict), c.Reason)
+		c.Verdict = OldProtocol
+		return c
+	}
+	if c.Class != "" {
+		c.Reason = joinReason(classText(c.Class)+"; the rule gave "+string(c.Verdict), c.Reason)
+		c.Verdict = c.Class
+		return c
+	}
+	if c.Verdict == Inconclusive {
+		return c
+	}
+	if c.Verdict == NotReproduced && n != nil && anyCheckFailed(n.Paper, idx) {
+		return c // a wrong answer at the paper's size contradicts the claim whatever else ran
+	}
+	if scale != Paper || n == nil || len(n.Paper) == 0 || !allRan(n.Paper, idx) {
+		where := "below the paper's sizes"
+		if scale != Paper {
+			where = "at " + string(scale) + " scale, below the paper's sizes"
+		}
+		c.Reason = joinReason(where+": the rule gave "+string(c.Verdict), c.Reason)
+		c.Verdict = Indicative
+	}
+	return c
+}
+
+// classText says why a claim is of its preset class.
+func classText(v Verdict) string {
+	switch v {
+	case NotComparable:
+		return "another class of machine or a construction of ours, so no pass or fail"
+	case ByConstruction:
+		return "our construction guarantees it, so it is never counted"
+	}
+	return string(v)
+}
+
+func joinReason(a, b string) string {
+	if b == "" {
+		return a
+	}
+	return a + "; " + b
+}
+
+// lookup finds the record of a cell reference: through alternatives
+// ("a|b": an ok one first) and, for an experiment measured by another,
+// under the other's name.
+func lookup(ref CellRef, idx Cells) *bench.Record {
+	var found *bench.Record
+	for _, impl := range strings.Split(ref.Impl, "|") {
+		for _, exp := range []string{ref.Experiment, measuredBy(ref.Experiment)} {
+			if exp == "" {
+				continue
+			}
+			if r := idx.Get(exp, impl, ref.Params); r != nil && (found == nil || found.Status != bench.StatusOK && r.Status == bench.StatusOK) {
+				found = r
+			}
+		}
+	}
+	return found
+}
+
+// measuredBy is the experiment whose cells exp's tables read, or "".
+func measuredBy(exp string) string {
+	if e := registry[exp]; e != nil {
+		return e.MeasuredBy
+	}
+	return ""
+}
+
+// allRan reports whether every cell ran: its record ok, or failing its
+// check (a wrong answer at the paper's size is evidence too).
+func allRan(refs []CellRef, idx Cells) bool {
+	for _, ref := range refs {
+		if r := lookup(ref, idx); r == nil || r.Status != bench.StatusOK && r.Status != bench.StatusCheckFailed {
+			return false
+		}
+	}
+	return true
+}
+
+// anyCheckFailed reports whether a cell's answer failed its check.
+func anyCheckFailed(refs []CellRef, idx Cells) bool {
+	for _, ref := range refs {
+		if r := lookup(ref, idx); r != nil && r.Status == bench.StatusCheckFailed {
+			return true
+		}
+	}
+	return false
+}
+
+// needText says what a claim not run would need: a GPU before memory
+// before time, from the records of its cells at the paper's sizes (or
+// its cheaper cells when it has none there).
+func needText(n Need, idx Cells, reason string) string {
+	refs := n.Paper
+	if len(refs) == 0 {
+		refs = n.Least
+	}
+	var gpu, mem, absent []string
+	est := 0.0
+	skipped := 0
+	for _, ref := range refs {
+		r := lookup(ref, idx)
+		switch {
+		case r == nil:
+			absent = append(absent, ref.Impl+" "+ref.Params.String())
+		case r.Status == bench.StatusUnavailable:
+			gpu = append(gpu, ref.Impl)
+		case r.Status == bench.StatusSkipped && strings.Contains(r.Error, "memory"):
+			mem = append(mem, ref.Impl+" "+ref.Params.String()+": "+r.Error)
+		case r.Status == bench.StatusSkipped:
+			skipped++
+			est += r.EstimateMS
+		}
+	}
+	switch {
+	case len(gpu) > 0:
+		return "needs a GPU: " + strings.Join(uniq(gpu), ", ") + " cannot run on this machine"
+	case len(mem) > 0:
+		return mem[0]
+	case skipped > 0:
+		return fmt.Sprintf("skipped by the budget: %d of its cells, about %s more", skipped, msDuration(est))
+	case len(absent) > 0:
+		return "not in this run: " + strings.Join(absent[:min(3, len(absent))], "; ") + moreText(len(absent)-3)
+	}
+	return reason
+}
+
+func moreText(k int) string {
+	if k <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("; and %d more", k)
+}
+
+func uniq(s []string) []string {
+	slices.Sort(s)
+	return slices.Compact(s)
+}
+
+// msDuration renders milliseconds as a short duration.
+func msDuration(ms float64) string {
+	switch {
+	case ms >= 3600e3:
+		return fmt.Sprintf("%.1f h", ms/3600e3)
+	case ms >= 60e3:
+		return fmt.Sprintf("%.1f min", ms/60e3)
+	}
+	return fmt.Sprintf("%.1f s", ms/1e3)
+}
+
+// rerunCommand is the command that re-runs a claim's cells (at the
+// paper's sizes when it has them): one run per experiment, its
+// implementations and the parameter values of its cells.
+func rerunCommand(n Need, scale Scale) string {
+	refs := n.Paper
+	if len(refs) == 0 {
+		refs = n.Least
+	}
+	type group struct {
+		impls  []string
+		values map[string][]string
+		names  []string
+	}
+	var exps []string
+	groups := map[string]*group{}
+	for _, ref := range refs {
+		exp := ref.Experiment
+		if m := measuredBy(exp); m != "" {
+			exp = m
+		}
+		g := groups[exp]
+		if g == nil {
+			g = &group{values: map[string][]string{}}
+			groups[exp] = g
+			exps = append(exps, exp)
+		}
+		for _, impl := range strings.Split(ref.Impl, "|") {
+			if !slices.Contains(g.impls, impl) {
+				g.impls = append(g.impls, impl)
+			}
+		}
+		for _, p := range ref.Params {
+			if !slices.Contains(g.names, p.Name) {
+				g.names = append(g.names, p.Name)
+			}
+			if !slices.Contains(g.values[p.Name], p.Value) {
+				g.values[p.Name] = append(g.values[p.Name], p.Value)
+			}
+		}
+	}
+	var cmds []string
+	for _, exp := range exps {
+		g := groups[exp]
+		var where []string
+		for _, name := range g.names {
+			where = append(where, name+"="+strings.Join(g.values[name], "|"))
+		}
+		cmd := fmt.Sprintf("semibench run %s --scale %s --impl '%s'", exp, scale, strings.Join(g.impls, ","))
+		if len(where) > 0 {
+			cmd += " --where '" + strings.Join(where, ",") + "'"
+		}
+		cmds = append(cmds, cmd)
+	}
+	return strings.Join(cmds, "; ")
+}
+
+// compareSamples compares two sets of timed samples (lower is faster) as
+// benchstat does: with at least minSamples on each side, by a two-sided
+// Mann-Whitney U test (exact distribution); fewer samples cannot be
+// tested, and their medians are then compared only beyond a 25% margin.
+// It returns -1 when a is faster, 1 when b is, 0 when the difference is
+// within the noise, and a note on the evidence.
+func compareSamples(a, b []float64) (int, string) {
+	ma, mb := median(a), median(b)
+	sign := 1
+	if ma < mb {
+		sign = -1
+	}
+	if len(a) < minSamples || len(b) < minSamples {
+		if max(ma, mb) <= 1.25*min(ma, mb) {
+			return 0, fmt.Sprintf("%d and %d samples, too few for a test, medians within 25%%", len(a), len(b))
+		}
+		return sign, fmt.Sprintf("%d and %d samples, too few for a test; medians %.3gx apart", len(a), len(b), max(ma, mb)/min(ma, mb))
+	}
+	p := mannWhitneyP(a, b)
+	if p >= 0.05 {
+		return 0, fmt.Sprintf("Mann-Whitney U p = %.2g over %d and %d samples: within the noise", p, len(a), len(b))
+	}
+	return sign, fmt.Sprintf("Mann-Whitney U p = %.2g over %d and %d samples", p, len(a), len(b))
+}
+
+// minSamples is the fewest samples a side needs for a test (benchstat's
+// advice for a comparison).
+const minSamples = 6
+
+func median(x []float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(x)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// mannWhitneyP is the two-sided p-value of the Mann-Whitney U test of a
+// against b, from the exact distribution of U (ties count one half).
+func mannWhitneyP(a, b []float64) float64 {
+	n1, n2 := len(a), len(b)
+	// U in half units, so ties stay integers.
+	u2 := 0
+	for _, x := range a {
+		for _, y := range b {
+			switch {
+			case x > y:
+				u2 += 2
+			case x == y:
+				u2++
+			}
+		}
+	}
+	// counts[u] is the number of orderings of n1 x's among n1+n2 with
+	// U = u (no ties), by the recurrence over the last element.
+	counts := uCounts(n1, n2)
+	total := 0.0
+	for _, c := range counts {
+		total += c
+	}
+	mean2 := n1 * n2 // 2 * (n1 n2 / 2)
+	dev := abs(u2 - mean2)
+	tail := 0.0
+	for u, c := range counts {
+		if abs(2*u-mean2) >= dev {
+			tail += c
+		}
+	}
+	return min(1, tail/total)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// uCounts returns, for U = 0..n1*n2, the number of arrangements of n1
+// and n2 items giving that U.
+func uCounts(n1, n2 int) []float64 {
+	// f[i][j][u]: arrangements of i x's and j y's with U = u.
+	prev := make([][]float64, n2+1)
+	for j := range prev {
+		prev[j] = make([]float64, 1)
+		prev[j][0] = 1 // no x's: U = 0
+	}
+	for i := 1; i <= n1; i++ {
+		cur := make([][]float64, n2+1)
+		cur[0] = make([]float64, 1)
+		cur[0][0] = 1
+		for j := 1; j <= n2; j++ {
+			cur[j] = make([]float64, i*j+1)
+			// Last item an x: it beats all j y's.
+			for u, c := range prev[j] {
+				cur[j][u+j] += c
+			}
+			// Last item a y: it adds nothing.
+			for u, c := range cur[j-1] {
+				cur[j][u] += c
+			}
+		}
+		prev = cur
+	}
+	return prev[n2]
+}
+
+// samplesOf is a record's timed samples of a phase (nil when none).
+func samplesOf(r *bench.Record, phase string) []float64 {
+	if r == nil {
+		return nil
+	}
+	p := r.Phase(phase)
+	switch {
+	case p == nil:
+		return nil
+	case len(p.SamplesMS) == 0 && p.MedianMS > 0:
+		return []float64{p.MedianMS} // a record without its samples: its median alone
+	}
+	return p.SamplesMS
+}
