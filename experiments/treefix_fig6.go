@@ -238,7 +238,7 @@ func treefixFig6Claims(run []bench.Record) []Claim {
 	out = append(out, c)
 	star := cell("star")
 	c = Claim{ID: exp + "#star-profile", Where: "Fig. 8, section IV-A", PaperFigure: "the root, then n-1 vertices on one level",
-		Text: "In the star \"all the vertices except the root are concentrated on one single level\": ours is the star's profile. Reproduced when it is 1, n-1.",
+		Text:  "In the star \"all the vertices except the root are concentrated on one single level\": ours is the star's profile. Reproduced when it is 1, n-1.",
 		Class: ByConstruction} // the generator's own definition of a star
 	if !okCells(star) {
 		c = c.notRun(star)
@@ -254,7 +254,7 @@ func treefixFig6Claims(run []bench.Record) []Claim {
 	out = append(out, c)
 	cat := cell("caterpillar")
 	c = Claim{ID: exp + "#caterpillar-profile", Where: "Fig. 8, section IV-A", PaperFigure: "n levels of one vertex",
-		Text: "In the caterpillar \"every vertex has exactly one child\" (the last none): ours is its profile. Reproduced when it has n levels, each of one vertex.",
+		Text:  "In the caterpillar \"every vertex has exactly one child\" (the last none): ours is its profile. Reproduced when it has n levels, each of one vertex.",
 		Class: ByConstruction} // the generator's own definition of a caterpillar
 	if !okCells(cat) {
 		c = c.notRun(cat)
