@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/semibench/semibench/internal/outfile"
 )
 
 func sampleRecord(impl, n string) Record {
@@ -340,7 +342,7 @@ func TestAppenderRemovesStaleTemporaries(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	if err := tryLock(h); err != nil { // a live writer's version
+	if err := outfile.TryLock(h); err != nil { // a live writer's version
 		t.Fatal(err)
 	}
 	b, err := NewAppender(path, header("m"))
