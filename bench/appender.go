@@ -67,7 +67,7 @@ var ErrNotRegular = outfile.ErrNotRegular
 var ErrIncompatible = errors.New("existing file cannot be appended to")
 
 // advice ends the message refusing a result path that cannot be written.
-const advice = "a result file is replaced on every record, which would destroy it; give --out the name of a regular file"
+const advice = "a result file is replaced on every record; give --out the name of a regular file"
 
 // target is where a result file is written.
 type target struct{ outfile.Target }

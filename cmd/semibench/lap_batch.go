@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
@@ -49,7 +48,7 @@ func solveLAPBatch(ctx context.Context, path, impl string, maximize bool, out st
 	if err := lap.CertifyBatch(b, res, lap.FloatTolerance); err != nil {
 		return fmt.Errorf("%s: %s: the answer failed its check: %w", path, impl, err)
 	}
-	write := func(w *bufio.Writer) error {
+	return withOutput(ctx, out, func(w *bufio.Writer) error {
 		var line []byte
 		for k := range res.Len() {
 			line = append(line[:0], res.CostText(k, maximize)...)
@@ -63,13 +62,5 @@ func solveLAPBatch(ctx context.Context, path, impl string, maximize bool, out st
 			}
 		}
 		return nil
-	}
-	if out == "" {
-		w := bufio.NewWriter(os.Stdout)
-		if err := write(w); err != nil {
-			return err
-		}
-		return w.Flush()
-	}
-	return writeFile(out, write)
+	})
 }

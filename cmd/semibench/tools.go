@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -180,12 +179,12 @@ func solveCmd(ctx context.Context, args []string) error {
 	return subcommand(ctx, "solve", solvers, solverHelp, args)
 }
 
-func genDAG(_ context.Context, args []string) error {
+func genDAG(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("gen dag", flag.ContinueOnError)
 	n := fs.Int("n", 0, "number of nodes")
 	seed := fs.Uint64("seed", 1, "generator seed")
 	intWeights := fs.Bool("int-weights", false, "small integer weights (exact float32 sums) instead of N(0,1)")
-	out := fs.String("out", "", "output Matrix Market file")
+	out := fs.String("out", "", "output Matrix Market file (- for standard output)")
 	if err := parseFlags(fs, &command{name: "gen dag", summary: generatorHelp["dag"], usage: "gen dag --n N [--seed S] [--int-weights] --out FILE.mtx"}, args); err != nil {
 		return err
 	}
@@ -198,44 +197,13 @@ func genDAG(_ context.Context, args []string) error {
 	if need, avail := maxplus.Bytes(*n), bench.AvailableMemory(); avail > 0 && need > avail {
 		return fmt.Errorf("--n %d: the dense matrix needs %d bytes, only %d available", *n, need, avail)
 	}
-	x, err := dag.Generate(*n, *seed, *intWeights)
-	if err != nil {
-		return err
-	}
-	return writeMatrix(*out, x)
-}
-
-func writeMatrix(path string, m *maxplus.Matrix) error {
-	return writeFile(path, func(w *bufio.Writer) error { return maxplus.WriteMatrixMarket(w, m) })
-}
-
-// writeFile writes path atomically through a buffered writer: into a
-// temporary file beside it, renamed over path once complete, so that a
-// failed or interrupted write leaves no partial file. Errors name path.
-func writeFile(path string, write func(w *bufio.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	err = f.Chmod(0o644) // as os.Create would under the usual umask
-	if err == nil {
-		err = write(w)
-	}
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
+	return withOutput(ctx, *out, func(w *bufio.Writer) error {
+		x, err := dag.GenerateContext(ctx, *n, *seed, *intWeights)
+		if err != nil {
+			return err
+		}
+		return maxplus.WriteMatrixMarket(w, x)
+	})
 }
 
 // maxThreads and maxGPUs are the largest --threads and --gpus accepted: far
@@ -266,7 +234,7 @@ func problemCommand(problem, usage string) *command {
 func solveKleene(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("solve kleene", flag.ContinueOnError)
 	in := fs.String("in", "", "input Matrix Market file (a line \"i j w\" is the arc j -> i)")
-	out := fs.String("out", "", "output Matrix Market file for X* (default standard output)")
+	out := fs.String("out", "", "output Matrix Market file for X* (default standard output, also -)")
 	impl := fs.String("impl", "cpu/fast", "implementation")
 	threads := fs.Int("threads", 0, "CPU threads (0: all cores)")
 	gpus := fs.Int("gpus", 1, "GPUs for implementations that split their work")
@@ -283,27 +251,34 @@ func solveKleene(ctx context.Context, args []string) error {
 	if *gpus < 1 || *gpus > maxGPUs {
 		return usagef("--gpus must be in 1..%d, got %d", maxGPUs, *gpus)
 	}
-	f, err := os.Open(*in)
-	if err != nil {
-		return err
-	}
-	x, err := maxplus.ReadMatrixMarket(bufio.NewReaderSize(f, 1<<20), *in)
-	f.Close()
-	if err != nil {
-		return err
-	}
-	t0 := time.Now()
-	w, err := im.Run(ctx, x, kleene.Options{Threads: *threads, GPUs: *gpus}, nil)
-	if err != nil {
-		return fmt.Errorf("%s: %w", *in, err)
-	}
-	fmt.Fprintf(os.Stderr, "semibench: %s solved n=%d (%d arcs) in %s\n", im.Name, x.N, x.Arcs(), time.Since(t0).Round(time.Microsecond))
-	if *out == "" {
-		bw := bufio.NewWriter(os.Stdout)
-		if err := maxplus.WriteMatrixMarket(bw, w); err != nil {
+	return withOutput(ctx, *out, func(bw *bufio.Writer) error {
+		x, err := readInput(*in, maxplus.ReadMatrixMarket)
+		if err != nil {
 			return err
 		}
-		return bw.Flush()
+		t0 := time.Now()
+		w, err := interruptible(ctx, func() (*maxplus.Matrix, error) {
+			return im.Run(ctx, x, kleene.Options{Threads: *threads, GPUs: *gpus}, nil)
+		})
+		if err == nil {
+			err = kleene.CheckRange(ctx, x, w)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", *in, err)
+		}
+		fmt.Fprintf(os.Stderr, "semibench: %s solved n=%d (%d arcs) in %s\n", im.Name, x.N, x.Arcs(), time.Since(t0).Round(time.Microsecond))
+		return maxplus.WriteMatrixMarket(bw, w)
+	})
+}
+
+// readInput opens the named input file and hands it, buffered, to read
+// with the path as its name for messages.
+func readInput[T any](path string, read func(io.Reader, string) (T, error)) (T, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		var zero T
+		return zero, err // *PathError names the file
 	}
-	return writeMatrix(*out, w)
+	defer f.Close()
+	return read(bufio.NewReaderSize(f, 1<<20), path)
 }

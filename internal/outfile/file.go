@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 )
 
 // Stdout is the output name that asks for standard output.
@@ -15,7 +16,11 @@ const Stdout = "-"
 
 // advice ends the message refusing an output path that is not a regular
 // file.
-const advice = "an output is written beside its file and renamed over it, which would replace it; name a regular file, or - for standard output"
+const advice = "name a regular file, or - for standard output"
+
+// stdoutNames are the paths that name standard output: written to as "-"
+// is, never replaced.
+var stdoutNames = []string{Stdout, "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"}
 
 // bufSize is the buffer between a writer and the file: the context is
 // checked at every flush, so an interrupted write stops within this many
@@ -32,29 +37,64 @@ type File struct {
 	v             *Version // nil for standard output, and once done
 }
 
-// ctxWriter fails every write once ctx is done.
+// WriteError is a failed write to an output, naming it.
+type WriteError struct {
+	Path string // the output as given; "-" for standard output
+	Err  error  // the cause: an I/O error, or the context's error
+}
+
+// Error says which output failed and why; for an interruption, that
+// nothing was written there.
+func (e *WriteError) Error() string {
+	name := e.Path
+	if name == Stdout {
+		name = "standard output"
+	}
+	switch {
+	case errors.Is(e.Err, context.Canceled) || errors.Is(e.Err, context.DeadlineExceeded):
+		if e.Path == Stdout {
+			return name + ": interrupted before the output was complete"
+		}
+		return name + ": interrupted before it was complete; nothing was written there"
+	case e.Path == Stdout:
+		return "writing " + name + ": " + e.Err.Error()
+	}
+	return "writing " + name + ": " + e.Err.Error() + " (nothing was written there)"
+}
+
+// Unwrap returns the cause.
+func (e *WriteError) Unwrap() error { return e.Err }
+
+// ctxWriter fails every write once ctx is done, and names its output in
+// every error.
 type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
+	ctx  context.Context
+	path string
+	w    io.Writer
 }
 
 func (c ctxWriter) Write(p []byte) (int, error) {
 	if err := c.ctx.Err(); err != nil {
-		return 0, err
+		return 0, &WriteError{c.path, err}
 	}
-	return c.w.Write(p)
+	n, err := c.w.Write(p)
+	if err != nil {
+		err = &WriteError{c.path, err}
+	}
+	return n, err
 }
 
-// Create starts an output at path: "-" (Stdout) is standard output,
-// anything else a regular file written as the package documentation says.
+// Create starts an output at path: "-" (Stdout) is standard output, as
+// are /dev/stdout and its aliases; anything else is a regular file written as the package documentation says.
 // It refuses, naming path, a directory, FIFO, device or socket
 // (ErrNotRegular), a dangling symlink, a folder that does not exist, and a
 // file another semibench writer holds (ErrInUse). Writes fail once ctx is
 // done.
 func Create(ctx context.Context, path string) (*File, error) {
 	f := &File{path: path, ctx: ctx}
-	if path == Stdout {
-		f.Writer = bufio.NewWriterSize(ctxWriter{ctx, os.Stdout}, bufSize)
+	if slices.Contains(stdoutNames, path) {
+		f.path = Stdout
+		f.Writer = bufio.NewWriterSize(ctxWriter{ctx, Stdout, os.Stdout}, bufSize)
 		return f, nil
 	}
 	if path == "" {
@@ -82,7 +122,7 @@ func Create(ctx context.Context, path string) (*File, error) {
 		f.release()
 		return nil, fmt.Errorf("writing %s: %w", path, err)
 	}
-	f.Writer = bufio.NewWriterSize(ctxWriter{ctx, f.v.File()}, bufSize)
+	f.Writer = bufio.NewWriterSize(ctxWriter{ctx, path, f.v.File()}, bufSize)
 	return f, nil
 }
 
@@ -122,18 +162,12 @@ func (f *File) Commit() error {
 	return nil
 }
 
-// named prefixes err with the path, saying that the old file is unchanged.
+// named returns err naming the output, once.
 func (f *File) named(err error) error {
-	if err == nil {
-		return nil
+	if err == nil || errors.As(err, new(*WriteError)) {
+		return err
 	}
-	if f.path == Stdout {
-		return fmt.Errorf("standard output: %w", err)
-	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("%s: interrupted before it was complete; nothing was written there: %w", f.path, err)
-	}
-	return fmt.Errorf("%s: %w (nothing was written there)", f.path, err)
+	return &WriteError{f.path, err}
 }
 
 // Abort discards the output: the file at path stays as it was.

@@ -262,3 +262,30 @@ func TestStaleTempsRemoved(t *testing.T) {
 		t.Fatalf("the next writer left %v, want the file alone", names)
 	}
 }
+
+func TestStage(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	stale := filepath.Join(os.TempDir(), stagePrefix+"123")
+	os.MkdirAll(filepath.Join(stale, "sub"), 0o755)
+	s, err := NewStage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Errorf("a stale stage was left")
+	}
+	os.WriteFile(filepath.Join(s.Dir, "a.png"), []byte("x"), 0o644)
+	other, err := NewStage() // must not remove the live one
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(s.Dir, "a.png")); err != nil {
+		t.Errorf("a live stage was removed")
+	}
+	other.Close()
+	RemoveTemps()
+	if _, err := os.Stat(s.Dir); err == nil {
+		t.Errorf("RemoveTemps left the stage")
+	}
+	s.Close()
+}

@@ -20,12 +20,23 @@ var ErrNotRegular = errors.New("not a regular file")
 // errLocked is TryLock's answer when another open file holds the lock.
 var errLocked = errors.New("locked by another writer")
 
+// reasonError is a message that says the whole reason in its own words
+// and matches a sentinel error for errors.Is without repeating its text.
+type reasonError struct {
+	msg      string
+	sentinel error
+}
+
+func (e *reasonError) Error() string        { return e.msg }
+func (e *reasonError) Is(target error) bool { return target == e.sentinel }
+
 // Target is where a file is written.
 type Target struct {
 	Path string // as given, for messages
 	Real string // symlinks resolved: the file that is replaced
 	// Advice ends the message refusing a path that cannot be written (a
-	// directory, a device, a dangling link): what to give instead.
+	// directory, a device, a dangling link): what to give instead ("name a
+	// regular file").
 	Advice string
 }
 
@@ -45,7 +56,7 @@ func Resolve(path, advice string) (Target, error) {
 		real, err := filepath.EvalSymlinks(path)
 		if err != nil {
 			dest, _ := os.Readlink(path)
-			return t, fmt.Errorf("%s is a symlink to %s, which cannot be followed (%w): point it at a file or folder that exists; %s", path, dest, err, advice)
+			return t, fmt.Errorf("%s is a symlink to %s, which leads to nothing that can be written (%w): %s", path, dest, err, advice)
 		}
 		t.Real = real
 	}
@@ -85,7 +96,11 @@ func (t Target) name() string {
 
 // notRegular is the error refusing a target of mode m.
 func (t Target) notRegular(m fs.FileMode) error {
-	return fmt.Errorf("%s is %s: %s: %w", t.name(), KindOf(m), t.Advice, ErrNotRegular)
+	why := "which the new file's rename would replace"
+	if m.IsDir() {
+		why = "not a file"
+	}
+	return &reasonError{fmt.Sprintf("%s is %s, %s: %s", t.name(), KindOf(m), why, t.Advice), ErrNotRegular}
 }
 
 // LockExisting opens the file at t.Real and takes its lock. It returns nil
@@ -122,7 +137,7 @@ func (t Target) LockExisting() (*os.File, error) {
 		if err := TryLock(f); err != nil {
 			f.Close()
 			if errors.Is(err, errLocked) {
-				return nil, fmt.Errorf("%s is being written by another semibench run (it holds the file's lock): wait for that run to end, or choose another --out: %w", t.Path, ErrInUse)
+				return nil, &reasonError{fmt.Sprintf("%s is being written by another semibench run (it holds the file's lock): wait for that run to end, or choose another --out", t.Path), ErrInUse}
 			}
 			return nil, fmt.Errorf("locking %s: %w", t.Path, err)
 		}

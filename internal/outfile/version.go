@@ -18,19 +18,23 @@ var NamedTemps = false
 // Perm is the mode of new files (less the umask).
 const Perm fs.FileMode = 0o644
 
-// live holds this process's named temporaries, for RemoveTemps.
+// live holds this process's named temporaries and staging folders (true
+// for a folder), for RemoveTemps.
 var live struct {
 	sync.Mutex
 	names map[string]bool
 }
 
-func track(name string) {
+func track(name string)    { mark(name, false) }
+func trackDir(name string) { mark(name, true) }
+
+func mark(name string, dir bool) {
 	live.Lock()
 	defer live.Unlock()
 	if live.names == nil {
 		live.names = map[string]bool{}
 	}
-	live.names[name] = true
+	live.names[name] = dir
 }
 
 func untrack(name string) {
@@ -40,14 +44,18 @@ func untrack(name string) {
 }
 
 // RemoveTemps removes every named temporary this process has not yet
-// renamed into place or discarded: for a signal handler about to exit
-// without unwinding. Anonymous versions need nothing: they vanish with the
-// process.
+// renamed into place or discarded, and its staging folders: for a signal
+// handler about to exit without unwinding. Anonymous versions need
+// nothing: they vanish with the process.
 func RemoveTemps() {
 	live.Lock()
 	defer live.Unlock()
-	for name := range live.names {
-		os.Remove(name)
+	for name, dir := range live.names {
+		if dir {
+			os.RemoveAll(name)
+		} else {
+			os.Remove(name)
+		}
 	}
 	clear(live.names)
 }
