@@ -119,7 +119,7 @@ func solveLAP(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	sol, err := lap.Solve(ctx, costs, im, *maximize)
+	sol, err := interruptible(ctx, func() (*lap.Solution, error) { return lap.Solve(ctx, costs, im, *maximize) })
 	if err != nil {
 		return err // names the file and the implementation
 	}
