@@ -7,13 +7,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
 
 	gen "github.com/semibench/semibench/generators/domination"
 	"github.com/semibench/semibench/impls"
+	"github.com/semibench/semibench/internal/outfile"
 	"github.com/semibench/semibench/problems/domination"
 )
 
@@ -117,5 +117,5 @@ func solveDomination(ctx context.Context, args []string) error {
 			return fmt.Errorf("solve domination: witness: %w", err)
 		}
 	}
-	return json.NewEncoder(os.Stdout).Encode(sol)
+	return withOutput(ctx, outfile.Stdout, func(w *bufio.Writer) error { return json.NewEncoder(w).Encode(sol) })
 }

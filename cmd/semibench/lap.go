@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/semibench/semibench/generators/lapcost"
 	"github.com/semibench/semibench/impls"
+	"github.com/semibench/semibench/internal/outfile"
 	"github.com/semibench/semibench/problems/lap"
 )
 
@@ -123,5 +123,5 @@ func solveLAP(ctx context.Context, args []string) error {
 	if err != nil {
 		return err // names the file and the implementation
 	}
-	return json.NewEncoder(os.Stdout).Encode(sol)
+	return withOutput(ctx, outfile.Stdout, func(w *bufio.Writer) error { return json.NewEncoder(w).Encode(sol) })
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/dag"
 	"github.com/semibench/semibench/impls"
+	"github.com/semibench/semibench/internal/outfile"
 	"github.com/semibench/semibench/maxplus"
 	"github.com/semibench/semibench/problems/kleene"
 )
@@ -41,7 +42,7 @@ func init() {
 	})
 }
 
-func infoCmd(_ context.Context, args []string) error {
+func infoCmd(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("info", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print the machine record as JSON only")
 	if err := parseFlags(fs, commands["info"], args); err != nil {
@@ -52,20 +53,22 @@ func infoCmd(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		fmt.Println(string(data))
-		return nil
-	}
-	b := bench.CurrentBuild()
-	fmt.Printf("semibench %s %s\n\nmachine (as written into result files):\n%s\n\nbackends:\n", b.Version, b.Commit, data)
-	fmt.Printf("  cpu   available (%d cores), kernel %s\n", m.Cores, cpuKernelText(m.CPUKernel, goExperiments()))
-	fmt.Printf("  cuda  %s\n", cudaText(m.CUDA, len(m.GPUs)))
-	if m.CUDA != nil && m.CUDA.Error == "" {
-		for _, g := range m.GPUs {
-			fmt.Printf("        GPU %d: %s, compute capability %s, %d SMs, %.1f GiB\n", g.Index, g.Name, g.ComputeCapability, g.SMs, float64(g.MemoryBytes)/(1<<30))
+	return withOutput(ctx, outfile.Stdout, func(w *bufio.Writer) error {
+		if *asJSON {
+			fmt.Fprintln(w, string(data))
+			return nil
 		}
-	}
-	return nil
+		b := bench.CurrentBuild()
+		fmt.Fprintf(w, "semibench %s %s\n\nmachine (as written into result files):\n%s\n\nbackends:\n", b.Version, b.Commit, data)
+		fmt.Fprintf(w, "  cpu   available (%d cores), kernel %s\n", m.Cores, cpuKernelText(m.CPUKernel, goExperiments()))
+		fmt.Fprintf(w, "  cuda  %s\n", cudaText(m.CUDA, len(m.GPUs)))
+		if m.CUDA != nil && m.CUDA.Error == "" {
+			for _, g := range m.GPUs {
+				fmt.Fprintf(w, "        GPU %d: %s, compute capability %s, %d SMs, %.1f GiB\n", g.Index, g.Name, g.ComputeCapability, g.SMs, float64(g.MemoryBytes)/(1<<30))
+			}
+		}
+		return nil
+	})
 }
 
 // generators are the inputs `semibench gen` writes, each with its flags;

@@ -20,7 +20,7 @@ import (
 var (
 	ErrCell   = errors.New("not a number")
 	ErrRagged = errors.New("ragged rows")
-	ErrFormat = errors.New("bad Matrix Market file")
+	ErrFormat = errors.New("malformed file")
 )
 
 // MaxCells bounds rows·cols of a file.
@@ -354,7 +354,7 @@ func (p *parser) readCSV(sc *bufio.Scanner, line []byte) (*Costs, error) {
 func (p *parser) readMM(sc *bufio.Scanner, banner []byte) (*Costs, error) {
 	f := bytes.Fields(bytes.ToLower(banner))
 	if len(f) != 5 || string(f[1]) != "matrix" {
-		return nil, p.errf(1, ErrFormat, "want \"%%%%MatrixMarket matrix array real general\", got %q", clip(banner))
+		return nil, p.errf(1, ErrFormat, "Matrix Market banner: want \"%%%%MatrixMarket matrix array real general\", got %q", clip(banner))
 	}
 	if string(f[2]) != "array" {
 		return nil, p.errf(1, ErrFormat, "format %q: only dense array files are supported (a LAP needs every cost)", f[2])

@@ -2,6 +2,7 @@ package treefix
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -103,5 +104,38 @@ func TestResolveImpl(t *testing.T) {
 	}
 	if _, err := ResolveImpl(r, "cuda/sequential"); err == nil {
 		t.Error("cuda/sequential accepted")
+	}
+}
+
+// TestReadInputMessages: each bad input is named by file and line with
+// its real reason.
+func TestReadInputMessages(t *testing.T) {
+	long := "# " + strings.Repeat("c", 3*maxLine) + "\n"
+	cases := []struct {
+		name, in string
+		f32      bool
+		want     string // "" for no error
+	}{
+		{"long comment", long + "-1 5\n0 2\n", false, ""},
+		{"long data line", "-1 5\n0 " + strings.Repeat("1", maxLine) + "\n", false, "t.txt:2: bad treefix input: line longer than"},
+		{"int beyond int64", "-1 100000000000000000000\n", false, "t.txt:1: bad treefix input: integer weight 100000000000000000000 does not fit in int64"},
+		{"int beyond int64 as float32", "-1 100000000000000000000\n", true, ""},
+		{"float32 range", "-1 1e308\n", true, "t.txt:1: bad treefix input: weight 1e308 is beyond the float32 range"},
+		{"float64 range", "-1 1e309\n", false, "t.txt:1: bad treefix input: weight 1e309 is beyond the float64 range"},
+		{"inf", "-1 inf\n", false, "not a finite number"},
+		{"word", "-1 abc\n", false, `weight "abc" is not a number`},
+		{"underflow", "-1 1e-50\n", true, ""},
+		{"crlf", "-1 5\r\n0 -3\r\n", false, ""},
+	}
+	for _, tc := range cases {
+		in, err := ReadInput(strings.NewReader(tc.in), "t.txt", tc.f32)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, ErrInput)):
+			t.Errorf("%s: err %v, want %q", tc.name, err, tc.want)
+		case tc.name == "crlf" && (!in.Int || in.IntW[1] != -3):
+			t.Errorf("crlf: %+v", in)
+		}
 	}
 }
