@@ -41,7 +41,6 @@ package bench
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -166,7 +165,7 @@ type Appender struct {
 // version and machine label: its header and records are kept, a note
 // records this run (build, scale, start), and new records follow the old.
 // Any other file (a damaged one, another tool's, a paper's transcription,
-// another machine's or schema's) is refused (ErrIncompatible), unchanged,
+// another machine's, scale's or schema's) is refused (ErrIncompatible), unchanged,
 // with a message naming the file, what differs, and how to choose (another
 // --out, or moving the file away).
 //
@@ -224,12 +223,8 @@ func NewAppender(path string, f *File) (*Appender, error) {
 // readLocked reads the locked file in place and checks that records of f's
 // header may join it.
 func readLocked(cur *os.File, t target, f *File) (*File, error) {
-	data, err := io.ReadAll(cur)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", t.Path, err)
-	}
 	const choose = "it was left unchanged: choose a new --out, or move the file away"
-	old, err := Decode(data)
+	old, err := decodeFrom(cur)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w; %s: %w", t.Path, err, choose, ErrIncompatible)
 	}
@@ -240,6 +235,8 @@ func readLocked(cur *os.File, t target, f *File) (*File, error) {
 		return nil, fmt.Errorf("%s holds records of schema %d and this run writes schema %d, which cannot share a file; %s: %w", t.Path, old.Schema, f.Schema, choose, ErrIncompatible)
 	case old.Machine.Label != f.Machine.Label:
 		return nil, fmt.Errorf("%s holds records of machine %q and this is machine %q; a result file holds one machine's records: %s: %w", t.Path, old.Machine.Label, f.Machine.Label, choose, ErrIncompatible)
+	case old.Scale != "" && f.Scale != "" && old.Scale != f.Scale:
+		return nil, fmt.Errorf("%s holds records of scale %s (its header says so) and this run is scale %s; a result file holds one scale's records: %s: %w", t.Path, old.Scale, f.Scale, choose, ErrIncompatible)
 	}
 	return old, nil
 }

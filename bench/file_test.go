@@ -102,8 +102,7 @@ func TestAppenderAppendsToExisting(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	second := header("m")
-	second.Scale = "paper"
+	second := header("m") // the same scale: another is refused (TestAppenderRefusesOtherScale)
 	second.Started = second.Started.Add(time.Hour)
 	b, err := NewAppender(path, second)
 	if err != nil {
@@ -127,7 +126,7 @@ func TestAppenderAppendsToExisting(t *testing.T) {
 	if !f.Started.Equal(header("m").Started) || f.Scale != "quick" {
 		t.Errorf("header not kept: started %v, scale %q", f.Started, f.Scale)
 	}
-	if len(f.Notes) != 1 || !strings.Contains(f.Notes[0], "scale paper") || !strings.Contains(f.Notes[0], "2026-01-02T04:04:05Z") {
+	if len(f.Notes) != 1 || !strings.Contains(f.Notes[0], "scale quick") || !strings.Contains(f.Notes[0], "2026-01-02T04:04:05Z") {
 		t.Errorf("notes %q, want one saying the later run's start and scale", f.Notes)
 	}
 	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
