@@ -63,7 +63,9 @@ func checkTime(x float64) error {
 
 // near reports whether a and b agree within statSlack (relative) or a
 // microsecond's thousandth.
-func near(a, b float64) bool { return math.Abs(a-b) <= statSlack*math.Max(math.Abs(a), math.Abs(b))+1e-9 }
+func near(a, b float64) bool {
+	return math.Abs(a-b) <= statSlack*math.Max(math.Abs(a), math.Abs(b))+1e-9
+}
 
 // statName names a statistic in messages.
 func statName(s string) string {
