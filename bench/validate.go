@@ -61,8 +61,8 @@ func checkTime(x float64) error {
 	return nil
 }
 
-// near reports whether a and b agree within statSlack (relative) or a
-// microsecond's thousandth.
+// near reports whether a and b agree within statSlack (relative) or
+// 1e-9 ms.
 func near(a, b float64) bool {
 	return math.Abs(a-b) <= statSlack*math.Max(math.Abs(a), math.Abs(b))+1e-9
 }

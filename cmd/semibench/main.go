@@ -133,7 +133,11 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "semibench %s: %s\nusage: semibench %s\n(semibench %s --help for every flag)\n", c.name, ue.msg, c.usage, c.name)
 		return 2
 	default:
-		fmt.Fprintf(stderr, "semibench %s: %v\n", c.name, err)
+		msg := err.Error()
+		if errors.Is(err, context.Canceled) && !strings.Contains(msg, "interrupted") {
+			msg = "interrupted (" + msg + ")"
+		}
+		fmt.Fprintf(stderr, "semibench %s: %s\n", c.name, msg)
 		var ee exitError
 		if errors.As(err, &ee) {
 			return ee.code

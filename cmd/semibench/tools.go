@@ -211,10 +211,13 @@ func genDAG(ctx context.Context, args []string) error {
 
 // maxThreads and maxGPUs are the largest --threads and --gpus accepted: far
 // beyond any machine, but a goroutine or device count that cannot exhaust
-// memory or overflow what is computed from it.
+// memory or overflow what is computed from it. maxReps bounds --reps and
+// --warmup: every sample of a cell is kept in the result file, and a
+// record must stay within bench.MaxRecordBytes.
 const (
 	maxThreads = 1 << 16
 	maxGPUs    = 1 << 10
+	maxReps    = 1000
 )
 
 // checkThreads refuses a --threads value outside 0..maxThreads.
