@@ -146,3 +146,39 @@ func TestAppenderRefusesOtherScale(t *testing.T) {
 		t.Fatal("the file was changed")
 	}
 }
+
+// FuzzDecode: a result file's bytes never panic the reader; the bounded
+// reader accepts exactly what Decode accepts; and what is accepted is
+// valid and reads back the same once written.
+func FuzzDecode(f *testing.F) {
+	full, _ := encodeFile(&File{Schema: SchemaVersion, Machine: Machine{Label: "m"}, Scale: "quick",
+		Records: []Record{sampleRecord("cpu/paper", "500"), {Experiment: "e", Impl: "i", Status: StatusSkipped, EstimateMS: 3}}})
+	for _, s := range []string{
+		string(full), string(full[:len(full)/2]), "", "{}", `{"schema": 2, "records": []}`, `[1, 2]`, "\x00\x00",
+		`{"schema": 2, "records": [{"experiment": "e", "impl": "i", "status": "ok", "phases": [{"name": "total", "samples_ms": [-1], "median_ms": -1, "stat_ms": -1}]}]}`,
+		`{"schema": 2, "records": [{"experiment": "e", "impl": "i", "status": "ok", "phases": [{"name": "total", "samples_ms": [1, 2, 3], "median_ms": 1e308, "stat_ms": 2}]}]}`,
+		`{"schema": 2, "notes": ["a \"b\" [c]"], "records": [{"experiment": "e}", "impl": "i]", "status": "failed", "error": "x"}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		want, werr := Decode(data)
+		got, gerr := decodeFrom(bytes.NewReader(data))
+		if (werr == nil) != (gerr == nil) {
+			t.Fatalf("Decode: %v; through the bounded reader: %v", werr, gerr)
+		}
+		if gerr != nil {
+			return
+		}
+		if len(got.Records) != len(want.Records) {
+			t.Fatalf("%d records, Decode %d", len(got.Records), len(want.Records))
+		}
+		again, err := encodeFile(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Decode(again); err != nil {
+			t.Fatalf("an accepted file does not read back once written: %v", err)
+		}
+	})
+}

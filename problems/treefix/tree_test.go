@@ -1,6 +1,7 @@
 package treefix
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math"
@@ -138,4 +139,38 @@ func TestReadInputMessages(t *testing.T) {
 			t.Errorf("crlf: %+v", in)
 		}
 	}
+}
+
+// FuzzReadInput: a tree file never panics the reader; what it accepts is a
+// tree (one root, parents in range, no cycle) with a weight and a line per
+// vertex, integer weights kept exactly.
+func FuzzReadInput(f *testing.F) {
+	for _, s := range []string{
+		"-1 5\n0 2\n0 -3\n", "# c\n-1 1.5\n0 1e-50\n", "-1 1\n1 1\n", "0 1\n", "-1 100000000000000000000\n",
+		"-1 1e308\n0 1e308\n", "-1 inf\n", "\n\n-1 +7\r\n0 -0\r\n", "-1 1 2\n", "-1\n",
+	} {
+		f.Add([]byte(s), false)
+		f.Add([]byte(s), true)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, f32 bool) {
+		in, err := ReadInput(bytes.NewReader(data), "fuzz", f32)
+		if err != nil {
+			if !errors.Is(err, ErrInput) || !strings.HasPrefix(err.Error(), "fuzz") {
+				t.Fatalf("error %v does not wrap ErrInput naming the file", err)
+			}
+			return
+		}
+		n := len(in.Parent)
+		if len(in.W) != n || len(in.Line) != n || (in.Int && len(in.IntW) != n) || (f32 && in.Int) {
+			t.Fatalf("%d vertices, %d weights, %d lines, int %v with %d", n, len(in.W), len(in.Line), in.Int, len(in.IntW))
+		}
+		if _, err := NewTree(in.Parent); err != nil {
+			t.Fatalf("accepted a parent array that is no tree: %v", err)
+		}
+		for v, w := range in.W {
+			if math.IsInf(w, 0) || math.IsNaN(w) || (in.Int && float64(in.IntW[v]) != w) {
+				t.Fatalf("vertex %d: weight %v (int %v)", v, w, in.Int)
+			}
+		}
+	})
 }
