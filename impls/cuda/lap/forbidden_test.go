@@ -210,7 +210,7 @@ func checkCase(ctx context.Context, im lap.Impl, c forbiddenCase) bench.Record {
 		r, cols = c.batch.Rows, c.batch.Cols
 	}
 	rec := bench.Record{Experiment: "lap/forbidden", Impl: im.Name, Status: bench.StatusOK, Statistic: bench.StatMedian, Finished: time.Now().UTC(),
-		Params: bench.Params{{Name: "case", Value: c.name}, {Name: "rows", Value: strconv.Itoa(r)}, {Name: "cols", Value: strconv.Itoa(cols)}, {Name: "costs", Value: c.kind}},
+		Params:  bench.Params{{Name: "case", Value: c.name}, {Name: "rows", Value: strconv.Itoa(r)}, {Name: "cols", Value: strconv.Itoa(cols)}, {Name: "costs", Value: c.kind}},
 		Metrics: map[string]float64{"forbidden_share": c.density}}
 	t0 := time.Now()
 	got, err := solveCase(ctx, im, c)
