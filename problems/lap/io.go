@@ -100,7 +100,8 @@ type parser struct {
 	floats   []float64
 	lines    []int32 // line of each cell, kept while integer (for later errors)
 	infs     []InfCell
-	floatLim float64 // MaxAbsFloatCost once the columns are known, else 0
+	floatLim float64 // MaxAbsFloatCost(cols) once the columns are known, else 0
+	cols     int
 	lineNum  int
 }
 
@@ -127,7 +128,7 @@ func (p *parser) inf(b []byte) {
 // setCols sets the float bound for cols columns and checks the float costs
 // read so far against it (the first row of a CSV file, all on line).
 func (p *parser) setCols(cols, line int) error {
-	p.floatLim = MaxAbsFloatCost(cols)
+	p.floatLim, p.cols = MaxAbsFloatCost(cols), cols
 	if p.isInt {
 		return nil
 	}
@@ -183,7 +184,7 @@ func (p *parser) cell(b []byte, col int) error {
 		return p.errf(p.lineNum, ErrNotFinite, "%s in column %d", clip(b), col+1)
 	}
 	if p.floatLim > 0 && math.Abs(x) > p.floatLim {
-		return p.errf(p.lineNum, ErrOverflow, "cost %s in column %d exceeds ±%.6g, the bound for this many columns; scale the costs down", clip(b), col+1, p.floatLim)
+		return p.errf(p.lineNum, ErrOverflow, "cost %s in column %d exceeds ±%.6g, the bound for %d columns; scale the costs down", clip(b), col+1, p.floatLim, p.cols)
 	}
 	p.floats = append(p.floats, x)
 	return nil
