@@ -115,7 +115,8 @@ var solverHelp = map[string]string{
 	"lap": "the linear assignment problem of the Hungarian paper (001).\n" +
 		"Input: a cost matrix, CSV (a row per line) or Matrix Market array, r x c with r <= c: the cell in\n" +
 		"row i, column j is the cost of assigning row i (a worker) to column j (a job). Output, as JSON:\n" +
-		"every row's distinct column (0-based) of least total cost (most with --maximize). gen lap writes such costs.",
+		"every row's distinct column (0-based) of least total cost (most with --maximize). A cell inf forbids\n" +
+		"that assignment (-inf with --maximize); with none possible the problem is infeasible. gen lap writes such costs.",
 	"treefix": "+Rootfix and +Leaffix of the treefix paper (004).\n" +
 		"Input: a line \"parent weight\" per vertex, vertices 0..n-1 in file order, parent -1 for the root\n" +
 		"(# lines are comments). Output: a value per vertex, in vertex order: rootfix sums the weights on the\n" +

@@ -230,6 +230,17 @@ func TestHelperWriter(t *testing.T) {
 	os.Exit(2)
 }
 
+func TestIsTemp(t *testing.T) {
+	for name, want := range map[string]bool{
+		".out.csv.tmp-123": true, ".out.csv.tmp987": true, ".out.csv.tmp-": false, ".out.csv.tmpx1": false,
+		".other.tmp-1": false, "out.csv.tmp-1": false, ".out.csv.tmp-12a": false,
+	} {
+		if IsTemp(name, "out.csv") != want {
+			t.Errorf("IsTemp(%q) = %v", name, !want)
+		}
+	}
+}
+
 // TestStaleTempsRemoved kills a writer in the middle of its output: the
 // old file stays, and the next writer of the file removes the temporary.
 func TestStaleTempsRemoved(t *testing.T) {

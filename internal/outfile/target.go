@@ -168,9 +168,14 @@ func (t Target) CheckDir() error {
 func tempPrefix(real string) string { return "." + filepath.Base(real) + ".tmp-" }
 
 // IsTemp reports whether name (a base name) is a temporary of a file whose
-// base name is base.
+// base name is base: .BASE.tmp-DIGITS, or .BASE.tmpDIGITS, the name the
+// commands of earlier versions gave theirs (os.CreateTemp's), which a
+// killed writer may have left.
 func IsTemp(name, base string) bool {
 	digits, ok := strings.CutPrefix(name, tempPrefix(base))
+	if !ok {
+		digits, ok = strings.CutPrefix(name, "."+base+".tmp")
+	}
 	if !ok || digits == "" {
 		return false
 	}
