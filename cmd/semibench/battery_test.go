@@ -230,6 +230,18 @@ func TestBatteryOutputs(t *testing.T) {
 		if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
 			t.Errorf("%s: the FIFO was replaced", w.name)
 		}
+		// A character device (a /dev/null of our own, where we may make
+		// one) is refused and stays.
+		dev := filepath.Join(dir, "null")
+		if syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|3) == nil {
+			code, _, stderr := capture(t, sub(dev)...)
+			if code != 1 || !strings.Contains(stderr, "is a character device") {
+				t.Errorf("%s --out DEVICE: exit %d, stderr %q", w.name, code, stderr)
+			}
+			if st, err := os.Lstat(dev); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+				t.Errorf("%s: the character device was replaced", w.name)
+			}
+		}
 		// Interrupted: the existing file is left.
 		out := filepath.Join(t.TempDir(), "out.txt")
 		os.WriteFile(out, []byte(precious), 0o644)
