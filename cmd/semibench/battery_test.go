@@ -313,6 +313,16 @@ func TestBatteryMore(t *testing.T) {
 			}
 		}
 	}
+	// /dev/stdout is standard output, written to, never replaced.
+	for _, name := range []string{"-", "/dev/stdout"} {
+		code, stdout, stderr := capture(t, "gen", "lap", "--n", "2", "--out", name)
+		if code != 0 || strings.Count(stdout, "\n") != 2 {
+			t.Errorf("gen lap --out %s: exit %d, stdout %q, stderr %q", name, code, stdout, stderr)
+		}
+	}
+	if st, err := os.Lstat("/dev/stdout"); err == nil && st.Mode()&os.ModeSymlink == 0 && st.Mode().IsRegular() {
+		t.Errorf("/dev/stdout became a regular file")
+	}
 	if after, _ := os.ReadFile(paperFile); !bytes.Equal(before, after) {
 		t.Errorf("the paper-scale file was changed by a quick run")
 	}
