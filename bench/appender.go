@@ -33,268 +33,43 @@ package bench
 // (an error, a closed Appender, the run's end) no temporary stays: its name
 // is removed, or it never had one. A killed writer's file holds every
 // record whose Append returned; the one in flight may be missing.
+//
+// The versions, temporaries and locks are package internal/outfile's, which
+// every command that writes a file shares; the lock hand-over between
+// versions is the Appender's own.
 
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/semibench/semibench/internal/outfile"
 )
 
 // ErrInUse is returned when another writer (another Appender, in this
 // process or another) holds the result file.
-var ErrInUse = errors.New("result file in use")
+var ErrInUse = outfile.ErrInUse
 
 // ErrNotRegular is returned for a result path that names a directory, a
 // FIFO, a device or anything else that is not a regular file.
-var ErrNotRegular = errors.New("not a regular file")
+var ErrNotRegular = outfile.ErrNotRegular
 
 // ErrIncompatible is returned for an existing result path whose file
 // records of this run may not join: not a result file, damaged, a paper's
 // transcription, or another machine's or schema version's.
 var ErrIncompatible = errors.New("existing file cannot be appended to")
 
-// errLocked is tryLock's answer when another open file holds the lock.
-var errLocked = errors.New("locked by another writer")
-
-// namedTemps makes every version a named temporary from the start, as on
-// systems without O_TMPFILE (set by tests, to cover that path on Linux).
-var namedTemps = false
-
-// filePerm is the mode of new result files (less the umask).
-const filePerm fs.FileMode = 0o644
+// advice ends the message refusing a result path that cannot be written.
+const advice = "a result file is replaced on every record; give --out the name of a regular file"
 
 // target is where a result file is written.
-type target struct {
-	path string // as given, for messages
-	real string // symlinks resolved: the file that is replaced
-}
-
-// resolve follows a symlink at path: the file it points to is written and
-// the link stays. A link to nothing is refused.
-func resolve(path string) (target, error) {
-	t := target{path: path, real: path}
-	st, err := os.Lstat(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return t, nil
-		}
-		return t, err
-	}
-	if st.Mode()&fs.ModeSymlink != 0 {
-		real, err := filepath.EvalSymlinks(path)
-		if err != nil {
-			dest, _ := os.Readlink(path)
-			return t, fmt.Errorf("%s is a symlink to %s, which cannot be followed (%w): point it at a file or folder that exists, or choose another --out", path, dest, err)
-		}
-		t.real = real
-	}
-	return t, nil
-}
-
-// kindOf names the kind of file a mode describes.
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeSymlink != 0:
-		return "a symlink"
-	}
-	return "not a regular file"
-}
-
-func (t target) notRegular(m fs.FileMode) error {
-	name := t.path
-	if t.real != t.path {
-		name += " (-> " + t.real + ")"
-	}
-	return fmt.Errorf("%s is %s: a result file is replaced on every record, which would destroy it; give --out the name of a regular file: %w", name, kindOf(m), ErrNotRegular)
-}
-
-// lockExisting opens and locks the file at t.real. It returns nil and no
-// error when there is none.
-func (t target) lockExisting() (*os.File, error) {
-	for range 100 {
-		st, err := os.Lstat(t.real)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if !st.Mode().IsRegular() {
-			return nil, t.notRegular(st.Mode())
-		}
-		f, err := os.OpenFile(t.real, openFlags, 0)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // renamed away meanwhile
-		}
-		if err != nil {
-			return nil, err
-		}
-		fst, err := f.Stat()
-		if err != nil {
-			f.Close()
-			return nil, err
-		}
-		if !fst.Mode().IsRegular() {
-			f.Close()
-			return nil, t.notRegular(fst.Mode())
-		}
-		if err := tryLock(f); err != nil {
-			f.Close()
-			if errors.Is(err, errLocked) {
-				return nil, fmt.Errorf("%s is being written by another semibench run (it holds the file's lock): wait for that run to end, or choose another --out: %w", t.path, ErrInUse)
-			}
-			return nil, fmt.Errorf("locking %s: %w", t.path, err)
-		}
-		if now, err := os.Lstat(t.real); err == nil && os.SameFile(fst, now) {
-			return f, nil
-		}
-		f.Close() // a new version took the name between open and lock
-	}
-	return nil, fmt.Errorf("%s keeps being replaced while it is opened", t.path)
-}
-
-// version is a complete new version of a result file, synced and locked,
-// not yet in place.
-type version struct {
-	f    *os.File
-	name string // its name in the folder; "" while it has none
-}
-
-// tempPrefix is the start of the temporary names of real's versions.
-func tempPrefix(real string) string { return "." + filepath.Base(real) + ".tmp-" }
-
-// isTemp reports whether name is a temporary name with the given prefix.
-func isTemp(name, prefix string) bool {
-	digits, ok := strings.CutPrefix(name, prefix)
-	if !ok || digits == "" {
-		return false
-	}
-	for _, c := range digits {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// newVersion writes data into a new temporary beside real: anonymous where
-// the system allows, else named. mode, when not zero, is set exactly (an
-// existing file's mode is kept); otherwise the file is filePerm less the
-// umask.
-func newVersion(real string, data []byte, mode fs.FileMode) (*version, error) {
-	v := &version{}
-	var f *os.File
-	var ok bool
-	var err error
-	if !namedTemps {
-		f, ok, err = anonymousTemp(filepath.Dir(real), filePerm)
-	}
-	switch {
-	case err != nil:
-		return nil, err
-	case ok:
-		v.f = f
-	default:
-		if v.f, v.name, err = createNamed(real); err != nil {
-			return nil, err
-		}
-	}
-	// Locked before it can have a name, so the clean-up of stale
-	// temporaries never takes it for a dead writer's.
-	err = tryLock(v.f)
-	if err == nil && mode != 0 {
-		err = v.f.Chmod(mode)
-	}
-	if err == nil {
-		_, err = v.f.Write(data)
-	}
-	if err == nil {
-		err = v.f.Sync()
-	}
-	if err != nil {
-		v.discard()
-		return nil, err
-	}
-	return v, nil
-}
-
-// createNamed creates a temporary with a fresh name beside real.
-func createNamed(real string) (*os.File, string, error) {
-	prefix := filepath.Join(filepath.Dir(real), tempPrefix(real))
-	for range 1000 {
-		name := prefix + strconv.FormatUint(rand.Uint64(), 10)
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, filePerm)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		return f, name, err
-	}
-	return nil, "", fmt.Errorf("no free temporary name %s*", prefix)
-}
-
-// install puts v at real. With replace it renames v over the file there;
-// without, it gives v the name only if nothing has it (a file created
-// meanwhile by another writer is never replaced).
-func (v *version) install(real string, replace bool) error {
-	if !replace {
-		if v.name == "" {
-			return linkAnonymous(v.f, real)
-		}
-		if err := os.Link(v.name, real); err != nil {
-			return err
-		}
-		os.Remove(v.name)
-		v.name = ""
-		return nil
-	}
-	if v.name == "" {
-		prefix := filepath.Join(filepath.Dir(real), tempPrefix(real))
-		for {
-			name := prefix + strconv.FormatUint(rand.Uint64(), 10)
-			err := linkAnonymous(v.f, name)
-			if errors.Is(err, fs.ErrExist) {
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			v.name = name
-			break
-		}
-	}
-	if err := os.Rename(v.name, real); err != nil {
-		return err
-	}
-	v.name = ""
-	return nil
-}
-
-// discard closes v and removes its name, if it has one.
-func (v *version) discard() {
-	v.f.Close()
-	if v.name != "" {
-		os.Remove(v.name)
-	}
-}
+type target struct{ outfile.Target }
 
 // replace makes data the file's next version and returns it, locked. cur
 // is the version in place (locked), or nil when there is no file yet; it is
@@ -304,78 +79,46 @@ func (t target) replace(cur *os.File, data []byte) (*os.File, error) {
 	if cur != nil {
 		st, err := cur.Stat()
 		if err != nil {
-			return nil, fmt.Errorf("writing %s: %w", t.path, err)
+			return nil, fmt.Errorf("writing %s: %w", t.Path, err)
 		}
 		mode = st.Mode().Perm()
 	}
-	v, err := newVersion(t.real, data, mode)
+	v, err := outfile.NewVersion(t.Real, mode)
 	if err != nil {
-		return nil, fmt.Errorf("writing %s: %w", t.path, err)
+		return nil, fmt.Errorf("writing %s: %w", t.Path, err)
 	}
-	if err := v.install(t.real, cur != nil); err != nil {
-		v.discard()
+	if _, err = v.File().Write(data); err == nil {
+		err = v.Install(cur != nil)
+	}
+	if err != nil {
+		v.Discard()
 		if cur == nil && errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("%s was created by another process while this one created it: choose another --out: %w", t.path, ErrInUse)
+			return nil, fmt.Errorf("%s was created by another process while this one created it: choose another --out: %w", t.Path, ErrInUse)
 		}
-		return nil, fmt.Errorf("writing %s: %w", t.path, err)
+		return nil, fmt.Errorf("writing %s: %w", t.Path, err)
 	}
-	syncDir(filepath.Dir(t.real))
 	if cur != nil {
 		cur.Close()
 	}
-	return v.f, nil
-}
-
-// syncDir makes a rename in dir durable. It is best effort: some file
-// systems cannot sync a folder, and the rename is atomic either way.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-}
-
-// removeStale removes the temporaries of real that no live writer holds:
-// those of writers killed between naming a version and renaming it. The
-// caller holds real's lock (or there is no file), so a temporary that is
-// not locked has no writer.
-func removeStale(real string) {
-	dir, prefix := filepath.Dir(real), tempPrefix(real)
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		if !e.Type().IsRegular() || !isTemp(e.Name(), prefix) {
-			continue
-		}
-		p := filepath.Join(dir, e.Name())
-		f, err := os.OpenFile(p, openFlags, 0)
-		if err != nil {
-			continue
-		}
-		if tryLock(f) == nil {
-			os.Remove(p)
-		}
-		f.Close()
-	}
+	return v.File(), nil
 }
 
 // openTarget resolves path, makes its folder, takes the lock of the file there
 // (nil when there is none) and removes stale temporaries.
 func openTarget(path string) (target, *os.File, error) {
-	t, err := resolve(path)
+	ot, err := outfile.Resolve(path, advice)
+	t := target{ot}
 	if err != nil {
 		return t, nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(t.real), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(t.Real), 0o755); err != nil {
 		return t, nil, err
 	}
-	cur, err := t.lockExisting()
+	cur, err := t.LockExisting()
 	if err != nil {
 		return t, nil, err
 	}
-	removeStale(t.real)
+	outfile.RemoveStale(t.Real)
 	return t, cur, nil
 }
 
@@ -422,7 +165,7 @@ type Appender struct {
 // version and machine label: its header and records are kept, a note
 // records this run (build, scale, start), and new records follow the old.
 // Any other file (a damaged one, another tool's, a paper's transcription,
-// another machine's or schema's) is refused (ErrIncompatible), unchanged,
+// another machine's, scale's or schema's) is refused (ErrIncompatible), unchanged,
 // with a message naming the file, what differs, and how to choose (another
 // --out, or moving the file away).
 //
@@ -480,22 +223,20 @@ func NewAppender(path string, f *File) (*Appender, error) {
 // readLocked reads the locked file in place and checks that records of f's
 // header may join it.
 func readLocked(cur *os.File, t target, f *File) (*File, error) {
-	data, err := io.ReadAll(cur)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", t.path, err)
-	}
 	const choose = "it was left unchanged: choose a new --out, or move the file away"
-	old, err := Decode(data)
+	old, err := decodeFrom(cur)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w; %s: %w", t.path, err, choose, ErrIncompatible)
+		return nil, fmt.Errorf("%s: %w; %s: %w", t.Path, err, choose, ErrIncompatible)
 	}
 	switch {
 	case old.Source != "":
-		return nil, fmt.Errorf("%s is a paper's transcription (%s), not a run; %s: %w", t.path, old.Source, choose, ErrIncompatible)
+		return nil, fmt.Errorf("%s is a paper's transcription (%s), not a run; %s: %w", t.Path, old.Source, choose, ErrIncompatible)
 	case old.Schema != f.Schema:
-		return nil, fmt.Errorf("%s holds records of schema %d and this run writes schema %d, which cannot share a file; %s: %w", t.path, old.Schema, f.Schema, choose, ErrIncompatible)
+		return nil, fmt.Errorf("%s holds records of schema %d and this run writes schema %d, which cannot share a file; %s: %w", t.Path, old.Schema, f.Schema, choose, ErrIncompatible)
 	case old.Machine.Label != f.Machine.Label:
-		return nil, fmt.Errorf("%s holds records of machine %q and this is machine %q; a result file holds one machine's records: %s: %w", t.path, old.Machine.Label, f.Machine.Label, choose, ErrIncompatible)
+		return nil, fmt.Errorf("%s holds records of machine %q and this is machine %q; a result file holds one machine's records: %s: %w", t.Path, old.Machine.Label, f.Machine.Label, choose, ErrIncompatible)
+	case old.Scale != "" && f.Scale != "" && old.Scale != f.Scale:
+		return nil, fmt.Errorf("%s holds records of scale %s (its header says so) and this run is scale %s; a result file holds one scale's records: %s: %w", t.Path, old.Scale, f.Scale, choose, ErrIncompatible)
 	}
 	return old, nil
 }
@@ -560,7 +301,7 @@ func (a *Appender) AppendAll(rs []Record) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.lock == nil {
-		return fmt.Errorf("writing %s: the result file was closed", a.t.path)
+		return fmt.Errorf("writing %s: the result file was closed", a.t.Path)
 	}
 	n := len(a.file.Records)
 	a.file.Records = append(a.file.Records, rs...)

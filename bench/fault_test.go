@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/semibench/semibench/internal/outfile"
 )
 
 // The fault tests run this test binary again as a writer (as os/exec's
@@ -42,7 +44,7 @@ func TestFaultHelperProcess(t *testing.T) {
 	if path == "" {
 		t.Skip("the writer process of the fault tests")
 	}
-	namedTemps = os.Getenv(faultNamedEnv) != ""
+	outfile.NamedTemps = os.Getenv(faultNamedEnv) != ""
 	a, err := NewAppender(path, header(faultLabel))
 	switch os.Getenv(faultModeEnv) {
 	case "open": // exit 3 when refused as in use

@@ -13,17 +13,31 @@ import (
 
 // ReadFile reads and validates a result file. Errors name the file and say
 // what is wrong: empty, truncated, not a semibench result file (another
-// JSON document), or malformed at a line.
+// JSON document, or no JSON at all: /dev/zero is refused at its first
+// byte), malformed at a line, beyond the size limits (MaxFileBytes,
+// MaxRecordBytes, MaxHeaderBytes: ErrTooLarge, found before the bytes are
+// held), or a record whose times are invalid (File.Validate).
 func ReadFile(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	r, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	f, err := Decode(data)
+	defer r.Close()
+	f, err := decodeFrom(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return f, nil
+}
+
+// decodeFrom reads a result file from r within the size limits and
+// decodes it.
+func decodeFrom(r io.Reader) (*File, error) {
+	data, err := readBounded(r)
+	if err != nil {
+		return nil, err
+	}
+	return Decode(data)
 }
 
 // ErrNotResultFile marks data that is not a semibench result file at all

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/semibench/semibench/internal/outfile"
 )
 
 func sampleRecord(impl, n string) Record {
@@ -100,8 +102,7 @@ func TestAppenderAppendsToExisting(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	second := header("m")
-	second.Scale = "paper"
+	second := header("m") // the same scale: another is refused (TestAppenderRefusesOtherScale)
 	second.Started = second.Started.Add(time.Hour)
 	b, err := NewAppender(path, second)
 	if err != nil {
@@ -125,7 +126,7 @@ func TestAppenderAppendsToExisting(t *testing.T) {
 	if !f.Started.Equal(header("m").Started) || f.Scale != "quick" {
 		t.Errorf("header not kept: started %v, scale %q", f.Started, f.Scale)
 	}
-	if len(f.Notes) != 1 || !strings.Contains(f.Notes[0], "scale paper") || !strings.Contains(f.Notes[0], "2026-01-02T04:04:05Z") {
+	if len(f.Notes) != 1 || !strings.Contains(f.Notes[0], "scale quick") || !strings.Contains(f.Notes[0], "2026-01-02T04:04:05Z") {
 		t.Errorf("notes %q, want one saying the later run's start and scale", f.Notes)
 	}
 	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
@@ -340,7 +341,7 @@ func TestAppenderRemovesStaleTemporaries(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	if err := tryLock(h); err != nil { // a live writer's version
+	if err := outfile.TryLock(h); err != nil { // a live writer's version
 		t.Fatal(err)
 	}
 	b, err := NewAppender(path, header("m"))

@@ -224,7 +224,8 @@ func (r *Record) Phase(name string) *Phase {
 	return nil
 }
 
-// Validate reports the first structural problem of a file.
+// Validate reports the first problem of a file: its structure, and the
+// times of each record (see validateRecord), naming the record (0-based).
 func (f *File) Validate() error {
 	if f.Schema < 1 || f.Schema > SchemaVersion {
 		return fmt.Errorf("schema version %d not supported (this semibench reads 1..%d)", f.Schema, SchemaVersion)
@@ -237,6 +238,9 @@ func (f *File) Validate() error {
 		case StatusOK, StatusCheckFailed, StatusFailed, StatusSkipped, StatusUnavailable:
 		default:
 			return fmt.Errorf("record %d (%s): unknown status %q", i, r.Key(), r.Status)
+		}
+		if err := validateRecord(i, &f.Records[i]); err != nil {
+			return err
 		}
 	}
 	return nil

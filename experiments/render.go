@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"github.com/semibench/semibench/bench/report"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/internal/outfile"
 )
 
 // experimentsIn lists the experiment names of recs in first-seen order.
@@ -103,9 +105,11 @@ func RenderPlots(f *bench.File, dir string) ([]string, error) {
 	return paths, nil
 }
 
-// WriteReport writes a Markdown report of f's tables to path, atomically.
-// It opens with the summary (see writeSummary); budget is the run's
-// --budget (0: none), which the result file does not keep.
+// WriteReport writes a Markdown report of f's tables to path, atomically
+// (internal/outfile: a report that cannot be completed leaves the old one,
+// a symlink is written through, a device or folder is refused). It opens
+// with the summary (see writeSummary); budget is the run's --budget (0:
+// none), which the result file does not keep.
 func WriteReport(path string, f *bench.File, plots []string, budget time.Duration) error {
 	secs, err := renderSections(f, "")
 	if err != nil {
@@ -115,21 +119,18 @@ func WriteReport(path string, f *bench.File, plots []string, budget time.Duratio
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, ".report*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes 0600; a report is for reading
-		tmp.Close()
-		return err
-	}
-	w := bufio.NewWriter(tmp)
+	return outfile.Write(context.Background(), path, func(w *bufio.Writer) error {
+		return writeReport(w, f, secs, dir, plots, budget)
+	})
+}
+
+// writeReport renders the report of WriteReport to w; dir is the report's
+// folder, which the plots' links are relative to.
+func writeReport(w *bufio.Writer, f *bench.File, secs []section, dir string, plots []string, budget time.Duration) error {
 	writeSummary(w, f, budget, secs)
 	for _, s := range secs {
 		for i := range s.tables {
 			if err := s.tables[i].Render(w, "markdown"); err != nil {
-				tmp.Close()
 				return err
 			}
 			fmt.Fprintln(w)
@@ -149,14 +150,7 @@ func WriteReport(path string, f *bench.File, plots []string, budget time.Duratio
 			fmt.Fprintf(w, "![%s](%s)\n\n", filepath.Base(p), filepath.ToSlash(rel))
 		}
 	}
-	if err := w.Flush(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return nil
 }
 
 // writeSummary writes the report's opening: the machine, scale, budget

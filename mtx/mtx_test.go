@@ -115,7 +115,7 @@ func TestReadErrors(t *testing.T) {
 		{"size four numbers", coo + "3 3 1 1\n", ErrSize, 2, "want 3 numbers"},
 		{"size negative", coo + "% c\n-3 3 1\n", ErrSize, 3, "non-negative"},
 		{"size not integer", coo + "3 3.0 1\n", ErrSize, 2, "non-negative"},
-		{"size huge", coo + "99999999999 3 1\n", ErrSize, 2, "non-negative"},
+		{"size huge", coo + "99999999999 3 1\n", ErrSize, 2, "larger than 2147483647"},
 		{"array size three numbers", arr + "2 2 4\n", ErrSize, 2, "want 2 numbers"},
 		{"entry two fields", coo + "2 2 1\n1 1\n", ErrEntry, 3, "row col value"},
 		{"entry four fields", coo + "2 2 1\n1 1 1 1\n", ErrEntry, 3, "row col value"},

@@ -285,7 +285,7 @@ func (s *Scanner) readSize() error {
 	for k := 0; k < want; k++ {
 		x, ok := parseCount(s.fields[k])
 		if !ok {
-			return s.errAt(s.line, ErrSize, "%q is not a non-negative integer", clip(s.fields[k]))
+			return s.errAt(s.line, ErrSize, "%s", badCount(s.fields[k], "a non-negative integer"))
 		}
 		v[k] = x
 	}
@@ -368,6 +368,16 @@ func parseCount(b []byte) (int, bool) {
 	return x, true
 }
 
+// badCount says why parseCount refused b: too large for this reader (a
+// run of digits), or not want at all.
+func badCount(b []byte, want string) string {
+	digits := bytes.TrimPrefix(b, []byte("+"))
+	if len(digits) > 0 && len(bytes.Trim(digits, "0123456789")) == 0 {
+		return fmt.Sprintf("%s is larger than %d, the largest size or index this reader takes", clip(b), math.MaxInt32)
+	}
+	return fmt.Sprintf("%q is not %s", clip(b), want)
+}
+
 // Next returns the next entry with 0-based indices. For an array file the
 // entries come in column-major order. After the last declared entry it
 // checks that nothing but blank and comment lines follows and returns
@@ -406,11 +416,11 @@ func (s *Scanner) Next() (Entry, error) {
 		}
 		i, ok := parseCount(s.fields[0])
 		if !ok {
-			return Entry{}, s.errAt(s.line, ErrEntry, "row index %q is not a positive integer", clip(s.fields[0]))
+			return Entry{}, s.errAt(s.line, ErrEntry, "row index %s", badCount(s.fields[0], "a positive integer"))
 		}
 		j, ok := parseCount(s.fields[1])
 		if !ok {
-			return Entry{}, s.errAt(s.line, ErrEntry, "column index %q is not a positive integer", clip(s.fields[1]))
+			return Entry{}, s.errAt(s.line, ErrEntry, "column index %s", badCount(s.fields[1], "a positive integer"))
 		}
 		if i < 1 || i > s.h.Rows {
 			return Entry{}, s.errAt(s.line, ErrRange, "row %d not in 1..%d", i, s.h.Rows)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"flag"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/semibench/semibench/impls"
@@ -23,7 +22,7 @@ func solveAPSP(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("solve apsp", flag.ContinueOnError)
 	sr := fs.String("semiring", "min-plus", "min-plus, max-plus, boolean or real")
 	in := fs.String("in", "", "input Matrix Market coordinate file (a_ij is the weight of the arc i -> j)")
-	out := fs.String("out", "", "output Matrix Market file for D = A* (default standard output)")
+	out := fs.String("out", "", "output Matrix Market file for D = A* (default standard output, also -)")
 	impl := fs.String("impl", "", "implementation: "+strings.Join(apsp.Solvers(impls.APSP), ", ")+" (default cpu/fast; cpu/sgje with --inverse)")
 	inverse := fs.Bool("inverse", false, "with the real semiring: write A^-1 (cpu/sgje: the direct variant; cuda/fast: the closure of I - A)")
 	if err := parseFlags(fs, problemCommand("apsp", "solve apsp --semiring min-plus|max-plus|boolean|real --in FILE.mtx --out FILE.mtx [--impl NAME] [--inverse]"), args, "in"); err != nil {
@@ -32,31 +31,12 @@ func solveAPSP(ctx context.Context, args []string) error {
 	if _, err := apsp.Resolve(*sr, *impl, *inverse, impls.APSP); err != nil {
 		return usagef("%v", err)
 	}
-	f, err := os.Open(*in)
-	if err != nil {
+	return withOutput(ctx, *out, func(w *bufio.Writer) error {
+		_, err := readInput(*in, func(r io.Reader, name string) (struct{}, error) {
+			return interruptible(ctx, func() (struct{}, error) {
+				return struct{}{}, apsp.Solve(ctx, r, name, *sr, *impl, *inverse, w, impls.APSP)
+			})
+		})
 		return err
-	}
-	defer f.Close()
-	var w io.Writer = os.Stdout
-	var file *os.File
-	if *out != "" {
-		if file, err = os.Create(*out); err != nil {
-			return err
-		}
-		w = file
-	}
-	bw := bufio.NewWriterSize(w, 1<<20)
-	err = apsp.Solve(ctx, bufio.NewReaderSize(f, 1<<20), *in, *sr, *impl, *inverse, bw, impls.APSP)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if file != nil {
-		if cerr := file.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			os.Remove(*out) // never leave a partial answer behind
-		}
-	}
-	return err
+	})
 }

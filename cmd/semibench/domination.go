@@ -7,13 +7,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
 
 	gen "github.com/semibench/semibench/generators/domination"
 	"github.com/semibench/semibench/impls"
+	"github.com/semibench/semibench/internal/outfile"
 	"github.com/semibench/semibench/problems/domination"
 )
 
@@ -39,10 +39,10 @@ func init() {
 	solvers["domination"] = solveDomination
 }
 
-func genDomination(_ context.Context, args []string) error {
+func genDomination(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("gen domination", flag.ContinueOnError)
 	m := fs.Int("m", 0, "rows of the cylinder P_m □ C_n (2 <= m <= 16): A(D_m) has a row per correct m-word")
-	out := fs.String("out", "", "output Matrix Market file")
+	out := fs.String("out", "", "output Matrix Market file (- for standard output)")
 	cmd := &command{name: "gen domination", summary: "write A(D_m), the (min,+) matrix of the 2-domination paper, as a Matrix Market coordinate file",
 		usage: "gen domination --m M --out FILE.mtx"}
 	if err := parseFlags(fs, cmd, args, "out"); err != nil {
@@ -51,7 +51,7 @@ func genDomination(_ context.Context, args []string) error {
 	if err := gen.CheckM(*m); err != nil {
 		return usagef("--m: %v", err)
 	}
-	return writeFile(*out, func(w *bufio.Writer) error { return gen.WriteMatrixMarket(w, *m) })
+	return withOutput(ctx, *out, func(w *bufio.Writer) error { return gen.WriteMatrixMarketContext(ctx, w, *m) })
 }
 
 func solveDomination(ctx context.Context, args []string) error {
@@ -117,5 +117,5 @@ func solveDomination(ctx context.Context, args []string) error {
 			return fmt.Errorf("solve domination: witness: %w", err)
 		}
 	}
-	return json.NewEncoder(os.Stdout).Encode(sol)
+	return withOutput(ctx, outfile.Stdout, func(w *bufio.Writer) error { return json.NewEncoder(w).Encode(sol) })
 }

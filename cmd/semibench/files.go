@@ -1,17 +1,19 @@
 package main
 
 import (
+	"bufio"
 	"cmp"
 	"context"
 	"flag"
 	"fmt"
-	"github.com/semibench/semibench/bench/report"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/semibench/semibench/bench/report"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
@@ -149,7 +151,7 @@ func tableCmd(_ context.Context, args []string) error {
 	return nil
 }
 
-func plotCmd(_ context.Context, args []string) error {
+func plotCmd(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
 	dir := fs.String("dir", "", "output folder (default plots/<machine-label>)")
 	merge := fs.Bool("merge", false, mergeUsage)
@@ -165,7 +167,7 @@ func plotCmd(_ context.Context, args []string) error {
 		if d == "" {
 			d = filepath.Join("plots", f.Machine.Label)
 		}
-		written, err := experiments.RenderPlots(f, d)
+		written, err := renderPlots(ctx, f, d)
 		if err != nil {
 			return err
 		}
@@ -180,7 +182,7 @@ func plotCmd(_ context.Context, args []string) error {
 // at the end of a run: beside the file (<file>.md, <file>.plots/) unless
 // told otherwise. The budget comes from the file, or --budget for files
 // written before it was recorded.
-func reportCmd(_ context.Context, args []string) error {
+func reportCmd(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	out := fs.String("out", "", "the report (default the result file's name with .md)")
 	plotDir := fs.String("plots", "", "folder for the plots (default the result file's name with .plots)")
@@ -204,7 +206,7 @@ func reportCmd(_ context.Context, args []string) error {
 	}
 	base := strings.TrimSuffix(paths[0], filepath.Ext(paths[0]))
 	report, dir := cmp.Or(*out, base+".md"), cmp.Or(*plotDir, base+".plots")
-	plots, plotErr := experiments.RenderPlots(f, dir)
+	plots, plotErr := renderPlots(ctx, f, dir)
 	if err := experiments.WriteReport(report, f, plots, b); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
@@ -248,10 +250,10 @@ func caseScale(exp string, params bench.Params) string {
 	return ""
 }
 
-func exportCmd(_ context.Context, args []string) error {
+func exportCmd(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	in := fs.String("benchfmt", "", "result file to export in Go benchmark format (one line per sample; the machine and build are comment lines, so benchstat pairs exports of different machines and commits: benchstat old=a.txt new=b.txt; it needs 6 samples a cell, semibench run --reps 6, for a confidence interval)")
-	out := fs.String("out", "", "output file (default standard output)")
+	out := fs.String("out", "", "output file (default standard output, also -)")
 	pos, err := parse(fs, commands["export"], args)
 	if err != nil {
 		return err
@@ -269,18 +271,7 @@ func exportCmd(_ context.Context, args []string) error {
 		return err
 	}
 	warnFewSamples(os.Stderr, *in, f)
-	if *out == "" {
-		return report.WriteBenchfmt(os.Stdout, f)
-	}
-	w, err := os.Create(*out)
-	if err != nil {
-		return err
-	}
-	if err := report.WriteBenchfmt(w, f); err != nil {
-		w.Close()
-		return fmt.Errorf("%s: %w", *out, err)
-	}
-	return w.Close()
+	return withOutput(ctx, *out, func(w *bufio.Writer) error { return report.WriteBenchfmt(w, f) })
 }
 
 // warnFewSamples tells on w when records of f (read from path) have fewer

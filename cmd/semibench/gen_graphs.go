@@ -30,7 +30,7 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 
 // genAPSP is `semibench gen apsp`: a random digraph with negative arcs and
 // no negative cycle, or one planted (generators/apspgraph).
-func genAPSP(_ context.Context, args []string) error {
+func genAPSP(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("gen apsp", flag.ContinueOnError)
 	n := fs.Int("n", 0, "vertices (1.."+strconv.Itoa(apspgraph.MaxN)+")")
 	density := fs.Float64("density", 0.1, "fraction of the n(n-1) ordered pairs that are arcs, in [0, 1] (not with --arcs)")
@@ -39,7 +39,7 @@ func genAPSP(_ context.Context, args []string) error {
 	minW := fs.Int64("min", -10, "smallest arc weight (an integer; negative allowed)")
 	maxW := fs.Int64("max", 10, "largest arc weight (an integer; at least 0 without --negative-cycle)")
 	negCycle := fs.Bool("negative-cycle", false, "plant a negative cycle through 3 vertices (2 when --n is 2; needs --min < 0); without it the graph has none")
-	out := fs.String("out", "", "output Matrix Market file")
+	out := fs.String("out", "", "output Matrix Market file (- for standard output)")
 	cmd := &command{name: "gen apsp", summary: generatorHelp["apsp"],
 		usage: "gen apsp --n N [--density D | --arcs M] [--min W] [--max W] [--negative-cycle] [--seed S] --out FILE.mtx"}
 	if err := parseFlags(fs, cmd, args, "out"); err != nil {
@@ -62,11 +62,13 @@ func genAPSP(_ context.Context, args []string) error {
 	if need, avail := apspgraph.Bytes(*n), bench.AvailableMemory(); avail > 0 && need > avail {
 		return fmt.Errorf("--n %d: the arc set needs %d bytes, only %d available", *n, need, avail)
 	}
-	g, err := apspgraph.Generate(o)
-	if err != nil {
-		return err
-	}
-	return writeFile(*out, func(w *bufio.Writer) error { return g.WriteMatrixMarket(w) })
+	return withOutput(ctx, *out, func(w *bufio.Writer) error {
+		g, err := apspgraph.GenerateContext(ctx, o)
+		if err != nil {
+			return err
+		}
+		return g.WriteMatrixMarket(w)
+	})
 }
 
 // treeBytesPerVertex bounds what gen tree holds per vertex: the parent
@@ -75,7 +77,7 @@ const treeBytesPerVertex = 64
 
 // genTree is `semibench gen tree`: the treefix paper's star, caterpillar
 // and random trees (generators/trees) in the input format of solve treefix.
-func genTree(_ context.Context, args []string) error {
+func genTree(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("gen tree", flag.ContinueOnError)
 	shape := fs.String("shape", "", "star (the root and n-1 leaves), caterpillar (a chain of n vertices) or random (random parents level by level)")
 	n := fs.Int("n", 0, "vertices (1.."+strconv.Itoa(trees.MaxN)+"; the paper's Fig. 7 uses 2^15..2^24)")
@@ -86,7 +88,7 @@ func genTree(_ context.Context, args []string) error {
 	weights := fs.String("weights", "int", "int (uniform integers in [-max-weight, max-weight]), float (uniform in [0, 1), float32 values) or gensum (Ogita-Rump-Oishi series of condition number --cond along the generated order)")
 	maxWeight := fs.Int64("max-weight", 1, "int weights: the largest magnitude, 0.."+strconv.Itoa(trees.MaxIntWeight))
 	cond := fs.Float64("cond", 1e5, "gensum weights: the sum's condition number, in [10, 1e30] (n in 4..2^24)")
-	out := fs.String("out", "", "output file: a line \"parent weight\" per vertex")
+	out := fs.String("out", "", "output file: a line \"parent weight\" per vertex (- for standard output)")
 	cmd := &command{name: "gen tree", summary: generatorHelp["tree"],
 		usage: "gen tree --shape star|caterpillar|random --n N [--levels L] [--profile uniform|bell] [--numbering bfs|dfs|random] [--weights int|float|gensum] [--seed S] --out FILE"}
 	if err := parseFlags(fs, cmd, args, "shape", "out"); err != nil {
@@ -120,16 +122,16 @@ func genTree(_ context.Context, args []string) error {
 	if need, avail := uint64(*n)*treeBytesPerVertex, bench.AvailableMemory(); avail > 0 && need > avail {
 		return fmt.Errorf("--n %d: the tree needs about %d bytes, only %d available", *n, need, avail)
 	}
-	t, info, err := spec.Build()
-	if err != nil {
-		return err
-	}
-	st, err := trees.ShapeStats(t.Parent)
-	if err != nil {
-		return err
-	}
 	intW := spec.Weights == trees.IntWeightKind
-	return writeFile(*out, func(w *bufio.Writer) error {
+	return withOutput(ctx, *out, func(w *bufio.Writer) error {
+		t, info, err := spec.BuildContext(ctx)
+		if err != nil {
+			return err
+		}
+		st, err := trees.ShapeStats(t.Parent)
+		if err != nil {
+			return err
+		}
 		fmt.Fprintf(w, "# semibench gen tree --shape %s --n %d --numbering %s --weights %s --seed %d%s\n", spec.Shape, spec.N, spec.Numbering, spec.Weights, spec.Seed, info)
 		fmt.Fprintf(w, "# %d levels, average branching factor %.6g, widest level %d\n", st.Depth, st.Branching, st.MaxWidth)
 		fmt.Fprintf(w, "# a line \"parent weight\" per vertex 0..n-1, parent -1 for the root\n")

@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/semibench/semibench/generators/lapcost"
 	"github.com/semibench/semibench/impls"
+	"github.com/semibench/semibench/internal/outfile"
 	"github.com/semibench/semibench/problems/lap"
 )
 
@@ -24,14 +24,14 @@ func init() {
 // (generators/lapcost) as CSV, a row per line, the input of `solve lap`;
 // with --count K, a batch file of K matrices (problem k from seed S+k, as
 // hungarian/batch generates them), the input of `solve lap --batch`.
-func genLAP(_ context.Context, args []string) error {
+func genLAP(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("gen lap", flag.ContinueOnError)
 	n := fs.Int("n", 0, "rows")
 	cols := fs.Int("cols", 0, "columns (0: n, a square matrix; at least n)")
 	rng := fs.String("range", "n", "costs uniform in [0, range): a label Fn such as 0.1n, n or 10n (the paper's)")
 	seed := fs.Uint64("seed", 1, "generator seed")
 	count := fs.Int("count", 0, "write a batch file of this many matrices, problem k from seed S+k (0: one matrix as CSV)")
-	out := fs.String("out", "", "output file: CSV, or with --count a batch file ("+lap.BatchFormat+")")
+	out := fs.String("out", "", "output file: CSV, or with --count a batch file ("+lap.BatchFormat+"); - for standard output")
 	if err := parseFlags(fs, &command{name: "gen lap", summary: generatorHelp["lap"], usage: "gen lap --n N [--cols C] [--range 0.1n|n|10n] [--seed S] [--count K] --out FILE"}, args, "out"); err != nil {
 		return err
 	}
@@ -52,11 +52,11 @@ func genLAP(_ context.Context, args []string) error {
 		return usagef("--count must be from 0 to %d for %d x %d matrices, got %d", lapcost.MaxCells/(*n**cols), *n, *cols, *count)
 	}
 	problems := max(1, *count)
-	c, err := lapcost.GenerateBatch(problems, *n, *cols, r, *seed)
-	if err != nil {
-		return err
-	}
-	return writeFile(*out, func(w *bufio.Writer) error {
+	return withOutput(ctx, *out, func(w *bufio.Writer) error {
+		c, err := lapcost.GenerateBatchContext(ctx, problems, *n, *cols, r, *seed)
+		if err != nil {
+			return err
+		}
 		if *count > 0 {
 			if _, err := fmt.Fprintf(w, "lapbatch %d %d %d\n", *count, *n, *cols); err != nil {
 				return err
@@ -95,7 +95,7 @@ func solveLAP(ctx context.Context, args []string) error {
 	impl := fs.String("impl", lap.DefaultImpl, "implementation: "+strings.Join(names, ", ")+" (cuda/paper and cpu/auction take integer costs only)")
 	maximize := fs.Bool("maximize", false, "maximise the total instead of minimising it")
 	batch := fs.String("batch", "", "instead of --in, a batch of independent problems: "+lap.BatchFormat+" (--impl cuda/fast or cpu/jv)")
-	out := fs.String("out", "", "with --batch: the output file (default standard output): one line per problem, its cost then its assignment")
+	out := fs.String("out", "", "with --batch: the output file (default standard output, also -): one line per problem, its cost then its assignment")
 	if err := parseFlags(fs, problemCommand("lap", "solve lap --in FILE [--impl NAME] [--maximize] | solve lap --batch FILE [--impl cuda/fast|cpu/jv] [--maximize] [--out FILE]"), args); err != nil {
 		return err
 	}
@@ -119,9 +119,9 @@ func solveLAP(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	sol, err := lap.Solve(ctx, costs, im, *maximize)
+	sol, err := interruptible(ctx, func() (*lap.Solution, error) { return lap.Solve(ctx, costs, im, *maximize) })
 	if err != nil {
 		return err // names the file and the implementation
 	}
-	return json.NewEncoder(os.Stdout).Encode(sol)
+	return withOutput(ctx, outfile.Stdout, func(w *bufio.Writer) error { return json.NewEncoder(w).Encode(sol) })
 }

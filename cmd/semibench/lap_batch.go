@@ -3,8 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
@@ -35,21 +33,15 @@ func solveLAPBatch(ctx context.Context, path, impl string, maximize bool, out st
 	if err != nil || im.SolveBatch == nil {
 		return usagef("--impl %s: --batch takes %s", impl, strings.Join(batchImpls(), " or "))
 	}
-	b, err := lap.ReadBatchFile(path)
-	if err != nil {
-		return err
-	}
-	if maximize {
-		b = b.Negate()
-	}
-	res, err := im.SolveBatch(ctx, b, 0, nil)
-	if err != nil {
-		return fmt.Errorf("%s: %s: %w", path, impl, err)
-	}
-	if err := lap.CertifyBatch(b, res, lap.FloatTolerance); err != nil {
-		return fmt.Errorf("%s: %s: the answer failed its check: %w", path, impl, err)
-	}
-	write := func(w *bufio.Writer) error {
+	return withOutput(ctx, out, func(w *bufio.Writer) error {
+		b, err := readInput(path, lap.ReadBatch)
+		if err != nil {
+			return err
+		}
+		res, err := interruptible(ctx, func() (*lap.BatchOutput, error) { return lap.SolveBatchChecked(ctx, b, im, maximize) })
+		if err != nil {
+			return err
+		}
 		var line []byte
 		for k := range res.Len() {
 			line = append(line[:0], res.CostText(k, maximize)...)
@@ -63,13 +55,5 @@ func solveLAPBatch(ctx context.Context, path, impl string, maximize bool, out st
 			}
 		}
 		return nil
-	}
-	if out == "" {
-		w := bufio.NewWriter(os.Stdout)
-		if err := write(w); err != nil {
-			return err
-		}
-		return w.Flush()
-	}
-	return writeFile(out, write)
+	})
 }

@@ -17,6 +17,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/semibench/semibench/internal/outfile"
 )
 
 // command is one subcommand: its one-line summary, its usage line and its
@@ -56,11 +58,8 @@ func register(c *command) { commands[c.name] = c }
 
 func main() {
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: logLevel()})))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	// After the first signal the run winds down (records, report and plots
-	// of what finished are written); a second one kills the process at once.
-	context.AfterFunc(ctx, stop)
+	ctx, cancel := context.WithCancel(context.Background())
+	handleSignals(cancel)
 	stopProfile := startProfile()
 	code := dispatch(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stopProfile()
@@ -88,6 +87,27 @@ func startProfile() func() {
 		pprof.StopCPUProfile()
 		f.Close()
 	}
+}
+
+// exitSignalled is the exit status after a second signal (128 + SIGINT, as
+// a shell reports a process killed by Ctrl-C).
+const exitSignalled = 130
+
+// handleSignals cancels the commands' context on the first SIGINT or
+// SIGTERM: every command then winds down within a second (a run writes the
+// records, report and plots of what finished; an output file is left as it
+// was). A second signal ends the process at once, after removing the named
+// temporaries of the outputs in flight.
+func handleSignals(cancel context.CancelFunc) {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sigs
+		cancel()
+		<-sigs
+		outfile.RemoveTemps()
+		os.Exit(exitSignalled)
+	}()
 }
 
 func logLevel() slog.Level {
@@ -140,7 +160,11 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "semibench %s: %s\nusage: semibench %s\n(semibench %s --help for every flag)\n", c.name, ue.msg, c.usage, c.name)
 		return 2
 	default:
-		fmt.Fprintf(stderr, "semibench %s: %v\n", c.name, err)
+		msg := err.Error()
+		if errors.Is(err, context.Canceled) && !strings.Contains(msg, "interrupted") {
+			msg = "interrupted (" + msg + ")"
+		}
+		fmt.Fprintf(stderr, "semibench %s: %s\n", c.name, msg)
 		var ee exitError
 		if errors.As(err, &ee) {
 			return ee.code

@@ -15,6 +15,12 @@ import (
 // stdout and stderr.
 func capture(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
+	return captureCtx(t, context.Background(), args...)
+}
+
+// captureCtx is capture with the commands' context.
+func captureCtx(t *testing.T, ctx context.Context, args ...string) (int, string, string) {
+	t.Helper()
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -28,7 +34,7 @@ func capture(t *testing.T, args ...string) (int, string, string) {
 		b.ReadFrom(r)
 		done <- b.String()
 	}()
-	code := dispatch(context.Background(), args, w, &stderr)
+	code := dispatch(ctx, args, w, &stderr)
 	w.Close()
 	os.Stdout = old
 	return code, <-done, stderr.String()

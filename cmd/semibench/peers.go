@@ -249,9 +249,17 @@ func (pr *peerRecord) record(ctx context.Context) (bench.Record, error) {
 // cellParams returns the parameters of the experiment's cell that the given
 // ones name, in the experiment's order, or a usage error naming the cells.
 func cellParams(e *experiments.Experiment, given bench.Params) (bench.Params, error) {
-	var known []string
+	var known, names []string
 	for _, sc := range []experiments.Scale{experiments.Quick, experiments.Paper, experiments.Large} {
 		for _, c := range e.Cases(sc, experiments.Options{Seed: 1}) {
+			if !slices.Contains(known, c.Params.String()) {
+				known = append(known, c.Params.String())
+			}
+			for _, p := range c.Params {
+				if !slices.Contains(names, p.Name) {
+					names = append(names, p.Name)
+				}
+			}
 			if len(c.Params) != len(given) {
 				continue
 			}
@@ -265,10 +273,15 @@ func cellParams(e *experiments.Experiment, given bench.Params) (bench.Params, er
 			if match {
 				return slices.Clone(c.Params), nil
 			}
-			if !slices.Contains(known, c.Params.String()) {
-				known = append(known, c.Params.String())
-			}
 		}
+	}
+	for _, p := range given {
+		if !slices.Contains(names, p.Name) {
+			return nil, usagef("--param %s: %s has no parameter %q (its parameters: %s)", p.Name+"="+p.Value, e.Name, p.Name, strings.Join(names, ", "))
+		}
+	}
+	if len(given) == 0 {
+		return nil, usagef("--param: name the cell with NAME=VALUE (the cells of %s: %s)", e.Name, strings.Join(known, "; "))
 	}
 	return nil, usagef("--param %s: not a cell of %s (its cells: %s)", given, e.Name, strings.Join(known, "; "))
 }

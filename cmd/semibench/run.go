@@ -102,14 +102,20 @@ func (f *runFlags) config(exps []*experiments.Experiment) (runner.Config, error)
 	if err != nil {
 		return runner.Config{}, usagef("--scale: %v", err)
 	}
-	if f.reps < 1 {
-		return runner.Config{}, usagef("--reps must be at least 1, got %d", f.reps)
+	if f.reps < 1 || f.reps > maxReps {
+		return runner.Config{}, usagef("--reps must be in 1..%d (benchstat advises 10), got %d", maxReps, f.reps)
 	}
-	if f.gpus < 1 {
-		return runner.Config{}, usagef("--gpus must be at least 1, got %d", f.gpus)
+	if f.warmup < 0 || f.warmup > maxReps {
+		return runner.Config{}, usagef("--warmup must be in 0..%d, got %d", maxReps, f.warmup)
 	}
-	if f.threads < 0 || f.warmup < 0 || f.budget < 0 {
-		return runner.Config{}, usagef("--threads, --warmup and --budget must not be negative")
+	if f.gpus < 1 || f.gpus > maxGPUs {
+		return runner.Config{}, usagef("--gpus must be in 1..%d, got %d", maxGPUs, f.gpus)
+	}
+	if err := checkThreads(f.threads); err != nil {
+		return runner.Config{}, err
+	}
+	if f.budget < 0 {
+		return runner.Config{}, usagef("--budget must not be negative, got %s", f.budget)
 	}
 	if !slices.Contains(report.Formats(), f.format) {
 		return runner.Config{}, usagef("--format: unknown table format %q (valid: %s)", f.format, strings.Join(report.Formats(), ", "))

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/dag"
 	"github.com/semibench/semibench/impls"
+	"github.com/semibench/semibench/internal/outfile"
 	"github.com/semibench/semibench/maxplus"
 	"github.com/semibench/semibench/problems/kleene"
 )
@@ -42,7 +42,7 @@ func init() {
 	})
 }
 
-func infoCmd(_ context.Context, args []string) error {
+func infoCmd(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("info", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print the machine record as JSON only")
 	if err := parseFlags(fs, commands["info"], args); err != nil {
@@ -53,20 +53,22 @@ func infoCmd(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		fmt.Println(string(data))
-		return nil
-	}
-	b := bench.CurrentBuild()
-	fmt.Printf("semibench %s %s\n\nmachine (as written into result files):\n%s\n\nbackends:\n", b.Version, b.Commit, data)
-	fmt.Printf("  cpu   available (%d cores), kernel %s\n", m.Cores, cpuKernelText(m.CPUKernel, goExperiments()))
-	fmt.Printf("  cuda  %s\n", cudaText(m.CUDA, len(m.GPUs)))
-	if m.CUDA != nil && m.CUDA.Error == "" {
-		for _, g := range m.GPUs {
-			fmt.Printf("        GPU %d: %s, compute capability %s, %d SMs, %.1f GiB\n", g.Index, g.Name, g.ComputeCapability, g.SMs, float64(g.MemoryBytes)/(1<<30))
+	return withOutput(ctx, outfile.Stdout, func(w *bufio.Writer) error {
+		if *asJSON {
+			fmt.Fprintln(w, string(data))
+			return nil
 		}
-	}
-	return nil
+		b := bench.CurrentBuild()
+		fmt.Fprintf(w, "semibench %s %s\n\nmachine (as written into result files):\n%s\n\nbackends:\n", b.Version, b.Commit, data)
+		fmt.Fprintf(w, "  cpu   available (%d cores), kernel %s\n", m.Cores, cpuKernelText(m.CPUKernel, goExperiments()))
+		fmt.Fprintf(w, "  cuda  %s\n", cudaText(m.CUDA, len(m.GPUs)))
+		if m.CUDA != nil && m.CUDA.Error == "" {
+			for _, g := range m.GPUs {
+				fmt.Fprintf(w, "        GPU %d: %s, compute capability %s, %d SMs, %.1f GiB\n", g.Index, g.Name, g.ComputeCapability, g.SMs, float64(g.MemoryBytes)/(1<<30))
+			}
+		}
+		return nil
+	})
 }
 
 // generators are the inputs `semibench gen` writes, each with its flags;
@@ -113,7 +115,8 @@ var solverHelp = map[string]string{
 	"lap": "the linear assignment problem of the Hungarian paper (001).\n" +
 		"Input: a cost matrix, CSV (a row per line) or Matrix Market array, r x c with r <= c: the cell in\n" +
 		"row i, column j is the cost of assigning row i (a worker) to column j (a job). Output, as JSON:\n" +
-		"every row's distinct column (0-based) of least total cost (most with --maximize). gen lap writes such costs.",
+		"every row's distinct column (0-based) of least total cost (most with --maximize). A cell inf forbids\n" +
+		"that assignment (-inf with --maximize); with none possible the problem is infeasible. gen lap writes such costs.",
 	"treefix": "+Rootfix and +Leaffix of the treefix paper (004).\n" +
 		"Input: a line \"parent weight\" per vertex, vertices 0..n-1 in file order, parent -1 for the root\n" +
 		"(# lines are comments). Output: a value per vertex, in vertex order: rootfix sums the weights on the\n" +
@@ -180,12 +183,12 @@ func solveCmd(ctx context.Context, args []string) error {
 	return subcommand(ctx, "solve", solvers, solverHelp, args)
 }
 
-func genDAG(_ context.Context, args []string) error {
+func genDAG(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("gen dag", flag.ContinueOnError)
 	n := fs.Int("n", 0, "number of nodes")
 	seed := fs.Uint64("seed", 1, "generator seed")
 	intWeights := fs.Bool("int-weights", false, "small integer weights (exact float32 sums) instead of N(0,1)")
-	out := fs.String("out", "", "output Matrix Market file")
+	out := fs.String("out", "", "output Matrix Market file (- for standard output)")
 	if err := parseFlags(fs, &command{name: "gen dag", summary: generatorHelp["dag"], usage: "gen dag --n N [--seed S] [--int-weights] --out FILE.mtx"}, args); err != nil {
 		return err
 	}
@@ -198,52 +201,24 @@ func genDAG(_ context.Context, args []string) error {
 	if need, avail := maxplus.Bytes(*n), bench.AvailableMemory(); avail > 0 && need > avail {
 		return fmt.Errorf("--n %d: the dense matrix needs %d bytes, only %d available", *n, need, avail)
 	}
-	x, err := dag.Generate(*n, *seed, *intWeights)
-	if err != nil {
-		return err
-	}
-	return writeMatrix(*out, x)
-}
-
-func writeMatrix(path string, m *maxplus.Matrix) error {
-	return writeFile(path, func(w *bufio.Writer) error { return maxplus.WriteMatrixMarket(w, m) })
-}
-
-// writeFile writes path atomically through a buffered writer: into a
-// temporary file beside it, renamed over path once complete, so that a
-// failed or interrupted write leaves no partial file. Errors name path.
-func writeFile(path string, write func(w *bufio.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	err = f.Chmod(0o644) // as os.Create would under the usual umask
-	if err == nil {
-		err = write(w)
-	}
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
+	return withOutput(ctx, *out, func(w *bufio.Writer) error {
+		x, err := dag.GenerateContext(ctx, *n, *seed, *intWeights)
+		if err != nil {
+			return err
+		}
+		return maxplus.WriteMatrixMarket(w, x)
+	})
 }
 
 // maxThreads and maxGPUs are the largest --threads and --gpus accepted: far
 // beyond any machine, but a goroutine or device count that cannot exhaust
-// memory or overflow what is computed from it.
+// memory or overflow what is computed from it. maxReps bounds --reps and
+// --warmup: every sample of a cell is kept in the result file, and a
+// record must stay within bench.MaxRecordBytes.
 const (
 	maxThreads = 1 << 16
 	maxGPUs    = 1 << 10
+	maxReps    = 1000
 )
 
 // checkThreads refuses a --threads value outside 0..maxThreads.
@@ -266,7 +241,7 @@ func problemCommand(problem, usage string) *command {
 func solveKleene(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("solve kleene", flag.ContinueOnError)
 	in := fs.String("in", "", "input Matrix Market file (a line \"i j w\" is the arc j -> i)")
-	out := fs.String("out", "", "output Matrix Market file for X* (default standard output)")
+	out := fs.String("out", "", "output Matrix Market file for X* (default standard output, also -)")
 	impl := fs.String("impl", "cpu/fast", "implementation")
 	threads := fs.Int("threads", 0, "CPU threads (0: all cores)")
 	gpus := fs.Int("gpus", 1, "GPUs for implementations that split their work")
@@ -283,27 +258,34 @@ func solveKleene(ctx context.Context, args []string) error {
 	if *gpus < 1 || *gpus > maxGPUs {
 		return usagef("--gpus must be in 1..%d, got %d", maxGPUs, *gpus)
 	}
-	f, err := os.Open(*in)
-	if err != nil {
-		return err
-	}
-	x, err := maxplus.ReadMatrixMarket(bufio.NewReaderSize(f, 1<<20), *in)
-	f.Close()
-	if err != nil {
-		return err
-	}
-	t0 := time.Now()
-	w, err := im.Run(ctx, x, kleene.Options{Threads: *threads, GPUs: *gpus}, nil)
-	if err != nil {
-		return fmt.Errorf("%s: %w", *in, err)
-	}
-	fmt.Fprintf(os.Stderr, "semibench: %s solved n=%d (%d arcs) in %s\n", im.Name, x.N, x.Arcs(), time.Since(t0).Round(time.Microsecond))
-	if *out == "" {
-		bw := bufio.NewWriter(os.Stdout)
-		if err := maxplus.WriteMatrixMarket(bw, w); err != nil {
+	return withOutput(ctx, *out, func(bw *bufio.Writer) error {
+		x, err := readInput(*in, maxplus.ReadMatrixMarket)
+		if err != nil {
 			return err
 		}
-		return bw.Flush()
+		t0 := time.Now()
+		w, err := interruptible(ctx, func() (*maxplus.Matrix, error) {
+			return im.Run(ctx, x, kleene.Options{Threads: *threads, GPUs: *gpus}, nil)
+		})
+		if err == nil {
+			err = kleene.CheckRange(ctx, x, w)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", *in, err)
+		}
+		fmt.Fprintf(os.Stderr, "semibench: %s solved n=%d (%d arcs) in %s\n", im.Name, x.N, x.Arcs(), time.Since(t0).Round(time.Microsecond))
+		return maxplus.WriteMatrixMarket(bw, w)
+	})
+}
+
+// readInput opens the named input file and hands it, buffered, to read
+// with the path as its name for messages.
+func readInput[T any](path string, read func(io.Reader, string) (T, error)) (T, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		var zero T
+		return zero, err // *PathError names the file
 	}
-	return writeMatrix(*out, w)
+	defer f.Close()
+	return read(bufio.NewReaderSize(f, 1<<20), path)
 }

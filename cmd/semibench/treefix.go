@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"context"
 	"flag"
-	"os"
+	"io"
 	"strings"
 
 	"github.com/semibench/semibench/impls"
@@ -19,7 +19,7 @@ func solveTreefix(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("solve treefix", flag.ContinueOnError)
 	op := fs.String("op", "", "rootfix (sum over the root-to-v path) or leaffix (sum over v's subtree)")
 	in := fs.String("in", "", `input: a line "parent weight" per vertex, vertices 0..n-1 in file order, parent -1 for the root`)
-	out := fs.String("out", "", "output file, a value per line in vertex order (default standard output)")
+	out := fs.String("out", "", "output file, a value per line in vertex order (default standard output, also -)")
 	impl := fs.String("impl", treefix.DefaultImpl, "implementation: "+strings.Join(impls.Treefix.Names(), ", "))
 	f32 := fs.Bool("float32", false, "round the weights to float32 and compute in float32 (default: int64 for integer weights, else float64)")
 	if err := parseFlags(fs, problemCommand("treefix", "solve treefix --op rootfix|leaffix --in FILE [--impl NAME] [--float32] [--out FILE]"), args, "op", "in"); err != nil {
@@ -32,25 +32,12 @@ func solveTreefix(ctx context.Context, args []string) error {
 	if err != nil {
 		return usagef("--impl: %v", err)
 	}
-	f, err := os.Open(*in)
-	if err != nil {
+	return withOutput(ctx, *out, func(w *bufio.Writer) error {
+		_, err := readInput(*in, func(r io.Reader, name string) (struct{}, error) {
+			return interruptible(ctx, func() (struct{}, error) {
+				return struct{}{}, treefix.Solve(ctx, r, name, *op, im, *f32, w)
+			})
+		})
 		return err
-	}
-	defer f.Close()
-	w := os.Stdout
-	if *out != "" {
-		if w, err = os.Create(*out); err != nil {
-			return err
-		}
-	}
-	err = treefix.Solve(ctx, bufio.NewReaderSize(f, 1<<20), *in, *op, im, *f32, w)
-	if *out != "" {
-		if cerr := w.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			os.Remove(*out) // never leave a partial answer behind
-		}
-	}
-	return err
+	})
 }

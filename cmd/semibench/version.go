@@ -1,11 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -14,6 +14,7 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/internal/outfile"
 )
 
 func init() {
@@ -25,14 +26,16 @@ func init() {
 	})
 }
 
-func versionCmd(_ context.Context, args []string) error {
+func versionCmd(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("version", flag.ContinueOnError)
 	if err := parseFlags(fs, commands["version"], args); err != nil {
 		return err
 	}
 	info, gpus := probeCUDA()
-	writeVersion(os.Stdout, bench.CurrentBuild(), goExperiments(), cpuKernel(), info, gpus)
-	return nil
+	return withOutput(ctx, outfile.Stdout, func(w *bufio.Writer) error {
+		writeVersion(w, bench.CurrentBuild(), goExperiments(), cpuKernel(), info, gpus)
+		return nil
+	})
 }
 
 // probeCUDA is cuda.Probe (what `semibench info` records) once a driver

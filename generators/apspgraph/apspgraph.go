@@ -1,6 +1,7 @@
 package apspgraph
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"iter"
@@ -136,6 +137,16 @@ type Graph struct {
 // Generate draws the graph of the options (see the package documentation
 // for the model and the exact draw order).
 func Generate(o Options) (*Graph, error) {
+	return GenerateContext(context.Background(), o)
+}
+
+// ctxEvery is how many draws GenerateContext makes between looks at its
+// context.
+const ctxEvery = 1 << 20
+
+// GenerateContext is Generate, stopping with ctx's error (wrapped) within
+// a million draws once ctx is done.
+func GenerateContext(ctx context.Context, o Options) (*Graph, error) {
 	if err := o.Check(); err != nil {
 		return nil, err
 	}
@@ -168,7 +179,10 @@ func Generate(o Options) (*Graph, error) {
 	}
 	in := int64(len(cycleIdx))
 	if 2*o.Arcs <= total {
-		for in < o.Arcs {
+		for draws := 0; in < o.Arcs; draws++ {
+			if draws%ctxEvery == 0 && ctx.Err() != nil {
+				return nil, fmt.Errorf("apspgraph: %w", ctx.Err())
+			}
 			t := int64(dag.Uintn(src, uint64(total)))
 			if g.set[t/64]&(1<<(t%64)) == 0 {
 				g.set[t/64] |= 1 << (t % 64)
@@ -183,7 +197,10 @@ func Generate(o Options) (*Graph, error) {
 			g.set[len(g.set)-1] = 1<<r - 1
 		}
 		in = total
-		for in > o.Arcs {
+		for draws := 0; in > o.Arcs; draws++ {
+			if draws%ctxEvery == 0 && ctx.Err() != nil {
+				return nil, fmt.Errorf("apspgraph: %w", ctx.Err())
+			}
 			t := int64(dag.Uintn(src, uint64(total)))
 			if g.set[t/64]&(1<<(t%64)) == 0 || contains(cycleIdx, t) {
 				continue

@@ -1,6 +1,7 @@
 package dag
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/bits"
@@ -27,6 +28,12 @@ const IntWeightMax = 8
 // that every path sum is exact in float32 up to 2^24 / 8 arcs). The package
 // documentation gives the exact draw order.
 func Generate(n int, seed uint64, intWeights bool) (*maxplus.Matrix, error) {
+	return GenerateContext(context.Background(), n, seed, intWeights)
+}
+
+// GenerateContext is Generate, stopping with ctx's error (wrapped) within a
+// row of the matrix once ctx is done.
+func GenerateContext(ctx context.Context, n int, seed uint64, intWeights bool) (*maxplus.Matrix, error) {
 	if n < 1 || n > MaxN {
 		return nil, fmt.Errorf("dag: n must be in 1..%d, got %d", MaxN, n)
 	}
@@ -34,6 +41,9 @@ func Generate(n int, seed uint64, intWeights bool) (*maxplus.Matrix, error) {
 	x := maxplus.New(n)
 	src := rand.NewPCG(seed, StreamArcs)
 	for i := 1; i < n; i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("dag: %w", err)
+		}
 		row := x.Val[perm[i]*n : perm[i]*n+n]
 		for j := 0; j < i; j++ {
 			if j != i-1 && src.Uint64()>>63 == 0 {

@@ -22,6 +22,7 @@
 package domination
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -356,6 +357,13 @@ func tripleOK(a, b, c uint8) bool {
 // line and once to write them, so memory stays at the word index (3^m
 // int32) whatever the number of arcs.
 func WriteMatrixMarket(w io.Writer, m int) error {
+	return WriteMatrixMarketContext(context.Background(), w, m)
+}
+
+// WriteMatrixMarketContext is WriteMatrixMarket, stopping with ctx's error
+// (wrapped) within a row of the counting pass once ctx is done (w's own
+// errors stop the writing pass).
+func WriteMatrixMarketContext(ctx context.Context, w io.Writer, m int) error {
 	d, err := newDigraph(m)
 	if err != nil {
 		return err
@@ -363,6 +371,9 @@ func WriteMatrixMarket(w io.Writer, m int) error {
 	p := make(Word, m)
 	nnz := 0
 	for _, q := range d.Words {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("domination: writing A(D_%d): %w", m, err)
+		}
 		d.followers(q, p, func(int32, int16) { nnz++ })
 	}
 	n := len(d.Words)

@@ -1,6 +1,7 @@
 package lapcost
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -74,16 +75,34 @@ func Generate(rows, cols int, rng int64, seed uint64) ([]int64, error) {
 
 // fill sets c to the generator's values for rng and seed, in order.
 func fill(c []int64, rng int64, seed uint64) {
+	fillContext(context.Background(), c, rng, seed)
+}
+
+// fillChunk is how many values fillContext draws between looks at its
+// context.
+const fillChunk = 1 << 20
+
+// fillContext is fill, returning ctx's error once ctx is done (checked
+// every fillChunk values; c is then partly filled).
+func fillContext(ctx context.Context, c []int64, rng int64, seed uint64) error {
 	src := rand.NewPCG(seed, Stream)
 	b := uint64(rng)
 	thresh := -b % b
-	for k := range c {
-		hi, lo := bits.Mul64(src.Uint64(), b)
-		for lo < thresh {
-			hi, lo = bits.Mul64(src.Uint64(), b)
+	for len(c) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
 		}
-		c[k] = int64(hi)
+		chunk := c[:min(len(c), fillChunk)]
+		for k := range chunk {
+			hi, lo := bits.Mul64(src.Uint64(), b)
+			for lo < thresh {
+				hi, lo = bits.Mul64(src.Uint64(), b)
+			}
+			chunk[k] = int64(hi)
+		}
+		c = c[len(chunk):]
 	}
+	return nil
 }
 
 // GenerateBatch returns count independent rows x cols matrices, back to
@@ -91,6 +110,12 @@ func fill(c []int64, rng int64, seed uint64) {
 // matrix `semibench gen lap --seed S+k` writes. The problems are generated
 // in parallel; the bytes do not depend on the machine.
 func GenerateBatch(count, rows, cols int, rng int64, seed uint64) ([]int64, error) {
+	return GenerateBatchContext(context.Background(), count, rows, cols, rng, seed)
+}
+
+// GenerateBatchContext is GenerateBatch, stopping with ctx's error
+// (wrapped) within a million values once ctx is done.
+func GenerateBatchContext(ctx context.Context, count, rows, cols int, rng int64, seed uint64) ([]int64, error) {
 	if count < 1 || rows < 1 || cols < 1 || rows > MaxCells/cols || count > MaxCells/(rows*cols) {
 		return nil, fmt.Errorf("lapcost: batch of %d matrices %dx%d not in 1..%d cells", count, rows, cols, MaxCells)
 	}
@@ -106,11 +131,16 @@ func GenerateBatch(count, rows, cols int, rng int64, seed uint64) ([]int64, erro
 		go func() {
 			defer wg.Done()
 			for k := w; k < count; k += workers {
-				fill(out[k*s:(k+1)*s], rng, seed+uint64(k))
+				if fillContext(ctx, out[k*s:(k+1)*s], rng, seed+uint64(k)) != nil {
+					return
+				}
 			}
 		}()
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("lapcost: %w", err)
+	}
 	return out, nil
 }
 

@@ -1,6 +1,7 @@
 package trees
 
 import (
+	"context"
 	"fmt"
 	"math"
 )
@@ -128,8 +129,20 @@ func (s Spec) Check() error {
 // numbered at random. info describes what the spec left implicit (the
 // levels of a random tree, the achieved condition number) for a header.
 func (s Spec) Build() (t *Tree, info string, err error) {
+	return s.BuildContext(context.Background())
+}
+
+// BuildContext is Build, stopping with ctx's error (wrapped) between its
+// steps (shape, weights, numbering) once ctx is done.
+func (s Spec) BuildContext(ctx context.Context) (t *Tree, info string, err error) {
 	if err := s.Check(); err != nil {
 		return nil, "", err
+	}
+	stopped := func() error {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("trees: %w", err)
+		}
+		return nil
 	}
 	switch s.Shape {
 	case ShapeStar:
@@ -139,6 +152,9 @@ func (s Spec) Build() (t *Tree, info string, err error) {
 	default:
 		t, err = Random(s.N, s.levels(), s.Profile, s.Seed)
 		info = fmt.Sprintf(" --levels %d --profile %s", s.levels(), s.Profile)
+	}
+	if err == nil {
+		err = stopped()
 	}
 	if err != nil {
 		return nil, "", err
@@ -153,7 +169,13 @@ func (s Spec) Build() (t *Tree, info string, err error) {
 		}
 		info += fmt.Sprintf(" --cond %g (achieved condition number %.4g)", s.Cond, c)
 	}
+	if err := stopped(); err != nil {
+		return nil, "", err
+	}
 	if t, err = Renumber(t, s.Numbering, s.Seed); err != nil {
+		return nil, "", err
+	}
+	if err := stopped(); err != nil {
 		return nil, "", err
 	}
 	switch s.Weights {

@@ -2,16 +2,17 @@ package domination
 
 import (
 	"bufio"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/semibench/semibench/internal/outfile"
 	"github.com/semibench/semibench/problems/minplus"
 )
 
@@ -127,9 +128,9 @@ func checkpointBytes(n, k, nameLen int) int64 {
 	return 38 + int64(nameLen) + powerRecordBytes*int64(k) + 2*int64(n)*int64(n) + 8
 }
 
-// WriteCheckpoint writes c to path: to a temporary file beside it, synced,
-// then renamed over path, so that a crash leaves the previous checkpoint
-// whole.
+// WriteCheckpoint writes c to path through internal/outfile: to a new
+// version beside it, synced, then renamed over path, so that a crash leaves
+// the previous checkpoint whole.
 func WriteCheckpoint(path string, c *Checkpoint) error {
 	k := c.K()
 	if k < 1 || c.Power == nil || c.Power.N != c.N || len(c.Power.Data) != c.N*c.N {
@@ -138,14 +139,17 @@ func WriteCheckpoint(path string, c *Checkpoint) error {
 	if len(c.Impl) > 1<<16-1 {
 		return fmt.Errorf("domination: checkpoint %s: implementation name of %d bytes", path, len(c.Impl))
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	err := outfile.Write(context.Background(), path, func(bw *bufio.Writer) error { return writeCheckpoint(bw, c) })
 	if err != nil {
 		return fmt.Errorf("domination: checkpoint: %w", err)
 	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // a no-op once renamed
+	return nil
+}
+
+// writeCheckpoint writes c's bytes to bw.
+func writeCheckpoint(bw *bufio.Writer, c *Checkpoint) error {
+	k := c.K()
 	h := xxhash.New()
-	bw := bufio.NewWriterSize(f, 1<<20)
 	w := io.MultiWriter(bw, h)
 	le := binary.LittleEndian
 	head := []byte(checkpointMagic)
@@ -168,28 +172,14 @@ func WriteCheckpoint(path string, c *Checkpoint) error {
 		head = le.AppendUint64(head, p.Hash[0])
 		head = le.AppendUint64(head, p.Hash[1])
 	}
-	if _, err = w.Write(head); err == nil {
+	_, err := w.Write(head)
+	if err == nil {
 		err = writePower(w, c.Power.Data)
 	}
 	if err == nil {
 		_, err = bw.Write(le.AppendUint64(nil, h.Sum64()))
 	}
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		return fmt.Errorf("domination: writing checkpoint %s: %w", path, err)
-	}
-	return nil
+	return err
 }
 
 // ReadCheckpoint reads the checkpoint at path for A(D_m) with n rows and

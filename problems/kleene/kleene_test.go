@@ -1,6 +1,8 @@
 package kleene
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -81,5 +83,39 @@ func TestChecks(t *testing.T) {
 	}
 	if err := CheckWeights(x); err != nil {
 		t.Error(err)
+	}
+}
+
+func TestCheckRange(t *testing.T) {
+	// 3 -> 2 -> 1 (0-based), each arc -3e38: the path from 3 to 1 weighs
+	// -6e38, below -FLT_MAX.
+	x := maxplus.New(3)
+	x.Set(1, 2, -3e38)
+	x.Set(0, 1, -3e38)
+	w, err := Reference(context.Background(), x, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	closure := maxplus.New(3)
+	for k, v := range w {
+		closure.Val[k] = float32(v) // -6e38 rounds to -Inf: ε
+	}
+	err = CheckRange(context.Background(), x, closure)
+	if !errors.Is(err, ErrRange) || !strings.Contains(err.Error(), "X*[1,3]") || !strings.Contains(err.Error(), "below -FLT_MAX") {
+		t.Fatalf("err = %v, want X*[1,3] below -FLT_MAX", err)
+	}
+	closure.Val[0*3+2] = float32(math.Inf(1))
+	if err := CheckRange(context.Background(), x, closure); !errors.Is(err, ErrRange) || !strings.Contains(err.Error(), "above FLT_MAX") {
+		t.Fatalf("err = %v, want +Inf refused", err)
+	}
+	small := maxplus.New(3)
+	small.Set(1, 2, -1)
+	small.Set(0, 1, -1)
+	ok := maxplus.Identity(3)
+	ok.Set(1, 2, -1)
+	ok.Set(0, 1, -1)
+	ok.Set(0, 2, -2)
+	if err := CheckRange(context.Background(), small, ok); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -30,6 +30,9 @@ type Batch struct {
 	Int []int64
 	// Float holds them when some cell is not an integer literal, else nil.
 	Float []float64
+	// Inf lists the cells written as inf or -inf (K over all problems),
+	// in order; Int or Float holds 0 there. See Costs.Inf.
+	Inf []InfCell
 }
 
 // IsInt reports whether the batch's costs are integers.
@@ -95,6 +98,7 @@ func (b *Batch) CheckShape() error {
 // minimising), leaving b unchanged.
 func (b *Batch) Negate() *Batch {
 	out := *b
+	out.Inf = negateInfs(b.Inf)
 	if b.IsInt() {
 		out.Int = make([]int64, len(b.Int))
 		for k, x := range b.Int {
@@ -115,8 +119,9 @@ func (b *Batch) Negate() *Batch {
 // starting with # are skipped. Every error is a *ParseError naming name and
 // the line: a bad header (ErrFormat), a non-numeric cell (ErrCell), a line
 // with the wrong number of cells (ErrRagged), too few or too many lines
-// (ErrFormat), NaN or infinite costs (ErrNotFinite), integers too large for
-// the solvers' sums (ErrOverflow).
+// (ErrFormat), NaN costs or floats beyond float64 (ErrNotFinite), costs too
+// large for the solvers' sums (ErrOverflow). Cells inf and -inf are listed
+// in Batch.Inf (see Costs.Inf).
 func ReadBatch(r io.Reader, name string) (*Batch, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
@@ -151,6 +156,7 @@ func ReadBatch(r io.Reader, name string) (*Batch, error) {
 		if rows > MaxCells/cols || count > MaxCells/(rows*cols) {
 			return nil, p.errf(p.lineNum, ErrFormat, "header %q: %d problems of %dx%d exceed %d cells", clip(line), count, rows, cols, MaxCells)
 		}
+		p.setCols(cols, p.lineNum) // nothing read yet: cannot fail
 		break
 	}
 	total := count * rows * cols
@@ -188,14 +194,14 @@ func ReadBatch(r io.Reader, name string) (*Batch, error) {
 		return nil, p.errf(p.lineNum+1, ErrFormat, "file ends after %d of the %d lines of %d problems of %d rows (in problem %d)",
 			lines, count*rows, count, rows, lines/rows+1)
 	}
-	b := &Batch{Name: name, Count: count, Rows: rows, Cols: cols}
+	b := &Batch{Name: name, Count: count, Rows: rows, Cols: cols, Inf: p.infs}
 	if p.isInt {
 		b.Int = p.ints
-		lim := MaxAbsCost(cols)
-		for k, x := range b.Int {
-			if x > lim || x < -lim {
-				return nil, p.errf(int(p.lines[k]), ErrOverflow, "cost %d exceeds ±%d, the bound for %d columns; scale the costs down or use float costs", x, lim, cols)
-			}
+		s := rows * cols
+		if err := p.checkInts(b.Int, cols, func(k int) string {
+			return fmt.Sprintf(" (problem %d, row %d, column %d)", k/s+1, k%s/cols+1, k%cols+1)
+		}); err != nil {
+			return nil, err
 		}
 	} else {
 		b.Float = p.floats
@@ -356,4 +362,52 @@ func SolveBatch(ctx context.Context, b *Batch, im Impl, workers int) (*BatchOutp
 		return nil, fmt.Errorf("%s: %w", b.Name, NameImpl(im.Name, err))
 	}
 	return out, nil
+}
+
+// SolveBatchChecked is `semibench solve lap --batch`: every problem of b
+// solved by im's SolveBatch, minimising or, with maximize, maximising (by
+// negation), each answer certified by its duals (CertifyBatch; floats
+// within FloatTolerance) before it is returned. A +inf cost (-inf when
+// maximising) forbids its assignment, as in Solve; an infeasible problem is
+// an error naming it. The output's costs are those of the costs as solved:
+// print them with CostText(k, maximize).
+func SolveBatchChecked(ctx context.Context, b *Batch, im Impl, maximize bool) (*BatchOutput, error) {
+	if im.SolveBatch == nil {
+		return nil, fmt.Errorf("%s: %s has no batch solver", b.Name, im.Name)
+	}
+	if maximize {
+		b = b.Negate()
+	}
+	forbidden, err := forbiddenCells(b.Name, b.Inf, maximize, batchCellName(b.Size(), b.Cols))
+	if err != nil {
+		return nil, err
+	}
+	what := func(p int) string { return fmt.Sprintf("problem %d: ", p+1) }
+	solved := *b
+	solved.Inf = nil
+	if b.IsInt() {
+		solved.Int, err = withStandIns(b.Int, forbidden, b.Size(), b.Rows, MaxAbsCost(b.Cols), what)
+	} else {
+		solved.Float, err = withStandIns(b.Float, forbidden, b.Size(), b.Rows, MaxAbsFloatCost(b.Cols), what)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", b.Name, err)
+	}
+	res, err := im.SolveBatch(ctx, &solved, 0, nil)
+	if err != nil {
+		return nil, wrapSolveError(b.Name, im.Name, err)
+	}
+	if err := CertifyBatch(&solved, res, FloatTolerance); err != nil {
+		return nil, wrapSolveError(b.Name, im.Name, fmt.Errorf("the answer failed its check: %w", err))
+	}
+	err = ForEachProblem(ctx, b.Count, 0, func(k int) error {
+		if err := checkAvoids(forbidden, k, b.Size(), b.Cols, res.Assignment(k)); err != nil {
+			return fmt.Errorf("problem %d: %w", k+1, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", b.Name, err)
+	}
+	return res, nil
 }

@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -20,7 +21,7 @@ import (
 var (
 	ErrCell   = errors.New("not a number")
 	ErrRagged = errors.New("ragged rows")
-	ErrFormat = errors.New("bad Matrix Market file")
+	ErrFormat = errors.New("malformed file")
 )
 
 // MaxCells bounds rows·cols of a file.
@@ -50,8 +51,8 @@ func (e *ParseError) Error() string {
 // Unwrap returns the underlying error.
 func (e *ParseError) Unwrap() error { return e.Err }
 
-// Costs is a cost matrix read from a file: integer when every cell is an
-// integer literal, float64 otherwise.
+// Costs is a cost matrix read from a file: integer when every finite cell
+// is an integer literal, float64 otherwise.
 type Costs struct {
 	Name       string // the file name, for messages
 	Rows, Cols int
@@ -60,6 +61,17 @@ type Costs struct {
 	// Float holds the costs row-major when some cell is not an integer
 	// literal, else nil.
 	Float []float64
+	// Inf lists the cells written as inf or -inf, in row-major order; Int
+	// or Float holds 0 there. Solve reads +inf as a forbidden assignment
+	// (-inf when maximising).
+	Inf []InfCell
+}
+
+// InfCell is a cost written as an infinity.
+type InfCell struct {
+	K    int  // the cell's row-major index (in a batch: over all problems)
+	Neg  bool // -inf
+	Line int  // the file line it was read from
 }
 
 // IsInt reports whether the costs are integers.
@@ -81,14 +93,52 @@ func (c *Costs) FloatMatrix() *FloatMatrix {
 	return c.Matrix().Float()
 }
 
-// parser accumulates cells, integer until a cell is not.
+// parser accumulates cells, integer until a finite cell is not.
 type parser struct {
-	name    string
-	isInt   bool
-	ints    []int64
-	floats  []float64
-	lines   []int32 // line of each cell, kept while integer (for later errors)
-	lineNum int
+	name     string
+	isInt    bool
+	ints     []int64
+	floats   []float64
+	lines    []int32 // line of each cell, kept while integer (for later errors)
+	infs     []InfCell
+	floatLim float64 // MaxAbsFloatCost(cols) once the columns are known, else 0
+	cols     int
+	lineNum  int
+}
+
+// isInfLiteral reports whether b spells an infinity: inf or infinity,
+// signed or not, in any case.
+func isInfLiteral(b []byte) bool {
+	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
+		b = b[1:]
+	}
+	return bytes.EqualFold(b, []byte("inf")) || bytes.EqualFold(b, []byte("infinity"))
+}
+
+// inf records an infinite cell and holds its place with a 0.
+func (p *parser) inf(b []byte) {
+	p.infs = append(p.infs, InfCell{K: p.count(), Neg: b[0] == '-', Line: p.lineNum})
+	if p.isInt {
+		p.ints = append(p.ints, 0)
+		p.lines = append(p.lines, int32(min(p.lineNum, math.MaxInt32)))
+	} else {
+		p.floats = append(p.floats, 0)
+	}
+}
+
+// setCols sets the float bound for cols columns and checks the float costs
+// read so far against it (the first row of a CSV file, all on line).
+func (p *parser) setCols(cols, line int) error {
+	p.floatLim, p.cols = MaxAbsFloatCost(cols), cols
+	if p.isInt {
+		return nil
+	}
+	for k, x := range p.floats {
+		if math.Abs(x) > p.floatLim {
+			return p.errf(line, ErrOverflow, "cost %g in column %d exceeds ±%.6g, the bound for %d columns; scale the costs down", x, k+1, p.floatLim, cols)
+		}
+	}
+	return nil
 }
 
 func (p *parser) errf(line int, sentinel error, format string, args ...any) error {
@@ -100,6 +150,10 @@ func (p *parser) cell(b []byte, col int) error {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return p.errf(p.lineNum, ErrCell, "empty cell in column %d", col+1)
+	}
+	if isInfLiteral(b) {
+		p.inf(b)
+		return nil
 	}
 	if p.isInt {
 		if x, ok := smallInt(b); ok {
@@ -129,6 +183,9 @@ func (p *parser) cell(b []byte, col int) error {
 	}
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return p.errf(p.lineNum, ErrNotFinite, "%s in column %d", clip(b), col+1)
+	}
+	if p.floatLim > 0 && math.Abs(x) > p.floatLim {
+		return p.errf(p.lineNum, ErrOverflow, "cost %s in column %d exceeds ±%.6g, the bound for %d columns; scale the costs down", clip(b), col+1, p.floatLim, p.cols)
 	}
 	p.floats = append(p.floats, x)
 	return nil
@@ -162,9 +219,11 @@ func (p *parser) count() int {
 // Costs are integers when every cell is an integer literal, float64
 // otherwise. Every error is a *ParseError naming name and the line: a
 // non-numeric or empty cell (ErrCell), ragged rows (ErrRagged), NaN or
-// infinite costs (ErrNotFinite), more rows than columns (ErrShape),
-// integers too large for the solvers' sums (ErrOverflow, see MaxAbsCost),
-// a malformed Matrix Market file (ErrFormat).
+// costs (ErrNotFinite), more rows than columns (ErrShape), costs too large
+// for the solvers' sums (ErrOverflow, see MaxAbsCost and MaxAbsFloatCost),
+// a malformed Matrix Market file (ErrFormat). A cell inf or -inf (any case,
+// also infinity) is listed in Costs.Inf, for Solve to read as a forbidden
+// assignment.
 func ReadCosts(r io.Reader, name string) (*Costs, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
@@ -189,15 +248,26 @@ func ReadCosts(r io.Reader, name string) (*Costs, error) {
 	}
 	c.Name = name
 	if c.IsInt() {
-		lim := MaxAbsCost(c.Cols)
-		for k, x := range c.Int {
-			if x > lim || x < -lim {
-				return nil, p.errf(int(p.lines[k]), ErrOverflow, "cost %d (row %d, column %d) exceeds ±%d, the bound for %d columns; scale the costs down or use float costs",
-					x, k/c.Cols+1, k%c.Cols+1, lim, c.Cols)
-			}
+		if err := p.checkInts(c.Int, c.Cols, func(k int) string {
+			return fmt.Sprintf(" (row %d, column %d)", k/c.Cols+1, k%c.Cols+1)
+		}); err != nil {
+			return nil, err
 		}
 	}
 	return c, nil
+}
+
+// checkInts refuses an integer cost beyond ±MaxAbsCost(cols), naming its
+// line and, by where, its place.
+func (p *parser) checkInts(c []int64, cols int, where func(k int) string) error {
+	lim := MaxAbsCost(cols)
+	for k, x := range c {
+		if x > lim || x < -lim {
+			return p.errf(int(p.lines[k]), ErrOverflow, "cost %d%s exceeds ±%d, the bound for %d columns; scale the costs down or use float costs",
+				x, where(k), lim, cols)
+		}
+	}
+	return nil
 }
 
 // ReadCostsFile reads the cost matrix in the named file (see ReadCosts).
@@ -257,6 +327,9 @@ func (p *parser) readCSV(sc *bufio.Scanner, line []byte) (*Costs, error) {
 				if cols > MaxCells {
 					return nil, p.errf(p.lineNum, ErrShape, "%d columns", cols)
 				}
+				if err := p.setCols(cols, p.lineNum); err != nil {
+					return nil, err
+				}
 			} else if n != cols {
 				return nil, p.errf(p.lineNum, ErrRagged, "%d cells, but line %d has %d", n, firstLine, cols)
 			}
@@ -277,13 +350,13 @@ func (p *parser) readCSV(sc *bufio.Scanner, line []byte) (*Costs, error) {
 	if rows == 0 {
 		return nil, &ParseError{File: p.name, Err: fmt.Errorf("%w: no rows", ErrShape)}
 	}
-	return &Costs{Rows: rows, Cols: cols, Int: p.ints, Float: p.floats}, nil
+	return &Costs{Rows: rows, Cols: cols, Int: p.ints, Float: p.floats, Inf: p.infs}, nil
 }
 
 func (p *parser) readMM(sc *bufio.Scanner, banner []byte) (*Costs, error) {
 	f := bytes.Fields(bytes.ToLower(banner))
 	if len(f) != 5 || string(f[1]) != "matrix" {
-		return nil, p.errf(1, ErrFormat, "want \"%%%%MatrixMarket matrix array real general\", got %q", clip(banner))
+		return nil, p.errf(1, ErrFormat, "Matrix Market banner: want \"%%%%MatrixMarket matrix array real general\", got %q", clip(banner))
 	}
 	if string(f[2]) != "array" {
 		return nil, p.errf(1, ErrFormat, "format %q: only dense array files are supported (a LAP needs every cost)", f[2])
@@ -322,6 +395,7 @@ func (p *parser) readMM(sc *bufio.Scanner, banner []byte) (*Costs, error) {
 		if rows > cols {
 			return nil, p.errf(p.lineNum, ErrShape, "%d rows > %d columns: every row must be assigned; transpose the matrix", rows, cols)
 		}
+		p.setCols(cols, p.lineNum) // nothing read yet: cannot fail
 		break
 	}
 	total := rows * cols
@@ -354,7 +428,11 @@ func (p *parser) readMM(sc *bufio.Scanner, banner []byte) (*Costs, error) {
 		return nil, p.errf(p.lineNum+1, ErrFormat, "file ends after %d of the %d values of a %dx%d array", p.count(), total, rows, cols)
 	}
 	// Column-major to row-major.
-	c := &Costs{Rows: rows, Cols: cols}
+	c := &Costs{Rows: rows, Cols: cols, Inf: p.infs}
+	for n, inf := range c.Inf {
+		c.Inf[n].K = inf.K%rows*cols + inf.K/rows
+	}
+	slices.SortFunc(c.Inf, func(a, b InfCell) int { return a.K - b.K })
 	if p.isInt {
 		c.Int = make([]int64, total)
 		lines := make([]int32, total)
@@ -453,75 +531,109 @@ const DefaultImpl = "cpu/jv"
 // maximising it, and checks the answer before returning it: by its dual
 // certificate, or, for an implementation without duals, against a
 // certified SolveJV (cpu/jv) solution. A check failure is an error, never a
-// wrong answer.
+// wrong answer. A +inf cost (-inf when maximising) forbids its assignment;
+// a problem whose every assignment uses one is ErrInfeasible, and the
+// other infinity is refused (see forbidden.go).
 func Solve(ctx context.Context, c *Costs, im Impl, maximize bool) (*Solution, error) {
-	impl := im.Name
+	forbidden, err := forbiddenCells(c.Name, signed(c.Inf, maximize), maximize, cellName(c.Cols))
+	if err != nil {
+		return nil, err
+	}
 	if c.IsInt() {
-		m := c.Matrix()
-		if err := m.Validate(); err != nil {
-			return nil, fmt.Errorf("%s: %w", c.Name, err)
-		}
-		if maximize {
-			var err error
-			if m, err = m.Negate(); err != nil {
-				return nil, fmt.Errorf("%s: %w", c.Name, err)
-			}
-		}
-		t0 := time.Now()
-		res, err := im.Solve(ctx, m, nil)
-		ms := float64(time.Since(t0).Nanoseconds()) / 1e6
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", c.Name, NameImpl(impl, err))
-		}
-		if err := Certify(m, res); err != nil {
-			return nil, fmt.Errorf("%s: %s: the answer failed its check: %w", c.Name, impl, err)
-		}
-		if res.U == nil {
-			ref, err := SolveJV(ctx, m, nil)
-			if err == nil {
-				err = Certify(m, ref)
-			}
-			if err == nil {
-				err = Agree(m, res, ref)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("%s: %s: the answer failed its check: %w", c.Name, impl, err)
-			}
-		}
-		cost := res.Cost
-		if maximize {
-			cost = -cost
-		}
-		return &Solution{Cost: json.Number(strconv.FormatInt(cost, 10)), Assignment: res.Assignment, Impl: impl, MS: ms}, nil
+		return solveCosts(ctx, c, im, maximize, forbidden, c.Matrix().C, solveInt, func(x int64) string { return strconv.FormatInt(x, 10) })
 	}
 	if im.SolveFloat == nil {
-		return nil, fmt.Errorf("%s: %s: %w; use cpu/jv, cpu/hungarian-n3 or cpu/paper", c.Name, impl, ErrNeedsIntegers)
+		return nil, fmt.Errorf("%s: %s: %w; use cpu/jv, cpu/hungarian-n3 or cpu/paper", c.Name, im.Name, ErrNeedsIntegers)
 	}
-	m := c.FloatMatrix()
-	if err := m.Validate(); err != nil {
+	return solveCosts(ctx, c, im, maximize, forbidden, c.Float, solveFloat, func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) })
+}
+
+// signed returns infs as the solver sees them: negated when maximising.
+func signed(infs []InfCell, maximize bool) []InfCell {
+	if maximize {
+		return negateInfs(infs)
+	}
+	return infs
+}
+
+// solveCosts is Solve on costs of type T (c's values): negated when
+// maximising, the forbidden cells given their stand-in, solved and checked
+// by solve, which returns the assignment and its cost.
+func solveCosts[T Number](ctx context.Context, c *Costs, im Impl, maximize bool, forbidden []int, values []T,
+	solve func(ctx context.Context, rows, cols int, values []T, im Impl) ([]int, T, error), format func(T) string) (*Solution, error) {
+	if err := checkShape(c.Rows, c.Cols, len(values)); err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Name, err)
 	}
 	if maximize {
-		neg := &FloatMatrix{Rows: m.Rows, Cols: m.Cols, C: make([]float64, len(m.C))}
-		for k, x := range m.C {
-			neg.C[k] = -x
+		neg := make([]T, len(values))
+		for k, x := range values {
+			neg[k] = -x
 		}
-		m = neg
+		values = neg
+	}
+	values, err := withStandIns(values, forbidden, len(values), c.Rows, costLimit[T](c.Cols), func(int) string { return "" })
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.Name, err)
 	}
 	t0 := time.Now()
-	res, err := im.SolveFloat(ctx, m, nil)
+	assign, cost, err := solve(ctx, c.Rows, c.Cols, values, im)
 	ms := float64(time.Since(t0).Nanoseconds()) / 1e6
+	if err == nil {
+		err = checkAvoids(forbidden, 0, len(values), c.Cols, assign)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", c.Name, NameImpl(impl, err))
+		return nil, wrapSolveError(c.Name, im.Name, err)
 	}
-	if err := CertifyFloat(m, res, FloatTolerance); err != nil {
-		return nil, fmt.Errorf("%s: %s: the answer failed its check: %w", c.Name, impl, err)
-	}
-	cost := m.CostOf(res.Assignment)
 	if maximize {
 		cost = -cost
 	}
-	return &Solution{Cost: json.Number(strconv.FormatFloat(cost, 'g', -1, 64)), Assignment: res.Assignment, Impl: impl, MS: ms}, nil
+	return &Solution{Cost: json.Number(format(cost)), Assignment: assign, Impl: im.Name, MS: ms}, nil
+}
+
+// solveInt solves integer costs with im.Solve and certifies the answer
+// exactly: by its duals, or, without them, against a certified SolveJV.
+func solveInt(ctx context.Context, rows, cols int, values []int64, im Impl) ([]int, int64, error) {
+	m := &Matrix{Rows: rows, Cols: cols, C: values}
+	if err := m.Validate(); err != nil {
+		return nil, 0, err
+	}
+	res, err := im.Solve(ctx, m, nil)
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := Certify(m, res); err != nil {
+		return nil, 0, fmt.Errorf("the answer failed its check: %w", err)
+	}
+	if res.U == nil {
+		ref, err := SolveJV(ctx, m, nil)
+		if err == nil {
+			err = Certify(m, ref)
+		}
+		if err == nil {
+			err = Agree(m, res, ref)
+		}
+		if err != nil {
+			return nil, 0, fmt.Errorf("the answer failed its check: %w", err)
+		}
+	}
+	return res.Assignment, res.Cost, nil
+}
+
+// solveFloat solves float64 costs with im.SolveFloat and certifies the
+// answer within FloatTolerance.
+func solveFloat(ctx context.Context, rows, cols int, values []float64, im Impl) ([]int, float64, error) {
+	m := &FloatMatrix{Rows: rows, Cols: cols, C: values}
+	if err := m.Validate(); err != nil {
+		return nil, 0, err
+	}
+	res, err := im.SolveFloat(ctx, m, nil)
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := CertifyFloat(m, res, FloatTolerance); err != nil {
+		return nil, 0, fmt.Errorf("the answer failed its check: %w", err)
+	}
+	return res.Assignment, m.CostOf(res.Assignment), nil
 }
 
 // FloatTolerance is the relative slack CertifyFloat allows float64 answers

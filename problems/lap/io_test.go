@@ -18,6 +18,7 @@ func TestReadCosts(t *testing.T) {
 		rows, cols int
 		ints       []int64
 		floats     []float64
+		inf        []InfCell
 		err        error
 		line       int
 	}{
@@ -37,7 +38,11 @@ func TestReadCosts(t *testing.T) {
 		{name: "trailing comma", in: "1,2,\n3,4,5\n", err: ErrCell, line: 1},
 		{name: "ragged", in: "1,2,3\n4,5\n", err: ErrRagged, line: 2},
 		{name: "nan", in: "1,2\nNaN,4\n", err: ErrNotFinite, line: 2},
-		{name: "inf", in: "1,2\n3,-Inf\n", err: ErrNotFinite, line: 2},
+		{name: "inf", in: "1,2\n3,-Inf\n", rows: 2, cols: 2, ints: []int64{1, 2, 3, 0}, inf: []InfCell{{K: 3, Neg: true, Line: 2}}},
+		{name: "inf float", in: "inf,2.5\n+Infinity,1\n", rows: 2, cols: 2, floats: []float64{0, 2.5, 0, 1}, inf: []InfCell{{K: 0, Line: 1}, {K: 2, Line: 2}}},
+		{name: "mm inf", in: "%%MatrixMarket matrix array real general\n2 2\n1\ninf\n2\n3\n", rows: 2, cols: 2, ints: []int64{1, 2, 0, 3}, inf: []InfCell{{K: 2, Line: 4}}},
+		{name: "float sum overflow", in: "1,2\n1e307,4\n", err: ErrOverflow, line: 2},
+		{name: "float sum overflow first row", in: "0.5,1e307\n", err: ErrOverflow, line: 1},
 		{name: "float range", in: "1,1e999\n", err: ErrNotFinite, line: 1},
 		{name: "more rows", in: "1,2\n3,4\n5,6\n", err: ErrShape, line: 3},
 		{name: "empty", in: "", err: ErrShape},
@@ -68,8 +73,8 @@ func TestReadCosts(t *testing.T) {
 			t.Errorf("%s: %v", tc.name, err)
 			continue
 		}
-		if c.Rows != tc.rows || c.Cols != tc.cols || !slices.Equal(c.Int, tc.ints) || !slices.Equal(c.Float, tc.floats) {
-			t.Errorf("%s: got %dx%d %v %v, want %dx%d %v %v", tc.name, c.Rows, c.Cols, c.Int, c.Float, tc.rows, tc.cols, tc.ints, tc.floats)
+		if c.Rows != tc.rows || c.Cols != tc.cols || !slices.Equal(c.Int, tc.ints) || !slices.Equal(c.Float, tc.floats) || !slices.Equal(c.Inf, tc.inf) {
+			t.Errorf("%s: got %dx%d %v %v %v, want %dx%d %v %v %v", tc.name, c.Rows, c.Cols, c.Int, c.Float, c.Inf, tc.rows, tc.cols, tc.ints, tc.floats, tc.inf)
 		}
 	}
 }

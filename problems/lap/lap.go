@@ -12,9 +12,13 @@ import (
 // Errors wrapped by the solvers, for errors.Is.
 var (
 	ErrShape         = errors.New("cost matrix shape")
-	ErrOverflow      = errors.New("integer costs too large: sums could overflow int64")
+	ErrOverflow      = errors.New("costs too large: sums could overflow")
 	ErrNeedsIntegers = errors.New("this implementation needs integer costs")
 	ErrNotFinite     = errors.New("cost is not a finite number")
+	// ErrRange marks a cost an implementation's own number type cannot
+	// hold (int32 on the GPU): a limit of that implementation, not of the
+	// problem; another implementation may solve it.
+	ErrRange = errors.New("cost beyond the implementation's number type")
 )
 
 // Matrix is a dense r x c integer cost matrix, row-major, r <= c.
@@ -72,6 +76,14 @@ func MaxAbsCost(cols int) int64 {
 	return math.MaxInt64 / 8 / k / k
 }
 
+// MaxAbsFloatCost is the largest |c_ij| accepted for an r x c problem of
+// float64 costs: MaxAbsCost's bound on float64's range, so that no sum of
+// costs or duals can overflow to an infinite cost.
+func MaxAbsFloatCost(cols int) float64 {
+	k := float64(cols) + 2
+	return math.MaxFloat64 / 8 / k / k
+}
+
 // CheckShape checks the shape alone (Validate without the scan of the
 // costs), for callers that bound the costs in a scan of their own.
 func (m *Matrix) CheckShape() error { return checkShape(m.Rows, m.Cols, len(m.C)) }
@@ -91,14 +103,19 @@ func (m *Matrix) Validate() error {
 	return nil
 }
 
-// Validate checks the shape and that every cost is finite.
+// Validate checks the shape, that every cost is finite and that every
+// |c_ij| is at most MaxAbsFloatCost.
 func (m *FloatMatrix) Validate() error {
 	if err := checkShape(m.Rows, m.Cols, len(m.C)); err != nil {
 		return err
 	}
+	lim := MaxAbsFloatCost(m.Cols)
 	for k, x := range m.C {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return fmt.Errorf("%w: %v at row %d, column %d", ErrNotFinite, x, k/m.Cols+1, k%m.Cols+1)
+		}
+		if math.Abs(x) > lim {
+			return fmt.Errorf("%w: cost %g at row %d, column %d exceeds ±%.6g for %d columns", ErrOverflow, x, k/m.Cols+1, k%m.Cols+1, lim, m.Cols)
 		}
 	}
 	return nil

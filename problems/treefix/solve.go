@@ -2,6 +2,7 @@ package treefix
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -28,29 +29,124 @@ type Input struct {
 	Line []int
 }
 
-// maxLine is the longest input line accepted.
+// maxLine is the longest input line accepted (comment lines excepted:
+// they may be of any length).
 const maxLine = 1 << 16
+
+// lineReader reads lines of any length, keeping at most maxLine bytes of
+// each.
+type lineReader struct {
+	br   *bufio.Reader
+	line int // lines read so far
+}
+
+// next returns the next line (without its end) and whether it was longer
+// than maxLine, in which case only its first maxLine bytes are returned; it
+// returns io.EOF after the last line.
+func (lr *lineReader) next() (text []byte, long bool, err error) {
+	var buf []byte
+	total := 0
+	for {
+		chunk, err := lr.br.ReadSlice('\n')
+		total += len(chunk)
+		if room := maxLine + 2 - len(buf); room > 0 {
+			buf = append(buf, chunk[:min(len(chunk), room)]...)
+		}
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case err == io.EOF && total == 0:
+			return nil, false, io.EOF
+		case err != nil && err != io.EOF:
+			return nil, false, err
+		}
+		lr.line++
+		text = bytes.TrimRight(buf, "\r\n")
+		long = total > maxLine+2 || len(text) > maxLine
+		return text[:min(len(text), maxLine)], long, nil
+	}
+}
+
+// parseWeight reads a weight: f32 rounds it to float32. An integer
+// literal is also returned as an int64 (isInt) unless f32 is set; one
+// beyond int64 is an error, as in solve lap, since its float64 value would
+// no longer be exact.
+func parseWeight(s string, f32 bool) (x float64, k int64, isInt bool, err error) {
+	bits := 64
+	if f32 {
+		bits = 32
+	}
+	if !f32 && isIntLiteral(s) {
+		k, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return 0, 0, false, fmt.Errorf("integer weight %s does not fit in int64 (write it with an exponent, e.g. %.6g, to compute in float64)", clip(s), mustFloat(s))
+		}
+		return float64(k), k, true, nil
+	}
+	x, err = strconv.ParseFloat(s, bits)
+	switch {
+	case err == nil && (math.IsInf(x, 0) || math.IsNaN(x)):
+		return 0, 0, false, fmt.Errorf("weight %q is not a finite number", clip(s))
+	case errors.Is(err, strconv.ErrRange) && math.IsInf(x, 0):
+		return 0, 0, false, fmt.Errorf("weight %s is beyond the float%d range", clip(s), bits)
+	case errors.Is(err, strconv.ErrRange):
+		return x, 0, false, nil // below the smallest subnormal: the nearest value, 0
+	case err != nil:
+		return 0, 0, false, fmt.Errorf("weight %q is not a number", clip(s))
+	}
+	return x, 0, false, nil
+}
+
+// mustFloat is s as a float64 (s is a decimal integer literal).
+func mustFloat(s string) float64 {
+	x, _ := strconv.ParseFloat(s, 64)
+	return x
+}
+
+// isIntLiteral reports whether s is an optionally signed run of digits.
+func isIntLiteral(s string) bool {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // ReadInput parses a treefix input: one line "parent weight" per vertex,
 // vertices 0..n-1 in file order, parent -1 for the root; blank lines and
-// lines starting with '#' are skipped. With f32, weights are rounded to
-// float32 as they are read. It checks the tree (one root, parents in
-// range, no cycle); every error wraps ErrInput and names the file (name)
-// and line.
+// lines starting with '#' (of any length) are skipped. With f32, weights
+// are rounded to float32 as they are read. It checks the tree (one root,
+// parents in range, no cycle); every error wraps ErrInput and names the
+// file (name) and line.
 func ReadInput(r io.Reader, name string, f32 bool) (*Input, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), maxLine)
+	lr := &lineReader{br: bufio.NewReaderSize(r, 64<<10)}
 	in := &Input{Int: !f32}
-	line := 0
 	bad := func(l int, format string, a ...any) error {
 		return fmt.Errorf("%s:%d: %w: %s", name, l, ErrInput, fmt.Sprintf(format, a...))
 	}
-	for sc.Scan() {
-		line++
-		s := strings.TrimSpace(sc.Text())
+	for {
+		text, long, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, bad(lr.line+1, "reading: %v", err)
+		}
+		s := strings.TrimSpace(string(text))
 		if s == "" || s[0] == '#' {
 			continue
 		}
+		if long {
+			return nil, bad(lr.line, "line longer than %d bytes (only comment lines, starting with #, may be longer)", maxLine)
+		}
+		line := lr.line
 		f := strings.Fields(s)
 		if len(f) != 2 {
 			return nil, bad(line, "want 'parent weight', got %d fields in %q", len(f), clip(s))
@@ -59,19 +155,15 @@ func ReadInput(r io.Reader, name string, f32 bool) (*Input, error) {
 		if err != nil {
 			return nil, bad(line, "parent %q is not an integer", clip(f[0]))
 		}
-		bits := 64
-		if f32 {
-			bits = 32
-		}
-		x, err := strconv.ParseFloat(f[1], bits)
-		if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
-			return nil, bad(line, "weight %q is not a finite number", clip(f[1]))
+		x, k, isInt, err := parseWeight(f[1], f32)
+		if err != nil {
+			return nil, bad(line, "%v", err)
 		}
 		if len(in.Parent) >= trees.MaxN {
 			return nil, bad(line, "more than %d vertices", trees.MaxN)
 		}
 		if in.Int {
-			if k, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+			if isInt {
 				in.IntW = append(in.IntW, k)
 			} else {
 				in.Int, in.IntW = false, nil
@@ -80,9 +172,6 @@ func ReadInput(r io.Reader, name string, f32 bool) (*Input, error) {
 		in.Parent = append(in.Parent, int32(p))
 		in.W = append(in.W, x)
 		in.Line = append(in.Line, line)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, bad(line+1, "%v", err)
 	}
 	if len(in.Parent) == 0 {
 		return nil, fmt.Errorf("%s: %w: no vertices", name, ErrInput)

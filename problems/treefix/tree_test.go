@@ -1,7 +1,9 @@
 package treefix
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -104,4 +106,71 @@ func TestResolveImpl(t *testing.T) {
 	if _, err := ResolveImpl(r, "cuda/sequential"); err == nil {
 		t.Error("cuda/sequential accepted")
 	}
+}
+
+// TestReadInputMessages: each bad input is named by file and line with
+// its real reason.
+func TestReadInputMessages(t *testing.T) {
+	long := "# " + strings.Repeat("c", 3*maxLine) + "\n"
+	cases := []struct {
+		name, in string
+		f32      bool
+		want     string // "" for no error
+	}{
+		{"long comment", long + "-1 5\n0 2\n", false, ""},
+		{"long data line", "-1 5\n0 " + strings.Repeat("1", maxLine) + "\n", false, "t.txt:2: bad treefix input: line longer than"},
+		{"int beyond int64", "-1 100000000000000000000\n", false, "t.txt:1: bad treefix input: integer weight 100000000000000000000 does not fit in int64"},
+		{"int beyond int64 as float32", "-1 100000000000000000000\n", true, ""},
+		{"float32 range", "-1 1e308\n", true, "t.txt:1: bad treefix input: weight 1e308 is beyond the float32 range"},
+		{"float64 range", "-1 1e309\n", false, "t.txt:1: bad treefix input: weight 1e309 is beyond the float64 range"},
+		{"inf", "-1 inf\n", false, "not a finite number"},
+		{"word", "-1 abc\n", false, `weight "abc" is not a number`},
+		{"underflow", "-1 1e-50\n", true, ""},
+		{"crlf", "-1 5\r\n0 -3\r\n", false, ""},
+	}
+	for _, tc := range cases {
+		in, err := ReadInput(strings.NewReader(tc.in), "t.txt", tc.f32)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, ErrInput)):
+			t.Errorf("%s: err %v, want %q", tc.name, err, tc.want)
+		case tc.name == "crlf" && (!in.Int || in.IntW[1] != -3):
+			t.Errorf("crlf: %+v", in)
+		}
+	}
+}
+
+// FuzzReadInput: a tree file never panics the reader; what it accepts is a
+// tree (one root, parents in range, no cycle) with a weight and a line per
+// vertex, integer weights kept exactly.
+func FuzzReadInput(f *testing.F) {
+	for _, s := range []string{
+		"-1 5\n0 2\n0 -3\n", "# c\n-1 1.5\n0 1e-50\n", "-1 1\n1 1\n", "0 1\n", "-1 100000000000000000000\n",
+		"-1 1e308\n0 1e308\n", "-1 inf\n", "\n\n-1 +7\r\n0 -0\r\n", "-1 1 2\n", "-1\n",
+	} {
+		f.Add([]byte(s), false)
+		f.Add([]byte(s), true)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, f32 bool) {
+		in, err := ReadInput(bytes.NewReader(data), "fuzz", f32)
+		if err != nil {
+			if !errors.Is(err, ErrInput) || !strings.HasPrefix(err.Error(), "fuzz") {
+				t.Fatalf("error %v does not wrap ErrInput naming the file", err)
+			}
+			return
+		}
+		n := len(in.Parent)
+		if len(in.W) != n || len(in.Line) != n || (in.Int && len(in.IntW) != n) || (f32 && in.Int) {
+			t.Fatalf("%d vertices, %d weights, %d lines, int %v with %d", n, len(in.W), len(in.Line), in.Int, len(in.IntW))
+		}
+		if _, err := NewTree(in.Parent); err != nil {
+			t.Fatalf("accepted a parent array that is no tree: %v", err)
+		}
+		for v, w := range in.W {
+			if math.IsInf(w, 0) || math.IsNaN(w) || (in.Int && float64(in.IntW[v]) != w) {
+				t.Fatalf("vertex %d: weight %v (int %v)", v, w, in.Int)
+			}
+		}
+	})
 }

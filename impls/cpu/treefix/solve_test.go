@@ -57,7 +57,7 @@ func TestSolveErrors(t *testing.T) {
 		{"-1 1\n0\n", "in.txt:2: bad treefix input: want 'parent weight', got 1 fields"},
 		{"-1 1\nx 1\n", "in.txt:2: bad treefix input: parent \"x\" is not an integer"},
 		{"-1 1\n0 nan\n", "in.txt:2: bad treefix input: weight \"nan\" is not a finite number"},
-		{"-1 1\n0 1e400\n", "in.txt:2: bad treefix input: weight \"1e400\" is not a finite number"},
+		{"-1 1\n0 1e400\n", "in.txt:2: bad treefix input: weight 1e400 is beyond the float64 range"},
 		{"", "in.txt: bad treefix input: no vertices"},
 		{"# header\r\n-1 1\r\n\r\n-1 2\r\n", "in.txt:4: bad treefix input: vertex 1 is a second root (vertex 0 on line 2 is the first)"},
 		{"-1 1\n0 1 2\n", "in.txt:2: bad treefix input: want 'parent weight', got 3 fields"},

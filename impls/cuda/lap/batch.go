@@ -165,6 +165,9 @@ func SolveBatch(ctx context.Context, b *lap.Batch, opt Options) (*lap.BatchOutpu
 	out := &lap.BatchOutput{}
 	if b.IsInt() {
 		p, u, v, err := solveIntBatch(ctx, impl, b, opt)
+		if isRange(err) {
+			return solveWideBatch(ctx, impl, b, err, opt)
+		}
 		if err != nil {
 			return nil, err
 		}

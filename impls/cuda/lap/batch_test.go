@@ -146,9 +146,14 @@ func TestBatchArgumentChecks(t *testing.T) {
 	if _, err := SolveBatch(ctx, nil, Options{}); err == nil {
 		t.Fatal("nil batch accepted")
 	}
+	// Beyond int32: solved exactly by the float64 batch kernel.
 	wide := &lap.Batch{Name: "w", Count: 2, Rows: 1, Cols: 2, Int: []int64{0, 1, 2, 1 << 31}}
-	if _, err := SolveBatch(ctx, wide, Options{}); !errors.Is(err, lap.ErrOverflow) || !strings.Contains(err.Error(), "problem 2, row 1, column 2") {
-		t.Fatalf("beyond int32: %v", err)
+	out, err := SolveBatch(ctx, wide, Options{})
+	switch {
+	case !hasGPU() && !errors.Is(err, driver.ErrUnavailable):
+		t.Fatalf("beyond int32 without a GPU: %v, want the float64 kernel unavailable", err)
+	case hasGPU() && (err != nil || out.Int[1].Cost != 2 || lap.CertifyBatch(wide, out, 0) != nil):
+		t.Fatalf("beyond int32: %v, %+v", err, out)
 	}
 	// The first offending cost in batch order is named, whichever bound it
 	// breaks, across the parallel scan's parts (a batch of several parts).
@@ -159,8 +164,14 @@ func TestBatchArgumentChecks(t *testing.T) {
 		t.Fatalf("beyond the bound: %v", err)
 	}
 	big.Int[100*256+255] = -(1 << 32)
-	if _, err := SolveBatch(ctx, big, Options{}); !errors.Is(err, lap.ErrOverflow) || !strings.Contains(err.Error(), "problem 101, row 16, column 16") || !strings.Contains(err.Error(), "int32") {
-		t.Fatalf("beyond int32 first: %v", err)
+	if _, err := SolveBatch(ctx, big, Options{}); !errors.Is(err, lap.ErrOverflow) || !strings.Contains(err.Error(), "problem 3001") || !strings.Contains(err.Error(), "row 2, column 2") {
+		t.Fatalf("beyond int32, then beyond the bound: %v", err)
+	}
+	big.Int[3000*256+17] = 0
+	big.Int[200*256+3] = ExactFloatLimit(16) + 1
+	if _, err := SolveBatch(ctx, big, Options{}); !errors.Is(err, lap.ErrRange) || !strings.Contains(err.Error(), "problem 101, row 16, column 16") ||
+		!strings.Contains(err.Error(), "int32") || !strings.Contains(err.Error(), "problem 201, row 1, column 4") {
+		t.Fatalf("beyond int32 and the float64 kernel's exact range: %v", err)
 	}
 	short := &lap.Batch{Name: "s", Count: 2, Rows: 2, Cols: 2, Int: make([]int64, 7)}
 	if _, err := SolveBatch(ctx, short, Options{}); !errors.Is(err, lap.ErrShape) {

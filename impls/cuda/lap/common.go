@@ -114,8 +114,8 @@ func scanBatch(impl string, b *lap.Batch) (costScan, error) {
 		return costScan{}, fmt.Errorf("%s: %s: %w: %s: cost %d exceeds ±%d for %d columns",
 			impl, b.Name, lap.ErrOverflow, where(s.bad), b.Int[s.bad], lim, b.Cols)
 	case s.wide >= 0:
-		return costScan{}, fmt.Errorf("%s: %s: %w: %s: cost %d is beyond int32, the batch kernel's cost type",
-			impl, b.Name, lap.ErrOverflow, where(s.wide), b.Int[s.wide])
+		return s, fmt.Errorf("%s: %s: %w: %s: cost %d is beyond int32, the batch kernel's integer cost type",
+			impl, b.Name, lap.ErrRange, where(s.wide), b.Int[s.wide])
 	}
 	return s, nil
 }
@@ -124,8 +124,8 @@ func scanBatch(impl string, b *lap.Batch) (costScan, error) {
 // type when the costs are uploaded as they are.
 func (s costScan) need32(impl string, m *lap.Matrix) error {
 	if k := s.wide; k >= 0 {
-		return fmt.Errorf("%s: %w: cost %d at row %d, column %d is beyond int32, the device's cost type",
-			impl, lap.ErrOverflow, m.C[k], k/m.Cols+1, k%m.Cols+1)
+		return fmt.Errorf("%s: %w: cost %d at row %d, column %d is beyond int32, the device's integer cost type",
+			impl, lap.ErrRange, m.C[k], k/m.Cols+1, k%m.Cols+1)
 	}
 	return nil
 }

@@ -98,6 +98,11 @@ const (
 	// instance of the paper's sizes (NOTES.md), so only a forced choice
 	// (tests and comparisons) runs it.
 	StrategyAugment = "augment"
+	// StrategyFloat64: integer costs the int32 device paths cannot hold
+	// (a cost beyond int32, or a span beyond the packed bids) solved
+	// exactly by the float64 O(n^3) Hungarian (solveWide); its result has
+	// duals.
+	StrategyFloat64 = "float64"
 )
 
 // fastStrategy, when not empty, forces a strategy (tests compare them).
@@ -319,11 +324,21 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 	if err != nil {
 		return nil, st, err
 	}
-	if err := sc.need32(impl, m); err != nil {
-		return nil, st, err
-	}
 	lo, hi := sc.lo, sc.hi
 	r, n := m.Rows, m.Cols
+	if n == 1 {
+		stop()
+		return &lap.Result{Assignment: []int{0}, Cost: m.C[0]}, st, nil
+	}
+	wide := func(why string) (*lap.Result, FastStats, error) {
+		stop()
+		st.Strategy = StrategyFloat64
+		res, err := solveWide(ctx, impl, m, why, opt)
+		return res, st, err
+	}
+	if k := sc.wide; k >= 0 {
+		return wide(fmt.Sprintf("cost %d at row %d, column %d is beyond int32, the device's integer cost type", m.C[k], k/n+1, k%n+1))
+	}
 	if n > FastMaxOrder {
 		return nil, st, fmt.Errorf("%s: %w: %d columns, at most %d", impl, lap.ErrShape, n, FastMaxOrder)
 	}
@@ -332,12 +347,7 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 	}
 	k := int64(n) + 1
 	if hi-lo >= fastSpanLimit/k {
-		return nil, st, fmt.Errorf("%s: %w: costs span %d..%d; times %d columns + 1 that exceeds 2^36, the range of the packed bids",
-			impl, lap.ErrOverflow, lo, hi, n)
-	}
-	if n == 1 {
-		stop()
-		return &lap.Result{Assignment: []int{0}, Cost: m.C[0]}, st, nil
+		return wide(fmt.Sprintf("costs span %d..%d, which times %d columns + 1 exceeds 2^36, the range of the auction's packed bids", lo, hi, n))
 	}
 	st.Strategy = fastChoose(r, n, hi-lo)
 	if st.Strategy == StrategyHungarian {

@@ -76,7 +76,7 @@ func TestArgumentChecks(t *testing.T) {
 		{"nil", nil, nil, "nil matrix"},
 		{"more rows", &lap.Matrix{Rows: 3, Cols: 2, C: make([]int64, 6)}, lap.ErrShape, "rows"},
 		{"short", &lap.Matrix{Rows: 2, Cols: 2, C: make([]int64, 3)}, lap.ErrShape, "values"},
-		{"beyond int32", &lap.Matrix{Rows: 2, Cols: 2, C: []int64{0, 1 << 31, 0, 0}}, lap.ErrOverflow, "row 1, column 2"},
+		{"beyond int32 and float64's exact range", &lap.Matrix{Rows: 2, Cols: 2, C: []int64{0, ExactFloatLimit(2) + 1, 0, 0}}, lap.ErrRange, "row 1, column 2"},
 	}
 	for _, s := range solvers {
 		for _, c := range cases {
@@ -86,11 +86,23 @@ func TestArgumentChecks(t *testing.T) {
 			}
 		}
 	}
-	// cuda/fast's packed bids: a span times (c+1) at 2^36 is refused.
-	m := &lap.Matrix{Rows: 1, Cols: 40, C: make([]int64, 40)}
-	m.C[7] = 1<<31 - 1
-	if _, err := Fast(ctx, m, Options{}); !errors.Is(err, lap.ErrOverflow) || !strings.Contains(err.Error(), "packed bids") {
-		t.Errorf("cuda/fast wide span: %v", err)
+	// Beyond int32 (cuda/hungarian-n3) is refused with the reason;
+	// cuda/fast takes it, and a span beyond the auction's packed bids, to
+	// the float64 kernel.
+	beyond := &lap.Matrix{Rows: 2, Cols: 2, C: []int64{0, 1 << 31, 0, 0}}
+	if _, err := HungarianN3(ctx, beyond, Options{}); !errors.Is(err, lap.ErrRange) || !strings.Contains(err.Error(), "beyond int32") {
+		t.Errorf("cuda/hungarian-n3 beyond int32: %v", err)
+	}
+	span := &lap.Matrix{Rows: 1, Cols: 40, C: make([]int64, 40)}
+	span.C[7] = 1<<31 - 1
+	for _, m := range []*lap.Matrix{beyond, span} {
+		res, st, err := FastWithStats(ctx, m, Options{})
+		switch {
+		case !hasGPU() && !errors.Is(err, driver.ErrUnavailable):
+			t.Errorf("cuda/fast %dx%d without a GPU: %v, want the float64 kernel unavailable", m.Rows, m.Cols, err)
+		case hasGPU() && (err != nil || st.Strategy != StrategyFloat64 || lap.Certify(m, res) != nil):
+			t.Errorf("cuda/fast %dx%d: %v, strategy %s", m.Rows, m.Cols, err, st.Strategy)
+		}
 	}
 	// One column needs no device.
 	res, err := Fast(ctx, &lap.Matrix{Rows: 1, Cols: 1, C: []int64{-7}}, Options{})

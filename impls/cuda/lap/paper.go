@@ -158,7 +158,7 @@ func checkPaperSpan(m *lap.Matrix, sc costScan) error {
 	n := int64(m.Cols)
 	if limit := int64(math.MaxInt32-1) / (n + 1); spread > limit {
 		return fmt.Errorf("cuda/paper: %w: costs span %d (from %d to %d); with %d columns the int32 slacks hold a span of at most %d ((n+1)·span < 2^31-1)",
-			lap.ErrOverflow, spread, sc.lo, sc.hi, m.Cols, limit)
+			lap.ErrRange, spread, sc.lo, sc.hi, m.Cols, limit)
 	}
 	return nil
 }
@@ -179,7 +179,7 @@ func checkPaperSpan(m *lap.Matrix, sc costScan) error {
 // slacks (slack = c - u - v), so lap.Certify certifies it; opt.Rec gets
 // the phases of PaperSteps. Without a CUDA driver or device the error
 // matches driver.ErrUnavailable; an instance whose cost span does not fit
-// the int32 slacks wraps lap.ErrOverflow.
+// the int32 slacks wraps lap.ErrRange.
 func Paper(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, error) {
 	res, _, err := PaperWithCounts(ctx, m, opt)
 	return res, err

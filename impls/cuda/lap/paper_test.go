@@ -47,7 +47,7 @@ func TestPaperArgumentChecks(t *testing.T) {
 		{"more rows", &lap.Matrix{Rows: 3, Cols: 2, C: make([]int64, 6)}, lap.ErrShape, "rows"},
 		{"short", &lap.Matrix{Rows: 2, Cols: 2, C: make([]int64, 3)}, lap.ErrShape, "values"},
 		{"empty", &lap.Matrix{}, lap.ErrShape, "empty"},
-		{"span", &lap.Matrix{Rows: 1, Cols: 4, C: []int64{0, span, 1, 2}}, lap.ErrOverflow, "span"},
+		{"span", &lap.Matrix{Rows: 1, Cols: 4, C: []int64{0, span, 1, 2}}, lap.ErrRange, "span"},
 		{"huge", &lap.Matrix{Rows: 1, Cols: 2, C: []int64{math.MaxInt64, 0}}, lap.ErrOverflow, ""},
 	}
 	for _, c := range cases {
@@ -154,7 +154,7 @@ func TestScanAndConvert(t *testing.T) {
 	if sc.lo != 1e10 || sc.hi != 1e10+2000 || sc.wide != 0 {
 		t.Errorf("scan %+v", sc)
 	}
-	if err := sc.need32("x", bm); !errors.Is(err, lap.ErrOverflow) || !strings.Contains(err.Error(), "row 1, column 1") {
+	if err := sc.need32("x", bm); !errors.Is(err, lap.ErrRange) || !strings.Contains(err.Error(), "row 1, column 1") {
 		t.Errorf("need32: %v", err)
 	}
 	dst = make([]int32, len(big))
