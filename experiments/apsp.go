@@ -1049,7 +1049,7 @@ func apspSystolicClaims(run []bench.Record) []Claim {
 	own := ofExperiment(run, exp)
 	var cells []claimCell
 	for i := range own {
-		if own[i].Impl == "cpu/systolic" {
+		if own[i].Impl == "cpu/systolic" && own[i].Params.Get("sweep") == "" {
 			cells = append(cells, claimCell{&own[i], own[i].Impl, own[i].Params})
 		}
 	}

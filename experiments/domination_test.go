@@ -168,7 +168,9 @@ func TestDominationSearchClaims(t *testing.T) {
 	if c := claimByText(t, c4, "sequential"); c.Verdict != NotReproduced {
 		t.Errorf("Algorithm 4 sequential: %+v", c)
 	}
-	if c := claimByText(t, c4, "OpenMP"); c.Verdict != NotRun || !strings.Contains(c.Reason, "skipped") || !strings.Contains(c.Reason, "ours at m = 9") {
+	// m = 12 skipped, m = 9 ran: ours at m = 9 shown beside the paper's
+	// m = 12, not judged.
+	if c := claimByText(t, c4, "OpenMP"); c.Verdict != NotComparable || !strings.Contains(c.Ours, "m = 9") {
 		t.Errorf("Algorithm 4 OpenMP: %+v", c)
 	}
 	if c := domSearchClaims(run, "domination/table6")[0]; c.Verdict != NotRun || !strings.Contains(c.PaperFigure, "m = 12") {

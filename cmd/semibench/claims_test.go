@@ -1,0 +1,54 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestClaimsCommand: `claims` judges every claim from a quick run's file,
+// scores none of them (quick scale is below the papers' sizes), gives
+// JSON for scripts, refuses files of two scales, and exits 0 whatever the
+// verdicts.
+func TestClaimsCommand(t *testing.T) {
+	dir := t.TempDir()
+	quick := filepath.Join(dir, "quick.json")
+	if code, _, stderr := captureCtx(t, context.Background(), "run", "kleene/table2", "apsp/systolic", "--scale", "quick", "--reps", "1", "--out", quick); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	code, out, stderr := captureCtx(t, context.Background(), "claims", "--format", "json", quick)
+	if code != 0 {
+		t.Fatalf("claims: exit %d: %s", code, stderr)
+	}
+	var rows []claimRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("claims --format json: %v\n%s", err, out)
+	}
+	if len(rows) < 40 {
+		t.Fatalf("%d claims, want every claim of the five papers", len(rows))
+	}
+	decided := 0
+	for _, r := range rows {
+		if r.Scored {
+			t.Errorf("%s scored (%s) at quick scale", r.ID, r.Verdict)
+		}
+		if r.Verdict != "not run" {
+			decided++
+		}
+		if strings.HasPrefix(r.ID, "kleene/table2") && !strings.Contains(r.Rerun, "semibench run kleene/table2 --scale quick") {
+			t.Errorf("%s: re-run %q", r.ID, r.Rerun)
+		}
+	}
+	if decided == 0 {
+		t.Error("no claim decided from the run's cells")
+	}
+	paper := filepath.Join(dir, "paper.json")
+	if code, _, stderr := captureCtx(t, context.Background(), "run", "kleene/table2", "--impl", "cpu/fast", "--where", "n=500", "--reps", "1", "--scale", "paper", "--out", paper); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := captureCtx(t, context.Background(), "claims", quick, paper); code != 2 || !strings.Contains(stderr, "scale") {
+		t.Errorf("claims over two scales: exit %d, %s", code, stderr)
+	}
+}
