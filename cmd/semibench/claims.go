@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -18,7 +19,7 @@ func init() {
 	register(&command{
 		name:    "claims",
 		summary: "the verdict on every claim of the five papers from one or several result files (a GPU machine's and a CPU machine's together decide more)",
-		usage:   "claims FILE... [--format text|markdown|json]",
+		usage:   "claims FILE... [--format text|markdown|json] | claims --current results/CURRENT",
 		run:     claimsCmd,
 	})
 }
@@ -41,8 +42,21 @@ type claimRow struct {
 func claimsCmd(_ context.Context, args []string) error {
 	fs := flag.NewFlagSet("claims", flag.ContinueOnError)
 	format := fs.String("format", report.FormatText, "text, markdown or json")
+	current := fs.String("current", "", "a CURRENT file (a label and the result files of a machine's current run per line): "+
+		"print, in Markdown, each run's verdicts side by side (the generated part of REPRODUCE.md)")
 	paths, err := parse(fs, commands["claims"], args)
 	if err != nil {
+		return err
+	}
+	if *current != "" {
+		if len(paths) > 0 {
+			return usagef("--current takes no result files")
+		}
+		doc, err := currentClaims(*current)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Print(doc)
 		return err
 	}
 	if len(paths) == 0 {
@@ -121,4 +135,145 @@ func combine(files []*bench.File, paths []string) ([]bench.Record, experiments.S
 		sc = experiments.Paper
 	}
 	return recs, sc, schema, nil
+}
+
+// currentRun is one line of results/CURRENT: a machine's label and the
+// result files of its current run (several when the run was split).
+type currentRun struct {
+	label string
+	paths []string
+}
+
+// readCurrent reads a CURRENT file: per line a label, then the paths of
+// that machine's current run relative to the file's folder; blank lines
+// and lines starting with # are skipped.
+func readCurrent(path string) ([]currentRun, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(path)
+	var out []currentRun
+	for i, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			return nil, fmt.Errorf("%s:%d: want a label and at least one result file, got %q", path, i+1, line)
+		}
+		r := currentRun{label: f[0]}
+		for _, p := range f[1:] {
+			r.paths = append(r.paths, filepath.Join(dir, p))
+		}
+		out = append(out, r)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no run listed", path)
+	}
+	return out, nil
+}
+
+// currentClaims renders, in Markdown, the verdicts of the runs CURRENT
+// lists: the claims per paper by verdict for each run, then a row per
+// claim with each run's verdict and figure, then per paper each claim's
+// reasons. It is the generated part of REPRODUCE.md.
+func currentClaims(currentPath string) (string, error) {
+	runs, err := readCurrent(currentPath)
+	if err != nil {
+		return "", err
+	}
+	judged := make([][]experiments.Claim, len(runs))
+	for i, r := range runs {
+		files, err := readFiles(r.paths)
+		if err != nil {
+			return "", err
+		}
+		recs, scale, schema, err := combine(files, r.paths)
+		if err != nil {
+			return "", err
+		}
+		judged[i] = experiments.Judge(recs, scale, schema)
+	}
+	// of is run i's verdict on claim c (matched by ID).
+	byID := make([]map[string]experiments.Claim, len(runs))
+	for i := range runs {
+		byID[i] = map[string]experiments.Claim{}
+		for _, c := range judged[i] {
+			byID[i][c.ID] = c
+		}
+	}
+	of := func(i int, c experiments.Claim) experiments.Claim {
+		if x, ok := byID[i][c.ID]; ok {
+			return x
+		}
+		return experiments.Claim{Verdict: experiments.NotRun, Reason: "no such claim in this run's judgement"}
+	}
+	var b strings.Builder
+	for i, r := range runs {
+		roll := experiments.RollUp(judged[i])
+		fmt.Fprintf(&b, "**%s** (%s):\n\n", r.label, strings.Join(relPaths(currentPath, r.paths), ", "))
+		if err := roll.Render(&b, report.FormatMarkdown); err != nil {
+			return "", err
+		}
+		b.WriteString("\n")
+	}
+	t := report.Table{Header: []string{"paper", "where", "claim", "paper's figure"}}
+	for _, r := range runs {
+		t.Header = append(t.Header, r.label)
+	}
+	for _, c := range judged[0] {
+		row := []string{c.Paper, c.Where, c.Short(), c.PaperFigure}
+		for i := range runs {
+			x := of(i, c)
+			cell := "**" + string(x.Verdict) + "**"
+			if x.Ours != "" && x.Ours != "—" {
+				cell += ": " + x.Ours
+			}
+			row = append(row, cell)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	b.WriteString("Every claim, each run's verdict and figure:\n\n")
+	if err := t.Render(&b, report.FormatMarkdown); err != nil {
+		return "", err
+	}
+	b.WriteString("\n")
+	paper := ""
+	for _, c := range judged[0] {
+		if c.Paper != paper {
+			paper = c.Paper
+			fmt.Fprintf(&b, "### %s\n\n", paper)
+		}
+		fmt.Fprintf(&b, "- **%s**: %s\n", c.Where, c.Text)
+		for i, r := range runs {
+			x := of(i, c)
+			line := fmt.Sprintf("  - %s: %s", r.label, x.Verdict)
+			if x.Ours != "" && x.Ours != "—" {
+				line += "; ours " + x.Ours
+			}
+			if x.Reason != "" {
+				line += "; " + x.Reason
+			}
+			b.WriteString(line + ".\n")
+		}
+		if c.Rerun != "" {
+			fmt.Fprintf(&b, "  - re-run: `%s`\n", c.Rerun)
+		}
+	}
+	return b.String(), nil
+}
+
+// relPaths gives paths relative to the folder of base.
+func relPaths(base string, paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		if r, err := filepath.Rel(filepath.Dir(base), p); err == nil {
+			out[i] = filepath.ToSlash(r)
+		} else {
+			out[i] = p
+		}
+	}
+	return out
 }
