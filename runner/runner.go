@@ -135,6 +135,12 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 	if cfg.LongRun == 0 {
 		cfg.LongRun = DefaultLongRun
 	}
+	if cfg.Options.Shared == nil {
+		// The run's store of work several cells share (the powers of
+		// A(D_m), generated instances): computed once, dropped at the end.
+		cfg.Options.Shared = experiments.NewShared(0)
+		defer func() { slog.Info(cfg.Options.Shared.Summary()); cfg.Options.Shared.Release() }()
+	}
 	start := time.Now()
 	r := &run{cfg: cfg, out: out, est: newEstimator(), runs: float64(cfg.Warmup + cfg.Reps), start: start}
 	r.ctx = ctx
@@ -404,6 +410,9 @@ func (r *run) measure(c cell, est float64) (bench.Record, error) {
 		rec.Status = bench.StatusOK
 		if !chk.OK {
 			rec.Status = bench.StatusCheckFailed
+		}
+		if inst.Finish != nil {
+			inst.Finish(c.impl, &rec) // work read from Options.Shared: ReusedFrom, and the samples it reports
 		}
 		if p := rec.Phase(bench.TotalPhase); p != nil {
 			r.est.observe(c.exp, c.impl, c.cs.Work, p.MedianMS)
