@@ -133,10 +133,23 @@ func (s *Shared) dropOldest() bool {
 	return true
 }
 
-// SharedCounts are a store's counts of one key: the requests that computed
-// the piece and those that read it computed by another.
+// SharedCounts are a store's counts of one key: the computations of the
+// piece (through the store, and those a cell that measures the piece does
+// again in each of its repetitions, countComputed) and the requests that
+// read it computed by another.
 type SharedCounts struct {
 	Computed, Reused int
+}
+
+// countComputed counts a computation of key done outside the store: a
+// repetition of the cell that measures it.
+func (s *Shared) countComputed(key string) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.computed[key]++
 }
 
 // Counts returns, per key, how often its piece was computed and read.
@@ -183,7 +196,7 @@ func (s *Shared) Summary() string {
 			top = append(top, fmt.Sprintf("%s (read %d times)", k, counts[k].Reused))
 		}
 	}
-	line := fmt.Sprintf("shared work: %d pieces computed, %d requests read one computed before", computed, reused)
+	line := fmt.Sprintf("shared work: %d computations (repetitions of the cells that measure them included), %d requests read a piece computed before", computed, reused)
 	if len(top) > 0 {
 		line += "; most read: " + strings.Join(top, ", ")
 	}
@@ -287,9 +300,8 @@ func ReusedNotes(recs []bench.Record, experiment, what string) []string {
 			continue
 		}
 		from := r.ReusedFrom
-		if exp, rest, ok := strings.Cut(from, "|"); ok {
-			impl, _, _ := strings.Cut(rest, "|")
-			from = exp + " " + impl
+		if parts := strings.Split(from, "|"); len(parts) == 3 && !strings.Contains(parts[0], " ") {
+			from = parts[0] + " " + parts[1] + "'s cell" // a cell's Key: its experiment and implementation
 		}
 		i := slices.IndexFunc(groups, func(g *group) bool { return g.impl == r.Impl && g.from == from })
 		if i < 0 {
@@ -303,11 +315,26 @@ func ReusedNotes(recs []bench.Record, experiment, what string) []string {
 	}
 	parts := make([]string, len(groups))
 	for i, g := range groups {
-		parts[i] = fmt.Sprintf("%s at %s from %s's cell", g.impl, strings.Join(g.params, "; "), g.from)
+		parts[i] = fmt.Sprintf("%s at %s from %s", g.impl, strings.Join(g.params, ", "), g.from)
 	}
 	note := "Work computed once in this run and read here (the record's reused_from): " + strings.Join(parts, "; ") + "."
 	if what != "" {
 		note += " " + what
 	}
 	return []string{note}
+}
+
+// reusedPhaseText is CellText of a record's phase or, for a cell that read
+// another's work (ReusedFrom) and did not time that phase itself, the
+// named cell's, marked †.
+func reusedPhaseText(run []bench.Record, r *bench.Record, phase string) string {
+	if r == nil || r.ReusedFrom == "" || r.Phase(phase) != nil {
+		return CellText(r, phase)
+	}
+	for i := range run {
+		if run[i].Key() == r.ReusedFrom && run[i].Phase(phase) != nil {
+			return CellText(&run[i], phase) + " †"
+		}
+	}
+	return CellText(r, phase)
 }
