@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"sync"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/lapcost"
@@ -101,39 +100,28 @@ func hungarianCase(n int, rangeLabel string, opt Options, impls []string) Case {
 		Setup: func(ctx context.Context) (*Instance, error) {
 			// Costs, cpu/paper's slack copy and its int32 vector of zeros.
 			need := uint64(n) * uint64(n) * 20
+			opt.Shared.MakeRoom(need)
 			if avail := bench.AvailableMemory(); avail > 0 && need > avail {
 				return nil, fmt.Errorf("n=%d needs about %.1f GiB, only %.1f GiB available", n, gib(need), gib(avail))
 			}
-			rng, err := lapcost.Range(rangeLabel, n)
+			// The costs, their digest and their certified optimum: once per
+			// run for every experiment on this instance (shared_instances.go).
+			l, err := lapInstance(ctx, opt, n, rangeLabel, seed)
 			if err != nil {
 				return nil, err
 			}
-			c, err := lapcost.Generate(n, n, rng, seed)
-			if err != nil {
-				return nil, err
-			}
-			m := &lap.Matrix{Rows: n, Cols: n, C: c}
-			metrics := map[string]float64{"range": float64(rng)}
-			// The certified optimum, computed once per case when the first
-			// check needs it.
-			var once sync.Once
-			var ref *lap.Result
-			var refErr error
+			m := l.m
+			metrics := map[string]float64{"range": float64(l.rng)}
 			reference := func() (*lap.Result, error) {
-				once.Do(func() {
-					ref, refErr = lap.SolveJV(context.Background(), m, nil)
-					if refErr == nil {
-						refErr = lap.Certify(m, ref)
-					}
-					if refErr == nil {
-						metrics["optimum"] = float64(ref.Cost)
-					}
-				})
-				return ref, refErr
+				ref, err := l.reference()
+				if err == nil {
+					metrics["optimum"] = float64(ref.Cost)
+				}
+				return ref, err
 			}
 			return &Instance{
-				Input: &bench.Input{Generator: "lapcost", Seed: seed, Hash: lapcost.Hash(c),
-					Description: fmt.Sprintf("%dx%d uniform integer costs in [0, %d) (range %s)", n, n, rng, rangeLabel)},
+				Input: &bench.Input{Generator: "lapcost", Seed: seed, Hash: l.hash,
+					Description: fmt.Sprintf("%dx%d uniform integer costs in [0, %d) (range %s)", n, n, l.rng, rangeLabel)},
 				Metrics: metrics,
 				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
 					return runHungarian(ctx, impl, m, rec)
@@ -142,7 +130,6 @@ func hungarianCase(n int, rangeLabel string, opt Options, impls []string) Case {
 					res, _ := out.(*lap.Result)
 					return hungarianCheck(m, res, reference)
 				},
-				Release: func() { c, m.C = nil, nil },
 			}, nil
 		},
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
-	"github.com/semibench/semibench/generators/dag"
 	"github.com/semibench/semibench/impls"
 	"github.com/semibench/semibench/maxplus"
 	"github.com/semibench/semibench/problems/kleene"
@@ -78,22 +77,22 @@ func kleeneCase(n int, intWeights bool, opt Options, implNames []string) Case {
 		Work:   float64(n) * float64(n) * float64(n) / 4, // m·n with m ≈ n²/4
 		Setup: func(ctx context.Context) (*Instance, error) {
 			need := kleene.MemoryBytes(n)
+			opt.Shared.MakeRoom(need)
 			if avail := bench.AvailableMemory(); avail > 0 && need > avail {
 				return nil, fmt.Errorf("n=%d needs about %.1f GiB, only %.1f GiB available", n, gib(need), gib(avail))
 			}
-			x, err := dag.Generate(n, seed, intWeights)
+			// X, its digest and its reference closure: once per run for
+			// Tables 2 and 3 (shared_instances.go).
+			d, err := dagInstance(ctx, opt, n, seed, intWeights)
 			if err != nil {
 				return nil, err
 			}
-			ref, err := kleene.Reference(ctx, x, opt.Threads)
-			if err != nil {
-				return nil, err
-			}
+			x, ref := d.x, d.ref
 			kopt := kleene.Options{Threads: opt.Threads, GPUs: opt.GPUs}
 			var latest *maxplus.Matrix // the last W returned
 			var latestBy kleene.Impl   // the implementation that returned it
 			return &Instance{
-				Input: &bench.Input{Generator: "dag", Seed: seed, Hash: x.Hash(),
+				Input: &bench.Input{Generator: "dag", Seed: seed, Hash: d.hash,
 					Description: fmt.Sprintf("random DAG, n=%d, %s weights, topological order 1..n permuted", n, weights)},
 				Metrics: map[string]float64{"arcs": float64(x.Arcs())},
 				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {

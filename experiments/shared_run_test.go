@@ -131,3 +131,72 @@ func names(r *bench.Record) []string {
 	}
 	return out
 }
+
+// TestSharedInstancesRun runs experiments that read the same generated
+// inputs through the runner: each instance is generated and digested once
+// (the store's counts), and the records of every experiment carry its one
+// digest.
+func TestSharedInstancesRun(t *testing.T) {
+	for _, tc := range []struct {
+		exps  []string
+		where string
+		impl  string
+		keys  []string // store keys computed once and read again
+	}{
+		{[]string{"hungarian/table1", "hungarian/fig4"}, "n=64,range=n", "cpu/jv", []string{"lapcost n=64 range=n seed=1"}},
+		{[]string{"kleene/table2", "kleene/table3"}, "n=60", "cpu/fast", []string{"dag n=60 seed=1 int-weights=false", "dag n=60 seed=1 int-weights=true"}},
+		{[]string{"treefix/table1", "treefix/fig4", "treefix/fig6"}, "tree=nlpkkt120", "cpu/build,cpu/vectorial,cpu/levels",
+			[]string{"tree stand-in nlpkkt120 n=13837 div=256 seed=7", "treefix instance stand-in nlpkkt120 n=13837 div=256 seed=7 numbering=bfs seed=1"}},
+	} {
+		t.Run(strings.Join(tc.exps, ","), func(t *testing.T) {
+			exps, err := experiments.Lookup(tc.exps...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			where, err := experiments.ParseWhere(tc.where)
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(t.TempDir(), "run.json")
+			app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			shared := experiments.NewShared(0)
+			cfg := runner.Config{Scale: experiments.Quick, Impl: tc.impl, Where: where, Reps: 1,
+				Options: experiments.Options{Threads: 2, Shared: shared}, Available: noGPU}
+			if err := runner.Run(context.Background(), cfg, exps, app); err != nil {
+				t.Fatal(err)
+			}
+			counts := shared.Counts()
+			for _, k := range tc.keys {
+				if c := counts[k]; c.Computed != 1 || c.Reused < 1 {
+					t.Errorf("%s: %+v, want computed once and read again (store: %v)", k, c, counts)
+				}
+			}
+			f, err := bench.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hashes := map[string]string{} // params -> digest
+			seen := map[string]bool{}
+			for _, r := range f.Records {
+				if r.Status != bench.StatusOK || r.Input == nil {
+					t.Fatalf("%s: %s %s", r.Key(), r.Status, r.Error)
+				}
+				seen[r.Experiment] = true
+				p := r.Params.String()
+				if r.Experiment == "treefix/fig6" {
+					continue // the tree as built, not renumbered: its own digest
+				}
+				if h, ok := hashes[p]; ok && h != r.Input.Hash {
+					t.Errorf("%s: digest %s, another experiment's %s", r.Key(), r.Input.Hash, h)
+				}
+				hashes[p] = r.Input.Hash
+			}
+			if len(seen) != len(tc.exps) {
+				t.Errorf("records of %v, want every one of %v", seen, tc.exps)
+			}
+		})
+	}
+}
