@@ -200,3 +200,39 @@ func TestSharedInstancesRun(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedSweepRun: Rote's sweep is computed once per run, in its cell's
+// first run (the warm-up), its repetitions read it, and its record holds
+// the one computation's time.
+func TestSharedSweepRun(t *testing.T) {
+	exps, err := experiments.Lookup("apsp/systolic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	where, _ := experiments.ParseWhere("sweep=n=1..12")
+	path := filepath.Join(t.TempDir(), "run.json")
+	app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := experiments.NewShared(0)
+	cfg := runner.Config{Scale: experiments.Quick, Where: where, Reps: 3, Warmup: 1, Options: experiments.Options{Shared: shared}, Available: noGPU}
+	if err := runner.Run(context.Background(), cfg, exps, app); err != nil {
+		t.Fatal(err)
+	}
+	if c := shared.Counts()["rote sweep seed=1 n=1..12"]; c.Computed != 1 || c.Reused != 3 {
+		t.Errorf("sweep %+v, want computed once and read by the 3 repetitions", c)
+	}
+	f, err := bench.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Records) != 1 {
+		t.Fatalf("%d records, want the sweep's", len(f.Records))
+	}
+	r := f.Records[0]
+	if p := r.Phase(bench.TotalPhase); r.Status != bench.StatusOK || p == nil || len(p.SamplesMS) != 1 || p.SamplesMS[0] <= 0 ||
+		!strings.Contains(r.Note, "computed once per run") || r.ReusedFrom != "" || r.Metrics["sweep_max_n"] != 12 {
+		t.Errorf("record %s %+v note %q reused %q metrics %v", r.Status, r.Phases, r.Note, r.ReusedFrom, r.Metrics["sweep_max_n"])
+	}
+}
