@@ -17,7 +17,6 @@ import (
 	gen "github.com/semibench/semibench/generators/domination"
 	"github.com/semibench/semibench/impls"
 	cpuminplus "github.com/semibench/semibench/impls/cpu/minplus"
-	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/problems/domination"
 	"github.com/semibench/semibench/problems/minplus"
 	"github.com/semibench/semibench/results"
@@ -121,7 +120,7 @@ func dominationParams(m int) bench.Params { return bench.Params{{Name: "m", Valu
 // dominationRefImpl is the reference's product: cuda/sparse when a CUDA
 // device is present, cpu/sparse otherwise.
 func dominationRefImpl() string {
-	if n, err := cuda.DeviceCount(); err == nil && n > 0 {
+	if n, err := cudaDevices(); err == nil && n > 0 { // counted once per process
 		return "cuda/sparse"
 	}
 	return "cpu/sparse"

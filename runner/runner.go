@@ -414,7 +414,7 @@ func (r *run) measure(c cell, est float64) (bench.Record, error) {
 		if inst.Finish != nil {
 			inst.Finish(c.impl, &rec) // work read from Options.Shared: ReusedFrom, and the samples it reports
 		}
-		if p := rec.Phase(bench.TotalPhase); p != nil {
+		if p := rec.Phase(bench.TotalPhase); p != nil && rec.ReusedFrom == "" { // a cell that read shared work says nothing of its cost
 			r.est.observe(c.exp, c.impl, c.cs.Work, p.MedianMS)
 		}
 	}
