@@ -182,9 +182,15 @@ type Record struct {
 	Finished   time.Time `json:"finished,omitzero"`
 	// Note carries remarks such as garbled source numbers in paper files.
 	Note string `json:"note,omitempty"`
-	// ReusedFrom names the cell (its Key) whose measurement this record
-	// repeats: the same instance and code measured once for two
-	// experiments. Empty when the record was measured for itself.
+	// ReusedFrom names, by its Key (experiment|impl|params), the cell of
+	// the same run whose work this cell read instead of doing it again
+	// (the powers of A(D_m) one cell computed and several tables read).
+	// The cell's phases then say what was measured: either only what this
+	// cell added to the work it read, or, where its timed window is exactly
+	// that work, the samples measured in the named cell, copied. The
+	// experiment's doc comments say which. A cell another experiment
+	// shares (experiments.SameAs) is not run at all: its record is a copy
+	// of the measuring cell's. Empty: the cell did all its work itself.
 	ReusedFrom string `json:"reused_from,omitempty"`
 	// Wall is where the cell's wall time went, for the harness's own
 	// accounting; nil in papers' files and files written before it.

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/semibench/semibench/bench/report"
 	"github.com/semibench/semibench/internal/digest"
@@ -1238,6 +1239,9 @@ func apspSystolicSweepCase(maxN int, o Options) Case {
 		Work:   work,
 		Setup: func(ctx context.Context) (*Instance, error) {
 			metrics := map[string]float64{}
+			params := bench.Params{{Name: "sweep", Value: fmt.Sprintf("n=1..%d", maxN)}}
+			var sw *sweepShared // the run's one sweep, once a repetition has read it
+			var from string     // the cell that computed it
 			return &Instance{
 				Input:   &bench.Input{Generator: "apsp-systolic-sweep", Seed: seed, Description: fmt.Sprintf("every n from 1 to %d: GJE1 streams of min-plus matrices of every order m ≤ n, the schedule search, the wedge and the unidirectional array", maxN)},
 				Metrics: metrics,
@@ -1245,12 +1249,36 @@ func apspSystolicSweepCase(maxN int, o Options) Case {
 					if impl != "cpu/systolic" {
 						return nil, fmt.Errorf("%w: the sweep runs on the CPU simulator only, not %s", ErrUnavailable, impl)
 					}
-					m, err := systolicSweep(ctx, seed, maxN)
+					// The sweep is computed once per run (it is no timing
+					// of the paper's, eight claims read it): the first
+					// repetition (the warm-up, when there is one) computes
+					// it, the others read it, and Finish reports the one
+					// computation's time.
+					var err error
+					sw, from, _, err = obtain(ctx, o.Shared, fmt.Sprintf("rote sweep seed=%d n=1..%d", seed, maxN), CellKey("apsp/systolic", impl, params),
+						func(ctx context.Context) (*sweepShared, uint64, error) {
+							t0 := time.Now()
+							m, err := systolicSweep(ctx, seed, maxN)
+							if err != nil {
+								return nil, 0, err
+							}
+							return &sweepShared{metrics: m, ms: msSince(t0)}, 1 << 12, nil
+						})
 					if err != nil {
 						return nil, err
 					}
-					maps.Copy(metrics, m)
-					return m, nil
+					maps.Copy(metrics, sw.metrics)
+					return sw.metrics, nil
+				},
+				Finish: func(impl string, rec *bench.Record) {
+					if sw == nil || rec.Status != bench.StatusOK || o.Shared == nil {
+						return // without a store every repetition computed the sweep: its samples stand
+					}
+					rec.Phases = sw.phases(rec.Statistic)
+					rec.Note = strings.TrimPrefix(rec.Note+"; one sample: the sweep is computed once per run, its repetitions read it", "; ")
+					if from != rec.Key() {
+						rec.ReusedFrom = from
+					}
 				},
 				Check: func(impl string, o any) bench.Check {
 					chk := bench.Check{Method: "every matrix of every GJE1 stream and of every found schedule's stream = sGJE exactly, no conflicts (the formulas are the claims')"}
@@ -1268,6 +1296,22 @@ func apspSystolicSweepCase(maxN int, o Options) Case {
 			}, nil
 		},
 	}
+}
+
+// sweepShared is the run's one sweep: its metrics and the milliseconds
+// its computation took.
+type sweepShared struct {
+	metrics map[string]float64
+	ms      float64
+}
+
+// phases is the record of the sweep's one computation, as bench.Measure
+// gives a run that marks no phase: total = end_to_end = other = its time.
+func (sw *sweepShared) phases(stat string) []bench.Phase {
+	one := func(name, scope string) bench.Phase {
+		return bench.Phase{Name: name, Scope: scope, SamplesMS: []float64{sw.ms}, MedianMS: sw.ms, StatMS: bench.Summarize(stat, []float64{sw.ms})}
+	}
+	return []bench.Phase{one(bench.OtherPhase, bench.ScopeTotal), one(bench.TotalPhase, bench.ScopeHeadline), one(bench.EndToEndPhase, bench.ScopeHeadline)}
 }
 
 // systolicSweep runs the sweep (apspSystolicSweepCase) and returns its

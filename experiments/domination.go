@@ -17,7 +17,6 @@ import (
 	gen "github.com/semibench/semibench/generators/domination"
 	"github.com/semibench/semibench/impls"
 	cpuminplus "github.com/semibench/semibench/impls/cpu/minplus"
-	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/problems/domination"
 	"github.com/semibench/semibench/problems/minplus"
 	"github.com/semibench/semibench/results"
@@ -118,119 +117,10 @@ func dominationWork(m int) float64 {
 
 func dominationParams(m int) bench.Params { return bench.Params{{Name: "m", Value: strconv.Itoa(m)}} }
 
-// dominationRefs caches the reference analysis per m (K = 50, its
-// fingerprint match checked entry by entry), shared by the experiments of
-// one process: the values of Tables 3, 4 and 6 and every power's
-// fingerprint, against which each run is checked. It runs on cuda/sparse
-// where a CUDA device is present (m = 12 in seconds), on cpu/sparse
-// otherwise.
-var dominationRefs = struct {
-	sync.Mutex
-	m map[int]*domination.Analysis
-}{m: map[int]*domination.Analysis{}}
-
-func dominationRef(ctx context.Context, m int, opt Options) (*domination.Analysis, error) {
-	dominationRefs.Lock()
-	defer dominationRefs.Unlock()
-	if an := dominationRefs.m[m]; an != nil {
-		return an, nil
-	}
-	impl := dominationRefImpl()
-	im, err := impls.Domination.Lookup(impl)
-	if err != nil {
-		return nil, err
-	}
-	an, err := domination.Analyze(ctx, m, domination.Options{Impl: im, Threads: opt.Threads})
-	if err != nil {
-		return nil, fmt.Errorf("reference analysis (%s): %w", impl, err)
-	}
-	dominationRefs.m[m] = an
-	return an, nil
-}
-
-// dominationBeyondRef is the one analysis of an m beyond the paper per
-// process: cuda/sparse, stopped at the first repetition, whose
-// A^(n0+a) = b ⊗ A^n0 is checked entry by entry (r0 = K - a by Lemma 3).
-// The first run that asks computes it, timed into rec (fresh is true); later
-// runs get it without recomputing (its powers take minutes at m = 13).
-func dominationBeyondRef(ctx context.Context, m int, opt Options, rec *bench.Recorder) (an *domination.Analysis, fresh bool, err error) {
-	dominationRefs.Lock()
-	defer dominationRefs.Unlock()
-	if an := dominationRefs.m[m]; an != nil {
-		return an, false, nil
-	}
-	if dominationRefImpl() != "cuda/sparse" {
-		return nil, false, fmt.Errorf("%w: m = %d runs on cuda/sparse, and no CUDA device was found", ErrUnavailable, m)
-	}
-	im, err := impls.Domination.Lookup("cuda/sparse")
-	if err != nil {
-		return nil, false, err
-	}
-	an, err = domination.Analyze(ctx, m, domination.Options{Impl: im, Threads: opt.Threads, GPUs: opt.GPUs, StopAtRepetition: true, Rec: rec})
-	if err != nil {
-		return nil, false, markUnavailable(fmt.Errorf("m = %d (cuda/sparse, stopped at the first repetition): %w", m, err))
-	}
-	dominationRefs.m[m] = an
-	return an, true, nil
-}
-
-// domBeyondInstance is the instance of a case beyond the paper: its run is
-// dominationBeyondRef (then more, with extra), its metrics filled from it.
-func domBeyondInstance(m int, opt Options, extra func(ctx context.Context, an *domination.Analysis, rec *bench.Recorder) (any, error),
-	check func(an *domination.Analysis, out any) bench.Check) *Instance {
-	mt := map[string]float64{}
-	type result struct {
-		an    *domination.Analysis
-		fresh bool
-		out   any
-	}
-	return &Instance{
-		Input:   &bench.Input{Generator: "domination", Description: fmt.Sprintf("A(D_%d): %d correct %d-words", m, dominationRows(m), m)},
-		Metrics: mt,
-		Run: func(ctx context.Context, _ string, rec *bench.Recorder) (any, error) {
-			an, fresh, err := dominationBeyondRef(ctx, m, opt, rec)
-			if err != nil {
-				return nil, err
-			}
-			maps.Copy(mt, dominationMetrics(an))
-			r := &result{an: an, fresh: fresh}
-			if extra != nil {
-				if r.out, err = extra(ctx, an, rec); err != nil {
-					return nil, err
-				}
-			}
-			return r, nil
-		},
-		Check: func(_ string, out any) bench.Check {
-			r, _ := out.(*result)
-			c := bench.Check{Method: "beyond the paper: one cuda/sparse analysis per process, stopped at the first repetition A^(n0+a) ~ A^n0, checked entry by entry"}
-			if r == nil || r.an.Verified == "" {
-				c.Detail = "no exactly checked analysis"
-				return c
-			}
-			tail := ""
-			if check != nil {
-				ec := check(r.an, r.out)
-				if !ec.OK {
-					return ec
-				}
-				tail = "; " + ec.Detail
-			}
-			how := "timed in this cell"
-			if !r.fresh {
-				how = "computed (and timed) by an earlier cell of this run, not recomputed"
-			}
-			c.OK = true
-			c.Detail = fmt.Sprintf("%d powers, %s; %s%s", r.an.Computed, how, r.an.Verified, tail)
-			return c
-		},
-	}
-}
-
 // dominationRefImpl is the reference's product: cuda/sparse when a CUDA
 // device is present, cpu/sparse otherwise.
 func dominationRefImpl() string {
-	if n, err := cuda.DeviceCount(); err == nil && n > 0 {
+	if n, err := cudaDevices(); err == nil && n > 0 { // counted once per process
 		return "cuda/sparse"
 	}
 	return "cpu/sparse"
@@ -332,20 +222,28 @@ func table6Exceptions(pr *bench.Record) float64 {
 	return exc
 }
 
-// domAnalysisCase is a case of Tables 2 to 6: Setup computes (or reuses) the
-// reference; run runs one implementation.
-func domAnalysisCase(m int, opt Options, names []string, method string, paperKeys []string, paperExp string,
-	run func(ctx context.Context, impl string, rec *bench.Recorder) (*domination.Analysis, error)) Case {
+// domAnalysisCase is a case of Tables 2 to 6 (or, with w.after, the
+// formula's) at w.m: its cells' powers come from the run's store as w says
+// (shared_domination.go), and check judges one cell's output against the
+// reference (ref) with the case's metrics (mt, filled from the reference).
+func domAnalysisCase(w *domWork, names []string, check func(ref *domination.Analysis, mt map[string]float64, out any) bench.Check) Case {
+	m := w.m
 	if names == nil {
 		names = dominationImplsAt(m)
+	}
+	if m >= dominationBeyond {
+		w.beyond, w.stop, w.window = true, true, domination.NoWindow
+		w.figure = w.after == nil // every experiment's figure there is the one analysis, but the formula's witnesses
 	}
 	return Case{
 		Params: dominationParams(m),
 		Impls:  names,
 		Work:   dominationWork(m),
 		Setup: func(ctx context.Context) (*Instance, error) {
-			if m >= dominationBeyond {
-				return domBeyondInstance(m, opt, nil, nil), nil
+			inst := &Instance{Input: w.input, Metrics: w.metrics, Run: w.run, Finish: w.finish}
+			if w.beyond {
+				inst.Check = w.beyondCheck
+				return inst, nil
 			}
 			sparse, err := impls.Minplus.Lookup("cpu/sparse")
 			if err != nil {
@@ -355,33 +253,65 @@ func domAnalysisCase(m int, opt Options, names []string, method string, paperKey
 			if err != nil {
 				return nil, err
 			}
+			w.opt.Shared.MakeRoom(need)
 			if avail := bench.AvailableMemory(); avail > 0 && need > avail {
 				return nil, fmt.Errorf("m=%d needs %d bytes for its powers, only %d available", m, need, avail)
 			}
-			ref, err := dominationRef(ctx, m, opt)
-			if err != nil {
-				return nil, err
+			inst.Check = func(impl string, out any) bench.Check {
+				ref, err := w.reference(context.Background(), impl)
+				if err != nil {
+					return bench.Check{Method: "the reference analysis", Detail: err.Error()}
+				}
+				c := check(ref, w.metrics, out)
+				if c.OK && w.cell(impl) != nil && w.cell(impl).reused {
+					c.Detail += "; " + w.how(impl)
+				}
+				return c
 			}
-			mt := dominationMetrics(ref)
-			return &Instance{
-				Input:   dominationInput(ref),
-				Metrics: mt,
-				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
-					an, err := run(ctx, impl, rec)
-					return an, markUnavailable(err)
-				},
-				Check: func(_ string, out any) bench.Check {
-					an, _ := out.(*domination.Analysis)
-					c := dominationCheck(an, ref, method)
-					if c.OK && len(paperKeys) > 0 {
-						detail, ok := dominationPaperCheck(paperExp, m, mt, paperKeys...)
-						c.OK, c.Detail = ok, c.Detail+"; "+detail
-					}
-					return c
-				},
-			}, nil
+			return inst, nil
 		},
 	}
+}
+
+// domPowersCase is a case of Tables 2 to 6 at m: each output compared,
+// power by power, with the reference (method), and with the paper's
+// values of keys (Table paperExp) where it has them.
+func domPowersCase(w *domWork, method string, paperKeys []string, paperExp string) Case {
+	return domAnalysisCase(w, nil, func(ref *domination.Analysis, mt map[string]float64, out any) bench.Check {
+		an, _ := out.(*domination.Analysis)
+		c := dominationCheck(an, ref, method)
+		if c.OK && len(paperKeys) > 0 {
+			detail, ok := dominationPaperCheck(paperExp, w.m, mt, paperKeys...)
+			c.OK, c.Detail = ok, c.Detail+"; "+detail
+		}
+		return c
+	})
+}
+
+// beyondCheck is the check of a case beyond the paper: the one analysis'
+// repetition checked exactly (and the formula's witnesses).
+func (w *domWork) beyondCheck(impl string, out any) bench.Check {
+	c := bench.Check{Method: "beyond the paper: one cuda/sparse analysis per run, stopped at the first repetition A^(n0+a) ~ A^n0, checked entry by entry"}
+	an, _ := out.(*domination.Analysis)
+	var sets [][][2]int
+	if f, ok := out.(*domFormulaOut); ok {
+		an, sets = f.an, f.sets
+	}
+	if an == nil || an.Verified == "" {
+		c.Detail = "no exactly checked analysis"
+		return c
+	}
+	tail := ""
+	if w.after != nil {
+		ec := domFormulaCheck(an, sets)
+		if !ec.OK {
+			return ec
+		}
+		tail = "; " + ec.Detail
+	}
+	c.OK = true
+	c.Detail = fmt.Sprintf("%d powers, %s; %s%s", an.Computed, w.how(impl), an.Verified, tail)
+	return c
 }
 
 // dominationOptions are a run's options, the implementation looked up in
@@ -494,10 +424,11 @@ func init() {
 			}
 			var cs []Case
 			for _, m := range ms {
-				cs = append(cs, domAnalysisCase(m, opt, nil, "every power's fingerprint, minimum and diagonal equal to the cpu/sparse reference's", nil, "",
-					func(ctx context.Context, impl string, rec *bench.Recorder) (*domination.Analysis, error) {
-						return analyze(ctx, m, impl, opt, rec, domination.WindowAlgorithm2, false)
-					}))
+				// Table 2 times Algorithm 2: a cell that reads powers
+				// another cell measured reports that cell's samples.
+				w := newDomWork("domination/table2", m, opt)
+				w.window, w.figure = domination.WindowAlgorithm2, true
+				cs = append(cs, domPowersCase(w, "every power's fingerprint, minimum and diagonal equal to the cpu/sparse reference's", nil, ""))
 			}
 			return cs
 		},
@@ -521,10 +452,11 @@ func init() {
 			Cases: func(s Scale, opt Options) []Case {
 				var cs []Case
 				for _, m := range dominationMs(s, 7) {
-					cs = append(cs, domAnalysisCase(m, opt, nil, "fingerprints equal to the reference's, values to the paper's", t.keys, t.name,
-						func(ctx context.Context, impl string, rec *bench.Recorder) (*domination.Analysis, error) {
-							return analyze(ctx, m, impl, opt, rec, domination.WindowAlgorithms2to5, false)
-						}))
+					// Tables 3, 4 and 6 time Algorithms 2-5: a cell that
+					// reads the powers times Algorithms 3-5 on them.
+					w := newDomWork(t.name, m, opt)
+					w.window, w.reuse = domination.WindowAlgorithms2to5, domSearchAgain
+					cs = append(cs, domPowersCase(w, "fingerprints equal to the reference's, values to the paper's", t.keys, t.name))
 				}
 				return cs
 			},
@@ -548,11 +480,14 @@ func init() {
 			}
 			var cs []Case
 			for _, m := range ms {
-				c := domAnalysisCase(m, opt, nil, "powers equal to the reference's; same a, b, n0", nil, "",
-					func(ctx context.Context, impl string, rec *bench.Recorder) (*domination.Analysis, error) {
-						// The versions compute K = 50 powers.
-						return analyze(ctx, m, impl, opt, rec, domination.WindowAlgorithms2to5, !slices.Contains(domVersions, impl))
-					})
+				// Table 5 times Algorithms 2-5 with the powers to the first
+				// repetition (Algorithms 3-5 on fingerprints, microseconds):
+				// a cell that reads powers another cell measured reports
+				// that cell's samples. Its versions compute their own K = 50
+				// powers, whole (not shared).
+				w := newDomWork("domination/table5", m, opt)
+				w.window, w.stop, w.figure = domination.WindowAlgorithms2to5, true, true
+				c := domPowersCase(w, "powers equal to the reference's; same a, b, n0", nil, "")
 				if s == Quick && m >= 6 {
 					c.Impls = dominationAll // version 1's sequential triple loop takes seconds from m = 6
 				}
@@ -573,7 +508,7 @@ func init() {
 		Cases: func(s Scale, opt Options) []Case {
 			var cs []Case
 			for _, m := range dominationMs(s, 7) {
-				cs = append(cs, domFormulaCase(m, opt))
+				cs = append(cs, domFormulaCase(newDomWork("domination/formula", m, opt)))
 			}
 			return cs
 		},
@@ -690,56 +625,37 @@ func domFormulaCheck(an *domination.Analysis, sets [][][2]int) bench.Check {
 	return c
 }
 
-func domFormulaCase(m int, opt Options) Case {
-	c := domAnalysisCase(m, opt, nil, "", nil, "", nil)
-	setup := c.Setup
-	c.Setup = func(ctx context.Context) (*Instance, error) {
-		if m >= dominationBeyond {
-			return domBeyondInstance(m, opt,
-				func(ctx context.Context, an *domination.Analysis, rec *bench.Recorder) (any, error) {
-					return domWitnesses(ctx, an, rec, opt.Threads)
-				},
-				func(an *domination.Analysis, out any) bench.Check {
-					sets, _ := out.([][][2]int)
-					return domFormulaCheck(an, sets)
-				}), nil
-		}
-		inst, err := setup(ctx)
+// domFormulaCase is a formula case: the solver's path, the powers to the
+// first repetition (NoWindow: total is the whole call, Algorithm 1
+// included), then a witness for each n. A cell that reads powers another
+// cell computed times only the witnesses.
+func domFormulaCase(w *domWork) Case {
+	w.stop = true
+	w.after = func(ctx context.Context, an *domination.Analysis, rec *bench.Recorder) (any, error) {
+		sets, err := domWitnesses(ctx, an, rec, w.opt.Threads)
 		if err != nil {
 			return nil, err
 		}
-		ref, err := dominationRef(ctx, m, opt)
-		if err != nil {
-			return nil, err
-		}
-		// A run is the solver's path: the powers up to the first
-		// repetition, then a witness for each n, backtracked.
-		inst.Run = func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
-			an, err := analyze(ctx, m, impl, opt, rec, domination.NoWindow, true) // the solver's whole path, witnesses included
-			if err != nil {
-				return nil, markUnavailable(err)
-			}
-			sets, err := domWitnesses(ctx, an, rec, opt.Threads)
-			if err != nil {
-				return nil, err
-			}
-			return &domFormulaOut{an: an, sets: sets}, nil
-		}
-		inst.Check = func(_ string, res any) bench.Check {
-			out, _ := res.(*domFormulaOut)
-			if out == nil {
-				return bench.Check{Method: "formula", Detail: "no output"}
-			}
-			if pc := dominationCheck(out.an, ref, "powers equal to the reference's"); !pc.OK {
-				return pc
-			}
-			c := domFormulaCheck(ref, out.sets)
-			c.Method = "powers equal to the reference's; " + c.Method
-			return c
-		}
-		return inst, nil
+		return &domFormulaOut{an: an, sets: sets}, nil
 	}
-	return c
+	return domAnalysisCase(w, nil, func(ref *domination.Analysis, _ map[string]float64, res any) bench.Check {
+		out, _ := res.(*domFormulaOut)
+		if out == nil {
+			return bench.Check{Method: "formula", Detail: "no output"}
+		}
+		if pc := dominationCheck(out.an, ref, "powers equal to the reference's"); !pc.OK {
+			return pc
+		}
+		c := domFormulaCheck(ref, out.sets)
+		c.Method = "powers equal to the reference's; " + c.Method
+		return c
+	})
+}
+
+// domSearchAgain is what a reusing cell of Tables 3, 4 and 6 times:
+// Algorithms 3-5 on the powers read.
+func domSearchAgain(_ context.Context, an *domination.Analysis, rec *bench.Recorder) (*domination.Analysis, error) {
+	return an.SearchAgain(rec)
 }
 
 // dominationRowsOf lists the m present in records, increasing.
@@ -879,6 +795,7 @@ func dominationTable2(run []bench.Record) []report.Table {
 		"G upd/s is the nominal dense rate 49·N³ / total; cpu/fast and cpu/sparse skip A(D_m)'s infinite entries (density about 6% at m = 7, 2.5% at m = 9), so their nominal rate exceeds the updates done.",
 		"cpu/fast's inner kernel here: "+cpuminplus.Kernel()+".")
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
+	t.Notes = append(t.Notes, ReusedNotes(run, exp, domReusedFigure)...)
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
 	out := []report.Table{t, dominationTable2GPU(own, pc, rc)}
 	if peer, ok := dominationPeerTable(own, rc); ok {
@@ -991,7 +908,7 @@ func dominationExactTable(run []bench.Record, exp string) []report.Table {
 		case "domination/table3":
 			t.Rows = append(t.Rows, []string{Itoa(m), domMetricText(pr, "r0"), domMetricText(r, "r0"), domMetricText(pr, "a"), domMetricText(r, "a"),
 				domMetricText(pr, "b"), domMetricText(r, "b"), domPaperTimes(pc, exp, p, "algorithm3"), CellText(r, "algorithm3"),
-				CellText(rc.Get(exp, domWholeSeq, p), "algorithm3"), CellText(rc.Get(exp, domWholePar, p), "algorithm3"), CellText(r, "algorithm2")})
+				CellText(rc.Get(exp, domWholeSeq, p), "algorithm3"), CellText(rc.Get(exp, domWholePar, p), "algorithm3"), reusedPhaseText(run, r, "algorithm2")})
 		case "domination/table4":
 			how := "—"
 			if r != nil && r.Check != nil {
@@ -1017,6 +934,7 @@ func dominationExactTable(run []bench.Record, exp string) []report.Table {
 		t.Notes = append(t.Notes, "The paper's m = 7 entry reads 'k ∈ {1,2,4,5}, 19 <= n ≡ k (mod 18)': the two exceptions n = 4, 5 here are those n. Its '*' marks the one exception n = 5 (m = 8, 10, 12); the text gives α = 2 there, which holds for m = 10 and 12, while at m = 8 γ2(P_8 □ C_5) = 18 = ⌈50/3⌉ + 1.")
 	}
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
+	t.Notes = append(t.Notes, ReusedNotes(run, exp, domReusedSearch)...)
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
 	return []report.Table{t}
 }
@@ -1177,6 +1095,7 @@ func dominationTable5(run []bench.Record) []report.Table {
 	}
 	t.Notes = append(t.Notes, domTable5Total, domTable5Versions)
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
+	t.Notes = append(t.Notes, ReusedNotes(run, exp, domReusedFigure)...)
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
 	g := report.Table{
 		Title: "domination/table5 (GPU) — total running times, Algorithms 2-5 with Algorithm 2 on the GPU: total, ms (paper: Table 5, versions 3 and 4, its total running times, V100)",
@@ -1264,6 +1183,7 @@ func dominationFormulaTables(run []bench.Record) []report.Table {
 		formulas.Rows = append(formulas.Rows, []string{Itoa(m), domMetricText(r, "n0"), domMetricText(r, "a"), domMetricText(r, "b"), f})
 	}
 	formulas.Notes = append(formulas.Notes, CheckSummary(run, exp))
+	formulas.Notes = append(formulas.Notes, ReusedNotes(run, exp, "Those cells time only the witnesses.")...)
 	formulas.Notes = append(formulas.Notes, StatusNotes(run, exp)...)
 	return []report.Table{values, formulas}
 }

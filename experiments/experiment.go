@@ -124,6 +124,10 @@ type Options struct {
 	Threads int // CPU threads for parallel implementations; 0 means all
 	GPUs    int // GPUs for implementations that split work; 0 means 1
 	Seed    uint64
+	// Shared is the run's store of work several cells need (shared.go):
+	// the runner makes one per run. Nil shares nothing, so every case
+	// computes its own.
+	Shared *Shared
 }
 
 // Experiment is one paper table or figure.
@@ -230,6 +234,13 @@ type Instance struct {
 	Check func(impl string, output any) bench.Check
 	// Release frees the instance's memory; may be nil.
 	Release func()
+	// Finish, when set, is called with a cell's record once its runs are
+	// measured and checked, before the record is written: a cell that read
+	// work another cell computed (Options.Shared) names it in
+	// rec.ReusedFrom and, where its timed window is exactly that work,
+	// reports that cell's samples; a cell that computed shared work hands
+	// its measured phases to the store. May be nil.
+	Finish func(impl string, rec *bench.Record)
 }
 
 // ImplsFor returns the implementations of c that match the pattern

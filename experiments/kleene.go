@@ -10,7 +10,6 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
-	"github.com/semibench/semibench/generators/dag"
 	"github.com/semibench/semibench/impls"
 	"github.com/semibench/semibench/maxplus"
 	"github.com/semibench/semibench/problems/kleene"
@@ -53,17 +52,17 @@ func kleeneSizes(s Scale) []int {
 // kleeneCases gives, per size, the timed case on N(0,1) weights (as the
 // paper) and, at the smallest size, an integer-weight case on which every
 // implementation must agree exactly.
-func kleeneCases(s Scale, opt Options, implNames []string) []Case {
+func kleeneCases(exp string, s Scale, opt Options, implNames []string) []Case {
 	sizes := kleeneSizes(s)
 	var cs []Case
 	for _, n := range sizes {
-		cs = append(cs, kleeneCase(n, false, opt, implNames))
+		cs = append(cs, kleeneCase(exp, n, false, opt, implNames))
 	}
-	cs = append(cs, kleeneCase(sizes[0], true, opt, implNames))
+	cs = append(cs, kleeneCase(exp, sizes[0], true, opt, implNames))
 	return cs
 }
 
-func kleeneCase(n int, intWeights bool, opt Options, implNames []string) Case {
+func kleeneCase(exp string, n int, intWeights bool, opt Options, implNames []string) Case {
 	weights := "normal"
 	if intWeights {
 		weights = "int"
@@ -78,22 +77,35 @@ func kleeneCase(n int, intWeights bool, opt Options, implNames []string) Case {
 		Work:   float64(n) * float64(n) * float64(n) / 4, // m·n with m ≈ n²/4
 		Setup: func(ctx context.Context) (*Instance, error) {
 			need := kleene.MemoryBytes(n)
+			opt.Shared.MakeRoom(need)
 			if avail := bench.AvailableMemory(); avail > 0 && need > avail {
 				return nil, fmt.Errorf("n=%d needs about %.1f GiB, only %.1f GiB available", n, gib(need), gib(avail))
 			}
-			x, err := dag.Generate(n, seed, intWeights)
+			// X, its digest and its reference closure: once per run for
+			// Tables 2 and 3 (shared_instances.go).
+			d, err := dagInstance(ctx, opt, n, seed, intWeights)
 			if err != nil {
 				return nil, err
 			}
-			ref, err := kleene.Reference(ctx, x, opt.Threads)
-			if err != nil {
-				return nil, err
-			}
+			x, ref := d.x, d.ref
+			// A cell the other table of the run measured on this instance
+			// (same implementation, same window) is read, not run again
+			// (shared_cells.go); the W kept for its check is a copy, since
+			// a recycling solver writes later results into the one it
+			// returned.
+			same := newSameCells(exp, bench.Params{{Name: "n", Value: strconv.Itoa(n)}, {Name: "weights", Value: weights}},
+				fmt.Sprintf("dag n=%d seed=%d int-weights=%v", n, seed, intWeights), opt, uint64(n)*uint64(n)*4,
+				func(out any) any {
+					if w, _ := out.(*maxplus.Matrix); w != nil {
+						return w.Clone()
+					}
+					return nil
+				})
 			kopt := kleene.Options{Threads: opt.Threads, GPUs: opt.GPUs}
 			var latest *maxplus.Matrix // the last W returned
 			var latestBy kleene.Impl   // the implementation that returned it
 			return &Instance{
-				Input: &bench.Input{Generator: "dag", Seed: seed, Hash: x.Hash(),
+				Input: &bench.Input{Generator: "dag", Seed: seed, Hash: d.hash,
 					Description: fmt.Sprintf("random DAG, n=%d, %s weights, topological order 1..n permuted", n, weights)},
 				Metrics: map[string]float64{"arcs": float64(x.Arcs())},
 				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
@@ -111,9 +123,14 @@ func kleeneCase(n int, intWeights bool, opt Options, implNames []string) Case {
 					if latestBy.Recycle != nil {
 						latestBy.Recycle(latest)
 					}
-					latest = nil
+					latest, latestBy = nil, kleene.Impl{}
+					if out, ok, err := same.read(ctx, impl); ok || err != nil {
+						latest, _ = out.(*maxplus.Matrix) // the copy kept: no solver recycles it
+						return out, err
+					}
 					w, err := im.Run(ctx, x, kopt, rec)
 					latest, latestBy = w, im
+					same.ran(impl, w)
 					return w, markUnavailable(err)
 				},
 				Check: func(_ string, out any) bench.Check {
@@ -126,6 +143,7 @@ func kleeneCase(n int, intWeights bool, opt Options, implNames []string) Case {
 					}
 					return kleene.Verify(x, w, ref, intWeights)
 				},
+				Finish: same.finish,
 			}, nil
 		},
 	}
@@ -141,7 +159,7 @@ func init() {
 		Statistic:   bench.StatMid3,
 		Impls:       []string{"cpu/paper", "cpu/fast"},
 		NsPerWork:   map[string]float64{"cpu/paper": 2, "cpu/fast": 0.02},
-		Cases:       func(s Scale, o Options) []Case { return kleeneCases(s, o, nil) },
+		Cases:       func(s Scale, o Options) []Case { return kleeneCases("kleene/table2", s, o, nil) },
 		Tables:      kleeneTable2,
 		Claims:      kleeneTable2Claims,
 		Needs:       kleeneTable2Needs,
@@ -154,7 +172,7 @@ func init() {
 		Statistic:   bench.StatMid3,
 		Impls:       []string{"cpu/paper", "cpu/fast", "cuda/paper", "cuda/fast"},
 		NsPerWork:   map[string]float64{"cpu/paper": 2, "cpu/fast": 0.02, "cuda/paper": 0.2, "cuda/fast": 0.01},
-		Cases:       func(s Scale, o Options) []Case { return kleeneCases(s, o, nil) },
+		Cases:       func(s Scale, o Options) []Case { return kleeneCases("kleene/table3", s, o, nil) },
 		Tables:      kleeneTable3,
 		Claims:      kleeneTable3Claims,
 		Needs:       kleeneTable3Needs,
@@ -238,6 +256,7 @@ func kleeneTable2(run []bench.Record) []report.Table {
 	}
 	t.Notes = append(t.Notes, "Total is the headline: the host clock around the whole solve, X in memory to W in memory (end to end is the same on the CPU). Other is the part of total no phase covers. Every ratio is of the phase named in its row.")
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
+	t.Notes = append(t.Notes, ReusedNotes(run, exp, sameCellNote)...)
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
 	return []report.Table{t}
 }
@@ -292,6 +311,7 @@ func kleeneTable3(run []bench.Record) []report.Table {
 	phases.Notes = append(phases.Notes, kleeneTotalNote)
 	speed.Notes = append(speed.Notes, kleeneTotalNote)
 	speed.Notes = append(speed.Notes, CheckSummary(run, exp))
+	speed.Notes = append(speed.Notes, ReusedNotes(run, exp, sameCellNote)...)
 	speed.Notes = append(speed.Notes, StatusNotes(run, exp)...)
 	return []report.Table{phases, speed}
 }

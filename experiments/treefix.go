@@ -65,6 +65,9 @@ type treeSpec struct {
 	name, source string
 	n            int
 	build        func() (*trees.Tree, error)
+	// key says what build makes (builder, size, seed or file), so that the
+	// experiments of a run share one tree (shared_instances.go).
+	key string
 }
 
 // table1Specs gives the Table I trees at a scale: stand-ins at 1/256 of the
@@ -83,11 +86,13 @@ func table1Specs(s Scale, seed uint64) []treeSpec {
 				spec.source = srcSuiteSparse
 				spec.n = row.N
 				spec.build = func() (*trees.Tree, error) { return trees.ReadSpanningTree(path) }
+				spec.key = "SuiteSparse " + path
 			}
 		}
 		if spec.build == nil {
 			sd := seed + uint64(i)
 			spec.build = func() (*trees.Tree, error) { return trees.StandIn(row, div, sd) }
+			spec.key = fmt.Sprintf("stand-in %s n=%d div=%d seed=%d", row.Name, spec.n, div, sd)
 		}
 		out = append(out, spec)
 	}
@@ -140,51 +145,24 @@ func treefixTimedCase(spec treeSpec, numbering trees.Numbering, opt Options, bui
 		Work:   float64(spec.n),
 		Setup: func(ctx context.Context) (*Instance, error) {
 			need := uint64(spec.n) * treefixBytesPerVertex
+			opt.Shared.MakeRoom(need)
 			if avail := bench.AvailableMemory(); avail > 0 && need > avail {
 				return nil, fmt.Errorf("%s (n=%d) needs about %.1f GiB, only %.1f GiB available", spec.name, spec.n, gib(need), gib(avail))
 			}
-			raw, err := spec.build()
+			// The tree renumbered and weighted, its builds (timed once),
+			// weights, reference and digest: once per run for every
+			// experiment on it (shared_instances.go).
+			p, err := treefixPrepared(ctx, opt, spec, numbering, seed)
 			if err != nil {
-				return nil, fmt.Errorf("tree %s: %w", spec.name, err)
-			}
-			tr := raw
-			if numbering != "file" {
-				if tr, err = trees.Renumber(raw, numbering, seed); err != nil {
-					return nil, fmt.Errorf("tree %s: %w", spec.name, err)
-				}
-			}
-			trees.IntWeights(tr, 1, seed)
-			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			st, err := trees.ShapeStats(tr.Parent)
-			if err != nil {
-				return nil, fmt.Errorf("tree %s: %w", spec.name, err)
-			}
-			t0 := time.Now()
-			pt, err := treefix.NewTree(tr.Parent)
-			if err != nil {
-				return nil, fmt.Errorf("tree %s: %w", spec.name, err)
-			}
-			csrMS := msSince(t0)
-			t0 = time.Now()
-			vec := pt.BuildVector()
-			vecMS := msSince(t0)
-			n := tr.N()
-			w := make([]float32, n)
-			wi := make([]int64, n)
-			for i, x := range tr.Weight {
-				w[i], wi[i] = float32(x), int64(x)
-			}
-			ref := make([]int64, n)
-			if err := treefix.Reference(pt, treefix.Rootfix, wi, ref); err != nil {
-				return nil, err
-			}
+			tr, st, pt, vec, w, ref := p.tr, p.st, p.pt, p.vec, p.w, p.ref
+			csrMS, vecMS, n := p.csrMS, p.vecMS, tr.N()
 			runs := treefixRuns(pt, opt.Threads)
 			out := make([]float32, n)
 			desc := fmt.Sprintf("%s tree %s (%s numbering), n=%d, depth %d, integer weights in {-1,0,1} as float32", spec.source, spec.name, numbering, n, st.Depth)
 			return &Instance{
-				Input: &bench.Input{Generator: "trees", Seed: seed, Hash: tr.Hash(), Description: desc},
+				Input: &bench.Input{Generator: "trees", Seed: seed, Hash: p.hash, Description: desc},
 				Metrics: map[string]float64{"n": float64(n), "depth": float64(st.Depth), "branching": st.Branching,
 					"max_width": float64(st.MaxWidth), "build_csr_ms": csrMS, "build_vector_ms": vecMS},
 				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
@@ -298,17 +276,22 @@ func table1Cases(s Scale, opt Options, buildOnly bool) []Case {
 	return cs
 }
 
+// shapeSpec is the star or the caterpillar of n vertices.
+func shapeSpec(shape string, n int) treeSpec {
+	spec := treeSpec{name: shape, source: srcSynthetic, n: n, key: fmt.Sprintf("%s n=%d", shape, n)}
+	if shape == "star" {
+		spec.build = func() (*trees.Tree, error) { return trees.Star(n) }
+	} else {
+		spec.build = func() (*trees.Tree, error) { return trees.Caterpillar(n) }
+	}
+	return spec
+}
+
 func fig7Cases(s Scale, opt Options) []Case {
 	var cs []Case
 	for _, shape := range []string{"star", "caterpillar"} {
 		for _, n := range fig7Sizes(s) {
-			spec := treeSpec{name: shape, source: srcSynthetic, n: n}
-			if shape == "star" {
-				spec.build = func() (*trees.Tree, error) { return trees.Star(n) }
-			} else {
-				spec.build = func() (*trees.Tree, error) { return trees.Caterpillar(n) }
-			}
-			cs = append(cs, treefixTimedCase(spec, trees.BreadthFirst, opt, false))
+			cs = append(cs, treefixTimedCase(shapeSpec(shape, n), trees.BreadthFirst, opt, false))
 		}
 	}
 	return cs

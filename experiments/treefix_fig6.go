@@ -85,12 +85,10 @@ func statsOf(width []int) profileStats {
 func fig6Cases(s Scale, opt Options) []Case {
 	specs := table1Specs(s, treefixSeed(opt))
 	n := fig6ShapeN(s)
-	specs = append(specs,
-		treeSpec{name: "star", source: srcSynthetic, n: n, build: func() (*trees.Tree, error) { return trees.Star(n) }},
-		treeSpec{name: "caterpillar", source: srcSynthetic, n: n, build: func() (*trees.Tree, error) { return trees.Caterpillar(n) }})
+	specs = append(specs, shapeSpec("star", n), shapeSpec("caterpillar", n))
 	var cs []Case
 	for _, spec := range specs {
-		cs = append(cs, fig6Case(spec))
+		cs = append(cs, fig6Case(spec, opt))
 	}
 	return cs
 }
@@ -114,15 +112,18 @@ func fig6WantLevels(spec treeSpec) int {
 	return 0
 }
 
-func fig6Case(spec treeSpec) Case {
+func fig6Case(spec treeSpec, opt Options) Case {
 	return Case{
 		Params: bench.Params{{Name: "tree", Value: spec.name}, {Name: "source", Value: spec.source}, {Name: "n", Value: strconv.Itoa(spec.n)}},
 		Work:   float64(spec.n),
 		Setup: func(ctx context.Context) (*Instance, error) {
-			tr, err := spec.build()
+			// The tree as built, shared with the run's other treefix
+			// experiments (shared_instances.go).
+			raw, err := treeRaw(ctx, opt, spec)
 			if err != nil {
-				return nil, fmt.Errorf("tree %s: %w", spec.name, err)
+				return nil, err
 			}
+			tr := raw.tr
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
@@ -141,7 +142,7 @@ func fig6Case(spec treeSpec) Case {
 			m[profileKey(len(width)-1)] = float64(width[len(width)-1])
 			want := fig6WantLevels(spec)
 			return &Instance{
-				Input:   &bench.Input{Generator: "trees", Hash: tr.Hash(), Description: fmt.Sprintf("%s tree %s, n=%d", spec.source, spec.name, tr.N())},
+				Input:   &bench.Input{Generator: "trees", Hash: raw.digest(), Description: fmt.Sprintf("%s tree %s, n=%d", spec.source, spec.name, tr.N())},
 				Metrics: m,
 				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
 					defer rec.Start("levels")()

@@ -154,6 +154,12 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 			cfg.LongRun = min(cfg.LongRun, max(time.Second, cfg.Budget/40))
 		}
 	}
+	if cfg.Options.Shared == nil {
+		// The run's store of work several cells share (the powers of
+		// A(D_m), generated instances): computed once, dropped at the end.
+		cfg.Options.Shared = experiments.NewShared(0)
+		defer func() { slog.Info(cfg.Options.Shared.Summary()); cfg.Options.Shared.Release() }()
+	}
 	start := time.Now()
 	r := &run{cfg: cfg, out: out, est: newEstimator(), runs: float64(cfg.Warmup + cfg.Reps), start: start}
 	r.ctx = ctx
@@ -564,7 +570,10 @@ func (r *run) measure(c *cell, est float64) (bench.Record, error) {
 		if !chk.OK {
 			rec.Status = bench.StatusCheckFailed
 		}
-		if p := rec.Phase(bench.TotalPhase); p != nil {
+		if inst.Finish != nil {
+			inst.Finish(c.impl, &rec) // work read from Options.Shared: ReusedFrom, and the samples it reports
+		}
+		if p := rec.Phase(bench.TotalPhase); p != nil && rec.ReusedFrom == "" { // a cell that read shared work says nothing of its cost
 			r.est.observe(c.exp, c.impl, c.cs.Work, p.MedianMS)
 		}
 		wall.TimedMS = timedMS(&rec)

@@ -311,6 +311,47 @@ func Analyze(ctx context.Context, m int, opt Options) (*Analysis, error) {
 	return an, nil
 }
 
+// SearchAgain runs Algorithms 3, 4 and 5 again on a copy of an, from the
+// fingerprints, minima and diagonals that an's Algorithm 2 kept, and
+// returns the copy: for a run that reads powers computed once by another
+// (the experiments' run-wide store) and times only what it adds. Rec's
+// window of total, opened and closed here, covers the three algorithms
+// (phases algorithm3, algorithm4, algorithm5); the exact check of the
+// repetition is an's (Verified), not repeated. an is not modified. It
+// needs an analysis with the fingerprint search (a whole-matrix search
+// has released its powers).
+func (an *Analysis) SearchAgain(rec *bench.Recorder) (*Analysis, error) {
+	if an.Computed == 0 || len(an.Powers) != an.Computed+1 {
+		return nil, fmt.Errorf("domination: m = %d: no powers to search again", an.M)
+	}
+	c := *an
+	c.A, c.B, c.R0, c.N0 = 0, 0, 0, 0
+	c.Gamma, c.Alpha, c.Exceptions = nil, nil, nil
+	c.kept, c.scratch, c.differ = nil, nil, nil
+	rec.BeginTotal()
+	stop := rec.Start("algorithm3")
+	err := c.Algorithm3()
+	stop()
+	if err == nil {
+		stop = rec.Start("algorithm4")
+		err = c.Algorithm4()
+		stop()
+	}
+	if err == nil {
+		if c.Computed < c.K && c.Verified != "" {
+			c.R0 = c.K - c.A // Lemma 3, as Analyze
+		}
+		stop = rec.Start("algorithm5")
+		c.Algorithm5()
+		stop()
+	}
+	rec.EndTotal()
+	if err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
 // endAlgorithms2to5 records the summary phase of Algorithms 2 to 5 and
 // closes the window of WindowAlgorithms2to5.
 func (an *Analysis) endAlgorithms2to5(opt Options) {

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"math/bits"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/semibench/semibench/bench"
 	gen "github.com/semibench/semibench/generators/domination"
 	cpuminplus "github.com/semibench/semibench/impls/cpu/minplus"
 )
@@ -266,5 +268,43 @@ func TestSolveLargeN(t *testing.T) {
 	rows, err := gen.Rows(m)
 	if b, werr := WitnessBytes(m, 9); err != nil || werr != nil || b != 10*4*uint64(rows) {
 		t.Errorf("WitnessBytes(3, 9) = %d, %v; want %d", b, werr, 10*4*rows)
+	}
+}
+
+// TestSearchAgain: Algorithms 3-5 run again on a copy give the analysis'
+// values, full and stopped at the first repetition, timed into a window
+// of their own, and leave the analysis as it was.
+func TestSearchAgain(t *testing.T) {
+	for _, stop := range []bool{false, true} {
+		for m := 2; m <= 6; m++ {
+			an, err := Analyze(context.Background(), m, Options{Impl: sparse, StopAtRepetition: stop})
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := an.Formula()
+			var again *Analysis
+			phases, err := bench.Measure(context.Background(), bench.Protocol{Reps: 1}, func(ctx context.Context, rec *bench.Recorder) error {
+				again, err = an.SearchAgain(rec)
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again == an || again.R0 != an.R0 || again.A != an.A || again.B != an.B || again.N0 != an.N0 ||
+				!slices.Equal(again.Alpha, an.Alpha) || !slices.Equal(again.Gamma, an.Gamma) || len(again.Exceptions) != len(an.Exceptions) {
+				t.Errorf("m=%d stop=%v: searched again (r0 %d, a %d, b %d, n0 %d), analysis (%d, %d, %d, %d)", m, stop,
+					again.R0, again.A, again.B, again.N0, an.R0, an.A, an.B, an.N0)
+			}
+			if an.Formula() != before {
+				t.Errorf("m=%d: the analysis changed", m)
+			}
+			r := bench.Record{Phases: phases}
+			if r.Phase("algorithm3") == nil || r.Phase("algorithm5") == nil || r.Phase("algorithm2") != nil {
+				t.Errorf("m=%d: phases %+v, want Algorithms 3-5 only", m, phases)
+			}
+		}
+	}
+	if _, err := (&Analysis{M: 3}).SearchAgain(nil); err == nil {
+		t.Error("an analysis without powers was searched")
 	}
 }

@@ -1,0 +1,263 @@
+package experiments_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/runner"
+)
+
+// noGPU marks the CUDA implementations unavailable, so that the test runs
+// the same on every machine.
+func noGPU(impl string) error {
+	if strings.HasPrefix(impl, "cuda/") {
+		return fmt.Errorf("%w: %s (test)", experiments.ErrUnavailable, impl)
+	}
+	return nil
+}
+
+// TestSharedDominationRun runs four domination experiments at m = 5
+// through the runner, in two orders, and counts the computations of the
+// powers of A(D_5) on cpu/sparse: only the repetitions of the cell that
+// computes them first; every other cell reads them and says from where.
+// In the first order Tables 3 and the formula read what Tables 2 and 5
+// measured and time only what they add; in the second Tables 2 and 5, whose
+// windows are exactly the powers, report the samples of the Table 3 and
+// formula cells that measured them.
+func TestSharedDominationRun(t *testing.T) {
+	const warmup, reps = 1, 2
+	for _, order := range [][]string{
+		{"domination/table2", "domination/table3", "domination/table5", "domination/formula"},
+		{"domination/table3", "domination/table2", "domination/formula", "domination/table5"},
+	} {
+		t.Run(strings.Join(order, ","), func(t *testing.T) {
+			var exps []*experiments.Experiment
+			for _, name := range order {
+				e, err := experiments.Lookup(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				exps = append(exps, e...)
+			}
+			where, _ := experiments.ParseWhere("m=5")
+			path := filepath.Join(t.TempDir(), "run.json")
+			app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			shared := experiments.NewShared(0)
+			cfg := runner.Config{Scale: experiments.Quick, Impl: "cpu/sparse", Where: where, Reps: reps, Warmup: warmup,
+				Options: experiments.Options{Threads: 2, Shared: shared}, Available: noGPU}
+			if err := runner.Run(context.Background(), cfg, exps, app); err != nil {
+				t.Fatal(err)
+			}
+			f, err := bench.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			counts := shared.Counts()
+			for key, c := range counts {
+				if strings.HasPrefix(key, "domination powers m=5 impl=cpu/sparse") && c.Computed != warmup+reps {
+					t.Errorf("%s: computed %d times, want %d (the runs of the one cell that measures them)", key, c.Computed, warmup+reps)
+				}
+			}
+			if len(counts) != 2 {
+				t.Errorf("store keys %v, want the K = 50 powers and those to the first repetition", counts)
+			}
+			byKey := map[string]*bench.Record{}
+			for i := range f.Records {
+				r := &f.Records[i]
+				if r.Status != bench.StatusOK {
+					t.Fatalf("%s: %s %s", r.Key(), r.Status, r.Error)
+				}
+				byKey[r.Key()] = r
+			}
+			cell := func(exp string) *bench.Record {
+				r := byKey[experiments.CellKey(exp, "cpu/sparse", bench.Params{{Name: "m", Value: "5"}})]
+				if r == nil {
+					t.Fatalf("no record of %s", exp)
+				}
+				return r
+			}
+			// The first of each pair in the order computes; the second reads.
+			for _, pair := range [][2]string{{order[0], order[1]}, {order[2], order[3]}} {
+				first, second := cell(pair[0]), cell(pair[1])
+				if first.ReusedFrom != "" {
+					t.Errorf("%s: ReusedFrom %q, want empty (it computed the powers)", first.Key(), first.ReusedFrom)
+				}
+				if second.ReusedFrom != first.Key() {
+					t.Errorf("%s: ReusedFrom %q, want %q", second.Key(), second.ReusedFrom, first.Key())
+				}
+				if !strings.Contains(second.Check.Detail, "computed once in this run") {
+					t.Errorf("%s: check detail %q does not say the powers were read", second.Key(), second.Check.Detail)
+				}
+				switch second.Experiment {
+				case "domination/table3":
+					// Algorithms 3-5 only, timed here.
+					if second.Phase("algorithm2") != nil || second.Phase("algorithm3") == nil {
+						t.Errorf("%s: phases %v, want Algorithms 3-5 and no Algorithm 2", second.Key(), names(second))
+					}
+				case "domination/formula":
+					if second.Phase("algorithm2") != nil || second.Phase("witnesses") == nil {
+						t.Errorf("%s: phases %v, want the witnesses alone", second.Key(), names(second))
+					}
+				case "domination/table2":
+					// Algorithm 2's samples, as table3's cell measured them.
+					want := first.Phase("algorithm2").SamplesMS
+					if got := second.Phase(bench.TotalPhase).SamplesMS; !slices.Equal(got, want) {
+						t.Errorf("%s: total samples %v, want %s's algorithm2 samples %v", second.Key(), got, first.Key(), want)
+					}
+				case "domination/table5":
+					want := first.Phase("algorithms2to5").SamplesMS
+					if got := second.Phase(bench.TotalPhase).SamplesMS; !slices.Equal(got, want) || second.Phase("witnesses") != nil {
+						t.Errorf("%s: total samples %v, want %s's algorithms2to5 samples %v, no witnesses", second.Key(), got, first.Key(), want)
+					}
+				}
+			}
+		})
+	}
+}
+
+func names(r *bench.Record) []string {
+	var out []string
+	for _, p := range r.Phases {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+// TestSharedInstancesRun runs experiments that read the same generated
+// inputs through the runner: each instance is generated and digested once
+// (the store's counts), and the records of every experiment carry its one
+// digest.
+func TestSharedInstancesRun(t *testing.T) {
+	for _, tc := range []struct {
+		exps  []string
+		where string
+		impl  string
+		keys  []string // store keys computed once and read again
+		same  int      // cells that read an identical cell of the other experiment
+	}{
+		{[]string{"hungarian/table1", "hungarian/fig4"}, "n=64,range=n", "cpu/jv", []string{"lapcost n=64 range=n seed=1"}, 1},
+		{[]string{"kleene/table2", "kleene/table3"}, "n=60", "cpu/fast", []string{"dag n=60 seed=1 int-weights=false", "dag n=60 seed=1 int-weights=true"}, 2},
+		{[]string{"treefix/table1", "treefix/fig4", "treefix/fig6"}, "tree=nlpkkt120", "cpu/build,cpu/vectorial,cpu/levels",
+			[]string{"tree stand-in nlpkkt120 n=13837 div=256 seed=7", "treefix instance stand-in nlpkkt120 n=13837 div=256 seed=7 numbering=bfs seed=1"}, 0},
+	} {
+		t.Run(strings.Join(tc.exps, ","), func(t *testing.T) {
+			exps, err := experiments.Lookup(tc.exps...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			where, err := experiments.ParseWhere(tc.where)
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(t.TempDir(), "run.json")
+			app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			shared := experiments.NewShared(0)
+			cfg := runner.Config{Scale: experiments.Quick, Impl: tc.impl, Where: where, Reps: 1,
+				Options: experiments.Options{Threads: 2, Shared: shared}, Available: noGPU}
+			if err := runner.Run(context.Background(), cfg, exps, app); err != nil {
+				t.Fatal(err)
+			}
+			counts := shared.Counts()
+			for _, k := range tc.keys {
+				if c := counts[k]; c.Computed != 1 || c.Reused < 1 {
+					t.Errorf("%s: %+v, want computed once and read again (store: %v)", k, c, counts)
+				}
+			}
+			f, err := bench.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hashes := map[string]string{} // params -> digest
+			seen := map[string]bool{}
+			for _, r := range f.Records {
+				if r.Status != bench.StatusOK || r.Input == nil {
+					t.Fatalf("%s: %s %s", r.Key(), r.Status, r.Error)
+				}
+				seen[r.Experiment] = true
+				p := r.Params.String()
+				if r.Experiment == "treefix/fig6" {
+					continue // the tree as built, not renumbered: its own digest
+				}
+				if h, ok := hashes[p]; ok && h != r.Input.Hash {
+					t.Errorf("%s: digest %s, another experiment's %s", r.Key(), r.Input.Hash, h)
+				}
+				hashes[p] = r.Input.Hash
+			}
+			if len(seen) != len(tc.exps) {
+				t.Errorf("records of %v, want every one of %v", seen, tc.exps)
+			}
+			// A cell that read an identical one reports its samples.
+			same := 0
+			for _, r := range f.Records {
+				if r.ReusedFrom == "" {
+					continue
+				}
+				same++
+				var src *bench.Record
+				for i := range f.Records {
+					if f.Records[i].Key() == r.ReusedFrom {
+						src = &f.Records[i]
+					}
+				}
+				if src == nil || src.Experiment == r.Experiment || src.Impl != r.Impl || src.Params.String() != r.Params.String() || src.ReusedFrom != "" {
+					t.Errorf("%s: ReusedFrom %q, want the identical cell of another experiment", r.Key(), r.ReusedFrom)
+					continue
+				}
+				if !slices.Equal(r.Phase(bench.TotalPhase).SamplesMS, src.Phase(bench.TotalPhase).SamplesMS) || !r.Check.OK {
+					t.Errorf("%s: total %v, %s's %v; check %v", r.Key(), r.Phase(bench.TotalPhase).SamplesMS, src.Key(), src.Phase(bench.TotalPhase).SamplesMS, r.Check)
+				}
+			}
+			if same != tc.same {
+				t.Errorf("%d cells read an identical cell, want %d", same, tc.same)
+			}
+		})
+	}
+}
+
+// TestSharedSweepRun: Rote's sweep is computed once per run, in its cell's
+// first run (the warm-up), its repetitions read it, and its record holds
+// the one computation's time.
+func TestSharedSweepRun(t *testing.T) {
+	exps, err := experiments.Lookup("apsp/systolic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	where, _ := experiments.ParseWhere("sweep=n=1..12")
+	path := filepath.Join(t.TempDir(), "run.json")
+	app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := experiments.NewShared(0)
+	cfg := runner.Config{Scale: experiments.Quick, Where: where, Reps: 3, Warmup: 1, Options: experiments.Options{Shared: shared}, Available: noGPU}
+	if err := runner.Run(context.Background(), cfg, exps, app); err != nil {
+		t.Fatal(err)
+	}
+	if c := shared.Counts()["rote sweep seed=1 n=1..12"]; c.Computed != 1 || c.Reused != 3 {
+		t.Errorf("sweep %+v, want computed once and read by the 3 repetitions", c)
+	}
+	f, err := bench.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Records) != 1 {
+		t.Fatalf("%d records, want the sweep's", len(f.Records))
+	}
+	r := f.Records[0]
+	if p := r.Phase(bench.TotalPhase); r.Status != bench.StatusOK || p == nil || len(p.SamplesMS) != 1 || p.SamplesMS[0] <= 0 ||
+		!strings.Contains(r.Note, "computed once per run") || r.ReusedFrom != "" || r.Metrics["sweep_max_n"] != 12 {
+		t.Errorf("record %s %+v note %q reused %q metrics %v", r.Status, r.Phases, r.Note, r.ReusedFrom, r.Metrics["sweep_max_n"])
+	}
+}
