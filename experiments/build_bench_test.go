@@ -14,7 +14,7 @@ import (
 // transition penalty (measured on the H100's Xeon host: cpu/jv at n = 8192
 // about 1.24x slower in the SIMD build, none on the 2-core AMD EPYC).
 func BenchmarkNoVectorCell(b *testing.B) {
-	c := hungarianCase("hungarian/table1", 2048, "n", Options{Seed: 1}, nil)
+	c := hungarianCase(2048, "n", Options{Seed: 1}, nil)
 	ctx := context.Background()
 	for b.Loop() {
 		inst, err := c.Setup(ctx)

@@ -88,7 +88,7 @@ func hungarianParams(n int, rangeLabel string) bench.Params {
 }
 
 // hungarianCase builds one n x n instance with costs uniform in [0, range).
-func hungarianCase(exp string, n int, rangeLabel string, opt Options, impls []string) Case {
+func hungarianCase(n int, rangeLabel string, opt Options, impls []string) Case {
 	seed := opt.Seed
 	if seed == 0 {
 		seed = 1
@@ -111,10 +111,6 @@ func hungarianCase(exp string, n int, rangeLabel string, opt Options, impls []st
 				return nil, err
 			}
 			m := l.m
-			// A cell another experiment of the run measured on this
-			// instance (same implementation, same window) is read, not
-			// run again (shared_cells.go).
-			same := newSameCells(exp, hungarianParams(n, rangeLabel), fmt.Sprintf("lapcost n=%d range=%s seed=%d", n, rangeLabel, seed), opt, uint64(n)*24, nil)
 			metrics := map[string]float64{"range": float64(l.rng)}
 			reference := func() (*lap.Result, error) {
 				ref, err := l.reference()
@@ -128,18 +124,12 @@ func hungarianCase(exp string, n int, rangeLabel string, opt Options, impls []st
 					Description: fmt.Sprintf("%dx%d uniform integer costs in [0, %d) (range %s)", n, n, l.rng, rangeLabel)},
 				Metrics: metrics,
 				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
-					if out, ok, err := same.read(ctx, impl); ok || err != nil {
-						return out, err
-					}
-					res, err := runHungarian(ctx, impl, m, rec)
-					same.ran(impl, res)
-					return res, err
+					return runHungarian(ctx, impl, m, rec)
 				},
 				Check: func(_ string, out any) bench.Check {
 					res, _ := out.(*lap.Result)
 					return hungarianCheck(m, res, reference)
 				},
-				Finish: same.finish,
 			}, nil
 		},
 	}
@@ -195,7 +185,7 @@ func init() {
 			var cs []Case
 			for _, n := range hungarianNs(s) {
 				for _, r := range lapcost.PaperRanges {
-					cs = append(cs, hungarianCase("hungarian/table1", n, r, o, nil))
+					cs = append(cs, hungarianCase(n, r, o, nil))
 				}
 			}
 			return cs
@@ -217,7 +207,7 @@ func init() {
 		Cases: func(s Scale, o Options) []Case {
 			var cs []Case
 			for _, n := range hungarianNs(s) {
-				cs = append(cs, hungarianCase("hungarian/fig4", n, "n", o, nil))
+				cs = append(cs, hungarianCase(n, "n", o, nil))
 			}
 			return cs
 		},
@@ -239,7 +229,7 @@ func init() {
 			var cs []Case
 			n := hungarianFig5N(s)
 			for _, r := range hungarianFig5Ranges {
-				cs = append(cs, hungarianCase("hungarian/fig5", n, r, o, nil))
+				cs = append(cs, hungarianCase(n, r, o, nil))
 			}
 			return cs
 		},
@@ -339,7 +329,6 @@ func hungarianTable1(run []bench.Record) []report.Table {
 		"The paper's times are for its C implementation of the same O(n^4) algorithm (CPU) and its CUDA one with the matrix already on the device; the paper does not say how many repetitions each time summarises.",
 		"Every column is total: the host clock around one whole solve, the matrix already on the device for CUDA (as the paper times its kernels; every allocation, launch, synchronisation and host step of the solve inside) and in memory for the CPU. end_to_end adds the upload (cuda/paper: a scan of the int64 costs, then their conversion to int32 and the copy; cuda/fast from commit 5e9b1cb: one pass that checks and converts them, chunk by chunk, to int16 where a chunk fits (widened on the device, half the bytes over the bus) or int32, while the previous chunk is copied; from 301b3e2 to 5e9b1cb it scanned first, then converted) and the download; the result files keep every phase and sample.",
 		CheckSummary(run, exp))
-	t.Notes = append(t.Notes, ReusedNotes(run, exp, sameCellNote)...)
 	steps.Notes = append(steps.Notes, "The paper (section 5): in its CPU version the run time is dominated by step 1 at range 0.1n, by steps 1 and 6 at range n, and by step 6 at range 10n. Steps 1 and 6 include rebuilding the compressed vector of zeros.")
 	return []report.Table{t, steps}
 }
@@ -378,7 +367,6 @@ func hungarianRelTable(run []bench.Record, exp string) []report.Table {
 		t.Notes = append(t.Notes, "The paper (Fig. 5): as the range grows the O(n^4) Hungarian gets worse, becoming the worst algorithm for large ranges (ratios below 1). 100n and 1000n extend the paper's three ranges.")
 	}
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
-	t.Notes = append(t.Notes, ReusedNotes(run, exp, sameCellNote)...)
 	return []report.Table{t}
 }
 

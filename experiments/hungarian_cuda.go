@@ -114,14 +114,14 @@ func peerText(r *bench.Record, phase string) string {
 
 // hungarianCasesFor lists the table1 cells at a scale (ranges restricted
 // when ranges is not nil) with the given implementations.
-func hungarianCasesFor(exp string, s Scale, o Options, ranges []string, impls []string) []Case {
+func hungarianCasesFor(s Scale, o Options, ranges []string, impls []string) []Case {
 	if ranges == nil {
 		ranges = lapcost.PaperRanges
 	}
 	var cs []Case
 	for _, n := range hungarianNs(s) {
 		for _, r := range ranges {
-			cs = append(cs, hungarianCase(exp, n, r, o, impls))
+			cs = append(cs, hungarianCase(n, r, o, impls))
 		}
 	}
 	return cs
@@ -136,7 +136,7 @@ func init() {
 		Statistic:   bench.StatMedian,
 		Impls:       []string{"cpu/paper", "cpu/jv", "cuda/paper", "cuda/fast"},
 		NsPerWork:   hungarianNsPerWork,
-		Cases:       func(s Scale, o Options) []Case { return hungarianCasesFor("hungarian/table2", s, o, nil, nil) },
+		Cases:       func(s Scale, o Options) []Case { return hungarianCasesFor(s, o, nil, nil) },
 		Tables: func(run []bench.Record) []report.Table {
 			return hungarianTable2(hungarianView(run, "hungarian/table2"))
 		},
@@ -154,9 +154,7 @@ func init() {
 		Statistic:   bench.StatMedian,
 		Impls:       []string{"cpu/paper", "cuda/paper"},
 		NsPerWork:   hungarianNsPerWork,
-		Cases: func(s Scale, o Options) []Case {
-			return hungarianCasesFor("hungarian/table3", s, o, []string{"n"}, nil)
-		},
+		Cases:       func(s Scale, o Options) []Case { return hungarianCasesFor(s, o, []string{"n"}, nil) },
 		Tables: func(run []bench.Record) []report.Table {
 			return hungarianTable3(hungarianView(run, "hungarian/table3"))
 		},
@@ -172,7 +170,7 @@ func init() {
 		Statistic:   bench.StatMedian,
 		Impls:       []string{"cuda/paper", "cuda/fast"},
 		NsPerWork:   hungarianNsPerWork,
-		Cases:       func(s Scale, o Options) []Case { return hungarianCasesFor("hungarian/table4", s, o, nil, nil) },
+		Cases:       func(s Scale, o Options) []Case { return hungarianCasesFor(s, o, nil, nil) },
 		Tables: func(run []bench.Record) []report.Table {
 			return hungarianTable4(hungarianView(run, "hungarian/table4"), run)
 		},
@@ -188,7 +186,7 @@ func init() {
 		Statistic:   bench.StatMedian,
 		Impls:       []string{"cuda/paper", "cuda/hungarian-n3"},
 		NsPerWork:   hungarianNsPerWork,
-		Cases:       func(s Scale, o Options) []Case { return hungarianCasesFor("hungarian/fig6", s, o, nil, nil) },
+		Cases:       func(s Scale, o Options) []Case { return hungarianCasesFor(s, o, nil, nil) },
 		Tables:      func(run []bench.Record) []report.Table { return hungarianFig6(hungarianView(run, "hungarian/fig6")) },
 		Claims:      hungarianFig6Claims,
 		Needs:       hungarianFig6Needs,
@@ -255,7 +253,6 @@ func hungarianTable2(own []bench.Record) []report.Table {
 		"total on both sides: the host clock around the solve, the matrix in memory (CPU) or already on the device (CUDA, as the paper times it), every allocation, launch, synchronisation and host step inside; the CUDA upload and download are in end_to_end, kept in the result files.",
 		"cpu/jv / cuda/fast compares the fastest exact solvers of each side; the paper compares its O(n^4) algorithm on both.",
 		CheckSummary(own, exp))
-	t.Notes = append(t.Notes, ReusedNotes(own, exp, sameCellNote)...)
 	return []report.Table{t}
 }
 
@@ -296,7 +293,6 @@ func hungarianTable3(own []bench.Record) []report.Table {
 		"Each step's time is summed over the run (every call of the step): host clock for cpu/paper, CUDA events for cuda/paper. global is total over total (host clock, cuda/paper with the matrix on the device): cuda/paper's init (the slack matrix built on the device) is in its total, as cpu/paper's init is in its.",
 		"— where a step never ran (ratio of zero times) or a cell is missing.",
 		CheckSummary(own, exp))
-	t.Notes = append(t.Notes, ReusedNotes(own, exp, sameCellNote)...)
 	return []report.Table{t}
 }
 
@@ -372,7 +368,6 @@ func hungarianTable4(own, run []bench.Record) []report.Table {
 		t.Notes = append(t.Notes, fmt.Sprintf("%s: no record of %s among the records given for some cells; measure it on this machine as results/peers/README.md says and merge its result file.", peerNotRun, strings.Join(absent, ", ")))
 	}
 	t.Notes = append(t.Notes, CheckSummary(own, exp))
-	t.Notes = append(t.Notes, ReusedNotes(own, exp, sameCellNote)...)
 	return []report.Table{t}
 }
 
@@ -395,7 +390,6 @@ func hungarianFig6(own []bench.Record) []report.Table {
 	t.Notes = append(t.Notes,
 		"The paper (Fig. 6): its O(n^4) CUDA algorithm is faster than its O(n^3) one on these matrices 'by a factor of more than about two' (ratios above 2). total: the host clock around the solve with the matrix on the device; the transfers are in end_to_end.",
 		CheckSummary(own, exp))
-	t.Notes = append(t.Notes, ReusedNotes(own, exp, sameCellNote)...)
 	return []report.Table{t}
 }
 

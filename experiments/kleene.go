@@ -52,17 +52,17 @@ func kleeneSizes(s Scale) []int {
 // kleeneCases gives, per size, the timed case on N(0,1) weights (as the
 // paper) and, at the smallest size, an integer-weight case on which every
 // implementation must agree exactly.
-func kleeneCases(exp string, s Scale, opt Options, implNames []string) []Case {
+func kleeneCases(s Scale, opt Options, implNames []string) []Case {
 	sizes := kleeneSizes(s)
 	var cs []Case
 	for _, n := range sizes {
-		cs = append(cs, kleeneCase(exp, n, false, opt, implNames))
+		cs = append(cs, kleeneCase(n, false, opt, implNames))
 	}
-	cs = append(cs, kleeneCase(exp, sizes[0], true, opt, implNames))
+	cs = append(cs, kleeneCase(sizes[0], true, opt, implNames))
 	return cs
 }
 
-func kleeneCase(exp string, n int, intWeights bool, opt Options, implNames []string) Case {
+func kleeneCase(n int, intWeights bool, opt Options, implNames []string) Case {
 	weights := "normal"
 	if intWeights {
 		weights = "int"
@@ -88,19 +88,6 @@ func kleeneCase(exp string, n int, intWeights bool, opt Options, implNames []str
 				return nil, err
 			}
 			x, ref := d.x, d.ref
-			// A cell the other table of the run measured on this instance
-			// (same implementation, same window) is read, not run again
-			// (shared_cells.go); the W kept for its check is a copy, since
-			// a recycling solver writes later results into the one it
-			// returned.
-			same := newSameCells(exp, bench.Params{{Name: "n", Value: strconv.Itoa(n)}, {Name: "weights", Value: weights}},
-				fmt.Sprintf("dag n=%d seed=%d int-weights=%v", n, seed, intWeights), opt, uint64(n)*uint64(n)*4,
-				func(out any) any {
-					if w, _ := out.(*maxplus.Matrix); w != nil {
-						return w.Clone()
-					}
-					return nil
-				})
 			kopt := kleene.Options{Threads: opt.Threads, GPUs: opt.GPUs}
 			var latest *maxplus.Matrix // the last W returned
 			var latestBy kleene.Impl   // the implementation that returned it
@@ -123,14 +110,9 @@ func kleeneCase(exp string, n int, intWeights bool, opt Options, implNames []str
 					if latestBy.Recycle != nil {
 						latestBy.Recycle(latest)
 					}
-					latest, latestBy = nil, kleene.Impl{}
-					if out, ok, err := same.read(ctx, impl); ok || err != nil {
-						latest, _ = out.(*maxplus.Matrix) // the copy kept: no solver recycles it
-						return out, err
-					}
+					latest = nil
 					w, err := im.Run(ctx, x, kopt, rec)
 					latest, latestBy = w, im
-					same.ran(impl, w)
 					return w, markUnavailable(err)
 				},
 				Check: func(_ string, out any) bench.Check {
@@ -143,7 +125,6 @@ func kleeneCase(exp string, n int, intWeights bool, opt Options, implNames []str
 					}
 					return kleene.Verify(x, w, ref, intWeights)
 				},
-				Finish: same.finish,
 			}, nil
 		},
 	}
@@ -159,7 +140,7 @@ func init() {
 		Statistic:   bench.StatMid3,
 		Impls:       []string{"cpu/paper", "cpu/fast"},
 		NsPerWork:   map[string]float64{"cpu/paper": 2, "cpu/fast": 0.02},
-		Cases:       func(s Scale, o Options) []Case { return kleeneCases("kleene/table2", s, o, nil) },
+		Cases:       func(s Scale, o Options) []Case { return kleeneCases(s, o, nil) },
 		Tables:      kleeneTable2,
 		Claims:      kleeneTable2Claims,
 		Needs:       kleeneTable2Needs,
@@ -172,7 +153,7 @@ func init() {
 		Statistic:   bench.StatMid3,
 		Impls:       []string{"cpu/paper", "cpu/fast", "cuda/paper", "cuda/fast"},
 		NsPerWork:   map[string]float64{"cpu/paper": 2, "cpu/fast": 0.02, "cuda/paper": 0.2, "cuda/fast": 0.01},
-		Cases:       func(s Scale, o Options) []Case { return kleeneCases("kleene/table3", s, o, nil) },
+		Cases:       func(s Scale, o Options) []Case { return kleeneCases(s, o, nil) },
 		Tables:      kleeneTable3,
 		Claims:      kleeneTable3Claims,
 		Needs:       kleeneTable3Needs,
@@ -256,7 +237,6 @@ func kleeneTable2(run []bench.Record) []report.Table {
 	}
 	t.Notes = append(t.Notes, "Total is the headline: the host clock around the whole solve, X in memory to W in memory (end to end is the same on the CPU). Other is the part of total no phase covers. Every ratio is of the phase named in its row.")
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
-	t.Notes = append(t.Notes, ReusedNotes(run, exp, sameCellNote)...)
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
 	return []report.Table{t}
 }
@@ -311,7 +291,6 @@ func kleeneTable3(run []bench.Record) []report.Table {
 	phases.Notes = append(phases.Notes, kleeneTotalNote)
 	speed.Notes = append(speed.Notes, kleeneTotalNote)
 	speed.Notes = append(speed.Notes, CheckSummary(run, exp))
-	speed.Notes = append(speed.Notes, ReusedNotes(run, exp, sameCellNote)...)
 	speed.Notes = append(speed.Notes, StatusNotes(run, exp)...)
 	return []report.Table{phases, speed}
 }

@@ -40,7 +40,7 @@ func TestKleeneTablesHeadlineTotal(t *testing.T) {
 // outputs: the instance's Check accepts only the last output its Run
 // returned (older ones may have been given back to the CUDA solvers).
 func TestKleeneCheckRefusesAnOlderOutput(t *testing.T) {
-	c := kleeneCase("kleene/table2", 30, true, Options{Seed: 3}, nil)
+	c := kleeneCase(30, true, Options{Seed: 3}, nil)
 	inst, err := c.Setup(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -92,7 +92,7 @@ func dagInstance(ctx context.Context, opt Options, n int, seed uint64, intWeight
 		if err != nil {
 			return nil, 0, err
 		}
-		return &dagShared{x: x, hash: x.Hash(), ref: ref}, uint64(len(x.Val))*4 + uint64(len(ref))*8, nil
+		return &dagShared{x: x, hash: x.Hash(), ref: ref}, 2 * uint64(n) * uint64(n) * 8, nil
 	})
 	return d, err
 }
