@@ -738,6 +738,7 @@ func apspBlockedCase(c Case, o Options) Case {
 	seed := apspSeed(o)
 	n, _ := strconv.Atoi(c.Params.Get("n"))
 	c.Work = float64(n) * float64(n) * float64(n)
+	c.HostBytes, c.DeviceBytes = uint64(n)*uint64(n)*4*3, uint64(n)*uint64(n)*4*2
 	c.Setup = func(ctx context.Context) (*Instance, error) {
 		need := uint64(n) * uint64(n) * 4 * 3
 		if avail := bench.AvailableMemory(); avail > 0 && need > avail {

@@ -239,6 +239,7 @@ func domAnalysisCase(w *domWork, names []string, check func(ref *domination.Anal
 		Params: dominationParams(m),
 		Impls:  names,
 		Work:   dominationWork(m),
+		Memory: func(impl string) (uint64, uint64) { return domMemory(m, impl) },
 		Setup: func(ctx context.Context) (*Instance, error) {
 			inst := &Instance{Input: w.input, Metrics: w.metrics, Run: w.run, Finish: w.finish}
 			if w.beyond {
@@ -1393,4 +1394,22 @@ func dominationTable2Claims(run []bench.Record) []Claim {
 	c := Claim{ID: exp + "#gpu-time", Where: "Table 2",
 		Text: "Algorithm 2's running time on the GPU (V100): ours is cuda/paper's total at the largest m where it ran, a time (lower is better)."}
 	return []Claim{domTimeClaim(run, c, exp, "cuda/paper", "algorithm2", exp, "cuda/paper", bench.TotalPhase)}
+}
+
+// domMemory is a 2-domination cell's host and device memory: the
+// whole-matrix searches (and the versions of Table 5) keep the K = 50
+// powers, a spare, the difference and a dense A(D_m); the others two
+// powers and a dense A(D_m) (domination.MemoryNeeded). On a device, two
+// powers and a product's output.
+func domMemory(m int, impl string) (host, device uint64) {
+	n := dominationRows(m)
+	if n == 0 {
+		return 0, 0
+	}
+	b := minplus.Bytes(n)
+	host = 3 * b
+	if slices.Contains(domVersions, impl) || impl == domWholeSeq || impl == domWholePar {
+		host = uint64(domination.DefaultK+3) * b
+	}
+	return host, 3 * b
 }

@@ -219,6 +219,10 @@ type Case struct {
 	// set), on the host and on one GPU; 0 when small. The runner skips a
 	// cell that would not fit, before setting the case up.
 	HostBytes, DeviceBytes uint64
+	// Memory, when set, gives the need per implementation instead (the
+	// whole-matrix searches of 2-domination keep 50 powers, the sparse
+	// ones two).
+	Memory func(impl string) (host, device uint64)
 	// Setup builds the input (and any reference) once for all the case's
 	// implementations.
 	Setup func(ctx context.Context) (*Instance, error)

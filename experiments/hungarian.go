@@ -97,6 +97,9 @@ func hungarianCase(n int, rangeLabel string, opt Options, impls []string) Case {
 		Params: hungarianParams(n, rangeLabel),
 		Impls:  impls,
 		Work:   hungarianWork(n, rangeLabel),
+		// Costs, cpu/paper's slack copy and its int32 vector of zeros; on
+		// the device the costs as int32 and the solvers' n x n work arrays.
+		HostBytes: uint64(n) * uint64(n) * 20, DeviceBytes: uint64(n) * uint64(n) * 12,
 		Setup: func(ctx context.Context) (*Instance, error) {
 			// Costs, cpu/paper's slack copy and its int32 vector of zeros.
 			need := uint64(n) * uint64(n) * 20

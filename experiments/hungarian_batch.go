@@ -56,6 +56,9 @@ func hungarianBatchCase(n int, rangeLabel string, count int, opt Options) Case {
 	return Case{
 		Params: hungarianBatchParams(n, rangeLabel, count),
 		Work:   float64(count) * hungarianWork(n, rangeLabel),
+		// int64 costs, the results and the int32 staging; on the device the
+		// costs and each problem's workspace.
+		HostBytes: uint64(count) * uint64(n) * uint64(n) * 8 * 2, DeviceBytes: uint64(count) * uint64(n) * uint64(n) * 8,
 		Setup: func(ctx context.Context) (*Instance, error) {
 			need := uint64(count) * uint64(n) * uint64(n) * 8 * 2 // int64 costs, and the results and int32 staging
 			if avail := bench.AvailableMemory(); avail > 0 && need > avail {

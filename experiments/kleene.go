@@ -72,9 +72,10 @@ func kleeneCase(n int, intWeights bool, opt Options, implNames []string) Case {
 		seed = 1
 	}
 	return Case{
-		Params: bench.Params{{Name: "n", Value: strconv.Itoa(n)}, {Name: "weights", Value: weights}},
-		Impls:  implNames,
-		Work:   float64(n) * float64(n) * float64(n) / 4, // m·n with m ≈ n²/4
+		Params:    bench.Params{{Name: "n", Value: strconv.Itoa(n)}, {Name: "weights", Value: weights}},
+		Impls:     implNames,
+		Work:      float64(n) * float64(n) * float64(n) / 4, // m·n with m ≈ n²/4
+		HostBytes: kleene.MemoryBytes(n), DeviceBytes: maxplus.Bytes(n) * 2,
 		Setup: func(ctx context.Context) (*Instance, error) {
 			need := kleene.MemoryBytes(n)
 			opt.Shared.MakeRoom(need)

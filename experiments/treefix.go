@@ -140,9 +140,10 @@ func treefixTimedCase(spec treeSpec, numbering trees.Numbering, opt Options, bui
 		impls = []string{cpuBuild, cudaBuild}
 	}
 	return Case{
-		Params: params,
-		Impls:  impls,
-		Work:   float64(spec.n),
+		Params:    params,
+		Impls:     impls,
+		Work:      float64(spec.n),
+		HostBytes: uint64(spec.n) * treefixBytesPerVertex,
 		Setup: func(ctx context.Context) (*Instance, error) {
 			need := uint64(spec.n) * treefixBytesPerVertex
 			opt.Shared.MakeRoom(need)

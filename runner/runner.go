@@ -473,15 +473,24 @@ func (r *run) eta(first float64, pending []*cell) time.Duration {
 
 // memoryCheck returns why the cell's case would not fit in memory, or "".
 func (r *run) memoryCheck(c *cell) string {
-	if c.cs.HostBytes > 0 && r.instCase != c.cs {
-		r.release() // the instance in hand goes before the next is judged
-		if free := sysmem.Free(); free > 0 && c.cs.HostBytes > free {
+	host, device := c.cs.HostBytes, c.cs.DeviceBytes
+	if c.cs.Memory != nil {
+		host, device = c.cs.Memory(c.impl)
+	}
+	if host > 0 {
+		if r.instCase != c.cs {
+			r.release() // the instance in hand goes before the next is judged
+		}
+		if r.cfg.Options.Shared != nil {
+			r.cfg.Options.Shared.MakeRoom(host) // shared pieces give way first
+		}
+		if free := sysmem.Free(); free > 0 && host > free {
 			l := sysmem.HostLimit()
-			return fmt.Sprintf("needs %s of host memory, %s available (limit %s, from %s)", gibText(c.cs.HostBytes), gibText(free), gibText(l.Bytes), l.Source)
+			return fmt.Sprintf("needs %s of host memory, %s available (limit %s, from %s)", gibText(host), gibText(free), gibText(l.Bytes), l.Source)
 		}
 	}
-	if strings.HasPrefix(c.impl, "cuda/") && c.cs.DeviceBytes > 0 && r.cfg.DeviceMemory > 0 && c.cs.DeviceBytes > r.cfg.DeviceMemory {
-		return fmt.Sprintf("needs %s of GPU memory, the GPU has %s", gibText(c.cs.DeviceBytes), gibText(r.cfg.DeviceMemory))
+	if strings.HasPrefix(c.impl, "cuda/") && device > 0 && r.cfg.DeviceMemory > 0 && device > r.cfg.DeviceMemory {
+		return fmt.Sprintf("needs %s of GPU memory, the GPU has %s", gibText(device), gibText(r.cfg.DeviceMemory))
 	}
 	return ""
 }
