@@ -3,12 +3,14 @@ package experiments
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/impls"
 	"github.com/semibench/semibench/problems/domination"
 )
 
@@ -211,5 +213,34 @@ func TestDomPhasesFor(t *testing.T) {
 	}
 	if sum != 53 {
 		t.Errorf("the breakdown adds up to %g, want total 53", sum)
+	}
+}
+
+// TestDomSharedVerify: powers shared by a run that left the exact check of
+// their repetition to the reference (the GPU runs' NoRecheck) are
+// re-checked once when the reference reads them.
+func TestDomSharedVerify(t *testing.T) {
+	im, err := impls.Domination.Lookup("cpu/sparse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	need, _, err := domination.MemoryNeeded(7, im.Product)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two powers in memory: A^n0 has left them at the repetition.
+	an, err := domination.Analyze(context.Background(), 7, domination.Options{Impl: im, NoRecheck: true, MemoryLimit: need})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if an.Verified != "" {
+		t.Fatalf("the run checked its repetition (%q); the test needs one that did not", an.Verified)
+	}
+	d := &domShared{an: an}
+	if err := d.verify(context.Background(), "cpu/sparse", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(an.Verified, "recomputing") {
+		t.Errorf("verified %q, want the re-check by recomputing", an.Verified)
 	}
 }
