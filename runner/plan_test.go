@@ -205,3 +205,21 @@ func TestWallAccounted(t *testing.T) {
 		}
 	}
 }
+
+// TestCostPerClaim: a cell that decides several claims at once goes before
+// a cheaper cell that decides one, by its cost per claim decided.
+func TestCostPerClaim(t *testing.T) {
+	tr := newTrace()
+	prior := map[string]float64{"cpu/paper": 1}
+	e := toy(tr, "toy/per-claim", []string{"cpu/paper"}, prior, 10, 30)
+	shared := []experiments.CellRef{ref("toy/per-claim", "cpu/paper", 30)}
+	e.Needs = needs(
+		experiments.Need{Claim: "one", Paper: []experiments.CellRef{ref("toy/per-claim", "cpu/paper", 10)}},
+		experiments.Need{Claim: "a", Paper: shared}, experiments.Need{Claim: "b", Paper: shared},
+		experiments.Need{Claim: "c", Paper: shared}, experiments.Need{Claim: "d", Paper: shared},
+	)
+	runToys(t, Config{}, e)
+	if tr.ran[0] != "toy/per-claim cpu/paper n=30" {
+		t.Fatalf("order %v: want the cell of four claims (30 units, 7.5 a claim) before the cell of one (10)", tr.ran)
+	}
+}

@@ -236,13 +236,14 @@ func (r *run) recordUnavailable() error {
 }
 
 // runClaims runs the claims' cells of one level, the cheapest claim first
-// by the current estimates, each claim's cells together (a case's cells
-// one after another).
+// by the current estimates per claim it decides (the cells of Rote's sweep
+// decide eight claims at once), each claim's cells together (a case's
+// cells one after another).
 func (r *run) runClaims(lv int) error {
 	tried := map[*claimPlan]bool{}
 	for {
 		var best *claimPlan
-		bestCost := 0.0
+		bestScore, bestCost := 0.0, 0.0
 		for _, cp := range r.plan.claims {
 			if tried[cp] || cp.at(lv) == nil {
 				continue
@@ -252,8 +253,9 @@ func (r *run) runClaims(lv int) error {
 				tried[cp] = true
 				continue
 			}
-			if best == nil || cost < bestCost {
-				best, bestCost = cp, cost
+			score := cost / float64(r.decides(cp.at(lv), lv, tried))
+			if best == nil || score < bestScore {
+				best, bestScore, bestCost = cp, score, cost
 			}
 		}
 		if best == nil {
@@ -289,6 +291,28 @@ func (cp *claimPlan) at(lv int) []*cell {
 // caseOrder orders cells by their case, so that a case's cells run one
 // after another on one Setup.
 func caseOrder(c *cell) int { return c.caseIdx }
+
+// decides counts the claims not yet tried at this level whose cells
+// would all be measured once these are: the claims a set of cells decides.
+func (r *run) decides(cells []*cell, lv int, tried map[*claimPlan]bool) int {
+	n := 0
+	for _, cq := range r.plan.claims {
+		if tried[cq] || cq.at(lv) == nil {
+			continue
+		}
+		covered := true
+		for _, c := range cq.at(lv) {
+			if !c.done && !slices.Contains(cells, c) {
+				covered = false
+				break
+			}
+		}
+		if covered {
+			n++
+		}
+	}
+	return max(1, n)
+}
 
 // claimCost is the estimate of a claim level's cells not yet measured.
 func (r *run) claimCost(cells []*cell) float64 {
@@ -506,15 +530,16 @@ func (r *run) measure(c *cell, est float64) (bench.Record, error) {
 		rec.Status, rec.EstimateMS, rec.Error = bench.StatusSkipped, est, why
 		return rec, nil
 	}
+	// Memory first: a cell that cannot fit says so whatever the time left.
+	if why := r.memoryCheck(c); why != "" {
+		return skip(why)
+	}
 	if left := r.left(); est > left || left == 0 {
 		if left == 0 {
 			return skip(fmt.Sprintf("estimated %s; the %s budget is spent", duration(est).Round(time.Millisecond), r.cfg.Budget))
 		}
 		return skip(fmt.Sprintf("estimated %s exceeds the %s left of the %s budget",
 			duration(est).Round(time.Millisecond), duration(left).Round(time.Millisecond), r.cfg.Budget))
-	}
-	if why := r.memoryCheck(c); why != "" {
-		return skip(why)
 	}
 	// stopped tells an interruption (an error for the run) from the
 	// budget's end (the cell is recorded skipped).
