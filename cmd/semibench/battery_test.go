@@ -332,7 +332,7 @@ func TestBatteryMore(t *testing.T) {
 		t.Skip("no /dev/full")
 	}
 	defer full.Close()
-	for _, args := range [][]string{{"info"}, {"solve", "lap", "--in", "testdata/good/lap.csv"}, {"gen", "lap", "--n", "3", "--out", "-"}} {
+	for _, args := range [][]string{{"info"}, {"list"}, {"solve", "lap", "--in", "testdata/good/lap.csv"}, {"gen", "lap", "--n", "3", "--out", "-"}} {
 		old := os.Stdout
 		os.Stdout = full
 		var stderr bytes.Buffer

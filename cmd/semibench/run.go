@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"cmp"
 	"context"
 	"errors"
@@ -36,8 +37,12 @@ func init() {
 			if len(pos) > 0 {
 				return usagef("list takes no arguments")
 			}
+			w := bufio.NewWriter(os.Stdout)
 			for _, e := range experiments.All() {
-				fmt.Printf("%-18s %-26s %s\n", e.Name, e.Paper, e.Description)
+				fmt.Fprintf(w, "%-18s %-26s %s\n", e.Name, e.Paper, e.Description)
+			}
+			if err := w.Flush(); err != nil {
+				return fmt.Errorf("writing the list: %w", err) // a full or closed standard output is a failure
 			}
 			return nil
 		},
