@@ -36,7 +36,7 @@ COMMIT  := $(shell test "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CUR
 DIRTY   := $(if $(COMMIT),$(shell git status --porcelain 2>/dev/null | head -n 1))
 BUILDFLAGS := $(if $(COMMIT),-buildvcs=true -ldflags=-X=github.com/semibench/semibench/bench.linkedCommit=$(COMMIT)$(if $(DIRTY),+dirty),-buildvcs=false)
 
-.PHONY: build install test test-simd bench-builds reproduce quick lint ptx clean
+.PHONY: build install test test-simd bench-builds reproduce reproduce-doc quick lint ptx clean
 
 build:
 	$(SIMD_ENV) $(GO) build $(BUILDFLAGS) -o $(BIN) ./cmd/semibench
@@ -77,6 +77,10 @@ endif
 # when a driver and GPU are present): result file, Markdown report, plots.
 reproduce: build
 	./$(BIN) reproduce --scale $(SCALE) --budget $(BUDGET)
+
+# REPRODUCE.md's verdict tables, generated from the runs results/CURRENT names.
+reproduce-doc:
+	$(GO) run ./cmd/semibench claims --current results/CURRENT --into REPRODUCE.md
 
 # The same pipeline at quick scale, into a scratch folder: a smoke test.
 quick: build

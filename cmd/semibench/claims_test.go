@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,5 +51,27 @@ func TestClaimsCommand(t *testing.T) {
 	}
 	if code, _, stderr := captureCtx(t, context.Background(), "claims", quick, paper); code != 2 || !strings.Contains(stderr, "scale") {
 		t.Errorf("claims over two scales: exit %d, %s", code, stderr)
+	}
+}
+
+// TestReproduceDocIsCurrent: REPRODUCE.md's generated part is what the
+// committed runs named in results/CURRENT give (make reproduce-doc writes
+// it again).
+func TestReproduceDocIsCurrent(t *testing.T) {
+	root := filepath.Join("..", "..")
+	doc, err := os.ReadFile(filepath.Join(root, "REPRODUCE.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, part, _, err := generatedPart(string(doc), "REPRODUCE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := currentClaims(filepath.Join(root, "results", "CURRENT"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if part != want {
+		t.Errorf("REPRODUCE.md's generated part differs from what results/CURRENT's runs give: run make reproduce-doc")
 	}
 }
