@@ -178,6 +178,12 @@ func Merge(files ...*File) (*File, error) {
 		if f.Machine.Label != files[0].Machine.Label {
 			return nil, fmt.Errorf("merge: machine %q differs from %q", f.Machine.Label, files[0].Machine.Label)
 		}
+		if f.Scale != files[0].Scale {
+			return nil, fmt.Errorf("merge: a %s-scale file and a %s-scale one: tables of one scale only (compare sets scales side by side)", files[0].Scale, f.Scale)
+		}
+		if (f.Schema < 2) != (files[0].Schema < 2) {
+			return nil, fmt.Errorf("merge: a schema-%d file and a schema-%d one: the old protocol's totals timed another window than today's, so they never stand in one table", files[0].Schema, f.Schema)
+		}
 		for _, r := range f.Records {
 			if i, ok := index[r.Key()]; ok {
 				out.Records[i] = r

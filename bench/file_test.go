@@ -436,6 +436,12 @@ func TestMerge(t *testing.T) {
 	if _, err := Merge(a, &File{Machine: Machine{Label: "other"}}); err == nil {
 		t.Fatal("merge across machines accepted")
 	}
+	if _, err := Merge(&File{Schema: 2, Scale: "quick", Machine: Machine{Label: "m"}}, &File{Schema: 2, Scale: "paper", Machine: Machine{Label: "m"}}); err == nil || !strings.Contains(err.Error(), "scale") {
+		t.Fatalf("merge across scales: %v", err)
+	}
+	if _, err := Merge(a, &File{Schema: 2, Machine: Machine{Label: "m"}}); err == nil || !strings.Contains(err.Error(), "old protocol") {
+		t.Fatalf("merge of schema 1 and 2: %v", err)
+	}
 }
 
 // TestAppendNotesCPUKernel: records appended by a run whose CPU kernels

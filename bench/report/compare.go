@@ -70,6 +70,15 @@ func Compare(files []*bench.File, labels []string, opt CompareOptions) ([]Table,
 		}
 	}
 	names := uniqueLabels(files, labels)
+	// A measured schema-1 file timed another window than today's: its
+	// headline phases stand marked, with no ratio to a current file's.
+	old := make([]bool, len(files))
+	anyOld, anyNew := false, false
+	for i, f := range files {
+		old[i] = oldProtocol(f)
+		anyOld = anyOld || old[i]
+		anyNew = anyNew || !old[i] && f.Source == ""
+	}
 
 	// Index every file's records by key; a later record of a key replaces
 	// an earlier one, as Merge does.
@@ -192,11 +201,17 @@ func Compare(files []*bench.File, labels []string, opt CompareOptions) ([]Table,
 						row = append(row, NoRecord)
 						continue
 					}
-					row = append(row, PhaseText(r, phase))
+					text := PhaseText(r, phase)
+					if old[i] && anyNew && headlinePhase(phase) {
+						text += " (old protocol)"
+					}
+					row = append(row, text)
 					vals[i], ok[i] = phaseValue(r, phase)
 				}
 				for i := 1; i < len(files); i++ {
-					if ok[0] && ok[i] && vals[i] != 0 {
+					if headlinePhase(phase) && old[0] != old[i] {
+						row = append(row, "") // different windows: no ratio
+					} else if ok[0] && ok[i] && vals[i] != 0 {
 						row = append(row, FormatRatio(vals[0]/vals[i]))
 					} else {
 						row = append(row, "")
@@ -210,6 +225,10 @@ func Compare(files []*bench.File, labels []string, opt CompareOptions) ([]Table,
 		}
 		for i, f := range files {
 			t.Notes = append(t.Notes, names[i]+": "+describeFile(f))
+		}
+		if anyOld && anyNew {
+			t.Notes = append(t.Notes, "Old protocol: a schema-1 run's total and end_to_end timed another window than today's "+
+				"(the whole call; the Hungarian CUDA figure a sum of device phases), so they are marked and have no ratio to a current run's.")
 		}
 		t.Notes = append(t.Notes, alignNotes(exp, ks, rep, index, files, names, opt.ScaleOf)...)
 		out = append(out, t)
@@ -470,4 +489,14 @@ func compareValues(a, b string) int {
 		return 1
 	}
 	return cmp.Compare(a, b)
+}
+
+// oldProtocol reports whether f is a run measured under the first timing
+// protocol (schema 1), not a paper's transcription.
+func oldProtocol(f *bench.File) bool { return f.Schema < 2 && f.Source == "" }
+
+// headlinePhase reports whether a phase is one whose window the protocol
+// changed: total and end_to_end.
+func headlinePhase(phase string) bool {
+	return phase == bench.TotalPhase || phase == bench.EndToEndPhase
 }

@@ -388,3 +388,31 @@ func TestCompareAcrossScales(t *testing.T) {
 		t.Errorf("notes:\n%s", notes)
 	}
 }
+
+// TestCompareMarksTheOldProtocol: a schema-1 run's total stands marked
+// beside a current run's, with no ratio (the two windows differ), while a
+// phase of the breakdown keeps its ratio.
+func TestCompareMarksTheOldProtocol(t *testing.T) {
+	p := bench.Params{{Name: "n", Value: "1"}}
+	old := &bench.File{Schema: 1, Machine: bench.Machine{Label: "h200"}, Records: []bench.Record{
+		rec("e", "cuda/fast", p, bench.StatusOK, ph("step4", 2), ph("total", 300)),
+	}}
+	cur := &bench.File{Schema: bench.SchemaVersion, Machine: bench.Machine{Label: "h100"}, Records: []bench.Record{
+		rec("e", "cuda/fast", p, bench.StatusOK, ph("step4", 1), ph("total", 150)),
+	}}
+	tables, err := Compare([]*bench.File{cur, old}, nil, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := tables[0]
+	total := row(t, tb, "cuda/fast", "1", "total")
+	if total[4] != "300.0 (old protocol)" || total[5] != "" {
+		t.Errorf("total row %q: want the old run's total marked and no ratio", total)
+	}
+	if step := row(t, tb, "cuda/fast", "1", "step4"); step[5] != "0.500x" {
+		t.Errorf("step4 row %q: want its ratio kept", step)
+	}
+	if !strings.Contains(strings.Join(tb.Notes, " "), "Old protocol") {
+		t.Errorf("no note on the old protocol: %q", tb.Notes)
+	}
+}

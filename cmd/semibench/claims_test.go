@@ -75,3 +75,19 @@ func TestReproduceDocIsCurrent(t *testing.T) {
 		t.Errorf("REPRODUCE.md's generated part differs from what results/CURRENT's runs give: run make reproduce-doc")
 	}
 }
+
+// countNotRun counts the claims not run in `claims --format json` output.
+func countNotRun(t *testing.T, out string) int {
+	t.Helper()
+	var rows []claimRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	n := 0
+	for _, r := range rows {
+		if r.Verdict == "not run" {
+			n++
+		}
+	}
+	return n
+}
