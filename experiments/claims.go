@@ -60,6 +60,15 @@ var paperNames = map[string]string{
 	treefixPaper:    "Treefix (004)",
 }
 
+// PaperName is the short name of the paper in file ("Kleene (000)"), or
+// the file's name when it is not one of the five.
+func PaperName(file string) string {
+	if n, ok := paperNames[file]; ok {
+		return n
+	}
+	return file
+}
+
 // note renders the claim as a table note: the claim, the paper's figure,
 // ours and the verdict.
 func (c Claim) note() string {

@@ -27,6 +27,25 @@ func experimentsIn(recs []bench.Record) []string {
 	return names
 }
 
+// inPaperOrder sorts experiment names by their paper's file (000 first),
+// then by name; names this binary does not know go last.
+func inPaperOrder(names []string) []string {
+	out := slices.Clone(names)
+	paper := func(n string) string {
+		if e := registry[n]; e != nil {
+			return e.Paper
+		}
+		return "~"
+	}
+	slices.SortStableFunc(out, func(a, b string) int {
+		if c := strings.Compare(paper(a), paper(b)); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	return out
+}
+
 // section is one experiment's tables in a rendering.
 type section struct {
 	experiment string
@@ -51,7 +70,7 @@ func renderSections(f *bench.File, only string) ([]section, error) {
 	var out []section
 	var judged []Claim
 	found := false
-	for _, name := range experimentsIn(f.Records) {
+	for _, name := range inPaperOrder(experimentsIn(f.Records)) {
 		if only != "" && name != only {
 			continue
 		}

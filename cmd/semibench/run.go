@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,7 +27,7 @@ import (
 func init() {
 	register(&command{
 		name:    "list",
-		summary: "list the experiments: name, paper file, description",
+		summary: "list the experiments: name, paper, description",
 		usage:   "list",
 		run: func(_ context.Context, args []string) error {
 			fs := flag.NewFlagSet("list", flag.ContinueOnError)
@@ -39,7 +40,7 @@ func init() {
 			}
 			w := bufio.NewWriter(os.Stdout)
 			for _, e := range experiments.All() {
-				fmt.Fprintf(w, "%-18s %-26s %s\n", e.Name, e.Paper, e.Description)
+				fmt.Fprintf(w, "%-19s %-19s %s\n", e.Name, experiments.PaperName(e.Paper), e.Description)
 			}
 			if err := w.Flush(); err != nil {
 				return fmt.Errorf("writing the list: %w", err) // a full or closed standard output is a failure
@@ -257,6 +258,7 @@ func reproduce(ctx context.Context, args []string, exps []*experiments.Experimen
 	var f runFlags
 	f.register(fs, string(experiments.Paper), defaultBudget)
 	plotDir := fs.String("plots", "", "folder for the plots (default <result file without .json>.plots, beside it)")
+	allTables := fs.Bool("tables", false, "print every table on standard output (by default: the claims' summary and where the files are)")
 	pos, err := parse(fs, commands["reproduce"], args)
 	if err != nil {
 		return err
@@ -280,16 +282,59 @@ func reproduce(ctx context.Context, args []string, exps []*experiments.Experimen
 	}
 	// A plot that fails to draw leaves the report, with the plots drawn.
 	plots, plotErr := experiments.RenderPlots(file, dir)
-	report := base + ".md"
-	if err := experiments.WriteReport(report, file, plots, cfg.Budget); err != nil {
+	reportPath := base + ".md"
+	if err := experiments.WriteReport(reportPath, file, plots, cfg.Budget); err != nil {
 		return cmp.Or(runErr, fmt.Errorf("report: %w", err))
 	}
-	tables, err := experiments.RenderTables(file, "")
-	if err == nil {
-		err = printTables(tables, f.format)
+	if *allTables {
+		var tables []report.Table
+		if tables, err = experiments.RenderTables(file, ""); err == nil {
+			err = printTables(tables, f.format)
+		}
+	} else {
+		err = printSummary(os.Stdout, file)
 	}
-	fmt.Fprintf(os.Stderr, "semibench: results %s, report %s, %d plot file(s) in %s\n", out, report, len(plots), dir)
+	fmt.Fprintf(os.Stderr, "semibench: results %s, report %s, %d plot file(s) in %s\n", out, reportPath, len(plots), dir)
 	return cmp.Or(runErr, plotErr, err, failedCells(file))
+}
+
+// printSummary writes what a run decided in a screen: the claims per paper
+// by verdict, the claims not reproduced or inconclusive, and what the
+// claims not run would need, at most a line each.
+func printSummary(w io.Writer, f *bench.File) error {
+	claims := experiments.JudgeFile(f)
+	roll := experiments.RollUp(claims)
+	roll.Title = fmt.Sprintf("the papers' claims on %s (%s scale)", f.Machine.Label, f.Scale)
+	if err := roll.Render(w, report.FormatText); err != nil {
+		return err
+	}
+	for _, v := range []experiments.Verdict{experiments.NotReproduced, experiments.Inconclusive, experiments.NotRun} {
+		var lines []string
+		for _, c := range claims {
+			if c.Verdict != v {
+				continue
+			}
+			what := c.Ours
+			if v == experiments.NotRun {
+				what = c.Reason
+			}
+			lines = append(lines, fmt.Sprintf("  %s %s: %s", c.Paper, c.Where, clip(c.Short()+" "+what, 150)))
+		}
+		if len(lines) > 0 {
+			fmt.Fprintf(w, "\n%s (%d):\n%s\n", v, len(lines), strings.Join(lines, "\n"))
+		}
+	}
+	_, err := fmt.Fprintln(w, "\nThe report has every claim, its rule and the command that re-runs its cells; --tables prints every table here.")
+	return err
+}
+
+// clip shortens s to at most n characters.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
 
 // reportReserve is the part of reproduce's budget kept for the report, the
