@@ -28,6 +28,9 @@ func solveAPSP(ctx context.Context, args []string) error {
 	if err := parseFlags(fs, problemCommand("apsp", "solve apsp --semiring min-plus|max-plus|boolean|real --in FILE.mtx --out FILE.mtx [--impl NAME] [--inverse]"), args, "in"); err != nil {
 		return err
 	}
+	if err := needDevice(*impl); err != nil {
+		return err
+	}
 	if _, err := apsp.Resolve(*sr, *impl, *inverse, impls.APSP); err != nil {
 		return usagef("%v", err)
 	}

@@ -97,6 +97,9 @@ func solveDomination(ctx context.Context, args []string) error {
 	if err != nil || !slices.Contains(dominationSolvers(), *impl) {
 		return usagef("--impl: unknown implementation %q (known: %s)", *impl, strings.Join(dominationSolvers(), ", "))
 	}
+	if err := needDevice(*impl); err != nil {
+		return err
+	}
 	opt := domination.Options{Impl: im, Threads: *threads, GPUs: *gpus, CheckpointPath: *checkpoint, CheckpointEvery: *every}
 	if *limit > 0 {
 		opt.Deadline = time.Now().Add(*limit)

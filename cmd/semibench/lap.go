@@ -115,6 +115,9 @@ func solveLAP(ctx context.Context, args []string) error {
 	if err != nil {
 		return usagef("--impl: unknown LAP implementation %q (known: %s)", *impl, strings.Join(names, ", "))
 	}
+	if err := needDevice(*impl); err != nil {
+		return err
+	}
 	costs, err := lap.ReadCostsFile(*in)
 	if err != nil {
 		return err

@@ -33,6 +33,9 @@ func solveLAPBatch(ctx context.Context, path, impl string, maximize bool, out st
 	if err != nil || im.SolveBatch == nil {
 		return usagef("--impl %s: --batch takes %s", impl, strings.Join(batchImpls(), " or "))
 	}
+	if err := needDevice(impl); err != nil {
+		return err // before reading a batch that may hold gigabytes
+	}
 	return withOutput(ctx, out, func(w *bufio.Writer) error {
 		b, err := readInput(path, lap.ReadBatch)
 		if err != nil {

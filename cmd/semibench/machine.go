@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/experiments"
 	cpukleene "github.com/semibench/semibench/impls/cpu/kleene"
 	"github.com/semibench/semibench/impls/cpu/minplus"
 	"github.com/semibench/semibench/impls/cuda"
@@ -26,4 +27,14 @@ func cpuKernel() string {
 		return mp
 	}
 	return "minplus " + mp + ", kleene " + kl
+}
+
+// needDevice returns why a CUDA implementation cannot run on this machine
+// (no driver, no device), or nil; a solve asks before it reads its input
+// or plans its memory, so a machine without a GPU says so at once.
+func needDevice(impl string) error {
+	if err := experiments.Available(impl); err != nil {
+		return err
+	}
+	return nil
 }

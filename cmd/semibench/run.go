@@ -43,7 +43,7 @@ func init() {
 				fmt.Fprintf(w, "%-19s %-19s %s\n", e.Name, experiments.PaperName(e.Paper), e.Description)
 			}
 			if err := w.Flush(); err != nil {
-				return fmt.Errorf("writing the list: %w", err) // a full or closed standard output is a failure
+				return fmt.Errorf("writing the list to standard output: %w", err) // a full or closed one is a failure
 			}
 			return nil
 		},

@@ -252,6 +252,9 @@ func solveKleene(ctx context.Context, args []string) error {
 	if err != nil {
 		return usagef("--impl: unknown Kleene implementation %q (valid: %s)", *impl, strings.Join(impls.Kleene.Names(), ", "))
 	}
+	if err := needDevice(*impl); err != nil {
+		return err
+	}
 	if err := checkThreads(*threads); err != nil {
 		return err
 	}

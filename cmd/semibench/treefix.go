@@ -28,6 +28,9 @@ func solveTreefix(ctx context.Context, args []string) error {
 	if _, err := treefix.ParseOp(*op); err != nil {
 		return usagef("--op: %v", err)
 	}
+	if err := needDevice(*impl); err != nil {
+		return err
+	}
 	im, err := treefix.ResolveImpl(impls.Treefix, *impl)
 	if err != nil {
 		return usagef("--impl: %v", err)
