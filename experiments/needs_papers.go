@@ -166,7 +166,7 @@ func domTableNeeds(exp string) func(Scale, Options) []Need {
 		}
 		for _, impl := range impls {
 			at := func(m int) []CellRef { return cells(exp, []string{impl}, dominationParams(m)) }
-			out = append(out, byScale(exp+"#time-"+impl, s, at(12), at(min(9, domLargest(exp, s, o)))))
+			out = append(out, byScale(exp+"#time-"+impl, s, at(12), at(min(8, domLargest(exp, s, o)))))
 		}
 		return out
 	}
