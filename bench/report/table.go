@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
-	"github.com/semibench/semibench/bench"
 	"io"
 	"math"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/semibench/semibench/bench"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
@@ -245,7 +246,7 @@ func (t *Table) renderMarkdown(w io.Writer) error {
 }
 
 func (t *Table) renderCSV(w io.Writer) error {
-	header, rows := t.grid()
+	header, rows := numericGrid(t.grid())
 	var buf bytes.Buffer
 	comment := func(s string) {
 		for l := range strings.SplitSeq(s, "\n") {
@@ -269,6 +270,64 @@ func (t *Table) renderCSV(w io.Writer) error {
 	}
 	_, err := w.Write(buf.Bytes())
 	return err
+}
+
+// spreadMark is a display cell's spread mark (" ±28%").
+var spreadMark = regexp.MustCompile(`^(.*) ±([0-9]+)%$`)
+
+// numericCell turns a display cell into a plain number for CSV: "1,234.5"
+// is 1234.5, "3.39x" 3.39, "—" empty; a cell's spread mark becomes its own
+// value (spread, in percent). Text stays as it is (ok false).
+func numericCell(s string) (value, spread string, ok bool) {
+	s = strings.TrimSpace(s)
+	if m := spreadMark.FindStringSubmatch(s); m != nil {
+		s, spread = m[1], m[2]
+	}
+	switch s {
+	case "", "—":
+		return "", spread, true
+	}
+	num := strings.ReplaceAll(strings.TrimSuffix(s, "x"), ",", "")
+	if _, err := strconv.ParseFloat(num, 64); err == nil {
+		return num, spread, true
+	}
+	return s, spread, false
+}
+
+// numericGrid makes every number of a table's grid plain, and gives each
+// column holding spread marks a column of its own for them
+// ("<column> spread %") after it.
+func numericGrid(header []string, rows [][]string) ([]string, [][]string) {
+	width := len(header)
+	for _, r := range rows {
+		width = max(width, len(r))
+	}
+	hasSpread := make([]bool, width)
+	for _, r := range rows {
+		for j, c := range r {
+			if _, sp, _ := numericCell(c); sp != "" {
+				hasSpread[j] = true
+			}
+		}
+	}
+	var outHeader []string
+	for j, h := range header {
+		outHeader = append(outHeader, h)
+		if hasSpread[j] {
+			outHeader = append(outHeader, h+" spread %")
+		}
+	}
+	out := make([][]string, len(rows))
+	for i, r := range rows {
+		for j, c := range r {
+			v, sp, _ := numericCell(c)
+			out[i] = append(out[i], v)
+			if hasSpread[j] {
+				out[i] = append(out[i], sp)
+			}
+		}
+	}
+	return outHeader, out
 }
 
 // groupThousands inserts a comma every three digits of the integer part of

@@ -197,7 +197,7 @@ func TestRenderCSV(t *testing.T) {
 	if !strings.HasSuffix(out, "# first note\n# second\n# CHECK FAILED: x\n") {
 		t.Errorf("csv does not end with the notes as comments:\n%s", out)
 	}
-	if !strings.Contains(out, `"66,997.8"`) || !strings.Contains(out, `"x, ""quoted"""`) {
+	if !strings.Contains(out, `,66997.8,`) || !strings.Contains(out, `"x, ""quoted"""`) {
 		t.Errorf("csv quoting wrong:\n%s", out)
 	}
 	r := csv.NewReader(strings.NewReader(out))
@@ -209,7 +209,7 @@ func TestRenderCSV(t *testing.T) {
 	if len(recs) != 4 {
 		t.Fatalf("got %d csv records, want 4 (header + 3 rows)", len(recs))
 	}
-	if recs[1][2] != "66,997.8" || recs[3][0] != `x, "quoted"` || recs[2][3] != "" {
+	if recs[1][2] != "66997.8" || recs[3][0] != `x, "quoted"` || recs[2][3] != "" {
 		t.Errorf("csv round trip: %q", recs)
 	}
 }
@@ -412,5 +412,22 @@ func TestUnsteadyMark(t *testing.T) {
 	}
 	if len(tb.Notes) != 0 {
 		t.Error("Render changed the table's notes")
+	}
+}
+
+// TestCSVIsNumeric: CSV cells are plain numbers, a spread mark its own
+// column, ratios without their x, a dash empty, text as it is.
+func TestCSVIsNumeric(t *testing.T) {
+	tb := Table{Header: []string{"n", "ms", "ratio", "note"}, Rows: [][]string{
+		{"4,096", "1,234.5 ±28%", "3.39x", "skipped (est. 1 s)"},
+		{"512", "0.02", "—", ""},
+	}}
+	var b strings.Builder
+	if err := tb.Render(&b, FormatCSV); err != nil {
+		t.Fatal(err)
+	}
+	want := "n,ms,ms spread %,ratio,note\n4096,1234.5,28,3.39,skipped (est. 1 s)\n512,0.02,,,\n"
+	if !strings.HasPrefix(b.String(), want) {
+		t.Errorf("CSV:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
