@@ -249,3 +249,22 @@ func TestReportSummaryGolden(t *testing.T) {
 		t.Errorf("the summary differs from %s (rerun with -update if the change is meant):\n%s", golden, b.String())
 	}
 }
+
+// TestReportResumed: a file two invocations wrote (--resume) counts each
+// cell once and gives each invocation's span.
+func TestReportResumed(t *testing.T) {
+	f := summaryFile()
+	again := f.Records[0]
+	again.Finished = f.Started.Add(time.Hour + time.Minute)
+	f.Records = append(f.Records, again)
+	f.Notes = append(f.Notes, "Records appended by a later run started "+f.Started.Add(time.Hour).UTC().Format(time.RFC3339)+", semibench 0.1.0 (abc1234).")
+	var b bytes.Buffer
+	writeSummary(&b, f, 0, nil)
+	doc := b.String()
+	if !strings.Contains(doc, "- Cells: 5:") {
+		t.Errorf("cells not counted once each:\n%s", doc)
+	}
+	if !strings.Contains(doc, "2 invocations") || !strings.Contains(doc, "(1m0s)") {
+		t.Errorf("no span per invocation:\n%s", doc)
+	}
+}

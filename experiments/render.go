@@ -4,13 +4,15 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"github.com/semibench/semibench/bench/report"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/semibench/semibench/bench/report"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/internal/outfile"
@@ -212,8 +214,17 @@ func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []secti
 	if line := WallText(f); line != "" {
 		fmt.Fprintf(w, "- %s\n", line)
 	}
-	n := map[string]int{}
+	if spans := invocationSpans(f); len(spans) > 1 {
+		fmt.Fprintf(w, "- %d invocations appended to this file (--resume): %s.\n", len(spans), strings.Join(spans, "; "))
+	}
+	// A cell measured again by a later invocation counts once, as its
+	// latest record.
+	latest := map[string]bench.Record{}
 	for _, r := range f.Records {
+		latest[r.Key()] = r
+	}
+	n := map[string]int{}
+	for _, r := range latest {
 		n[r.Status]++
 	}
 	failed := fmt.Sprint(n[bench.StatusFailed]+n[bench.StatusCheckFailed]) + " failed"
@@ -221,7 +232,7 @@ func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []secti
 		failed += fmt.Sprintf(" (%d of them failed their check)", k)
 	}
 	fmt.Fprintf(w, "- Cells: %d: %d ok, %s, %d skipped (by the budget or memory), %d unavailable.\n\n",
-		len(f.Records), n[bench.StatusOK], failed, n[bench.StatusSkipped], n[bench.StatusUnavailable])
+		len(latest), n[bench.StatusOK], failed, n[bench.StatusSkipped], n[bench.StatusUnavailable])
 
 	anchors := map[string]string{}
 	for _, s := range secs {
@@ -353,6 +364,40 @@ func WallText(f *bench.File) string {
 		s += "."
 	}
 	return s
+}
+
+// appendedAt finds the start of a later invocation in the Appender's note.
+var appendedAt = regexp.MustCompile(`^Records appended by a later run started (\S+?)[;,. ]`)
+
+// invocationSpans gives each invocation that wrote f (the first, then
+// each one that appended to it) as "start to last record (duration)".
+func invocationSpans(f *bench.File) []string {
+	starts := []time.Time{f.Started}
+	for _, note := range f.Notes {
+		if m := appendedAt.FindStringSubmatch(note + " "); m != nil {
+			if t, err := time.Parse(time.RFC3339, m[1]); err == nil {
+				starts = append(starts, t)
+			}
+		}
+	}
+	var out []string
+	for i, st := range starts {
+		var end time.Time
+		for _, r := range f.Records {
+			if r.Finished.Before(st) || i+1 < len(starts) && !r.Finished.Before(starts[i+1]) {
+				continue
+			}
+			if r.Finished.After(end) {
+				end = r.Finished
+			}
+		}
+		span := st.UTC().Format("2006-01-02 15:04:05")
+		if !end.IsZero() {
+			span += fmt.Sprintf(" to %s (%s)", end.UTC().Format("15:04:05"), end.Sub(st).Round(time.Second))
+		}
+		out = append(out, span)
+	}
+	return out
 }
 
 // lastFinished is the latest finish time of the records, or zero.
