@@ -3,7 +3,6 @@ package experiments
 import (
 	"fmt"
 	"github.com/semibench/semibench/bench/report"
-	"math"
 	"strings"
 
 	"github.com/semibench/semibench/bench"
@@ -79,15 +78,13 @@ func implSeries(s report.Series, impl string, paper bool) report.Series {
 }
 
 // plotsWithNotes keeps the plots that have series, and those that have
-// none but notes saying why (a GPU-less run's CUDA plot): those get one
-// empty placeholder series so that the axes and the notes are drawn.
+// none but notes saying why (a GPU-less run's CUDA plot): those are not
+// drawn (report.Plot.Empty), and the report lists them with their notes
+// (PlotsNotDrawn).
 func plotsWithNotes(ps ...report.Plot) []report.Plot {
 	var out []report.Plot
 	for _, p := range ps {
-		if len(p.Series) == 0 && len(p.Notes) > 0 {
-			p.Series = []report.Series{{Name: "(nothing measured)", X: []float64{math.NaN()}, Y: []float64{math.NaN()}}}
-		}
-		if len(p.Series) > 0 {
+		if len(p.Series) > 0 || len(p.Notes) > 0 {
 			out = append(out, p)
 		}
 	}

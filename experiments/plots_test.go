@@ -1,7 +1,10 @@
 package experiments
 
 import (
+	"bytes"
 	"github.com/semibench/semibench/bench/report"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -145,5 +148,40 @@ func TestTreefixTreePlotsAreBars(t *testing.T) {
 	}
 	if _, err := p.Save(t.TempDir()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestEmptyPlotNotWritten: a GPU-less run's Fig. 6 has nothing to draw:
+// RenderPlots writes no hungarian-fig6 file, and the report says the
+// figure is missing and why.
+func TestEmptyPlotNotWritten(t *testing.T) {
+	f := &bench.File{Schema: bench.SchemaVersion, Machine: bench.Machine{Label: "test-box", Cores: 2}, Scale: "paper",
+		Records: gpuLess(hungarianRun())}
+	dir := t.TempDir()
+	paths, err := RenderPlots(f, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) == 0 {
+		t.Fatal("no plot drawn at all")
+	}
+	for _, p := range paths {
+		if strings.Contains(p, "hungarian-fig6") {
+			t.Errorf("the empty Fig. 6 was written: %s", p)
+		}
+	}
+	notDrawn := PlotsNotDrawn(f)
+	if !slices.ContainsFunc(notDrawn, func(s string) bool {
+		return strings.HasPrefix(s, "hungarian-fig6: not drawn, nothing measured: ") && strings.Contains(s, "no GPU")
+	}) {
+		t.Errorf("not drawn: %q", notDrawn)
+	}
+	md := filepath.Join(t.TempDir(), "run.md")
+	if err := WriteReport(md, f, paths, 0); err != nil {
+		t.Fatal(err)
+	}
+	doc, _ := os.ReadFile(md)
+	if !bytes.Contains(doc, []byte("- hungarian-fig6: not drawn, nothing measured")) {
+		t.Errorf("the report does not say Fig. 6 is missing:\n%s", doc)
 	}
 }

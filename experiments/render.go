@@ -104,26 +104,51 @@ func renderSections(f *bench.File, only string) ([]section, error) {
 }
 
 // RenderPlots writes every figure of the experiments in f to dir as PNG and
-// SVG and returns the paths written.
+// SVG and returns the paths written. A figure with nothing to draw
+// (report.Plot.Empty) is not written: PlotsNotDrawn says why in the report.
 func RenderPlots(f *bench.File, dir string) ([]string, error) {
 	var paths []string
-	for _, name := range experimentsIn(f.Records) {
-		e := registry[name]
-		if e == nil || e.Plots == nil {
+	for _, p := range plotsOf(f) {
+		if p.Empty() {
 			continue
 		}
-		for _, p := range e.Plots(f.Records) {
-			if len(p.Series) == 0 {
-				continue
-			}
-			written, err := p.Save(dir)
-			if err != nil {
-				return paths, fmt.Errorf("plot %s: %w", p.Name, err)
-			}
-			paths = append(paths, written...)
+		written, err := p.Save(dir)
+		if err != nil {
+			return paths, fmt.Errorf("plot %s: %w", p.Name, err)
 		}
+		paths = append(paths, written...)
 	}
 	return paths, nil
+}
+
+// plotsOf is every figure of the experiments in f, in the experiments'
+// order.
+func plotsOf(f *bench.File) []report.Plot {
+	var out []report.Plot
+	for _, name := range experimentsIn(f.Records) {
+		if e := registry[name]; e != nil && e.Plots != nil {
+			out = append(out, e.Plots(f.Records)...)
+		}
+	}
+	return out
+}
+
+// PlotsNotDrawn lists, one line each, the figures of f's experiments that
+// RenderPlots does not write because they have nothing to draw, with their
+// notes (why: "cuda/paper: unavailable on this machine (no GPU)").
+func PlotsNotDrawn(f *bench.File) []string {
+	var out []string
+	for _, p := range plotsOf(f) {
+		if !p.Empty() {
+			continue
+		}
+		why := "nothing measured"
+		if len(p.Notes) > 0 {
+			why += ": " + strings.Join(p.Notes, "; ")
+		}
+		out = append(out, p.Name+": not drawn, "+why)
+	}
+	return out
 }
 
 // WriteReport writes a Markdown report of f's tables to path, atomically
@@ -157,9 +182,16 @@ func writeReport(w *bufio.Writer, f *bench.File, secs []section, dir string, plo
 			fmt.Fprintln(w)
 		}
 	}
-	if len(plots) > 0 {
+	notDrawn := PlotsNotDrawn(f)
+	if len(plots) > 0 || len(notDrawn) > 0 {
 		fmt.Fprintln(w, "## Plots")
 		fmt.Fprintln(w)
+		for _, n := range notDrawn {
+			fmt.Fprintf(w, "- %s\n", n)
+		}
+		if len(notDrawn) > 0 {
+			fmt.Fprintln(w)
+		}
 		for _, p := range plots {
 			if filepath.Ext(p) != ".png" {
 				continue

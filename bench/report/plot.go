@@ -76,8 +76,8 @@ const (
 )
 
 // Save writes the plot to dir/Name.png and dir/Name.svg, creating dir, and
-// returns the paths written. A plot with no drawable point and no notes
-// (which would say why), a series whose
+// returns the paths written. A plot with no drawable point (see Empty:
+// no empty figure is written, its absence belongs in the report), a series whose
 // X and Y differ in length, or a Name that is empty or holds a path
 // separator is an error.
 func (p *Plot) Save(dir string) (paths []string, err error) {
@@ -198,23 +198,41 @@ func (p *Plot) build() (*plot.Plot, *plot.Legend, error) {
 	default:
 		err = p.addLines(plt, &legend)
 	}
-	if errors.Is(err, errNoPoints) && len(p.Notes) > 0 {
-		// Nothing measured, and the notes say why: empty axes above them.
-		plt = plot.New()
-		plt.Title.Text, plt.X.Label.Text, plt.Y.Label.Text = p.Title, p.XLabel, p.YLabel
-		for _, ax := range []*plot.Axis{&plt.X, &plt.Y} {
-			ax.Min, ax.Max = 0, 1
-			ax.Tick.Marker = plot.ConstantTicks{}
-		}
-		legend = plot.NewLegend()
-		legend.Top, legend.Left = true, true
-		legend.Add("nothing measured: see the notes below")
-		err = nil
-	}
 	if err != nil {
 		return nil, nil, err
 	}
 	return plt, &legend, nil
+}
+
+// Empty reports whether the plot has no point it would draw: no series,
+// or only points that are not finite, non-positive on a log axis, or (for
+// categories) no category's index. Such a plot is not drawn (Save refuses
+// it); the caller says in the report's notes why it is missing.
+func (p *Plot) Empty() bool {
+	for _, s := range p.Series {
+		for j := range s.X {
+			if j >= len(s.Y) {
+				break
+			}
+			x, y := s.X[j], s.Y[j]
+			if !finite(x) || !finite(y) {
+				continue
+			}
+			switch {
+			case p.Stacked:
+				return false
+			case len(p.Categories) > 0:
+				if k := int(x); float64(k) == x && k >= 0 && k < len(p.Categories) && (!p.LogY || y > 0) {
+					return false
+				}
+			default:
+				if (!p.LogX || x > 0) && (!p.LogY || y > 0) {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // errNoPoints is returned for a plot with nothing to draw.

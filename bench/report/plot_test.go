@@ -233,16 +233,38 @@ func TestPlotSaveGroupedAndNotes(t *testing.T) {
 			t.Errorf("SVG lacks %q", want)
 		}
 	}
-	// Nothing drawable, but notes saying why: empty axes and the notes.
+	// Nothing drawable, even with notes saying why: no figure, an error.
 	empty := Plot{Name: "none", Title: "CUDA", Series: []Series{{Name: "x", X: []float64{math.NaN()}, Y: []float64{1}}},
 		Notes: []string{"cuda/paper: unavailable on this machine (no GPU), not drawn"}}
-	paths, err = empty.Save(dir)
-	if err != nil {
-		t.Fatal(err)
+	if !empty.Empty() {
+		t.Error("a plot of one NaN point is not Empty")
 	}
-	svg, _ = os.ReadFile(paths[1])
-	if !bytes.Contains(svg, []byte("no GPU")) {
-		t.Error("the empty plot's SVG lacks its note")
+	if paths, err = empty.Save(dir); err == nil || len(paths) != 0 {
+		t.Errorf("an empty plot with notes was written: %q, %v", paths, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "none.png")); err == nil {
+		t.Error("none.png written")
+	}
+}
+
+func TestPlotEmpty(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		p     Plot
+		empty bool
+	}{
+		{"no series", Plot{}, true},
+		{"no points", Plot{Series: []Series{{Name: "a"}}}, true},
+		{"NaN", Plot{Series: []Series{{Name: "a", X: []float64{1}, Y: []float64{math.NaN()}}}}, true},
+		{"zero on log y", Plot{LogY: true, Series: []Series{{Name: "a", X: []float64{1}, Y: []float64{0}}}}, true},
+		{"no category", Plot{Categories: []string{"a"}, Series: []Series{{Name: "a", X: []float64{1}, Y: []float64{1}}}}, true},
+		{"a point", Plot{Series: []Series{{Name: "a", X: []float64{1}, Y: []float64{0}}}}, false},
+		{"a bar", Plot{Categories: []string{"a"}, Series: []Series{{Name: "a", X: []float64{0}, Y: []float64{1}}}}, false},
+		{"a stacked segment", Plot{Stacked: true, Series: []Series{{Name: "a", X: []float64{3}, Y: []float64{1}}}}, false},
+	} {
+		if got := tc.p.Empty(); got != tc.empty {
+			t.Errorf("%s: Empty() = %v", tc.name, got)
+		}
 	}
 }
 
