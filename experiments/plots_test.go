@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -183,5 +184,29 @@ func TestEmptyPlotNotWritten(t *testing.T) {
 	doc, _ := os.ReadFile(md)
 	if !bytes.Contains(doc, []byte("- hungarian-fig6: not drawn, nothing measured")) {
 		t.Errorf("the report does not say Fig. 6 is missing:\n%s", doc)
+	}
+}
+
+// TestTreefixTreePlotsOrderBySkippedN: a tree whose cells were all
+// skipped (no metrics) still takes its place by the n of its case.
+func TestTreefixTreePlotsOrderBySkippedN(t *testing.T) {
+	mk := func(tree string, n int, impl string, status string, ms float64) bench.Record {
+		r := bench.Record{Experiment: "treefix/fig4", Impl: impl, Status: status,
+			Params: bench.Params{{Name: "tree", Value: tree}, {Name: "source", Value: "s"}, {Name: "n", Value: strconv.Itoa(n)}, {Name: "numbering", Value: "bfs"}}}
+		if status == bench.StatusOK {
+			r.Metrics = map[string]float64{"n": float64(n)}
+			r.Phases = []bench.Phase{{Name: "total", MedianMS: ms, StatMS: ms}}
+		}
+		return r
+	}
+	run := []bench.Record{
+		mk("huge", 9e6, cputreefix.Sequential, bench.StatusSkipped, 0),
+		mk("mid", 2e6, cputreefix.Sequential, bench.StatusOK, 30),
+		mk("small", 5e5, cputreefix.Sequential, bench.StatusOK, 8),
+	}
+	for _, p := range treefixFig4Plots(run) {
+		if got := strings.Join(p.Categories, ","); got != "small,mid,huge" {
+			t.Errorf("%s: categories %q, want small,mid,huge", p.Name, got)
+		}
 	}
 }

@@ -291,7 +291,12 @@ func treefixTreePlots(run []bench.Record, exp string, speedup bool) []report.Plo
 				rows = append(rows, p)
 			}
 		}
+		// By the case's vertex count, from its parameters: a record the
+		// budget skipped has no metrics, but its case has its n.
 		sizeOf := func(p bench.Params) float64 {
+			if n, err := strconv.ParseFloat(p.Get("n"), 64); err == nil {
+				return n
+			}
 			if r := anyRecord(rc, exp, p, treefixTimedImpls...); r != nil {
 				return r.Metrics["n"]
 			}
