@@ -360,8 +360,8 @@ var legendGray = color.Gray{Y: 60}
 // addLegend lists the series. With several groups it is factored: one
 // entry per series name in its colour (line for measured, hollow marker
 // for the paper's values), then one gray entry per group in its style.
-func (p *Plot) addLegend(legend *plot.Legend, drawn []bool) {
-	gi, order := p.groupIndex()
+func (p *Plot) addLegend(legend *plot.Legend, drawn []bool, st []style) {
+	_, order := p.groupIndex()
 	factored := len(order) > 1
 	seen := map[string]bool{}
 	for i, s := range p.Series {
@@ -369,11 +369,16 @@ func (p *Plot) addLegend(legend *plot.Legend, drawn []bool) {
 			continue
 		}
 		seen[s.Name] = true
-		group := gi[s.Group]
-		if factored {
-			group = 0
+		line, glyph := st[i].line, st[i].glyph
+		if factored && !s.Points {
+			// the group's entry shows the dashes and markers
+			line.Dashes = nil
+			if !s.Paper {
+				glyph.Shape = glyphs[0][1]
+			} else {
+				glyph.Shape = glyphs[0][0]
+			}
 		}
-		line, glyph := seriesStyle(s, group)
 		if factored && !s.Paper && !s.Points {
 			legend.Add(s.Name, styleThumb{line: line})
 			continue
@@ -396,7 +401,7 @@ func (p *Plot) addLegend(legend *plot.Legend, drawn []bool) {
 func (p *Plot) addLines(plt *plot.Plot, legend *plot.Legend) error {
 	xmin, xmax := math.Inf(1), math.Inf(-1)
 	ymin, ymax := math.Inf(1), math.Inf(-1)
-	gi, _ := p.groupIndex()
+	st := p.styles()
 	drawn := make([]bool, len(p.Series))
 	drewAny := false
 	for i, s := range p.Series {
@@ -417,7 +422,7 @@ func (p *Plot) addLines(plt *plot.Plot, legend *plot.Legend) error {
 		if err != nil {
 			return fmt.Errorf("series %q: %w", s.Name, err)
 		}
-		line.LineStyle, points.GlyphStyle = seriesStyle(s, gi[s.Group])
+		line.LineStyle, points.GlyphStyle = st[i].line, st[i].glyph
 		if line.Width > 0 {
 			plt.Add(line)
 		}
@@ -427,7 +432,7 @@ func (p *Plot) addLines(plt *plot.Plot, legend *plot.Legend) error {
 	if !drewAny {
 		return errNoPoints
 	}
-	p.addLegend(legend, drawn)
+	p.addLegend(legend, drawn, st)
 	if p.LogX {
 		logAxis(&plt.X, xmin, xmax)
 	}
@@ -502,8 +507,8 @@ func (p *Plot) addGroupedBars(plt *plot.Plot, legend *plot.Legend) error {
 	var bars []*groupedBars
 	var names []string
 	ymin, ymax := math.Inf(1), math.Inf(-1)
-	gi, _ := p.groupIndex()
-	for _, s := range p.Series {
+	st := p.styles()
+	for i, s := range p.Series {
 		vals := make([]float64, n)
 		for i := range vals {
 			vals[i] = math.NaN()
@@ -520,7 +525,7 @@ func (p *Plot) addGroupedBars(plt *plot.Plot, legend *plot.Legend) error {
 		if !drawn {
 			continue
 		}
-		c := shade(ImplColor(s.colorKey()), gi[s.Group])
+		c := st[i].fill
 		bars = append(bars, &groupedBars{vals: vals, fill: c, edge: color.Gray{Y: 40}, hollow: s.Paper})
 		names = append(names, s.Name)
 	}
@@ -637,6 +642,7 @@ func (p *Plot) addBars(plt *plot.Plot, legend *plot.Legend) error {
 	width := vg.Points(math.Min(40, 300/float64(len(xs))))
 	var below *plotter.BarChart
 	var all []*plotter.BarChart
+	st := p.styles()
 	for i, s := range p.Series {
 		vals := make(plotter.Values, len(xs))
 		for j, x := range s.X {
@@ -648,7 +654,7 @@ func (p *Plot) addBars(plt *plot.Plot, legend *plot.Legend) error {
 		if err != nil {
 			return fmt.Errorf("series %q: %w", s.Name, err)
 		}
-		bars.Color = plotutil.SoftColors[i%len(plotutil.SoftColors)]
+		bars.Color = st[i].fill
 		bars.LineStyle = draw.LineStyle{Width: vg.Points(0.5), Color: color.Gray{Y: 64}}
 		if below != nil {
 			bars.StackOn(below)

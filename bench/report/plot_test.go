@@ -300,3 +300,56 @@ func TestWrapNotes(t *testing.T) {
 		}
 	}
 }
+
+// TestNoRepeatedLook: ten series of no implementation (a profile per tree)
+// take ten colours; two implementations of one fixed colour in one figure
+// are told apart; point series coincide visibly (distinct markers).
+func TestNoRepeatedLook(t *testing.T) {
+	var p Plot
+	for i := range 10 {
+		p.Series = append(p.Series, Series{Name: "tree" + string(rune('a'+i)), X: []float64{1, 2}, Y: []float64{1, 2}})
+	}
+	if r := p.RepeatedLook(); r != "" {
+		t.Error(r)
+	}
+	colors := map[string]bool{}
+	for _, l := range p.Looks() {
+		colors[l.String()] = true
+	}
+	if len(colors) != 10 {
+		t.Errorf("%d distinct looks for 10 series", len(colors))
+	}
+	same := Plot{Series: []Series{
+		{Name: "cpu/paper", Impl: "cpu/paper", X: []float64{1}, Y: []float64{1}},
+		{Name: "cpu/parallel", Impl: "cpu/parallel", X: []float64{1}, Y: []float64{1}}, // the same fixed colour
+		{Name: "paper", Impl: "cpu/paper", Paper: true, X: []float64{1}, Y: []float64{1}},
+	}}
+	if r := same.RepeatedLook(); r != "" {
+		t.Error(r)
+	}
+	if l := same.Looks(); l[0].Color != ImplColor("cpu/paper") || l[2].Color != l[0].Color {
+		t.Errorf("the first implementation and the paper's values lost their colour: %v", l)
+	}
+	pts := Plot{Series: []Series{
+		{Name: "a", Impl: "cpu/sequential", Points: true, X: []float64{1}, Y: []float64{1}},
+		{Name: "b", Impl: "cpu/parallel", Points: true, X: []float64{1}, Y: []float64{1}},
+	}}
+	if l := pts.Looks(); l[0].Marker == l[1].Marker {
+		t.Errorf("coinciding point series share a marker: %v", l)
+	}
+	// Bars, grouped and stacked, likewise.
+	bars := Plot{Name: "bars", Categories: []string{"x"}}
+	stacked := Plot{Name: "stacked", Stacked: true}
+	for i := range 9 {
+		s := Series{Name: "s" + string(rune('a'+i)), X: []float64{0}, Y: []float64{1}}
+		bars.Series, stacked.Series = append(bars.Series, s), append(stacked.Series, s)
+	}
+	for _, q := range []Plot{bars, stacked} {
+		if r := q.RepeatedLook(); r != "" {
+			t.Error(r)
+		}
+		if _, err := q.Save(t.TempDir()); err != nil {
+			t.Error(err)
+		}
+	}
+}
