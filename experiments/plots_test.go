@@ -210,3 +210,43 @@ func TestTreefixTreePlotsOrderBySkippedN(t *testing.T) {
 		}
 	}
 }
+
+// TestAccuracyPlotCoincidingSeries: series with the same error at every
+// chain are named in a note and drawn with distinct markers, and the
+// rule of thumb's flat part is explained.
+func TestAccuracyPlotCoincidingSeries(t *testing.T) {
+	mk := func(chain int, cond float64, impl string, err float64) bench.Record {
+		return bench.Record{Experiment: "treefix/accuracy", Impl: impl, Status: bench.StatusOK,
+			Params:  bench.Params{{Name: "chain", Value: strconv.Itoa(chain)}, {Name: "cond", Value: "x"}, {Name: "op", Value: "rootfix"}},
+			Metrics: map[string]float64{"cond": cond}, Check: &bench.Check{OK: true, MaxErr: err}}
+	}
+	var run []bench.Record
+	for i, c := range []float64{10, 1e4, 1e9} {
+		e := c * 1e-8
+		run = append(run, mk(i, c, cputreefix.Sequential, e), mk(i, c, cputreefix.Parallel, e), mk(i, c, cputreefix.Vectorial, e),
+			mk(i, c, cputreefix.VectorialCompensated, 1e-8))
+	}
+	plots := treefixAccuracyPlots(run)
+	if len(plots) != 1 {
+		t.Fatalf("%d plots", len(plots))
+	}
+	p := plots[0]
+	if !hasNote(p, cputreefix.Sequential+", "+cputreefix.Parallel+", "+cputreefix.Vectorial+": the same error at every chain") {
+		t.Errorf("no note on the coinciding series: %q", p.Notes)
+	}
+	if !hasNote(p, "drawn flat at 10") {
+		t.Errorf("the rule of thumb's flat part is not explained: %q", p.Notes)
+	}
+	if r := p.RepeatedLook(); r != "" {
+		t.Error(r)
+	}
+	markers := map[int]bool{}
+	for i, l := range p.Looks() {
+		if p.Series[i].Points {
+			markers[l.Marker] = true
+		}
+	}
+	if len(markers) != 4 {
+		t.Errorf("%d distinct markers for 4 point series", len(markers))
+	}
+}

@@ -547,6 +547,8 @@ func treefixAccuracyPlots(run []bench.Record) []report.Plot {
 			}
 		}
 		pl.Series = append(pl.Series, ref)
+		pl.Notes = append(pl.Notes, fmt.Sprintf("the rule of thumb u32·C is drawn flat at 10 beyond C = 10/u32 = %.2g: a relative error above 1 already leaves no correct bit, so the bound says nothing more there", 10/treefix.U32))
+		pl.Notes = append(pl.Notes, coincidingNotes(rows, treefixTimedImpls)...)
 		for _, im := range treefixTimedImpls {
 			s := report.Series{Name: im, Impl: im, Points: true}
 			for _, r := range rows {
@@ -561,4 +563,42 @@ func treefixAccuracyPlots(run []bench.Record) []report.Plot {
 		out = append(out, pl)
 	}
 	return out
+}
+
+// coincidingNotes names the implementations whose errors are the same at
+// every chain (each marker drawn over the others: distinct markers keep
+// them visible, and the note says they coincide).
+func coincidingNotes(rows []accuracyRow, impls []string) []string {
+	same := func(a, b string) bool {
+		n := 0
+		for _, r := range rows {
+			va, oka := r.errs[a]
+			vb, okb := r.errs[b]
+			if oka != okb || va != vb {
+				return false
+			}
+			if oka {
+				n++
+			}
+		}
+		return n > 0
+	}
+	var notes []string
+	done := map[string]bool{}
+	for i, a := range impls {
+		if done[a] {
+			continue
+		}
+		group := []string{a}
+		for _, b := range impls[i+1:] {
+			if !done[b] && same(a, b) {
+				group = append(group, b)
+				done[b] = true
+			}
+		}
+		if len(group) > 1 {
+			notes = append(notes, strings.Join(group, ", ")+": the same error at every chain, their markers drawn over one another")
+		}
+	}
+	return notes
 }
