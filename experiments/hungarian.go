@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/lapcost"
@@ -422,7 +423,11 @@ func hungarianRelPlots(run []bench.Record, exp string) []report.Plot {
 	return []report.Plot{rel, abs}
 }
 
-// hungarianTable1Plots draws the CPU times vs n per range beside the
+// hungarianTable1GPU are table1's CUDA implementations, drawn beside the
+// CPU ones wherever a GPU ran.
+var hungarianTable1GPU = []string{"cuda/paper", "cuda/fast", "cuda/hungarian-n3"}
+
+// hungarianTable1Plots draws the CPU times (and the GPU times where a GPU ran) vs n per range beside the
 // paper's (its Fig. 8), and cpu/paper's relative step times stacked per n
 // for each range (the CPU counterpart of its Figs. 10-12).
 func hungarianTable1Plots(run []bench.Record) []report.Plot {
@@ -435,7 +440,7 @@ func hungarianTable1Plots(run []bench.Record) []report.Plot {
 	pc, rc := IndexRecords(paper), IndexRecords(own)
 	times := report.Plot{Name: "hungarian-table1", Title: plotTitle("CPU total time vs matrix size, per cost range", hungarianSrc+", Table 1 and Fig. 8"),
 		XLabel: "matrix size n", YLabel: "total time (ms)", LogX: true, LogY: true,
-		Notes: availabilityNotes(own, exp, "cpu/paper", "cpu/jv")}
+		Notes: availabilityNotes(own, exp, append([]string{"cpu/paper", "cpu/jv"}, hungarianTable1GPU...)...)}
 	cells := hungarianCells(own, paper)
 	add := func(name string, idx Cells, impl, r string, paper bool) {
 		s := report.Series{Name: name, Impl: impl, Group: "cost range " + r, Paper: paper}
@@ -455,6 +460,17 @@ func hungarianTable1Plots(run []bench.Record) []report.Plot {
 		add("paper's i7-6700K (O(n^4) Hungarian)", pc, "cpu/paper", r, true)
 		add("cpu/paper (its port)", rc, "cpu/paper", r, false)
 		add("cpu/jv", rc, "cpu/jv", r, false)
+		for _, im := range hungarianTable1GPU {
+			add(im, rc, im, r, false)
+		}
+	}
+	for _, s := range times.Series {
+		if strings.HasPrefix(s.Impl, "cuda/") {
+			// a GPU ran: its totals beside the CPU's
+			times.Title = plotTitle("CPU and GPU total time vs matrix size, per cost range", hungarianSrc+", Table 1 and Fig. 8 (GPU: Fig. 7)")
+			times.Notes = append(times.Notes, "GPU total: the cost matrix already in device memory, the answer left there (host clock)")
+			break
+		}
 	}
 	out := []report.Plot{times}
 	for _, r := range lapcost.PaperRanges {

@@ -62,18 +62,33 @@ func TestHungarianPlotsByImplementation(t *testing.T) {
 		if s.Paper != strings.HasPrefix(s.Name, "paper") {
 			t.Errorf("series %q: Paper %v", s.Name, s.Paper)
 		}
-		if s.Impl != "cpu/paper" && s.Impl != "cpu/jv" {
-			t.Errorf("series %q of implementation %q in the CPU plot", s.Name, s.Impl)
+		if s.Paper && s.Impl != "cpu/paper" {
+			t.Errorf("paper series %q of implementation %q", s.Name, s.Impl)
 		}
 		if !s.Paper && s.Group == "cost range n" {
 			ours = append(ours, s.Impl)
 		}
 	}
-	if strings.Join(ours, ",") != "cpu/paper,cpu/jv" {
+	// A GPU ran: its implementations' totals beside the CPU's.
+	if strings.Join(ours, ",") != "cpu/paper,cpu/jv,cuda/paper,cuda/fast,cuda/hungarian-n3" {
 		t.Errorf("measured series at range n: %q (all %q)", ours, seriesNames(plots[0]))
 	}
 	if !strings.Contains(plots[0].Title, "Table 1") || !strings.Contains(plots[0].YLabel, "ms") {
 		t.Errorf("title %q, y label %q", plots[0].Title, plots[0].YLabel)
+	}
+
+	if r := plots[0].RepeatedLook(); r != "" {
+		t.Error(r)
+	}
+	// No GPU: CPU series only, and a note says why.
+	cpuOnly := hungarianTable1Plots(gpuLess(run))[0]
+	for _, s := range cpuOnly.Series {
+		if strings.HasPrefix(s.Impl, "cuda/") {
+			t.Errorf("GPU-less table1 plot draws %q", s.Name)
+		}
+	}
+	if !hasNote(cpuOnly, "cuda/paper, cuda/fast, cuda/hungarian-n3: unavailable on this machine (no GPU)") || strings.Contains(cpuOnly.Title, "GPU") {
+		t.Errorf("GPU-less table1 plot: title %q, notes %q", cpuOnly.Title, cpuOnly.Notes)
 	}
 
 	fig9 := hungarianSpeedupPlots(hungarianView(gpuLess(run), "hungarian/table2"))
