@@ -435,6 +435,7 @@ func init() {
 		},
 		Tables: dominationTable2,
 		Claims: dominationTable2Claims,
+		Plots:  dominationTable2Plots,
 		Needs:  domTable2Needs,
 	})
 	for _, t := range []struct {
@@ -498,6 +499,7 @@ func init() {
 		},
 		Tables: dominationTable5,
 		Claims: dominationTable5Claims,
+		Plots:  dominationTable5Plots,
 		Needs:  domTable5Needs,
 	})
 	Register(&Experiment{

@@ -128,15 +128,17 @@ func (p *Plot) styles() []style {
 	}
 	free := 0
 	pointIdx := map[string]int{}
+	keyColor := map[string]color.RGBA{} // series of one implementation share a colour
 	for i, s := range p.Series {
 		if _, ok := nameColor[s.Name]; ok {
 			continue
 		}
-		var c color.RGBA
+		c, seen := keyColor[s.colorKey()]
 		_, fixed := implColors[s.colorKey()]
 		switch {
 		case p.Stacked:
 			c = palette[i%len(palette)]
+		case seen:
 		case fixed:
 			c = ImplColor(s.colorKey())
 		default:
@@ -146,6 +148,7 @@ func (p *Plot) styles() []style {
 			c = palette[free%len(palette)]
 			free++
 		}
+		keyColor[s.colorKey()] = c
 		nameColor[s.Name] = c
 		names = append(names, s.Name)
 		if s.Points && !s.Paper {
