@@ -1004,6 +1004,8 @@ func init() {
 			return cs
 		},
 		Tables: apspSemiringsTable,
+		Claims: apspSemiringClaims,
+		Needs:  apspSemiringNeeds,
 	})
 	Register(&Experiment{
 		Name:        "apsp/systolic",
@@ -1020,7 +1022,7 @@ func init() {
 			return append(cs, apspSystolicSweepCase(apspSweepMax(s), o))
 		},
 		Tables: apspSystolicTable,
-		Claims: apspSystolicClaims,
+		Claims: func(run []bench.Record) []Claim { return append(apspSystolicClaims(run), apspIdleClaim(run)) },
 		Needs:  apspSystolicNeeds,
 		Plots:  apspSystolicPlots,
 	})
@@ -1039,6 +1041,8 @@ func init() {
 			return cs
 		},
 		Tables: apspBlockedTable,
+		Claims: func(run []bench.Record) []Claim { return []Claim{apspBlockedClaim(run)} },
+		Needs:  apspBlockedNeeds,
 		Plots:  apspBlockedPlots,
 	})
 }

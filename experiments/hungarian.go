@@ -196,6 +196,10 @@ func init() {
 		Tables: func(run []bench.Record) []report.Table {
 			return append(hungarianTable1(run), hungarianDerivedTables(run)...)
 		},
+		Claims: func(run []bench.Record) []Claim {
+			return []Claim{hungarianCPUStepsClaim(run), hungarianRangeSharesClaim(run), hungarianCorrectClaim(run)}
+		},
+		Needs: hungarianTable1Needs,
 		Plots: func(run []bench.Record) []report.Plot {
 			return append(hungarianTable1Plots(run), hungarianDerivedPlots(run)...)
 		},
@@ -237,7 +241,9 @@ func init() {
 			return cs
 		},
 		Tables: func(run []bench.Record) []report.Table { return hungarianRelTable(run, "hungarian/fig5") },
-		Claims: func(run []bench.Record) []Claim { return hungarianRelClaims(run, "hungarian/fig5") },
+		Claims: func(run []bench.Record) []Claim {
+			return append(hungarianRelClaims(run, "hungarian/fig5"), hungarianWorstClaim(run))
+		},
 		Needs:  hungarianFig5Needs,
 		SameAs: []SameAs{{Experiment: "hungarian/table1", Impls: []string{"cpu/paper", "cpu/jv"}}},
 		Plots:  func(run []bench.Record) []report.Plot { return hungarianRelPlots(run, "hungarian/fig5") },

@@ -140,8 +140,10 @@ func init() {
 		Tables: func(run []bench.Record) []report.Table {
 			return hungarianTable2(hungarianView(run, "hungarian/table2"))
 		},
-		Claims: hungarianTable2Claims,
-		Needs:  hungarianTable2Needs,
+		Claims: func(run []bench.Record) []Claim {
+			return append(hungarianTable2Claims(run), hungarianSpeedupGrowsClaim(run))
+		},
+		Needs: hungarianTable2Needs,
 		Plots: func(run []bench.Record) []report.Plot {
 			return hungarianSpeedupPlots(hungarianView(run, "hungarian/table2"))
 		},
@@ -158,6 +160,8 @@ func init() {
 		Tables: func(run []bench.Record) []report.Table {
 			return hungarianTable3(hungarianView(run, "hungarian/table3"))
 		},
+		Claims: hungarianTable3Claims,
+		Needs:  hungarianTable3Needs,
 		Plots: func(run []bench.Record) []report.Plot {
 			return hungarianStepPlots(hungarianView(run, "hungarian/table3"))
 		},
@@ -174,6 +178,8 @@ func init() {
 		Tables: func(run []bench.Record) []report.Table {
 			return hungarianTable4(hungarianView(run, "hungarian/table4"), run)
 		},
+		Claims: func(run []bench.Record) []Claim { return []Claim{hungarianK20cClaim(run)} },
+		Needs:  hungarianTable4Needs,
 		Plots: func(run []bench.Record) []report.Plot {
 			return hungarianCUDAPlots(hungarianView(run, "hungarian/table4"))
 		},

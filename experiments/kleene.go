@@ -143,8 +143,10 @@ func init() {
 		NsPerWork:   map[string]float64{"cpu/paper": 2, "cpu/fast": 0.02},
 		Cases:       func(s Scale, o Options) []Case { return kleeneCases(s, o, nil) },
 		Tables:      kleeneTable2,
-		Claims:      kleeneTable2Claims,
-		Needs:       kleeneTable2Needs,
+		Claims: func(run []bench.Record) []Claim {
+			return append(kleeneTable2Claims(run), kleeneBottleneckClaim(run), kleeneArcsClaim(run))
+		},
+		Needs: kleeneTable2Needs,
 		Plots:       func(run []bench.Record) []report.Plot { return kleenePlots(run, "kleene/table2") },
 	})
 	Register(&Experiment{
@@ -156,8 +158,10 @@ func init() {
 		NsPerWork:   map[string]float64{"cpu/paper": 2, "cpu/fast": 0.02, "cuda/paper": 0.2, "cuda/fast": 0.01},
 		Cases:       func(s Scale, o Options) []Case { return kleeneCases(s, o, nil) },
 		Tables:      kleeneTable3,
-		Claims:      kleeneTable3Claims,
-		Needs:       kleeneTable3Needs,
+		Claims: func(run []bench.Record) []Claim {
+			return append(kleeneTable3Claims(run), kleeneSpeedupGrowsClaim(run), kleeneHostPhasesClaim(run))
+		},
+		Needs: kleeneTable3Needs,
 		// The CPU cells are Table 2's: the same DAGs, code and statistic.
 		SameAs: []SameAs{{Experiment: "kleene/table2", Impls: []string{"cpu/paper", "cpu/fast"}}},
 		Plots:  func(run []bench.Record) []report.Plot { return kleenePlots(run, "kleene/table3") },

@@ -494,6 +494,8 @@ func init() {
 		NsPerWork:   treefixNs,
 		Cases:       func(s Scale, o Options) []Case { return table1Cases(s, o, true) },
 		Tables:      treefixTable1,
+		Claims:      func(run []bench.Record) []Claim { return []Claim{treefixTable1Claim(run)} },
+		Needs:       treefixTable1Needs,
 	})
 	Register(&Experiment{
 		Name:        "treefix/fig6",
@@ -515,7 +517,11 @@ func init() {
 		NsPerWork:   treefixNs,
 		Cases:       func(s Scale, o Options) []Case { return table1Cases(s, o, false) },
 		Tables:      treefixFig4Tables,
-		Plots:       treefixFig4Plots,
+		Claims: func(run []bench.Record) []Claim {
+			return []Claim{treefixFasterClaim(run), treefixGrowsClaim(run), treefixCage15Claim(run), treefixTransfersClaim(run), treefixIntegerClaim(run)}
+		},
+		Needs: treefixFig4Needs,
+		Plots: treefixFig4Plots,
 	})
 	Register(&Experiment{
 		Name:        "treefix/fig5",
@@ -526,6 +532,8 @@ func init() {
 		NsPerWork:   treefixNs,
 		Cases:       func(s Scale, o Options) []Case { return table1Cases(s, o, false) },
 		Tables:      treefixSpeedupTable,
+		Claims:      func(run []bench.Record) []Claim { return []Claim{treefixSixtyClaim(run)} },
+		Needs:       treefixFig5Needs,
 		Plots:       func(run []bench.Record) []report.Plot { return treefixTreePlots(run, "treefix/fig5", true) },
 	})
 	Register(&Experiment{
@@ -536,7 +544,7 @@ func init() {
 		NsPerWork:   treefixNs,
 		Cases:       fig7Cases,
 		Tables:      treefixFig7Table,
-		Claims:      treefixFig7Claims,
+		Claims:      func(run []bench.Record) []Claim { return append(treefixFig7Claims(run), treefixFig7MoreClaims(run)...) },
 		Needs:       treefixFig7Needs,
 		Plots:       treefixFig7Plots,
 	})
@@ -548,7 +556,9 @@ func init() {
 		NsPerWork:   treefixNs,
 		Cases:       accuracyCases,
 		Tables:      treefixAccuracyTable,
-		Claims:      treefixAccuracyClaims,
+		Claims: func(run []bench.Record) []Claim {
+			return append(treefixAccuracyClaims(run), treefixLessAccurateClaim(run))
+		},
 		Needs:       treefixAccuracyNeeds,
 		Plots:       treefixAccuracyPlots,
 	})
