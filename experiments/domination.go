@@ -422,7 +422,7 @@ func init() {
 		Claims: func(run []bench.Record) []Claim {
 			return append(domExactClaims(run, "domination/table1", "rows"), domAlg1TimeClaim(run))
 		},
-		Needs:  domTable1Needs,
+		Needs: domTable1Needs,
 	})
 	Register(&Experiment{
 		Name: "domination/table2", Paper: dominationPaper,

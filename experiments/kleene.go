@@ -147,7 +147,7 @@ func init() {
 			return append(kleeneTable2Claims(run), kleeneBottleneckClaim(run), kleeneArcsClaim(run))
 		},
 		Needs: kleeneTable2Needs,
-		Plots:       func(run []bench.Record) []report.Plot { return kleenePlots(run, "kleene/table2") },
+		Plots: func(run []bench.Record) []report.Plot { return kleenePlots(run, "kleene/table2") },
 	})
 	Register(&Experiment{
 		Name:        "kleene/table3",

@@ -559,8 +559,8 @@ func init() {
 		Claims: func(run []bench.Record) []Claim {
 			return append(treefixAccuracyClaims(run), treefixLessAccurateClaim(run))
 		},
-		Needs:       treefixAccuracyNeeds,
-		Plots:       treefixAccuracyPlots,
+		Needs: treefixAccuracyNeeds,
+		Plots: treefixAccuracyPlots,
 	})
 }
 
