@@ -54,7 +54,7 @@ func missingMetric(r *bench.Record, keys ...string) string {
 // noMetric is c not run because a record lacks a metric the rule reads (a
 // record of an older run): missing metrics give no verdict, never 0.
 func (c Claim) noMetric(key, cell string) Claim {
-	c.Verdict, c.Ours, c.Reason = NotRun, "—", fmt.Sprintf("no %s in the record of %s (an older run's): no verdict", key, cell)
+	c.Verdict, c.Ours, c.Reason = NotRun, "—", fmt.Sprintf("no %s in the record of %s (a record of an older run, or a broken one): no verdict", key, cell)
 	return c
 }
 

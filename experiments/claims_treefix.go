@@ -169,7 +169,7 @@ func treefixCage15Claim(run []bench.Record) Claim {
 		return nil
 	}
 	var cells []claimCell
-	for _, nb := range []string{"file", string(trees.BreadthFirst), string(trees.RandomOrder)} {
+	for _, nb := range []string{"file", string(trees.BreadthFirst), string(trees.RandomOrder), string(trees.DepthFirst)} {
 		cage, kkt := find("cage15", nb), find("nlpkkt120", nb)
 		if cage == nil && kkt == nil {
 			continue

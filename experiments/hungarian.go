@@ -513,7 +513,7 @@ func hungarianRelClaims(run []bench.Record, exp string) []Claim {
 	pick := func(hc hungarianCell) bool { return hc.r == "n" }
 	if exp == "hungarian/fig5" {
 		c.Where = "Fig. 5"
-		c.Text = "At the lowest range (0.1n, n = 2048) the O(n^4) CPU Hungarian is the fastest CPU algorithm (it becomes the worst as the range grows): ours is the fastest one at range 0.1n. Reproduced when it is cpu/paper."
+		c.Text = "At the lowest range (0.1n, n = 2048) the O(n^4) CPU Hungarian is the fastest CPU algorithm: ours is the fastest one at range 0.1n. Reproduced when it is cpu/paper."
 		pick = func(hc hungarianCell) bool { return hc.r == "0.1n" }
 	}
 	cells := hungarianCells(own)

@@ -368,7 +368,7 @@ func kleeneTable2Claims(run []bench.Record) []Claim {
 		return math.NaN(), 0
 	}
 	paper, _ := results.PaperRecords(exp)
-	c.PaperFigure = report.FormatRatio(fold)
+	c.PaperFigure = fmt.Sprintf("%gx", fold)
 	if g, n := growth(pc, "cpu/paper", kleeneRows(paper)); n > 0 {
 		c.PaperFigure += fmt.Sprintf(" (Table 2: %s from n = %d to %d)", report.FormatRatio(g), n/2, n)
 	}

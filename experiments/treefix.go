@@ -581,7 +581,7 @@ func treefixFig7Claims(run []bench.Record) []Claim {
 		id := exp + "#" + x.shape
 		paper := paperValue(id) // results/paper/claims.json
 		c := Claim{ID: id, Where: "Fig. 7, section IV-A", PaperFigure: paperFigure(id),
-			Text: fmt.Sprintf("On the %s of 2^24 vertices the vectorial implementation is about %s faster than the parallel one: ours is cuda/parallel / cuda/vectorial by the paper's computation time. Reproduced when within a factor %s of the paper's; exceeded when above it.", x.shape, report.FormatRatio(paper), x.toltext)}
+			Text: fmt.Sprintf("On the %s of 2^24 vertices the vectorial implementation is about %s faster than the parallel one: ours is cuda/parallel / cuda/vectorial by the paper's computation time. Reproduced when within a factor %s of the paper's; exceeded when above it.", x.shape, fmt.Sprintf("%gx", paper), x.toltext)}
 		var par, vec claimCell
 		par, vec = claimCell{nil, cudatreefix.Parallel, bench.Params{{Name: "tree", Value: x.shape}, {Name: "n", Value: n}}}, claimCell{nil, cudatreefix.Vectorial, par.p}
 		for i := range own {
