@@ -31,7 +31,6 @@ func failed(r bench.Record) bench.Record {
 	return r
 }
 
-
 // phases builds a phase map from name, value pairs.
 func phases(kv ...any) map[string]float64 {
 	m := map[string]float64{}
