@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/results"
 )
 
 // Verdict is what a run says of a paper's claim. It is computed from the
@@ -234,10 +235,13 @@ func exactClaim(c Claim, ok int, bad []string, cells []claimCell) Claim {
 	return c
 }
 
-// AllClaims returns the claims of every registered experiment on run, in
-// the order of the papers and experiments; a claim whose experiment has no
-// records in run is not run, and its Experiment is empty (nothing in the
-// report to link to).
+// AllClaims returns a row for every claim of the catalogue
+// (results/paper/claims.json), in its order: the claims of every
+// registered experiment computed by its rule on run (a claim whose
+// experiment has no records in run is not run, and its Experiment is
+// empty: nothing in the report to link to), each placed where the
+// catalogue says the paper states it, and a row not testable, with the
+// catalogue's reason, for each claim no cell can decide.
 func AllClaims(run []bench.Record) []Claim {
 	present := experimentsIn(run)
 	var out []Claim
@@ -263,10 +267,46 @@ func AllClaims(run []bench.Record) []Claim {
 			out = append(out, c)
 		}
 	}
-	// By the papers' file numbers, "Kleene (000)" first.
-	num := func(c Claim) string { _, n, _ := strings.Cut(c.Paper, "("); return n }
-	slices.SortStableFunc(out, func(a, b Claim) int { return strings.Compare(num(a), num(b)) })
+	cat, _ := results.Claims() // the embedded catalogue is tested
+	order := map[string]int{}
+	for i, cc := range cat {
+		order[cc.ID] = i
+		if cc.Untestable != "" {
+			out = append(out, Claim{ID: cc.ID, Paper: paperNames[cc.Paper], Text: cc.Claim + ".", PaperFigure: cc.Figure.Text,
+				Ours: "—", Verdict: NotTestable, Reason: cc.Untestable})
+		}
+	}
+	for i := range out {
+		if cc, ok := results.ClaimByID(out[i].ID); ok {
+			out[i].Where = cc.WhereText()
+			if out[i].PaperFigure == "" {
+				out[i].PaperFigure = cc.Figure.Text
+			}
+		}
+	}
+	// In the catalogue's order (by paper); a row it lacks (a test fails
+	// on it) last.
+	at := func(c Claim) int {
+		if i, ok := order[c.ID]; ok {
+			return i
+		}
+		return len(order)
+	}
+	slices.SortStableFunc(out, func(a, b Claim) int { return at(a) - at(b) })
 	return out
+}
+
+// paperValue is the number the paper gives for a claim, from the catalogue
+// (NaN when it has none, so that no rule gives a verdict without it).
+func paperValue(id string) float64 { return results.PaperValue(id) }
+
+// paperFigure is the paper's figure for a claim as the catalogue gives it
+// ("5x at n = 2^24"), or "—".
+func paperFigure(id string) string {
+	if cc, ok := results.ClaimByID(id); ok {
+		return cc.Figure.Text
+	}
+	return "—"
 }
 
 // slugger gives Markdown headings their GitHub anchors: the heading in

@@ -211,15 +211,15 @@ func TestReportSummary(t *testing.T) {
 			t.Errorf("a Kleene Table 3 claim links to #%s, not to the speedup table that ends with its notes", l[1])
 		}
 	}
-	if !strings.Contains(doc, "| Kleene (000) | [Table 3](#kleenetable3--speedup") {
+	if !strings.Contains(doc, "| Kleene (000) | [abstract; Table 3; section 6](#kleenetable3--speedup") {
 		t.Errorf("no linked row for Kleene's Table 3:\n%s", doc)
 	}
 	// The claims' notes end the experiment's last table.
-	if !strings.Contains(doc, "Claim (Table 3): The GPU's speedup") || !strings.Contains(doc, "verdict: not reproduced") {
+	if !strings.Contains(doc, "Claim (abstract; Table 3; section 6): The GPU's speedup") || !strings.Contains(doc, "verdict: not reproduced") {
 		t.Errorf("the claim notes are missing from the tables:\n%s", doc)
 	}
 	// Claims of experiments not in the run are not run and link nowhere.
-	if !strings.Contains(doc, "| Hungarian (001) | Fig. 4 |") || !strings.Contains(doc, "not in this run: cpu/paper n=8192,range=n") {
+	if !strings.Contains(doc, "| Hungarian (001) | section 5, Fig. 4 |") || !strings.Contains(doc, "not in this run: cpu/paper n=8192,range=n") {
 		t.Errorf("a claim of an experiment not in the run is not marked so:\n%s", doc)
 	}
 }

@@ -151,6 +151,16 @@ func dominationMetrics(an *domination.Analysis) map[string]float64 {
 			mt[fmt.Sprintf("gamma2_n%d", n)] = float64(g)
 		}
 	}
+	// finite_from: the first power from which every computed power has no
+	// infinite entry (Computed+1 when the last has one).
+	if an.Computed > 0 && len(an.Powers) == an.Computed+1 {
+		from := an.Computed + 1
+		for i := an.Computed; i >= 1 && an.Powers[i].Finite; i-- {
+			from = i
+		}
+		mt["finite_from"] = float64(from)
+		mt["powers_computed"] = float64(an.Computed)
+	}
 	return mt
 }
 
@@ -409,8 +419,10 @@ func init() {
 			return cs
 		},
 		Tables: dominationTable1,
-		Claims: func(run []bench.Record) []Claim { return domExactClaims(run, "domination/table1", "rows") },
-		Needs:  domTable1Needs,
+		Claims: func(run []bench.Record) []Claim {
+			return append(domExactClaims(run, "domination/table1", "rows"), domAlg1TimeClaim(run))
+		},
+		Needs: domTable1Needs,
 	})
 	Register(&Experiment{
 		Name: "domination/table2", Paper: dominationPaper,
@@ -421,7 +433,9 @@ func init() {
 		Cases: func(s Scale, opt Options) []Case {
 			ms := []int{4, 5, 6}
 			if s != Quick {
-				ms = dominationMs(s, 0)[5:] // m = 7..12 (13)
+				// m = 2..6 for cpu/paper only (section 3's bound, under a
+				// second sequentially), then m = 7..12 (13), Table 2's.
+				ms = dominationMs(s, 0)
 			}
 			var cs []Case
 			for _, m := range ms {
@@ -429,14 +443,20 @@ func init() {
 				// another cell measured reports that cell's samples.
 				w := newDomWork("domination/table2", m, opt)
 				w.window, w.figure = domination.WindowAlgorithm2, true
-				cs = append(cs, domPowersCase(w, "every power's fingerprint, minimum and diagonal equal to the cpu/sparse reference's", nil, ""))
+				c := domPowersCase(w, "every power's fingerprint, minimum and diagonal equal to the cpu/sparse reference's", nil, "")
+				if s != Quick && m < 7 {
+					c.Impls = []string{"cpu/paper"}
+				}
+				cs = append(cs, c)
 			}
 			return cs
 		},
 		Tables: dominationTable2,
-		Claims: dominationTable2Claims,
-		Plots:  dominationTable2Plots,
-		Needs:  domTable2Needs,
+		Claims: func(run []bench.Record) []Claim {
+			return append(dominationTable2Claims(run), dominationTable2MoreClaims(run)...)
+		},
+		Plots: dominationTable2Plots,
+		Needs: domTable2Needs,
 	})
 	for _, t := range []struct {
 		name, desc string
@@ -464,7 +484,11 @@ func init() {
 			},
 			Tables: func(run []bench.Record) []report.Table { return dominationExactTable(run, t.name) },
 			Claims: func(run []bench.Record) []Claim {
-				return append(domExactClaims(run, t.name, t.keys...), domSearchClaims(run, t.name)...)
+				out := append(domExactClaims(run, t.name, t.keys...), domSearchClaims(run, t.name)...)
+				if t.name == "domination/table3" {
+					out = append(out, domDenseClaim(run), domR0PlusAClaim(run))
+				}
+				return out
 			},
 			Needs: domTableNeeds(t.name),
 		})
@@ -498,9 +522,11 @@ func init() {
 			return cs
 		},
 		Tables: dominationTable5,
-		Claims: dominationTable5Claims,
-		Plots:  dominationTable5Plots,
-		Needs:  domTable5Needs,
+		Claims: func(run []bench.Record) []Claim {
+			return append(dominationTable5Claims(run), domOpenMPBeatsGPUClaim(run))
+		},
+		Plots: dominationTable5Plots,
+		Needs: domTable5Needs,
 	})
 	Register(&Experiment{
 		Name: "domination/formula", Paper: dominationPaper,
@@ -516,6 +542,8 @@ func init() {
 			return cs
 		},
 		Tables: dominationFormulaTables,
+		Claims: domFormulaClaims,
+		Needs:  domFormulaNeeds,
 	})
 }
 

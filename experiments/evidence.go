@@ -32,18 +32,23 @@ const (
 	// OldProtocol: read from a schema-1 file, whose totals are not
 	// today's timing protocol: no verdict.
 	OldProtocol Verdict = "old protocol"
+	// NotTestable: a claim no cell can decide (a statement about the
+	// authors' hardware, another paper's result, a conjecture); its
+	// reason, from the catalogue (results/paper/claims.json), says why.
+	// Never scored, never counted as not run.
+	NotTestable Verdict = "not testable"
 )
 
 // Verdicts lists every verdict in the order summaries count them.
-var Verdicts = []Verdict{Reproduced, Exceeded, NotReproduced, Indicative, NotComparable, ByConstruction, Inconclusive, OldProtocol, NotRun}
+var Verdicts = []Verdict{Reproduced, Exceeded, NotReproduced, Indicative, NotComparable, ByConstruction, Inconclusive, OldProtocol, NotRun, NotTestable}
 
 // Scored reports whether the verdict counts in the reproduced / not
 // reproduced tally.
 func (v Verdict) Scored() bool { return v == Reproduced || v == Exceeded || v == NotReproduced }
 
 // Decided reports whether the run said anything of the claim: every
-// verdict but not run.
-func (v Verdict) Decided() bool { return v != NotRun }
+// verdict but not run and not testable.
+func (v Verdict) Decided() bool { return v != NotRun && v != NotTestable }
 
 // Judge returns the verdict on every claim of the papers from records
 // measured at scale, in files of the given schema (the lowest of the files
@@ -70,6 +75,9 @@ func Judge(recs []bench.Record, scale Scale, schema int) []Claim {
 
 // classify gives a claim computed by its rule its evidence class.
 func classify(c Claim, n *Need, idx Cells, scale Scale, schema int) Claim {
+	if c.Verdict == NotTestable {
+		return c // no cell decides it, whatever the run
+	}
 	if n != nil {
 		c.Rerun = rerunCommand(*n, scale)
 	}

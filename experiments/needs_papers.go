@@ -7,6 +7,7 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/lapcost"
+	"github.com/semibench/semibench/generators/trees"
 	cputreefix "github.com/semibench/semibench/impls/cpu/treefix"
 	cudatreefix "github.com/semibench/semibench/impls/cuda/treefix"
 )
@@ -76,10 +77,16 @@ func kleeneTable2Needs(s Scale, o Options) []Need {
 	k := len(ns)
 	top := cells("kleene/table2", []string{"cpu/paper"}, kleeneParams(ns[k-2]), kleeneParams(ns[k-1]))
 	low := cells("kleene/table2", []string{"cpu/paper"}, kleeneParams(ns[0]), kleeneParams(ns[1]))
+	all := caseCells("kleene/table2", s, o, []string{"cpu/paper"}, func(p bench.Params) bool { return p.Get("weights") == "normal" })
+	arcs := caseCells("kleene/table2", s, o, []string{"cpu/fast|cpu/paper"}, func(p bench.Params) bool { return p.Get("weights") == "normal" })
+	growth := byScale("kleene/table2#growth", s, top, low)
 	if s != Paper {
-		return []Need{{Claim: "kleene/table2#growth", Least: top}}
+		growth = Need{Claim: "kleene/table2#growth", Least: top}
 	}
-	return []Need{byScale("kleene/table2#growth", s, top, low)}
+	return []Need{growth,
+		byScale("kleene/table2#update-bottleneck", s, all, low),
+		byScale("kleene/table2#arcs", s, arcs, nil),
+	}
 }
 
 func kleeneTable3Needs(s Scale, o Options) []Need {
@@ -88,9 +95,15 @@ func kleeneTable3Needs(s Scale, o Options) []Need {
 		return cells("kleene/table3", []string{"cpu/paper", "cuda/paper"}, kleeneParams(n))
 	}
 	exact := caseCells("kleene/table3", s, o, []string{"cuda/paper", "cuda/fast"}, func(p bench.Params) bool { return p.Get("weights") == "int" })
+	var every []CellRef
+	for _, n := range ns {
+		every = append(every, speed(n)...)
+	}
 	return []Need{
 		byScale("kleene/table3#speedup", s, speed(4000), speed(ns[len(ns)-2])),
 		byScale("kleene/table3#exact", s, exact, nil),
+		byScale("kleene/table3#speedup-grows", s, every, append(speed(ns[0]), speed(ns[1])...)),
+		byScale("kleene/table3#host-phases-same", s, speed(4000), speed(ns[len(ns)-2])),
 	}
 }
 
@@ -109,7 +122,50 @@ func hungarianFig4Needs(s Scale, o Options) []Need {
 
 func hungarianFig5Needs(s Scale, o Options) []Need {
 	c := cells("hungarian/fig5", hungarianCPU, hungarianParams(hungarianFig5N(s), "0.1n"))
-	return []Need{byScale("hungarian/fig5#cpu-paper-fastest", s, c, nil)}
+	worst := cells("hungarian/fig5", hungarianCPU, hungarianParams(hungarianFig5N(s), hungarianFig5Ranges[len(hungarianFig5Ranges)-1]))
+	return []Need{byScale("hungarian/fig5#cpu-paper-fastest", s, c, nil), byScale("hungarian/fig5#cpu-paper-worst", s, worst, nil)}
+}
+
+// hungarianAt lists the cells of impls of experiment exp at size n and
+// each of the ranges.
+func hungarianAt(exp string, impls []string, n int, ranges ...string) []CellRef {
+	var out []CellRef
+	for _, r := range ranges {
+		out = append(out, cells(exp, impls, hungarianParams(n, r))...)
+	}
+	return out
+}
+
+func hungarianTable1Needs(s Scale, o Options) []Need {
+	const exp = "hungarian/table1"
+	ns := hungarianNs(s)
+	top, mid := ns[len(ns)-1], ns[len(ns)/2]
+	cpu, gpu := []string{"cpu/paper"}, []string{"cuda/paper"}
+	extremes := []string{"0.1n", "10n"}
+	return []Need{
+		byScale(exp+"#cpu-dominant-steps", s, hungarianAt(exp, cpu, top, lapcost.PaperRanges...), hungarianAt(exp, cpu, mid, lapcost.PaperRanges...)),
+		byScale(exp+"#range-shares", s, hungarianAt(exp, gpu, top, extremes...), hungarianAt(exp, gpu, mid, extremes...)),
+		byScale(exp+"#cuda-correct", s, caseCells(exp, s, o, gpu, nil), caseCells(exp, s, o, gpu, atMost("n", mid))),
+	}
+}
+
+func hungarianTable3Needs(s Scale, o Options) []Need {
+	ns := hungarianNs(s)
+	top, mid := ns[len(ns)-1], ns[len(ns)/2]
+	both := []string{"cpu/paper", "cuda/paper"}
+	var out []Need
+	for _, id := range []string{"steps-1-6", "step4", "step3-worst"} {
+		out = append(out, byScale("hungarian/table3#"+id, s, hungarianAt("hungarian/table3", both, top, "n"), hungarianAt("hungarian/table3", both, mid, "n")))
+	}
+	// Every range: Table 1's cells (Table 3's own are at range n).
+	return append(out, byScale("hungarian/table3#other-ranges", s,
+		hungarianAt("hungarian/table1", both, top, lapcost.PaperRanges...), hungarianAt("hungarian/table1", both, mid, lapcost.PaperRanges...)))
+}
+
+func hungarianTable4Needs(s Scale, o Options) []Need {
+	ns := hungarianNs(s)
+	gpu := []string{"cuda/paper"}
+	return []Need{byScale("hungarian/table4#k20c", s, hungarianAt("hungarian/table4", gpu, ns[len(ns)-1], "n"), hungarianAt("hungarian/table4", gpu, ns[len(ns)/2], "n"))}
 }
 
 func hungarianFig6Needs(s Scale, o Options) []Need {
@@ -128,7 +184,10 @@ func hungarianTable2Needs(s Scale, o Options) []Need {
 		}
 		out = append(out, byScale("hungarian/table2#speedup-"+r, s, at(ns[len(ns)-1]), at(ns[len(ns)/2])))
 	}
-	return out
+	both := []string{"cpu/paper", "cuda/paper"}
+	ends := append(hungarianAt("hungarian/table2", both, ns[0], lapcost.PaperRanges...), hungarianAt("hungarian/table2", both, ns[len(ns)-1], lapcost.PaperRanges...)...)
+	mids := append(hungarianAt("hungarian/table2", both, ns[0], lapcost.PaperRanges...), hungarianAt("hungarian/table2", both, ns[len(ns)/2], lapcost.PaperRanges...)...)
+	return append(out, byScale("hungarian/table2#speedup-grows", s, ends, mids))
 }
 
 // ---- 2-domination (002) ----
@@ -152,7 +211,33 @@ func domLargest(exp string, s Scale, o Options) int {
 }
 
 func domTable1Needs(s Scale, o Options) []Need {
-	return []Need{domExactNeeds("domination/table1#values", "domination/table1", "cpu/paper", s, o)}
+	const exp = "domination/table1"
+	at := func(m int) []CellRef { return cells(exp, []string{"cpu/paper"}, dominationParams(m)) }
+	return []Need{domExactNeeds(exp+"#values", exp, "cpu/paper", s, o),
+		byScale(exp+"#alg1-time", s, at(12), at(min(9, domLargest(exp, s, o))))}
+}
+
+func domFormulaNeeds(s Scale, o Options) []Need {
+	const exp, impl = "domination/formula", "cuda/sparse|cpu/sparse"
+	all := caseCells(exp, s, o, []string{impl}, nil)
+	small := caseCells(exp, s, o, []string{impl}, atMost("m", 7))
+	var large []CellRef // m = 8..12
+	for _, c := range all {
+		if m := intOf(c.Params, "m"); m >= 8 && m <= 12 {
+			large = append(large, c)
+		}
+	}
+	if len(large) == 0 { // quick scale: m <= 7 only
+		large = small
+	}
+	var out []Need
+	for _, id := range []string{"regular", "n-mod-3", "exceptions"} {
+		out = append(out, byScale(exp+"#"+id, s, large, nil))
+	}
+	return append(out,
+		byScale(exp+"#c5", s, all, small),
+		byScale(exp+"#alpha-at-most-2", s, all, small),
+		byScale(exp+"#small-m", s, small, nil))
 }
 
 // domTableNeeds are the needs of Table 3, 4 or 6: its exact values and
@@ -160,6 +245,10 @@ func domTable1Needs(s Scale, o Options) []Need {
 func domTableNeeds(exp string) func(Scale, Options) []Need {
 	return func(s Scale, o Options) []Need {
 		out := []Need{domExactNeeds(exp+"#values", exp, "cuda/sparse|cpu/sparse", s, o)}
+		if exp == "domination/table3" {
+			out = append(out, domExactNeeds(exp+"#dense-from-third", exp, "cuda/sparse|cpu/sparse", s, o),
+				domExactNeeds(exp+"#r0-plus-a", exp, "cuda/sparse|cpu/sparse", s, o))
+		}
 		impls := []string{domWholeSeq, domWholePar}
 		if exp == "domination/table6" {
 			impls = impls[:1]
@@ -179,8 +268,17 @@ func domTable2Needs(s Scale, o Options) []Need {
 	if len(ms) == 0 {
 		return nil
 	}
-	least := at(intOf(ms[0].Params, "m"))
-	return []Need{byScale(exp+"#gpu-time", s, at(12), least)}
+	first := intOf(ms[0].Params, "m")
+	least := at(first)
+	both := func(m int, impls ...string) []CellRef { return cells(exp, impls, dominationParams(m)) }
+	small := caseCells(exp, s, o, []string{"cpu/paper"}, atMost("m", 6))
+	return []Need{byScale(exp+"#gpu-time", s, at(12), least),
+		byScale(exp+"#seq-time", s, both(10, "cpu/paper"), both(first, "cpu/paper")),
+		byScale(exp+"#multicore-time", s, both(11, "cpu/fast"), both(first, "cpu/fast")),
+		byScale(exp+"#openmp-speedup", s, both(10, "cpu/paper", "cpu/fast"), both(first, "cpu/paper", "cpu/fast")),
+		byScale(exp+"#gpu-speedup", s, both(11, "cpu/fast", "cuda/paper"), both(first, "cpu/fast", "cuda/paper")),
+		byScale(exp+"#under-1s", s, small, nil),
+	}
 }
 
 func domTable5Needs(s Scale, o Options) []Need {
@@ -194,7 +292,8 @@ func domTable5Needs(s Scale, o Options) []Need {
 		out = append(out, byScale(exp+"#v"+strconv.Itoa(i+1), s, at(paperM[i]), at(first)))
 	}
 	both := func(m int) []CellRef { return cells(exp, []string{domV3, domV4}, dominationParams(m)) }
-	return append(out, byScale(exp+"#v4-faster", s, both(12), both(first)))
+	return append(out, byScale(exp+"#v4-faster", s, both(12), both(first)),
+		byScale(exp+"#openmp-beats-gpu", s, both(12), both(first)))
 }
 
 // ---- Rote (003) ----
@@ -202,7 +301,7 @@ func domTable5Needs(s Scale, o Options) []Need {
 // apspSystolicIDs are the claims of apsp/systolic read from the simulated
 // arrays of every n, and those read from the sweep.
 var (
-	apspArrayIDs = []string{"processors", "c11-step", "cnn-step", "utilization-gje0", "utilization-gje1"}
+	apspArrayIDs = []string{"processors", "c11-step", "cnn-step", "utilization-gje0", "utilization-gje1", "two-thirds-idle"}
 	apspSweepIDs = []string{"gje1-m", "wedge", "uni-steps", "uni-processors", "lower-bound", "active-nodes", "sched-gje0", "sched-gje1"}
 )
 
@@ -218,6 +317,18 @@ func apspSystolicNeeds(s Scale, o Options) []Need {
 		out = append(out, byScale(exp+"#"+id, s, sweep, nil))
 	}
 	return out
+}
+
+func apspSemiringNeeds(s Scale, o Options) []Need {
+	const exp = "apsp/semirings"
+	all := caseCells(exp, s, o, []string{"cpu/sgje"}, nil)
+	least := caseCells(exp, s, o, []string{"cpu/sgje"}, atMost("n", apspSemiringSizes(s)[0]))
+	return []Need{byScale(exp+"#op-counts", s, all, least), byScale(exp+"#instances", s, all, least)}
+}
+
+func apspBlockedNeeds(s Scale, o Options) []Need {
+	const exp = "apsp/blocked"
+	return []Need{byScale(exp+"#decomposition", s, caseCells(exp, s, o, []string{"cpu/fast"}, nil), nil)}
 }
 
 // ---- Treefix (004) ----
@@ -254,10 +365,62 @@ func treefixFig7Needs(s Scale, o Options) []Need {
 		}
 		out = append(out, byScale(exp+"#"+shape, s, paper, at(max(largest/16, 1))))
 	}
-	return out
+	return append(out, treefixFig7MoreNeeds(s, o)...)
+}
+
+// treefixFig7At lists fig7's cells of impls on the shapes at size n (the
+// paper's 2^24 at paper scale, else the largest of the scale).
+func treefixFig7At(s Scale, o Options, impls []string, n int, shapes ...string) []CellRef {
+	return caseCells("treefix/fig7", s, o, impls, func(p bench.Params) bool {
+		return slices.Contains(shapes, p.Get("tree")) && intOf(p, "n") == n
+	})
+}
+
+func treefixFig7MoreNeeds(s Scale, o Options) []Need {
+	sizes := fig7Sizes(s)
+	top := sizes[len(sizes)-1]
+	less := sizes[max(len(sizes)-5, 0)] // 1/16 of the largest at paper scale
+	slow := []string{cudatreefix.Parallel, cputreefix.Sequential}
+	vec := []string{cudatreefix.Vectorial}
+	return []Need{
+		byScale("treefix/fig7#parallel-slow-caterpillar", s, treefixFig7At(s, o, slow, top, "caterpillar"), treefixFig7At(s, o, slow, less, "caterpillar")),
+		byScale("treefix/fig7#vectorial-insensitive", s, treefixFig7At(s, o, vec, top, "star", "caterpillar"), treefixFig7At(s, o, vec, less, "star", "caterpillar")),
+	}
+}
+
+func treefixFig4Needs(s Scale, o Options) []Need {
+	const exp = "treefix/fig4"
+	gpu := []string{cudatreefix.Parallel, cudatreefix.Vectorial}
+	all := caseCells(exp, s, o, gpu, nil)
+	sizes := fig7Sizes(s)
+	extremes := treefixFig7At(s, o, gpu, sizes[len(sizes)-1], "star", "caterpillar")
+	tree := func(impls []string, names ...string) []CellRef {
+		return caseCells(exp, s, o, impls, func(p bench.Params) bool { return slices.Contains(names, p.Get("tree")) })
+	}
+	largest := trees.Table1[len(trees.Table1)-1].Name
+	return []Need{
+		byScale(exp+"#vectorial-faster", s, append(slices.Clone(all), extremes...), nil),
+		byScale(exp+"#vectorial-grows", s, caseCells(exp, s, o, gpu[1:], nil), nil),
+		byScale(exp+"#cage15-faster", s, tree(gpu[:1], "cage15", "nlpkkt120"), nil),
+		byScale(exp+"#transfers-same", s, tree(gpu, largest), nil),
+		byScale(exp+"#integer-exact", s, all, nil),
+	}
+}
+
+func treefixFig5Needs(s Scale, o Options) []Need {
+	const exp = "treefix/fig5"
+	largest := trees.Table1[len(trees.Table1)-1].Name
+	c := caseCells(exp, s, o, []string{cputreefix.Sequential, cudatreefix.Vectorial}, func(p bench.Params) bool { return p.Get("tree") == largest })
+	return []Need{byScale(exp+"#vectorial-60x", s, c, nil)}
+}
+
+func treefixTable1Needs(s Scale, o Options) []Need {
+	const exp = "treefix/table1"
+	return []Need{byScale(exp+"#trees", s, caseCells(exp, s, o, []string{cpuBuild}, nil), nil)}
 }
 
 func treefixAccuracyNeeds(s Scale, o Options) []Need {
 	impls := []string{cputreefix.Vectorial, cputreefix.Parallel, cudatreefix.Vectorial, cudatreefix.Parallel}
-	return []Need{byScale("treefix/accuracy#2-bits", s, caseCells("treefix/accuracy", s, o, impls, nil), nil)}
+	all := caseCells("treefix/accuracy", s, o, impls, nil)
+	return []Need{byScale("treefix/accuracy#2-bits", s, all, nil), byScale("treefix/accuracy#vectorial-less-accurate", s, all, nil)}
 }

@@ -1,7 +1,8 @@
 // Package results embeds the papers' own tables (results/paper/*.json), in
 // the result-file schema, so every experiment can print its table beside the
-// paper's numbers and `compare` can treat a paper as a machine. Measured runs
-// live beside them in one folder per machine.
+// paper's numbers and `compare` can treat a paper as a machine, and the
+// catalogue of the papers' claims (results/paper/claims.json, Claims).
+// Measured runs live beside them in one folder per machine.
 package results
 
 import (
@@ -25,6 +26,9 @@ func Paper() ([]*bench.File, error) {
 	sort.Strings(names)
 	out := make([]*bench.File, 0, len(names))
 	for _, name := range names {
+		if name == claimsFile {
+			continue // the claims catalogue (claims.go), not a result file
+		}
 		data, err := paperFS.ReadFile(name)
 		if err != nil {
 			return nil, err

@@ -1,0 +1,81 @@
+package experiments
+
+import (
+	"testing"
+
+	"github.com/semibench/semibench/results"
+)
+
+// TestCatalogueRows holds the claims catalogue (results/paper/claims.json)
+// and the claim rows to one another: every catalogued claim has exactly
+// one row and every row a catalogued claim; a claim with a rule is
+// computed by the experiment the catalogue names, and a claim without one
+// is not testable, with the catalogue's reason.
+func TestCatalogueRows(t *testing.T) {
+	cat, err := results.Claims()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ruleOf := map[string]string{} // claim ID -> the experiment whose rule gives it
+	for _, e := range All() {
+		if e.Claims == nil {
+			continue
+		}
+		for _, c := range e.Claims(nil) {
+			if prev, ok := ruleOf[c.ID]; ok {
+				t.Errorf("claim %s has rules in %s and %s", c.ID, prev, e.Name)
+			}
+			ruleOf[c.ID] = e.Name
+		}
+	}
+	rows := map[string][]Claim{}
+	for _, c := range AllClaims(nil) {
+		rows[c.ID] = append(rows[c.ID], c)
+	}
+	inCat := map[string]bool{}
+	for _, cc := range cat {
+		inCat[cc.ID] = true
+		rs := rows[cc.ID]
+		if len(rs) != 1 {
+			t.Errorf("%s: %d rows, want 1", cc.ID, len(rs))
+			continue
+		}
+		r := rs[0]
+		if r.Where != cc.WhereText() || r.Paper != paperNames[cc.Paper] || r.Paper == "" {
+			t.Errorf("%s: row placed at %q of %q, the catalogue says %q of %s", cc.ID, r.Where, r.Paper, cc.WhereText(), cc.Paper)
+		}
+		switch exp, ruled := ruleOf[cc.ID]; {
+		case cc.Untestable != "":
+			if ruled || r.Verdict != NotTestable || r.Reason != cc.Untestable {
+				t.Errorf("%s: untestable in the catalogue, but its row is %s (%s) and a rule in %q", cc.ID, r.Verdict, r.Reason, exp)
+			}
+		case !ruled:
+			t.Errorf("%s: no experiment's rule gives it (the catalogue names %s)", cc.ID, cc.Experiment)
+		case exp != cc.Experiment:
+			t.Errorf("%s: its rule is in %s, the catalogue names %s", cc.ID, exp, cc.Experiment)
+		case r.Verdict == NotTestable:
+			t.Errorf("%s: a rule's row says not testable", cc.ID)
+		}
+	}
+	for id := range rows {
+		if !inCat[id] {
+			t.Errorf("claim %s is not in results/paper/claims.json", id)
+		}
+	}
+}
+
+// TestNotTestableVerdicts: a not-testable row keeps its verdict through
+// Judge at every scale and schema, is never scored, and counts apart.
+func TestNotTestableVerdicts(t *testing.T) {
+	for _, schema := range []int{1, 2} {
+		for _, c := range Judge(nil, Paper, schema) {
+			cc, _ := results.ClaimByID(c.ID)
+			if (cc.Untestable != "") != (c.Verdict == NotTestable) {
+				t.Errorf("schema %d: %s is %s", schema, c.ID, c.Verdict)
+			}
+			if c.Verdict == NotTestable && (c.Verdict.Scored() || c.Verdict.Decided() || c.Rerun != "") {
+				t.Errorf("%s: a not-testable row scored, decided or with a re-run: %+v", c.ID, c)
+			}
+		}
+	}
+}

@@ -1,0 +1,137 @@
+package results
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+)
+
+// claimsFile is the catalogue's path inside the embedded paper folder; it
+// is no result file, so Paper skips it.
+const claimsFile = "paper/claims.json"
+
+//go:embed paper/claims.json
+var claimsJSON []byte
+
+// CatalogueClaim is one claim of a paper as the catalogue
+// (results/paper/claims.json) transcribes it: where the paper states it,
+// in a few words, with the paper's own figure.
+type CatalogueClaim struct {
+	// ID names the claim's row in the verdicts ("kleene/table2#growth").
+	ID string `json:"id"`
+	// Paper is the paper's file in shared/papers.
+	Paper string `json:"paper"`
+	// Where is the section, table or figure that states the claim.
+	Where string `json:"where"`
+	// Page is the page, only where the paper's text shows one.
+	Page string `json:"page,omitempty"`
+	// Claim is the claim in a few words.
+	Claim string `json:"claim"`
+	// Figure is the paper's figure for the claim.
+	Figure Figure `json:"figure"`
+	// Experiment is the experiment whose rule decides the claim; empty
+	// for a claim no cell can decide.
+	Experiment string `json:"experiment,omitempty"`
+	// Untestable says why no cell can decide the claim (a statement about
+	// the authors' hardware, another paper's result, a conjecture); empty
+	// for a claim with a rule.
+	Untestable string `json:"untestable,omitempty"`
+}
+
+// Figure is a paper's figure for a claim: as the paper gives it, the
+// number a rule compares with (when one does), and where it is read.
+type Figure struct {
+	Text string `json:"text"`
+	// Value is the number a rule reads; nil when the rule reads none or
+	// reads the paper's transcribed table named in Source.
+	Value  *float64 `json:"value,omitempty"`
+	Source string   `json:"source"`
+}
+
+// WhereText is the claim's place in the paper with its page when the text
+// shows one: "section 5, Table 2 (p. 57)".
+func (c CatalogueClaim) WhereText() string {
+	if c.Page == "" {
+		return c.Where
+	}
+	return c.Where + " (p. " + c.Page + ")"
+}
+
+// catalogue is the decoded catalogue, read once.
+var catalogue = sync.OnceValues(func() ([]CatalogueClaim, error) { return decodeClaims(claimsJSON) })
+
+// Claims returns the catalogue of every claim of the five papers, in its
+// order (by paper).
+func Claims() ([]CatalogueClaim, error) {
+	cs, err := catalogue()
+	if err != nil {
+		return nil, err
+	}
+	return append([]CatalogueClaim(nil), cs...), nil
+}
+
+// ClaimByID returns the catalogue's claim of that ID.
+func ClaimByID(id string) (CatalogueClaim, bool) {
+	cs, _ := catalogue() // the embedded catalogue is tested; never fails in a built binary
+	for _, c := range cs {
+		if c.ID == id {
+			return c, true
+		}
+	}
+	return CatalogueClaim{}, false
+}
+
+// PaperValue is the number the paper gives for a claim (its figure's
+// value), or NaN when the catalogue has none: a rule that compares with
+// NaN gives no verdict.
+func PaperValue(id string) float64 {
+	c, ok := ClaimByID(id)
+	if !ok || c.Figure.Value == nil {
+		return math.NaN()
+	}
+	return *c.Figure.Value
+}
+
+// decodeClaims reads a catalogue strictly: no unknown field, every claim
+// with an ID (unique), a paper, a place, the claim, a figure and its
+// source, and either an experiment or the reason it is untestable, not
+// both.
+func decodeClaims(data []byte) ([]CatalogueClaim, error) {
+	var doc struct {
+		About  string           `json:"about"`
+		Claims []CatalogueClaim `json:"claims"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("results/%s: %w", claimsFile, err)
+	}
+	seen := map[string]bool{}
+	for i, c := range doc.Claims {
+		var missing []string
+		for _, f := range []struct{ name, v string }{{"id", c.ID}, {"paper", c.Paper}, {"where", c.Where}, {"claim", c.Claim},
+			{"figure.text", c.Figure.Text}, {"figure.source", c.Figure.Source}} {
+			if strings.TrimSpace(f.v) == "" {
+				missing = append(missing, f.name)
+			}
+		}
+		if len(missing) > 0 {
+			return nil, fmt.Errorf("results/%s: claim %d (%q) lacks %s", claimsFile, i+1, c.ID, strings.Join(missing, ", "))
+		}
+		if seen[c.ID] {
+			return nil, fmt.Errorf("results/%s: claim %s repeated", claimsFile, c.ID)
+		}
+		seen[c.ID] = true
+		if (c.Experiment == "") == (c.Untestable == "") {
+			return nil, fmt.Errorf("results/%s: claim %s needs either an experiment or the reason it is untestable, not both", claimsFile, c.ID)
+		}
+		if v := c.Figure.Value; v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0)) {
+			return nil, fmt.Errorf("results/%s: claim %s: figure value %v", claimsFile, c.ID, *v)
+		}
+	}
+	return doc.Claims, nil
+}
