@@ -28,13 +28,10 @@ func domSeries(name string, idx Cells, exp, impl, phase string, ms []int) report
 // (hollow) beside our products' totals, log y.
 func dominationTable2Plots(run []bench.Record) []report.Plot {
 	const exp = "domination/table2"
-	own := ofExperiment(run, exp)
+	own, rc, pc, ms := domPlotRecords(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
-	paper, _ := results.PaperRecords(exp)
-	pc, rc := IndexRecords(paper), IndexRecords(own)
-	ms := dominationRowsOf(own, paper)
 	pl := report.Plot{Name: "domination-table2", Title: plotTitle("Algorithm 2 (50 (min,+) powers of A(D_m)): time vs m, the paper's beside ours", dominationSrc+", Table 2"),
 		XLabel: "m (the grid's P_m side)", YLabel: "time (ms)", LogY: true,
 		Notes: append([]string{"paper (hollow markers): its Algorithm 2 running times on an EPYC 7642 (sequential, 48 OpenMP threads) and a V100; ours: total, the same span (see the table's notes)"},
@@ -54,13 +51,10 @@ func dominationTable2Plots(run []bench.Record) []report.Plot {
 // colour, log y.
 func dominationTable5Plots(run []bench.Record) []report.Plot {
 	const exp = "domination/table5"
-	own := ofExperiment(run, exp)
+	own, rc, pc, ms := domPlotRecords(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
-	paper, _ := results.PaperRecords(exp)
-	pc, rc := IndexRecords(paper), IndexRecords(own)
-	ms := dominationRowsOf(own, paper)
 	pl := report.Plot{Name: "domination-table5", Title: plotTitle("Total of Algorithms 2-5 vs m, the paper's versions 1-4 beside ours", dominationSrc+", Table 5"),
 		XLabel: "m (the grid's P_m side)", YLabel: "total time (ms)", LogY: true,
 		Notes: append([]string{"paper (hollow markers): its total running times, versions 1 sequential, 2 OpenMP (48 cores), 3 GPU, 4 GPU + OpenMP; ours (lines): the same versions, K = 50 powers, whole matrices, in the version's colour"},
@@ -80,4 +74,12 @@ func dominationTable5Plots(run []bench.Record) []report.Plot {
 		}
 	}
 	return plotsWithNotes(pl)
+}
+
+// domPlotRecords is what a 2-domination figure draws from: the run's
+// records of exp, indexed, the paper's, indexed, and the m of either.
+func domPlotRecords(run []bench.Record, exp string) (own []bench.Record, rc, pc Cells, ms []int) {
+	paper, _ := results.PaperRecords(exp)
+	own = ofExperiment(run, exp)
+	return own, IndexRecords(own), IndexRecords(paper), dominationRowsOf(own, paper)
 }
