@@ -36,7 +36,7 @@ COMMIT  := $(shell test "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CUR
 DIRTY   := $(if $(COMMIT),$(shell git status --porcelain 2>/dev/null | head -n 1))
 BUILDFLAGS := $(if $(COMMIT),-buildvcs=true -ldflags=-X=github.com/semibench/semibench/bench.linkedCommit=$(COMMIT)$(if $(DIRTY),+dirty),-buildvcs=false)
 
-.PHONY: build install test test-simd bench-builds reproduce reproduce-doc quick lint ptx clean
+.PHONY: build install test test-simd test-gpu gpu-tests bench-builds reproduce reproduce-doc quick lint ptx clean
 
 build:
 	$(SIMD_ENV) $(GO) build $(BUILDFLAGS) -o $(BIN) ./cmd/semibench
@@ -95,6 +95,27 @@ lint:
 # Regenerate the fallback PTX (kernels/ptx) with NVRTC, stamped by source hash.
 ptx:
 	$(GO) run ./cmd/semibench kernels export
+
+# The GPU tests. `make gpu-tests` compiles the test binary of every package
+# with GPU code (impls/cuda/... and kernels) into bin/gputest/, with no GPU
+# needed; scripts/test-gpu.sh runs them, each in its package's folder, and
+# needs a GPU and its driver but no Go. `make test-gpu` does both on a
+# machine that has Go and a GPU. A test binary without a GPU skips its GPU
+# tests, so a run here passes and proves nothing: the script refuses to
+# run where no NVIDIA driver is loaded.
+GPU_PKGS := $(shell $(GO) list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./impls/cuda/... ./kernels 2>/dev/null)
+MODULE   := $(shell $(GO) list -m 2>/dev/null)
+
+gpu-tests:
+	@mkdir -p bin/gputest
+	@for p in $(GPU_PKGS); do \
+		rel=$${p#$(MODULE)/}; \
+		CGO_ENABLED=0 $(GO) test -c -ldflags='-s -w' -o bin/gputest/$$(echo $$rel | tr / _).test ./$$rel || exit 1; \
+	done
+	@ls bin/gputest
+
+test-gpu: gpu-tests
+	bash scripts/test-gpu.sh bin/gputest
 
 clean:
 	rm -rf bin
