@@ -2,6 +2,8 @@ package nvrtc
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -36,14 +38,14 @@ func TestCompile(t *testing.T) {
 		t.Fatalf("Version: %q, %v", v, err)
 	}
 	t.Logf("NVRTC %s from %s", v, Path())
-	out, err := Compile(`extern "C" __global__ void k(float* x) { x[threadIdx.x] += 1.0f; }`, "k.cu", nil, []string{"--gpu-architecture=compute_70"})
+	out, err := Compile(`extern "C" __global__ void k(float* x) { x[threadIdx.x] += 1.0f; }`, "k.cu", nil, []string{oldestArch(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if out.Cubin || !strings.Contains(string(out.Code), ".entry k") {
 		t.Errorf("expected PTX with entry k, got cubin=%v", out.Cubin)
 	}
-	_, err = Compile(`extern "C" __global__ void k(float* x) { x[threadIdx.x] += undefined_name; }`, "bad.cu", nil, []string{"--gpu-architecture=compute_70"})
+	_, err = Compile(`extern "C" __global__ void k(float* x) { x[threadIdx.x] += undefined_name; }`, "bad.cu", nil, []string{oldestArch(t)})
 	var e *Error
 	if !errors.As(err, &e) || e.Call != "nvrtcCompileProgram" || !strings.Contains(e.Log, "undefined_name") {
 		t.Fatalf("compile error should carry the log: %v", err)
@@ -70,14 +72,14 @@ func TestCompileHeaders(t *testing.T) {
 		{Name: "outer.cuh", Code: "#include \"inner.cuh\"\n__device__ float twice(float v) { return 2.0f * v; }\n"},
 		{Name: "inner.cuh", Code: "#define INNER 3.0f\n"},
 	}
-	out, err := Compile(src, "k.cu", headers, []string{"--gpu-architecture=compute_70"})
+	out, err := Compile(src, "k.cu", headers, []string{oldestArch(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(out.Code), ".entry k") {
 		t.Error("expected PTX with entry k")
 	}
-	_, err = Compile(src, "k.cu", headers[:1], []string{"--gpu-architecture=compute_70"})
+	_, err = Compile(src, "k.cu", headers[:1], []string{oldestArch(t)})
 	var e *Error
 	if !errors.As(err, &e) || !strings.Contains(e.Log, "inner.cuh") {
 		t.Fatalf("a missing header must fail with the log naming it: %v", err)
@@ -104,4 +106,16 @@ func TestNotFoundMessage(t *testing.T) {
 	} else if err != nil && strings.Contains(err.Error(), "; ;") {
 		t.Errorf("Load: empty reason in %q", err)
 	}
+}
+
+// oldestArch is the option that targets the oldest virtual architecture this
+// NVRTC supports: compute_70 stopped compiling with NVRTC 13 (sm_75 up).
+func oldestArch(t *testing.T) string {
+	t.Helper()
+	archs, err := SupportedArchs()
+	if err != nil || len(archs) == 0 {
+		t.Logf("supported archs unknown (%v): compute_70", err)
+		return "--gpu-architecture=compute_70"
+	}
+	return fmt.Sprintf("--gpu-architecture=compute_%d", slices.Min(archs))
 }
