@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/semibench/semibench/semiring"
+	"github.com/semibench/semibench/problems/apsp/semiring"
 )
 
 // Design selects the array: GJE0 (one register per connection) or GJE1
