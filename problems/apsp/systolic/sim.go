@@ -216,12 +216,91 @@ type inputEvent struct {
 	id   int32
 }
 
+// registers are the array's output registers at the end of a step.
+type registers[T any] struct {
+	up     []reg[T] // lanes registers per processor: its upward output(s)
+	dr, dl []reg[T] // down-right and down-left outputs
+}
+
+// clear empties every register.
+func (st *registers[T]) clear(empty reg[T]) {
+	for i := range st.up {
+		st.up[i] = empty
+	}
+	for i := range st.dr {
+		st.dr[i] = empty
+		st.dl[i] = empty
+	}
+}
+
+// sim is one simulation in progress: the array, its registers between two
+// steps, the input schedule, and the Run it fills.
+type sim[T any] struct {
+	arr       *Array
+	n, s, nn  int // the order, s = n+1 processors a side, n²
+	lanes     int // registers on a vertical connection: 1 (GJE0) or 2 (GJE1)
+	ops       Ops[T]
+	mats      [][]T
+	cfg       Config
+	r         *Run[T]
+	inputs    map[int][]inputEvent // the data put on input lines, by step
+	last      int                  // the last step of the input schedule
+	remaining int                  // elements not yet out
+	cur, next registers[T]         // read at the step, written by it
+	empty     reg[T]
+	inputAt   []int32 // the datum on each processor's input line, or -1
+	active    int     // processors that computed in the current step
+}
+
 // Simulate runs the n×n matrices mats (row-major, mats[m][i*n+j] the
 // weight of the arc i+1 -> j+1) through the array, step by step, and
 // returns their closures as they leave the array with the statistics. An
 // undefined star (or, for InverseOps, a zero pivot) stops it with an error
 // naming the matrix and the pivot.
+//
+// Each step has three phases (Steps in the package documentation): the
+// data due at the step are put on the input lines (feed), every processor
+// reads what its neighbours wrote in the step before and acts by its type
+// of Fig. 2 (sweep), and the registers written become the next step's
+// inputs (latch).
 func Simulate[T any](ctx context.Context, n int, ops Ops[T], mats [][]T, cfg Config) (*Run[T], error) {
+	x, err := newSim(n, ops, mats, cfg)
+	if err != nil {
+		return nil, err
+	}
+	x.schedule()
+	start := time.Now()
+	t := 0
+	for x.remaining > 0 {
+		t++
+		if t%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		if t > x.last+8*n+8 {
+			return nil, fmt.Errorf("systolic: %d elements never left the array (step %d; first conflict: %s)", x.remaining, t, x.r.FirstConflict)
+		}
+		in := x.inputs[t]
+		if err := x.feed(t, in); err != nil {
+			return nil, err
+		}
+		if err := x.sweep(t); err != nil {
+			return nil, err
+		}
+		x.latch(t, in)
+	}
+	r := x.r
+	r.Elapsed = time.Since(start)
+	r.Steps = t
+	// Active[0] is step 1; prepend step 0 (only the input line is written).
+	r.Active = append([]int{0}, r.Active...)
+	return r, nil
+}
+
+// newSim checks the configuration and the matrices' orders and sets up the
+// array, its empty registers and the Run.
+func newSim[T any](n int, ops Ops[T], mats [][]T, cfg Config) (*sim[T], error) {
 	arr, err := NewArray(n)
 	if err != nil {
 		return nil, err
@@ -239,342 +318,381 @@ func Simulate[T any](ctx context.Context, n int, ops Ops[T], mats [][]T, cfg Con
 			return nil, fmt.Errorf("systolic: matrix %d has %d elements, want m² for an order m from 1 to %d", m, len(x), n)
 		}
 	}
-	s := n + 1
-	nn := n * n
-	period := cfg.Design.Period(n)
-	r := &Run[T]{N: n, Matrices: len(mats), Sizes: sizes, Design: cfg.Design, Tracks: cfg.Tracks, Processors: arr.Processors(),
+	x := &sim[T]{arr: arr, n: n, s: n + 1, nn: n * n, lanes: 1, ops: ops, mats: mats, cfg: cfg,
+		inputs: map[int][]inputEvent{}, empty: reg[T]{v: ops.Zero, id: -1}}
+	if cfg.Design == GJE1 {
+		x.lanes = 2
+	}
+	x.r = &Run[T]{N: n, Matrices: len(mats), Sizes: sizes, Design: cfg.Design, Tracks: cfg.Tracks, Processors: arr.Processors(),
 		Window: cfg.Window, In: make([]int, len(mats)), Out: make([][]int, len(mats)), Result: make([][]T, len(mats)),
 		ActiveNodes: make([][]int, len(mats))}
-	remaining := 0
-	// The input schedule: element (i, j) of matrix m is put on its line at
-	// In[m] + EntryStep and handled by its entry processor one step later.
-	events := map[int][]inputEvent{}
-	last := 0
-	for m := range mats {
-		if cfg.Starts != nil {
-			r.In[m] = cfg.Starts[m]
+	P := x.s * x.s
+	for _, st := range []*registers[T]{&x.cur, &x.next} {
+		*st = registers[T]{up: make([]reg[T], P*x.lanes), dr: make([]reg[T], P), dl: make([]reg[T], P)}
+		st.clear(x.empty)
+	}
+	if cfg.Occupancy {
+		x.r.Occupancy = make([][]uint64, P*(x.lanes+3))
+	}
+	x.inputAt = make([]int32, P)
+	for i := range x.inputAt {
+		x.inputAt[i] = -1
+	}
+	return x, nil
+}
+
+// schedule is the input schedule (Fig. 1 on the tracks, or Config.Starts):
+// element (i, j) of matrix m is put on its line at In[m] + EntryStep and
+// handled by its entry processor one step later.
+func (x *sim[T]) schedule() {
+	r := x.r
+	for m := range x.mats {
+		if x.cfg.Starts != nil {
+			r.In[m] = x.cfg.Starts[m]
 		} else {
-			r.In[m] = m%cfg.Tracks + (m/cfg.Tracks)*period
+			r.In[m] = m%x.cfg.Tracks + (m/x.cfg.Tracks)*x.cfg.Design.Period(x.n)
 		}
-		sz := sizes[m]
+		sz := r.Sizes[m]
 		r.Out[m] = make([]int, sz*sz)
 		r.Result[m] = make([]T, sz*sz)
 		r.ActiveNodes[m] = make([]int, sz*sz)
-		remaining += sz * sz
+		x.remaining += sz * sz
 		for i := 1; i <= sz; i++ {
 			for j := 1; j <= sz; j++ {
 				t := r.In[m] + EntryStep(i, j) + 1
 				p, q := EntryProcessor(i, j)
-				events[t] = append(events[t], inputEvent{proc: p*s + q, id: int32(m*nn + (i-1)*n + (j - 1))})
-				last = max(last, t)
+				x.inputs[t] = append(x.inputs[t], inputEvent{proc: p*x.s + q, id: int32(m*x.nn + (i-1)*x.n + (j - 1))})
+				x.last = max(x.last, t)
 			}
 		}
 	}
-	lanes := 1
-	if cfg.Design == GJE1 {
-		lanes = 2
-	}
-	P := s * s
-	type state struct {
-		up     []reg[T] // lanes registers per processor: its upward output(s)
-		dr, dl []reg[T] // down-right and down-left outputs
-	}
-	cur := state{up: make([]reg[T], P*lanes), dr: make([]reg[T], P), dl: make([]reg[T], P)}
-	next := state{up: make([]reg[T], P*lanes), dr: make([]reg[T], P), dl: make([]reg[T], P)}
-	empty := reg[T]{v: ops.Zero, id: -1}
-	fill := func(st *state) {
-		for i := range st.up {
-			st.up[i] = empty
+}
+
+// feed puts the data due at step t on their input lines and empties the
+// registers the step writes.
+func (x *sim[T]) feed(t int, in []inputEvent) error {
+	for _, ev := range in {
+		if x.inputAt[ev.proc] >= 0 {
+			return fmt.Errorf("systolic: two inputs for one line at step %d", t)
 		}
-		for i := range st.dr {
-			st.dr[i] = empty
-			st.dl[i] = empty
-		}
+		x.inputAt[ev.proc] = ev.id
 	}
-	fill(&cur)
-	fill(&next)
-	conflict := func(t, p, q int, format string, args ...any) {
-		if r.Conflicts == 0 {
-			r.FirstConflict = fmt.Sprintf("step %d, P(%d,%d) %v: %s", t, p, q, arr.Kind(p, q), fmt.Sprintf(format, args...))
-		}
-		r.Conflicts++
-	}
-	laneOf := func(c reg[T]) int {
-		if lanes == 2 && c.cnt == 2 {
-			return 1
-		}
-		return 0
-	}
-	// sendUp puts c on processor idx's upward output, in its lane.
-	sendUp := func(t, p, q, idx int, c reg[T]) {
-		l := laneOf(c)
-		if next.up[idx*lanes+l].id >= 0 {
-			conflict(t, p, q, "two data for one upward register")
-			return
-		}
-		next.up[idx*lanes+l] = c
-	}
-	// elem returns matrix m and the element's index in Out[m] of a datum.
-	elem := func(id int32) (m, e int) {
-		m, e = int(id)/nn, int(id)%nn
-		return m, (e/n)*sizes[m] + e%n
-	}
-	output := func(t int, c reg[T]) {
-		m, e := elem(c.id)
-		r.Out[m][e] = t
-		r.Result[m][e] = c.v
-		remaining--
-	}
-	// did records a computation changing datum id at P(p, q), step t.
-	did := func(t, p, q int, id int32) {
-		m, e := elem(id)
-		r.ActiveNodes[m][e]++
-		r.Ops++
-		if t >= cfg.Window[0] && t < cfg.Window[0]+cfg.Window[1] {
-			r.WindowOps++
-		}
-		if cfg.Trace {
-			sz := sizes[m]
-			r.Events = append(r.Events, Event{T: t, P: p, Q: q, M: m, I: e/sz + 1, J: e%sz + 1})
-		}
-	}
-	if cfg.Occupancy {
-		r.Occupancy = make([][]uint64, P*(lanes+3))
-	}
-	occupy := func(reg, t int) {
-		o := r.Occupancy[reg]
-		for len(o) <= t/64 {
-			o = append(o, 0)
-		}
-		o[t/64] |= 1 << (t % 64)
-		r.Occupancy[reg] = o
-	}
+	x.next.clear(x.empty)
+	x.active = 0
+	return nil
+}
+
+// sweep runs every processor for step t: each reads its inputs from below
+// (the processor below, or the input line), from the top left (moving
+// down-right) and from the top right (moving down-left), and acts by its
+// type (Fig. 2).
+func (x *sim[T]) sweep(t int) error {
+	n, s := x.n, x.s
 	var below [2]reg[T]
-	inputAt := make([]int32, P)
-	for i := range inputAt {
-		inputAt[i] = -1
+	for p := 0; p <= n; p++ {
+		for q := 0; q <= n; q++ {
+			idx := p*s + q
+			nb := 0
+			if p > 0 && q > 0 {
+				for l := 0; l < x.lanes; l++ {
+					if c := x.cur.up[(idx-s-1)*x.lanes+l]; c.id >= 0 {
+						below[nb] = c
+						nb++
+					}
+				}
+			}
+			input := x.empty
+			if id := x.inputAt[idx]; id >= 0 {
+				m, e := x.elem(id)
+				input = reg[T]{v: x.mats[m][e], id: id}
+			}
+			a, b := x.empty, x.empty
+			if q < n {
+				a = x.cur.dr[idx+1]
+			}
+			if p < n {
+				b = x.cur.dl[idx+s]
+			}
+			pr := proc{t: t, p: p, q: q, idx: idx}
+			switch x.arr.kinds[idx] {
+			case A:
+				x.inner(pr, below[:nb], a, b)
+			case BI:
+				x.inputBorder(pr, input, a, b)
+			case DI:
+				x.inputDelay(pr, input, a, b)
+			case BO:
+				x.outputBorder(pr, below[:nb], b)
+			case DO:
+				if q == 0 && input.id >= 0 {
+					nb = 1
+					below[0] = input
+				}
+				x.outputDelay(pr, below[:nb], a)
+			case C:
+				if err := x.star(pr, below[:nb]); err != nil {
+					return err
+				}
+			case E:
+				x.corner(pr, input, a, b)
+			}
+		}
 	}
-	start := time.Now()
-	t := 0
-	for remaining > 0 {
-		t++
-		if t%64 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
+	return nil
+}
+
+// proc is the processor P(p, q) (register index idx) at step t.
+type proc struct{ t, p, q, idx int }
+
+// inner is type A: the c from below whose flag matches a's and b's
+// becomes c ⊕ a⊗b; every c goes on up, a down-right, b down-left.
+func (x *sim[T]) inner(pr proc, below []reg[T], a, b reg[T]) {
+	if a.id >= 0 && b.id >= 0 {
+		want := a.cnt + b.cnt - 2
+		hit := false
+		for i := range below {
+			if below[i].cnt == want {
+				below[i].v = x.ops.A(below[i].v, a.v, b.v)
+				x.did(pr, below[i].id)
+				hit = true
+				break
 			}
 		}
-		if t > last+8*n+8 {
-			return nil, fmt.Errorf("systolic: %d elements never left the array (step %d; first conflict: %s)", remaining, t, r.FirstConflict)
+		if hit {
+			x.active++
+		} else {
+			x.conflict(pr, "a (flag %d) and b (flag %d) meet without a c of flag %d", a.cnt, b.cnt, want)
 		}
-		active := 0
-		in := events[t]
-		for _, ev := range in {
-			if inputAt[ev.proc] >= 0 {
-				return nil, fmt.Errorf("systolic: two inputs for one line at step %d", t)
-			}
-			inputAt[ev.proc] = ev.id
-		}
-		for idx := range next.up {
-			next.up[idx] = empty
-		}
-		for idx := range next.dr {
-			next.dr[idx] = empty
-			next.dl[idx] = empty
-		}
-		for p := 0; p <= n; p++ {
-			for q := 0; q <= n; q++ {
-				idx := p*s + q
-				kind := arr.kinds[idx]
-				// Inputs: from below (the processor below, or the input line),
-				// from the top left (moving down-right), from the top right
-				// (moving down-left).
-				nb := 0
-				if p > 0 && q > 0 {
-					for l := 0; l < lanes; l++ {
-						if c := cur.up[(idx-s-1)*lanes+l]; c.id >= 0 {
-							below[nb] = c
-							nb++
-						}
-					}
-				}
-				input := empty
-				if id := inputAt[idx]; id >= 0 {
-					m, e := elem(id)
-					input = reg[T]{v: mats[m][e], id: id}
-				}
-				a, b := empty, empty
-				if q < n {
-					a = cur.dr[idx+1]
-				}
-				if p < n {
-					b = cur.dl[idx+s]
-				}
-				switch kind {
-				case A:
-					if a.id >= 0 && b.id >= 0 {
-						want := a.cnt + b.cnt - 2
-						hit := false
-						for x := 0; x < nb; x++ {
-							if below[x].cnt == want {
-								below[x].v = ops.A(below[x].v, a.v, b.v)
-								did(t, p, q, below[x].id)
-								hit = true
-								break
-							}
-						}
-						if hit {
-							active++
-						} else {
-							conflict(t, p, q, "a (flag %d) and b (flag %d) meet without a c of flag %d", a.cnt, b.cnt, want)
-						}
-					}
-					for x := 0; x < nb; x++ {
-						sendUp(t, p, q, idx, below[x])
-					}
-					next.dr[idx] = a
-					next.dl[idx] = b
-				case BI:
-					if b.id >= 0 {
-						if a.id < 0 {
-							conflict(t, p, q, "b arrives at the bottom-left edge without a diagonal element a")
-						} else {
-							b.v = ops.BI(a.v, b.v)
-							active++
-							did(t, p, q, b.id)
-						}
-						sendUp(t, p, q, idx, b)
-					}
-					if input.id >= 0 {
-						sendUp(t, p, q, idx, input)
-					}
-					next.dr[idx] = a
-				case DI:
-					if a.id >= 0 {
-						sendUp(t, p, q, idx, a)
-					}
-					if input.id >= 0 {
-						sendUp(t, p, q, idx, input)
-					}
-					if b.id >= 0 {
-						if p == 0 {
-							conflict(t, p, q, "a datum leaves the array down-left")
-						} else {
-							next.dl[idx] = b
-						}
-					}
-				case BO:
-					for x := 0; x < nb; x++ {
-						c := below[x]
-						if c.cnt == 2 {
-							output(t, c)
-							continue
-						}
-						if b.id < 0 {
-							conflict(t, p, q, "c (flag %d) reflected at the top-left edge without a diagonal element b", c.cnt)
-						} else {
-							c.v = ops.BO(c.v, b.v)
-							active++
-							did(t, p, q, c.id)
-						}
-						c.cnt++
-						if next.dr[idx].id >= 0 {
-							conflict(t, p, q, "two data for one down-right register")
-						}
-						next.dr[idx] = c
-					}
-					next.dl[idx] = b
-				case DO:
-					if q == 0 && input.id >= 0 {
-						nb = 1
-						below[0] = input
-					}
-					for x := 0; x < nb; x++ {
-						c := below[x]
-						if c.cnt == 2 {
-							output(t, c)
-							continue
-						}
-						c.cnt++
-						if next.dl[idx].id >= 0 {
-							conflict(t, p, q, "two data for one down-left register")
-						}
-						next.dl[idx] = c
-					}
-					if a.id >= 0 {
-						if q == 0 {
-							conflict(t, p, q, "a datum leaves the array down-right")
-						} else {
-							next.dr[idx] = a
-						}
-					}
-				case C:
-					for x := 0; x < nb; x++ {
-						c := below[x]
-						switch c.cnt {
-						case 2:
-							output(t, c)
-						case 0:
-							v, err := ops.C(c.v)
-							if err != nil {
-								m, e := elem(c.id)
-								return nil, fmt.Errorf("systolic: matrix %d, pivot (%d,%d), step %d: %w", m, e/sizes[m]+1, e%sizes[m]+1, t, err)
-							}
-							c.v = v
-							c.cnt = 1
-							active++
-							did(t, p, q, c.id)
-							next.dl[idx] = c
-						default:
-							conflict(t, p, q, "an element reaches the top corner with flag %d", c.cnt)
-						}
-					}
-				case E:
-					if b.id >= 0 {
-						b.cnt++
-						next.dr[idx] = b
-					}
-					if input.id >= 0 || a.id >= 0 {
-						conflict(t, p, q, "unexpected data at the left corner")
-					}
-				}
-			}
-		}
-		if cfg.Occupancy {
-			for i := range next.up {
-				if next.up[i].id >= 0 {
-					occupy(i, t)
-				}
-			}
-			for i := range next.dr {
-				if next.dr[i].id >= 0 {
-					occupy(P*lanes+i, t)
-				}
-				if next.dl[i].id >= 0 {
-					occupy(P*(lanes+1)+i, t)
-				}
-			}
-			for _, ev := range in {
-				occupy(P*(lanes+2)+ev.proc, t)
-			}
-		}
-		for _, ev := range in {
-			inputAt[ev.proc] = -1
-		}
-		r.Active = append(r.Active, active)
-		if t == cfg.Snapshot {
-			cells := snapshot(arr, func(idx int) (ups []reg[T], dr, dl reg[T]) {
-				return next.up[idx*lanes : (idx+1)*lanes], next.dr[idx], next.dl[idx]
-			})
-			r.Picture = textPicture(arr, t, cells)
-			r.PictureSVG = svgPicture(arr, t, cells)
-		}
-		cur, next = next, cur
 	}
-	r.Elapsed = time.Since(start)
-	r.Steps = t
-	// Active[0] is step 1; prepend step 0 (only the input line is written).
-	r.Active = append([]int{0}, r.Active...)
-	return r, nil
+	for _, c := range below {
+		x.sendUp(pr, c)
+	}
+	x.next.dr[pr.idx] = a
+	x.next.dl[pr.idx] = b
+}
+
+// inputBorder is type B_I (bottom-left edge): b arriving down-left becomes
+// a⊗b and is reflected up; the input goes up; a goes on down-right.
+func (x *sim[T]) inputBorder(pr proc, input, a, b reg[T]) {
+	if b.id >= 0 {
+		if a.id < 0 {
+			x.conflict(pr, "b arrives at the bottom-left edge without a diagonal element a")
+		} else {
+			b.v = x.ops.BI(a.v, b.v)
+			x.active++
+			x.did(pr, b.id)
+		}
+		x.sendUp(pr, b)
+	}
+	if input.id >= 0 {
+		x.sendUp(pr, input)
+	}
+	x.next.dr[pr.idx] = a
+}
+
+// inputDelay is type D_I (bottom-right edge and bottom corner): a and the
+// input are sent up; b goes on down-left.
+func (x *sim[T]) inputDelay(pr proc, input, a, b reg[T]) {
+	if a.id >= 0 {
+		x.sendUp(pr, a)
+	}
+	if input.id >= 0 {
+		x.sendUp(pr, input)
+	}
+	if b.id >= 0 {
+		if pr.p == 0 {
+			x.conflict(pr, "a datum leaves the array down-left")
+		} else {
+			x.next.dl[pr.idx] = b
+		}
+	}
+}
+
+// outputBorder is type B_O (top-left edge): a c of flag 2 leaves; one of
+// flag 0 or 1 becomes c⊗b and is reflected down-right; b goes on
+// down-left.
+func (x *sim[T]) outputBorder(pr proc, below []reg[T], b reg[T]) {
+	for _, c := range below {
+		if c.cnt == 2 {
+			x.output(pr.t, c)
+			continue
+		}
+		if b.id < 0 {
+			x.conflict(pr, "c (flag %d) reflected at the top-left edge without a diagonal element b", c.cnt)
+		} else {
+			c.v = x.ops.BO(c.v, b.v)
+			x.active++
+			x.did(pr, c.id)
+		}
+		c.cnt++
+		if x.next.dr[pr.idx].id >= 0 {
+			x.conflict(pr, "two data for one down-right register")
+		}
+		x.next.dr[pr.idx] = c
+	}
+	x.next.dl[pr.idx] = b
+}
+
+// outputDelay is type D_O (top-right edge and right corner): a c of flag
+// 2 leaves, one of flag 0 or 1 is reflected down-left; a goes on
+// down-right.
+func (x *sim[T]) outputDelay(pr proc, below []reg[T], a reg[T]) {
+	for _, c := range below {
+		if c.cnt == 2 {
+			x.output(pr.t, c)
+			continue
+		}
+		c.cnt++
+		if x.next.dl[pr.idx].id >= 0 {
+			x.conflict(pr, "two data for one down-left register")
+		}
+		x.next.dl[pr.idx] = c
+	}
+	if a.id >= 0 {
+		if pr.q == 0 {
+			x.conflict(pr, "a datum leaves the array down-right")
+		} else {
+			x.next.dr[pr.idx] = a
+		}
+	}
+}
+
+// star is type C (top corner): a c of flag 0 becomes c* and is reflected
+// down-left; one of flag 2 leaves.
+func (x *sim[T]) star(pr proc, below []reg[T]) error {
+	for _, c := range below {
+		switch c.cnt {
+		case 2:
+			x.output(pr.t, c)
+		case 0:
+			v, err := x.ops.C(c.v)
+			if err != nil {
+				m, e := x.elem(c.id)
+				sz := x.r.Sizes[m]
+				return fmt.Errorf("systolic: matrix %d, pivot (%d,%d), step %d: %w", m, e/sz+1, e%sz+1, pr.t, err)
+			}
+			c.v = v
+			c.cnt = 1
+			x.active++
+			x.did(pr, c.id)
+			x.next.dl[pr.idx] = c
+		default:
+			x.conflict(pr, "an element reaches the top corner with flag %d", c.cnt)
+		}
+	}
+	return nil
+}
+
+// corner is type E (left corner): b arriving down-left turns down-right,
+// its flag counting the top reflection of the merged turn.
+func (x *sim[T]) corner(pr proc, input, a, b reg[T]) {
+	if b.id >= 0 {
+		b.cnt++
+		x.next.dr[pr.idx] = b
+	}
+	if input.id >= 0 || a.id >= 0 {
+		x.conflict(pr, "unexpected data at the left corner")
+	}
+}
+
+// latch ends step t: it records the register occupancy, empties the input
+// lines, counts the active processors, draws the snapshot, and makes the
+// registers written the ones the next step reads.
+func (x *sim[T]) latch(t int, in []inputEvent) {
+	r, P, lanes := x.r, x.s*x.s, x.lanes
+	if x.cfg.Occupancy {
+		for i := range x.next.up {
+			if x.next.up[i].id >= 0 {
+				x.occupy(i, t)
+			}
+		}
+		for i := range x.next.dr {
+			if x.next.dr[i].id >= 0 {
+				x.occupy(P*lanes+i, t)
+			}
+			if x.next.dl[i].id >= 0 {
+				x.occupy(P*(lanes+1)+i, t)
+			}
+		}
+		for _, ev := range in {
+			x.occupy(P*(lanes+2)+ev.proc, t)
+		}
+	}
+	for _, ev := range in {
+		x.inputAt[ev.proc] = -1
+	}
+	r.Active = append(r.Active, x.active)
+	if t == x.cfg.Snapshot {
+		next := x.next
+		cells := snapshot(x.arr, func(idx int) (ups []reg[T], dr, dl reg[T]) {
+			return next.up[idx*lanes : (idx+1)*lanes], next.dr[idx], next.dl[idx]
+		})
+		r.Picture = textPicture(x.arr, t, cells)
+		r.PictureSVG = svgPicture(x.arr, t, cells)
+	}
+	x.cur, x.next = x.next, x.cur
+}
+
+// conflict counts an event the design rules out, keeping the first.
+func (x *sim[T]) conflict(pr proc, format string, args ...any) {
+	r := x.r
+	if r.Conflicts == 0 {
+		r.FirstConflict = fmt.Sprintf("step %d, P(%d,%d) %v: %s", pr.t, pr.p, pr.q, x.arr.Kind(pr.p, pr.q), fmt.Sprintf(format, args...))
+	}
+	r.Conflicts++
+}
+
+// sendUp puts c on the processor's upward output, in its lane (GJE1:
+// flag 2 in the second register).
+func (x *sim[T]) sendUp(pr proc, c reg[T]) {
+	l := 0
+	if x.lanes == 2 && c.cnt == 2 {
+		l = 1
+	}
+	if x.next.up[pr.idx*x.lanes+l].id >= 0 {
+		x.conflict(pr, "two data for one upward register")
+		return
+	}
+	x.next.up[pr.idx*x.lanes+l] = c
+}
+
+// elem returns matrix m and the element's index in Out[m] of a datum.
+func (x *sim[T]) elem(id int32) (m, e int) {
+	m, e = int(id)/x.nn, int(id)%x.nn
+	return m, (e/x.n)*x.r.Sizes[m] + e%x.n
+}
+
+// output records a datum leaving the array at step t.
+func (x *sim[T]) output(t int, c reg[T]) {
+	m, e := x.elem(c.id)
+	x.r.Out[m][e] = t
+	x.r.Result[m][e] = c.v
+	x.remaining--
+}
+
+// did records a computation changing datum id.
+func (x *sim[T]) did(pr proc, id int32) {
+	r := x.r
+	m, e := x.elem(id)
+	r.ActiveNodes[m][e]++
+	r.Ops++
+	if pr.t >= x.cfg.Window[0] && pr.t < x.cfg.Window[0]+x.cfg.Window[1] {
+		r.WindowOps++
+	}
+	if x.cfg.Trace {
+		sz := r.Sizes[m]
+		r.Events = append(r.Events, Event{T: pr.t, P: pr.p, Q: pr.q, M: m, I: e/sz + 1, J: e%sz + 1})
+	}
+}
+
+// occupy marks register reg as holding a datum at step t.
+func (x *sim[T]) occupy(reg, t int) {
+	o := x.r.Occupancy[reg]
+	for len(o) <= t/64 {
+		o = append(o, 0)
+	}
+	o[t/64] |= 1 << (t % 64)
+	x.r.Occupancy[reg] = o
 }
 
 // Diff compares two runs of the same matrices (e.g. cuda/systolic's
