@@ -21,8 +21,8 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/impls"
 	"github.com/semibench/semibench/problems/apsp"
-	"github.com/semibench/semibench/semiring"
-	"github.com/semibench/semibench/systolic"
+	"github.com/semibench/semibench/problems/apsp/semiring"
+	"github.com/semibench/semibench/problems/apsp/systolic"
 )
 
 // Rote's algebraic path paper (003): sGJE in every semiring against

@@ -8,7 +8,7 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/impls"
 	"github.com/semibench/semibench/problems/apsp"
-	"github.com/semibench/semibench/systolic"
+	"github.com/semibench/semibench/problems/apsp/systolic"
 )
 
 // The apsp experiments' calls of the implementations that are not plain

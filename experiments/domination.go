@@ -14,7 +14,6 @@ import (
 	"sync"
 
 	"github.com/semibench/semibench/bench"
-	gen "github.com/semibench/semibench/generators/domination"
 	"github.com/semibench/semibench/impls"
 	cpuminplus "github.com/semibench/semibench/impls/cpu/minplus"
 	"github.com/semibench/semibench/problems/domination"
@@ -102,7 +101,7 @@ func dominationMs(s Scale, quickMax int) []int {
 
 // dominationRows is the order N of A(D_m), or 0 when m is out of range.
 func dominationRows(m int) int {
-	n, err := gen.Rows(m)
+	n, err := domination.Rows(m)
 	if err != nil {
 		return 0
 	}
@@ -553,7 +552,7 @@ func domTable1Case(m int) Case {
 		Params: dominationParams(m),
 		Work:   math.Pow(float64(rows), 1.55), // about the arcs of D_m
 		Setup: func(ctx context.Context) (*Instance, error) {
-			if err := gen.CheckM(m); err != nil {
+			if err := domination.CheckM(m); err != nil {
 				return nil, err
 			}
 			mt := map[string]float64{"rows": float64(rows), "memory_bytes": float64(minplus.Bytes(rows))}
@@ -562,7 +561,7 @@ func domTable1Case(m int) Case {
 				Metrics: mt,
 				Run: func(ctx context.Context, _ string, rec *bench.Recorder) (any, error) {
 					stop := rec.Start("algorithm1")
-					d, err := gen.Build(m)
+					d, err := domination.Build(m)
 					stop()
 					if err != nil {
 						return nil, err
@@ -571,7 +570,7 @@ func domTable1Case(m int) Case {
 					return d, nil
 				},
 				Check: func(_ string, out any) bench.Check {
-					d, _ := out.(*gen.Digraph)
+					d, _ := out.(*domination.Digraph)
 					c := bench.Check{Method: "rows of A(D_m) equal to Table 1's and to the count by letters"}
 					if d == nil {
 						c.Detail = "no digraph"

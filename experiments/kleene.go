@@ -11,8 +11,8 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
 	"github.com/semibench/semibench/impls"
-	"github.com/semibench/semibench/maxplus"
 	"github.com/semibench/semibench/problems/kleene"
+	"github.com/semibench/semibench/problems/kleene/maxplus"
 	"github.com/semibench/semibench/results"
 )
 

@@ -10,8 +10,8 @@ import (
 	"github.com/semibench/semibench/generators/dag"
 	"github.com/semibench/semibench/generators/lapcost"
 	"github.com/semibench/semibench/generators/trees"
-	"github.com/semibench/semibench/maxplus"
 	"github.com/semibench/semibench/problems/kleene"
+	"github.com/semibench/semibench/problems/kleene/maxplus"
 	"github.com/semibench/semibench/problems/lap"
 	"github.com/semibench/semibench/problems/treefix"
 )

@@ -28,11 +28,10 @@ namespace sr {
 
 typedef long long i64;
 
-// Num holds what the semirings need of a value type: its infinity (or, for
-// integers, a stand-in), the smallest ε that sums without overflow, the
-// minimum and maximum that drop NaN (fminf/fmaxf), addition rounded to
-// nearest without contraction, and the fused "max(c, a + b)" and
-// "min(c, a + b)".
+// Num holds what the semirings need of a value type (float or double): its
+// infinity, its lowest finite value, the minimum and maximum that drop NaN
+// (fminf/fmaxf), addition rounded to nearest without contraction, and the
+// fused "max(c, a + b)" and "min(c, a + b)".
 template <class V>
 struct Num;
 
@@ -61,32 +60,6 @@ struct Num<double> {
   static __device__ __forceinline__ double addmin(double a, double b, double c) { return fmin(c, a + b); }
   static __device__ __forceinline__ double addmax(double a, double b, double c) { return fmax(c, a + b); }
   static __device__ __forceinline__ bool valid(double a) { return a <= max_finite(); }
-};
-
-// Num<int>: ε is -2^30, so that ε ⊗ ε does not overflow. On Hopper with
-// CUDA 12+ and SB_DPX defined, addmax and addmin are one DPX instruction.
-template <>
-struct Num<int> {
-  static __device__ __forceinline__ int inf() { return 1 << 30; }
-  static __device__ __forceinline__ int lowest() { return -(1 << 30); }
-  static __device__ __forceinline__ int min(int a, int b) { return ::min(a, b); }
-  static __device__ __forceinline__ int max(int a, int b) { return ::max(a, b); }
-  static __device__ __forceinline__ int add_rn(int a, int b) { return a + b; }
-  static __device__ __forceinline__ int addmin(int a, int b, int c) {
-#if defined(SB_DPX) && SR_DPX
-    return __viaddmin_s32(a, b, c);
-#else
-    return ::min(c, a + b);
-#endif
-  }
-  static __device__ __forceinline__ int addmax(int a, int b, int c) {
-#if defined(SB_DPX) && SR_DPX
-    return __viaddmax_s32(a, b, c);
-#else
-    return ::max(c, a + b);
-#endif
-  }
-  static __device__ __forceinline__ bool valid(int) { return true; }
 };
 
 // addmin_s16x2 returns, per 16-bit half, min(a + b, c): one DPX instruction

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	gen "github.com/semibench/semibench/generators/domination"
 	"github.com/semibench/semibench/impls"
 	"github.com/semibench/semibench/internal/outfile"
 	"github.com/semibench/semibench/problems/domination"
@@ -48,10 +47,10 @@ func genDomination(ctx context.Context, args []string) error {
 	if err := parseFlags(fs, cmd, args, "out"); err != nil {
 		return err
 	}
-	if err := gen.CheckM(*m); err != nil {
+	if err := domination.CheckM(*m); err != nil {
 		return usagef("--m: %v", err)
 	}
-	return withOutput(ctx, *out, func(w *bufio.Writer) error { return gen.WriteMatrixMarketContext(ctx, w, *m) })
+	return withOutput(ctx, *out, func(w *bufio.Writer) error { return domination.WriteMatrixMarketContext(ctx, w, *m) })
 }
 
 func solveDomination(ctx context.Context, args []string) error {
@@ -70,8 +69,8 @@ func solveDomination(ctx context.Context, args []string) error {
 	if err := parseFlags(fs, cmd, args); err != nil {
 		return err
 	}
-	if err := gen.CheckM(*m); err != nil {
-		return usagef("--m must be in 2..%d (the path P_m; A(D_%d) already has about 2 million rows), got %d", gen.MaxM, gen.MaxM, *m)
+	if err := domination.CheckM(*m); err != nil {
+		return usagef("--m must be in 2..%d (the path P_m; A(D_%d) already has about 2 million rows), got %d", domination.MaxM, domination.MaxM, *m)
 	}
 	if *n < 3 || *n > domination.MaxN(*m) {
 		return usagef("--n must be in 3..%d with --m %d (the cycle C_n; the m·n vertices must fit in an int), got %d", domination.MaxN(*m), *m, *n)

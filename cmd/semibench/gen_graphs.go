@@ -11,6 +11,7 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/apspgraph"
 	"github.com/semibench/semibench/generators/trees"
+	"github.com/semibench/semibench/problems/treefix"
 )
 
 // `semibench gen apsp` and `semibench gen tree`: inputs of `solve apsp`
@@ -80,7 +81,7 @@ const treeBytesPerVertex = 64
 func genTree(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("gen tree", flag.ContinueOnError)
 	shape := fs.String("shape", "", "star (the root and n-1 leaves), caterpillar (a chain of n vertices) or random (random parents level by level)")
-	n := fs.Int("n", 0, "vertices (1.."+strconv.Itoa(trees.MaxN)+"; the paper's Fig. 7 uses 2^15..2^24)")
+	n := fs.Int("n", 0, "vertices (1.."+strconv.Itoa(treefix.MaxN)+"; the paper's Fig. 7 uses 2^15..2^24)")
 	seed := fs.Uint64("seed", 1, "generator seed (shape, numbering and weights)")
 	levels := fs.Int("levels", 0, "random: number of levels, 1..n (default round(sqrt(n))); average branching factor n/levels")
 	profile := fs.String("profile", "uniform", "random: vertices per level, uniform or bell (most in the middle levels, as spanning trees of meshes)")

@@ -17,8 +17,8 @@ import (
 	"github.com/semibench/semibench/generators/dag"
 	"github.com/semibench/semibench/impls"
 	"github.com/semibench/semibench/internal/outfile"
-	"github.com/semibench/semibench/maxplus"
 	"github.com/semibench/semibench/problems/kleene"
+	"github.com/semibench/semibench/problems/kleene/maxplus"
 )
 
 func init() {

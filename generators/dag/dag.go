@@ -7,7 +7,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 
-	"github.com/semibench/semibench/maxplus"
+	"github.com/semibench/semibench/problems/kleene/maxplus"
 )
 
 // The PCG stream selectors (the second PCG seed word) of the two draws.

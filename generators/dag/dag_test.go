@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/semibench/semibench/internal/digest"
-	"github.com/semibench/semibench/maxplus"
+	"github.com/semibench/semibench/problems/kleene/maxplus"
 )
 
 // TestGolden pins the output for n = 8, seed 1. The matrix was checked by

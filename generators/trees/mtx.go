@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/semibench/semibench/problems/treefix"
 )
 
 // ErrMatrixMarket is wrapped by every error SpanningTree returns for a
@@ -80,8 +82,8 @@ func SpanningTree(r io.Reader, name string) (*Tree, error) {
 	if rows != cols {
 		return nil, bad("matrix is %d x %d; a graph needs a square matrix", rows, cols)
 	}
-	if rows > MaxN {
-		return nil, bad("%d vertices exceed %d", rows, MaxN)
+	if rows > treefix.MaxN {
+		return nil, bad("%d vertices exceed %d", rows, treefix.MaxN)
 	}
 	n := rows
 	src := make([]int32, 0, min(nnz, 1<<20))

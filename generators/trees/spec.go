@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+
+	"github.com/semibench/semibench/problems/treefix"
 )
 
 // Shape names a generated tree's topology.
@@ -27,7 +29,7 @@ const (
 	GenSumWeightKind WeightKind = "gensum" // GenSum of condition number Spec.Cond
 )
 
-// MaxIntWeight bounds Spec.MaxWeight: with n <= MaxN vertices every
+// MaxIntWeight bounds Spec.MaxWeight: with n <= treefix.MaxN vertices every
 // rootfix or leaffix sum stays below 2^61 in magnitude, within int64.
 const MaxIntWeight = 1 << 31
 
@@ -92,8 +94,8 @@ func (s Spec) Check() error {
 	default:
 		return specErr("shape", "unknown shape %q (valid: star, caterpillar, random)", s.Shape)
 	}
-	if s.N < 1 || s.N > MaxN {
-		return specErr("n", "must be in 1..%d, got %d", MaxN, s.N)
+	if s.N < 1 || s.N > treefix.MaxN {
+		return specErr("n", "must be in 1..%d, got %d", treefix.MaxN, s.N)
 	}
 	if s.Shape == ShapeRandom && (s.levels() < 1 || s.levels() > s.N) {
 		return specErr("levels", "must be in 1..%d (--n), got %d", s.N, s.Levels)

@@ -3,6 +3,8 @@ package trees
 import (
 	"errors"
 	"testing"
+
+	"github.com/semibench/semibench/problems/treefix"
 )
 
 // TestSpecBuild: Build is deterministic and its shapes and weights are the
@@ -63,7 +65,7 @@ func TestSpecCheck(t *testing.T) {
 	}{
 		{func(s *Spec) { s.Shape = "binary" }, "shape"},
 		{func(s *Spec) { s.N = 0 }, "n"},
-		{func(s *Spec) { s.N = MaxN + 1 }, "n"},
+		{func(s *Spec) { s.N = treefix.MaxN + 1 }, "n"},
 		{func(s *Spec) { s.Levels = 11 }, "levels"},
 		{func(s *Spec) { s.Levels = -1 }, "levels"},
 		{func(s *Spec) { s.Numbering = "lex" }, "numbering"},

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/semibench/semibench/internal/digest"
+	"github.com/semibench/semibench/problems/treefix"
 )
 
 // Stream selectors (the second PCG seed word) of the package's draws, so
@@ -16,9 +17,6 @@ const (
 	StreamNumber  uint64 = 0x6e756d62   // "numb"
 	StreamWeights uint64 = 0x77676874   // "wght"
 )
-
-// MaxN is the largest tree the generators build (vertex ids are int32).
-const MaxN = 1 << 30
 
 // ErrSize reports a size or shape parameter out of range.
 var ErrSize = errors.New("tree size out of range")
@@ -49,8 +47,8 @@ func (t *Tree) Root() int32 {
 func (t *Tree) Hash() string { return digest.Sum(digest.Bytes(t.Parent), digest.Bytes(t.Weight)) }
 
 func checkN(n int) error {
-	if n < 1 || n > MaxN {
-		return fmt.Errorf("%w: n=%d (want 1..%d)", ErrSize, n, MaxN)
+	if n < 1 || n > treefix.MaxN {
+		return fmt.Errorf("%w: n=%d (want 1..%d)", ErrSize, n, treefix.MaxN)
 	}
 	return nil
 }
@@ -162,9 +160,9 @@ type Stats struct {
 }
 
 // Levels returns the level (0 for the root) of every vertex, or an error
-// when the parent array is not a tree (see Validate).
+// when the parent array is not a tree (see treefix.Validate).
 func Levels(parent []int32) ([]int32, error) {
-	order, err := BFSOrder(parent)
+	order, err := treefix.BFSOrder(parent)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/semibench/semibench/problems/treefix"
 )
 
 func TestShapes(t *testing.T) {
@@ -81,31 +83,6 @@ func TestStandInMatchesTable1(t *testing.T) {
 		if math.Abs(float64(r.N)/float64(r.Depth)-r.Branching) > 0.0101 {
 			t.Errorf("Table I row %s: n/depth = %.2f, branching %.2f", r.Name, float64(r.N)/float64(r.Depth), r.Branching)
 		}
-	}
-}
-
-func TestValidateErrors(t *testing.T) {
-	for _, tc := range []struct {
-		parent []int32
-		want   error
-		vertex int
-	}{
-		{[]int32{-1, -1}, ErrTwoRoots, 1},
-		{[]int32{-1, 5}, ErrParent, 1},
-		{[]int32{-1, -3}, ErrParent, 1},
-		{[]int32{-1, 2, 1}, ErrCycle, 1},
-		{[]int32{-1, 1}, ErrCycle, 1},
-		{[]int32{1, 0}, ErrNoRoot, -1},
-		{nil, ErrNoRoot, -1},
-	} {
-		err := Validate(tc.parent)
-		var se *ShapeError
-		if !errors.Is(err, tc.want) || !errors.As(err, &se) || se.Vertex != tc.vertex {
-			t.Errorf("Validate(%v) = %v, want %v at vertex %d", tc.parent, err, tc.want, tc.vertex)
-		}
-	}
-	if err := Validate([]int32{1, -1, 1}); err != nil {
-		t.Errorf("valid tree: %v", err)
 	}
 }
 
@@ -184,7 +161,7 @@ func FuzzSpanningTree(f *testing.F) {
 			}
 			return
 		}
-		if err := Validate(tr.Parent); err != nil || tr.Parent[0] != -1 {
+		if err := treefix.Validate(tr.Parent); err != nil || tr.Parent[0] != -1 {
 			t.Fatalf("not a tree rooted at 0: %v", err)
 		}
 	})

@@ -6,7 +6,7 @@ import (
 	"math"
 
 	"github.com/semibench/semibench/bench"
-	"github.com/semibench/semibench/systolic"
+	"github.com/semibench/semibench/problems/apsp/systolic"
 )
 
 // Impl is one implementation of the algebraic path problem, as a backend

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/semibench/semibench/semiring"
+	"github.com/semibench/semibench/problems/apsp/semiring"
 )
 
 // InvertPivot returns A⁻¹ by Gauß-Jordan elimination with partial pivoting

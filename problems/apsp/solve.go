@@ -13,7 +13,7 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/mtx"
 	"github.com/semibench/semibench/problems"
-	"github.com/semibench/semibench/semiring"
+	"github.com/semibench/semibench/problems/apsp/semiring"
 )
 
 // DefaultImpl is the implementation Solve runs when none is named:

@@ -11,7 +11,7 @@ import (
 	cpuapsp "github.com/semibench/semibench/impls/cpu/apsp"
 	"github.com/semibench/semibench/problems"
 	"github.com/semibench/semibench/problems/apsp"
-	"github.com/semibench/semibench/semiring"
+	"github.com/semibench/semibench/problems/apsp/semiring"
 )
 
 // cpu is a registry of the CPU implementations alone: cuda/fast is unknown

@@ -6,7 +6,8 @@
 // Algorithms 3 to 5; impls/cpu/domination and impls/cuda/domination list
 // theirs.
 //
-//   - Algorithm 1: the matrix A(D_m) (generators/domination).
+//   - Algorithm 1: the digraph D_m and its (min,+) matrix A(D_m) (Build,
+//     digraph.go; below).
 //   - Algorithm 2: K (min,+) powers A^i = A ⊗ A^(i-1), K = 50 as the paper,
 //     with any minplus product. Only what the later algorithms need
 //     is kept per power: a 128-bit fingerprint of A^i minus its minimum
@@ -41,4 +42,19 @@
 // A witness, an optimal 2-dominating set, is found by backtracking a
 // minimum closed walk of length n through the diagonal's minimising word,
 // with (min,+) matrix-vector products, and is checked to be 2-dominating.
+//
+// Algorithm 1 (section 2.2). A 2-dominating set S of P_m □ C_n labels each
+// vertex v: 0 when v ∈ S; 1 when v ∉ S has at least two neighbours in S in
+// its column or the previous one; 2 when it has exactly one there. A column
+// is then a word p = p^1..p^m over {0, 1, 2}; the correct m-words are those
+// containing none of 020, 111, 211, 112, 212, neither 11 nor 12 as
+// p^1 p^2, and neither 11 nor 21 as p^(m-1) p^m (Table 1's row counts: 6,
+// 15, 36, 90, ... for m = 2, 3, 4, 5, ...). D_m has an arc q -> p when p can
+// follow q: for every position i, q_i = 2 implies p_i = 0; p_i = 2 implies
+// exactly one of p_(i-1), p_(i+1), q_i is 0; p_i = 1 implies at least two of
+// them are (positions outside 1..m do not count). The arc is labelled with
+// the number of zeros of p, and A(D_m)_qp is that label, or ∞
+// (minplus.Inf) without an arc. Words are numbered in increasing
+// lexicographic order (0 < 1 < 2, p^1 most significant), the order in which
+// Algorithm 1 enumerates them; row and column q of A(D_m) belong to word q.
 package domination

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/semibench/semibench/bench"
-	gen "github.com/semibench/semibench/generators/domination"
 	"github.com/semibench/semibench/problems/minplus"
 )
 
@@ -215,7 +214,7 @@ type Analysis struct {
 	// Updates counts the (min,+) updates the products performed.
 	Updates float64
 
-	digraph *gen.Digraph
+	digraph *Digraph
 	start2  time.Time // when Algorithm 2 began (for PhaseAlgorithms2to5)
 	im      minplus.Impl
 	op      *minplus.Operand
@@ -235,7 +234,7 @@ type Analysis struct {
 // session checks its memory) need the two powers on the host only for the
 // exact re-check.
 func MemoryNeeded(m int, p minplus.Impl) (uint64, int, error) {
-	n, err := gen.Rows(m)
+	n, err := Rows(m)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -464,14 +463,14 @@ func powers(ctx context.Context, m int, opt Options) (*Analysis, error) {
 		return nil, fmt.Errorf("domination: %w", err)
 	}
 	limit := opt.memoryLimit()
-	if need > limit || m > gen.MaxM {
+	if need > limit || m > MaxM {
 		return nil, fmt.Errorf("domination: m = %d: A(D_%d) has %d rows; its powers need %s (%d x %d int16 matrices), only %s available",
 			m, m, n, byteText(need), n, n, byteText(limit))
 	}
 
 	an := &Analysis{M: m, N: n, K: opt.K, Impl: prod.Name, im: prod}
 	stop := opt.Rec.Start("algorithm1")
-	d, err := gen.Build(m)
+	d, err := Build(m)
 	stop()
 	if err != nil {
 		return nil, fmt.Errorf("domination: algorithm 1: %w", err)

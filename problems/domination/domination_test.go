@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/semibench/semibench/bench"
-	gen "github.com/semibench/semibench/generators/domination"
 	cpuminplus "github.com/semibench/semibench/impls/cpu/minplus"
 )
 
@@ -265,7 +264,7 @@ func TestSolveLargeN(t *testing.T) {
 	if _, err := Solve(context.Background(), m, n, true, Options{Impl: sparse}); err == nil || !strings.Contains(err.Error(), "overflow a byte count") {
 		t.Errorf("witness at n = MaxN: error %v, want the byte count refused", err)
 	}
-	rows, err := gen.Rows(m)
+	rows, err := Rows(m)
 	if b, werr := WitnessBytes(m, 9); err != nil || werr != nil || b != 10*4*uint64(rows) {
 		t.Errorf("WitnessBytes(3, 9) = %d, %v; want %d", b, werr, 10*4*rows)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"runtime"
 
-	gen "github.com/semibench/semibench/generators/domination"
 	"github.com/semibench/semibench/problems/minplus"
 )
 
@@ -74,7 +73,7 @@ func (s Search) hostDiff() bool { return s == SearchWholeSequential || s == Sear
 // powers are computed on the device and each is downloaded into the same K
 // host matrices.
 func MemoryNeededWhole(m, k int, p minplus.Impl, s Search) (uint64, int, error) {
-	n, err := gen.Rows(m)
+	n, err := Rows(m)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-
-	gen "github.com/semibench/semibench/generators/domination"
 )
 
 // Solution is the answer of `semibench solve domination`.
@@ -86,7 +84,7 @@ func CheckN(m, n int) error {
 // int32 with a row of A(D_m) each. It is an error (never a wrapped product)
 // when that exceeds what a uint64 counts.
 func WitnessBytes(m, n int) (uint64, error) {
-	rows, err := gen.Rows(m)
+	rows, err := Rows(m)
 	if err != nil {
 		return 0, fmt.Errorf("domination: %w", err)
 	}
@@ -231,7 +229,7 @@ func Check2Dominating(m, n int, set [][2]int) error {
 
 // Words returns the correct m-words of the analysis, in the order of the
 // rows of A(D_m).
-func (an *Analysis) Words() []gen.Word { return an.digraph.Words }
+func (an *Analysis) Words() []Word { return an.digraph.Words }
 
 // Summary renders what two analyses of the same m must agree on exactly:
 // the powers' summaries, the recurrence, γ2 and its formula, and the

@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/semibench/semibench/bench"
-	"github.com/semibench/semibench/maxplus"
+	"github.com/semibench/semibench/problems/kleene/maxplus"
 )
 
 // Options tune an implementation; zero values mean defaults.

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/semibench/semibench/generators/dag"
-	"github.com/semibench/semibench/maxplus"
+	"github.com/semibench/semibench/problems/kleene/maxplus"
 )
 
 func TestConvertCCSAndTopoSort(t *testing.T) {

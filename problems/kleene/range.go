@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/semibench/semibench/maxplus"
+	"github.com/semibench/semibench/problems/kleene/maxplus"
 )
 
 // ErrRange is wrapped by CheckRange's errors: a path weight of X* that

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/semibench/semibench/maxplus"
+	"github.com/semibench/semibench/problems/kleene/maxplus"
 )
 
 // graph is X as successor lists in topological positions, for the reference

@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/semibench/semibench/bench"
-	"github.com/semibench/semibench/maxplus"
+	"github.com/semibench/semibench/problems/kleene/maxplus"
 )
 
 // CertificateColumns is how many columns Verify checks against the

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/semibench/semibench/generators/dag"
-	"github.com/semibench/semibench/maxplus"
+	"github.com/semibench/semibench/problems/kleene/maxplus"
 )
 
 // rounded is the reference rounded to float32, ε where it is -Inf: a correct

@@ -1,7 +1,8 @@
 // Package treefix is what every implementation of +Rootfix and +Leaffix,
 // the treefix operations of Leiserson and Maggs, shares, after the treefix
-// paper (004_89a0ec3b389b4640.txt): the tree and its vector representation
-// (Tree, Vector), the operations (Op), the Impl type through which a backend
+// paper (004_89a0ec3b389b4640.txt): the parent array's checks and its CSR
+// children lists, the paper's R and C (Validate, Children), the tree and its
+// vector representation (Tree, Vector), the operations (Op), the Impl type through which a backend
 // package (impls/cpu/treefix, impls/cuda/treefix) exports its
 // implementations, the phase names they report, the reference sums
 // (Reference, and Exact in math/big), the error models and bounds the

@@ -10,8 +10,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-
-	"github.com/semibench/semibench/generators/trees"
 )
 
 // ErrInput is wrapped by every error Solve returns for a bad input file.
@@ -159,8 +157,8 @@ func ReadInput(r io.Reader, name string, f32 bool) (*Input, error) {
 		if err != nil {
 			return nil, bad(line, "%v", err)
 		}
-		if len(in.Parent) >= trees.MaxN {
-			return nil, bad(line, "more than %d vertices", trees.MaxN)
+		if len(in.Parent) >= MaxN {
+			return nil, bad(line, "more than %d vertices", MaxN)
 		}
 		if in.Int {
 			if isInt {
@@ -182,17 +180,17 @@ func ReadInput(r io.Reader, name string, f32 bool) (*Input, error) {
 			return nil, bad(in.Line[v], "vertex %d: parent %d out of range (-1 for the root, else 0..%d)", v, p, n-1)
 		}
 	}
-	if err := trees.Validate(in.Parent); err != nil {
-		var se *trees.ShapeError
+	if err := Validate(in.Parent); err != nil {
+		var se *ShapeError
 		if !errors.As(err, &se) {
 			return nil, fmt.Errorf("%s: %w: %w", name, ErrInput, err)
 		}
 		switch {
-		case errors.Is(err, trees.ErrTwoRoots):
+		case errors.Is(err, ErrTwoRoots):
 			return nil, bad(in.Line[se.Vertex], "vertex %d is a second root (vertex %d on line %d is the first)", se.Vertex, se.Other, in.Line[se.Other])
-		case errors.Is(err, trees.ErrNoRoot):
+		case errors.Is(err, ErrNoRoot):
 			return nil, fmt.Errorf("%s: %w: no root (no vertex has parent -1), so the parent array has a cycle", name, ErrInput)
-		case errors.Is(err, trees.ErrCycle):
+		case errors.Is(err, ErrCycle):
 			// walk up from the unreachable vertex onto its cycle
 			v := se.Vertex
 			for range n {

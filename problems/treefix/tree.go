@@ -2,8 +2,6 @@ package treefix
 
 import (
 	"fmt"
-
-	"github.com/semibench/semibench/generators/trees"
 )
 
 // Op selects the treefix operation.
@@ -38,14 +36,14 @@ func ParseOp(s string) (Op, error) {
 // and the vector tree representation for the vectorial ones.
 type Tree struct {
 	Parent []int32
-	CSR    *trees.Children
+	CSR    *Children
 	Vec    *Vector // nil until BuildVector
 }
 
 // NewTree validates the parent array (one root, parents in range, no
 // cycle) and builds the CSR children lists.
 func NewTree(parent []int32) (*Tree, error) {
-	c, err := trees.BuildChildren(parent)
+	c, err := BuildChildren(parent)
 	if err != nil {
 		return nil, fmt.Errorf("treefix: %w", err)
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/semibench/semibench/problems/apsp"
-	"github.com/semibench/semibench/semiring"
+	"github.com/semibench/semibench/problems/apsp/semiring"
 )
 
 // randomGraph returns an n×n min-plus weight matrix: each arc present with

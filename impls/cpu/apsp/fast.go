@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/semibench/semibench/problems/apsp"
-	"github.com/semibench/semibench/semiring"
+	"github.com/semibench/semibench/problems/apsp/semiring"
 )
 
 // FastOptions tune Fast.

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/semibench/semibench/problems/apsp"
-	"github.com/semibench/semibench/semiring"
-	"github.com/semibench/semibench/systolic"
+	"github.com/semibench/semibench/problems/apsp/semiring"
+	"github.com/semibench/semibench/problems/apsp/systolic"
 )
 
 // Impls lists the CPU implementations in display order: cpu/sgje (SGJE,

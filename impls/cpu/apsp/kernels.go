@@ -3,7 +3,7 @@ package apsp
 import (
 	"math"
 
-	"github.com/semibench/semibench/semiring"
+	"github.com/semibench/semibench/problems/apsp/semiring"
 )
 
 // kernels are the inner loops of the eliminations for one semiring and

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/semibench/semibench/semiring"
+	"github.com/semibench/semibench/problems/apsp/semiring"
 )
 
 // PeakMinPlus32 measures the in-cache limit of cpu/fast's min-plus float32

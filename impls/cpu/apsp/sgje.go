@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/semibench/semibench/problems/apsp"
-	"github.com/semibench/semibench/semiring"
+	"github.com/semibench/semibench/problems/apsp/semiring"
 )
 
 // SGJE replaces c by its closure c* with the sequential Gauß-Jordan

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/semibench/semibench/semiring"
+	"github.com/semibench/semibench/problems/apsp/semiring"
 )
 
 // The AVX2 tile kernel computes bit for bit what its plain-Go twin

@@ -10,8 +10,8 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/dag"
-	"github.com/semibench/semibench/maxplus"
 	"github.com/semibench/semibench/problems/kleene"
+	"github.com/semibench/semibench/problems/kleene/maxplus"
 )
 
 var benchInputs sync.Map // n -> *maxplus.Matrix

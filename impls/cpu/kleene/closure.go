@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"sync/atomic"
 
-	"github.com/semibench/semibench/maxplus"
+	"github.com/semibench/semibench/problems/kleene/maxplus"
 )
 
 // panelWidth is the number of columns of W (in topological order) one panel

@@ -8,8 +8,8 @@ import (
 	"sync/atomic"
 
 	"github.com/semibench/semibench/bench"
-	"github.com/semibench/semibench/maxplus"
 	"github.com/semibench/semibench/problems/kleene"
+	"github.com/semibench/semibench/problems/kleene/maxplus"
 )
 
 // Fast is cpu/fast: the paper's recursion reorganised for a multi-core CPU

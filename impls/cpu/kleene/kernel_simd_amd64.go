@@ -5,7 +5,7 @@ package kleene
 import (
 	"simd/archsimd"
 
-	"github.com/semibench/semibench/maxplus"
+	"github.com/semibench/semibench/problems/kleene/maxplus"
 )
 
 // With GOEXPERIMENT=simd on amd64, cpu/fast's chunk and prefix kernels use AVX-512 or

@@ -9,7 +9,7 @@ import (
 	"simd/archsimd"
 
 	"github.com/semibench/semibench/internal/kerneltest"
-	"github.com/semibench/semibench/maxplus"
+	"github.com/semibench/semibench/problems/kleene/maxplus"
 )
 
 // TestKernelFallback checks that a CPU without AVX-512 gets the AVX2

@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"github.com/semibench/semibench/bench"
-	"github.com/semibench/semibench/maxplus"
 	"github.com/semibench/semibench/problems/kleene"
+	"github.com/semibench/semibench/problems/kleene/maxplus"
 )
 
 // Paper is cpu/paper: the paper's procedure on one thread (see the package

@@ -12,8 +12,8 @@ import (
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
 	"github.com/semibench/semibench/problems/apsp"
-	"github.com/semibench/semibench/semiring"
-	"github.com/semibench/semibench/systolic"
+	"github.com/semibench/semibench/problems/apsp/semiring"
+	"github.com/semibench/semibench/problems/apsp/systolic"
 )
 
 func gpuCount() int {

@@ -13,8 +13,8 @@ import (
 	cpuapsp "github.com/semibench/semibench/impls/cpu/apsp"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/problems/apsp"
-	"github.com/semibench/semibench/semiring"
-	"github.com/semibench/semibench/systolic"
+	"github.com/semibench/semibench/problems/apsp/semiring"
+	"github.com/semibench/semibench/problems/apsp/systolic"
 )
 
 // Benchmarks of the GPU implementations; each skips without a CUDA device.

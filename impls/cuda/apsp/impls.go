@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/semibench/semibench/problems/apsp"
-	"github.com/semibench/semibench/semiring"
-	"github.com/semibench/semibench/systolic"
+	"github.com/semibench/semibench/problems/apsp/semiring"
+	"github.com/semibench/semibench/problems/apsp/systolic"
 )
 
 // Impls lists the CUDA implementations in display order: cuda/fast (Fast

@@ -11,8 +11,8 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
-	"github.com/semibench/semibench/maxplus"
 	"github.com/semibench/semibench/problems/kleene"
+	"github.com/semibench/semibench/problems/kleene/maxplus"
 )
 
 // gemmDesc is the device's GemmDesc (kernels/kleene.cu): 64 bytes.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/semibench/semibench/impls/cuda"
-	"github.com/semibench/semibench/maxplus"
 	"github.com/semibench/semibench/problems/kleene"
+	"github.com/semibench/semibench/problems/kleene/maxplus"
 )
 
 // Impls returns the CUDA implementations, in display order: cuda/paper

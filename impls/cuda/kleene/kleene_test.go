@@ -12,8 +12,8 @@ import (
 	cpukleene "github.com/semibench/semibench/impls/cpu/kleene"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
-	"github.com/semibench/semibench/maxplus"
 	"github.com/semibench/semibench/problems/kleene"
+	"github.com/semibench/semibench/problems/kleene/maxplus"
 )
 
 func gpuCount() int {

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/semibench/semibench/impls/cuda"
-	"github.com/semibench/semibench/maxplus"
 	"github.com/semibench/semibench/problems/kleene"
+	"github.com/semibench/semibench/problems/kleene/maxplus"
 )
 
 const eps = maxplus.Epsilon

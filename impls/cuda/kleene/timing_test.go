@@ -16,8 +16,8 @@ import (
 	"github.com/semibench/semibench/generators/dag"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
-	"github.com/semibench/semibench/maxplus"
 	"github.com/semibench/semibench/problems/kleene"
+	"github.com/semibench/semibench/problems/kleene/maxplus"
 )
 
 var timingSizes = flag.String("kleene.sizes", "4000", "comma-separated n of BenchmarkGPU and BenchmarkGPUFastSteps")

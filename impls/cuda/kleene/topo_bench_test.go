@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/semibench/semibench/generators/dag"
-	"github.com/semibench/semibench/maxplus"
+	"github.com/semibench/semibench/problems/kleene/maxplus"
 )
 
 // predBitsCPU builds the predecessor bit sets the device writes.

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	gen "github.com/semibench/semibench/generators/domination"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/problems/domination"
 	"github.com/semibench/semibench/problems/minplus"
 )
 
@@ -161,7 +161,7 @@ func TestGPUDiffer(t *testing.T) {
 	// K covers n0 + a (the paper's Table 4): the last powers repeat.
 	for _, c := range []struct{ m, k int }{{2, 12}, {3, 16}, {4, 20}, {6, 31}} {
 		m := c.m
-		g, err := gen.Build(m)
+		g, err := domination.Build(m)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,11 +2,11 @@ package systolic_test
 
 import (
 	"context"
-	"github.com/semibench/semibench/systolic"
+	"github.com/semibench/semibench/problems/apsp/systolic"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/semibench/semibench/semiring"
+	"github.com/semibench/semibench/problems/apsp/semiring"
 )
 
 func upTo(short, full int) int {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/semibench/semibench/semiring"
+	"github.com/semibench/semibench/problems/apsp/semiring"
 )
 
 // Schedule is what SearchSchedule finds for one array: the number of

@@ -1,24 +1,3 @@
-// Package domination builds the digraph D_m of the 2-domination paper (002,
-// section 2.2) and its (min,+) matrix A(D_m).
-//
-// A 2-dominating set S of the cylinder P_m □ C_n labels each vertex v:
-// 0 when v ∈ S; 1 when v ∉ S has at least two neighbours in S in its
-// column or the previous one; 2 when it has exactly one there. A column is
-// then a word p = p^1..p^m over {0, 1, 2}; the correct m-words are those
-// containing none of 020, 111, 211, 112, 212 anywhere, neither 11 nor 12 as
-// p^1 p^2, and neither 11 nor 21 as p^(m-1) p^m. Their numbers are Table 1's
-// row counts (6, 15, 36, 90, ... for m = 2, 3, 4, 5, ...).
-//
-// A word p can follow a word q (q is the column before p) when, for every
-// position i: q_i = 2 implies p_i = 0; p_i = 2 implies exactly one of
-// p_(i-1), p_(i+1), q_i is 0; p_i = 1 implies at least two of them are 0
-// (positions outside 1..m do not count). D_m has an arc q -> p exactly then,
-// labelled with the number of zeros of p, and A(D_m)_qp is that label, or
-// ∞ (minplus.Inf) where there is no arc.
-//
-// Words are numbered in increasing lexicographic order (0 < 1 < 2, p^1
-// most significant), the order of Algorithm 1's enumeration of all
-// variations; row and column q of A(D_m) belong to word q.
 package domination
 
 import (

@@ -6,7 +6,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/semibench/semibench/semiring"
+	"github.com/semibench/semibench/problems/apsp/semiring"
 )
 
 // datum is one element on a connection leaving a processor, for pictures.

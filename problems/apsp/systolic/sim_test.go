@@ -3,7 +3,7 @@ package systolic_test
 import (
 	"context"
 	"errors"
-	"github.com/semibench/semibench/systolic"
+	"github.com/semibench/semibench/problems/apsp/systolic"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -11,7 +11,7 @@ import (
 
 	cpuapsp "github.com/semibench/semibench/impls/cpu/apsp"
 	"github.com/semibench/semibench/problems/apsp"
-	"github.com/semibench/semibench/semiring"
+	"github.com/semibench/semibench/problems/apsp/semiring"
 )
 
 func sgje[T any, S semiring.Semiring[T]](t *testing.T, s S, n int, x []T) []T {
