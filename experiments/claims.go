@@ -198,14 +198,15 @@ func ratioVerdict(paper, ours, tol float64, better int) Verdict {
 	return NotReproduced
 }
 
-// ratioRule states ratioVerdict's rule for a claim's text.
-func ratioRule(tol float64, better int) string {
-	s := fmt.Sprintf("Reproduced when ours is within a factor %g of the paper's", tol)
+// ratioRule states ratioJudge's rule for a claim's text (the tolerance
+// itself follows every claim's text: AllClaims).
+func ratioRule(better int) string {
+	s := "Reproduced when ours is within the claim's tolerance of the paper's"
 	switch better {
 	case higherBetter:
-		s += fmt.Sprintf("; exceeded when above %g times it.", tol)
+		s += "; exceeded when above it."
 	case lowerBetter:
-		s += fmt.Sprintf("; exceeded when below 1/%g of it.", tol)
+		s += "; exceeded when below it."
 	default:
 		s += "."
 	}

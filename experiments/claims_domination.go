@@ -19,11 +19,11 @@ import (
 // (Table 2's metric key of paperImpl), or the catalogue's figure: the
 // paper's is of 48 cores and a V100, so never scored.
 func domSpeedupClaim(run []bench.Record, c Claim, slow, fast, paperImpl, key string) Claim {
-	const exp, tol = "domination/table2", 2.0
+	const exp = "domination/table2"
 	paper, _ := results.PaperRecords(exp)
 	pc, rc := IndexRecords(paper), IndexRecords(ofExperiment(run, exp))
 	c.Class = NotComparable
-	c.Text += " " + ratioRule(tol, higherBetter)
+	c.Text += " " + ratioRule(higherBetter)
 	ms := dominationRowsOf(ofExperiment(run, exp))
 	for i := len(ms) - 1; i >= 0; i-- {
 		p := dominationParams(ms[i])
@@ -42,8 +42,9 @@ func domSpeedupClaim(run []bench.Record, c Claim, slow, fast, paperImpl, key str
 		if at == "" {
 			c.PaperFigure = paperFigure(c.ID)
 		}
-		c.Ours = fmt.Sprintf("%s at m = %d", report.FormatRatio(ours), ms[i])
-		c.Verdict = ratioVerdict(ps, ours, tol, higherBetter)
+		v, band := ratioJudge(c.ID, ps, ours, higherBetter, ratioText)
+		c.Ours = fmt.Sprintf("%s at m = %d, %s", report.FormatRatio(ours), ms[i], band)
+		c.Verdict = v
 		return c
 	}
 	m := 10
@@ -79,7 +80,7 @@ func dominationTable2MoreClaims(run []bench.Record) []Claim {
 // sequentially (cpu/paper).
 func domUnderOneSecondClaim(run []bench.Record) Claim {
 	const exp = "domination/table2"
-	limit := paperValue(exp+"#under-1s") * 1000 // ms
+	limit := tolHigh(exp + "#under-1s") // ms: the paper's 1 s
 	rc := IndexRecords(ofExperiment(run, exp))
 	c := Claim{ID: exp + "#under-1s", Where: "section 3", Class: NotComparable,
 		Text: "For m < 7 Algorithm 2 takes less than a second even sequentially: ours is cpu/paper's total at every m below 7 that ran (the paper's bound is of its EPYC: shown, not scored). Reproduced when every one is under a second."}
@@ -208,7 +209,7 @@ func domOpenMPBeatsGPUClaim(run []bench.Record) Claim {
 			if len(a) == 0 || len(b) == 0 {
 				return c.noMetric("phase "+alg, fmt.Sprintf("%s and %s at m = %d", domV4, domV3, ms[i]))
 			}
-			sign, note := compareSamples(a, b)
+			sign, note := compareWithin(c.ID, a, b)
 			parts = append(parts, fmt.Sprintf("%s: CPU %s, GPU %s (%s)", alg, msText(v4.r, alg), msText(v3.r, alg), note))
 			switch {
 			case sign == 1:
@@ -241,7 +242,7 @@ func domFormulaClaims(run []bench.Record) []Claim {
 		Text: "For 8 ≤ m ≤ 12 the only n off the formula is n = 5, at m = 8, 10 and 12: ours is the n below n0 where γ2 differs from the formula, per m. Reproduced when they are exactly those."}
 	c5 := Claim{ID: exp + "#c5", Where: "section 4",
 		Text: "γ2(C_5 □ P_m) is 2m + 2 for even m > 2 and 2m + 1 for m = 2 or odd m: ours is γ2 at n = 5 of every m that ran. Reproduced when every one is."}
-	alphaMax := paperValue(exp + "#alpha-at-most-2")
+	alphaMax := tolHigh(exp + "#alpha-at-most-2")
 	alpha := Claim{ID: exp + "#alpha-at-most-2", Where: "section 4",
 		Text: fmt.Sprintf("α_k^m ≤ %g for every m ≤ 12: ours is every α_k of each m that ran and, at each exception, γ2 less the formula without α. Reproduced when none exceeds %g.", alphaMax, alphaMax)}
 	small := Claim{ID: exp + "#small-m", Where: "section 4",
