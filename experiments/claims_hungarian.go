@@ -289,7 +289,11 @@ func hungarianOtherRangesClaim(run []bench.Record) Claim {
 	var parts []string
 	var shapes []string
 	for _, r := range lapcost.PaperRanges {
-		rank := hungarianTopSteps(hungarianStepSpeedups(rc, src, n, r))
+		sp := hungarianStepSpeedups(rc, src, n, r)
+		if math.IsNaN(sp["step1"]) { // step 1 runs in every solve: a record without it lacks its steps
+			return c.noMetric("phase step1", fmt.Sprintf("cpu/paper and cuda/paper at n = %d, range %s", n, r))
+		}
+		rank := hungarianTopSteps(sp)
 		first := slices.Clone(rank[:2])
 		slices.Sort(first)
 		shape := strings.Join(first, "+") + ", least " + rank[len(rank)-1]

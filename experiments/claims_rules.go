@@ -59,11 +59,19 @@ func ratioText(v float64) string { return report.FormatRatio(v) }
 // msTextOf formats a time in ms for ratioJudge.
 func msTextOf(v float64) string { return report.FormatMS(v) + " ms" }
 
+// noSamples is compareWithin's sign when a side has no samples: no
+// verdict (bySamples gives not run).
+const noSamples = 2
+
 // compareWithin is compareSamples (a against b, lower faster) held to
 // claim id's margin: a difference the test finds but whose medians lie
 // within the tolerance factor of each other is within the noise of
-// another machine, so it gives 0 (inconclusive).
+// another machine, so it gives 0 (inconclusive). A side without samples
+// gives noSamples.
 func compareWithin(id string, a, b []float64) (int, string) {
+	if len(a) == 0 || len(b) == 0 {
+		return noSamples, "a record without samples of the phase compared: no verdict"
+	}
 	sign, note := compareSamples(a, b)
 	f := results.Num(tolerance(id).Factor)
 	if math.IsNaN(f) {
@@ -84,15 +92,18 @@ func holds(ok bool) Verdict {
 	return NotReproduced
 }
 
-// bySamples turns compareSamples' sign into a verdict on a claim that
+// bySamples turns compareWithin's sign into a verdict on a claim that
 // predicts the sign want: Reproduced when the samples show it, Inconclusive
-// when the difference lies within their noise, NotReproduced otherwise.
+// when the difference lies within their noise or the claim's margin,
+// NotRun without samples, NotReproduced otherwise.
 func bySamples(sign, want int) Verdict {
 	switch sign {
 	case want:
 		return Reproduced
 	case 0:
 		return Inconclusive
+	case noSamples:
+		return NotRun
 	}
 	return NotReproduced
 }

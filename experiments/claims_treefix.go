@@ -82,6 +82,8 @@ func treefixFasterClaim(run []bench.Record) Claim {
 	for _, x := range pairs {
 		sign, _ := compareWithin(c.ID, samplesOf(x.vec, treefix.PhaseCompute), samplesOf(x.par, treefix.PhaseCompute))
 		switch sign {
+		case noSamples:
+			return c.noMetric("phase compute", "the GPU programs on "+treeName(x.p))
 		case 1:
 			slower = append(slower, treeName(x.p))
 		case 0:
@@ -136,7 +138,10 @@ func treefixGrowsClaim(run []bench.Record) Claim {
 		sort.SliceStable(rs, func(i, j int) bool { return intOf(rs[i].Params, "n") < intOf(rs[j].Params, "n") })
 		for i := 1; i < len(rs); i++ {
 			compared++
-			if sign, note := compareWithin(c.ID, samplesOf(rs[i], treefix.PhaseCompute), samplesOf(rs[i-1], treefix.PhaseCompute)); sign == -1 {
+			switch sign, note := compareWithin(c.ID, samplesOf(rs[i], treefix.PhaseCompute), samplesOf(rs[i-1], treefix.PhaseCompute)); sign {
+			case noSamples:
+				return c.noMetric("phase compute", cudatreefix.Vectorial+" on "+treeName(rs[i].Params))
+			case -1:
 				bad = append(bad, fmt.Sprintf("%s faster than the smaller %s (%s)", treeName(rs[i].Params), rs[i-1].Params.Get("tree"), note))
 			}
 		}
@@ -344,6 +349,10 @@ func treefixFig7MoreClaims(run []bench.Record) []Claim {
 		star, cat := cell(cudatreefix.Vectorial, "star", n), cell(cudatreefix.Vectorial, "caterpillar", n)
 		if !flatDone && okCells(star, cat) {
 			a, b := PhaseMS(star.r, treefix.PhaseCompute), PhaseMS(cat.r, treefix.PhaseCompute)
+			if math.IsNaN(a) || math.IsNaN(b) {
+				flat, flatDone = flat.noMetric("phase compute", fmt.Sprintf("cuda/vectorial on the star or the caterpillar at n = %d", n)), true
+				continue
+			}
 			flat.Ours = fmt.Sprintf("star %s ms, caterpillar %s ms at n = %d (%s; tolerance %s)", report.FormatMS(a), report.FormatMS(b), n, Ratio(b, a), tolerance(flat.ID).Text)
 			flat.Verdict, flatDone = holds(withinFactor(flat.ID, a, b)), true
 		}

@@ -1396,14 +1396,7 @@ func domV4FasterClaim(run []bench.Record) Claim {
 		}
 		faster, note := compareWithin(c.ID, samplesOf(x4.r, bench.TotalPhase), samplesOf(x3.r, bench.TotalPhase))
 		c.Ours = fmt.Sprintf("V4 %s, V3 %s at m = %d (V4 / V3 %s; %s)", msText(x4.r, bench.TotalPhase), msText(x3.r, bench.TotalPhase), ms[i], Ratio(b, a), note)
-		switch faster {
-		case -1:
-			c.Verdict = Reproduced
-		case 1:
-			c.Verdict = NotReproduced
-		default:
-			c.Verdict = Inconclusive
-		}
+		c.Verdict = bySamples(faster, -1)
 		return c
 	}
 	if len(ms) == 0 {

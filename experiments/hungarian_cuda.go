@@ -579,7 +579,7 @@ func hungarianFig6Claims(run []bench.Record) []Claim {
 	own := hungarianView(run, exp)
 	rc := IndexRecords(own)
 	c := Claim{ID: exp + "#n4-over-n3", Where: "Fig. 6",
-		Text:        fmt.Sprintf("The O(n^4) CUDA Hungarian is faster than the O(n^3) CUDA one by more than about %g: ours is the smallest cuda/hungarian-n3 / cuda/paper over the cells where both ran. Reproduced when it is at least %g (%s).", about, floor, tolerance(exp+"#n4-over-n3").Text),
+		Text:        fmt.Sprintf("The O(n^4) CUDA Hungarian is faster than the O(n^3) CUDA one by more than about %g: ours is the smallest cuda/hungarian-n3 / cuda/paper over the cells where both ran. Reproduced when it is at least %g.", about, floor),
 		PaperFigure: paperFigure(exp + "#n4-over-n3")}
 	least, where, count := math.Inf(1), "", 0
 	var cells []claimCell
