@@ -88,7 +88,7 @@ func (c Claim) note() string {
 // turns to ours (": ours", " Ours:"), at most 200 characters.
 func (c Claim) Short() string {
 	t := c.Text
-	for _, cut := range []string{": ours", " Ours:", ". Ours", ". Reproduced"} {
+	for _, cut := range []string{": ours", " Ours:", ". Ours", ". Reproduced", " Tolerance:"} {
 		if i := strings.Index(t, cut); i > 0 {
 			t = t[:i]
 		}
@@ -198,14 +198,15 @@ func ratioVerdict(paper, ours, tol float64, better int) Verdict {
 	return NotReproduced
 }
 
-// ratioRule states ratioVerdict's rule for a claim's text.
-func ratioRule(tol float64, better int) string {
-	s := fmt.Sprintf("Reproduced when ours is within a factor %g of the paper's", tol)
+// ratioRule states ratioJudge's rule for a claim's text (the tolerance
+// itself follows every claim's text: AllClaims).
+func ratioRule(better int) string {
+	s := "Reproduced when ours is within the claim's tolerance of the paper's"
 	switch better {
 	case higherBetter:
-		s += fmt.Sprintf("; exceeded when above %g times it.", tol)
+		s += "; exceeded when above it."
 	case lowerBetter:
-		s += fmt.Sprintf("; exceeded when below 1/%g of it.", tol)
+		s += "; exceeded when below it."
 	default:
 		s += "."
 	}
@@ -214,7 +215,10 @@ func ratioRule(tol float64, better int) string {
 
 // exactClaim is a claim that a run's values equal the paper's: ok counts
 // the cells equal, bad names the cells that differ, cells is every cell
-// compared (for the reason when none ran).
+// the claim covers (for the reason when none ran). Any cell off the
+// paper's is not reproduced; every cell equal, reproduced; some equal and
+// the others not run, indicative: partial evidence ("3 of 11 equal") is
+// no reproduction.
 func exactClaim(c Claim, ok int, bad []string, cells []claimCell) Claim {
 	switch {
 	case len(bad) > 0:
@@ -224,11 +228,15 @@ func exactClaim(c Claim, ok int, bad []string, cells []claimCell) Claim {
 	default:
 		c.Verdict, c.Ours = Reproduced, fmt.Sprintf("%d of %d equal", ok, len(cells))
 		if ok < len(cells) {
+			c.Verdict = Indicative
 			for _, x := range cells {
 				if x.r == nil || x.r.Status != bench.StatusOK {
-					c.Reason = fmt.Sprintf("%d not run; first: %s", len(cells)-ok, whyNot(x.r, x.impl, x.p))
+					c.Reason = fmt.Sprintf("%d of %d not run, so the rest is partial evidence; first: %s", len(cells)-ok, len(cells), whyNot(x.r, x.impl, x.p))
 					break
 				}
+			}
+			if c.Reason == "" {
+				c.Reason = fmt.Sprintf("%d of %d without values, so the rest is partial evidence", len(cells)-ok, len(cells))
 			}
 		}
 	}
@@ -281,6 +289,9 @@ func AllClaims(run []bench.Record) []Claim {
 			out[i].Where = cc.WhereText()
 			if out[i].PaperFigure == "" {
 				out[i].PaperFigure = cc.Figure.Text
+			}
+			if t := cc.Tolerance; t != nil {
+				out[i].Text = strings.TrimSpace(out[i].Text) + " Tolerance: " + t.Text + " (" + t.Reason + ")."
 			}
 		}
 	}

@@ -7,11 +7,81 @@ import (
 	"strings"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/bench/report"
+	"github.com/semibench/semibench/results"
 )
 
 // Helpers of the claim rules beyond claims.go's: a rule states its
 // tolerance in its text and gives not run, never a verdict, when a figure
 // it reads is missing.
+
+// toleranceRead, when set (by a test), is told of every claim whose
+// tolerance a rule reads.
+var toleranceRead func(id string)
+
+// tolerance is claim id's tolerance from the catalogue
+// (results/paper/claims.json); the zero one when it has none, whose
+// numbers are NaN, so that no rule gives a verdict without it.
+func tolerance(id string) results.Tolerance {
+	if toleranceRead != nil {
+		toleranceRead(id)
+	}
+	if cc, ok := results.ClaimByID(id); ok && cc.Tolerance != nil {
+		return *cc.Tolerance
+	}
+	return results.Tolerance{}
+}
+
+// tolLow and tolHigh are claim id's tolerance bounds (NaN when the
+// catalogue gives none: a comparison with NaN fails).
+func tolLow(id string) float64  { return results.Num(tolerance(id).Low) }
+func tolHigh(id string) float64 { return results.Num(tolerance(id).High) }
+
+// ratioJudge compares ours with the paper's figure within claim id's
+// tolerance factor (ratioVerdict) and says where ours lies, in format's
+// unit: "outside 8x within 1.25x (6.4x-10x)".
+func ratioJudge(id string, paper, ours float64, better int, format func(float64) string) (Verdict, string) {
+	f := results.Num(tolerance(id).Factor)
+	v := ratioVerdict(paper, ours, f, better)
+	if v == NotRun {
+		return v, "no tolerance factor or no figure to compare"
+	}
+	where := "outside"
+	if v == Reproduced {
+		where = "inside"
+	}
+	return v, fmt.Sprintf("%s %s within %gx (%s-%s)", where, format(paper), f, format(paper/f), format(paper*f))
+}
+
+// ratioText formats a ratio for ratioJudge ("8x", "12.5x").
+func ratioText(v float64) string { return report.FormatRatio(v) }
+
+// msTextOf formats a time in ms for ratioJudge.
+func msTextOf(v float64) string { return report.FormatMS(v) + " ms" }
+
+// noSamples is compareWithin's sign when a side has no samples: no
+// verdict (bySamples gives not run).
+const noSamples = 2
+
+// compareWithin is compareSamples (a against b, lower faster) held to
+// claim id's margin: a difference the test finds but whose medians lie
+// within the tolerance factor of each other is within the noise of
+// another machine, so it gives 0 (inconclusive). A side without samples
+// gives noSamples.
+func compareWithin(id string, a, b []float64) (int, string) {
+	if len(a) == 0 || len(b) == 0 {
+		return noSamples, "a record without samples of the phase compared: no verdict"
+	}
+	sign, note := compareSamples(a, b)
+	f := results.Num(tolerance(id).Factor)
+	if math.IsNaN(f) {
+		return 0, note + "; no margin in the catalogue: no verdict"
+	}
+	if ma, mb := median(a), median(b); sign != 0 && max(ma, mb) < f*min(ma, mb) {
+		return 0, note + fmt.Sprintf("; medians %.3gx apart, within the claim's margin of %gx", max(ma, mb)/min(ma, mb), f)
+	}
+	return sign, note
+}
 
 // holds is Reproduced when the claim holds on the records, else
 // NotReproduced.
@@ -22,22 +92,26 @@ func holds(ok bool) Verdict {
 	return NotReproduced
 }
 
-// bySamples turns compareSamples' sign into a verdict on a claim that
+// bySamples turns compareWithin's sign into a verdict on a claim that
 // predicts the sign want: Reproduced when the samples show it, Inconclusive
-// when the difference lies within their noise, NotReproduced otherwise.
+// when the difference lies within their noise or the claim's margin,
+// NotRun without samples, NotReproduced otherwise.
 func bySamples(sign, want int) Verdict {
 	switch sign {
 	case want:
 		return Reproduced
 	case 0:
 		return Inconclusive
+	case noSamples:
+		return NotRun
 	}
 	return NotReproduced
 }
 
-// withinFactor reports whether a and b are within a factor tol of each
-// other (both positive).
-func withinFactor(a, b, tol float64) bool {
+// withinFactor reports whether a and b (both positive) are within claim
+// id's tolerance factor of each other.
+func withinFactor(id string, a, b float64) bool {
+	tol := results.Num(tolerance(id).Factor)
 	return a > 0 && b > 0 && !math.IsNaN(a) && !math.IsNaN(b) && max(a, b) <= tol*min(a, b)
 }
 

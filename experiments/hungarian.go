@@ -555,17 +555,10 @@ func hungarianRelClaims(run []bench.Record, exp string) []Claim {
 		if rival == nil {
 			continue
 		}
-		faster, note := compareSamples(samplesOf(base.r, bench.TotalPhase), samplesOf(rival, bench.TotalPhase))
+		faster, note := compareWithin(c.ID, samplesOf(base.r, bench.TotalPhase), samplesOf(rival, bench.TotalPhase))
 		c.Ours = fmt.Sprintf("at n = %d, range %s: the fastest other, %s, takes %s of cpu/paper's time (%s)", hc.n, hc.r, rival.Impl,
 			Ratio(hungarianMS(rival), hungarianMS(base.r)), note)
-		switch faster {
-		case -1:
-			c.Verdict = Reproduced
-		case 1:
-			c.Verdict = NotReproduced
-		default:
-			c.Verdict = Inconclusive
-		}
+		c.Verdict = bySamples(faster, -1)
 		return []Claim{c}
 	}
 	if len(missing) == 0 {

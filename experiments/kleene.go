@@ -353,7 +353,7 @@ func kleeneTable2Claims(run []bench.Record) []Claim {
 	own, rc, pc := besidePaper(run, exp)
 	fold := paperValue("kleene/table2#growth") // results/paper/claims.json
 	c := Claim{ID: "kleene/table2#growth", Where: "Table 2, section 5",
-		Text: fmt.Sprintf("Update W's time grows about %g-fold when n doubles (O(m·n), m ≈ n²/4): ours is cpu/paper's (the paper's algorithm) update W at the largest n over n/2. ", fold) + ratioRule(1.5, neither)}
+		Text: fmt.Sprintf("Update W's time grows about %g-fold when n doubles (O(m·n), m ≈ n²/4): ours is cpu/paper's (the paper's algorithm) update W at the largest n over n/2. ", fold) + ratioRule(neither)}
 	growth := func(cells Cells, impl string, ns []int) (float64, int) {
 		for i := len(ns) - 1; i >= 0; i-- {
 			n := ns[i]
@@ -373,8 +373,8 @@ func kleeneTable2Claims(run []bench.Record) []Claim {
 		c.PaperFigure += fmt.Sprintf(" (Table 2: %s from n = %d to %d)", report.FormatRatio(g), n/2, n)
 	}
 	if g, n := growth(rc, "cpu/paper", kleeneRows(own)); n > 0 {
-		c.Ours = fmt.Sprintf("%s (n = %d to %d)", report.FormatRatio(g), n/2, n)
-		c.Verdict = ratioVerdict(fold, g, 1.5, neither)
+		v, band := ratioJudge(c.ID, fold, g, neither, ratioText)
+		c.Ours, c.Verdict = fmt.Sprintf("%s (n = %d to %d), %s", report.FormatRatio(g), n/2, n, band), v
 		return []Claim{c}
 	}
 	ns := kleeneRows(own)
@@ -390,10 +390,10 @@ func kleeneTable2Claims(run []bench.Record) []Claim {
 func kleeneTable3Claims(run []bench.Record) []Claim {
 	const exp = "kleene/table3"
 	own, rc, pc := besidePaper(run, exp)
-	const n, tol = 4000, 2.0
+	const n = 4000
 	p := kleeneParams(n)
 	speed := Claim{ID: "kleene/table3#speedup", Where: "Table 3",
-		Text: "The GPU's speedup (Effect: CPU total / GPU total) is about 30x at n = 4000: ours is cpu/paper / cuda/paper, the paper's algorithm on both sides of this machine. " + ratioRule(tol, higherBetter)}
+		Text: "The GPU's speedup (Effect: CPU total / GPU total) is about 30x at n = 4000: ours is cpu/paper / cuda/paper, the paper's algorithm on both sides of this machine. " + ratioRule(higherBetter)}
 	paper := math.NaN()
 	if pr := pc.Get(exp, "cuda/paper", p); pr != nil && pr.Metrics != nil {
 		paper = pr.Metrics["speedup"]
@@ -402,7 +402,8 @@ func kleeneTable3Claims(run []bench.Record) []Claim {
 	cpu, gpu := cellOf(rc, exp, "cpu/paper", p), cellOf(rc, exp, "cuda/paper", p)
 	if okCells(cpu, gpu) {
 		ours := PhaseMS(cpu.r, bench.TotalPhase) / PhaseMS(gpu.r, bench.TotalPhase)
-		speed.Ours, speed.Verdict = report.FormatRatio(ours), ratioVerdict(paper, ours, tol, higherBetter)
+		v, band := ratioJudge(speed.ID, paper, ours, higherBetter, ratioText)
+		speed.Ours, speed.Verdict = report.FormatRatio(ours)+", "+band, v
 	} else {
 		speed = speed.notRun(gpu, cpu)
 	}

@@ -223,6 +223,8 @@ func treefixFig6Claims(run []bench.Record) []Claim {
 		Text: "\"The 5.15 million vertices of the cage15 benchmark are concentrated in fewer levels than the 3.54 million of the nlpkkt120 benchmark\": ours compares their levels and the fewest levels holding 90% of their vertices. Reproduced when cage15 has fewer of both."}
 	if !okCells(cage, kkt) {
 		c = c.notRun(cage, kkt)
+	} else if key := missingMetric(cage.r, "levels", "levels_90pct") + missingMetric(kkt.r, "levels", "levels_90pct"); key != "" {
+		c = c.noMetric(key, "cage15 or nlpkkt120")
 	} else {
 		cl, kl := cage.r.Metrics["levels"], kkt.r.Metrics["levels"]
 		c90, k90 := cage.r.Metrics["levels_90pct"], kkt.r.Metrics["levels_90pct"]
@@ -243,6 +245,8 @@ func treefixFig6Claims(run []bench.Record) []Claim {
 		Class: ByConstruction} // the generator's own definition of a star
 	if !okCells(star) {
 		c = c.notRun(star)
+	} else if key := missingMetric(star.r, "levels", "n"); key != "" {
+		c = c.noMetric(key, "the star")
 	} else {
 		_, w := fig6Profile(star.r)
 		n := star.r.Metrics["n"]
@@ -259,6 +263,8 @@ func treefixFig6Claims(run []bench.Record) []Claim {
 		Class: ByConstruction} // the generator's own definition of a caterpillar
 	if !okCells(cat) {
 		c = c.notRun(cat)
+	} else if key := missingMetric(cat.r, "levels", "n", "max_width"); key != "" {
+		c = c.noMetric(key, "the caterpillar")
 	} else {
 		_, w := fig6Profile(cat.r)
 		c.Ours = fmt.Sprintf("%s levels, widest %s", formatCount(cat.r.Metrics["levels"]), formatCount(cat.r.Metrics["max_width"]))

@@ -40,6 +40,32 @@ type CatalogueClaim struct {
 	// the authors' hardware, another paper's result, a conjecture); empty
 	// for a claim with a rule.
 	Untestable string `json:"untestable,omitempty"`
+	// Tolerance is how far ours may be from the paper's figure and still
+	// reproduce it, with the reason for that margin; every claim with a
+	// rule has one.
+	Tolerance *Tolerance `json:"tolerance,omitempty"`
+}
+
+// Tolerance is a claim's margin: in words, why, and the numbers the rule
+// reads. Factor is a ratio either way (ours within paper/Factor to
+// paper*Factor; for a comparison of samples, the least ratio of medians
+// that counts); Low and High bound ours directly. An exact claim has no
+// number.
+type Tolerance struct {
+	Text   string   `json:"text"`
+	Reason string   `json:"reason"`
+	Factor *float64 `json:"factor,omitempty"`
+	Low    *float64 `json:"low,omitempty"`
+	High   *float64 `json:"high,omitempty"`
+}
+
+// Num is one of the tolerance's numbers, NaN when the catalogue gives
+// none (so that no rule gives a verdict without it).
+func Num(v *float64) float64 {
+	if v == nil {
+		return math.NaN()
+	}
+	return *v
 }
 
 // Figure is a paper's figure for a claim: as the paper gives it, the
@@ -132,6 +158,29 @@ func decodeClaims(data []byte) ([]CatalogueClaim, error) {
 		if v := c.Figure.Value; v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0)) {
 			return nil, fmt.Errorf("results/%s: claim %s: figure value %v", claimsFile, c.ID, *v)
 		}
+		if err := checkTolerance(c); err != nil {
+			return nil, fmt.Errorf("results/%s: claim %s: %w", claimsFile, c.ID, err)
+		}
 	}
 	return doc.Claims, nil
+}
+
+// checkTolerance holds a claim's tolerance to its rules: a claim with a
+// rule states one, in words and with its reason; a factor is at least 1,
+// and a low bound lies below a high one.
+func checkTolerance(c CatalogueClaim) error {
+	t := c.Tolerance
+	switch {
+	case t == nil && c.Experiment != "":
+		return fmt.Errorf("no tolerance")
+	case t == nil:
+		return nil
+	case strings.TrimSpace(t.Text) == "" || strings.TrimSpace(t.Reason) == "":
+		return fmt.Errorf("a tolerance needs its text and its reason")
+	case t.Factor != nil && !(*t.Factor >= 1):
+		return fmt.Errorf("tolerance factor %v below 1", *t.Factor)
+	case t.Low != nil && t.High != nil && !(*t.Low < *t.High):
+		return fmt.Errorf("tolerance low %v not below high %v", *t.Low, *t.High)
+	}
+	return nil
 }

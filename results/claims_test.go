@@ -49,13 +49,17 @@ func TestClaimsDecodeRejects(t *testing.T) {
 		"repeated":      `{"claims":[{"id":"a#b","paper":"p","where":"w","claim":"c","figure":{"text":"t","source":"s"},"experiment":"a"},{"id":"a#b","paper":"p","where":"w","claim":"c","figure":{"text":"t","source":"s"},"experiment":"a"}]}`,
 		"neither":       `{"claims":[{"id":"a#b","paper":"p","where":"w","claim":"c","figure":{"text":"t","source":"s"}}]}`,
 		"both":          `{"claims":[{"id":"a#b","paper":"p","where":"w","claim":"c","figure":{"text":"t","source":"s"},"experiment":"a","untestable":"why"}]}`,
+		"no tolerance":  `{"claims":[{"id":"a#b","paper":"p","where":"w","claim":"c","figure":{"text":"t","source":"s"},"experiment":"a"}]}`,
+		"no reason":     `{"claims":[{"id":"a#b","paper":"p","where":"w","claim":"c","figure":{"text":"t","source":"s"},"experiment":"a","tolerance":{"text":"exact","reason":" "}}]}`,
+		"factor < 1":    `{"claims":[{"id":"a#b","paper":"p","where":"w","claim":"c","figure":{"text":"t","source":"s"},"experiment":"a","tolerance":{"text":"x","reason":"y","factor":0.5}}]}`,
+		"low > high":    `{"claims":[{"id":"a#b","paper":"p","where":"w","claim":"c","figure":{"text":"t","source":"s"},"experiment":"a","tolerance":{"text":"x","reason":"y","low":2,"high":1}}]}`,
 	} {
 		if _, err := decodeClaims([]byte(doc)); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
-	good := `{"claims":[{"id":"a#b","paper":"p","where":"w","claim":"c","figure":{"text":"t","value":2,"source":"s"},"experiment":"a"}]}`
-	if cs, err := decodeClaims([]byte(good)); err != nil || len(cs) != 1 || *cs[0].Figure.Value != 2 {
+	good := `{"claims":[{"id":"a#b","paper":"p","where":"w","claim":"c","figure":{"text":"t","value":2,"source":"s"},"experiment":"a","tolerance":{"text":"within 2x","reason":"why","factor":2}}]}`
+	if cs, err := decodeClaims([]byte(good)); err != nil || len(cs) != 1 || *cs[0].Figure.Value != 2 || Num(cs[0].Tolerance.Factor) != 2 || !math.IsNaN(Num(cs[0].Tolerance.Low)) {
 		t.Errorf("a good catalogue: %+v, %v", cs, err)
 	}
 }
