@@ -85,7 +85,7 @@ reproduce-doc:
 # The same pipeline at quick scale, into a scratch folder: a smoke test.
 quick: build
 	rm -rf $${TMPDIR:-/tmp}/semibench-quick  # a scratch run: result files are appended to, never replaced
-	./$(BIN) reproduce --scale quick --budget 0 --out $${TMPDIR:-/tmp}/semibench-quick/run.json --plots $${TMPDIR:-/tmp}/semibench-quick/plots
+	./$(BIN) reproduce --scale quick --budget 0 --out $${TMPDIR:-/tmp}/semibench-quick/run.jsonl --plots $${TMPDIR:-/tmp}/semibench-quick/plots
 
 lint:
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }

@@ -16,19 +16,16 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/semibench/semibench/internal/outfile"
 )
 
 // The fault tests run this test binary again as a writer (as os/exec's
 // tests do): SEMIBENCH_FAULT_FILE names the result file and
 // SEMIBENCH_FAULT_MODE what to do with it.
 const (
-	faultFileEnv  = "SEMIBENCH_FAULT_FILE"
-	faultModeEnv  = "SEMIBENCH_FAULT_MODE"
-	faultNamedEnv = "SEMIBENCH_FAULT_NAMED"
-	faultLabel    = "fault"
-	faultMax      = 20000 // records a writer appends at most, then waits to be killed
+	faultFileEnv = "SEMIBENCH_FAULT_FILE"
+	faultModeEnv = "SEMIBENCH_FAULT_MODE"
+	faultLabel   = "fault"
+	faultMax     = 20000 // records a writer appends at most, then waits to be killed
 )
 
 // faultRecord is the i-th record of the fault tests' sequence.
@@ -44,7 +41,6 @@ func TestFaultHelperProcess(t *testing.T) {
 	if path == "" {
 		t.Skip("the writer process of the fault tests")
 	}
-	outfile.NamedTemps = os.Getenv(faultNamedEnv) != ""
 	a, err := NewAppender(path, header(faultLabel))
 	switch os.Getenv(faultModeEnv) {
 	case "open": // exit 3 when refused as in use
@@ -75,13 +71,10 @@ func TestFaultHelperProcess(t *testing.T) {
 }
 
 // faultWriter starts the writer process on path.
-func faultWriter(t *testing.T, path, mode string, named bool) (*exec.Cmd, *bytes.Buffer) {
+func faultWriter(t *testing.T, path, mode string) (*exec.Cmd, *bytes.Buffer) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestFaultHelperProcess$", "-test.count=1")
 	cmd.Env = append(os.Environ(), faultFileEnv+"="+path, faultModeEnv+"="+mode)
-	if named {
-		cmd.Env = append(cmd.Env, faultNamedEnv+"=1")
-	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
@@ -119,13 +112,10 @@ func checkSequence(f *File) error {
 
 // TestAppenderSurvivesSIGKILL kills a writer at random moments, seeded
 // (SEMIBENCH_FAULT_SEED, default 1), SEMIBENCH_FAULT_ROUNDS times (default
-// 20, 8 with -short). After each kill the file must be a valid result file
-// holding a prefix of the writer's records, no fewer than before; a
-// temporary name left visible must name a complete version (anonymous
-// versions get a name only when complete); and the next writer must get
-// the lock and leave no temporary in the folder. Every other round forces
-// named temporaries (the path of systems without O_TMPFILE), which a kill
-// leaves half written.
+// 20, 8 with -short). After each kill the file must read as a result file
+// holding a prefix of the writer's records, no fewer than before (a torn
+// last line dropped with its line number); and the next writer must get
+// the lock, cut the torn line off and see exactly those records.
 func TestAppenderSurvivesSIGKILL(t *testing.T) {
 	def := uint64(20)
 	if testing.Short() {
@@ -134,23 +124,22 @@ func TestAppenderSurvivesSIGKILL(t *testing.T) {
 	rounds := envInt(t, "SEMIBENCH_FAULT_ROUNDS", def)
 	seed := envInt(t, "SEMIBENCH_FAULT_SEED", 1)
 	rng := rand.New(rand.NewPCG(seed, 0))
-	path := filepath.Join(t.TempDir(), "run.json")
-	held, grew, leftNames := 0, 0, 0
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	held, grew, torn := 0, 0, 0
 	for round := range rounds {
-		named := round%2 == 1
-		cmd, out := faultWriter(t, path, "append", named)
+		cmd, out := faultWriter(t, path, "append")
 		time.Sleep(time.Duration(rng.Int64N(int64(80 * time.Millisecond))))
 		cmd.Process.Kill()
 		cmd.Wait()
 		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
 			t.Fatalf("round %d: the writer ended before the kill (%v): %s", round, cmd.ProcessState, out)
 		}
-		where := fmt.Sprintf("round %d (seed %d, named temporaries %v)", round, seed, named)
+		where := fmt.Sprintf("round %d (seed %d)", round, seed)
 
 		f, err := ReadFile(path)
 		switch {
-		case errors.Is(err, fs.ErrNotExist) && held == 0:
-			// killed before it created the file
+		case held == 0 && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, ErrNotResultFile)):
+			// killed before it created the file, or wrote its header
 		case err != nil:
 			t.Fatalf("%s: the file after the kill: %v", where, err)
 		default:
@@ -163,65 +152,57 @@ func TestAppenderSurvivesSIGKILL(t *testing.T) {
 			if len(f.Records) > held {
 				grew++
 			}
+			if f.Torn != nil {
+				torn++
+				if want := len(f.Records) + 2; f.Torn.Line != want {
+					t.Fatalf("%s: torn line %d, want %d (after the header and %d records)", where, f.Torn.Line, want, len(f.Records))
+				}
+			}
 			held = len(f.Records)
 		}
-		for _, name := range temporaries(t, path) {
-			if named {
-				continue // a named temporary may be half written
-			}
-			leftNames++
-			v, err := ReadFile(filepath.Join(filepath.Dir(path), name))
-			if err != nil {
-				t.Fatalf("%s: a visible temporary %s is not a complete version: %v", where, name, err)
-			}
-			if err := checkSequence(v); err != nil || len(v.Records) != held+1 {
-				t.Fatalf("%s: temporary %s holds %d records (%v), want the %d in place and the next", where, name, len(v.Records), err, held)
-			}
-		}
 
-		// The next writer: the killed one's lock is gone, and so are its
-		// temporaries.
+		// The next writer: the killed one's lock is gone, and so is its
+		// torn line.
 		a, err := NewAppender(path, header(faultLabel))
 		if err != nil {
 			t.Fatalf("%s: the next writer: %v", where, err)
-		}
-		if tmp := temporaries(t, path); len(tmp) > 0 {
-			t.Fatalf("%s: temporaries left after the next writer opened the file: %v", where, tmp)
 		}
 		if got := len(a.File().Records); got != held {
 			t.Fatalf("%s: the next writer sees %d records, want %d", where, got, held)
 		}
 		a.Close()
+		if f, err := ReadFile(path); err != nil || f.Torn != nil {
+			t.Fatalf("%s: after the next writer opened it: %v (torn %v)", where, err, f.Torn)
+		}
 	}
 	if grew < int(rounds)/4 {
 		t.Fatalf("only %d of %d kills came after new records: the test exercised too little", grew, rounds)
 	}
-	t.Logf("%d kills, %d records kept, %d rounds added records, %d complete temporary names left by anonymous versions (removed by the next writer)", rounds, held, grew, leftNames)
+	t.Logf("%d kills, %d records kept, %d rounds added records, %d left a torn line", rounds, held, grew, torn)
 }
 
 func TestAppenderLockAcrossProcesses(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "run.json")
+	path := filepath.Join(t.TempDir(), "run.jsonl")
 	a, err := NewAppender(path, header(faultLabel))
 	if err != nil {
 		t.Fatal(err)
 	}
 	a.Append(faultRecord(0))
-	cmd, out := faultWriter(t, path, "open", false)
+	cmd, out := faultWriter(t, path, "open")
 	if err := cmd.Wait(); cmd.ProcessState.ExitCode() != 3 {
 		t.Fatalf("another process opening a held file: %v, %s; want it refused as in use", err, out)
 	}
 	a.Close()
-	cmd, out = faultWriter(t, path, "open", false)
+	cmd, out = faultWriter(t, path, "open")
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("another process after Close: %v, %s", err, out)
 	}
 }
 
 // TestAppenderLockHandover tries to open a file while its writer appends:
-// the lock moves to each new version, and an opener that caught the old
-// one must notice and be refused.
+// every try must be refused until the writer is done.
 func TestAppenderLockHandover(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "run.json")
+	path := filepath.Join(t.TempDir(), "run.jsonl")
 	a, err := NewAppender(path, header(faultLabel))
 	if err != nil {
 		t.Fatal(err)

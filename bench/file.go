@@ -1,22 +1,27 @@
 package bench
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"slices"
 	"strings"
 )
 
-// ReadFile reads and validates a result file. Errors name the file and say
-// what is wrong: empty, truncated, not a semibench result file (another
-// JSON document, or no JSON at all: /dev/zero is refused at its first
-// byte), malformed at a line, beyond the size limits (MaxFileBytes,
+// ReadFile reads and validates a result file of any schema (1 and 2: one
+// JSON document; 3: JSON Lines, see decodeLines). Errors name the file and
+// say what is wrong: empty, truncated, not a semibench result file
+// (another JSON document, or no JSON at all: /dev/zero is refused at its
+// first byte), malformed at a line, beyond the size limits (MaxFileBytes,
 // MaxRecordBytes, MaxHeaderBytes: ErrTooLarge, found before the bytes are
-// held), or a record whose times are invalid (File.Validate).
+// held), or a record whose times are invalid (File.Validate). A torn last
+// line of a schema-3 file is no error: it is dropped with a warning
+// naming the file and line (File.Torn), and the records before it kept.
 func ReadFile(path string) (*File, error) {
 	r, err := os.Open(path)
 	if err != nil {
@@ -27,17 +32,34 @@ func ReadFile(path string) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if f.Torn != nil {
+		slog.Warn(fmt.Sprintf("%s:%d: %v", path, f.Torn.Line, f.Torn))
+	}
 	return f, nil
 }
 
 // decodeFrom reads a result file from r within the size limits and
-// decodes it.
+// decodes it: a first line that is a whole JSON object of schema 3 or
+// later starts JSON Lines; anything else is read as one document.
 func decodeFrom(r io.Reader) (*File, error) {
-	data, err := readBounded(r)
+	br := bufio.NewReaderSize(r, 64<<10)
+	first, err := readLine(br, MaxHeaderBytes)
+	if err != nil && err != io.EOF && !errors.Is(err, ErrTooLarge) {
+		return nil, err
+	}
+	if err == nil || err == io.EOF {
+		var h struct {
+			Schema int `json:"schema"`
+		}
+		if line := bytes.TrimSpace(first); len(line) > 0 && line[0] == '{' && json.Unmarshal(line, &h) == nil && h.Schema >= 3 {
+			return decodeLines(first, br)
+		}
+	}
+	data, err := readBounded(io.MultiReader(bytes.NewReader(first), br))
 	if err != nil {
 		return nil, err
 	}
-	return Decode(data)
+	return decodeDocument(data)
 }
 
 // ErrNotResultFile marks data that is not a semibench result file at all
@@ -45,8 +67,13 @@ func decodeFrom(r io.Reader) (*File, error) {
 // the result file's fields), as opposed to a result file that is damaged.
 var ErrNotResultFile = errors.New("not a semibench result file")
 
-// Decode parses and validates a result file's bytes.
-func Decode(data []byte) (*File, error) {
+// Decode parses and validates a result file's bytes, of any schema, as
+// ReadFile does.
+func Decode(data []byte) (*File, error) { return decodeFrom(bytes.NewReader(data)) }
+
+// decodeDocument parses and validates a file of schema 1 or 2: one JSON
+// object holding the header's fields and "records".
+func decodeDocument(data []byte) (*File, error) {
 	if err := checkShape(data); err != nil {
 		return nil, err
 	}
@@ -70,6 +97,15 @@ func Decode(data []byte) (*File, error) {
 	if rest := dec.InputOffset(); len(bytes.TrimSpace(data[rest:])) > 0 {
 		return nil, fmt.Errorf("line %d: data after the end of the result file (two files run together?)",
 			lineOf(data, rest+int64(len(data[rest:])-len(bytes.TrimLeft(data[rest:], " \t\r\n")))))
+	}
+	if f.Schema >= 3 {
+		return nil, fmt.Errorf("schema %d in one JSON document: a file of schema 3 or later is JSON Lines (a header line, then a record a line)", f.Schema)
+	}
+	if f.Protocol != 0 {
+		return nil, fmt.Errorf("schema %d with a \"protocol\": only schema-3 headers name one", f.Schema)
+	}
+	if f.Records == nil {
+		f.Records = []Record{}
 	}
 	if err := f.Validate(); err != nil {
 		return nil, err
@@ -155,15 +191,6 @@ func lineOf(data []byte, off int64) int {
 	return bytes.Count(data[:off], []byte("\n")) + 1
 }
 
-// encodeFile renders a result file as written to disk.
-func encodeFile(f *File) ([]byte, error) {
-	data, err := json.MarshalIndent(f, "", " ")
-	if err != nil {
-		return nil, err
-	}
-	return append(data, '\n'), nil
-}
-
 // Merge combines files of one machine into one: the header of the first,
 // every record in order, a later record replacing an earlier one of the same
 // key (a re-run of a cell supersedes it).
@@ -172,7 +199,7 @@ func Merge(files ...*File) (*File, error) {
 		return nil, errors.New("merge: no files")
 	}
 	out := *files[0]
-	out.Records = nil
+	out.Records, out.Torn = nil, nil
 	index := map[string]int{}
 	for _, f := range files {
 		if f.Machine.Label != files[0].Machine.Label {
@@ -181,8 +208,8 @@ func Merge(files ...*File) (*File, error) {
 		if f.Scale != files[0].Scale {
 			return nil, fmt.Errorf("merge: a %s-scale file and a %s-scale one: tables of one scale only (compare sets scales side by side)", files[0].Scale, f.Scale)
 		}
-		if (f.Schema < 2) != (files[0].Schema < 2) {
-			return nil, fmt.Errorf("merge: a schema-%d file and a schema-%d one: the old protocol's totals timed another window than today's, so they never stand in one table", files[0].Schema, f.Schema)
+		if p, p0 := f.TimingProtocol(), files[0].TimingProtocol(); (p < 2) != (p0 < 2) {
+			return nil, fmt.Errorf("merge: a file of timing protocol %d and one of protocol %d: the old protocol's totals timed another window than today's, so they never stand in one table", p0, p)
 		}
 		for _, r := range f.Records {
 			if i, ok := index[r.Key()]; ok {

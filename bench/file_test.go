@@ -2,15 +2,16 @@ package bench
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/semibench/semibench/internal/outfile"
 )
 
 func sampleRecord(impl, n string) Record {
@@ -31,6 +32,24 @@ func umask() os.FileMode {
 	return os.FileMode(m)
 }
 
+// legacyDocument renders f as schemas 1 and 2 were written: one indented
+// JSON document with its records inside.
+func legacyDocument(t testing.TB, f *File) []byte {
+	t.Helper()
+	recs := f.Records
+	if recs == nil {
+		recs = []Record{}
+	}
+	data, err := json.MarshalIndent(struct {
+		*File
+		Records []Record `json:"records"`
+	}{f, recs}, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(data, '\n')
+}
+
 // temporaries lists the temporary names of path's versions in its folder.
 func temporaries(t *testing.T, path string) []string {
 	t.Helper()
@@ -48,7 +67,7 @@ func temporaries(t *testing.T, path string) []string {
 }
 
 func TestAppenderRoundTrip(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "sub", "run.json")
+	path := filepath.Join(t.TempDir(), "sub", "run.jsonl")
 	a, err := NewAppender(path, header("m"))
 	if err != nil {
 		t.Fatal(err)
@@ -139,38 +158,47 @@ func TestAppenderAppendsToExisting(t *testing.T) {
 
 func TestAppenderRefusesForeignFiles(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name string, f *File) string {
+	write := func(name string, data []byte) string {
 		p := filepath.Join(dir, name)
-		data, err := encodeFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return p
 	}
-	other := write("other.json", header("other-box"))
+	encode := func(f *File) []byte {
+		data, err := Encode(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	other := write("other.jsonl", encode(header("other-box")))
 	old := header("m")
 	old.Schema = 1
-	schema1 := write("schema1.json", old)
+	schema1 := write("schema1.json", legacyDocument(t, old))
+	old.Schema = 2
+	schema2 := write("schema2.json", legacyDocument(t, old))
+	old.Schema = 1
+	protocol1 := write("protocol1.jsonl", encode(old))
 	paper := header("m")
 	paper.Source = "paper Table 2"
-	transcribed := write("paper.json", paper)
-	truncated := filepath.Join(dir, "truncated.json")
-	os.WriteFile(truncated, []byte("{\n \"schema\": 2,\n \"records\": [\n  {\"experiment\": \"e\""), 0o644)
-	array := filepath.Join(dir, "array.json")
-	os.WriteFile(array, []byte("[1, 2]\n"), 0o644)
+	transcribed := write("paper.jsonl", encode(paper))
+	truncated := write("truncated.json", []byte("{\n \"schema\": 2,\n \"records\": [\n  {\"experiment\": \"e\""))
+	array := write("array.json", []byte("[1, 2]\n"))
+	middle := write("middle.jsonl", append(encode(header("m")), "{\"experiment\": \n{}\n"...))
 
 	tests := []struct {
 		path string
 		want []string
 	}{
 		{other, []string{other, `machine "other-box"`, `machine "m"`, "--out", "move the file away"}},
-		{schema1, []string{schema1, "schema 1", "schema 2", "--out"}},
+		{schema1, []string{schema1, "schema-1 file", "semibench convert " + schema1, "--out"}},
+		{schema2, []string{schema2, "schema-2 file", "semibench convert " + schema2, "--out"}},
+		{protocol1, []string{protocol1, "timing protocol 1", "protocol 2", "--out"}},
 		{transcribed, []string{transcribed, "paper's transcription", "--out"}},
 		{truncated, []string{truncated, "truncated", "--out"}},
 		{array, []string{array, "JSON array", "not a semibench result file", "--out"}},
+		{middle, []string{middle, "line 2", "--out"}},
 	}
 	for _, tc := range tests {
 		before, _ := os.ReadFile(tc.path)
@@ -191,12 +219,9 @@ func TestAppenderRefusesForeignFiles(t *testing.T) {
 		if after, _ := os.ReadFile(tc.path); !bytes.Equal(before, after) {
 			t.Errorf("%s: refused file was changed", tc.path)
 		}
-		// Refused without a trace: the lock is dropped (a WriteFile goes
-		// through) and no temporary stays.
-		if tmp := temporaries(t, tc.path); len(tmp) > 0 {
-			t.Errorf("%s: temporaries left: %v", tc.path, tmp)
-		}
 	}
+	// Refused without a trace: the lock is dropped (a WriteFile goes
+	// through).
 	if err := WriteFile(other, header("m")); err != nil {
 		t.Errorf("the refused file is still locked: %v", err)
 	}
@@ -223,7 +248,6 @@ func TestAppenderLock(t *testing.T) {
 		}
 	}
 	refused("fresh file")
-	// Every Append puts a new inode in place: the lock must move with it.
 	for _, n := range []string{"1", "2", "3"} {
 		if err := a.Append(sampleRecord("cpu/paper", n)); err != nil {
 			t.Fatal(err)
@@ -283,7 +307,7 @@ func TestAppenderRefusesNonRegular(t *testing.T) {
 
 func TestAppenderFollowsSymlink(t *testing.T) {
 	dir := t.TempDir()
-	real := filepath.Join(dir, "runs", "real.json")
+	real := filepath.Join(dir, "runs", "real.jsonl")
 	os.MkdirAll(filepath.Dir(real), 0o755)
 	a, err := NewAppender(real, header("m"))
 	if err != nil {
@@ -291,8 +315,8 @@ func TestAppenderFollowsSymlink(t *testing.T) {
 	}
 	a.Append(sampleRecord("cpu/paper", "1"))
 	a.Close()
-	link := filepath.Join(dir, "latest.json")
-	if err := os.Symlink(filepath.Join("runs", "real.json"), link); err != nil {
+	link := filepath.Join(dir, "latest.jsonl")
+	if err := os.Symlink(filepath.Join("runs", "real.jsonl"), link); err != nil {
 		t.Fatal(err)
 	}
 	b, err := NewAppender(link, header("m"))
@@ -310,9 +334,6 @@ func TestAppenderFollowsSymlink(t *testing.T) {
 	if err != nil || len(f.Records) != 2 {
 		t.Fatalf("the link's target holds %v records (%v), want 2", len(f.Records), err)
 	}
-	if tmp := append(temporaries(t, link), temporaries(t, real)...); len(tmp) > 0 {
-		t.Errorf("temporaries left: %v", tmp)
-	}
 
 	dangling := filepath.Join(dir, "dangling.json")
 	os.Symlink(filepath.Join(dir, "nowhere", "x.json"), dangling)
@@ -324,43 +345,8 @@ func TestAppenderFollowsSymlink(t *testing.T) {
 	}
 }
 
-func TestAppenderRemovesStaleTemporaries(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "run.json")
-	a, _ := NewAppender(path, header("m"))
-	a.Close()
-	stale := filepath.Join(dir, ".run.json.tmp-123")
-	held := filepath.Join(dir, ".run.json.tmp-456")
-	unrelated := filepath.Join(dir, ".run.json.tmp-abc")
-	other := filepath.Join(dir, ".other.json.tmp-789")
-	for _, p := range []string{stale, held, unrelated, other} {
-		os.WriteFile(p, []byte("{}"), 0o644)
-	}
-	h, err := os.Open(held)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	if err := outfile.TryLock(h); err != nil { // a live writer's version
-		t.Fatal(err)
-	}
-	b, err := NewAppender(path, header("m"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.Close()
-	for p, want := range map[string]bool{stale: false, held: true, unrelated: true, other: true} {
-		if _, err := os.Stat(p); (err == nil) != want {
-			t.Errorf("%s: exists %v, want %v", filepath.Base(p), err == nil, want)
-		}
-	}
-}
-
 func TestReadFileMessages(t *testing.T) {
-	full, err := encodeFile(&File{Schema: SchemaVersion, Machine: Machine{Label: "m"}, Records: []Record{sampleRecord("cpu/paper", "500")}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	full := legacyDocument(t, &File{Schema: 2, Machine: Machine{Label: "m"}, Records: []Record{sampleRecord("cpu/paper", "500")}})
 	cases := []struct {
 		name, data string
 		want       []string
@@ -390,7 +376,8 @@ func TestReadFileMessages(t *testing.T) {
 			}
 		}
 	}
-	// Every cut of a valid file is refused as truncated, never with a bare EOF.
+	// Every cut of a valid schema-2 file is refused as truncated, never
+	// with a bare EOF.
 	for n := 1; n < len(full)-2; n++ {
 		_, err := Decode(full[:n])
 		if err == nil || err.Error() == "EOF" || err.Error() == "unexpected EOF" {
@@ -470,5 +457,146 @@ func TestAppendNotesCPUKernel(t *testing.T) {
 	}
 	if n := f.Notes[len(f.Notes)-1]; !strings.Contains(n, "avx512 (the header's: go)") {
 		t.Errorf("last note %q does not name the appended run's CPU kernels", n)
+	}
+}
+
+// lines3 is a schema-3 file of three records, and the offset where each
+// line ends.
+func lines3(t *testing.T) ([]byte, []int) {
+	t.Helper()
+	f := header("m")
+	f.Records = []Record{sampleRecord("cpu/paper", "1"), sampleRecord("cpu/paper", "2"), sampleRecord("cpu/paper", "3")}
+	data, err := Encode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ends []int
+	for i, c := range data {
+		if c == '\n' {
+			ends = append(ends, i+1)
+		}
+	}
+	if len(ends) != 4 {
+		t.Fatalf("%d lines, want a header and 3 records:\n%s", len(ends), data)
+	}
+	return data, ends
+}
+
+// TestReadTornLine cuts a schema-3 file at every byte, as a crash may: a
+// cut inside the header's JSON is refused as truncated; any later cut keeps
+// every whole record line and reports the torn one by its line number.
+func TestReadTornLine(t *testing.T) {
+	data, ends := lines3(t)
+	for n := 1; n <= len(data); n++ {
+		f, err := Decode(data[:n])
+		if n < ends[0]-1 {
+			if err == nil || !strings.Contains(err.Error(), "truncated") {
+				t.Fatalf("cut at %d, in the header: %v, want it refused as truncated", n, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("cut at %d: %v", n, err)
+		}
+		whole := 0
+		for _, e := range ends[1:] {
+			if e <= n {
+				whole++
+			}
+		}
+		if len(f.Records) != whole {
+			t.Fatalf("cut at %d: %d records, want the %d whole lines", n, len(f.Records), whole)
+		}
+		atEnd := slices.Contains(ends, n) || n == ends[0]-1 // a whole header without its newline reads
+		switch {
+		case atEnd && f.Torn != nil:
+			t.Fatalf("cut at %d, a line's end: reported torn %v", n, f.Torn)
+		case !atEnd && (f.Torn == nil || f.Torn.Line != whole+2 || f.Torn.Offset != int64(ends[whole]) || f.Torn.Kept != whole):
+			t.Fatalf("cut at %d: torn %+v, want line %d from offset %d", n, f.Torn, whole+2, ends[whole])
+		}
+	}
+	// Garbage after the last newline (a file system that kept the length
+	// but not the bytes) is torn too; a bad line before a good one is an
+	// error naming it.
+	f, err := Decode(append(slices.Clone(data), "\x00\x00\x00\n"...))
+	if err != nil || f.Torn == nil || f.Torn.Line != 5 || len(f.Records) != 3 || !strings.Contains(f.Torn.Error(), "not JSON") {
+		t.Errorf("zeros at the end: %v, torn %v", err, f.Torn)
+	}
+	bad := slices.Concat(data[:ends[1]], []byte("{\"experiment\": \"e\",\n"), data[ends[1]:])
+	if _, err := Decode(bad); err == nil || !strings.Contains(err.Error(), "line 3:") {
+		t.Errorf("a bad line in the middle: %v, want an error naming line 3", err)
+	}
+	wrong := slices.Concat(data[:ends[2]], []byte(`{"experiment": "e", "impl": "i", "status": "bogus"}`+"\n"))
+	if _, err := Decode(wrong); err == nil || !strings.Contains(err.Error(), "line 4: record 2") || !strings.Contains(err.Error(), "unknown status") {
+		t.Errorf("an invalid record on the last line: %v, want an error naming line 4", err)
+	}
+	if _, err := Decode(slices.Concat(data[:ends[0]], []byte(`{"experiment": "e", "impl": "i", "status": "ok", "extra": 1}`+"\n"))); err == nil || !strings.Contains(err.Error(), "line 2") || !strings.Contains(err.Error(), "unknown field") {
+		t.Errorf("an unknown field: %v", err)
+	}
+	if _, err := Decode([]byte(`{"schema": 3, "protocol": 2, "records": []}` + "\n")); err == nil || !strings.Contains(err.Error(), "line 1") {
+		t.Errorf("records in a schema-3 header: %v", err)
+	}
+}
+
+// TestReadFileWarnsTorn: ReadFile keeps the records before a torn line
+// and says so; the next Appender cuts the torn line off and appends after
+// the last whole record.
+func TestReadFileWarnsTorn(t *testing.T) {
+	data, ends := lines3(t)
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, data[:ends[2]+9], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := ReadFile(path)
+	if err != nil || len(f.Records) != 2 || f.Torn == nil || f.Torn.Line != 4 {
+		t.Fatalf("torn file: %v, %d records, torn %v", err, len(f.Records), f.Torn)
+	}
+	a, err := NewAppender(path, header("m"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Append(sampleRecord("cpu/fast", "4")); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	f, err = ReadFile(path)
+	if err != nil || f.Torn != nil || len(f.Records) != 3 || f.Records[2].Impl != "cpu/fast" {
+		t.Fatalf("after appending: %v, torn %v, %d records", err, f.Torn, len(f.Records))
+	}
+	got, _ := os.ReadFile(path)
+	if !bytes.HasPrefix(got, data[:ends[2]]) {
+		t.Errorf("the whole lines before the torn one changed")
+	}
+}
+
+// TestReadSchemas reads one file written as schema 1, 2 and 3: the same
+// records and header; the timing protocol of a schema-1 file survives its
+// conversion.
+func TestReadSchemas(t *testing.T) {
+	for _, schema := range []int{1, 2} {
+		f := header("m")
+		f.Schema, f.Notes = schema, []string{"a <note> & more"}
+		f.Records = []Record{sampleRecord("cpu/paper", "1"), {Experiment: "e", Impl: "i", Status: StatusSkipped, EstimateMS: 3}}
+		old, err := Decode(legacyDocument(t, f))
+		if err != nil {
+			t.Fatalf("schema %d: %v", schema, err)
+		}
+		data, err := Encode(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first, _, _ := bytes.Cut(data, []byte("\n")); !bytes.HasPrefix(first, []byte(`{"schema":3,"protocol":`)) {
+			t.Fatalf("schema %d converted: header line %s", schema, first)
+		}
+		got, err := Decode(data)
+		if err != nil {
+			t.Fatalf("schema %d converted: %v", schema, err)
+		}
+		if got.Schema != 3 || got.TimingProtocol() != schema || old.TimingProtocol() != schema {
+			t.Errorf("schema %d converted: schema %d, protocol %d (was %d)", schema, got.Schema, got.TimingProtocol(), old.TimingProtocol())
+		}
+		if !reflect.DeepEqual(got.Records, old.Records) || !reflect.DeepEqual(got.Notes, old.Notes) || !got.Started.Equal(old.Started) || got.Machine.Label != "m" {
+			t.Errorf("schema %d converted: %+v, want %+v", schema, got, old)
+		}
 	}
 }

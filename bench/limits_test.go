@@ -17,8 +17,8 @@ type zeros struct{}
 func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
 
 // endless is a result file that never ends: a header, then the same small
-// record forever.
-type endless struct{ head bool }
+// record forever; of schema 2, or with lines of schema 3.
+type endless struct{ head, lines, head3 bool }
 
 func (e *endless) Read(p []byte) (int, error) {
 	if !e.head {
@@ -26,6 +26,13 @@ func (e *endless) Read(p []byte) (int, error) {
 		return copy(p, `{"schema": 2, "records": [`), nil
 	}
 	rec := `{"experiment": "e", "impl": "i", "status": "skipped"},` + "\n"
+	if e.lines {
+		if !e.head3 {
+			e.head3 = true
+			return copy(p, `{"schema": 3}`+"\n"), nil
+		}
+		rec = rec[:len(rec)-2] + "\n"
+	}
 	n := 0
 	for n+len(rec) <= len(p) {
 		n += copy(p[n:], rec)
@@ -56,6 +63,12 @@ func TestReadBoundedRefusals(t *testing.T) {
 	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "the most a result file may hold") {
 		t.Errorf("endless: %v", err)
 	}
+	maxFileBytes = 1 << 20
+	_, err = decodeFrom(&endless{head: true, lines: true})
+	maxFileBytes = old
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "the most a result file may hold") {
+		t.Errorf("endless lines: %v", err)
+	}
 
 	big := strings.Repeat("x", MaxRecordBytes)
 	cases := map[string]struct {
@@ -67,6 +80,9 @@ func TestReadBoundedRefusals(t *testing.T) {
 		"string":  {`{"schema": 2, "notes": ["` + big + `x"], "records": []}`, "a string of more than 4 MiB"},
 		"machine": {`{"schema": 2, "machine": {"label": "` + big[:MaxHeaderBytes/2] + `", "cpu": "` + big[:MaxHeaderBytes/2] + `"}, "records": []}`, `header field "machine"`},
 	}
+	head3 := `{"schema": 3, "protocol": 2}` + "\n"
+	cases["line"] = struct{ data, want string }{head3 + `{"experiment": "e", "impl": "i", "status": "ok"}` + "\n" +
+		`{"experiment": "e", "impl": "i", "status": "ok", "note": "` + big + `"}` + "\n", "line 3: larger than 4 MiB, the most a record may hold"}
 	for name, tc := range cases {
 		_, err := decodeFrom(strings.NewReader(tc.data))
 		if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), tc.want) {
@@ -82,13 +98,10 @@ func TestReadBoundedRefusals(t *testing.T) {
 	}
 }
 
-// TestReadBoundedMatchesDecode: every committed-style file reads the same
-// through the bounded reader as through Decode.
+// TestReadBoundedMatchesDecode: a schema-2 file reads the same through the
+// bounded reader, however its bytes arrive.
 func TestReadBoundedMatchesDecode(t *testing.T) {
-	data, err := encodeFile(&File{Schema: SchemaVersion, Machine: Machine{Label: "m"}, Records: []Record{sampleRecord("cpu/paper", "500"), sampleRecord("cpu/fast", "9")}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := legacyDocument(t, &File{Schema: 2, Machine: Machine{Label: "m"}, Records: []Record{sampleRecord("cpu/paper", "500"), sampleRecord("cpu/fast", "9")}})
 	got, err := readBounded(io.MultiReader(bytes.NewReader(data[:7]), bytes.NewReader(data[7:])))
 	if err != nil || !bytes.Equal(got, data) {
 		t.Fatalf("read %d of %d bytes, %v", len(got), len(data), err)
@@ -148,13 +161,17 @@ func TestAppenderRefusesOtherScale(t *testing.T) {
 }
 
 // FuzzDecode: a result file's bytes never panic the reader; the bounded
-// reader accepts exactly what Decode accepts; and what is accepted is
-// valid and reads back the same once written.
+// reader accepts every schema-1 or 2 document the plain decoder accepts;
+// and what is accepted is valid and reads back the same once written as
+// schema 3.
 func FuzzDecode(f *testing.F) {
-	full, _ := encodeFile(&File{Schema: SchemaVersion, Machine: Machine{Label: "m"}, Scale: "quick",
-		Records: []Record{sampleRecord("cpu/paper", "500"), {Experiment: "e", Impl: "i", Status: StatusSkipped, EstimateMS: 3}}})
+	head := &File{Schema: 2, Machine: Machine{Label: "m"}, Scale: "quick",
+		Records: []Record{sampleRecord("cpu/paper", "500"), {Experiment: "e", Impl: "i", Status: StatusSkipped, EstimateMS: 3}}}
+	full := legacyDocument(f, head)
+	lines, _ := Encode(head)
 	for _, s := range []string{
-		string(full), string(full[:len(full)/2]), "", "{}", `{"schema": 2, "records": []}`, `[1, 2]`, "\x00\x00",
+		string(full), string(full[:len(full)/2]), string(lines), string(lines[:len(lines)-9]), "", "{}", `{"schema": 2, "records": []}`, `[1, 2]`, "\x00\x00",
+		`{"schema": 3, "protocol": 2}` + "\n" + `{"notes": ["n"]}` + "\n" + `{"experiment": "e", "impl": "i", "status": "ok"}` + "\n",
 		`{"schema": 2, "records": [{"experiment": "e", "impl": "i", "status": "ok", "phases": [{"name": "total", "samples_ms": [-1], "median_ms": -1, "stat_ms": -1}]}]}`,
 		`{"schema": 2, "records": [{"experiment": "e", "impl": "i", "status": "ok", "phases": [{"name": "total", "samples_ms": [1, 2, 3], "median_ms": 1e308, "stat_ms": 2}]}]}`,
 		`{"schema": 2, "notes": ["a \"b\" [c]"], "records": [{"experiment": "e}", "impl": "i]", "status": "failed", "error": "x"}]}`,
@@ -162,23 +179,24 @@ func FuzzDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		want, werr := Decode(data)
-		got, gerr := decodeFrom(bytes.NewReader(data))
-		if (werr == nil) != (gerr == nil) {
-			t.Fatalf("Decode: %v; through the bounded reader: %v", werr, gerr)
+		plain, perr := decodeDocument(data)
+		got, err := Decode(data)
+		if perr == nil && plain.Schema < 3 && err != nil {
+			t.Fatalf("a document the plain decoder accepts is refused: %v", err)
 		}
-		if gerr != nil {
+		if err != nil {
 			return
 		}
-		if len(got.Records) != len(want.Records) {
-			t.Fatalf("%d records, Decode %d", len(got.Records), len(want.Records))
+		if err := got.Validate(); err != nil {
+			t.Fatalf("accepted, but invalid: %v", err)
 		}
-		again, err := encodeFile(got)
+		again, err := Encode(got)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Decode(again); err != nil {
-			t.Fatalf("an accepted file does not read back once written: %v", err)
+		back, err := Decode(again)
+		if err != nil || back.Torn != nil || len(back.Records) != len(got.Records) || back.TimingProtocol() != got.TimingProtocol() {
+			t.Fatalf("an accepted file does not read back once written: %v (torn %v)", err, back.Torn)
 		}
 	})
 }

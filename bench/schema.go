@@ -7,8 +7,16 @@ import (
 )
 
 // SchemaVersion is the version of the result-file format written by this
-// package. Readers refuse files of a newer version.
-const SchemaVersion = 2
+// package: 3, JSON Lines (a header line, then a record a line; see
+// ReadFile). Schemas 1 and 2 are one indented JSON document each, still
+// read. Readers refuse files of a newer version.
+const SchemaVersion = 3
+
+// ProtocolVersion is the timing protocol of the records this semibench
+// measures: 2, the protocol of schema 2 (total is the host clock around
+// the whole solve). Protocol 1 is schema 1's, whose totals timed another
+// window.
+const ProtocolVersion = 2
 
 // Statistic names how a phase's Stat value was derived from its samples.
 const (
@@ -28,7 +36,10 @@ const (
 
 // File is one result file: a run session on one machine, or a paper's table.
 type File struct {
-	Schema    int       `json:"schema"`
+	Schema int `json:"schema"`
+	// Protocol is the timing protocol of the records (1 or 2), in
+	// schema-3 headers; see TimingProtocol.
+	Protocol  int       `json:"protocol,omitempty"`
 	Semibench Build     `json:"semibench"`
 	Machine   Machine   `json:"machine"`
 	Started   time.Time `json:"started"`
@@ -43,7 +54,19 @@ type File struct {
 	// Shard is the run's share of a sharded plan ("2/4"), empty when whole.
 	Shard   string   `json:"shard,omitempty"`
 	Notes   []string `json:"notes,omitempty"`
-	Records []Record `json:"records"`
+	Records []Record `json:"records,omitempty"`
+	// Torn is the last line of a schema-3 file left incomplete by an
+	// interrupted writer, which the reader dropped; nil when none.
+	Torn *Torn `json:"-"`
+}
+
+// TimingProtocol is the protocol the file's records were timed under:
+// Protocol where the header says it, else the schema's own (1 or 2).
+func (f *File) TimingProtocol() int {
+	if f.Protocol != 0 {
+		return f.Protocol
+	}
+	return min(f.Schema, ProtocolVersion)
 }
 
 // MemoryLimit is the host memory a run may fill and where the figure comes
@@ -233,21 +256,37 @@ func (r *Record) Phase(name string) *Phase {
 // Validate reports the first problem of a file: its structure, and the
 // times of each record (see validateRecord), naming the record (0-based).
 func (f *File) Validate() error {
-	if f.Schema < 1 || f.Schema > SchemaVersion {
-		return fmt.Errorf("schema version %d not supported (this semibench reads 1..%d)", f.Schema, SchemaVersion)
+	if err := f.validateHeader(); err != nil {
+		return err
 	}
-	for i, r := range f.Records {
-		if r.Experiment == "" || r.Impl == "" {
-			return fmt.Errorf("record %d: experiment and impl are required", i)
-		}
-		switch r.Status {
-		case StatusOK, StatusCheckFailed, StatusFailed, StatusSkipped, StatusUnavailable:
-		default:
-			return fmt.Errorf("record %d (%s): unknown status %q", i, r.Key(), r.Status)
-		}
-		if err := validateRecord(i, &f.Records[i]); err != nil {
+	for i := range f.Records {
+		if err := checkRecord(i, &f.Records[i]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// validateHeader checks the schema and protocol versions.
+func (f *File) validateHeader() error {
+	if f.Schema < 1 || f.Schema > SchemaVersion {
+		return fmt.Errorf("schema version %d not supported (this semibench reads 1..%d)", f.Schema, SchemaVersion)
+	}
+	if p := f.Protocol; p != 0 && (f.Schema < 3 || p > ProtocolVersion || p < 1) {
+		return fmt.Errorf("schema %d with timing protocol %d: not supported (protocols 1..%d, named in schema-3 headers)", f.Schema, p, ProtocolVersion)
+	}
+	return nil
+}
+
+// checkRecord checks record i: its key, status and times.
+func checkRecord(i int, r *Record) error {
+	if r.Experiment == "" || r.Impl == "" {
+		return fmt.Errorf("record %d: experiment and impl are required", i)
+	}
+	switch r.Status {
+	case StatusOK, StatusCheckFailed, StatusFailed, StatusSkipped, StatusUnavailable:
+	default:
+		return fmt.Errorf("record %d (%s): unknown status %q", i, r.Key(), r.Status)
+	}
+	return validateRecord(i, r)
 }

@@ -379,7 +379,7 @@ const (
 )
 
 // domVersions are our Table 5 versions 1 to 4; domPaperVersions the
-// paper records' impls of versions 1-4 (results/paper/domination-table5.json).
+// paper records' impls of versions 1-4 (results/paper/domination-table5.jsonl).
 var (
 	domVersions      = []string{domV1, domV2, domV3, domV4}
 	domPaperVersions = []string{"cpu/paper", "cpu/openmp", "cuda/paper", "cuda/paper+cpu/openmp"}
@@ -840,7 +840,7 @@ const dominationPeer = "peer/2domination"
 
 // dominationPeerTable puts the published code's runs beside ours, end to end
 // on both sides, when the records given hold any (a peers file merged with
-// a run: semibench table run.json results/peers/<machine>/*.json --merge).
+// a run: semibench table run.jsonl results/peers/<machine>/*.jsonl --merge).
 func dominationPeerTable(own []bench.Record, rc Cells) (report.Table, bool) {
 	const exp = "domination/table2"
 	var ms []int

@@ -29,7 +29,7 @@ const (
 	// Inconclusive: the difference the claim is about lies within the
 	// run-to-run noise of the samples.
 	Inconclusive Verdict = "inconclusive"
-	// OldProtocol: read from a schema-1 file, whose totals are not
+	// OldProtocol: read from a file of schema 1's protocol, whose totals are not
 	// today's timing protocol: no verdict.
 	OldProtocol Verdict = "old protocol"
 	// NotTestable: a claim no cell can decide (a statement about the
@@ -51,10 +51,11 @@ func (v Verdict) Scored() bool { return v == Reproduced || v == Exceeded || v ==
 func (v Verdict) Decided() bool { return v != NotRun && v != NotTestable }
 
 // Judge returns the verdict on every claim of the papers from records
-// measured at scale, in files of the given schema (the lowest of the files
-// read): each claim's rule on the records, then its evidence class (see
-// the classes above), the reason a claim was not run naming what it would
-// need, and the command that re-runs the cells it reads.
+// measured at scale, under the given timing protocol (bench.File's
+// TimingProtocol, the lowest of the files read): each claim's rule on the
+// records, then its evidence class (see the classes above), the reason a
+// claim was not run naming what it would need, and the command that
+// re-runs the cells it reads.
 func Judge(recs []bench.Record, scale Scale, schema int) []Claim {
 	needs := map[string]Need{}
 	for _, n := range Needs(All(), scale, Options{}) {
@@ -88,7 +89,7 @@ func classify(c Claim, n *Need, idx Cells, scale Scale, schema int) Claim {
 		return c
 	}
 	if schema < 2 {
-		c.Reason = joinReason("read from a schema-1 file (the old protocol, whose totals are not today's): no verdict; the rule gave "+string(c.Verdict), c.Reason)
+		c.Reason = joinReason("read from a file of the old protocol (schema 1's, whose totals are not today's): no verdict; the rule gave "+string(c.Verdict), c.Reason)
 		c.Verdict = OldProtocol
 		return c
 	}

@@ -321,7 +321,7 @@ func JudgeFile(f *bench.File) []Claim {
 	if err != nil {
 		sc = Paper
 	}
-	return Judge(f.Records, sc, f.Schema)
+	return Judge(f.Records, sc, f.TimingProtocol())
 }
 
 // RollUp counts the claims per paper by verdict, a row per paper.

@@ -13,7 +13,7 @@ import (
 // goldenRun is a committed reproduce run on an H100 host that holds records
 // of every experiment: its rendered tables pin each experiment's table
 // layout, the papers' numbers beside ours, the ratios and the notes.
-var goldenRun = filepath.Join("..", "results", "intel-xeon_nvidia-h100-80gb-hbm3", "20261124-002148.json")
+var goldenRun = filepath.Join("..", "results", "intel-xeon_nvidia-h100-80gb-hbm3", "20261124-002148.jsonl")
 
 // TestTablesGolden renders every experiment's tables from goldenRun in
 // Markdown and compares them with testdata/tables.golden.md (go test

@@ -1,4 +1,4 @@
-// Package results embeds the papers' own tables (results/paper/*.json), in
+// Package results embeds the papers' own tables (results/paper/*.jsonl), in
 // the result-file schema, so every experiment can print its table beside the
 // paper's numbers and `compare` can treat a paper as a machine, and the
 // catalogue of the papers' claims (results/paper/claims.json, Claims).
@@ -14,21 +14,18 @@ import (
 	"github.com/semibench/semibench/bench"
 )
 
-//go:embed paper/*.json
+//go:embed paper/*.jsonl
 var paperFS embed.FS
 
 // Paper returns every embedded paper table, sorted by file name.
 func Paper() ([]*bench.File, error) {
-	names, err := fs.Glob(paperFS, "paper/*.json")
+	names, err := fs.Glob(paperFS, "paper/*.jsonl")
 	if err != nil {
 		return nil, err
 	}
 	sort.Strings(names)
 	out := make([]*bench.File, 0, len(names))
 	for _, name := range names {
-		if name == claimsFile {
-			continue // the claims catalogue (claims.go), not a result file
-		}
 		data, err := paperFS.ReadFile(name)
 		if err != nil {
 			return nil, err

@@ -492,8 +492,8 @@ func compareValues(a, b string) int {
 }
 
 // oldProtocol reports whether f is a run measured under the first timing
-// protocol (schema 1), not a paper's transcription.
-func oldProtocol(f *bench.File) bool { return f.Schema < 2 && f.Source == "" }
+// protocol (schema 1's), not a paper's transcription.
+func oldProtocol(f *bench.File) bool { return f.TimingProtocol() < 2 && f.Source == "" }
 
 // headlinePhase reports whether a phase is one whose window the protocol
 // changed: total and end_to_end.

@@ -20,7 +20,7 @@ func nParams(n string) bench.Params {
 	return bench.Params{{Name: "n", Value: n}, {Name: "weights", Value: "normal"}}
 }
 
-// paperFile mimics results/paper/kleene-table2.json: one impl, the paper's
+// paperFile mimics results/paper/kleene-table2.jsonl: one impl, the paper's
 // numbers, no samples.
 func paperFile() *bench.File {
 	return &bench.File{
@@ -297,7 +297,7 @@ func TestCompareLaterRecordWins(t *testing.T) {
 // TestComparePaperFile lines the shipped transcription of the Kleene
 // paper's Table 2 up with a run, when the repository has it.
 func TestComparePaperFile(t *testing.T) {
-	path := filepath.Join("..", "results", "paper", "kleene-table2.json")
+	path := filepath.Join("..", "results", "paper", "kleene-table2.jsonl")
 	if _, err := os.Stat(path); err != nil {
 		t.Skip("no", path)
 	}

@@ -112,10 +112,10 @@ func claimsCmd(ctx context.Context, args []string) error {
 // combine joins the records of result files of one scale, from one or
 // several machines: a cell measured in several files counts once, its ok
 // record before any other (a GPU machine's run and a CPU machine's run
-// decide together what neither does alone). The schema is the lowest of
-// the files': one schema-1 file makes its claims old protocol.
+// decide together what neither does alone). The timing protocol is the
+// lowest of the files': one file of protocol 1 makes its claims old protocol.
 func combine(files []*bench.File, paths []string) ([]bench.Record, experiments.Scale, int, error) {
-	scale, schema := files[0].Scale, files[0].Schema
+	scale, schema := files[0].Scale, files[0].TimingProtocol()
 	var recs []bench.Record
 	at := map[string]int{}
 	for i, f := range files {
@@ -125,7 +125,7 @@ func combine(files []*bench.File, paths []string) ([]bench.Record, experiments.S
 		if f.Scale != scale {
 			return nil, "", 0, usagef("%s is a %s-scale run and %s a %s-scale one: claims are judged at one scale", paths[0], scale, paths[i], f.Scale)
 		}
-		schema = min(schema, f.Schema)
+		schema = min(schema, f.TimingProtocol())
 		for _, r := range f.Records {
 			k, seen := at[r.Key()]
 			switch {

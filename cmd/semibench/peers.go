@@ -97,7 +97,7 @@ func parsePeerRecord(args []string) (*peerRecord, error) {
 	fs := flag.NewFlagSet("peers record", flag.ContinueOnError)
 	pr := &peerRecord{}
 	var params, phases, notes, fileNotes multiFlag
-	fs.StringVar(&pr.out, "out", "", "result file to append the record to (created when absent; written atomically)")
+	fs.StringVar(&pr.out, "out", "", "result file to append the record to (created when absent; one line, fsynced)")
 	fs.StringVar(&pr.experiment, "experiment", "", "semibench experiment whose cell the peer ran: "+strings.Join(peerExperiments, " or "))
 	fs.StringVar(&pr.impl, "impl", "", "implementation name, peer/NAME (peer/hungariangpu, peer/hungariangpu-plain, peer/hylac, peer/2domination)")
 	fs.Var(&params, "param", "a parameter of the cell, NAME=VALUE, repeated: n=1024 and range=n for hungarian/table1, m=9 for domination/table2 (the experiment's own names and values)")

@@ -88,7 +88,7 @@ func (f *runFlags) register(fs *flag.FlagSet, scale string, budget time.Duration
 	fs.StringVar(&f.where, "where", "", "run only the cells whose parameters match, e.g. n=8192,range=n|10n (NAME=VALUE[|VALUE...], comma-separated)")
 	fs.IntVar(&f.reps, "reps", runner.DefaultReps, "timed repetitions per cell (after the warm-up; 6 is the fewest benchstat trusts)")
 	fs.IntVar(&f.warmup, "warmup", 1, "untimed warm-up runs per cell")
-	fs.StringVar(&f.out, "out", "", "result file (default results/<machine-label>/<timestamp>.json)")
+	fs.StringVar(&f.out, "out", "", "result file, JSON Lines (default results/<machine-label>/<timestamp>.jsonl)")
 	fs.DurationVar(&f.budget, "budget", budget, budgetUsage)
 	fs.IntVar(&f.threads, "threads", 0, "CPU threads for parallel implementations (0: all cores)")
 	fs.IntVar(&f.gpus, "gpus", 1, "GPUs for implementations that split their work over devices")
@@ -166,7 +166,7 @@ func execute(ctx context.Context, cfg runner.Config, f *runFlags, exps []*experi
 	started := time.Now().UTC()
 	out := f.out
 	if out == "" {
-		out = filepath.Join("results", machine.Label, started.Format("20060102-150405")+".json")
+		out = filepath.Join("results", machine.Label, started.Format("20060102-150405")+".jsonl")
 	}
 	if len(machine.GPUs) > 0 {
 		cfg.DeviceMemory = machine.GPUs[0].MemoryBytes
@@ -257,7 +257,7 @@ func reproduce(ctx context.Context, args []string, exps []*experiments.Experimen
 	fs := flag.NewFlagSet("reproduce", flag.ContinueOnError)
 	var f runFlags
 	f.register(fs, string(experiments.Paper), defaultBudget)
-	plotDir := fs.String("plots", "", "folder for the plots (default <result file without .json>.plots, beside it)")
+	plotDir := fs.String("plots", "", "folder for the plots (default <result file without .jsonl>.plots, beside it)")
 	allTables := fs.Bool("tables", false, "print every table on standard output (by default: the claims' summary and where the files are)")
 	pos, err := parse(fs, commands["reproduce"], args)
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"github.com/semibench/semibench/bench/report"
@@ -154,5 +155,50 @@ func TestInterruptedReproduceWritesReport(t *testing.T) {
 	}
 	if r2, _ := os.ReadFile(filepath.Join(dir, "res", "run2.md")); strings.Contains(string(r2), "run1.plots") {
 		t.Error("run2's report links run1's plots")
+	}
+}
+
+// TestResumeAfterTornLine: a run whose last line was torn (a crash mid
+// write) is resumed: the torn line is cut off, the cells already ok are
+// kept as they were, the torn cell runs again; a schema-2 file is refused
+// with the conversion to run.
+func TestResumeAfterTornLine(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run.jsonl")
+	args := []string{"run", "kleene/table2", "--scale", "quick", "--reps", "1", "--warmup", "0", "--impl", "cpu/fast", "--out", out}
+	if code, _, stderr := capture(t, args...); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	first, err := bench.ReadFile(out)
+	if err != nil || len(first.Records) < 2 {
+		t.Fatalf("first run: %v, %d records", err, len(first.Records))
+	}
+	data, _ := os.ReadFile(out)
+	cut := data[:len(data)-10]
+	if err := os.WriteFile(out, cut, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := capture(t, append(args, "--resume")...); code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, stderr)
+	}
+	f, err := bench.ReadFile(out)
+	if err != nil || f.Torn != nil {
+		t.Fatalf("after resuming: %v (torn %v)", err, f.Torn)
+	}
+	kept := len(first.Records) - 1
+	after, _ := os.ReadFile(out)
+	if whole := cut[:bytes.LastIndexByte(cut, '\n')+1]; !bytes.HasPrefix(after, whole) {
+		t.Error("resuming changed the whole lines before the torn one")
+	}
+	if len(f.Records) != len(first.Records) || f.Records[kept].Key() != first.Records[kept].Key() || f.Records[kept].Status != bench.StatusOK {
+		t.Errorf("after resuming: %d records (want %d), the last %s %s", len(f.Records), len(first.Records), f.Records[len(f.Records)-1].Key(), f.Records[len(f.Records)-1].Status)
+	}
+
+	old := filepath.Join(t.TempDir(), "run.json")
+	if err := os.WriteFile(old, mustRead(t, "testdata/good/run.json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := capture(t, "run", "kleene/table2", "--scale", "quick", "--impl", "cpu/fast", "--out", old)
+	if code != 2 || !strings.Contains(stderr, "semibench convert "+old) {
+		t.Errorf("appending to a schema-2 file: exit %d, %s; want 2 and the conversion to run", code, stderr)
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -83,17 +82,13 @@ func TestRunRecordsCPUKernel(t *testing.T) {
 	if cpuKernel() == "" {
 		t.Fatal("cpuKernel is empty")
 	}
-	out := filepath.Join(t.TempDir(), "run.json")
+	out := filepath.Join(t.TempDir(), "run.jsonl")
 	if code, _, stderr := capture(t, "run", "kleene/table2", "--scale", "quick", "--reps", "1", "--warmup", "0", "--impl", "cpu/fast", "--out", out); code != 0 {
 		t.Fatalf("run: exit %d: %s", code, stderr)
 	}
-	data, err := os.ReadFile(out)
+	f, err := bench.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
-	}
-	var f bench.File
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatalf("%s: %v", out, err)
 	}
 	if f.Machine.CPUKernel != cpuKernel() {
 		t.Errorf("result file's machine.cpu_kernel = %q, want %q", f.Machine.CPUKernel, cpuKernel())

@@ -19,6 +19,6 @@
 // SIGKILLed writer leaves behind. RemoveTemps removes this process's own
 // named temporaries, for a signal handler that must exit at once.
 //
-// Package bench's result-file Appender is built on the same Target and
-// Version, with its own lock hand-over between versions.
+// Package bench's result files are the one output that grows in place:
+// Target.OpenAppend opens them for appending, under the same lock.
 package outfile

@@ -136,10 +136,7 @@ func (t Target) LockExisting() (*os.File, error) {
 		}
 		if err := TryLock(f); err != nil {
 			f.Close()
-			if errors.Is(err, errLocked) {
-				return nil, &reasonError{fmt.Sprintf("%s is being written by another semibench run (it holds the file's lock): wait for that run to end, or choose another --out", t.Path), ErrInUse}
-			}
-			return nil, fmt.Errorf("locking %s: %w", t.Path, err)
+			return nil, t.lockError(err)
 		}
 		if now, err := os.Lstat(t.Real); err == nil && os.SameFile(fst, now) {
 			return f, nil
@@ -147,6 +144,14 @@ func (t Target) LockExisting() (*os.File, error) {
 		f.Close() // a new version took the name between open and lock
 	}
 	return nil, fmt.Errorf("%s keeps being replaced while it is opened", t.Path)
+}
+
+// lockError is the error of a failed TryLock on t's file.
+func (t Target) lockError(err error) error {
+	if errors.Is(err, errLocked) {
+		return &reasonError{fmt.Sprintf("%s is being written by another semibench run (it holds the file's lock): wait for that run to end, or choose another --out", t.Path), ErrInUse}
+	}
+	return fmt.Errorf("locking %s: %w", t.Path, err)
 }
 
 // CheckDir checks that the folder the target goes in exists.

@@ -25,7 +25,7 @@ import (
 // uses a forbidden cell; each optimum is held to cpu/jv's, and every
 // infeasible instance must be called infeasible by both. With
 // SEMIBENCH_RESULTS=DIR the GPU run writes its records to
-// DIR/<machine label>/<date>-lap-forbidden.json, a result file to commit
+// DIR/<machine label>/<date>-lap-forbidden.jsonl, a result file to commit
 // under results/.
 
 // resultsEnv names the folder the GPU battery writes its result file in.
@@ -292,7 +292,7 @@ func TestForbiddenGPU(t *testing.T) {
 	m := bench.HostMachine()
 	m.SetGPUs(cuda.Probe())
 	started := time.Now().UTC()
-	path := filepath.Join(dir, m.Label, started.Format("20060102")+"-lap-forbidden.json")
+	path := filepath.Join(dir, m.Label, started.Format("20060102")+"-lap-forbidden.jsonl")
 	f := &bench.File{Schema: bench.SchemaVersion, Semibench: bench.CurrentBuild(), Machine: m, Started: started,
 		Notes: []string{"impls/cuda/lap TestForbiddenGPU (issue 26): +inf costs as forbidden assignments solved by cuda/fast, single and batched, " +
 			"integer (int32 and beyond: the float64 kernel) and float; each answer certified by lap's dual check and held to cpu/jv's; " +
