@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Time SciPy's linear_sum_assignment on a cost matrix written by
 `semibench gen lap` (CSV, a row per line), the reference of issue 4's cpu/jv
-target. Prints one JSON line per run, as `semibench solve lap` does:
+target. Prints one JSON line per run, as `semibench solve lap --ms` does:
 {"impl": "scipy", "cost": ..., "ms": ...}; ms is the solve alone.
 
 usage: scipy_lap.py FILE.csv [REPS]

@@ -66,7 +66,7 @@ func TestSolveLAPBatch(t *testing.T) {
 	for _, args := range [][]string{
 		{"--batch", in, "--impl", "cpu/paper"},
 		{"--batch", in, "--in", in},
-		{"--in", in, "--out", out},
+		{"--batch", in, "--ms"},
 	} {
 		if code, _, _ := capture(t, append([]string{"solve", "lap"}, args...)...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)

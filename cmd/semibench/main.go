@@ -18,6 +18,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/semibench/semibench/internal/cli"
 	"github.com/semibench/semibench/internal/outfile"
 )
 
@@ -50,7 +51,7 @@ func (e exitError) Unwrap() error { return e.err }
 
 // exitCheckpointed is the exit status of a run that stopped after writing
 // its checkpoint (solve domination --time-limit): run it again to resume.
-const exitCheckpointed = 3
+const exitCheckpointed = cli.ExitCheckpointed
 
 var commands = map[string]*command{}
 
@@ -119,6 +120,7 @@ func logLevel() slog.Level {
 
 // dispatch runs one command and returns the exit status.
 func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	diag = stderr
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		if len(args) > 1 {
 			c, ok := commands[args[1]]

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
-	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -15,10 +14,9 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
-	"github.com/semibench/semibench/generators/lapcost"
 	"github.com/semibench/semibench/impls"
+	"github.com/semibench/semibench/internal/cli"
 	"github.com/semibench/semibench/problems/domination"
-	"github.com/semibench/semibench/problems/lap"
 )
 
 // `semibench peers record` turns the samples a published code measured
@@ -286,182 +284,71 @@ func cellParams(e *experiments.Experiment, given bench.Params) (bench.Params, er
 	return nil, usagef("--param %s: not a cell of %s (its cells: %s)", given, e.Name, strings.Join(known, "; "))
 }
 
-// checkLAPPeer checks that the instance file is the cell's (the generator's
-// bytes for its n, range and seed) and that the peer's cost is the optimum
-// cpu/jv finds and certifies by its duals.
-func checkLAPPeer(ctx context.Context, params bench.Params, path string, seed uint64, cost int64) (*bench.Input, *bench.Check, error) {
+// lapCell reads the Hungarian cell a peer ran from its parameters.
+func lapCell(params bench.Params, seed uint64) (cli.PeerCell, error) {
 	n, err := strconv.Atoi(params.Get("n"))
 	if err != nil {
-		return nil, nil, fmt.Errorf("param n=%q: %w", params.Get("n"), err)
+		return cli.PeerCell{}, fmt.Errorf("param n=%q: %w", params.Get("n"), err)
 	}
-	label := params.Get("range")
-	rng, err := lapcost.Range(label, n)
-	if err != nil {
-		return nil, nil, fmt.Errorf("param range=%q: %w", label, err)
-	}
-	costs, err := lap.ReadCostsFile(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("--instance: %w", err)
-	}
-	if !costs.IsInt() || costs.Rows != n || costs.Cols != n {
-		return nil, nil, fmt.Errorf("--instance %s: want %dx%d integer costs, got %dx%d", path, n, n, costs.Rows, costs.Cols)
-	}
-	want, err := lapcost.Generate(n, n, rng, seed)
-	if err != nil {
-		return nil, nil, err
-	}
-	hash := lapcost.Hash(costs.Int)
-	if hash != lapcost.Hash(want) {
-		return nil, nil, fmt.Errorf("--instance %s is not the cell's instance (n=%d, range %s, seed %d): write it with `semibench gen lap --n %d --range %s --seed %d`", path, n, label, seed, n, label, seed)
-	}
-	m := costs.Matrix()
-	ref, err := lap.SolveJV(ctx, m, nil)
-	if err == nil {
-		err = lap.Certify(m, ref)
-	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("certifying the optimum of %s: %w", path, err)
-	}
-	in := &bench.Input{Generator: "lapcost", Seed: seed, Hash: hash,
-		Description: fmt.Sprintf("%dx%d uniform integer costs in [0, %d) (range %s), from %s", n, n, rng, label, path)}
-	chk := &bench.Check{Method: "the peer's reported cost = the optimum of the same instance found by cpu/jv and certified by its duals"}
-	if cost != ref.Cost {
-		chk.Detail = fmt.Sprintf("peer's cost %d, certified optimum %d", cost, ref.Cost)
-		chk.MaxErr = float64(cost - ref.Cost)
-		if chk.MaxErr < 0 {
-			chk.MaxErr = -chk.MaxErr
-		}
-		return in, chk, nil
-	}
-	chk.OK = true
-	chk.Detail = fmt.Sprintf("optimal cost %d", cost)
-	return in, chk, nil
-}
-
-// checkLAPBatchPeer checks that the batch file is the cell's (count
-// problems, problem k from seed+k, as hungarian/batch generates them) and
-// that every objective the peer reported (costsPath: one integer per line)
-// is its problem's optimum found by cpu/jv and certified by its duals.
-func checkLAPBatchPeer(ctx context.Context, params bench.Params, path string, seed uint64, costsPath string) (*bench.Input, *bench.Check, error) {
-	n, _ := strconv.Atoi(params.Get("n"))
 	count, _ := strconv.Atoi(params.Get("count"))
-	label := params.Get("range")
-	rng, err := lapcost.Range(label, n)
+	return cli.PeerCell{N: n, Range: params.Get("range"), Count: count, Seed: seed}, nil
+}
+
+// checkLAPPeer checks the peer's cost on the cell's instance
+// (cli.CheckPeerCost).
+func checkLAPPeer(ctx context.Context, params bench.Params, path string, seed uint64, cost int64) (*bench.Input, *bench.Check, error) {
+	cell, err := lapCell(params, seed)
 	if err != nil {
 		return nil, nil, err
 	}
-	b, err := lap.ReadBatchFile(path)
+	in, chk, err := cli.CheckPeerCost(ctx, path, cell, cost)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--instance: %w", err)
 	}
-	if !b.IsInt() || b.Count != count || b.Rows != n || b.Cols != n {
-		return nil, nil, fmt.Errorf("--instance %s: want %d integer %dx%d problems, got %d of %dx%d", path, count, n, n, b.Count, b.Rows, b.Cols)
-	}
-	want, err := lapcost.GenerateBatch(count, n, n, rng, seed)
-	if err != nil {
-		return nil, nil, err
-	}
-	hash, err := lapcost.HashBatch(b.Int, count)
-	if err != nil {
-		return nil, nil, err
-	}
-	if wantHash, _ := lapcost.HashBatch(want, count); hash != wantHash {
-		return nil, nil, fmt.Errorf("--instance %s is not the cell's batch (n=%d, range %s, count %d, seed %d): write it with `semibench gen lap --n %d --range %s --count %d --seed %d`", path, n, label, count, seed, n, label, count, seed)
-	}
-	got, err := readPeerCosts(costsPath, count)
-	if err != nil {
-		return nil, nil, err
-	}
-	ref, err := lap.JV.SolveBatch(ctx, b, 0, nil)
-	if err == nil {
-		err = lap.CertifyBatch(b, ref, 0)
-	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("certifying the optima of %s: %w", path, err)
-	}
-	in := &bench.Input{Generator: "lapcost", Seed: seed, Hash: hash,
-		Description: fmt.Sprintf("%d problems of %dx%d uniform integer costs in [0, %d) (range %s), problem k from seed %d+k, from %s", count, n, n, rng, label, seed, path)}
-	chk := &bench.Check{Method: "every objective the peer reported = its problem's optimum found by cpu/jv and certified by its duals"}
-	bad := 0
-	for k, c := range got {
-		if d := float64(c - ref.Int[k].Cost); d != 0 {
-			if bad == 0 {
-				chk.Detail = fmt.Sprintf("problem %d: peer's cost %d, certified optimum %d", k+1, c, ref.Int[k].Cost)
-			}
-			bad++
-			chk.MaxErr = max(chk.MaxErr, math.Abs(d))
-		}
-	}
-	if bad > 0 {
-		chk.Detail = fmt.Sprintf("%d of %d objectives off the optimum; first: %s", bad, count, chk.Detail)
-		return in, chk, nil
-	}
-	chk.OK = true
-	chk.Detail = fmt.Sprintf("%d objectives, every one optimal", count)
 	return in, chk, nil
 }
 
-// readPeerCosts reads count integers, one per line, naming the file and
-// line of a bad one.
-func readPeerCosts(path string, count int) ([]int64, error) {
-	data, err := os.ReadFile(path)
+// checkLAPBatchPeer checks the peer's objectives (costsPath: one integer
+// per line) on the cell's batch (cli.CheckPeerCosts).
+func checkLAPBatchPeer(ctx context.Context, params bench.Params, path string, seed uint64, costsPath string) (*bench.Input, *bench.Check, error) {
+	cell, err := lapCell(params, seed)
 	if err != nil {
-		return nil, fmt.Errorf("--costs: %w", err)
+		return nil, nil, err
 	}
-	var out []int64
-	for i, line := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
-		v, err := strconv.ParseInt(strings.TrimSpace(line), 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("--costs %s:%d: %q is not an integer", path, i+1, line)
-		}
-		out = append(out, v)
+	costs, err := cli.ReadObjectives(costsPath, cell.Count)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--costs: %w", err)
 	}
-	if len(out) != count {
-		return nil, fmt.Errorf("--costs %s: %d objectives for %d problems", path, len(out), count)
+	in, chk, err := cli.CheckPeerCosts(ctx, path, cell, costs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--instance: %w", err)
 	}
-	return out, nil
+	return in, chk, nil
 }
 
-// checkDominationPeer compares the peer's recurrence (r0, n0, a, b of
-// Algorithms 3-4 over 50 powers) with semibench's on cpu/sparse.
+// checkDominationPeer parses the peer's recurrence, r0=R,n0=N,a=A,b=B,
+// and compares it with semibench's on cpu/sparse
+// (domination.CheckPeerRecurrence).
 func checkDominationPeer(ctx context.Context, m int, got string) (*bench.Check, error) {
-	vals := map[string]int{}
+	var r domination.Recurrence
+	fields := map[string]*int{"r0": &r.R0, "n0": &r.N0, "a": &r.A, "b": &r.B}
+	seen := map[string]bool{}
 	for _, kv := range strings.Split(got, ",") {
 		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
 		x, err := strconv.Atoi(v)
-		if !ok || err != nil || !slices.Contains([]string{"r0", "n0", "a", "b"}, k) {
+		if !ok || err != nil || fields[k] == nil {
 			return nil, usagef("--recurrence %q: want r0=R,n0=N,a=A,b=B (integers)", got)
 		}
-		vals[k] = x
+		*fields[k], seen[k] = x, true
 	}
-	if len(vals) != 4 {
+	if len(seen) != 4 {
 		return nil, usagef("--recurrence %q: give all of r0, n0, a and b", got)
 	}
 	sparse, err := impls.Domination.Lookup("cpu/sparse")
 	if err != nil {
 		return nil, err
 	}
-	an, err := domination.Analyze(ctx, m, domination.Options{Impl: sparse})
-	if err != nil {
-		return nil, fmt.Errorf("semibench's analysis of m=%d: %w", m, err)
-	}
-	// The 2domination code prints r0m one above the paper's Table 3 r0
-	// (which semibench's matches): it is compared as r0 + 1.
-	ours := map[string]int{"r0": an.R0 + 1, "n0": an.N0, "a": an.A, "b": an.B}
-	chk := &bench.Check{Method: fmt.Sprintf("the peer's n0, a, b (Algorithms 3-4 over its %d powers) = semibench's on cpu/sparse, and its printed r0m = semibench's r0 + 1 (the code's r0m is one above the paper's Table 3 r0, which semibench's matches)", an.K)}
-	var diffs []string
-	for _, k := range []string{"r0", "n0", "a", "b"} {
-		if vals[k] != ours[k] {
-			diffs = append(diffs, fmt.Sprintf("%s: peer %d, semibench %d", k, vals[k], ours[k]))
-		}
-	}
-	if len(diffs) > 0 {
-		chk.Detail = strings.Join(diffs, "; ")
-		return chk, nil
-	}
-	chk.OK = true
-	chk.Detail = fmt.Sprintf("peer r0m=%d, semibench r0=%d; n0=%d a=%d b=%d", vals["r0"], an.R0, an.N0, an.A, an.B)
-	return chk, nil
+	return domination.CheckPeerRecurrence(ctx, m, sparse, r)
 }
 
 // appendPeerRecord adds the record to the result file at path, creating it

@@ -25,22 +25,14 @@ func DefaultImpl(inverse bool) string {
 	return "cpu/fast"
 }
 
-// Solve is `semibench solve apsp`: it reads the weight matrix A from the
-// Matrix Market file r (name is used in messages; a_ij, 1-based, is the
-// weight of the arc i -> j; entries not listed are the semiring's zero;
-// a cell listed twice is an error naming both lines), computes D = A* in the named
-// semiring ("min-plus", "max-plus", "boolean", "real"; values in float64,
-// any nonzero value is true in "boolean") with the implementation of reg
-// named impl (DefaultImpl when empty), and writes D to w as a coordinate
-// Matrix Market file listing every entry that is not the semiring's zero,
-// with infinities written as inf and -inf.
+// Solve is `semibench solve apsp` without its check: it reads the weight
+// matrix A from the Matrix Market file r (ReadInstance), computes D = A*
+// (or A⁻¹ with inverse) with the implementation of reg named impl
+// (DefaultImpl when empty) and writes D to w (Closure.Write).
 //
-// With inverse (real semiring only) it writes A⁻¹, computed by the
-// implementation's Inverse (cpu/sgje: the paper's direct variant of sGJE).
-//
-// Errors: those of Resolve; a matrix that is not square; an undefined star
-// in the real semiring (an error wrapping ErrStar naming the pivot); a zero
-// pivot of the inverse (wrapping ErrSingular, naming its row and column). A
+// Errors: those of Resolve and ReadInstance; an undefined star in the real
+// semiring (an error wrapping ErrStar naming the pivot); a zero pivot of
+// the inverse (wrapping ErrSingular, naming its row and column). A
 // negative cycle in min-plus is no error: the distances it reaches are
 // -inf.
 func Solve(ctx context.Context, r io.Reader, name, semiringName, impl string, inverse bool, w io.Writer, reg problems.Registry[Impl]) error {
@@ -48,57 +40,155 @@ func Solve(ctx context.Context, r io.Reader, name, semiringName, impl string, in
 	if err != nil {
 		return fmt.Errorf("solve apsp: %w", err)
 	}
+	in, err := ReadInstance(r, name, semiringName, inverse)
+	if err != nil {
+		return err
+	}
+	d, err := in.Solve(ctx, im)
+	if err != nil {
+		return err
+	}
+	return d.Write(w)
+}
+
+// Instance is the input of `semibench solve apsp`: the weight matrix A in
+// a semiring, and whether A⁻¹ is asked for.
+type Instance struct {
+	Name     string // the file, for messages
+	Semiring string // "min-plus", "max-plus", "boolean" or "real"
+	Inverse  bool
+	// A in a semiring on float64 values, or in the Boolean one.
+	F *Matrix[float64]
+	B *Matrix[bool]
+}
+
+// N is the order of A.
+func (in *Instance) N() int {
+	if in.B != nil {
+		return in.B.N
+	}
+	return in.F.N
+}
+
+// Arcs counts the entries of A that are not the semiring's zero.
+func (in *Instance) Arcs() int {
+	if in.B != nil {
+		return count(in.B.Data, false)
+	}
+	return count(in.F.Data, floatSemiring(in.Semiring).Zero())
+}
+
+func count[T comparable](data []T, zero T) int {
+	k := 0
+	for _, v := range data {
+		if v != zero {
+			k++
+		}
+	}
+	return k
+}
+
+// floatSemiring is the named semiring on float64 (min-plus, max-plus or
+// real).
+func floatSemiring(name string) semiring.Semiring[float64] {
+	switch name {
+	case "min-plus":
+		return semiring.MinPlus[float64]{}
+	case "max-plus":
+		return semiring.MaxPlus[float64]{}
+	}
+	return semiring.Real[float64]{}
+}
+
+// ReadInstance reads A from the Matrix Market file r (name is used in
+// messages; a_ij, 1-based, is the weight of the arc i -> j; entries not
+// listed are the semiring's zero; a cell listed twice is an error naming
+// both lines) in the named semiring (values in float64; any nonzero value
+// is true in "boolean"). A matrix that is not square, or whose dense form
+// does not fit in the memory available, is an error.
+func ReadInstance(r io.Reader, name, semiringName string, inverse bool) (*Instance, error) {
+	if !slices.Contains(semiring.Names, semiringName) {
+		return nil, fmt.Errorf("unknown semiring %q (known: %s)", semiringName, strings.Join(semiring.Names, ", "))
+	}
 	sc, err := mtx.NewScanner(r, name)
 	if err != nil {
-		return fmt.Errorf("solve apsp: %w", err)
+		return nil, err
 	}
 	h := sc.Header()
 	if h.Rows != h.Cols {
-		return fmt.Errorf("solve apsp: %s: the matrix is %d x %d, not square", name, h.Rows, h.Cols)
+		return nil, fmt.Errorf("%s: the matrix is %d x %d, not square", name, h.Rows, h.Cols)
 	}
 	n := h.Rows
-	// A dense matrix of float64: refuse an order whose n² elements do not
+	// A and D dense, of float64: refuse an order whose 2n² elements do not
 	// fit in the memory available (a corrupt size line must not exhaust it).
-	need := uint64(n) * uint64(n) * 8
+	need := 2 * uint64(n) * uint64(n) * 8
 	if avail := bench.AvailableMemory(); (avail > 0 && need > avail) || n > 1<<20 {
-		return fmt.Errorf("solve apsp: %s: a dense matrix of order %d needs %.1f GiB, more than the %.1f GiB available", name, n, float64(need)/(1<<30), float64(avail)/(1<<30))
+		return nil, fmt.Errorf("%s: A and D, dense matrices of order %d, need %.1f GiB, more than the %.1f GiB available", name, n, float64(need)/(1<<30), float64(avail)/(1<<30))
 	}
-	comment := fmt.Sprintf("semibench solve apsp: D = A* over %s by %s", semiringName, im.Name)
+	in := &Instance{Name: name, Semiring: semiringName, Inverse: inverse}
+	if semiringName == "boolean" {
+		in.B, err = readMatrix(sc, n, semiring.Boolean{}, func(v float64) bool { return v != 0 })
+	} else {
+		in.F, err = readMatrix(sc, n, floatSemiring(semiringName), func(v float64) float64 { return v })
+	}
+	if err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// Closure is the answer of `semibench solve apsp`: D = A* (or A⁻¹) of an
+// Instance, by one implementation.
+type Closure struct {
+	In *Instance
+	F  *Matrix[float64]
+	B  *Matrix[bool]
+	// comment is the output's comment line: what D is, by whom.
+	comment string
+}
+
+// Solve computes D = A* of in (A⁻¹ with in.Inverse) with im (see Resolve);
+// A itself is kept for the check.
+func (in *Instance) Solve(ctx context.Context, im Impl) (*Closure, error) {
+	d := &Closure{In: in, comment: fmt.Sprintf("semibench solve apsp: D = A* over %s by %s", in.Semiring, im.Name)}
 	if im.Note != "" {
-		comment += " (" + im.Note + ")"
+		d.comment += " (" + im.Note + ")"
 	}
-	switch semiringName {
-	case "min-plus":
-		return solveFloat(ctx, sc, n, semiring.MinPlus[float64]{}, im, semiringName, name, comment, w)
-	case "max-plus":
-		return solveFloat(ctx, sc, n, semiring.MaxPlus[float64]{}, im, semiringName, name, comment, w)
-	case "real":
-		if inverse {
-			a, err := readMatrix(sc, n, semiring.Real[float64]{}, func(v float64) float64 { return v })
-			if err != nil {
-				return err
-			}
-			how := im.Name
-			if im.InverseNote != "" {
-				how = im.InverseNote
-			}
-			if _, err := im.Inverse(ctx, a, Options{}); err != nil {
-				return fmt.Errorf("solve apsp: %s: %w", name, err)
-			}
-			return writeMatrix(w, a, 0.0, "semibench solve apsp: A^-1 by "+how, formatFloat)
+	var err error
+	switch {
+	case in.B != nil:
+		d.B = in.B.Clone()
+		_, err = im.Bool(ctx, d.B, Options{})
+	case in.Inverse:
+		how := im.Name
+		if im.InverseNote != "" {
+			how = im.InverseNote
 		}
-		return solveFloat(ctx, sc, n, semiring.Real[float64]{}, im, semiringName, name, comment, w)
-	case "boolean":
-		a, err := readMatrix(sc, n, semiring.Boolean{}, func(v float64) bool { return v != 0 })
-		if err != nil {
-			return err
-		}
-		if _, err := im.Bool(ctx, a, Options{}); err != nil {
-			return fmt.Errorf("solve apsp: %s: %w", name, err)
-		}
-		return writeMatrix(w, a, false, comment, func(bool) string { return "1" })
+		d.comment = "semibench solve apsp: A^-1 by " + how
+		d.F = in.F.Clone()
+		_, err = im.Inverse(ctx, d.F, Options{})
+	default:
+		d.F = in.F.Clone()
+		_, err = im.Float(ctx, in.Semiring, d.F, Options{})
 	}
-	return fmt.Errorf("solve apsp: unknown semiring %q (known: %s)", semiringName, strings.Join(semiring.Names, ", "))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in.Name, err)
+	}
+	return d, nil
+}
+
+// Write writes D to w as a coordinate Matrix Market file listing every
+// entry that is not the semiring's zero (0 for A⁻¹), with infinities
+// written as inf and -inf.
+func (d *Closure) Write(w io.Writer) error {
+	if d.B != nil {
+		return writeMatrix(w, d.B, false, d.comment, func(bool) string { return "1" })
+	}
+	zero := floatSemiring(d.In.Semiring).Zero()
+	if d.In.Inverse {
+		zero = 0
+	}
+	return writeMatrix(w, d.F, zero, d.comment, formatFloat)
 }
 
 // Resolve checks the arguments of Solve before any input is read: the
@@ -146,20 +236,6 @@ func Solvers(reg problems.Registry[Impl]) []string {
 	return out
 }
 
-// solveFloat reads A in a semiring on float64, replaces it by its closure
-// by im
-// and writes it.
-func solveFloat[S semiring.Semiring[float64]](ctx context.Context, sc *mtx.Scanner, n int, s S, im Impl, semiringName, name, comment string, w io.Writer) error {
-	a, err := readMatrix(sc, n, s, func(v float64) float64 { return v })
-	if err != nil {
-		return err
-	}
-	if _, err := im.Float(ctx, semiringName, a, Options{}); err != nil {
-		return fmt.Errorf("solve apsp: %s: %w", name, err)
-	}
-	return writeMatrix(w, a, s.Zero(), comment, formatFloat)
-}
-
 func readMatrix[T any, S semiring.Semiring[T]](sc *mtx.Scanner, n int, s S, conv func(float64) T) (*Matrix[T], error) {
 	a := NewMatrix(n, s.Zero())
 	for {
@@ -168,7 +244,7 @@ func readMatrix[T any, S semiring.Semiring[T]](sc *mtx.Scanner, n int, s S, conv
 			return a, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("solve apsp: %w", err)
+			return nil, err
 		}
 		a.Set(e.I, e.J, s.Plus(a.At(e.I, e.J), conv(e.V)))
 	}
@@ -207,7 +283,7 @@ func writeMatrix[T comparable](w io.Writer, a *Matrix[T], zero T, comment string
 		}
 	}
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("solve apsp: writing the result: %w", err)
+		return fmt.Errorf("writing the result: %w", err)
 	}
 	return nil
 }

@@ -506,8 +506,8 @@ type Solution struct {
 	Assignment []int  `json:"assignment"`
 	Impl       string `json:"impl"`
 	// MS is the solver's wall time in milliseconds (reading and checking
-	// excluded).
-	MS float64 `json:"ms"`
+	// excluded); the CLI writes it only when asked (solve lap --ms).
+	MS float64 `json:"ms,omitempty"`
 }
 
 // NameImpl names the implementation in err's message unless the

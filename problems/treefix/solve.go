@@ -220,77 +220,96 @@ func clip(s string) string {
 }
 
 // Solve reads a treefix input from r (ReadInput; name labels errors), runs
-// op ("rootfix" or "leaffix") with implementation im on all cores, and
-// writes one value per line in vertex order to w. Integer weights are
-// computed in int64 and printed as integers (exact in every
-// implementation); otherwise float64, or float32 when f32 is set (weights
-// rounded to float32 as read). A sum that does not fit its type (an int64
-// sum beyond ±2^63, a float sum that became infinite) is an error wrapping
-// ErrInput and ErrOverflow that names the vertex (as the file numbers them,
-// from 0) and its line; nothing is written then.
+// op ("rootfix" or "leaffix") with implementation im on all cores
+// (Compute), and writes one value per line in vertex order to w
+// (Sums.Write); nothing is written on an error.
 func Solve(ctx context.Context, r io.Reader, name, op string, im Impl, f32 bool, w io.Writer) error {
 	o, err := ParseOp(op)
 	if err != nil {
 		return err
 	}
-	impl := im.Name
 	in, err := ReadInput(r, name, f32)
 	if err != nil {
 		return err
 	}
+	s, err := Compute(ctx, in, name, o, im, f32)
+	if err != nil {
+		return err
+	}
+	return s.Write(w)
+}
+
+// Sums is the answer of `semibench solve treefix`: op's sum at every
+// vertex, in the type it was computed in (one of Int, F32, F64 is set).
+type Sums struct {
+	In   *Input
+	Tree *Tree
+	Op   Op
+	Int  []int64
+	F32  []float32
+	F64  []float64
+}
+
+// Compute runs op on the tree of in with im on all cores. Integer weights
+// are computed in int64 (exact in every implementation); otherwise in
+// float64, or float32 when f32 is set (weights rounded to float32 as
+// read). A sum that does not fit its type (an int64 sum beyond ±2^63, a
+// float sum that became infinite) is an error wrapping ErrInput and
+// ErrOverflow that names the vertex (as the file numbers them, from 0) and
+// its line (name is the file).
+func Compute(ctx context.Context, in *Input, name string, op Op, im Impl, f32 bool) (*Sums, error) {
 	t, err := NewTree(in.Parent)
 	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	bw := bufio.NewWriterSize(w, 1<<16)
-	var buf []byte
+	s := &Sums{In: in, Tree: t, Op: op}
 	switch {
 	case in.Int:
-		if err := checkInt64(in, name, t, o); err != nil {
-			return err
+		if err := checkInt64(in, name, t, op); err != nil {
+			return nil, err
 		}
-		out := make([]int64, t.N())
-		err = im.Int64(t, 0)(ctx, o, in.IntW, out, nil)
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		for _, x := range out {
-			buf = strconv.AppendInt(buf[:0], x, 10)
-			buf = append(buf, '\n')
-			bw.Write(buf)
-		}
+		s.Int = make([]int64, t.N())
+		err = im.Int64(t, 0)(ctx, op, in.IntW, s.Int, nil)
 	case f32:
 		w32 := make([]float32, t.N())
 		for i, x := range in.W {
 			w32[i] = float32(x)
 		}
-		out := make([]float32, t.N())
-		err = im.Float32(t, 0)(ctx, o, w32, out, nil)
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		if err := checkFloat(in, name, t, o, impl, out); err != nil {
-			return err
-		}
-		for _, x := range out {
-			buf = strconv.AppendFloat(buf[:0], float64(x), 'g', -1, 32)
-			buf = append(buf, '\n')
-			bw.Write(buf)
+		s.F32 = make([]float32, t.N())
+		err = im.Float32(t, 0)(ctx, op, w32, s.F32, nil)
+		if err == nil {
+			return s, checkFloat(in, name, t, op, im.Name, s.F32)
 		}
 	default:
-		out := make([]float64, t.N())
-		err = im.Float64(t, 0)(ctx, o, in.W, out, nil)
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+		s.F64 = make([]float64, t.N())
+		err = im.Float64(t, 0)(ctx, op, in.W, s.F64, nil)
+		if err == nil {
+			return s, checkFloat(in, name, t, op, im.Name, s.F64)
 		}
-		if err := checkFloat(in, name, t, o, impl, out); err != nil {
-			return err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return s, nil
+}
+
+// Write writes one value per line, in vertex order: integers as such,
+// floats in the shortest text that reads back as the same value of their
+// type.
+func (s *Sums) Write(w io.Writer) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	var buf []byte
+	for v := range s.Tree.N() {
+		switch {
+		case s.Int != nil:
+			buf = strconv.AppendInt(buf[:0], s.Int[v], 10)
+		case s.F32 != nil:
+			buf = strconv.AppendFloat(buf[:0], float64(s.F32[v]), 'g', -1, 32)
+		default:
+			buf = strconv.AppendFloat(buf[:0], s.F64[v], 'g', -1, 64)
 		}
-		for _, x := range out {
-			buf = strconv.AppendFloat(buf[:0], x, 'g', -1, 64)
-			buf = append(buf, '\n')
-			bw.Write(buf)
-		}
+		buf = append(buf, '\n')
+		bw.Write(buf)
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing the treefix result: %w", err)

@@ -1,0 +1,212 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/semibench/semibench/generators/lapcost"
+	"github.com/semibench/semibench/impls"
+	"github.com/semibench/semibench/problems/lap"
+)
+
+// The Hungarian paper (001): `solve lap` (one problem, or a batch) and
+// `gen lap`.
+
+func init() {
+	addSolver(&Solver{
+		Name: "lap",
+		Summary: "the linear assignment problem of the Hungarian paper (001).\n" +
+			"Input: a cost matrix, CSV (a row per line) or Matrix Market array, r x c with r <= c: the cell in\n" +
+			"row i, column j is the cost of assigning row i (a worker) to column j (a job). Output, as JSON\n" +
+			"{\"cost\", \"assignment\", \"impl\"[, \"ms\"]}: every row's distinct column (0-based) of least total cost\n" +
+			"(most with --maximize). A cell inf forbids that assignment (-inf with --maximize); with none\n" +
+			"possible the problem is infeasible. gen lap writes such costs.",
+		Usage: "solve lap --in FILE [--impl NAME] [--maximize] [--ms] [--out FILE] | " +
+			"solve lap --batch FILE [--impl cuda/fast|cpu/jv] [--maximize] [--out FILE]",
+		In:          "cost matrix: CSV (a row per line) or Matrix Market array; r x c with r <= c",
+		Out:         "output file (default standard output, also -): JSON, or with --batch one line per problem, its cost then its assignment",
+		Impls:       impls.LAP.Names,
+		ImplLabel:   "LAP",
+		ImplNote:    " (cuda/paper and cpu/auction take integer costs only)",
+		DefaultImpl: lap.DefaultImpl,
+		Flags:       lapFlags,
+	})
+	addGenerator(&Generator{
+		Name:     "lap",
+		Summary:  "the Hungarian paper's (001) uniform integer costs for solve lap, as CSV (a row per line)",
+		Usage:    "gen lap --n N [--cols C] [--range 0.1n|n|10n] [--seed S] [--count K] --out FILE",
+		Out:      "output file: CSV, or with --count a batch file (" + lap.BatchFormat + "); - for standard output",
+		Required: []string{"out"},
+		Flags:    genLAPFlags,
+	})
+}
+
+func lapFlags(fs *flag.FlagSet, c *Common) func() (*Plan, error) {
+	maximize := fs.Bool("maximize", false, "maximise the total instead of minimising it")
+	batch := fs.String("batch", "", "instead of --in, a batch of independent problems: "+lap.BatchFormat+" (--impl cuda/fast or cpu/jv)")
+	ms := fs.Bool("ms", false, `also write the solver's wall time into the JSON answer as "ms" (it is always on standard error)`)
+	return func() (*Plan, error) {
+		switch {
+		case c.In == "" && *batch == "":
+			return nil, Usagef("--in is required (a cost matrix file), or --batch (a batch file)")
+		case c.In != "" && *batch != "":
+			return nil, Usagef("give one of --in (one problem) and --batch (a batch file), not both")
+		case *batch != "" && *ms:
+			return nil, Usagef("--ms goes with --in (a batch's answer is its lines of costs and assignments)")
+		}
+		im, err := impls.LAP.Lookup(c.Impl)
+		if err != nil {
+			return nil, err
+		}
+		if *batch != "" {
+			if im.SolveBatch == nil {
+				return nil, Usagef("--impl %s: --batch takes %s", c.Impl, strings.Join(batchImpls(), " or "))
+			}
+			return &Plan{Impl: im.Name, Run: func(ctx context.Context) (*Answer, error) { return solveLAPBatch(ctx, *batch, im, *maximize) }}, nil
+		}
+		return &Plan{Impl: im.Name, Run: func(ctx context.Context) (*Answer, error) { return solveLAP(ctx, c.In, im, *maximize, *ms) }}, nil
+	}
+}
+
+// solveLAP solves one problem; lap.Solve checks the answer (its duals, or
+// agreement with a certified cpu/jv answer) and returns an error when it
+// fails, so that a wrong assignment is never written.
+func solveLAP(ctx context.Context, path string, im lap.Impl, maximize, ms bool) (*Answer, error) {
+	costs, err := lap.ReadCostsFile(path)
+	if err != nil {
+		return nil, err
+	}
+	sol, err := lap.Solve(ctx, costs, im, maximize)
+	if err != nil {
+		return nil, err // names the file and the implementation
+	}
+	took := time.Duration(sol.MS * 1e6)
+	if !ms {
+		sol.MS = 0
+	}
+	kind := "integer"
+	if !costs.IsInt() {
+		kind = "float"
+	}
+	return &Answer{Size: fmt.Sprintf("%dx%d %s costs", costs.Rows, costs.Cols, kind), Time: took,
+		Write: func(w *bufio.Writer) error { return json.NewEncoder(w).Encode(sol) }}, nil
+}
+
+// batchImpls names the implementations `solve lap --batch` takes: those
+// with a batch solver.
+func batchImpls() []string {
+	var names []string
+	for _, im := range impls.LAP.All() {
+		if im.SolveBatch != nil {
+			names = append(names, im.Name)
+		}
+	}
+	return names
+}
+
+// solveLAPBatch solves every problem of a batch file (lap.BatchFormat) with
+// cuda/fast (the whole batch on the GPU, a block per problem) or cpu/jv
+// (the problems in parallel over the cores), each certified by its duals
+// (floats within lap.FloatTolerance times the problem's largest |cost|);
+// the answer is one line per problem: the optimal cost, then the 0-based
+// column of each row, comma-separated.
+func solveLAPBatch(ctx context.Context, path string, im lap.Impl, maximize bool) (*Answer, error) {
+	b, err := ReadFile(path, lap.ReadBatch)
+	if err != nil {
+		return nil, err
+	}
+	res, took, err := Timed(func() (*lap.BatchOutput, error) { return lap.SolveBatchChecked(ctx, b, im, maximize) })
+	if err != nil {
+		return nil, err
+	}
+	write := func(w *bufio.Writer) error {
+		var line []byte
+		for k := range res.Len() {
+			line = append(line[:0], res.CostText(k, maximize)...)
+			for _, j := range res.Assignment(k) {
+				line = append(line, ',')
+				line = strconv.AppendInt(line, int64(j), 10)
+			}
+			line = append(line, '\n')
+			if _, err := w.Write(line); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return &Answer{Size: fmt.Sprintf("%d problems of %dx%d", b.Count, b.Rows, b.Cols), Time: took, Write: write}, nil
+}
+
+func genLAPFlags(fs *flag.FlagSet, _ *string) func() (*Output, error) {
+	n := fs.Int("n", 0, "rows")
+	cols := fs.Int("cols", 0, "columns (0: n, a square matrix; at least n)")
+	rng := fs.String("range", "n", "costs uniform in [0, range): a label Fn such as 0.1n, n or 10n (the paper's)")
+	seed := fs.Uint64("seed", 1, "generator seed")
+	count := fs.Int("count", 0, "write a batch file of this many matrices, problem k from seed S+k (0: one matrix as CSV)")
+	return func() (*Output, error) {
+		if *cols == 0 {
+			*cols = *n
+		}
+		if *n < 1 || *cols < *n {
+			return nil, Usagef("--n must be at least 1 and --cols at least --n, got %d x %d", *n, *cols)
+		}
+		if *n > lapcost.MaxCells / *cols {
+			return nil, Usagef("--n x --cols must be at most %d cells, got %d x %d", lapcost.MaxCells, *n, *cols)
+		}
+		r, err := lapcost.Range(*rng, *cols)
+		if err != nil {
+			return nil, Usagef("--range: %v", err)
+		}
+		if *count < 0 || (*count > 0 && *count > lapcost.MaxCells/(*n**cols)) {
+			return nil, Usagef("--count must be from 0 to %d for %d x %d matrices, got %d", lapcost.MaxCells/(*n**cols), *n, *cols, *count)
+		}
+		what := fmt.Sprintf("a %dx%d cost matrix, integers in [0, %d) (range %s), seed %d", *n, *cols, r, *rng, *seed)
+		if *count > 0 {
+			what = fmt.Sprintf("a batch of %d %dx%d cost matrices, integers in [0, %d) (range %s), problem k from seed %d+k", *count, *n, *cols, r, *rng, *seed)
+		}
+		return &Output{What: what, Write: func(ctx context.Context, w *bufio.Writer) error {
+			return writeLAPCosts(ctx, w, *n, *cols, r, *seed, *count)
+		}}, nil
+	}
+}
+
+// writeLAPCosts writes the costs of gen lap: one matrix as CSV or, with
+// count > 0, a batch file of count matrices.
+func writeLAPCosts(ctx context.Context, w *bufio.Writer, n, cols int, r int64, seed uint64, count int) error {
+	problems := max(1, count)
+	c, err := lapcost.GenerateBatchContext(ctx, problems, n, cols, r, seed)
+	if err != nil {
+		return err
+	}
+	if count > 0 {
+		if _, err := fmt.Fprintf(w, "lapbatch %d %d %d\n", count, n, cols); err != nil {
+			return err
+		}
+	}
+	var line []byte
+	for i := range problems * n {
+		if count > 0 && i > 0 && i%n == 0 {
+			if err := w.WriteByte('\n'); err != nil {
+				return err
+			}
+		}
+		line = line[:0]
+		for j, v := range c[i*cols : (i+1)*cols] {
+			if j > 0 {
+				line = append(line, ',')
+			}
+			line = strconv.AppendInt(line, v, 10)
+		}
+		line = append(line, '\n')
+		if _, err := w.Write(line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
