@@ -73,7 +73,7 @@ func exactInt64(t *Tree, op Op, w []int64) (int, float64) {
 // sums fit). order is the breadth-first order (parents first).
 func overflowVertex(t *Tree, op Op, order []int32, bad func(v int32) bool) int {
 	if order == nil {
-		order, _ = t.CSR.Order()
+		order = t.BFS()
 	}
 	if op == Rootfix {
 		for _, v := range order {

@@ -12,7 +12,7 @@ import (
 // its parent's (s[p] = add(s[p], s[v])). add may update and return its
 // first argument. It returns the breadth-first order.
 func accumulate[S any](t *Tree, op Op, s []S, add func(a, b S) S) []int32 {
-	order, _ := t.CSR.Order() // validated by NewTree
+	order := t.BFS()
 	if op == Rootfix {
 		for _, v := range order {
 			if p := t.Parent[v]; p >= 0 {
