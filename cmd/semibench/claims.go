@@ -56,7 +56,7 @@ func claimsCmd(ctx context.Context, args []string) error {
 		if len(paths) > 0 {
 			return usagef("--current takes no result files")
 		}
-		doc, err := currentClaims(*current)
+		doc, err := currentClaims(*current, filepath.Dir(*into))
 		if err != nil {
 			return err
 		}
@@ -186,7 +186,7 @@ func readCurrent(path string) ([]currentRun, error) {
 // lists: the claims per paper by verdict for each run, then a row per
 // claim with each run's verdict and figure, then per paper each claim's
 // reasons. It is the generated part of REPRODUCE.md.
-func currentClaims(currentPath string) (string, error) {
+func currentClaims(currentPath, docDir string) (string, error) {
 	runs, err := readCurrent(currentPath)
 	if err != nil {
 		return "", err
@@ -252,6 +252,7 @@ func currentClaims(currentPath string) (string, error) {
 		if c.Paper != paper {
 			paper = c.Paper
 			fmt.Fprintf(&b, "### %s\n\n", paper)
+			b.WriteString(tablesLine(runs, docDir, paperExperiments(judged[0], paper)))
 		}
 		fmt.Fprintf(&b, "- **%s**: %s\n", c.Where, c.Text)
 		for i, r := range runs {
@@ -270,6 +271,37 @@ func currentClaims(currentPath string) (string, error) {
 		}
 	}
 	return b.String(), nil
+}
+
+// paperExperiments lists, in order, the experiments whose tables show the
+// claims of paper.
+func paperExperiments(claims []experiments.Claim, paper string) []string {
+	var exps []string
+	for _, c := range claims {
+		if c.Paper == paper && c.Experiment != "" && !slices.Contains(exps, c.Experiment) {
+			exps = append(exps, c.Experiment)
+		}
+	}
+	return exps
+}
+
+// tablesLine says where a paper's current tables are: each run's report
+// (the Markdown beside its first result file, where it exists), linked
+// relative to docDir, with the experiments to look for.
+func tablesLine(runs []currentRun, docDir string, exps []string) string {
+	var links []string
+	for _, r := range runs {
+		md := strings.TrimSuffix(r.paths[0], filepath.Ext(r.paths[0])) + ".md"
+		if _, err := os.Stat(md); err != nil {
+			continue
+		}
+		links = append(links, fmt.Sprintf("[%s](%s)", r.label, relPaths(filepath.Join(docDir, "x"), []string{md})[0]))
+	}
+	if len(links) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Its tables, ours beside the paper's: %s, in each run's report (%s).\n\n",
+		strings.Join(exps, ", "), strings.Join(links, ", "))
 }
 
 // relPaths gives paths relative to the folder of base.

@@ -67,7 +67,7 @@ func TestReproduceDocIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := currentClaims(filepath.Join(root, "results", "CURRENT"))
+	want, err := currentClaims(filepath.Join(root, "results", "CURRENT"), root)
 	if err != nil {
 		t.Fatal(err)
 	}
