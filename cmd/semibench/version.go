@@ -105,7 +105,8 @@ func cudaText(info *bench.CUDAInfo, gpus int) string {
 		if info != nil {
 			reason = info.Error
 		}
-		return "unavailable: " + reason
+		// The driver's own error already opens with "CUDA unavailable".
+		return "unavailable: " + strings.TrimPrefix(reason, "CUDA unavailable: ")
 	}
 	nvrtc := info.NVRTC
 	if nvrtc == "" {
