@@ -50,22 +50,6 @@ func legacyDocument(t testing.TB, f *File) []byte {
 	return append(data, '\n')
 }
 
-// temporaries lists the temporary names of path's versions in its folder.
-func temporaries(t *testing.T, path string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(filepath.Dir(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range entries {
-		if strings.Contains(e.Name(), ".tmp") {
-			out = append(out, e.Name())
-		}
-	}
-	return out
-}
-
 func TestAppenderRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sub", "run.jsonl")
 	a, err := NewAppender(path, header("m"))

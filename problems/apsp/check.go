@@ -85,6 +85,7 @@ func checkFloat(s semiring.Semiring[float64], a, d *Matrix[float64], cols []int,
 				continue
 			}
 			if identity {
+				//lint:ignore ST1005 D is the paper's name for the closure
 				return fmt.Errorf("D[%d,%d] = %s, but (I ⊕ A ⊗ D)[%d,%d] = %s", i+1, j+1, formatFloat(got), i+1, j+1, formatFloat(want))
 			}
 			return fmt.Errorf("(A · A^-1)[%d,%d] = %s, not %s", i+1, j+1, formatFloat(got), formatFloat(want))
@@ -113,6 +114,7 @@ func checkBool(a, d *Matrix[bool], cols []int) error {
 				want = want || (x && d.At(k, j))
 			}
 			if got := d.At(i, j); got != want {
+				//lint:ignore ST1005 D is the paper's name for the closure
 				return fmt.Errorf("D[%d,%d] = %v, but (I ∨ A ∧ D)[%d,%d] = %v", i+1, j+1, got, i+1, j+1, want)
 			}
 		}

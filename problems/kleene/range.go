@@ -24,6 +24,7 @@ func CheckRange(ctx context.Context, x, w *maxplus.Matrix) error {
 	n := w.N
 	for k, v := range w.Val {
 		if v != v || v > math.MaxFloat32 {
+			//lint:ignore ST1005 X* is the paper's name for the closure
 			return fmt.Errorf("X*[%d,%d], the heaviest path from node %d to node %d, is %v: %w (above FLT_MAX)", k/n+1, k%n+1, k%n+1, k/n+1, v, ErrRange)
 		}
 	}
@@ -36,6 +37,7 @@ func CheckRange(ctx context.Context, x, w *maxplus.Matrix) error {
 	}
 	for k, r := range ref {
 		if !math.IsInf(r, -1) && w.Val[k] <= maxplus.Epsilon {
+			//lint:ignore ST1005 X* is the paper's name for the closure
 			return fmt.Errorf("X*[%d,%d], the heaviest path from node %d to node %d, weighs %.8g: %w (below -FLT_MAX, which float32 would write as ε, no path)",
 				k/n+1, k%n+1, k%n+1, k/n+1, r, ErrRange)
 		}
