@@ -44,9 +44,17 @@ func Formats() []string { return []string{FormatText, FormatMarkdown, FormatCSV}
 // notes below; "markdown" is a GitHub pipe table under a "### Title" heading
 // with '|' escaped in cells and the notes as paragraphs below; "csv" is
 // encoding/csv output with the title before and the notes after as "# "
-// comment lines (read it back with csv.Reader.Comment = '#').
+// comment lines (read it back with csv.Reader.Comment = '#'). In text and
+// Markdown a table of which nothing was measured because its
+// implementations are unavailable here (a GPU table on a machine without
+// one) is one line saying so; CSV keeps every cell.
 func (t *Table) Render(w io.Writer, format string) error {
 	t = t.withUnsteadyNote()
+	if format != FormatCSV {
+		if c := t.collapsed(); c != nil {
+			t = c
+		}
+	}
 	var err error
 	switch format {
 	case FormatText:
@@ -236,9 +244,12 @@ func (t *Table) renderMarkdown(w io.Writer) error {
 			line(r)
 		}
 	}
-	for _, n := range t.Notes {
-		for l := range strings.SplitSeq(n, "\n") {
-			b.WriteString("\n" + l + "\n")
+	for i, n := range t.Notes {
+		for j, l := range slices.Collect(strings.SplitSeq(n, "\n")) {
+			if i > 0 || j > 0 || len(header) > 0 {
+				b.WriteString("\n") // a blank line between paragraphs, none after the heading's
+			}
+			b.WriteString(l + "\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())

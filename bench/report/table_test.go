@@ -431,3 +431,53 @@ func TestCSVIsNumeric(t *testing.T) {
 		t.Errorf("CSV:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
+
+// TestCollapsedGPUTable: a table whose own cells are all unavailable (the
+// paper's column and the parameters aside) renders as one line naming the
+// implementations and their reason; one measured cell keeps it whole, and
+// CSV always keeps every cell.
+func TestCollapsedGPUTable(t *testing.T) {
+	gpu := Table{Title: "kleene/table3 — on the GPU",
+		Header: []string{"n", "phase", "paper (Tesla C2075)", "cuda/paper", "cuda/fast", "cuda/paper / cuda/fast"},
+		Rows: [][]string{
+			{"500", "Total", "22.0", "unavailable", "unavailable", "—"},
+			{"1000", "Total", "78.2", "unavailable", "unavailable", "—"},
+		},
+		Notes: []string{"Total is the headline.", "cuda/paper: CUDA unavailable: no driver", "cuda/fast: CUDA unavailable: no driver"},
+	}
+	var b strings.Builder
+	if err := gpu.Render(&b, FormatMarkdown); err != nil {
+		t.Fatal(err)
+	}
+	want := "### kleene/table3 — on the GPU\n\nNot measured: its implementations are unavailable on this machine (cuda/paper, cuda/fast: CUDA unavailable: no driver).\n"
+	if got := b.String(); !strings.HasPrefix(got, want) || strings.Contains(got, "|") {
+		t.Errorf("collapsed table:\n%s\nwant:\n%s", got, want)
+	}
+	b.Reset()
+	if err := gpu.Render(&b, FormatCSV); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "unavailable,unavailable") {
+		t.Errorf("CSV should keep every cell:\n%s", b.String())
+	}
+	mixed := gpu
+	mixed.Rows = [][]string{{"500", "Total", "22.0", "unavailable", "3.1", "—"}}
+	b.Reset()
+	if err := mixed.Render(&b, FormatText); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "3.1") {
+		t.Errorf("a table with a measured cell collapsed:\n%s", b.String())
+	}
+	none := gpu
+	none.Rows = [][]string{{"500", "Total", "22.0", "—", "—", "—"}}
+	if none.collapsed() != nil {
+		t.Error("a table with no unavailable cell collapsed (its reason is not unavailability)")
+	}
+	cpuFirst := Table{Title: "apsp/systolic",
+		Header: []string{"n", "processors", "steps", "c11 out", "cuda/systolic"},
+		Rows:   [][]string{{"4", "25", "17", "17", "unavailable"}}}
+	if cpuFirst.collapsed() != nil {
+		t.Error("a table whose leading columns are measurements collapsed")
+	}
+}
