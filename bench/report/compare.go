@@ -58,197 +58,278 @@ const NoRecord = "no record"
 // share no experiment. With a chosen phase, experiments in which no record
 // has it are left out.
 func Compare(files []*bench.File, labels []string, opt CompareOptions) ([]Table, error) {
+	if err := checkCompareArgs(files, labels); err != nil {
+		return nil, err
+	}
+	c := newComparison(files, uniqueLabels(files, labels), opt)
+	exps, err := c.indexRecords()
+	if err != nil {
+		return nil, err
+	}
+	exps, alone, err := c.sharedExperiments(exps)
+	if err != nil {
+		return nil, err
+	}
+	var out []Table
+	for _, exp := range exps {
+		if t, ok := c.table(exp); ok {
+			out = append(out, t)
+		}
+	}
+	if len(out) == 0 {
+		return nil, c.noPhaseError()
+	}
+	if len(alone) > 0 {
+		out[0].Notes = append(out[0].Notes, "Not compared, in one file only: "+strings.Join(alone, ", ")+".")
+	}
+	return out, nil
+}
+
+// checkCompareArgs rejects what Compare cannot line up: no files, a nil
+// file, or a labels slice of the wrong length.
+func checkCompareArgs(files []*bench.File, labels []string) error {
 	if len(files) == 0 {
-		return nil, fmt.Errorf("compare: no files")
+		return fmt.Errorf("compare: no files")
 	}
 	if labels != nil && len(labels) != len(files) {
-		return nil, fmt.Errorf("compare: %d labels for %d files", len(labels), len(files))
+		return fmt.Errorf("compare: %d labels for %d files", len(labels), len(files))
 	}
 	for i, f := range files {
 		if f == nil {
-			return nil, fmt.Errorf("compare: file %d is nil", i+1)
+			return fmt.Errorf("compare: file %d is nil", i+1)
 		}
 	}
-	names := uniqueLabels(files, labels)
-	// A measured schema-1 file timed another window than today's: its
-	// headline phases stand marked, with no ratio to a current file's.
-	old := make([]bool, len(files))
-	anyOld, anyNew := false, false
-	for i, f := range files {
-		old[i] = oldProtocol(f)
-		anyOld = anyOld || old[i]
-		anyNew = anyNew || !old[i] && f.Source == ""
-	}
+	return nil
+}
 
-	// Index every file's records by key; a later record of a key replaces
-	// an earlier one, as Merge does.
-	index := make([]map[string]*bench.Record, len(files))
-	var exps []string
-	keys := map[string][]string{} // experiment -> keys, first-seen order
-	seen := map[string]bool{}
-	has := map[string][]int{} // experiment -> the files that have it
+// comparison is the state of one Compare: the files, their column labels,
+// and their records indexed by key.
+type comparison struct {
+	files []*bench.File
+	names []string // column label per file
+	opt   CompareOptions
+	// old marks a measured schema-1 file, which timed another window than
+	// today's: its headline phases stand marked, with no ratio to a
+	// current file's. anyOld and anyNew say whether any file is old, and
+	// whether any measured file is current.
+	old            []bool
+	anyOld, anyNew bool
+	index          []map[string]*bench.Record // per file: key -> record
+	keys           map[string][]string        // experiment -> keys, first-seen order
+	has            map[string][]int           // experiment -> the files that have it
+}
+
+// newComparison labels the files and notes which were timed under the
+// old protocol.
+func newComparison(files []*bench.File, names []string, opt CompareOptions) *comparison {
+	c := &comparison{files: files, names: names, opt: opt, old: make([]bool, len(files))}
 	for i, f := range files {
-		index[i] = map[string]*bench.Record{}
+		c.old[i] = oldProtocol(f)
+		c.anyOld = c.anyOld || c.old[i]
+		c.anyNew = c.anyNew || !c.old[i] && f.Source == ""
+	}
+	return c
+}
+
+// indexRecords indexes every file's records (of the chosen experiment, if
+// any) by key, a later record of a key replacing an earlier one as Merge
+// does, and returns the experiments in first-seen order. No record at all
+// is an error.
+func (c *comparison) indexRecords() ([]string, error) {
+	c.index = make([]map[string]*bench.Record, len(c.files))
+	c.keys = map[string][]string{}
+	c.has = map[string][]int{}
+	var exps []string
+	seen := map[string]bool{}
+	for i, f := range c.files {
+		c.index[i] = map[string]*bench.Record{}
 		for j := range f.Records {
 			r := &f.Records[j]
-			if opt.Experiment != "" && r.Experiment != opt.Experiment {
+			if c.opt.Experiment != "" && r.Experiment != c.opt.Experiment {
 				continue
 			}
-			if fs := has[r.Experiment]; len(fs) == 0 || fs[len(fs)-1] != i {
-				has[r.Experiment] = append(fs, i)
+			if fs := c.has[r.Experiment]; len(fs) == 0 || fs[len(fs)-1] != i {
+				c.has[r.Experiment] = append(fs, i)
 			}
 			k := r.Key()
-			index[i][k] = r
+			c.index[i][k] = r
 			if !seen[k] {
 				seen[k] = true
-				if _, ok := keys[r.Experiment]; !ok {
+				if _, ok := c.keys[r.Experiment]; !ok {
 					exps = append(exps, r.Experiment)
 				}
-				keys[r.Experiment] = append(keys[r.Experiment], k)
+				c.keys[r.Experiment] = append(c.keys[r.Experiment], k)
 			}
 		}
 	}
 	if len(exps) == 0 {
-		if opt.Experiment != "" {
+		if c.opt.Experiment != "" {
 			return nil, fmt.Errorf("compare: no file has experiment %q (files: %s; experiments: %s)",
-				opt.Experiment, strings.Join(names, ", "), strings.Join(allExperiments(files), ", "))
+				c.opt.Experiment, strings.Join(c.names, ", "), strings.Join(allExperiments(c.files), ", "))
 		}
-		return nil, fmt.Errorf("compare: the files hold no records (files: %s)", strings.Join(names, ", "))
+		return nil, fmt.Errorf("compare: the files hold no records (files: %s)", strings.Join(c.names, ", "))
 	}
+	return exps, nil
+}
 
-	// With several files, compare the experiments two or more have.
-	var alone []string
-	if len(files) > 1 {
-		var shared []string
-		for _, exp := range exps {
-			if len(has[exp]) > 1 {
-				shared = append(shared, exp)
-			} else {
-				alone = append(alone, exp+" ("+names[has[exp][0]]+")")
-			}
-		}
-		if len(shared) == 0 {
-			var per []string
-			for i, f := range files {
-				per = append(per, names[i]+": "+orNone(strings.Join(allExperiments([]*bench.File{f}), ", ")))
-			}
-			what := "no experiment appears"
-			if opt.Experiment != "" {
-				what = "experiment " + strconv.Quote(opt.Experiment) + " does not appear"
-			}
-			return nil, fmt.Errorf("compare: %s in more than one file, so nothing aligns (%s)", what, strings.Join(per, "; "))
-		}
-		exps = shared
+// sharedExperiments keeps, with several files, the experiments two or
+// more of them have, and names the others with the file that has them
+// (alone). It is an error when no experiment is shared.
+func (c *comparison) sharedExperiments(exps []string) (shared, alone []string, err error) {
+	if len(c.files) == 1 {
+		return exps, nil, nil
 	}
-
-	var out []Table
 	for _, exp := range exps {
-		ks := keys[exp]
-		if opt.Phase != "" && !hasPhase(index, ks, opt.Phase) {
+		if len(c.has[exp]) > 1 {
+			shared = append(shared, exp)
+		} else {
+			alone = append(alone, exp+" ("+c.names[c.has[exp][0]]+")")
+		}
+	}
+	if len(shared) == 0 {
+		var per []string
+		for i, f := range c.files {
+			per = append(per, c.names[i]+": "+orNone(strings.Join(allExperiments([]*bench.File{f}), ", ")))
+		}
+		what := "no experiment appears"
+		if c.opt.Experiment != "" {
+			what = "experiment " + strconv.Quote(c.opt.Experiment) + " does not appear"
+		}
+		return nil, nil, fmt.Errorf("compare: %s in more than one file, so nothing aligns (%s)", what, strings.Join(per, "; "))
+	}
+	return shared, alone, nil
+}
+
+// table builds an experiment's table: header, one row per (key, phase),
+// and the notes. It reports false when a phase was chosen and no record
+// of the experiment has it.
+func (c *comparison) table(exp string) (Table, bool) {
+	ks := c.keys[exp]
+	if c.opt.Phase != "" && !hasPhase(c.index, ks, c.opt.Phase) {
+		return Table{}, false
+	}
+	rep := c.representatives(ks)
+	if c.opt.Sort {
+		slices.SortStableFunc(ks, func(a, b string) int {
+			return compareRecords(rep[a].r, rep[b].r)
+		})
+	}
+	var params []string
+	for _, k := range ks {
+		for _, p := range rep[k].r.Params {
+			params = appendNew(params, p.Name)
+		}
+	}
+	t := Table{Title: exp + " — ms", Header: c.header(params)}
+	if c.opt.Phase != "" {
+		t.Title = exp + " — " + c.opt.Phase + ", ms"
+	}
+	for _, k := range ks {
+		for _, phase := range rowPhases(c.index, k, c.opt.Phase) {
+			t.Rows = append(t.Rows, c.row(rep[k].r, k, params, phase))
+		}
+	}
+	t.Notes = c.notes(exp, ks, rep)
+	return t, true
+}
+
+// representatives gives each key a record from the first file that has
+// it: the impl and params of its rows.
+func (c *comparison) representatives(keys []string) map[string]held {
+	rep := map[string]held{}
+	for _, k := range keys {
+		for i := range c.files {
+			if r := c.index[i][k]; r != nil {
+				rep[k] = held{r, i}
+				break
+			}
+		}
+	}
+	return rep
+}
+
+// header is impl, the parameters, phase (unless one was chosen), one
+// column per file, then one ratio column per later file.
+func (c *comparison) header(params []string) []string {
+	h := append([]string{"impl"}, params...)
+	if c.opt.Phase == "" {
+		h = append(h, "phase")
+	}
+	h = append(h, c.names...)
+	for i := 1; i < len(c.files); i++ {
+		h = append(h, c.names[0]+"/"+c.names[i])
+	}
+	return h
+}
+
+// row is one (key, phase) row: the representative's impl and params, each
+// file's cell, then the ratios of the first file's time to each later
+// file's.
+func (c *comparison) row(rep *bench.Record, k string, params []string, phase string) []string {
+	row := []string{rep.Impl}
+	for _, p := range params {
+		row = append(row, rep.Params.Get(p))
+	}
+	if c.opt.Phase == "" {
+		row = append(row, phase)
+	}
+	vals := make([]float64, len(c.files))
+	ok := make([]bool, len(c.files))
+	for i := range c.files {
+		r := c.index[i][k]
+		if r == nil {
+			row = append(row, NoRecord)
 			continue
 		}
-		// A representative record per key (from the first file that has
-		// it) gives the impl and params of the row.
-		rep := map[string]held{}
-		for _, k := range ks {
-			for i := range files {
-				if r := index[i][k]; r != nil {
-					rep[k] = held{r, i}
-					break
-				}
-			}
+		text := PhaseText(r, phase)
+		if c.old[i] && c.anyNew && headlinePhase(phase) {
+			text += " (old protocol)"
 		}
-		if opt.Sort {
-			slices.SortStableFunc(ks, func(a, b string) int {
-				return compareRecords(rep[a].r, rep[b].r)
-			})
+		row = append(row, text)
+		vals[i], ok[i] = phaseValue(r, phase)
+	}
+	for i := 1; i < len(c.files); i++ {
+		if headlinePhase(phase) && c.old[0] != c.old[i] {
+			row = append(row, "") // different windows: no ratio
+		} else if ok[0] && ok[i] && vals[i] != 0 {
+			row = append(row, FormatRatio(vals[0]/vals[i]))
+		} else {
+			row = append(row, "")
 		}
-		var params []string
-		for _, k := range ks {
-			for _, p := range rep[k].r.Params {
-				params = appendNew(params, p.Name)
-			}
-		}
+	}
+	return row
+}
 
-		t := Table{Title: exp + " — ms"}
-		if opt.Phase != "" {
-			t.Title = exp + " — " + opt.Phase + ", ms"
-		}
-		t.Header = append(t.Header, "impl")
-		t.Header = append(t.Header, params...)
-		if opt.Phase == "" {
-			t.Header = append(t.Header, "phase")
-		}
-		t.Header = append(t.Header, names...)
-		for i := 1; i < len(files); i++ {
-			t.Header = append(t.Header, names[0]+"/"+names[i])
-		}
+// notes says how to read the ratios, where each column comes from, what
+// the old protocol means when it appears, and why cells are missing.
+func (c *comparison) notes(exp string, keys []string, rep map[string]held) []string {
+	var notes []string
+	if len(c.files) > 1 {
+		notes = append(notes, fmt.Sprintf("Ratios: %s's time / the other file's time; above 1 means the other file is faster.", c.names[0]))
+	}
+	for i, f := range c.files {
+		notes = append(notes, c.names[i]+": "+describeFile(f))
+	}
+	if c.anyOld && c.anyNew {
+		notes = append(notes, "Old protocol: a schema-1 run's total and end_to_end timed another window than today's "+
+			"(the whole call; the Hungarian CUDA figure a sum of device phases), so they are marked and have no ratio to a current run's.")
+	}
+	return append(notes, alignNotes(exp, keys, rep, c.index, c.files, c.names, c.opt.ScaleOf)...)
+}
 
-		for _, k := range ks {
-			for _, phase := range rowPhases(index, k, opt.Phase) {
-				row := []string{rep[k].r.Impl}
-				for _, p := range params {
-					row = append(row, rep[k].r.Params.Get(p))
-				}
-				if opt.Phase == "" {
-					row = append(row, phase)
-				}
-				vals := make([]float64, len(files))
-				ok := make([]bool, len(files))
-				for i := range files {
-					r := index[i][k]
-					if r == nil {
-						row = append(row, NoRecord)
-						continue
-					}
-					text := PhaseText(r, phase)
-					if old[i] && anyNew && headlinePhase(phase) {
-						text += " (old protocol)"
-					}
-					row = append(row, text)
-					vals[i], ok[i] = phaseValue(r, phase)
-				}
-				for i := 1; i < len(files); i++ {
-					if headlinePhase(phase) && old[0] != old[i] {
-						row = append(row, "") // different windows: no ratio
-					} else if ok[0] && ok[i] && vals[i] != 0 {
-						row = append(row, FormatRatio(vals[0]/vals[i]))
-					} else {
-						row = append(row, "")
-					}
-				}
-				t.Rows = append(t.Rows, row)
+// noPhaseError is Compare's error when the chosen phase is in no record:
+// it lists the phases there are.
+func (c *comparison) noPhaseError() error {
+	var phases []string
+	for _, m := range c.index {
+		for _, r := range m {
+			for _, p := range r.Phases {
+				phases = appendNew(phases, p.Name)
 			}
 		}
-		if len(files) > 1 {
-			t.Notes = append(t.Notes, fmt.Sprintf("Ratios: %s's time / the other file's time; above 1 means the other file is faster.", names[0]))
-		}
-		for i, f := range files {
-			t.Notes = append(t.Notes, names[i]+": "+describeFile(f))
-		}
-		if anyOld && anyNew {
-			t.Notes = append(t.Notes, "Old protocol: a schema-1 run's total and end_to_end timed another window than today's "+
-				"(the whole call; the Hungarian CUDA figure a sum of device phases), so they are marked and have no ratio to a current run's.")
-		}
-		t.Notes = append(t.Notes, alignNotes(exp, ks, rep, index, files, names, opt.ScaleOf)...)
-		out = append(out, t)
 	}
-	if len(out) > 0 && len(alone) > 0 {
-		out[0].Notes = append(out[0].Notes, "Not compared, in one file only: "+strings.Join(alone, ", ")+".")
-	}
-	if len(out) == 0 {
-		var phases []string
-		for _, m := range index {
-			for _, r := range m {
-				for _, p := range r.Phases {
-					phases = appendNew(phases, p.Name)
-				}
-			}
-		}
-		slices.Sort(phases)
-		return nil, fmt.Errorf("compare: no record has phase %q (phases: %s)", opt.Phase, strings.Join(phases, ", "))
-	}
-	return out, nil
+	slices.Sort(phases)
+	return fmt.Errorf("compare: no record has phase %q (phases: %s)", c.opt.Phase, strings.Join(phases, ", "))
 }
 
 // held is a record and the index of the file holding it.

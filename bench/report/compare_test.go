@@ -2,7 +2,6 @@ package report
 
 import (
 	"github.com/semibench/semibench/bench"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -294,27 +293,63 @@ func TestCompareLaterRecordWins(t *testing.T) {
 	}
 }
 
-// TestComparePaperFile lines the shipped transcription of the Kleene
-// paper's Table 2 up with a run, when the repository has it.
+// TestComparePaperFile reads two schema-3 files from testdata/compare, as
+// `semibench compare` does: the Kleene paper's Table 2 (its transcription,
+// cut to n = 500 and 1000) and a measured run (cut to the n = 500 normal
+// cells of cpu/paper and cpu/fast). The cell both have lines up with the
+// paper's time over the run's; each file's missing cells are marked and
+// explained in the notes.
 func TestComparePaperFile(t *testing.T) {
-	path := filepath.Join("..", "results", "paper", "kleene-table2.jsonl")
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("no", path)
+	var files []*bench.File
+	for _, name := range []string{"kleene-table2-paper.jsonl", "kleene-table2-run.jsonl"} {
+		f, err := bench.ReadFile(filepath.Join("testdata", "compare", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Torn != nil {
+			t.Fatalf("%s: %v", name, f.Torn)
+		}
+		files = append(files, f)
 	}
-	paper, err := bench.ReadFile(path)
+	if files[0].Source == "" || files[1].Source != "" {
+		t.Fatalf("fixtures: want a paper's file then a measured one, got sources %q and %q", files[0].Source, files[1].Source)
+	}
+	tables, err := Compare(files, nil, CompareOptions{Experiment: "kleene/table2", Phase: "update_w"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := &bench.File{Schema: 1, Machine: bench.Machine{Label: "mine"}, Records: []bench.Record{
-		rec("kleene/table2", "cpu/paper", nParams("500"), bench.StatusOK, ph("update_w", 14.2)),
-	}}
-	tables, err := Compare([]*bench.File{paper, run}, nil, CompareOptions{Experiment: "kleene/table2", Phase: "update_w"})
-	if err != nil {
-		t.Fatal(err)
+	if len(tables) != 1 {
+		t.Fatalf("%d tables, want 1", len(tables))
 	}
-	r := row(t, tables[0], "cpu/paper", "500")
-	if r[len(r)-1] != "10.0x" {
-		t.Errorf("paper vs run at n=500: %q, want a 10.0x ratio", r)
+	tb := tables[0]
+	wantHeader := []string{"impl", "n", "weights", "xeon-e5645", "intel-xeon", "xeon-e5645/intel-xeon"}
+	if strings.Join(tb.Header, "|") != strings.Join(wantHeader, "|") {
+		t.Errorf("header %q, want %q", tb.Header, wantHeader)
+	}
+	// 142 ms in the paper, 29.1256 ms (mean of the middle three) in the run.
+	for _, tc := range []struct{ prefix, want []string }{
+		{[]string{"cpu/paper", "500", "normal"}, []string{"142.0", "29.1", "4.88x"}},
+		{[]string{"cpu/paper", "1000", "normal"}, []string{"1,067.8", NoRecord, ""}},
+		{[]string{"cpu/fast", "500", "normal"}, []string{NoRecord, "0.81", ""}},
+	} {
+		got := row(t, tb, tc.prefix...)[3:]
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("%q: got %q, want %q", tc.prefix, got, tc.want)
+		}
+	}
+	if len(tb.Rows) != 3 {
+		t.Errorf("%d rows, want 3: %q", len(tb.Rows), tb.Rows)
+	}
+	notes := strings.Join(tb.Notes, "\n")
+	for _, want := range []string{
+		`xeon-e5645 has no record of 1 cell(s) (marked "no record"): the paper reports no such cell.`,
+		"intel-xeon, run at scale paper, has no record of 1 cell(s) (marked \"no record\"): 1 of scale paper " +
+			"(`semibench run kleene/table2 --scale paper --impl cpu/paper` measures them).",
+		"statistic mean-middle-3",
+	} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes lack\n%s\nin\n%s", want, notes)
+		}
 	}
 }
 

@@ -42,7 +42,7 @@ func checkShapes(c *minplus.Dense, n int, b *minplus.Dense) error {
 	if c == nil || b == nil || c.N != n || b.N != n || len(c.Data) != n*n || len(b.Data) != n*n {
 		return fmt.Errorf("minplus: shapes differ or matrices missing (want %d x %d)", n, n)
 	}
-	if &c.Data[0] == &b.Data[0] && n > 0 {
+	if n > 0 && &c.Data[0] == &b.Data[0] {
 		return fmt.Errorf("minplus: the product may not overwrite its right factor")
 	}
 	return nil

@@ -356,6 +356,89 @@ func (st *stepTimer) close() { st.ws.events = st.all }
 // ends the window once the stream is synchronised and the step times are
 // recorded, then downloads the stars and duals (d2h).
 func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, l paperLayout, shift int64, opt Options, d paperDesign, cnt *PaperCounts) (*lap.Result, error) {
+	r, err := newPaperRun(t, dev, l, d, cnt)
+	if err != nil {
+		return nil, err
+	}
+	defer r.st.close()
+	if err := r.initSlack(); err != nil {
+		return nil, err
+	}
+	if err := r.step1(); err != nil {
+		return nil, err
+	}
+	if err := r.step2(); err != nil {
+		return nil, err
+	}
+	// The loop of steps 3 to 6. The host waits on the device only to read
+	// the flags after a group of step-4 launches (see lap_paper_step4):
+	// step 3 goes ahead unread (when every row has a star the step-4
+	// launches behind it return at once and the flags say so), and step 5
+	// and step 6 need nothing from the host.
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err := r.step3(); err != nil {
+			return nil, err
+		}
+		done, err := r.search(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			break
+		}
+		if err := r.step5(); err != nil {
+			return nil, err
+		}
+	}
+	cnt.Step4Runs = int(r.hflags[paperFlagLaunches])
+	if err := r.endWindow(opt); err != nil {
+		return nil, err
+	}
+	return r.download(opt, shift)
+}
+
+// paperRun is one cuda/paper solve in flight: the device's buffers and
+// kernels, the stream and its step timer, the host's copy of the flags,
+// and how step 4 is being driven.
+type paperRun struct {
+	t   *driver.Thread
+	dev *cuda.Device
+	l   paperLayout
+	d   paperDesign
+	cnt *PaperCounts
+	fn  paperFns
+	s   driver.Stream
+	st  *stepTimer
+
+	host   *driver.HostBuffer // the flags, read back
+	hflags []int32            // host as int32 words
+
+	slack, flags driver.DevicePtr
+	// The compressed zeros: step 6 builds the other copy from the current
+	// one, zerosBuf[cur] with its sizes sizeBuf[cur].
+	zerosBuf, sizeBuf [2]driver.DevicePtr
+	cur               int
+
+	rowOfStarAtCol, colOfStarAtRow, colOfPrimeAtRow, rowOfGreenAtCol driver.DevicePtr
+	coveredRow, coveredCol, rowMin                                   driver.DevicePtr
+	u, v                                                             driver.DevicePtr
+	// Step 6's partial minima live in rowMin, free after step 1.
+	partial      driver.DevicePtr
+	reduceBlocks int
+
+	g1, b1 driver.Dim3 // one thread per row or column
+
+	epoch int32 // the last step-4 launch's
+	group int   // step-4 launches enqueued before the host reads the flags
+}
+
+// newPaperRun allocates cuda/paper's buffers (reused from the last solve
+// of the size), loads its kernels and readies the step timer; the caller
+// closes the timer (r.st.close).
+func newPaperRun(t *driver.Thread, dev *cuda.Device, l paperLayout, d paperDesign, cnt *PaperCounts) (*paperRun, error) {
 	n := l.n
 	var buf paperBuffers
 	if err := dev.Allocate(t, PaperPlan(l.rows, l.cols, dev.Props.SMs), &buf); err != nil {
@@ -367,227 +450,265 @@ func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, l paperLa
 	}
 	cnt.KernelPath = dev.KernelPath(paperModule)
 	cnt.Blocks, cnt.ColsPerBlock = l.nb, l.a
-	slack, flags := buf.Slack, buf.Flags
-	// The compressed zeros: step 6 builds the other copy from the current
-	// one; zeros and zerosSize are the current one.
-	zerosBuf := [2]driver.DevicePtr{buf.Zeros0, buf.Zeros1}
-	sizeBuf := [2]driver.DevicePtr{buf.ZerosSize, buf.ZerosSize.Add(int64(4 * l.nb))}
-	cur := 0
-	zeros, zerosSize := zerosBuf[0], sizeBuf[0]
+	r := &paperRun{t: t, dev: dev, l: l, d: d, cnt: cnt, fn: fn, s: dev.Stream(),
+		slack: buf.Slack, flags: buf.Flags,
+		zerosBuf: [2]driver.DevicePtr{buf.Zeros0, buf.Zeros1},
+		sizeBuf:  [2]driver.DevicePtr{buf.ZerosSize, buf.ZerosSize.Add(int64(4 * l.nb))},
+		u:        buf.Duals,
+		v:        buf.Duals.Add(int64(8 * n)),
+		g1:       driver.D1((n + paperThreads - 1) / paperThreads),
+		b1:       driver.D1(paperThreads),
+		group:    paperStep4Group,
+	}
 	vec := func(k int) driver.DevicePtr { return buf.Vectors.Add(int64(4 * k * n)) }
-	rowOfStarAtCol, colOfStarAtRow, colOfPrimeAtRow, rowOfGreenAtCol := vec(0), vec(1), vec(2), vec(3)
-	coveredRow, coveredCol, rowMin := vec(4), vec(5), vec(6)
-	u, v := buf.Duals, buf.Duals.Add(int64(8*n))
-	// Step 6's partial minima live in rowMin, free after step 1.
-	partial, reduceBlocks := rowMin, min(paperReduceBlocks, n)
-	s := dev.Stream()
+	r.rowOfStarAtCol, r.colOfStarAtRow, r.colOfPrimeAtRow, r.rowOfGreenAtCol = vec(0), vec(1), vec(2), vec(3)
+	r.coveredRow, r.coveredCol, r.rowMin = vec(4), vec(5), vec(6)
+	r.partial, r.reduceBlocks = r.rowMin, min(paperReduceBlocks, n)
 	ws, err := workspaceOf(t, dev)
 	if err != nil {
 		return nil, err
 	}
-	host := ws.flags
-	hflags := host.Int32s()
-	readFlags := func() error {
-		if err := t.CopyFromDeviceAsync(host, 0, flags, 64, s); err != nil {
-			return err
-		}
-		return t.StreamSynchronize(s)
-	}
-	st := &stepTimer{t: t, s: s, sums: map[string]time.Duration{}, ws: ws,
+	r.host = ws.flags
+	r.hflags = r.host.Int32s()
+	r.st = &stepTimer{t: t, s: r.s, sums: map[string]time.Duration{}, ws: ws,
 		free: slices.Clone(ws.events), all: slices.Clone(ws.events)}
-	defer st.close()
-	launch := func(what string, f driver.Function, grid, block driver.Dim3, args ...any) error {
-		if err := t.Launch(f, grid, block, 0, s, args...); err != nil {
-			return fmt.Errorf("%s: %w", what, err)
-		}
-		return nil
-	}
-	g1 := driver.D1((n + paperThreads - 1) / paperThreads)
-	b1 := driver.D1(paperThreads)
+	return r, nil
+}
 
-	// init: the slack matrix and the vectors.
-	if err := st.mark("init"); err != nil {
-		return nil, err
-	}
-	if err := launch("transpose", fn.transpose, driver.D2((n+31)/32, (n+31)/32), driver.D2(32, 8), n, l.rows, zeros, slack); err != nil {
-		return nil, err
-	}
-	if err := launch("init", fn.init, g1, b1, n, rowOfStarAtCol, colOfStarAtRow, colOfPrimeAtRow, rowOfGreenAtCol, coveredRow, coveredCol, rowMin, flags); err != nil {
-		return nil, err
-	}
+// zeros is the current compressed vector of zeros and its per-block sizes.
+func (r *paperRun) zeros() (zeros, zerosSize driver.DevicePtr) {
+	return r.zerosBuf[r.cur], r.sizeBuf[r.cur]
+}
 
-	// step 1: row and column reductions, then the compressed zeros.
-	if err := st.mark("step1"); err != nil {
-		return nil, err
+// launch enqueues kernel f on the stream; what names it in an error.
+func (r *paperRun) launch(what string, f driver.Function, grid, block driver.Dim3, args ...any) error {
+	if err := r.t.Launch(f, grid, block, 0, r.s, args...); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return nil
+}
+
+// readFlags copies the flags to the host and waits for them.
+func (r *paperRun) readFlags() error {
+	if err := r.t.CopyFromDeviceAsync(r.host, 0, r.flags, 64, r.s); err != nil {
+		return err
+	}
+	return r.t.StreamSynchronize(r.s)
+}
+
+// initSlack is the phase "init": the slack matrix (the costs transposed to
+// column-major, the rows padded) and the vectors set.
+func (r *paperRun) initSlack() error {
+	n, zeros := r.l.n, r.zerosBuf[0] // the staged costs (paperCosts)
+	if err := r.st.mark("init"); err != nil {
+		return err
+	}
+	if err := r.launch("transpose", r.fn.transpose, driver.D2((n+31)/32, (n+31)/32), driver.D2(32, 8), n, r.l.rows, zeros, r.slack); err != nil {
+		return err
+	}
+	return r.launch("init", r.fn.init, r.g1, r.b1, n, r.rowOfStarAtCol, r.colOfStarAtRow, r.colOfPrimeAtRow, r.rowOfGreenAtCol, r.coveredRow, r.coveredCol, r.rowMin, r.flags)
+}
+
+// step1 is the paper's step 1: row and column reductions, then the
+// compressed zeros.
+func (r *paperRun) step1() error {
+	n := r.l.n
+	zeros, zerosSize := r.zeros()
+	if err := r.st.mark("step1"); err != nil {
+		return err
 	}
 	slices1 := min(paperRowSlices, n)
 	colsPerSlice := (n + slices1 - 1) / slices1
-	if err := launch("step 1 rows", fn.rowmin, driver.D2((n+paperThreads-1)/paperThreads, (n+colsPerSlice-1)/colsPerSlice), b1, n, colsPerSlice, slack, rowMin); err != nil {
-		return nil, err
+	if err := r.launch("step 1 rows", r.fn.rowmin, driver.D2((n+paperThreads-1)/paperThreads, (n+colsPerSlice-1)/colsPerSlice), r.b1, n, colsPerSlice, r.slack, r.rowMin); err != nil {
+		return err
 	}
-	if err := launch("step 1 columns", fn.colmin, driver.D1(min(n, 65535)), b1, n, slack, rowMin, u, v); err != nil {
-		return nil, err
+	if err := r.launch("step 1 columns", r.fn.colmin, driver.D1(min(n, 65535)), r.b1, n, r.slack, r.rowMin, r.u, r.v); err != nil {
+		return err
 	}
-	if err := launch("step 1 compression", fn.compress, driver.D1(l.nb), b1, n, l.a, slack, flags, zeros, zerosSize); err != nil {
-		return nil, err
-	}
+	return r.launch("step 1 compression", r.fn.compress, driver.D1(r.l.nb), r.b1, n, r.l.a, r.slack, r.flags, zeros, zerosSize)
+}
 
-	// step 2: the initial matching.
-	if err := st.mark("step2"); err != nil {
-		return nil, err
+// step2 is the paper's step 2: the initial matching, in one block.
+func (r *paperRun) step2() error {
+	zeros, zerosSize := r.zeros()
+	if err := r.st.mark("step2"); err != nil {
+		return err
 	}
-	if err := launch("step 2", fn.step2, driver.D1(1), driver.D1(paperStep2Threads), n, l.a, l.nb, zeros, zerosSize, coveredRow, coveredCol, rowOfStarAtCol, colOfStarAtRow); err != nil {
-		return nil, err
-	}
+	return r.launch("step 2", r.fn.step2, driver.D1(1), driver.D1(paperStep2Threads), r.l.n, r.l.a, r.l.nb, zeros, zerosSize, r.coveredRow, r.coveredCol, r.rowOfStarAtCol, r.colOfStarAtRow)
+}
 
-	// The loop of steps 3 to 6. The host waits on the device only to read
-	// the flags after a group of step-4 launches (see lap_paper_step4):
-	// step 3 goes ahead unread (when every row has a star the step-4
-	// launches behind it return at once and the flags say so), and step 5
-	// and step 6 need nothing from the host.
-	var epoch int32
-	group := paperStep4Group
-	enqueueStep4 := func(first bool) error {
-		for k := range group {
-			epoch++
-			cnt.Step4Launches++
-			f := int32(0)
-			if first && k == 0 {
-				f = 1
+// step3 is the paper's step 3: cover the starred columns and count the
+// stars.
+func (r *paperRun) step3() error {
+	n := r.l.n
+	r.cnt.Step3Calls++
+	if r.cnt.Step3Calls > n+1 {
+		return fmt.Errorf("step 3 ran %d times for %d rows (internal error)", r.cnt.Step3Calls, n)
+	}
+	if err := r.st.mark("step3"); err != nil {
+		return err
+	}
+	if err := r.launch("step 3 init", r.fn.step3init, r.g1, r.b1, n, r.coveredRow, r.coveredCol, r.colOfPrimeAtRow, r.rowOfGreenAtCol, r.flags); err != nil {
+		return err
+	}
+	return r.launch("step 3", r.fn.step3, r.g1, r.b1, n, r.rowOfStarAtCol, r.coveredCol, r.flags)
+}
+
+// search is step 4 after a step 3, and step 6 whenever step 4 ends
+// without a path, until step 4 finds paths for step 5; done reports that
+// every row has a star, and nothing is left to search.
+func (r *paperRun) search(ctx context.Context) (done bool, err error) {
+	n := r.l.n
+	if err := r.step4(); err != nil {
+		return false, err
+	}
+	if r.cnt.Step3Calls == 1 {
+		r.cnt.MaxZeros = int(r.hflags[paperFlagZeros])
+	}
+	if int(r.hflags[paperFlagStars]) == n {
+		r.cnt.Step4Calls--
+		return true, nil
+	}
+	stage6, restarts := 0, 0
+	for r.hflags[paperFlagGoto5] == 0 {
+		if r.hflags[paperFlagMissed+r.epoch%3] != 0 {
+			// A block may have missed an uncovered zero: restart.
+			if restarts++; restarts > n+2 {
+				return false, fmt.Errorf("step 4 restarted in %d groups for %d rows (internal error)", restarts, n)
 			}
-			if err := launch("step 4", fn.step4, driver.D1(l.nb), b1, n, l.a, zeros, zerosSize, coveredRow, coveredCol, colOfPrimeAtRow, colOfStarAtRow, flags, epoch, f, int32(d.linger)); err != nil {
-				return err
+			r.group = min(2*r.group, r.d.maxGroup)
+			if err := r.step4Group(false); err != nil {
+				return false, err
 			}
+			continue
 		}
-		if err := readFlags(); err != nil {
+		if err := r.step6(ctx, &stage6); err != nil {
+			return false, err
+		}
+		if err := r.step4(); err != nil {
+			return false, err
+		}
+		r.cnt.MaxZeros = max(r.cnt.MaxZeros, int(r.hflags[paperFlagZeros]))
+	}
+	// The next groups start from the launches this search needed.
+	ran := int(r.hflags[paperFlagLaunches])
+	r.group = max(paperStep4Group, min(r.d.maxGroup, (ran+r.cnt.Step4Calls-1)/r.cnt.Step4Calls))
+	return false, nil
+}
+
+// step4 starts a call of the paper's step 4 (after step 3 or step 6): its
+// first group of launches.
+func (r *paperRun) step4() error {
+	r.cnt.Step4Calls++
+	if err := r.st.mark("step4"); err != nil {
+		return err
+	}
+	return r.step4Group(true)
+}
+
+// step4Group enqueues a group of step-4 launches (the first of a call
+// with first set), then reads the flags and the step times.
+func (r *paperRun) step4Group(first bool) error {
+	zeros, zerosSize := r.zeros()
+	for k := range r.group {
+		r.epoch++
+		r.cnt.Step4Launches++
+		f := int32(0)
+		if first && k == 0 {
+			f = 1
+		}
+		if err := r.launch("step 4", r.fn.step4, driver.D1(r.l.nb), r.b1, r.l.n, r.l.a, zeros, zerosSize, r.coveredRow, r.coveredCol, r.colOfPrimeAtRow, r.colOfStarAtRow, r.flags, r.epoch, f, int32(r.d.linger)); err != nil {
 			return err
 		}
-		if err := paperError(hflags[paperFlagError]); err != nil {
-			return err
-		}
-		return st.flush()
 	}
-	for {
+	if err := r.readFlags(); err != nil {
+		return err
+	}
+	if err := paperError(r.hflags[paperFlagError]); err != nil {
+		return err
+	}
+	return r.st.flush()
+}
+
+// step6 is the paper's step 6: the minimum uncovered slack, the dual
+// update, and the compressed zeros rebuilt into the other copy, which
+// becomes the current one. stage6 counts the step 6s since the last step
+// 3, at most n+1.
+func (r *paperRun) step6(ctx context.Context, stage6 *int) error {
+	n := r.l.n
+	r.cnt.Step6Calls++
+	if *stage6++; *stage6 > n+1 {
+		return fmt.Errorf("step 6 ran %d times between two step 3s for %d rows (internal error)", *stage6, n)
+	}
+	if r.cnt.Step6Calls&1023 == 0 {
 		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		// step 3: cover the starred columns and count the stars.
-		cnt.Step3Calls++
-		if cnt.Step3Calls > n+1 {
-			return nil, fmt.Errorf("step 3 ran %d times for %d rows (internal error)", cnt.Step3Calls, n)
-		}
-		if err := st.mark("step3"); err != nil {
-			return nil, err
-		}
-		if err := launch("step 3 init", fn.step3init, g1, b1, n, coveredRow, coveredCol, colOfPrimeAtRow, rowOfGreenAtCol, flags); err != nil {
-			return nil, err
-		}
-		if err := launch("step 3", fn.step3, g1, b1, n, rowOfStarAtCol, coveredCol, flags); err != nil {
-			return nil, err
-		}
-		// step 4, and step 6 whenever step 4 ends without a path.
-		cnt.Step4Calls++
-		if err := st.mark("step4"); err != nil {
-			return nil, err
-		}
-		if err := enqueueStep4(true); err != nil {
-			return nil, err
-		}
-		if cnt.Step3Calls == 1 {
-			cnt.MaxZeros = int(hflags[paperFlagZeros])
-		}
-		if int(hflags[paperFlagStars]) == n {
-			cnt.Step4Calls--
-			break
-		}
-		stage6, restarts := 0, 0
-		for hflags[paperFlagGoto5] == 0 {
-			if hflags[paperFlagMissed+epoch%3] != 0 {
-				// A block may have missed an uncovered zero: restart.
-				if restarts++; restarts > n+2 {
-					return nil, fmt.Errorf("step 4 restarted in %d groups for %d rows (internal error)", restarts, n)
-				}
-				group = min(2*group, d.maxGroup)
-				if err := enqueueStep4(false); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			// step 6: the minimum uncovered slack, the dual update and the
-			// compressed zeros; then step 4 again.
-			cnt.Step6Calls++
-			if stage6++; stage6 > n+1 {
-				return nil, fmt.Errorf("step 6 ran %d times between two step 3s for %d rows (internal error)", stage6, n)
-			}
-			if cnt.Step6Calls&1023 == 0 {
-				if err := ctx.Err(); err != nil {
-					return nil, err
-				}
-			}
-			if err := st.mark("step6"); err != nil {
-				return nil, err
-			}
-			if err := launch("step 6 reduction 1", fn.reduce1, driver.D1(reduceBlocks), b1, n, slack, coveredRow, coveredCol, partial); err != nil {
-				return nil, err
-			}
-			if err := launch("step 6 reduction 2", fn.reduce2, driver.D1(1), driver.D1(1024), reduceBlocks, partial, flags); err != nil {
-				return nil, err
-			}
-			if err := launch("step 6 update", fn.step6update, driver.D1(l.nb), b1, n, l.a, slack, coveredRow, coveredCol, flags,
-				zeros, zerosSize, zerosBuf[1-cur], sizeBuf[1-cur], u, v); err != nil {
-				return nil, err
-			}
-			cur = 1 - cur
-			zeros, zerosSize = zerosBuf[cur], sizeBuf[cur]
-			cnt.Step4Calls++
-			if err := st.mark("step4"); err != nil {
-				return nil, err
-			}
-			if err := enqueueStep4(true); err != nil {
-				return nil, err
-			}
-			cnt.MaxZeros = max(cnt.MaxZeros, int(hflags[paperFlagZeros]))
-		}
-		// The next groups start from the launches this search needed.
-		ran := int(hflags[paperFlagLaunches])
-		group = max(paperStep4Group, min(d.maxGroup, (ran+cnt.Step4Calls-1)/cnt.Step4Calls))
-		// step 5: apply the alternating paths found.
-		cnt.Step5Calls++
-		if err := st.mark("step5"); err != nil {
-			return nil, err
-		}
-		if err := launch("step 5a", fn.step5a, g1, b1, n, colOfPrimeAtRow, colOfStarAtRow, rowOfStarAtCol, rowOfGreenAtCol, flags); err != nil {
-			return nil, err
-		}
-		if err := launch("step 5b", fn.step5b, g1, b1, n, rowOfGreenAtCol, colOfStarAtRow, rowOfStarAtCol, flags); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	cnt.Step4Runs = int(hflags[paperFlagLaunches])
-	if err := st.mark("end"); err != nil {
-		return nil, err
+	if err := r.st.mark("step6"); err != nil {
+		return err
 	}
-	if err := t.StreamSynchronize(s); err != nil {
-		return nil, err
+	if err := r.launch("step 6 reduction 1", r.fn.reduce1, driver.D1(r.reduceBlocks), r.b1, n, r.slack, r.coveredRow, r.coveredCol, r.partial); err != nil {
+		return err
 	}
-	if err := st.flush(); err != nil {
-		return nil, err
+	if err := r.launch("step 6 reduction 2", r.fn.reduce2, driver.D1(1), driver.D1(1024), r.reduceBlocks, r.partial, r.flags); err != nil {
+		return err
+	}
+	zeros, zerosSize := r.zeros()
+	if err := r.launch("step 6 update", r.fn.step6update, driver.D1(r.l.nb), r.b1, n, r.l.a, r.slack, r.coveredRow, r.coveredCol, r.flags,
+		zeros, zerosSize, r.zerosBuf[1-r.cur], r.sizeBuf[1-r.cur], r.u, r.v); err != nil {
+		return err
+	}
+	r.cur = 1 - r.cur
+	return nil
+}
+
+// step5 is the paper's step 5: apply the alternating paths found, forward
+// through the green marks (5a) and back (5b).
+func (r *paperRun) step5() error {
+	n := r.l.n
+	r.cnt.Step5Calls++
+	if err := r.st.mark("step5"); err != nil {
+		return err
+	}
+	if err := r.launch("step 5a", r.fn.step5a, r.g1, r.b1, n, r.colOfPrimeAtRow, r.colOfStarAtRow, r.rowOfStarAtCol, r.rowOfGreenAtCol, r.flags); err != nil {
+		return err
+	}
+	return r.launch("step 5b", r.fn.step5b, r.g1, r.b1, n, r.rowOfGreenAtCol, r.colOfStarAtRow, r.rowOfStarAtCol, r.flags)
+}
+
+// endWindow synchronises the stream, gives the recorder every step's time
+// and ends the timed window.
+func (r *paperRun) endWindow(opt Options) error {
+	if err := r.st.mark("end"); err != nil {
+		return err
+	}
+	if err := r.t.StreamSynchronize(r.s); err != nil {
+		return err
+	}
+	if err := r.st.flush(); err != nil {
+		return err
 	}
 	for _, name := range PaperSteps {
-		if d, ok := st.sums[name]; ok {
+		if d, ok := r.st.sums[name]; ok {
 			opt.Rec.Add(name, d)
 		}
 	}
 	opt.Rec.EndTotal()
+	return nil
+}
 
-	// d2h: the stars and the duals.
+// download is the phase d2h: the stars and the duals back to the host,
+// the row duals shifted back by the costs' shift.
+func (r *paperRun) download(opt Options, shift int64) (*lap.Result, error) {
 	defer opt.Rec.Start(PhaseD2H)()
+	n, l := r.l.n, r.l
 	star := make([]int32, n)
 	uv := make([]int64, 2*n)
-	if err := cuda.Download(t, dev, star, colOfStarAtRow); err != nil {
+	if err := cuda.Download(r.t, r.dev, star, r.colOfStarAtRow); err != nil {
 		return nil, err
 	}
-	if err := cuda.Download(t, dev, uv, u); err != nil {
+	if err := cuda.Download(r.t, r.dev, uv, r.u); err != nil {
 		return nil, err
 	}
 	res := &lap.Result{Assignment: make([]int, l.rows), U: make([]int64, l.rows), V: uv[n : n+l.cols]}
