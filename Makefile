@@ -97,13 +97,14 @@ ptx:
 	$(GO) run ./cmd/semibench kernels export
 
 # The GPU tests. `make gpu-tests` compiles the test binary of every package
-# with GPU code (impls/cuda/... and kernels) into bin/gputest/, with no GPU
-# needed; scripts/test-gpu.sh runs them, each in its package's folder, and
+# with GPU code (impls/cuda/..., kernels, and impls, whose case tables run
+# against every implementation) into bin/gputest/, with no GPU needed;
+# scripts/test-gpu.sh runs them, each in its package's folder, and
 # needs a GPU and its driver but no Go. `make test-gpu` does both on a
 # machine that has Go and a GPU. A test binary without a GPU skips its GPU
 # tests, so a run here passes and proves nothing: the script refuses to
 # run where no NVIDIA driver is loaded.
-GPU_PKGS := $(shell $(GO) list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./impls/cuda/... ./kernels 2>/dev/null)
+GPU_PKGS := $(shell $(GO) list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./impls ./impls/cuda/... ./kernels 2>/dev/null)
 MODULE   := $(shell $(GO) list -m 2>/dev/null)
 
 gpu-tests:
