@@ -85,6 +85,8 @@ func TestAPSPCases(t *testing.T) {
 				systolic := im.SystolicFloat != nil
 				got, err := apspClosure(t.Context(), im, tc.semiring, tc.n, tc.a)
 				switch {
+				case errors.Is(err, errors.ErrUnsupported):
+					t.Logf("%s: %v", tc.name, err) // a semiring this implementation does not offer
 				case systolic && tc.n == 0:
 					if err == nil {
 						t.Errorf("%s: an empty matrix accepted", tc.name)

@@ -2,6 +2,7 @@ package cudaapsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -68,7 +69,7 @@ func fastKind[T any, S semiring.Semiring[T]](s S) (kind, error) {
 		return kReal64, nil
 	}
 	var z T
-	return kind{}, fmt.Errorf("cuda/fast: semiring %s on %T is not implemented on the GPU (min-plus float32, boolean, real float64)", s.Name(), z)
+	return kind{}, fmt.Errorf("cuda/fast: semiring %s on %T: %w on the GPU (min-plus float32, boolean, real float64)", s.Name(), z, errors.ErrUnsupported)
 }
 
 // padded returns n rounded up to a multiple of Block.

@@ -2,6 +2,7 @@ package cudaapsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -25,7 +26,7 @@ func sysKind[T any, S semiring.Semiring[T]](s S) (kind, error) {
 		return kBool32, nil
 	}
 	var z T
-	return kind{}, fmt.Errorf("cuda/systolic: semiring %s on %T is not implemented on the GPU (real float64, min-plus float64, boolean)", s.Name(), z)
+	return kind{}, fmt.Errorf("cuda/systolic: semiring %s on %T: %w on the GPU (real float64, min-plus float64, boolean)", s.Name(), z, errors.ErrUnsupported)
 }
 
 // regBytes is the size of the device's Reg<T>: value, id and flag.
