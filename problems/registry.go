@@ -50,7 +50,7 @@ func (r Registry[I]) Lookup(name string) (I, error) {
 		}
 	}
 	var zero I
-	return zero, fmt.Errorf("unknown implementation %q (valid: %s)", name, strings.Join(r.Names(), ", "))
+	return zero, fmt.Errorf("unknown implementation %q (known: %s)", name, strings.Join(r.Names(), ", "))
 }
 
 // Names lists the implementation names in display order.

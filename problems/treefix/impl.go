@@ -68,7 +68,7 @@ func ResolveImpl(r problems.Registry[Impl], name string) (Impl, error) {
 		}
 	}
 	if err != nil {
-		return im, fmt.Errorf("unknown treefix implementation %q (valid: %s)", name, strings.Join(r.Names(), ", "))
+		return im, fmt.Errorf("unknown treefix implementation %q (known: %s)", name, strings.Join(r.Names(), ", "))
 	}
 	return im, nil
 }

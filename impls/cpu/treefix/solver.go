@@ -109,7 +109,7 @@ func (s *solver[T]) run(ctx context.Context, impl string, op treefix.Op, w, out 
 			s.vectorial(op, v, w, out, rec)
 		}
 	default:
-		return fmt.Errorf("treefix: unknown implementation %q (valid: %s)", impl, strings.Join(names, ", "))
+		return fmt.Errorf("treefix: unknown implementation %q (known: %s)", impl, strings.Join(names, ", "))
 	}
 	return nil
 }
