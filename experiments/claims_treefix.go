@@ -11,8 +11,6 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
 	"github.com/semibench/semibench/generators/trees"
-	cputreefix "github.com/semibench/semibench/impls/cpu/treefix"
-	cudatreefix "github.com/semibench/semibench/impls/cuda/treefix"
 	"github.com/semibench/semibench/problems/treefix"
 )
 
@@ -37,11 +35,11 @@ func treefixPairs(run []bench.Record, exps ...string) ([]treefixPair, []claimCel
 		seen := map[string]bool{}
 		for _, r := range own {
 			k := r.Params.String()
-			if seen[k] || (r.Impl != cudatreefix.Parallel && r.Impl != cudatreefix.Vectorial) {
+			if seen[k] || (r.Impl != cudaParallel && r.Impl != cudaVectorial) {
 				continue
 			}
 			seen[k] = true
-			par, vec := cellOf(rc, exp, cudatreefix.Parallel, r.Params), cellOf(rc, exp, cudatreefix.Vectorial, r.Params)
+			par, vec := cellOf(rc, exp, cudaParallel, r.Params), cellOf(rc, exp, cudaVectorial, r.Params)
 			cells = append(cells, par, vec)
 			if okCells(par, vec) {
 				out = append(out, treefixPair{r.Params, par.r, vec.r})
@@ -75,7 +73,7 @@ func treefixFasterClaim(run []bench.Record) Claim {
 		Text: "The vectorial implementation is faster than the parallel one on every kind of tree: ours is cuda/vectorial against cuda/parallel by computation time, on every tree of Table I and every star and caterpillar that ran. Reproduced when it is faster on each by the samples' test; not reproduced when slower on any; inconclusive otherwise."}
 	pairs, cells := treefixPairs(run, "treefix/fig4", "treefix/fig7")
 	if len(pairs) == 0 {
-		return treefixNotRun(c, cells, cudatreefix.Vectorial)
+		return treefixNotRun(c, cells, cudaVectorial)
 	}
 	var slower, even []string
 	totalSlower := 0
@@ -123,7 +121,7 @@ func treefixGrowsClaim(run []bench.Record) Claim {
 	var cells []claimCell
 	for i := range own {
 		r := &own[i]
-		if r.Impl != cudatreefix.Vectorial {
+		if r.Impl != cudaVectorial {
 			continue
 		}
 		cells = append(cells, claimCell{r, r.Impl, r.Params})
@@ -140,14 +138,14 @@ func treefixGrowsClaim(run []bench.Record) Claim {
 			compared++
 			switch sign, note := compareWithin(c.ID, samplesOf(rs[i], treefix.PhaseCompute), samplesOf(rs[i-1], treefix.PhaseCompute)); sign {
 			case noSamples:
-				return c.noMetric("phase compute", cudatreefix.Vectorial+" on "+treeName(rs[i].Params))
+				return c.noMetric("phase compute", cudaVectorial+" on "+treeName(rs[i].Params))
 			case -1:
 				bad = append(bad, fmt.Sprintf("%s faster than the smaller %s (%s)", treeName(rs[i].Params), rs[i-1].Params.Get("tree"), note))
 			}
 		}
 	}
 	if compared == 0 {
-		return treefixNotRun(c, cells, cudatreefix.Vectorial)
+		return treefixNotRun(c, cells, cudaVectorial)
 	}
 	c.Ours = fmt.Sprintf("%d of %d steps to a larger tree take longer or the same", compared-len(bad), compared)
 	if len(bad) > 0 {
@@ -167,7 +165,7 @@ func treefixCage15Claim(run []bench.Record) Claim {
 	find := func(tree, nb string) *bench.Record {
 		for i := range own {
 			r := &own[i]
-			if r.Impl == cudatreefix.Parallel && r.Params.Get("tree") == tree && r.Params.Get("numbering") == nb {
+			if r.Impl == cudaParallel && r.Params.Get("tree") == tree && r.Params.Get("numbering") == nb {
 				return r
 			}
 		}
@@ -179,7 +177,7 @@ func treefixCage15Claim(run []bench.Record) Claim {
 		if cage == nil && kkt == nil {
 			continue
 		}
-		cells = append(cells, claimCell{kkt, cudatreefix.Parallel, nil}, claimCell{cage, cudatreefix.Parallel, nil})
+		cells = append(cells, claimCell{kkt, cudaParallel, nil}, claimCell{cage, cudaParallel, nil})
 		if !okRecord(cage) || !okRecord(kkt) {
 			continue
 		}
@@ -192,7 +190,7 @@ func treefixCage15Claim(run []bench.Record) Claim {
 		}
 		return c
 	}
-	return treefixNotRun(c, cells, cudatreefix.Parallel)
+	return treefixNotRun(c, cells, cudaParallel)
 }
 
 // treefixLargestPair is the pair of the largest tree among pairs (the
@@ -215,7 +213,7 @@ func treefixTransfersClaim(run []bench.Record) Claim {
 	pairs, cells := treefixPairs(run, "treefix/fig4")
 	x, ok := treefixLargestPair(pairs)
 	if !ok {
-		return treefixNotRun(c, cells, cudatreefix.Parallel)
+		return treefixNotRun(c, cells, cudaParallel)
 	}
 	move := func(r *bench.Record) float64 { return PhaseMS(r, treefix.PhaseH2D) + PhaseMS(r, treefix.PhaseD2H) }
 	a, b := move(x.par), move(x.vec)
@@ -240,7 +238,7 @@ func treefixIntegerClaim(run []bench.Record) Claim {
 		own := ofExperiment(run, exp)
 		for i := range own {
 			r := &own[i]
-			if r.Impl != cudatreefix.Parallel && r.Impl != cudatreefix.Vectorial && r.Impl != cputreefix.Parallel && r.Impl != cputreefix.Vectorial {
+			if r.Impl != cudaParallel && r.Impl != cudaVectorial && r.Impl != cpuParallel && r.Impl != cpuVectorial {
 				continue
 			}
 			cells = append(cells, claimCell{r, r.Impl, r.Params})
@@ -256,7 +254,7 @@ func treefixIntegerClaim(run []bench.Record) Claim {
 	case len(failed) > 0:
 		c.Verdict, c.Ours = NotReproduced, fmt.Sprintf("%d cells differ from the exact result: %s", len(failed), firstOf(failed, 3))
 	case ok == 0:
-		return treefixNotRun(c, cells, cudatreefix.Vectorial)
+		return treefixNotRun(c, cells, cudaVectorial)
 	default:
 		c.Verdict, c.Ours = Reproduced, fmt.Sprintf("%d cells, each exact", ok)
 	}
@@ -279,10 +277,10 @@ func treefixSixtyClaim(run []bench.Record) Claim {
 		rc := IndexRecords(own)
 		for i := range own {
 			r := &own[i]
-			if r.Impl != cudatreefix.Vectorial {
+			if r.Impl != cudaVectorial {
 				continue
 			}
-			seq := cellOf(rc, src, cputreefix.Sequential, r.Params)
+			seq := cellOf(rc, src, cpuSequential, r.Params)
 			cells = append(cells, seq, claimCell{r, r.Impl, r.Params})
 			if okCells(seq, claimCell{r, r.Impl, r.Params}) && (best == nil || intOf(r.Params, "n") > intOf(best.Params, "n")) {
 				best, seqOf = r, seq.r
@@ -293,7 +291,7 @@ func treefixSixtyClaim(run []bench.Record) Claim {
 		}
 	}
 	if best == nil {
-		return treefixNotRun(c, cells, cputreefix.Sequential)
+		return treefixNotRun(c, cells, cpuSequential)
 	}
 	ours := PhaseMS(seqOf, treefix.PhaseCompute) / PhaseMS(best, treefix.PhaseCompute)
 	v, band := ratioJudge(c.ID, paper, ours, higherBetter, ratioText)
@@ -340,13 +338,13 @@ func treefixFig7MoreClaims(run []bench.Record) []Claim {
 	slowDone, flatDone := false, false
 	for i := len(ns) - 1; i >= 0; i-- {
 		n := ns[i]
-		par, seq := cell(cudatreefix.Parallel, "caterpillar", n), cell(cputreefix.Sequential, "caterpillar", n)
+		par, seq := cell(cudaParallel, "caterpillar", n), cell(cpuSequential, "caterpillar", n)
 		if !slowDone && okCells(par, seq) {
 			sign, note := compareWithin(slow.ID, samplesOf(seq.r, treefix.PhaseCompute), samplesOf(par.r, treefix.PhaseCompute))
 			slow.Ours = fmt.Sprintf("parallel %s, sequential %s at n = %d (%s)", msText(par.r, treefix.PhaseCompute), msText(seq.r, treefix.PhaseCompute), n, note)
 			slow.Verdict, slowDone = bySamples(sign, -1), true
 		}
-		star, cat := cell(cudatreefix.Vectorial, "star", n), cell(cudatreefix.Vectorial, "caterpillar", n)
+		star, cat := cell(cudaVectorial, "star", n), cell(cudaVectorial, "caterpillar", n)
 		if !flatDone && okCells(star, cat) {
 			a, b := PhaseMS(star.r, treefix.PhaseCompute), PhaseMS(cat.r, treefix.PhaseCompute)
 			if math.IsNaN(a) || math.IsNaN(b) {
@@ -358,10 +356,10 @@ func treefixFig7MoreClaims(run []bench.Record) []Claim {
 		}
 	}
 	if !slowDone {
-		slow = slow.notRun(cell(cudatreefix.Parallel, "caterpillar", top), cell(cputreefix.Sequential, "caterpillar", top))
+		slow = slow.notRun(cell(cudaParallel, "caterpillar", top), cell(cpuSequential, "caterpillar", top))
 	}
 	if !flatDone {
-		flat = flat.notRun(cell(cudatreefix.Vectorial, "star", top), cell(cudatreefix.Vectorial, "caterpillar", top))
+		flat = flat.notRun(cell(cudaVectorial, "star", top), cell(cudaVectorial, "caterpillar", top))
 	}
 	return []Claim{slow, flat}
 }
@@ -376,7 +374,7 @@ func treefixLessAccurateClaim(run []bench.Record) Claim {
 	more, less := 0, 0
 	for _, op := range []string{"rootfix", "leaffix"} {
 		for _, r := range accuracyRows(own, op) {
-			for _, pair := range [][2]string{{cputreefix.Vectorial, cputreefix.Parallel}, {cudatreefix.Vectorial, cudatreefix.Parallel}} {
+			for _, pair := range [][2]string{{cpuVectorial, cpuParallel}, {cudaVectorial, cudaParallel}} {
 				v, okv := r.errs[pair[0]]
 				p, okp := r.errs[pair[1]]
 				switch {
@@ -394,7 +392,7 @@ func treefixLessAccurateClaim(run []bench.Record) Claim {
 		for i := range own {
 			cells = append(cells, claimCell{&own[i], own[i].Impl, own[i].Params})
 		}
-		return treefixNotRun(c, cells, cputreefix.Vectorial)
+		return treefixNotRun(c, cells, cpuVectorial)
 	}
 	c.Ours = fmt.Sprintf("the vectorial errs more in %d and less in %d of %d comparisons", more, less, more+less)
 	c.Verdict = holds(more > less)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/semibench/semibench/bench/report"
 	"maps"
 	"math"
 	"runtime"
@@ -13,9 +12,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/semibench/semibench/bench/report"
+
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/impls"
-	cpuminplus "github.com/semibench/semibench/impls/cpu/minplus"
 	"github.com/semibench/semibench/problems/domination"
 	"github.com/semibench/semibench/problems/minplus"
 	"github.com/semibench/semibench/results"
@@ -119,7 +119,7 @@ func dominationParams(m int) bench.Params { return bench.Params{{Name: "m", Valu
 // dominationRefImpl is the reference's product: cuda/sparse when a CUDA
 // device is present, cpu/sparse otherwise.
 func dominationRefImpl() string {
-	if n, err := cudaDevices(); err == nil && n > 0 { // counted once per process
+	if n, err := impls.Devices(); err == nil && n > 0 { // counted once per process
 		return "cuda/sparse"
 	}
 	return "cpu/sparse"
@@ -823,7 +823,7 @@ func dominationTable2(run []bench.Record) []report.Table {
 	t.Notes = append(t.Notes, domTable2Total)
 	t.Notes = append(t.Notes,
 		"G upd/s is the nominal dense rate 49·N³ / total; cpu/fast and cpu/sparse skip A(D_m)'s infinite entries (density about 6% at m = 7, 2.5% at m = 9), so their nominal rate exceeds the updates done.",
-		"cpu/fast's inner kernel here: "+cpuminplus.Kernel()+".")
+		"cpu/fast's inner kernel here: "+impls.MinplusCPUKernel()+".")
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
 	t.Notes = append(t.Notes, ReusedNotes(run, exp, domReusedFigure)...)
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)

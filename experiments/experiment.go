@@ -4,15 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/semibench/semibench/bench/report"
 	"path"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
+
+	"github.com/semibench/semibench/bench/report"
 
 	"github.com/semibench/semibench/bench"
-	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/impls"
 )
 
 // Scale selects the sizes an experiment runs at.
@@ -54,40 +54,26 @@ func (e *unavailableError) Error() string   { return e.err.Error() }
 func (e *unavailableError) Unwrap() []error { return []error{ErrUnavailable, e.err} }
 
 // markUnavailable turns a GPU backend's "no driver or no device" error
-// (driver.ErrUnavailable) into one that also matches ErrUnavailable, its
+// (impls.ErrUnavailable) into one that also matches ErrUnavailable, its
 // message unchanged; other errors pass unchanged.
 func markUnavailable(err error) error {
-	if err != nil && errors.Is(err, driver.ErrUnavailable) && !errors.Is(err, ErrUnavailable) {
+	if err != nil && errors.Is(err, impls.ErrUnavailable) && !errors.Is(err, ErrUnavailable) {
 		return &unavailableError{err}
 	}
 	return err
 }
 
-// cudaDevices counts the CUDA devices once per process.
-var cudaDevices = sync.OnceValues(driver.DeviceCount)
-
-// Available reports whether impl can run on this machine: a CUDA
-// implementation (cuda/...) needs a driver and a device, and the error then
-// wraps ErrUnavailable. The runner asks before any budget decision and before
-// it sets a case up, so that a machine without a GPU spends nothing on cells
-// that cannot run and records them unavailable, never skipped.
+// Available reports whether impl can run on this machine (impls.Available:
+// a CUDA implementation needs a driver and a device), its error then
+// matching ErrUnavailable too. The runner asks before any budget decision
+// and before it sets a case up, so that a machine without a GPU spends
+// nothing on cells that cannot run and records them unavailable, never
+// skipped.
 //
 // The message says each thing once: the implementation, then the driver's
 // reason ("cuda/fast: CUDA unavailable: cannot load the CUDA driver library:
 // libcuda.so.1: cannot open shared object file: ...").
-func Available(impl string) error {
-	if !strings.HasPrefix(impl, "cuda/") {
-		return nil
-	}
-	n, err := cudaDevices()
-	if err != nil {
-		return markUnavailable(fmt.Errorf("%s: %w", impl, err))
-	}
-	if n == 0 {
-		return markUnavailable(fmt.Errorf("%s: %w: no CUDA device", impl, driver.ErrUnavailable))
-	}
-	return nil
-}
+func Available(impl string) error { return markUnavailable(impls.Available(impl)) }
 
 // UnavailableNote is the line a table shows for an implementation recorded
 // unavailable with message msg, saying each thing once: "cuda/fast: CUDA

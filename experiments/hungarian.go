@@ -3,11 +3,12 @@ package experiments
 import (
 	"context"
 	"fmt"
-	"github.com/semibench/semibench/bench/report"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/semibench/semibench/bench/report"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/lapcost"

@@ -11,13 +11,12 @@ import (
 	"github.com/semibench/semibench/bench/report"
 	"github.com/semibench/semibench/generators/lapcost"
 	"github.com/semibench/semibench/impls"
-	cudalap "github.com/semibench/semibench/impls/cuda/lap"
 	"github.com/semibench/semibench/problems/lap"
 )
 
 // hungarian/batch: many independent small LAPs at once, as trackers and
 // matchers solve them. The GPU solves the whole batch in one launch (a
-// thread block per problem, cudalap.SolveBatch); cpu/jv solves the problems
+// thread block per problem, cuda/fast's batch solver); cpu/jv solves the problems
 // in parallel over the cores (lap.SolveBatch). HyLAC's stream solver joins
 // through the peer scripts as peer/hylac-stream.
 
@@ -222,9 +221,9 @@ func hungarianBatchTable(run []bench.Record) []report.Table {
 				missingPeer = true
 			}
 			t.Rows = append(t.Rows, []string{strconv.Itoa(c.n), c.r, p.Get("count"),
-				CellText(gpu, bench.TotalPhase), CellText(gpu, bench.EndToEndPhase), CellText(gpu, cudalap.PhaseCheck),
-				CellText(gpu, cudalap.PhaseH2D), CellText(gpu, cudalap.PhaseSolve), CellText(gpu, cudalap.PhaseD2H),
-				CellText(gpu, cudalap.PhaseResults), CellText(cpu, bench.TotalPhase),
+				CellText(gpu, bench.TotalPhase), CellText(gpu, bench.EndToEndPhase), CellText(gpu, impls.LAPBatchCheck),
+				CellText(gpu, impls.LAPBatchH2D), CellText(gpu, impls.LAPBatchSolve), CellText(gpu, impls.LAPBatchD2H),
+				CellText(gpu, impls.LAPBatchResults), CellText(cpu, bench.TotalPhase),
 				Ratio(PhaseMS(cpu, bench.TotalPhase), PhaseMS(gpu, bench.TotalPhase)),
 				Ratio(PhaseMS(cpu, bench.EndToEndPhase), PhaseMS(gpu, bench.EndToEndPhase)),
 				peerText(peer, bench.TotalPhase), Ratio(PhaseMS(peer, bench.TotalPhase), PhaseMS(gpu, bench.TotalPhase)),

@@ -2,13 +2,14 @@ package experiments
 
 import (
 	"context"
-	"github.com/semibench/semibench/bench/report"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/semibench/semibench/bench/report"
 
 	"github.com/semibench/semibench/problems/lap"
 

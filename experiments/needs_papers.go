@@ -8,8 +8,6 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/lapcost"
 	"github.com/semibench/semibench/generators/trees"
-	cputreefix "github.com/semibench/semibench/impls/cpu/treefix"
-	cudatreefix "github.com/semibench/semibench/impls/cuda/treefix"
 )
 
 // The cells each paper's claims read, per scale (Experiment.Needs). A
@@ -347,7 +345,7 @@ func treefixFig6Needs(s Scale, o Options) []Need {
 
 func treefixFig7Needs(s Scale, o Options) []Need {
 	const exp = "treefix/fig7"
-	impls := []string{cudatreefix.Parallel, cudatreefix.Vectorial}
+	impls := []string{cudaParallel, cudaVectorial}
 	var out []Need
 	for _, shape := range []string{"star", "caterpillar"} {
 		largest := -1
@@ -380,8 +378,8 @@ func treefixFig7MoreNeeds(s Scale, o Options) []Need {
 	sizes := fig7Sizes(s)
 	top := sizes[len(sizes)-1]
 	less := sizes[max(len(sizes)-5, 0)] // 1/16 of the largest at paper scale
-	slow := []string{cudatreefix.Parallel, cputreefix.Sequential}
-	vec := []string{cudatreefix.Vectorial}
+	slow := []string{cudaParallel, cpuSequential}
+	vec := []string{cudaVectorial}
 	return []Need{
 		byScale("treefix/fig7#parallel-slow-caterpillar", s, treefixFig7At(s, o, slow, top, "caterpillar"), treefixFig7At(s, o, slow, less, "caterpillar")),
 		byScale("treefix/fig7#vectorial-insensitive", s, treefixFig7At(s, o, vec, top, "star", "caterpillar"), treefixFig7At(s, o, vec, less, "star", "caterpillar")),
@@ -390,7 +388,7 @@ func treefixFig7MoreNeeds(s Scale, o Options) []Need {
 
 func treefixFig4Needs(s Scale, o Options) []Need {
 	const exp = "treefix/fig4"
-	gpu := []string{cudatreefix.Parallel, cudatreefix.Vectorial}
+	gpu := []string{cudaParallel, cudaVectorial}
 	all := caseCells(exp, s, o, gpu, nil)
 	sizes := fig7Sizes(s)
 	extremes := treefixFig7At(s, o, gpu, sizes[len(sizes)-1], "star", "caterpillar")
@@ -410,7 +408,7 @@ func treefixFig4Needs(s Scale, o Options) []Need {
 func treefixFig5Needs(s Scale, o Options) []Need {
 	const exp = "treefix/fig5"
 	largest := trees.Table1[len(trees.Table1)-1].Name
-	c := caseCells(exp, s, o, []string{cputreefix.Sequential, cudatreefix.Vectorial}, func(p bench.Params) bool { return p.Get("tree") == largest })
+	c := caseCells(exp, s, o, []string{cpuSequential, cudaVectorial}, func(p bench.Params) bool { return p.Get("tree") == largest })
 	return []Need{byScale(exp+"#vectorial-60x", s, c, nil)}
 }
 
@@ -420,7 +418,7 @@ func treefixTable1Needs(s Scale, o Options) []Need {
 }
 
 func treefixAccuracyNeeds(s Scale, o Options) []Need {
-	impls := []string{cputreefix.Vectorial, cputreefix.Parallel, cudatreefix.Vectorial, cudatreefix.Parallel}
+	impls := []string{cpuVectorial, cpuParallel, cudaVectorial, cudaParallel}
 	all := caseCells("treefix/accuracy", s, o, impls, nil)
 	return []Need{byScale("treefix/accuracy#2-bits", s, all, nil), byScale("treefix/accuracy#vectorial-less-accurate", s, all, nil)}
 }

@@ -2,8 +2,9 @@ package experiments
 
 import (
 	"fmt"
-	"github.com/semibench/semibench/bench/report"
 	"strings"
+
+	"github.com/semibench/semibench/bench/report"
 
 	"github.com/semibench/semibench/bench"
 )

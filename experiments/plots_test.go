@@ -2,7 +2,6 @@ package experiments
 
 import (
 	"bytes"
-	"github.com/semibench/semibench/bench/report"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/semibench/semibench/bench/report"
+
 	"github.com/semibench/semibench/bench"
-	cputreefix "github.com/semibench/semibench/impls/cpu/treefix"
 )
 
 // gpuLess turns a run's CUDA records into what a machine without a GPU
@@ -143,8 +143,8 @@ func TestTreefixTreePlotsAreBars(t *testing.T) {
 	var run []bench.Record
 	for _, nb := range []string{"bfs", "random"} {
 		run = append(run,
-			mk("big", nb, cputreefix.Sequential, 2e6, 40), mk("big", nb, cputreefix.Vectorial, 2e6, 10),
-			mk("small", nb, cputreefix.Sequential, 5e5, 8), mk("small", nb, cputreefix.Vectorial, 5e5, 4),
+			mk("big", nb, cpuSequential, 2e6, 40), mk("big", nb, cpuVectorial, 2e6, 10),
+			mk("small", nb, cpuSequential, 5e5, 8), mk("small", nb, cpuVectorial, 5e5, 4),
 			bench.Record{Experiment: "treefix/fig5", Impl: "cuda/vectorial", Status: bench.StatusUnavailable,
 				Params: bench.Params{{Name: "tree", Value: "big"}, {Name: "numbering", Value: nb}}})
 	}
@@ -156,7 +156,7 @@ func TestTreefixTreePlotsAreBars(t *testing.T) {
 	if strings.Join(p.Categories, ",") != "small,big" || p.LogX {
 		t.Errorf("categories %q (want by size), LogX %v", p.Categories, p.LogX)
 	}
-	if len(p.Series) != 1 || p.Series[0].Impl != cputreefix.Vectorial || p.Series[0].Y[0] != 2 || p.Series[0].Y[1] != 4 {
+	if len(p.Series) != 1 || p.Series[0].Impl != cpuVectorial || p.Series[0].Y[0] != 2 || p.Series[0].Y[1] != 4 {
 		t.Errorf("series %+v", p.Series)
 	}
 	if !hasNote(p, "cuda/vectorial: unavailable on this machine (no GPU)") {
@@ -215,9 +215,9 @@ func TestTreefixTreePlotsOrderBySkippedN(t *testing.T) {
 		return r
 	}
 	run := []bench.Record{
-		mk("huge", 9e6, cputreefix.Sequential, bench.StatusSkipped, 0),
-		mk("mid", 2e6, cputreefix.Sequential, bench.StatusOK, 30),
-		mk("small", 5e5, cputreefix.Sequential, bench.StatusOK, 8),
+		mk("huge", 9e6, cpuSequential, bench.StatusSkipped, 0),
+		mk("mid", 2e6, cpuSequential, bench.StatusOK, 30),
+		mk("small", 5e5, cpuSequential, bench.StatusOK, 8),
 	}
 	for _, p := range treefixFig4Plots(run) {
 		if got := strings.Join(p.Categories, ","); got != "small,mid,huge" {
@@ -238,15 +238,15 @@ func TestAccuracyPlotCoincidingSeries(t *testing.T) {
 	var run []bench.Record
 	for i, c := range []float64{10, 1e4, 1e9} {
 		e := c * 1e-8
-		run = append(run, mk(i, c, cputreefix.Sequential, e), mk(i, c, cputreefix.Parallel, e), mk(i, c, cputreefix.Vectorial, e),
-			mk(i, c, cputreefix.VectorialCompensated, 1e-8))
+		run = append(run, mk(i, c, cpuSequential, e), mk(i, c, cpuParallel, e), mk(i, c, cpuVectorial, e),
+			mk(i, c, cpuVectorialCompensated, 1e-8))
 	}
 	plots := treefixAccuracyPlots(run)
 	if len(plots) != 1 {
 		t.Fatalf("%d plots", len(plots))
 	}
 	p := plots[0]
-	if !hasNote(p, cputreefix.Sequential+", "+cputreefix.Parallel+", "+cputreefix.Vectorial+": the same error at every chain") {
+	if !hasNote(p, cpuSequential+", "+cpuParallel+", "+cpuVectorial+": the same error at every chain") {
 		t.Errorf("no note on the coinciding series: %q", p.Notes)
 	}
 	if !hasNote(p, "drawn flat at 10") {

@@ -2,9 +2,10 @@ package experiments
 
 import (
 	"fmt"
-	"github.com/semibench/semibench/bench/report"
 	"math"
 	"strconv"
+
+	"github.com/semibench/semibench/bench/report"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/results"

@@ -14,8 +14,6 @@ import (
 	"github.com/semibench/semibench/bench/report"
 	"github.com/semibench/semibench/generators/trees"
 	"github.com/semibench/semibench/impls"
-	cputreefix "github.com/semibench/semibench/impls/cpu/treefix"
-	cudatreefix "github.com/semibench/semibench/impls/cuda/treefix"
 	"github.com/semibench/semibench/problems/treefix"
 )
 
@@ -47,7 +45,17 @@ const (
 // treefixTimedImpls are the implementations of Figs. 4, 5 and 7.
 var treefixTimedImpls = impls.Treefix.Names()
 
-// The Euler-tour builds of treefix/table1.
+// The implementations of impls.Treefix that the experiments single out.
+const (
+	cpuSequential            = impls.TreefixCPUSequential
+	cpuParallel              = impls.TreefixCPUParallel
+	cpuVectorial             = impls.TreefixCPUVectorial
+	cpuVectorialCompensated  = impls.TreefixCPUVectorialCompensated
+	cudaParallel             = impls.TreefixCUDAParallel
+	cudaVectorial            = impls.TreefixCUDAVectorial
+	cudaVectorialCompensated = impls.TreefixCUDAVectorialCompensated
+)
+
 const (
 	cpuBuild  = "cpu/build"
 	cudaBuild = "cuda/build"
@@ -55,8 +63,8 @@ const (
 
 // treefixNs is a conservative prior in ns per vertex.
 var treefixNs = map[string]float64{
-	cputreefix.Sequential: 60, cputreefix.Parallel: 200, cputreefix.Vectorial: 10, cputreefix.VectorialCompensated: 20, cpuBuild: 80,
-	cudatreefix.Parallel: 200, cudatreefix.Vectorial: 5, cudatreefix.VectorialCompensated: 5, cudaBuild: 5,
+	cpuSequential: 60, cpuParallel: 200, cpuVectorial: 10, cpuVectorialCompensated: 20, cpuBuild: 80,
+	cudaParallel: 200, cudaVectorial: 5, cudaVectorialCompensated: 5, cudaBuild: 5,
 	cpuLevels: 100,
 }
 
@@ -135,13 +143,13 @@ func treefixTimedCase(spec treeSpec, numbering trees.Numbering, opt Options, bui
 	seed := treefixSeed(opt)
 	params := bench.Params{{Name: "tree", Value: spec.name}, {Name: "source", Value: spec.source},
 		{Name: "n", Value: strconv.Itoa(spec.n)}, {Name: "numbering", Value: string(numbering)}}
-	var impls []string
+	var names []string
 	if buildOnly {
-		impls = []string{cpuBuild, cudaBuild}
+		names = []string{cpuBuild, cudaBuild}
 	}
 	return Case{
 		Params:    params,
-		Impls:     impls,
+		Impls:     names,
 		Work:      float64(spec.n),
 		HostBytes: uint64(spec.n) * treefixBytesPerVertex,
 		Setup: func(ctx context.Context) (*Instance, error) {
@@ -169,7 +177,7 @@ func treefixTimedCase(spec treeSpec, numbering trees.Numbering, opt Options, bui
 				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
 					switch impl {
 					case cudaBuild:
-						v, err := cudatreefix.BuildVector(ctx, pt, cudatreefix.Options{Rec: rec})
+						v, err := impls.TreefixBuildVector(ctx, pt, rec)
 						return v, markUnavailable(err)
 					case cpuBuild:
 						stop := rec.Start("csr")
@@ -404,11 +412,11 @@ func accuracyCase(i int, cond float64, op treefix.Op, opt Options) Case {
 					var bound float64
 					method := "error of the full sum vs the exact (math/big) sum of the same float32 terms; bound: "
 					switch impl {
-					case cputreefix.VectorialCompensated:
+					case cpuVectorialCompensated:
 						bound = treefix.Bound(op, accuracyN, exact, 2*sumAbs+math.Abs(float64(w[full])), sumAbs)
 						method += "treefix.Bound"
-					case cudatreefix.VectorialCompensated:
-						bound = cudatreefix.Bound(op, accuracyN, exact, sumAbs)
+					case cudaVectorialCompensated:
+						bound = impls.TreefixCUDACompensatedBound(op, accuracyN, exact, sumAbs)
 						method += "cudatreefix.Bound"
 					default:
 						b, ok := bounds[impl]
@@ -466,21 +474,21 @@ func accuracyBounds(op treefix.Op, x []float32, sumAbs float64) map[string]errMo
 	}
 	s, seq := treefix.SeqErrBound(u, order)
 	running := errModel{seq, "recursive sum " + map[treefix.Op]string{treefix.Rootfix: "from the root", treefix.Leaffix: "from the leaf"}[op] + ", running bound Σ_k u32·|s_k| over the exact partial sums"}
-	out := map[string]errModel{cputreefix.Sequential: running, cputreefix.Parallel: running, cudatreefix.Parallel: running}
+	out := map[string]errModel{cpuSequential: running, cpuParallel: running, cudaParallel: running}
 	h := cudaScanHeight(2 * len(x))
 	tree := treefix.TreeErrBound(u, h, sumAbs)
 	x0 := float64(x[0])
 	if op == treefix.Rootfix {
-		out[cputreefix.Vectorial] = running
-		out[cudatreefix.Vectorial] = errModel{tree, fmt.Sprintf("scan tree of height <= %d, γ_h(u32)·Σ|w|", h)}
+		out[cpuVectorial] = running
+		out[cudaVectorial] = errModel{tree, fmt.Sprintf("scan tree of height <= %d, γ_h(u32)·Σ|w|", h)}
 		return out
 	}
 	_, pre := treefix.SeqErrBound(u, x)
 	read := func(eClose, eOpen float64) float64 {
 		return treefix.OpErrBound(u, treefix.OpErrBound(u, eClose, eOpen, s-x0), 0, s)
 	}
-	out[cputreefix.Vectorial] = errModel{read(pre, 0), "recursive scan from the root (running bound), then the read's two roundings"}
-	out[cudatreefix.Vectorial] = errModel{read(tree, treefix.TreeErrBound(u, h, math.Abs(x0))),
+	out[cpuVectorial] = errModel{read(pre, 0), "recursive scan from the root (running bound), then the read's two roundings"}
+	out[cudaVectorial] = errModel{read(tree, treefix.TreeErrBound(u, h, math.Abs(x0))),
 		fmt.Sprintf("scan tree of height <= %d (γ_h(u32)·Σ|w|), then the read's two roundings", h)}
 	return out
 }
@@ -579,16 +587,16 @@ func treefixFig7Claims(run []bench.Record) []Claim {
 		c := Claim{ID: id, Where: "Fig. 7, section IV-A", PaperFigure: paperFigure(id),
 			Text: fmt.Sprintf("On the %s of 2^24 vertices the vectorial implementation is about %gx faster than the parallel one: ours is cuda/parallel / cuda/vectorial by the paper's computation time. %s", shape, paper, ratioRule(higherBetter))}
 		var par, vec claimCell
-		par, vec = claimCell{nil, cudatreefix.Parallel, bench.Params{{Name: "tree", Value: shape}, {Name: "n", Value: n}}}, claimCell{nil, cudatreefix.Vectorial, par.p}
+		par, vec = claimCell{nil, cudaParallel, bench.Params{{Name: "tree", Value: shape}, {Name: "n", Value: n}}}, claimCell{nil, cudaVectorial, par.p}
 		for i := range own {
 			r := &own[i]
 			if r.Params.Get("tree") != shape || r.Params.Get("n") != n {
 				continue
 			}
 			switch r.Impl {
-			case cudatreefix.Parallel:
+			case cudaParallel:
 				par = claimCell{r, r.Impl, r.Params}
-			case cudatreefix.Vectorial:
+			case cudaVectorial:
 				vec = claimCell{r, r.Impl, r.Params}
 			}
 		}
@@ -617,7 +625,7 @@ func treefixAccuracyClaims(run []bench.Record) []Claim {
 	worst, where, chains := math.Inf(-1), "", 0
 	for _, op := range []string{"rootfix", "leaffix"} {
 		for _, r := range accuracyRows(own, op) {
-			for _, pair := range [][2]string{{cputreefix.Vectorial, cputreefix.Parallel}, {cudatreefix.Vectorial, cudatreefix.Parallel}} {
+			for _, pair := range [][2]string{{cpuVectorial, cpuParallel}, {cudaVectorial, cudaParallel}} {
 				if bits, ok := r.extraBits(pair[0], pair[1]); ok {
 					chains++
 					if bits > worst {
@@ -633,7 +641,7 @@ func treefixAccuracyClaims(run []bench.Record) []Claim {
 			cells = append(cells, claimCell{&own[i], own[i].Impl, own[i].Params})
 		}
 		if len(cells) == 0 {
-			cells = []claimCell{{nil, cputreefix.Vectorial, nil}}
+			cells = []claimCell{{nil, cpuVectorial, nil}}
 		}
 		return []Claim{c.notRun(cells...)}
 	}

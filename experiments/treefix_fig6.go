@@ -3,10 +3,11 @@ package experiments
 import (
 	"context"
 	"fmt"
-	"github.com/semibench/semibench/bench/report"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/semibench/semibench/bench/report"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/trees"

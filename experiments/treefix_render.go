@@ -2,17 +2,16 @@ package experiments
 
 import (
 	"fmt"
-	"github.com/semibench/semibench/bench/report"
 	"math"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/semibench/semibench/bench/report"
+
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/trees"
-	cputreefix "github.com/semibench/semibench/impls/cpu/treefix"
-	cudatreefix "github.com/semibench/semibench/impls/cuda/treefix"
 	"github.com/semibench/semibench/problems/treefix"
 	"github.com/semibench/semibench/results"
 )
@@ -111,17 +110,17 @@ func treefixTable1(run []bench.Record) []report.Table {
 }
 
 var treefixShort = map[string]string{
-	cputreefix.Sequential: "sequential", cputreefix.Parallel: "parallel", cputreefix.Vectorial: "vectorial", cputreefix.VectorialCompensated: "vectorial-comp.",
-	cudatreefix.Parallel: "cuda parallel", cudatreefix.Vectorial: "cuda vectorial", cudatreefix.VectorialCompensated: "cuda vectorial-comp.",
+	cpuSequential: "sequential", cpuParallel: "parallel", cpuVectorial: "vectorial", cpuVectorialCompensated: "vectorial-comp.",
+	cudaParallel: "cuda parallel", cudaVectorial: "cuda vectorial", cudaVectorialCompensated: "cuda vectorial-comp.",
 }
 
 // treefixRatios are the ratio columns of the timing tables: parallel and
 // compensated against vectorial, on the CPU and on the GPU.
 var treefixRatios = []struct{ name, num, den string }{
-	{"cpu parallel / vectorial", cputreefix.Parallel, cputreefix.Vectorial},
-	{"cpu compensated / vectorial", cputreefix.VectorialCompensated, cputreefix.Vectorial},
-	{"cuda parallel / vectorial", cudatreefix.Parallel, cudatreefix.Vectorial},
-	{"cuda compensated / vectorial", cudatreefix.VectorialCompensated, cudatreefix.Vectorial},
+	{"cpu parallel / vectorial", cpuParallel, cpuVectorial},
+	{"cpu compensated / vectorial", cpuVectorialCompensated, cpuVectorial},
+	{"cuda parallel / vectorial", cudaParallel, cudaVectorial},
+	{"cuda compensated / vectorial", cudaVectorialCompensated, cudaVectorial},
 }
 
 // ratioCells returns the treefixRatios of one row's phase (both sides the
@@ -192,8 +191,8 @@ func treefixTimesTable(run []bench.Record, exp string) []report.Table {
 		row = append(row, timedCells(rc, exp, p, bench.TotalPhase)...)
 		row = append(row, ratioCells(rc, exp, p, bench.TotalPhase)...)
 		row = append(row, timedCells(rc, exp, p, treefix.PhaseCompute)...)
-		cv := rc.Get(exp, cudatreefix.Vectorial, p)
-		row = append(row, CellText(rc.Get(exp, cudatreefix.Parallel, p), treefix.PhaseH2D), CellText(cv, treefix.PhaseH2D),
+		cv := rc.Get(exp, cudaVectorial, p)
+		row = append(row, CellText(rc.Get(exp, cudaParallel, p), treefix.PhaseH2D), CellText(cv, treefix.PhaseH2D),
 			CellText(cv, treefix.PhaseD2H), CellText(cv, treefix.PhaseEulerTour), paperMS)
 		t.Rows = append(t.Rows, row)
 	}
@@ -245,7 +244,7 @@ func speedupTable(run []bench.Record, exp string) []report.Table {
 		t.Header = append(t.Header, "compute "+im)
 	}
 	for _, p := range treefixRows(own) {
-		seqR := rc.Get(exp, cputreefix.Sequential, p)
+		seqR := rc.Get(exp, cpuSequential, p)
 		r := anyRecord(rc, exp, p, treefixTimedImpls...)
 		row := []string{p.Get("tree"), p.Get("source"), p.Get("numbering"), metricText(r, "n", 0), CellText(seqR, bench.TotalPhase)}
 		for _, phase := range []string{bench.TotalPhase, treefix.PhaseCompute} {
@@ -322,7 +321,7 @@ func treefixTreePlots(run []bench.Record, exp string, speedup bool) []report.Plo
 			for i, p := range rows {
 				v := PhaseMS(rc.Get(exp, im, p), bench.TotalPhase)
 				if speedup {
-					v = PhaseMS(rc.Get(exp, cputreefix.Sequential, p), bench.TotalPhase) / v
+					v = PhaseMS(rc.Get(exp, cpuSequential, p), bench.TotalPhase) / v
 				}
 				if !math.IsNaN(v) {
 					s.X, s.Y = append(s.X, float64(i)), append(s.Y, v)
@@ -491,12 +490,12 @@ func treefixAccuracyTable(run []bench.Record) []report.Table {
 		worse, worst := 0, 0.0
 		gWorse, gWorst, gRows := 0, 0.0, 0
 		for _, r := range rows {
-			if c, ok := r.errs[cudatreefix.VectorialCompensated]; ok {
+			if c, ok := r.errs[cudaVectorialCompensated]; ok {
 				gRows++
-				if c > max(r.errs[cudatreefix.Parallel], treefix.U32) {
+				if c > max(r.errs[cudaParallel], treefix.U32) {
 					gWorse++
 				}
-				if bits, ok := r.extraBits(cudatreefix.Vectorial, cudatreefix.Parallel); ok {
+				if bits, ok := r.extraBits(cudaVectorial, cudaParallel); ok {
 					gWorst = max(gWorst, bits)
 				}
 			}
@@ -505,10 +504,10 @@ func treefixAccuracyTable(run []bench.Record) []report.Table {
 				row = append(row, errText(r.errs, im))
 			}
 			t.Rows = append(t.Rows, row)
-			if c, p := r.errs[cputreefix.VectorialCompensated], r.errs[cputreefix.Parallel]; c > max(p, treefix.U32) {
+			if c, p := r.errs[cpuVectorialCompensated], r.errs[cpuParallel]; c > max(p, treefix.U32) {
 				worse++
 			}
-			if bits, ok := r.extraBits(cputreefix.Vectorial, cputreefix.Parallel); ok {
+			if bits, ok := r.extraBits(cpuVectorial, cpuParallel); ok {
 				worst = max(worst, bits)
 			}
 		}

@@ -2,15 +2,15 @@ package experiments
 
 import (
 	"context"
-	"github.com/semibench/semibench/bench/report"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/semibench/semibench/bench/report"
+
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/trees"
-	cputreefix "github.com/semibench/semibench/impls/cpu/treefix"
 )
 
 // TestTreefixQuick runs every treefix experiment at quick scale once per
@@ -116,7 +116,7 @@ func TestTreefixAccuracyBound(t *testing.T) {
 			t.Fatal(err)
 		}
 		op, cond := cs.Params.Get("op"), inst.Metrics["cond"]
-		for _, impl := range []string{cputreefix.Sequential, cputreefix.Parallel, cputreefix.Vectorial, cputreefix.VectorialCompensated} {
+		for _, impl := range []string{cpuSequential, cpuParallel, cpuVectorial, cpuVectorialCompensated} {
 			out, err := inst.Run(ctx, impl, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -145,10 +145,10 @@ func TestTreefixAccuracyBound(t *testing.T) {
 		for _, v := range x {
 			s = round8(s + v)
 		}
-		if chk := inst.Check(cputreefix.Sequential, s); chk.OK {
+		if chk := inst.Check(cpuSequential, s); chk.OK {
 			t.Errorf("%s: an 8-bit recursive sum passes (%s)", cs.Params, chk.Detail)
 		}
-		if chk := inst.Check(cputreefix.Sequential, float32(0)); chk.OK && cond <= 1e4 {
+		if chk := inst.Check(cpuSequential, float32(0)); chk.OK && cond <= 1e4 {
 			t.Errorf("%s: a zero result passes at condition number %.3g", cs.Params, cond)
 		}
 	}
