@@ -31,7 +31,9 @@ import (
 // blocked closure on the CPU and the GPU (apsp/blocked). The CUDA
 // implementations (apsp_cuda.go) report unavailable without a GPU.
 
-const apspPaper = "003_d1e2bf534f1501b7.txt"
+// apspPaper is the paper these experiments reproduce.
+var apspPaper = PaperInfo{File: "003_d1e2bf534f1501b7.txt", Name: "Rote", Number: "003",
+	Source: "Rote 1985, systolic algebraic path"}
 
 // apspSeed is the run's seed, 1 when none is given.
 func apspSeed(o Options) uint64 {
@@ -660,7 +662,7 @@ func apspSystolicPlots(run []bench.Record) []report.Plot {
 		return nil
 	}
 	n = min(n, 64)
-	pl := report.Plot{Name: "apsp-systolic-active", Title: plotTitle(fmt.Sprintf("systolic array: share of the processors computing at each step, n = %d (simulated)", n), roteSrc+", Fig. 8"),
+	pl := report.Plot{Name: "apsp-systolic-active", Title: plotTitle(fmt.Sprintf("systolic array: share of the processors computing at each step, n = %d (simulated)", n), apspPaper.Source+", Fig. 8"),
 		XLabel: "step / n", YLabel: "computing processors / (n+1)²"}
 	ops := systolic.SemiringOps(semiring.Boolean{})
 	for _, v := range []struct {
@@ -969,7 +971,7 @@ func apspBlockedPlots(run []bench.Record) []report.Plot {
 	}
 	rc := IndexRecords(own)
 	impls := []string{"cpu/sgje", "cpu/fast", "cuda/fast"}
-	pl := report.Plot{Name: "apsp-blocked", Title: plotTitle("all-pairs shortest paths, (min,+) float32 closure: total time vs nodes", roteSrc+", block decomposition"),
+	pl := report.Plot{Name: "apsp-blocked", Title: plotTitle("all-pairs shortest paths, (min,+) float32 closure: total time vs nodes", apspPaper.Source+", block decomposition"),
 		XLabel: "nodes n", YLabel: "total time (ms)", LogX: true, LogY: true,
 		Notes: availabilityNotes(own, exp, impls...)}
 	for _, impl := range impls {
@@ -986,10 +988,12 @@ func apspBlockedPlots(run []bench.Record) []report.Plot {
 	return plotsWithNotes(pl)
 }
 
-func init() {
+// registerAPSP registers the paper and its experiments.
+func registerAPSP() {
+	RegisterPaper(apspPaper)
 	Register(&Experiment{
 		Name:        "apsp/semirings",
-		Paper:       apspPaper,
+		Paper:       apspPaper.File,
 		Description: "sGJE in the real, min-plus, max-plus and Boolean semirings against pivoting Gauss-Jordan, Bellman-Ford and BFS; operation counts vs n, n³-n, n(n-1)²; cpu/fast and cuda/fast held to the same references",
 		Statistic:   bench.StatMedian,
 		Impls:       []string{"cpu/sgje", "cpu/fast", "cuda/fast"},
@@ -1009,7 +1013,8 @@ func init() {
 	})
 	Register(&Experiment{
 		Name:        "apsp/systolic",
-		Paper:       apspPaper,
+		Headline:    []string{"cpu/systolic", "cuda/systolic"},
+		Paper:       apspPaper.File,
 		Description: "the hexagonal arrays GJE0 and GJE1 simulated: processors, c11 and cnn exit steps, active fraction, three-track utilization vs the paper's formulas",
 		Statistic:   bench.StatMedian,
 		Impls:       []string{"cpu/systolic", "cuda/systolic"},
@@ -1028,7 +1033,7 @@ func init() {
 	})
 	Register(&Experiment{
 		Name:        "apsp/blocked",
-		Paper:       apspPaper,
+		Paper:       apspPaper.File,
 		Description: "min-plus float32 closure time vs n on the CPU and the GPU: sGJE vs blocked Gauss-Jordan (Remark 2.2), updates per second against the measured limits",
 		Statistic:   bench.StatMedian,
 		Impls:       []string{"cpu/sgje", "cpu/fast", "cuda/fast"},

@@ -41,7 +41,7 @@ func TestCatalogueRows(t *testing.T) {
 			continue
 		}
 		r := rs[0]
-		if r.Where != cc.WhereText() || r.Paper != paperNames[cc.Paper] || r.Paper == "" {
+		if r.Where != cc.WhereText() || r.Paper != PaperName(cc.Paper) || r.Paper == "" {
 			t.Errorf("%s: row placed at %q of %q, the catalogue says %q of %s", cc.ID, r.Where, r.Paper, cc.WhereText(), cc.Paper)
 		}
 		switch exp, ruled := ruleOf[cc.ID]; {

@@ -52,24 +52,6 @@ type Claim struct {
 	Rerun string
 }
 
-// paperNames are the papers' short names, by file in shared/papers.
-var paperNames = map[string]string{
-	kleenePaper:     "Kleene (000)",
-	hungarianPaper:  "Hungarian (001)",
-	dominationPaper: "2-domination (002)",
-	apspPaper:       "Rote (003)",
-	treefixPaper:    "Treefix (004)",
-}
-
-// PaperName is the short name of the paper in file ("Kleene (000)"), or
-// the file's name when it is not one of the five.
-func PaperName(file string) string {
-	if n, ok := paperNames[file]; ok {
-		return n
-	}
-	return file
-}
-
 // note renders the claim as a table note: the claim, the paper's figure,
 // ours and the verdict.
 func (c Claim) note() string {
@@ -267,7 +249,7 @@ func AllClaims(run []bench.Record) []Claim {
 		for _, c := range e.Claims(run) {
 			c.Experiment = host
 			if c.Paper == "" {
-				c.Paper = paperNames[e.Paper]
+				c.Paper = PaperName(e.Paper)
 			}
 			if host == "" && c.Verdict == NotRun {
 				c.Reason = e.Name + " not in this run"
@@ -280,7 +262,7 @@ func AllClaims(run []bench.Record) []Claim {
 	for i, cc := range cat {
 		order[cc.ID] = i
 		if cc.Untestable != "" {
-			out = append(out, Claim{ID: cc.ID, Paper: paperNames[cc.Paper], Text: cc.Claim + ".", PaperFigure: cc.Figure.Text,
+			out = append(out, Claim{ID: cc.ID, Paper: PaperName(cc.Paper), Text: cc.Claim + ".", PaperFigure: cc.Figure.Text,
 				Ours: "—", Verdict: NotTestable, Reason: cc.Untestable})
 		}
 	}

@@ -9,8 +9,6 @@ import (
 	"github.com/semibench/semibench/results"
 )
 
-const dominationSrc = "Garzón et al. 2022, 2-domination of P_m □ C_n"
-
 // domSeries is one series of a 2-domination figure: impl's phase in the
 // records idx of exp, one point per m of ms where it has a positive time.
 func domSeries(name string, idx Cells, exp, impl, phase string, ms []int) report.Series {
@@ -32,7 +30,7 @@ func dominationTable2Plots(run []bench.Record) []report.Plot {
 	if len(own) == 0 {
 		return nil
 	}
-	pl := report.Plot{Name: "domination-table2", Title: plotTitle("Algorithm 2 (50 (min,+) powers of A(D_m)): time vs m, the paper's beside ours", dominationSrc+", Table 2"),
+	pl := report.Plot{Name: "domination-table2", Title: plotTitle("Algorithm 2 (50 (min,+) powers of A(D_m)): time vs m, the paper's beside ours", dominationPaper.Source+", Table 2"),
 		XLabel: "m (the grid's P_m side)", YLabel: "time (ms)", LogY: true,
 		Notes: append([]string{"paper (hollow markers): its Algorithm 2 running times on an EPYC 7642 (sequential, 48 OpenMP threads) and a V100; ours: total, the same span (see the table's notes)"},
 			availabilityNotes(own, exp, dominationAll...)...)}
@@ -55,7 +53,7 @@ func dominationTable5Plots(run []bench.Record) []report.Plot {
 	if len(own) == 0 {
 		return nil
 	}
-	pl := report.Plot{Name: "domination-table5", Title: plotTitle("Total of Algorithms 2-5 vs m, the paper's versions 1-4 beside ours", dominationSrc+", Table 5"),
+	pl := report.Plot{Name: "domination-table5", Title: plotTitle("Total of Algorithms 2-5 vs m, the paper's versions 1-4 beside ours", dominationPaper.Source+", Table 5"),
 		XLabel: "m (the grid's P_m side)", YLabel: "total time (ms)", LogY: true,
 		Notes: append([]string{"paper (hollow markers): its total running times, versions 1 sequential, 2 OpenMP (48 cores), 3 GPU, 4 GPU + OpenMP; ours (lines): the same versions, K = 50 powers, whole matrices, in the version's colour"},
 			availabilityNotes(own, exp, domVersions...)...)}

@@ -156,8 +156,8 @@ type Experiment struct {
 	Plots func(run []bench.Record) []report.Plot
 	// Headline lists the implementations (path.Match patterns) whose cells
 	// are the experiment's headline: the runner runs every experiment's
-	// headline cells before any other. Nil means the table in headline.go,
-	// else the fast implementation of each backend ("*/fast").
+	// headline cells before any other. Nil means the fast implementation
+	// of each backend ("*/fast").
 	Headline []string
 }
 
@@ -176,9 +176,6 @@ func (e *Experiment) IsHeadline(impl string) bool {
 func (e *Experiment) headline() []string {
 	if e.Headline != nil {
 		return e.Headline
-	}
-	if h, ok := headlines[e.Name]; ok {
-		return h
 	}
 	return []string{"*/fast"}
 }

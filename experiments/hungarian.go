@@ -22,7 +22,9 @@ import (
 // in [0, range). This file holds the CPU side; the CUDA implementations join
 // the same experiments by name when they are built.
 
-const hungarianPaper = "001_104f85080adea88a.txt"
+// hungarianPaper is the paper these experiments reproduce.
+var hungarianPaper = PaperInfo{File: "001_104f85080adea88a.txt", Name: "Hungarian", Number: "001",
+	Source: "Lopes et al. 2019, Hungarian algorithm on CUDA"}
 
 // hungarianCPU lists the CPU implementations in display order.
 var hungarianCPU = []string{"cpu/paper", "cpu/hungarian-n3", "cpu/jv", "cpu/auction"}
@@ -176,10 +178,16 @@ func hungarianCheck(m *lap.Matrix, res *lap.Result, reference func() (*lap.Resul
 	return chk
 }
 
-func init() {
+// registerHungarian registers the paper and its experiments.
+func registerHungarian() {
+	RegisterPaper(hungarianPaper)
+	registerHungarianCUDA()
+	registerHungarianBatch()
 	Register(&Experiment{
-		Name:        "hungarian/table1",
-		Paper:       hungarianPaper,
+		Name: "hungarian/table1",
+		// Table 1's columns are the CUDA implementations; Jonker-Volgenant is the fast CPU one (cuda/hungarian-n3 is Fig. 6's comparison, not a Table 1 column).
+		Headline:    []string{"cuda/paper", "cuda/fast", "cpu/jv"},
+		Paper:       hungarianPaper.File,
 		Description: "LAP run times vs n and cost range, CUDA and CPU: the O(n^4) Hungarian on both (the paper's columns), cuda/fast, cuda/hungarian-n3 and Jonker-Volgenant (paper's Table 1; its cells feed Tables 2-4 and Fig. 6 too)",
 		Statistic:   bench.StatMedian,
 		// The GPU cells first in each case, so that a budget spent by the
@@ -207,8 +215,10 @@ func init() {
 		},
 	})
 	Register(&Experiment{
-		Name:        "hungarian/fig4",
-		Paper:       hungarianPaper,
+		Name: "hungarian/fig4",
+		// Figs. 4 and 5 are ratios to the O(n^4) Hungarian: both ends.
+		Headline:    []string{"cpu/jv", "cpu/paper"},
+		Paper:       hungarianPaper.File,
 		Description: "CPU LAP algorithms' time divided by the O(n^4) Hungarian's vs n, range n (paper's Fig. 4)",
 		Statistic:   bench.StatMedian,
 		Impls:       hungarianCPU,
@@ -228,8 +238,10 @@ func init() {
 		Plots:  func(run []bench.Record) []report.Plot { return hungarianRelPlots(run, "hungarian/fig4") },
 	})
 	Register(&Experiment{
-		Name:        "hungarian/fig5",
-		Paper:       hungarianPaper,
+		Name: "hungarian/fig5",
+		// Figs. 4 and 5 are ratios to the O(n^4) Hungarian: both ends.
+		Headline:    []string{"cpu/jv", "cpu/paper"},
+		Paper:       hungarianPaper.File,
 		Description: "CPU LAP algorithms' time divided by the O(n^4) Hungarian's vs the cost range at n = 2048 (paper's Fig. 5)",
 		Statistic:   bench.StatMedian,
 		Impls:       hungarianCPU,
@@ -397,9 +409,9 @@ func hungarianRelPlots(run []bench.Record, exp string) []report.Plot {
 		xLabel = "cost range / n"
 	}
 	stem := "hungarian-" + exp[len("hungarian/"):]
-	what, fig := "CPU algorithms at cost range n vs matrix size", hungarianSrc+", Fig. 4"
+	what, fig := "CPU algorithms at cost range n vs matrix size", hungarianPaper.Source+", Fig. 4"
 	if exp == "hungarian/fig5" {
-		what, fig = "CPU algorithms vs the cost range", hungarianSrc+", Fig. 5"
+		what, fig = "CPU algorithms vs the cost range", hungarianPaper.Source+", Fig. 5"
 	}
 	rel := report.Plot{Name: stem, Title: plotTitle(what+": total time relative to the O(n^4) Hungarian (cpu/paper)", fig), XLabel: xLabel,
 		YLabel: "total time / cpu/paper's total time", LogX: true, LogY: true}
@@ -445,7 +457,7 @@ func hungarianTable1Plots(run []bench.Record) []report.Plot {
 	}
 	paper, _ := results.PaperRecords(exp)
 	pc, rc := IndexRecords(paper), IndexRecords(own)
-	times := report.Plot{Name: "hungarian-table1", Title: plotTitle("CPU total time vs matrix size, per cost range", hungarianSrc+", Table 1 and Fig. 8"),
+	times := report.Plot{Name: "hungarian-table1", Title: plotTitle("CPU total time vs matrix size, per cost range", hungarianPaper.Source+", Table 1 and Fig. 8"),
 		XLabel: "matrix size n", YLabel: "total time (ms)", LogX: true, LogY: true,
 		Notes: availabilityNotes(own, exp, append([]string{"cpu/paper", "cpu/jv"}, hungarianTable1GPU...)...)}
 	cells := hungarianCells(own, paper)
@@ -474,14 +486,14 @@ func hungarianTable1Plots(run []bench.Record) []report.Plot {
 	for _, s := range times.Series {
 		if strings.HasPrefix(s.Impl, "cuda/") {
 			// a GPU ran: its totals beside the CPU's
-			times.Title = plotTitle("CPU and GPU total time vs matrix size, per cost range", hungarianSrc+", Table 1 and Fig. 8 (GPU: Fig. 7)")
+			times.Title = plotTitle("CPU and GPU total time vs matrix size, per cost range", hungarianPaper.Source+", Table 1 and Fig. 8 (GPU: Fig. 7)")
 			times.Notes = append(times.Notes, "GPU total: the cost matrix already in device memory, the answer left there (host clock)")
 			break
 		}
 	}
 	out := []report.Plot{times}
 	for _, r := range lapcost.PaperRanges {
-		pl := report.Plot{Name: "hungarian-table1-steps-" + r, Title: plotTitle("cpu/paper's steps, share of their summed time, cost range "+r, hungarianSrc+", CPU counterpart of Figs. 10-12"),
+		pl := report.Plot{Name: "hungarian-table1-steps-" + r, Title: plotTitle("cpu/paper's steps, share of their summed time, cost range "+r, hungarianPaper.Source+", CPU counterpart of Figs. 10-12"),
 			XLabel: "matrix size n", YLabel: "share of the summed step times"}
 		if pl, ok := stepSharePlot(pl, rc, exp, "cpu/paper", r, cells); ok {
 			out = append(out, pl)

@@ -161,10 +161,11 @@ func hungarianBatchCheck(b *lap.Batch, out *lap.BatchOutput, reference func() (*
 	return chk
 }
 
-func init() {
+// registerHungarianBatch registers these experiments.
+func registerHungarianBatch() {
 	Register(&Experiment{
 		Name:        hungarianBatchExp,
-		Paper:       hungarianPaper,
+		Paper:       hungarianPaper.File,
 		Description: "batches of independent small LAPs (10,000 per batch at n = 32..256, the paper's ranges): cuda/fast's batch kernel (a block per problem, one launch) against cpu/jv in parallel over the cores, and HyLAC's stream solver through results/peers",
 		Statistic:   bench.StatMedian,
 		Impls:       hungarianBatchImpls,

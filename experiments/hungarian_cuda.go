@@ -128,11 +128,13 @@ func hungarianCasesFor(s Scale, o Options, ranges []string, impls []string) []Ca
 	return cs
 }
 
-func init() {
+// registerHungarianCUDA registers these experiments.
+func registerHungarianCUDA() {
 	Register(&Experiment{
 		Name:        "hungarian/table2",
+		Headline:    []string{"cuda/*", "cpu/jv"},
 		MeasuredBy:  "hungarian/table1",
-		Paper:       hungarianPaper,
+		Paper:       hungarianPaper.File,
 		Description: "LAP speedups CPU / CUDA vs n and cost range (paper's Table 2, Fig. 9)",
 		Statistic:   bench.StatMedian,
 		Impls:       []string{"cpu/paper", "cpu/jv", "cuda/paper", "cuda/fast"},
@@ -151,8 +153,9 @@ func init() {
 	})
 	Register(&Experiment{
 		Name:        "hungarian/table3",
+		Headline:    []string{"cuda/paper", "cpu/paper"},
 		MeasuredBy:  "hungarian/table1",
-		Paper:       hungarianPaper,
+		Paper:       hungarianPaper.File,
 		Description: "LAP per-step speedups cpu/paper / cuda/paper at range n (paper's Table 3)",
 		Statistic:   bench.StatMedian,
 		Impls:       []string{"cpu/paper", "cuda/paper"},
@@ -169,8 +172,9 @@ func init() {
 	})
 	Register(&Experiment{
 		Name:        "hungarian/table4",
+		Headline:    []string{"cuda/*"},
 		MeasuredBy:  "hungarian/table1",
-		Paper:       hungarianPaper,
+		Paper:       hungarianPaper.File,
 		Description: "LAP CUDA run times beside the paper's Tesla K20c and GTX 970 and the published codes (HungarianGPU, HyLAC) measured on the same machine (results/peers; paper's Table 4)",
 		Statistic:   bench.StatMedian,
 		Impls:       []string{"cuda/paper", "cuda/fast"},
@@ -187,8 +191,9 @@ func init() {
 	})
 	Register(&Experiment{
 		Name:        "hungarian/fig6",
+		Headline:    []string{"cuda/*"},
 		MeasuredBy:  "hungarian/table1",
-		Paper:       hungarianPaper,
+		Paper:       hungarianPaper.File,
 		Description: "CUDA O(n^3) Hungarian's time divided by the CUDA O(n^4) Hungarian's, vs n, three ranges (paper's Fig. 6)",
 		Statistic:   bench.StatMedian,
 		Impls:       []string{"cuda/paper", "cuda/hungarian-n3"},
@@ -432,7 +437,7 @@ func hungarianCUDAPlots(own []bench.Record) []report.Plot {
 	gtx, _ := results.PaperRecords("hungarian/table1")
 	gc, rc := IndexRecords(gtx), IndexRecords(own)
 	cells := hungarianCells(own)
-	pl := report.Plot{Name: "hungarian-fig7", Title: plotTitle("CUDA total time vs matrix size, per cost range", hungarianSrc+", Fig. 7"), XLabel: "matrix size n",
+	pl := report.Plot{Name: "hungarian-fig7", Title: plotTitle("CUDA total time vs matrix size, per cost range", hungarianPaper.Source+", Fig. 7"), XLabel: "matrix size n",
 		YLabel: "total time (ms)", LogX: true, LogY: true,
 		Notes: append([]string{"total: the cost matrix already in device memory, the answer left there (host clock)"},
 			availabilityNotes(own, exp, "cuda/paper", "cuda/fast")...)}
@@ -454,7 +459,7 @@ func hungarianSpeedupPlots(own []bench.Record) []report.Plot {
 	paper, _ := results.PaperRecords("hungarian/table2")
 	pc, rc := IndexRecords(paper), IndexRecords(own)
 	cells := hungarianCells(own)
-	pl := report.Plot{Name: "hungarian-fig9", Title: plotTitle("speedup of CUDA over CPU (CPU total time / CUDA total time), per cost range", hungarianSrc+", Fig. 9"),
+	pl := report.Plot{Name: "hungarian-fig9", Title: plotTitle("speedup of CUDA over CPU (CPU total time / CUDA total time), per cost range", hungarianPaper.Source+", Fig. 9"),
 		XLabel: "matrix size n", YLabel: "speedup (x)", LogX: true, LogY: true,
 		Notes: availabilityNotes(own, exp, "cpu/paper", "cpu/jv", "cuda/paper", "cuda/fast")}
 	ratio := func(cpu, gpu string) func(p bench.Params) float64 {
@@ -489,7 +494,7 @@ func hungarianStepPlots(own []bench.Record) []report.Plot {
 	cells := hungarianCells(own)
 	var out []report.Plot
 	for k, r := range lapcost.PaperRanges {
-		pl := report.Plot{Name: "hungarian-fig" + strconv.Itoa(10+k), Title: plotTitle("cuda/paper's steps, share of their summed device time, cost range "+r, hungarianSrc+", Fig. "+strconv.Itoa(10+k)),
+		pl := report.Plot{Name: "hungarian-fig" + strconv.Itoa(10+k), Title: plotTitle("cuda/paper's steps, share of their summed device time, cost range "+r, hungarianPaper.Source+", Fig. "+strconv.Itoa(10+k)),
 			XLabel: "matrix size n", YLabel: "share of the summed device step times"}
 		if pl, ok := stepSharePlot(pl, rc, exp, "cuda/paper", r, cells); ok {
 			out = append(out, pl)
@@ -506,7 +511,7 @@ func hungarianFig6Plots(own []bench.Record) []report.Plot {
 	exp := own[0].Experiment
 	rc := IndexRecords(own)
 	cells := hungarianCells(own)
-	pl := report.Plot{Name: "hungarian-fig6", Title: plotTitle("CUDA O(n^3) Hungarian's total time / CUDA O(n^4) Hungarian's, per cost range", hungarianSrc+", Fig. 6"), XLabel: "matrix size n",
+	pl := report.Plot{Name: "hungarian-fig6", Title: plotTitle("CUDA O(n^3) Hungarian's total time / CUDA O(n^4) Hungarian's, per cost range", hungarianPaper.Source+", Fig. 6"), XLabel: "matrix size n",
 		Notes:  availabilityNotes(own, exp, "cuda/hungarian-n3", "cuda/paper"),
 		YLabel: "time / cuda/paper time", LogX: true, LogY: true}
 	for _, r := range lapcost.PaperRanges {

@@ -92,14 +92,6 @@ func plotsWithNotes(ps ...report.Plot) []report.Plot {
 	return out
 }
 
-// Where each paper's figures come from, for the plots' second title line.
-const (
-	hungarianSrc = "Lopes et al. 2019, Hungarian algorithm on CUDA"
-	kleeneSrc    = "Kleene star of a DAG in max-plus algebra on CUDA"
-	roteSrc      = "Rote 1985, systolic algebraic path"
-	treefixSrc   = "Treefix (Rootfix/Leaffix) on GPUs"
-)
-
 // plotTitle is a plot's title: what it shows, then on a second line which
 // figure of which paper it reproduces.
 func plotTitle(what, source string) string { return what + "\n" + source }

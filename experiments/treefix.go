@@ -25,7 +25,9 @@ import (
 // ones where a GPU is present and are recorded as unavailable elsewhere;
 // their transfers (h2d, d2h) are Fig. 4b's phases.
 
-const treefixPaper = "004_89a0ec3b389b4640.txt"
+// treefixPaper is the paper these experiments reproduce.
+var treefixPaper = PaperInfo{File: "004_89a0ec3b389b4640.txt", Name: "Treefix", Number: "004",
+	Source: "Treefix (Rootfix/Leaffix) on GPUs"}
 
 // treefixMTXDir is the folder holding the ten SuiteSparse matrices of
 // Table I (name.mtx, name.mtx.gz or name/name.mtx[.gz]), named by the
@@ -493,10 +495,13 @@ func accuracyBounds(op treefix.Op, x []float32, sumAbs float64) map[string]errMo
 	return out
 }
 
-func init() {
+// registerTreefix registers the paper and its experiments.
+func registerTreefix() {
+	RegisterPaper(treefixPaper)
 	Register(&Experiment{
 		Name:        "treefix/table1",
-		Paper:       treefixPaper,
+		Headline:    []string{"cpu/build", "cuda/build"},
+		Paper:       treefixPaper.File,
 		Description: "the benchmark trees of Table I (n, depth, average branching factor), the CPU build of CSR and the Euler-tour vector representation, and the GPU build of the Euler tour",
 		Impls:       []string{cpuBuild, cudaBuild},
 		NsPerWork:   treefixNs,
@@ -506,8 +511,10 @@ func init() {
 		Needs:       treefixTable1Needs,
 	})
 	Register(&Experiment{
-		Name:        "treefix/fig6",
-		Paper:       treefixPaper,
+		Name: "treefix/fig6",
+		// Fig. 6's profiles are computed once, on the CPU.
+		Headline:    []string{"cpu/levels"},
+		Paper:       treefixPaper.File,
 		Description: "the level profile (vertices per breadth-first level) of the Table I trees, the star and the caterpillar (paper's Fig. 6)",
 		Impls:       []string{cpuLevels},
 		NsPerWork:   treefixNs,
@@ -518,8 +525,10 @@ func init() {
 		Plots:       treefixFig6Plots,
 	})
 	Register(&Experiment{
-		Name:        "treefix/fig4",
-		Paper:       treefixPaper,
+		Name: "treefix/fig4",
+		// The figure's claim is about the GPU implementations; the vectorial one is the CPU's fastest.
+		Headline:    []string{"cuda/*", "cpu/vectorial"},
+		Paper:       treefixPaper.File,
 		Description: "+Rootfix computation time per implementation on the Table I trees (paper's Fig. 4a)",
 		Impls:       treefixTimedImpls,
 		NsPerWork:   treefixNs,
@@ -532,9 +541,11 @@ func init() {
 		Plots: treefixFig4Plots,
 	})
 	Register(&Experiment{
-		Name:        "treefix/fig5",
+		Name: "treefix/fig5",
+		// The GPU implementations, the CPU's fastest, and the sequential one that Fig. 5's speedups divide.
+		Headline:    []string{"cuda/*", "cpu/vectorial", "cpu/sequential"},
 		MeasuredBy:  "treefix/fig4",
-		Paper:       treefixPaper,
+		Paper:       treefixPaper.File,
 		Description: "+Rootfix speedup over sequential on the Table I trees (paper's Fig. 5)",
 		Impls:       treefixTimedImpls,
 		NsPerWork:   treefixNs,
@@ -545,8 +556,10 @@ func init() {
 		Plots:       func(run []bench.Record) []report.Plot { return treefixTreePlots(run, "treefix/fig5", true) },
 	})
 	Register(&Experiment{
-		Name:        "treefix/fig7",
-		Paper:       treefixPaper,
+		Name: "treefix/fig7",
+		// The figure's claim is about the GPU implementations; the vectorial one is the CPU's fastest.
+		Headline:    []string{"cuda/*", "cpu/vectorial"},
+		Paper:       treefixPaper.File,
 		Description: "+Rootfix on stars and caterpillars, 2^15 to 2^24 vertices (paper's Fig. 7)",
 		Impls:       treefixTimedImpls,
 		NsPerWork:   treefixNs,
@@ -558,7 +571,8 @@ func init() {
 	})
 	Register(&Experiment{
 		Name:        "treefix/accuracy",
-		Paper:       treefixPaper,
+		Headline:    []string{"cuda/*", "cpu/vectorial", "cpu/vectorial-compensated"},
+		Paper:       treefixPaper.File,
 		Description: "float32 relative error of +Rootfix and +Leaffix on GenSum chains of 10,000 vertices, condition numbers 10 to 1e10 (paper's accuracy study)",
 		Impls:       treefixTimedImpls,
 		NsPerWork:   treefixNs,

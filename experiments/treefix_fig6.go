@@ -353,7 +353,7 @@ func treefixFig6Plots(run []bench.Record) []report.Plot {
 	}
 	rc := IndexRecords(own)
 	mk := func(name, what string, logX bool) report.Plot {
-		return report.Plot{Name: name, Title: plotTitle(what, treefixSrc+", Fig. 6"),
+		return report.Plot{Name: name, Title: plotTitle(what, treefixPaper.Source+", Fig. 6"),
 			XLabel: "level (root = 0)", YLabel: "vertices on the level", LogX: logX, LogY: true,
 			Notes: availabilityNotes(own, exp, cpuLevels)}
 	}

@@ -303,11 +303,11 @@ func treefixTreePlots(run []bench.Record, exp string, speedup bool) []report.Plo
 		}
 		sort.SliceStable(rows, func(a, b int) bool { return sizeOf(rows[a]) < sizeOf(rows[b]) })
 		pl := report.Plot{Name: "treefix-" + exp[len("treefix/"):],
-			Title:  plotTitle("+Rootfix total time on the Table I trees ("+nb+" numbering)", treefixSrc+", Fig. 4"),
+			Title:  plotTitle("+Rootfix total time on the Table I trees ("+nb+" numbering)", treefixPaper.Source+", Fig. 4"),
 			XLabel: "tree (by vertex count)", YLabel: "total time (ms)", LogY: true, Notes: notes}
 		if speedup {
 			pl.Name = "treefix-fig5"
-			pl.Title = plotTitle("+Rootfix speedup over cpu/sequential, total time by total time ("+nb+" numbering)", treefixSrc+", Fig. 5 (cells of "+exp+")")
+			pl.Title = plotTitle("+Rootfix speedup over cpu/sequential, total time by total time ("+nb+" numbering)", treefixPaper.Source+", Fig. 5 (cells of "+exp+")")
 			pl.YLabel = "speedup over cpu/sequential (x)"
 		}
 		if k > 0 {
@@ -392,7 +392,7 @@ func treefixFig7Plots(run []bench.Record) []report.Plot {
 	rc := IndexRecords(own)
 	var out []report.Plot
 	for _, shape := range []string{"star", "caterpillar"} {
-		pl := report.Plot{Name: "treefix-fig7-" + shape, Title: plotTitle("+Rootfix total time on the "+shape+" vs its vertex count", treefixSrc+", Fig. 7"),
+		pl := report.Plot{Name: "treefix-fig7-" + shape, Title: plotTitle("+Rootfix total time on the "+shape+" vs its vertex count", treefixPaper.Source+", Fig. 7"),
 			XLabel: "vertices n", YLabel: "total time (ms)", LogX: true, LogY: true,
 			Notes: availabilityNotes(own, exp, treefixTimedImpls...)}
 		for _, im := range treefixTimedImpls {
@@ -534,7 +534,7 @@ func treefixAccuracyPlots(run []bench.Record) []report.Plot {
 			continue
 		}
 		pl := report.Plot{Name: "treefix-accuracy-" + op,
-			Title:  plotTitle(fmt.Sprintf("+%s in float32: relative error of a chain's sum vs its condition number", strings.ToUpper(op[:1])+op[1:]), fmt.Sprintf("%s, accuracy study (chains of %d vertices)", treefixSrc, accuracyN)),
+			Title:  plotTitle(fmt.Sprintf("+%s in float32: relative error of a chain's sum vs its condition number", strings.ToUpper(op[:1])+op[1:]), fmt.Sprintf("%s, accuracy study (chains of %d vertices)", treefixPaper.Source, accuracyN)),
 			XLabel: "condition number C of the chain's sum", YLabel: "relative error", LogX: true, LogY: true,
 			Notes: append([]string{fmt.Sprintf("one point per chain and implementation; exact results (error 0) are drawn at %g", accuracyFloor)},
 				availabilityNotes(own, "treefix/accuracy", treefixTimedImpls...)...)}
