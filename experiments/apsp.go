@@ -225,7 +225,7 @@ func apspSemiringCase(name string, n int, o Options) Case {
 					stop = rec.Start(apsp.PhaseClosure)
 				}
 				out, err := run(ctx, im, rec)
-				err = markUnavailable(err)
+				err = MarkUnavailable(err)
 				stop()
 				if err == nil && out.sgje {
 					metrics["stars"] = float64(out.counts.Stars)
@@ -293,7 +293,7 @@ func relCheck(method string, got, want *apsp.Matrix[float64], bound float64) ben
 
 func apspSemiringsTable(run []bench.Record) []report.Table {
 	const exp = "apsp/semirings"
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
@@ -325,9 +325,9 @@ func apspSemiringsTable(run []bench.Record) []report.Table {
 				v := s.Metrics[key]
 				mark := " ok"
 				if int64(v) != formula {
-					mark = " ≠ " + formatCount(float64(formula))
+					mark = " ≠ " + FormatCount(float64(formula))
 				}
-				return formatCount(v) + mark
+				return FormatCount(v) + mark
 			}
 			t.Rows = append(t.Rows, []string{sr, strconv.Itoa(n), refs[sr], checkText(s), checkText(f), checkText(g),
 				cnt("stars", want.Stars), cnt("mults", want.Mults), cnt("adds", want.Adds), CellText(s, "total"), CellText(f, "total"), CellText(g, "total"), CellText(g, "end_to_end")})
@@ -575,7 +575,7 @@ func sysCompare[T comparable](sr string, n int, mats [][]T, run *systolic.Run[T]
 
 func apspSystolicTable(run []bench.Record) []report.Table {
 	const exp = "apsp/systolic"
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
@@ -596,20 +596,20 @@ func apspSystolicTable(run []bench.Record) []report.Table {
 		r := rc.Get(exp, "cpu/systolic", bench.Params{{Name: "n", Value: strconv.Itoa(n)}})
 		g := rc.Get(exp, "cuda/systolic", bench.Params{{Name: "n", Value: strconv.Itoa(n)}})
 		gpuRate := "—"
-		if g != nil && g.Metrics != nil && ran(g) {
+		if g != nil && g.Metrics != nil && Ran(g) {
 			gpuRate = fmt.Sprintf("%.3g", g.Metrics["gpu_steps_per_s"])
 		}
-		if r == nil || r.Metrics == nil || !ran(r) {
+		if r == nil || r.Metrics == nil || !Ran(r) {
 			t.Rows = append(t.Rows, []string{strconv.Itoa(n), "—", strconv.Itoa((n + 1) * (n + 1)), "—", strconv.Itoa(4*n + 1), "—", strconv.Itoa(7*n - 2), "—", "—", "—", "—", "—", checkText(r), checkText(g), gpuRate})
 			continue
 		}
 		m := r.Metrics
 		t.Rows = append(t.Rows, []string{strconv.Itoa(n),
-			formatCount(m["processors"]), strconv.Itoa((n + 1) * (n + 1)),
-			formatCount(m["c11_step"]), strconv.Itoa(4*n + 1),
-			formatCount(m["cnn_step"]), strconv.Itoa(7*n - 2),
+			FormatCount(m["processors"]), strconv.Itoa((n + 1) * (n + 1)),
+			FormatCount(m["c11_step"]), strconv.Itoa(4*n + 1),
+			FormatCount(m["cnn_step"]), strconv.Itoa(7*n - 2),
 			fmt.Sprintf("%.3f (%d of %d; n²/3 = %.1f)", m["max_active_fraction"], int(m["max_active"]), int(m["processors"]), float64(n*n)/3),
-			formatCount(m["tracks"]),
+			FormatCount(m["tracks"]),
 			strconv.FormatFloat(m["utilization_gje0"], 'g', 4, 64), strconv.FormatFloat(m["utilization_gje1"], 'g', 4, 64),
 			fmt.Sprintf("%.3g", m["steps_per_s"]), checkText(r), checkText(g), gpuRate})
 	}
@@ -638,7 +638,7 @@ func apspSweepTable(own []bench.Record) []report.Table {
 		Header: []string{"where", "paper", "simulated", "verdict"},
 	}
 	for _, c := range claims {
-		t.Rows = append(t.Rows, []string{c.Where, c.PaperFigure, c.Ours, c.verdictText()})
+		t.Rows = append(t.Rows, []string{c.Where, c.PaperFigure, c.Ours, c.VerdictText()})
 	}
 	t.Notes = append(t.Notes,
 		"Tracks and period: found by search on one simulated matrix's register use (tracks: the most matrices entering on consecutive steps that never want one register at one step; period: the shortest that keeps a stream on those tracks free of such collisions), then the whole found stream simulated with sGJE's results checked.",
@@ -651,10 +651,10 @@ func apspSweepTable(own []bench.Record) []report.Table {
 // and streams on three tracks in GJE0 and GJE1. The curves come from fresh
 // simulations (a few seconds at most), not from the records.
 func apspSystolicPlots(run []bench.Record) []report.Plot {
-	own := ofExperiment(run, "apsp/systolic")
+	own := OfExperiment(run, "apsp/systolic")
 	n := 0
 	for _, r := range own {
-		if v, err := strconv.Atoi(r.Params.Get("n")); err == nil && ran(&r) {
+		if v, err := strconv.Atoi(r.Params.Get("n")); err == nil && Ran(&r) {
 			n = max(n, v)
 		}
 	}
@@ -662,7 +662,7 @@ func apspSystolicPlots(run []bench.Record) []report.Plot {
 		return nil
 	}
 	n = min(n, 64)
-	pl := report.Plot{Name: "apsp-systolic-active", Title: plotTitle(fmt.Sprintf("systolic array: share of the processors computing at each step, n = %d (simulated)", n), apspPaper.Source+", Fig. 8"),
+	pl := report.Plot{Name: "apsp-systolic-active", Title: PlotTitle(fmt.Sprintf("systolic array: share of the processors computing at each step, n = %d (simulated)", n), apspPaper.Source+", Fig. 8"),
 		XLabel: "step / n", YLabel: "computing processors / (n+1)²"}
 	ops := systolic.SemiringOps(semiring.Boolean{})
 	for _, v := range []struct {
@@ -744,7 +744,7 @@ func apspBlockedCase(c Case, o Options) Case {
 	c.Setup = func(ctx context.Context) (*Instance, error) {
 		need := uint64(n) * uint64(n) * 4 * 3
 		if avail := bench.AvailableMemory(); avail > 0 && need > avail {
-			return nil, fmt.Errorf("n=%d needs about %.1f GiB, only %.1f GiB available", n, gib(need), gib(avail))
+			return nil, fmt.Errorf("n=%d needs about %.1f GiB, only %.1f GiB available", n, GiB(need), GiB(avail))
 		}
 		// Dense, positive integer weights: every sum is exact in float32
 		// (paths below 2²⁴) and every cycle positive, so the closure is
@@ -787,7 +787,7 @@ func apspBlockedCase(c Case, o Options) Case {
 				}
 				_, err = im.MinPlus32(ctx, c, apsp.Options{Threads: threads, Rec: rec})
 				stop()
-				err = markUnavailable(err)
+				err = MarkUnavailable(err)
 				return c, err
 			},
 			Check: func(impl string, o any) bench.Check {
@@ -910,7 +910,7 @@ func apspOfLimit(r *bench.Record, phase string, n int, unit, limit float64) stri
 
 func apspBlockedTable(run []bench.Record) []report.Table {
 	const exp = "apsp/blocked"
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
@@ -965,15 +965,15 @@ func apspBlockedTable(run []bench.Record) []report.Table {
 
 func apspBlockedPlots(run []bench.Record) []report.Plot {
 	const exp = "apsp/blocked"
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
 	rc := IndexRecords(own)
 	impls := []string{"cpu/sgje", "cpu/fast", "cuda/fast"}
-	pl := report.Plot{Name: "apsp-blocked", Title: plotTitle("all-pairs shortest paths, (min,+) float32 closure: total time vs nodes", apspPaper.Source+", block decomposition"),
+	pl := report.Plot{Name: "apsp-blocked", Title: PlotTitle("all-pairs shortest paths, (min,+) float32 closure: total time vs nodes", apspPaper.Source+", block decomposition"),
 		XLabel: "nodes n", YLabel: "total time (ms)", LogX: true, LogY: true,
-		Notes: availabilityNotes(own, exp, impls...)}
+		Notes: AvailabilityNotes(own, exp, impls...)}
 	for _, impl := range impls {
 		s := report.Series{Name: impl, Impl: impl}
 		for _, n := range apspBlockedRows(own) {
@@ -985,7 +985,7 @@ func apspBlockedPlots(run []bench.Record) []report.Plot {
 			pl.Series = append(pl.Series, s)
 		}
 	}
-	return plotsWithNotes(pl)
+	return PlotsWithNotes(pl)
 }
 
 // registerAPSP registers the paper and its experiments.
@@ -1057,15 +1057,15 @@ func registerAPSP() {
 // simulated n must give the formula's value exactly.
 func apspSystolicClaims(run []bench.Record) []Claim {
 	const exp = "apsp/systolic"
-	own := ofExperiment(run, exp)
-	var cells []claimCell
+	own := OfExperiment(run, exp)
+	var cells []ClaimCell
 	for i := range own {
 		if own[i].Impl == "cpu/systolic" && own[i].Params.Get("sweep") == "" {
-			cells = append(cells, claimCell{&own[i], own[i].Impl, own[i].Params})
+			cells = append(cells, ClaimCell{&own[i], own[i].Impl, own[i].Params})
 		}
 	}
 	if len(cells) == 0 {
-		cells = []claimCell{{nil, "cpu/systolic", nil}}
+		cells = []ClaimCell{{nil, "cpu/systolic", nil}}
 	}
 	formulas := []struct {
 		id, where, text, figure, key string
@@ -1075,8 +1075,8 @@ func apspSystolicClaims(run []bench.Record) []Claim {
 		{"c11-step", "text, Fig. 3", "GJE0 outputs c11 at step 4n+1 after its input.", "4n+1", "c11_step", func(n float64) float64 { return 4*n + 1 }},
 		{"cnn-step", "main result; text, Fig. 3", "GJE0 solves an n×n problem in 7n-2 steps (cnn comes out 7n-2 steps after c11 went in).", "7n-2", "cnn_step", func(n float64) float64 { return 7*n - 2 }},
 		// The utilizations are the paper's figures, from results/paper/claims.json.
-		{"utilization-gje0", "text, Fig. 8", "Pipelined on three tracks, GJE0 keeps its processors busy half of the time (period 6n).", "1/2", "utilization_gje0", func(float64) float64 { return paperValue(exp + "#utilization-gje0") }},
-		{"utilization-gje1", "text, Fig. 8", "GJE1 on three tracks keeps every processor busy (period 3n).", "1", "utilization_gje1", func(float64) float64 { return paperValue(exp + "#utilization-gje1") }},
+		{"utilization-gje0", "text, Fig. 8", "Pipelined on three tracks, GJE0 keeps its processors busy half of the time (period 6n).", "1/2", "utilization_gje0", func(float64) float64 { return PaperValue(exp + "#utilization-gje0") }},
+		{"utilization-gje1", "text, Fig. 8", "GJE1 on three tracks keeps every processor busy (period 3n).", "1", "utilization_gje1", func(float64) float64 { return PaperValue(exp + "#utilization-gje1") }},
 	}
 	var out []Claim
 	for _, f := range formulas {
@@ -1087,13 +1087,13 @@ func apspSystolicClaims(run []bench.Record) []Claim {
 		ok := 0
 		var bad, missing []string
 		for _, x := range cells {
-			if !okCells(x) {
+			if !OKCells(x) {
 				continue
 			}
-			n, err := strconv.ParseFloat(x.p.Get("n"), 64)
-			got, has := x.r.Metrics[f.key]
+			n, err := strconv.ParseFloat(x.Params.Get("n"), 64)
+			got, has := x.Rec.Metrics[f.key]
 			if err != nil || !has {
-				missing = append(missing, x.p.String())
+				missing = append(missing, x.Params.String())
 				continue
 			}
 			if want := f.want(n); got != want {
@@ -1107,7 +1107,7 @@ func apspSystolicClaims(run []bench.Record) []Claim {
 			out = append(out, c)
 			continue
 		}
-		out = append(out, exactClaim(c, ok, bad, cells))
+		out = append(out, ExactClaim(c, ok, bad, cells))
 	}
 	return append(out, apspSweepClaims(own)...)
 }
@@ -1121,14 +1121,14 @@ var apspSweepCounters = []string{"gje1m_pairs", "gje1m_bad", "active_nodes_bad",
 // to every n from 1 to its largest: each reproduced when no n differs
 // from the paper's formula, else not reproduced with the count.
 func apspSweepClaims(own []bench.Record) []Claim {
-	var cell claimCell
+	var cell ClaimCell
 	for i := range own {
 		if own[i].Impl == "cpu/systolic" && own[i].Params.Get("sweep") != "" {
-			cell = claimCell{&own[i], own[i].Impl, own[i].Params}
+			cell = ClaimCell{&own[i], own[i].Impl, own[i].Params}
 		}
 	}
-	if cell.r == nil {
-		cell = claimCell{nil, "cpu/systolic", bench.Params{{Name: "sweep", Value: "n=1..N"}}}
+	if cell.Rec == nil {
+		cell = ClaimCell{nil, "cpu/systolic", bench.Params{{Name: "sweep", Value: "n=1..N"}}}
 	}
 	type rule struct {
 		id, where, text, figure string
@@ -1163,8 +1163,8 @@ func apspSweepClaims(own []bench.Record) []Claim {
 			}},
 		{"uni-processors", "section 8 [Rote 1984]", "The unidirectional array has about 5n² processors. Ours: the processors of our reconstruction that compute, at the largest n; reproduced within the claim's tolerance.", "about 5n²",
 			func(m map[string]float64) (string, bool) {
-				r, t := m["uni_processors_per_n2"], tolerance("apsp/systolic#uni-processors") // results/paper/claims.json
-				return fmt.Sprintf("%g processors at n = %g, %.2f n² (tolerance %s)", m["uni_processors_max_n"], m["sweep_max_n"], r, t.Text), r >= tolLow("apsp/systolic#uni-processors") && r <= tolHigh("apsp/systolic#uni-processors")
+				r, t := m["uni_processors_per_n2"], ClaimTolerance("apsp/systolic#uni-processors") // results/paper/claims.json
+				return fmt.Sprintf("%g processors at n = %g, %.2f n² (tolerance %s)", m["uni_processors_max_n"], m["sweep_max_n"], r, t.Text), r >= TolLow("apsp/systolic#uni-processors") && r <= TolHigh("apsp/systolic#uni-processors")
 			}, func(map[string]float64) string { return "under our reconstruction only" }},
 		{"lower-bound", "section 8 [Rote 1984]", "Any parallelization of sGJE takes at least 5n-3 steps. Ours: the computations of the simulated arrays span exactly 5n-3 steps (first to last computation, n ≥ 2) and no array's step count for an n×n matrix is below it; the proof itself is not run.", "5n-3",
 			func(m map[string]float64) (string, bool) {
@@ -1199,22 +1199,22 @@ func apspSweepClaims(own []bench.Record) []Claim {
 		case "uni-steps", "uni-processors":
 			c.Class = NotComparable // our reconstruction of an array the paper only cites
 		}
-		if !okCells(cell) {
-			out = append(out, c.notRun(cell))
+		if !OKCells(cell) {
+			out = append(out, c.NotRunFor(cell))
 			continue
 		}
-		if missing := missingMetrics(cell.r.Metrics, apspSweepCounters...); missing != "" {
+		if missing := missingMetrics(cell.Rec.Metrics, apspSweepCounters...); missing != "" {
 			c.Verdict, c.Ours, c.Reason = NotRun, "—", "the sweep's record lacks "+missing+" (a record of an older sweep, or a broken one): no verdict"
 			out = append(out, c)
 			continue
 		}
-		ours, ok := r.ours(cell.r.Metrics)
+		ours, ok := r.ours(cell.Rec.Metrics)
 		c.Ours, c.Verdict = ours, Reproduced
 		if !ok {
 			c.Verdict = NotReproduced
 		}
 		if r.reason != nil {
-			c.Reason = r.reason(cell.r.Metrics)
+			c.Reason = r.reason(cell.Rec.Metrics)
 		}
 		out = append(out, c)
 	}
@@ -1273,14 +1273,14 @@ func apspSystolicSweepCase(maxN int, o Options) Case {
 					// it, the others read it, and Finish reports the one
 					// computation's time.
 					var err error
-					sw, from, _, err = obtain(ctx, o.Shared, fmt.Sprintf("rote sweep seed=%d n=1..%d", seed, maxN), CellKey("apsp/systolic", impl, params),
+					sw, from, _, err = Obtain(ctx, o.Shared, fmt.Sprintf("rote sweep seed=%d n=1..%d", seed, maxN), CellKey("apsp/systolic", impl, params),
 						func(ctx context.Context) (*sweepShared, uint64, error) {
 							t0 := time.Now()
 							m, err := systolicSweep(ctx, seed, maxN)
 							if err != nil {
 								return nil, 0, err
 							}
-							return &sweepShared{metrics: m, ms: msSince(t0)}, 1 << 12, nil
+							return &sweepShared{metrics: m, ms: MsSince(t0)}, 1 << 12, nil
 						})
 					if err != nil {
 						return nil, err

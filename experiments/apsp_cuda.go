@@ -49,7 +49,7 @@ func apspSim[T any](ctx context.Context, gpu bool, sr string, n int, mats [][]T,
 		return nil, fmt.Errorf("%s: no simulation of %T", name, mats)
 	}
 	if err != nil {
-		return nil, markUnavailable(err)
+		return nil, MarkUnavailable(err)
 	}
 	return run.(*systolic.Run[T]), nil
 }
@@ -73,7 +73,7 @@ func apspGPUPeak(ctx context.Context) (float64, error) {
 		}
 		v, err := im.Limit(ctx, apsp.Options{})
 		if err != nil {
-			return 0, markUnavailable(err)
+			return 0, MarkUnavailable(err)
 		}
 		apspPeak.v = v
 	}

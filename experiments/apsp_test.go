@@ -92,7 +92,7 @@ func TestAPSPSystolicSweepClaims(t *testing.T) {
 			t.Errorf("%s: verdict %s (ours: %s), want %s", c.Text, c.Verdict, c.Ours, want)
 		}
 		if testing.Verbose() {
-			t.Log(c.note())
+			t.Log(c.Note())
 		}
 	}
 	if got := apspSweepClaims(nil); got[0].Verdict != NotRun {

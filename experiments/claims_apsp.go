@@ -14,24 +14,24 @@ import (
 // are idle, read from the simulated arrays' most active step.
 func apspIdleClaim(run []bench.Record) Claim {
 	const exp = "apsp/systolic"
-	most := tolHigh(exp + "#two-thirds-idle") // the most that may be active: one third
+	most := TolHigh(exp + "#two-thirds-idle") // the most that may be active: one third
 	c := Claim{ID: exp + "#two-thirds-idle", Where: "section 6",
 		Text: "At any moment at least two thirds of GJE0's processors are idle: ours is the largest share of the simulated array's processors computing in one step, at every n. Reproduced when it is at most a third at every n."}
 	var parts, bad []string
-	var cells []claimCell
-	own := ofExperiment(run, exp)
+	var cells []ClaimCell
+	own := OfExperiment(run, exp)
 	for i := range own {
 		r, rr := own[i], &own[i]
 		if r.Impl != "cpu/systolic" || r.Params.Get("sweep") != "" {
 			continue
 		}
-		cells = append(cells, claimCell{rr, r.Impl, r.Params})
-		if !okRecord(rr) {
+		cells = append(cells, ClaimCell{rr, r.Impl, r.Params})
+		if !OKRecord(rr) {
 			continue
 		}
 		v, ok := rr.Metrics["max_active_fraction"]
 		if !ok {
-			return c.noMetric("max_active_fraction", "cpu/systolic at "+r.Params.String())
+			return c.NoMetric("max_active_fraction", "cpu/systolic at "+r.Params.String())
 		}
 		parts = append(parts, fmt.Sprintf("%.3f at n = %s", v, r.Params.Get("n")))
 		if !(v <= most) {
@@ -40,15 +40,15 @@ func apspIdleClaim(run []bench.Record) Claim {
 	}
 	if len(parts) == 0 {
 		if len(cells) == 0 {
-			cells = []claimCell{{nil, "cpu/systolic", bench.Params{{Name: "n", Value: "64"}}}}
+			cells = []ClaimCell{{nil, "cpu/systolic", bench.Params{{Name: "n", Value: "64"}}}}
 		}
-		return c.notRun(cells...)
+		return c.NotRunFor(cells...)
 	}
 	c.Ours = "largest active share " + strings.Join(parts, ", ")
 	if len(bad) > 0 {
 		c.Ours += "; above a third at n = " + strings.Join(bad, ", ")
 	}
-	c.Verdict = holds(len(bad) == 0)
+	c.Verdict = Holds(len(bad) == 0)
 	return c
 }
 
@@ -57,7 +57,7 @@ func apspIdleClaim(run []bench.Record) Claim {
 // from apsp/semirings' checked cells.
 func apspSemiringClaims(run []bench.Record) []Claim {
 	const exp = "apsp/semirings"
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	counts := Claim{ID: exp + "#op-counts", Where: "section 3",
 		Text: "sGJE executes n star operations, n³ − n multiplications and n(n − 1)² additions: ours is the operations cpu/sgje counted in every semiring and n that ran. Reproduced when every count equals the formula."}
 	solves := Claim{ID: exp + "#instances", Where: "sections 2-4",
@@ -65,10 +65,10 @@ func apspSemiringClaims(run []bench.Record) []Claim {
 	okCounts := 0
 	var badCounts, failed []string
 	perSemiring := map[string]int{}
-	var cells []claimCell
+	var cells []ClaimCell
 	for i := range own {
 		r := &own[i]
-		cells = append(cells, claimCell{r, r.Impl, r.Params})
+		cells = append(cells, ClaimCell{r, r.Impl, r.Params})
 		switch r.Status {
 		case bench.StatusCheckFailed:
 			failed = append(failed, r.Impl+" "+r.Params.String())
@@ -84,8 +84,8 @@ func apspSemiringClaims(run []bench.Record) []Claim {
 		if err != nil {
 			continue
 		}
-		if key := missingMetric(r, "stars", "mults", "adds"); key != "" {
-			counts = counts.noMetric(key, "cpu/sgje at "+r.Params.String())
+		if key := MissingMetric(r, "stars", "mults", "adds"); key != "" {
+			counts = counts.NoMetric(key, "cpu/sgje at "+r.Params.String())
 			okCounts = -1
 			break
 		}
@@ -101,14 +101,14 @@ func apspSemiringClaims(run []bench.Record) []Claim {
 		}
 	}
 	if len(cells) == 0 {
-		cells = []claimCell{{nil, "cpu/sgje", bench.Params{{Name: "semiring", Value: "min-plus"}, {Name: "n", Value: "256"}}}}
+		cells = []ClaimCell{{nil, "cpu/sgje", bench.Params{{Name: "semiring", Value: "min-plus"}, {Name: "n", Value: "256"}}}}
 	}
 	switch {
 	case okCounts < 0: // a record without its counts
 	case len(badCounts) > 0:
-		counts.Verdict, counts.Ours = NotReproduced, fmt.Sprintf("%d cells off the formulas: %s", len(badCounts), firstOf(badCounts, 3))
+		counts.Verdict, counts.Ours = NotReproduced, fmt.Sprintf("%d cells off the formulas: %s", len(badCounts), FirstOf(badCounts, 3))
 	case okCounts == 0:
-		counts = counts.notRun(cells...)
+		counts = counts.NotRunFor(cells...)
 	default:
 		counts.Verdict, counts.Ours = Reproduced, fmt.Sprintf("%d cells, every count the formula's", okCounts)
 	}
@@ -120,9 +120,9 @@ func apspSemiringClaims(run []bench.Record) []Claim {
 	}
 	switch {
 	case len(failed) > 0:
-		solves.Verdict, solves.Ours = NotReproduced, fmt.Sprintf("%d cells failed their check: %s", len(failed), firstOf(failed, 3))
+		solves.Verdict, solves.Ours = NotReproduced, fmt.Sprintf("%d cells failed their check: %s", len(failed), FirstOf(failed, 3))
 	case len(absent) > 0:
-		solves = solves.notRun(cells...)
+		solves = solves.NotRunFor(cells...)
 		if solves.Reason == "no cell of it in this run" || solves.Reason == "" {
 			solves.Reason = "no passing cell of " + strings.Join(absent, ", ")
 		}
@@ -146,14 +146,14 @@ func apspBlockedClaim(run []bench.Record) Claim {
 		Text: "Gauß-Jordan elimination on blocks, the star taken on the diagonal blocks, computes the closure (the decomposability principle): ours is every blocked implementation's (cpu/fast, cuda/fast) certificate, D = I ⊕ A ⊗ D exactly in min-plus (the closure its unique solution: positive cycles, integer weights). Reproduced when every cell that ran passes."}
 	ok := 0
 	var failed []string
-	var cells []claimCell
-	own := ofExperiment(run, exp)
+	var cells []ClaimCell
+	own := OfExperiment(run, exp)
 	for i := range own {
 		r, rr := own[i], &own[i]
 		if r.Impl == "cpu/sgje" {
 			continue
 		}
-		cells = append(cells, claimCell{rr, r.Impl, r.Params})
+		cells = append(cells, ClaimCell{rr, r.Impl, r.Params})
 		switch r.Status {
 		case bench.StatusOK:
 			ok++
@@ -163,12 +163,12 @@ func apspBlockedClaim(run []bench.Record) Claim {
 	}
 	switch {
 	case len(failed) > 0:
-		c.Verdict, c.Ours = NotReproduced, fmt.Sprintf("%d cells failed their check: %s", len(failed), firstOf(failed, 3))
+		c.Verdict, c.Ours = NotReproduced, fmt.Sprintf("%d cells failed their check: %s", len(failed), FirstOf(failed, 3))
 	case ok == 0:
 		if len(cells) == 0 {
-			cells = []claimCell{{nil, "cpu/fast", nil}}
+			cells = []ClaimCell{{nil, "cpu/fast", nil}}
 		}
-		return c.notRun(cells...)
+		return c.NotRunFor(cells...)
 	default:
 		c.Verdict, c.Ours = Reproduced, fmt.Sprintf("%d blocked cells, each passing its check", ok)
 	}

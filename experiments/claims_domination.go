@@ -21,18 +21,18 @@ import (
 func domSpeedupClaim(run []bench.Record, c Claim, slow, fast, paperImpl, key string) Claim {
 	const exp = "domination/table2"
 	paper, _ := results.PaperRecords(exp)
-	pc, rc := IndexRecords(paper), IndexRecords(ofExperiment(run, exp))
+	pc, rc := IndexRecords(paper), IndexRecords(OfExperiment(run, exp))
 	c.Class = NotComparable
-	c.Text += " " + ratioRule(higherBetter)
-	ms := dominationRowsOf(ofExperiment(run, exp))
+	c.Text += " " + RatioRule(HigherBetter)
+	ms := dominationRowsOf(OfExperiment(run, exp))
 	for i := len(ms) - 1; i >= 0; i-- {
 		p := dominationParams(ms[i])
-		a, b := cellOf(rc, exp, slow, p), cellOf(rc, exp, fast, p)
-		if !okCells(a, b) {
+		a, b := CellOf(rc, exp, slow, p), CellOf(rc, exp, fast, p)
+		if !OKCells(a, b) {
 			continue
 		}
-		ours := PhaseMS(a.r, bench.TotalPhase) / PhaseMS(b.r, bench.TotalPhase)
-		ps, at := paperValue(c.ID), "" // the catalogue's, at the paper's m
+		ours := PhaseMS(a.Rec, bench.TotalPhase) / PhaseMS(b.Rec, bench.TotalPhase)
+		ps, at := PaperValue(c.ID), "" // the catalogue's, at the paper's m
 		if pr := pc.Get(exp, paperImpl, p); pr != nil {
 			if v, ok := pr.Metrics[key]; ok {
 				ps, at = v, fmt.Sprintf(" at m = %d", ms[i])
@@ -40,9 +40,9 @@ func domSpeedupClaim(run []bench.Record, c Claim, slow, fast, paperImpl, key str
 		}
 		c.PaperFigure = report.FormatRatio(ps) + at
 		if at == "" {
-			c.PaperFigure = paperFigure(c.ID)
+			c.PaperFigure = CatalogueFigure(c.ID)
 		}
-		v, band := ratioJudge(c.ID, ps, ours, higherBetter, ratioText)
+		v, band := RatioJudge(c.ID, ps, ours, HigherBetter, RatioText)
 		c.Ours = fmt.Sprintf("%s at m = %d, %s", report.FormatRatio(ours), ms[i], band)
 		c.Verdict = v
 		return c
@@ -51,7 +51,7 @@ func domSpeedupClaim(run []bench.Record, c Claim, slow, fast, paperImpl, key str
 	if len(ms) > 0 {
 		m = ms[len(ms)-1]
 	}
-	return c.notRun(cellOf(rc, exp, slow, dominationParams(m)), cellOf(rc, exp, fast, dominationParams(m)))
+	return c.NotRunFor(CellOf(rc, exp, slow, dominationParams(m)), CellOf(rc, exp, fast, dominationParams(m)))
 }
 
 // dominationTable2MoreClaims are Table 2's sequential and multicore times,
@@ -64,9 +64,9 @@ func dominationTable2MoreClaims(run []bench.Record) []Claim {
 	par := Claim{ID: exp + "#multicore-time", Where: "Table 2",
 		Text: "Algorithm 2's running time with OpenMP on 48 cores: ours is cpu/fast's (every thread of this CPU) total at the largest m where it ran, a time (lower is better)."}
 	omp := Claim{ID: exp + "#openmp-speedup", Where: "Table 2",
-		Text: fmt.Sprintf("The OpenMP version of Algorithm 2 is over %g times faster than the sequential one: ours is cpu/paper / cpu/fast at the largest m where both ran.", paperValue(exp+"#openmp-speedup"))}
+		Text: fmt.Sprintf("The OpenMP version of Algorithm 2 is over %g times faster than the sequential one: ours is cpu/paper / cpu/fast at the largest m where both ran.", PaperValue(exp+"#openmp-speedup"))}
 	gpu := Claim{ID: exp + "#gpu-speedup", Where: "Table 2",
-		Text: fmt.Sprintf("The GPU version of Algorithm 2 is over %g times faster than the OpenMP one: ours is cpu/fast / cuda/paper at the largest m where both ran.", paperValue(exp+"#gpu-speedup"))}
+		Text: fmt.Sprintf("The GPU version of Algorithm 2 is over %g times faster than the OpenMP one: ours is cpu/fast / cuda/paper at the largest m where both ran.", PaperValue(exp+"#gpu-speedup"))}
 	return []Claim{
 		domTimeClaim(run, seq, exp, "cpu/paper", "algorithm2", exp, "cpu/paper", bench.TotalPhase),
 		domTimeClaim(run, par, exp, "cpu/openmp", "algorithm2", exp, "cpu/fast", bench.TotalPhase),
@@ -80,29 +80,29 @@ func dominationTable2MoreClaims(run []bench.Record) []Claim {
 // sequentially (cpu/paper).
 func domUnderOneSecondClaim(run []bench.Record) Claim {
 	const exp = "domination/table2"
-	limit := tolHigh(exp + "#under-1s") // ms: the paper's 1 s
-	rc := IndexRecords(ofExperiment(run, exp))
+	limit := TolHigh(exp + "#under-1s") // ms: the paper's 1 s
+	rc := IndexRecords(OfExperiment(run, exp))
 	c := Claim{ID: exp + "#under-1s", Where: "section 3", Class: NotComparable,
 		Text: "For m < 7 Algorithm 2 takes less than a second even sequentially: ours is cpu/paper's total at every m below 7 that ran (the paper's bound is of its EPYC: shown, not scored). Reproduced when every one is under a second."}
 	var parts, over []string
-	var cells []claimCell
+	var cells []ClaimCell
 	for m := 2; m < 7; m++ {
-		x := cellOf(rc, exp, "cpu/paper", dominationParams(m))
+		x := CellOf(rc, exp, "cpu/paper", dominationParams(m))
 		cells = append(cells, x)
-		if !okCells(x) {
+		if !OKCells(x) {
 			continue
 		}
-		v := PhaseMS(x.r, bench.TotalPhase)
-		parts = append(parts, fmt.Sprintf("%s at m = %d", msText(x.r, bench.TotalPhase), m))
+		v := PhaseMS(x.Rec, bench.TotalPhase)
+		parts = append(parts, fmt.Sprintf("%s at m = %d", MsText(x.Rec, bench.TotalPhase), m))
 		if !(v < limit) {
 			over = append(over, Itoa(m))
 		}
 	}
 	if len(parts) == 0 {
-		return c.notRun(cells[len(cells)-1])
+		return c.NotRunFor(cells[len(cells)-1])
 	}
 	c.Ours = strings.Join(parts, ", ")
-	c.Verdict = holds(len(over) == 0)
+	c.Verdict = Holds(len(over) == 0)
 	return c
 }
 
@@ -110,7 +110,7 @@ func domUnderOneSecondClaim(run []bench.Record) Claim {
 // implementation's record holds the reference's).
 func domMetricsByM(run []bench.Record, exp string) map[int]map[string]float64 {
 	out := map[int]map[string]float64{}
-	for _, r := range ofExperiment(run, exp) {
+	for _, r := range OfExperiment(run, exp) {
 		m, err := strconv.Atoi(r.Params.Get("m"))
 		if err != nil || r.Status != bench.StatusOK || r.Metrics == nil {
 			continue
@@ -124,12 +124,12 @@ func domMetricsByM(run []bench.Record, exp string) map[int]map[string]float64 {
 
 // domNotRunAt is c not run for want of exp's cells at the m given.
 func domNotRunAt(c Claim, run []bench.Record, exp string, ms ...int) Claim {
-	rc := IndexRecords(ofExperiment(run, exp))
-	var cells []claimCell
+	rc := IndexRecords(OfExperiment(run, exp))
+	var cells []ClaimCell
 	for _, m := range ms {
-		cells = append(cells, claimCell{domExactRecord(rc, exp, dominationParams(m)), "cuda/sparse|cpu/sparse", dominationParams(m)})
+		cells = append(cells, ClaimCell{domExactRecord(rc, exp, dominationParams(m)), "cuda/sparse|cpu/sparse", dominationParams(m)})
 	}
-	return c.notRun(cells...)
+	return c.NotRunFor(cells...)
 }
 
 // domDenseClaim: the powers have no infinite entry from the third on.
@@ -139,10 +139,10 @@ func domDenseClaim(run []bench.Record) Claim {
 		Text: "The powers of A(D_m) have no infinite entry from the third on: ours is, per m, the first power from which every computed power is finite. Reproduced when it is at most 3 at every m that ran."}
 	byM := domMetricsByM(run, exp)
 	var parts, bad []string
-	for _, m := range sortedKeys(byM) {
+	for _, m := range SortedKeys(byM) {
 		v, ok := byM[m]["finite_from"]
 		if !ok {
-			return c.noMetric("finite_from", fmt.Sprintf("%s at m = %d", exp, m))
+			return c.NoMetric("finite_from", fmt.Sprintf("%s at m = %d", exp, m))
 		}
 		parts = append(parts, fmt.Sprintf("m = %d: %g", m, v))
 		if v > 3 {
@@ -156,21 +156,21 @@ func domDenseClaim(run []bench.Record) Claim {
 	if len(bad) > 0 {
 		c.Ours += "; later than the third at m = " + strings.Join(bad, ", ")
 	}
-	c.Verdict = holds(len(bad) == 0)
+	c.Verdict = Holds(len(bad) == 0)
 	return c
 }
 
 // domR0PlusAClaim: the recurrence found in K = 50 powers has r0 + a = 50.
 func domR0PlusAClaim(run []bench.Record) Claim {
 	const exp = "domination/table3"
-	k := paperValue(exp + "#r0-plus-a")
+	k := PaperValue(exp + "#r0-plus-a")
 	c := Claim{ID: exp + "#r0-plus-a", Where: "section 3",
 		Text: fmt.Sprintf("K = %g powers suffice and Algorithm 3's recurrence has r0 + a = %g at every m: ours is r0 + a of each m that ran. Reproduced when every one equals %g.", k, k, k)}
 	byM := domMetricsByM(run, exp)
 	var bad []string
-	for _, m := range sortedKeys(byM) {
-		if key := missingMetric(&bench.Record{Metrics: byM[m]}, "r0", "a"); key != "" {
-			return c.noMetric(key, fmt.Sprintf("%s at m = %d", exp, m))
+	for _, m := range SortedKeys(byM) {
+		if key := MissingMetric(&bench.Record{Metrics: byM[m]}, "r0", "a"); key != "" {
+			return c.NoMetric(key, fmt.Sprintf("%s at m = %d", exp, m))
 		}
 		if s := byM[m]["r0"] + byM[m]["a"]; s != k {
 			bad = append(bad, fmt.Sprintf("m = %d: %g", m, s))
@@ -183,7 +183,7 @@ func domR0PlusAClaim(run []bench.Record) Claim {
 	if len(bad) > 0 {
 		c.Ours += "; " + strings.Join(bad, ", ")
 	}
-	c.Verdict = holds(len(bad) == 0)
+	c.Verdict = Holds(len(bad) == 0)
 	return c
 }
 
@@ -192,25 +192,25 @@ func domR0PlusAClaim(run []bench.Record) Claim {
 // version 3 (differences on the GPU), phase by phase.
 func domOpenMPBeatsGPUClaim(run []bench.Record) Claim {
 	const exp = "domination/table5"
-	rc := IndexRecords(ofExperiment(run, exp))
+	rc := IndexRecords(OfExperiment(run, exp))
 	c := Claim{ID: exp + "#openmp-beats-gpu", Where: "section 3",
 		Text: fmt.Sprintf("Algorithms 3 and 4 run faster with OpenMP than on the GPU: ours is %s's (the differences on every CPU thread) Algorithm 3 and Algorithm 4 against %s's (on the GPU) at the largest m where both ran. Reproduced when both are faster by the samples' test, not reproduced when either is slower.", domV4, domV3)}
-	ms := dominationRowsOf(ofExperiment(run, exp))
+	ms := dominationRowsOf(OfExperiment(run, exp))
 	for i := len(ms) - 1; i >= 0; i-- {
 		p := dominationParams(ms[i])
-		v3, v4 := cellOf(rc, exp, domV3, p), cellOf(rc, exp, domV4, p)
-		if !okCells(v3, v4) {
+		v3, v4 := CellOf(rc, exp, domV3, p), CellOf(rc, exp, domV4, p)
+		if !OKCells(v3, v4) {
 			continue
 		}
 		var parts []string
 		worst := -1
 		for _, alg := range []string{"algorithm3", "algorithm4"} {
-			a, b := samplesOf(v4.r, alg), samplesOf(v3.r, alg)
+			a, b := SamplesOf(v4.Rec, alg), SamplesOf(v3.Rec, alg)
 			if len(a) == 0 || len(b) == 0 {
-				return c.noMetric("phase "+alg, fmt.Sprintf("%s and %s at m = %d", domV4, domV3, ms[i]))
+				return c.NoMetric("phase "+alg, fmt.Sprintf("%s and %s at m = %d", domV4, domV3, ms[i]))
 			}
-			sign, note := compareWithin(c.ID, a, b)
-			parts = append(parts, fmt.Sprintf("%s: CPU %s, GPU %s (%s)", alg, msText(v4.r, alg), msText(v3.r, alg), note))
+			sign, note := CompareWithin(c.ID, a, b)
+			parts = append(parts, fmt.Sprintf("%s: CPU %s, GPU %s (%s)", alg, MsText(v4.Rec, alg), MsText(v3.Rec, alg), note))
 			switch {
 			case sign == 1:
 				worst = 1
@@ -219,14 +219,14 @@ func domOpenMPBeatsGPUClaim(run []bench.Record) Claim {
 			}
 		}
 		c.Ours = fmt.Sprintf("at m = %d: %s", ms[i], strings.Join(parts, "; "))
-		c.Verdict = bySamples(worst, -1)
+		c.Verdict = BySamples(worst, -1)
 		return c
 	}
 	m := 12
 	if len(ms) > 0 {
 		m = ms[len(ms)-1]
 	}
-	return c.notRun(cellOf(rc, exp, domV3, dominationParams(m)), cellOf(rc, exp, domV4, dominationParams(m)))
+	return c.NotRunFor(CellOf(rc, exp, domV3, dominationParams(m)), CellOf(rc, exp, domV4, dominationParams(m)))
 }
 
 // domFormulaClaims are section 4's claims on the closed formulas, from the
@@ -242,7 +242,7 @@ func domFormulaClaims(run []bench.Record) []Claim {
 		Text: "For 8 ≤ m ≤ 12 the only n off the formula is n = 5, at m = 8, 10 and 12: ours is every n from 3 to 40 where our γ2 differs from the paper's formula (Table 4's a and b, Table 6's α), per m. Reproduced when they are exactly Table 6's exceptions."}
 	c5 := Claim{ID: exp + "#c5", Where: "section 4",
 		Text: "γ2(C_5 □ P_m) is 2m + 2 for even m > 2 and 2m + 1 for m = 2 or odd m: ours is γ2 at n = 5 of every m that ran. Reproduced when every one is."}
-	alphaMax := tolHigh(exp + "#alpha-at-most-2")
+	alphaMax := TolHigh(exp + "#alpha-at-most-2")
 	alpha := Claim{ID: exp + "#alpha-at-most-2", Where: "section 4",
 		Text: fmt.Sprintf("α_k^m ≤ %g for every m ≤ 12: ours is every α_k of each m that ran and, at each exception, γ2 less the formula without α. Reproduced when none exceeds %g.", alphaMax, alphaMax)}
 	small := Claim{ID: exp + "#small-m", Where: "section 4",
@@ -255,10 +255,10 @@ func domFormulaClaims(run []bench.Record) []Claim {
 	regularN, mod3N, excN, c5N, alphaN := 0, 0, 0, 0, 0
 	var excParts []string
 	excMissing := "" // a γ2 the exceptions' rule reads is missing
-	for _, m := range sortedKeys(byM) {
+	for _, m := range SortedKeys(byM) {
 		mt := byM[m]
-		if key := missingMetric(&bench.Record{Metrics: mt}, "a", "b", "n0", "gamma2_n5"); key != "" {
-			miss := Claim{}.noMetric(key, fmt.Sprintf("%s at m = %d", exp, m)).Reason
+		if key := MissingMetric(&bench.Record{Metrics: mt}, "a", "b", "n0", "gamma2_n5"); key != "" {
+			miss := Claim{}.NoMetric(key, fmt.Sprintf("%s at m = %d", exp, m)).Reason
 			for _, c := range []*Claim{&regular, &mod3, &exc, &c5, &alpha, &small} {
 				c.Verdict, c.Ours, c.Reason = NotRun, "—", miss
 			}
@@ -327,7 +327,7 @@ func domFormulaClaims(run []bench.Record) []Claim {
 			g, ok := gamma(mt, n)
 			switch {
 			case !ok:
-				excMissing = exc.noMetric(fmt.Sprintf("gamma2_n%d", n), fmt.Sprintf("%s at m = %d", exp, m)).Reason
+				excMissing = exc.NoMetric(fmt.Sprintf("gamma2_n%d", n), fmt.Sprintf("%s at m = %d", exp, m)).Reason
 			case int(g) != formula(n):
 				offs = append(offs, n)
 			}
@@ -344,9 +344,9 @@ func domFormulaClaims(run []bench.Record) []Claim {
 		}
 		c.Ours = fmt.Sprintf("%d of %d m %s", n-len(bad), n, what)
 		if len(bad) > 0 {
-			c.Ours += "; " + firstOf(bad, 3)
+			c.Ours += "; " + FirstOf(bad, 3)
 		}
-		c.Verdict = holds(len(bad) == 0)
+		c.Verdict = Holds(len(bad) == 0)
 		return c
 	}
 	regular = set(regular, regularN, regularBad, "have a = 3, b = m + 2", 8, 12)
@@ -357,7 +357,7 @@ func domFormulaClaims(run []bench.Record) []Claim {
 		for _, s := range mod3Bad {
 			ms[strings.SplitN(s, ",", 2)[0]] = true
 		}
-		mod3.Ours = fmt.Sprintf("%d of %d m follow (m+2)n/3 at every n ≡ 0 (mod 3); %s", mod3N-len(ms), mod3N, firstOf(mod3Bad, 3))
+		mod3.Ours = fmt.Sprintf("%d of %d m follow (m+2)n/3 at every n ≡ 0 (mod 3); %s", mod3N-len(ms), mod3N, FirstOf(mod3Bad, 3))
 	}
 	exc = set(exc, excN, excBad, "have the paper's exceptions", 8, 12)
 	if excMissing != "" {
@@ -377,7 +377,7 @@ func domFormulaClaims(run []bench.Record) []Claim {
 		if len(smallOff) > 0 {
 			small.Ours += ": m = " + strings.Join(smallOff, ", ")
 		}
-		small.Verdict = holds(2*len(smallOff) > n)
+		small.Verdict = Holds(2*len(smallOff) > n)
 	}
 	return []Claim{regular, mod3, exc, c5, alpha, small}
 }

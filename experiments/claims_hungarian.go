@@ -32,7 +32,7 @@ func hungarianLargestBoth(recs []bench.Record, exp, r string, impls ...string) i
 		}
 		ok := true
 		for _, im := range impls {
-			ok = ok && okRecord(rc.Get(exp, im, hungarianParams(hc.n, r)))
+			ok = ok && OKRecord(rc.Get(exp, im, hungarianParams(hc.n, r)))
 		}
 		if ok {
 			best = max(best, hc.n)
@@ -43,12 +43,12 @@ func hungarianLargestBoth(recs []bench.Record, exp, r string, impls ...string) i
 
 // hungarianMissing names the cells of impls at the paper's largest n, for
 // the reason of a claim not run.
-func hungarianMissing(recs []bench.Record, exp string, ranges []string, impls ...string) []claimCell {
+func hungarianMissing(recs []bench.Record, exp string, ranges []string, impls ...string) []ClaimCell {
 	rc := IndexRecords(recs)
-	var out []claimCell
+	var out []ClaimCell
 	for _, r := range ranges {
 		for _, im := range impls {
-			out = append(out, cellOf(rc, exp, im, hungarianParams(8192, r)))
+			out = append(out, CellOf(rc, exp, im, hungarianParams(8192, r)))
 		}
 	}
 	return out
@@ -68,33 +68,33 @@ func hungarianWorstClaim(run []bench.Record) Claim {
 		fj, _ := lapcost.RangeFactor(cells[j].r)
 		return fi > fj
 	})
-	var missing []claimCell
+	var missing []ClaimCell
 	for _, hc := range cells {
 		p := hungarianParams(hc.n, hc.r)
-		base := cellOf(rc, exp, "cpu/paper", p)
+		base := CellOf(rc, exp, "cpu/paper", p)
 		missing = append(missing, base)
-		if !okCells(base) {
+		if !OKCells(base) {
 			continue
 		}
 		var rival *bench.Record
 		for _, im := range hungarianCPU[1:] {
-			if x := cellOf(rc, exp, im, p); okCells(x) && (rival == nil || hungarianMS(x.r) > hungarianMS(rival)) {
-				rival = x.r
+			if x := CellOf(rc, exp, im, p); OKCells(x) && (rival == nil || hungarianMS(x.Rec) > hungarianMS(rival)) {
+				rival = x.Rec
 			}
 		}
 		if rival == nil {
 			continue
 		}
-		sign, note := compareWithin(c.ID, samplesOf(rival, bench.TotalPhase), samplesOf(base.r, bench.TotalPhase))
+		sign, note := CompareWithin(c.ID, SamplesOf(rival, bench.TotalPhase), SamplesOf(base.Rec, bench.TotalPhase))
 		c.Ours = fmt.Sprintf("at n = %d, range %s: cpu/paper takes %s the time of the slowest other, %s (%s)", hc.n, hc.r,
-			Ratio(hungarianMS(base.r), hungarianMS(rival)), rival.Impl, note)
-		c.Verdict = bySamples(sign, -1)
+			Ratio(hungarianMS(base.Rec), hungarianMS(rival)), rival.Impl, note)
+		c.Verdict = BySamples(sign, -1)
 		return c
 	}
 	if len(missing) == 0 {
-		missing = []claimCell{{nil, "cpu/paper", hungarianParams(2048, hungarianFig5Ranges[len(hungarianFig5Ranges)-1])}}
+		missing = []ClaimCell{{nil, "cpu/paper", hungarianParams(2048, hungarianFig5Ranges[len(hungarianFig5Ranges)-1])}}
 	}
-	return c.notRun(missing...)
+	return c.NotRunFor(missing...)
 }
 
 // hungarianSpeedupGrowsClaim: the CUDA time grows more slowly with n than
@@ -111,7 +111,7 @@ func hungarianSpeedupGrowsClaim(run []bench.Record) Claim {
 		var ns []int
 		for _, hc := range hungarianCells(own) {
 			p := hungarianParams(hc.n, r)
-			if hc.r == r && okRecord(rc.Get(exp, "cpu/paper", p)) && okRecord(rc.Get(exp, "cuda/paper", p)) {
+			if hc.r == r && OKRecord(rc.Get(exp, "cpu/paper", p)) && OKRecord(rc.Get(exp, "cuda/paper", p)) {
 				ns = append(ns, hc.n)
 			}
 		}
@@ -129,13 +129,13 @@ func hungarianSpeedupGrowsClaim(run []bench.Record) Claim {
 		}
 	}
 	if len(parts) == 0 {
-		return c.notRun(hungarianMissing(own, exp, lapcost.PaperRanges, "cpu/paper", "cuda/paper")...)
+		return c.NotRunFor(hungarianMissing(own, exp, lapcost.PaperRanges, "cpu/paper", "cuda/paper")...)
 	}
 	c.Ours = strings.Join(parts, "; ")
 	if len(bad) > 0 {
 		c.Ours += "; no rise at range " + strings.Join(bad, ", ")
 	}
-	c.Verdict = holds(len(bad) == 0)
+	c.Verdict = Holds(len(bad) == 0)
 	return c
 }
 
@@ -170,7 +170,7 @@ func hungarianCPUStepsClaim(run []bench.Record) Claim {
 		}
 		rec := rc.Get(exp, "cpu/paper", hungarianParams(n, r))
 		if math.IsNaN(PhaseMS(rec, bench.TotalPhase)) || rec.Phase("step1") == nil {
-			return c.noMetric("phases total and step1", fmt.Sprintf("cpu/paper at n = %d, range %s", n, r))
+			return c.NoMetric("phases total and step1", fmt.Sprintf("cpu/paper at n = %d, range %s", n, r))
 		}
 		// A step the solve never entered records no phase: it took no
 		// time (step 6 at range 0.1n in the 2-core run of 1196362).
@@ -189,13 +189,13 @@ func hungarianCPUStepsClaim(run []bench.Record) Claim {
 		}
 	}
 	if len(parts) == 0 {
-		return c.notRun(hungarianMissing(own, exp, lapcost.PaperRanges, "cpu/paper")...)
+		return c.NotRunFor(hungarianMissing(own, exp, lapcost.PaperRanges, "cpu/paper")...)
 	}
 	c.Ours = "the longest steps: " + strings.Join(parts, "; ")
 	if len(bad) > 0 {
 		c.Ours += "; not the paper's at range " + strings.Join(bad, ", ")
 	}
-	c.Verdict = holds(len(bad) == 0)
+	c.Verdict = Holds(len(bad) == 0)
 	return c
 }
 
@@ -242,13 +242,13 @@ func hungarianTable3Claims(run []bench.Record) []Claim {
 	n := hungarianLargestBoth(own, exp, "n", "cpu/paper", "cuda/paper")
 	if n == 0 {
 		miss := hungarianMissing(own, exp, []string{"n"}, "cuda/paper", "cpu/paper")
-		return []Claim{top.notRun(miss...), four.notRun(miss...), three.notRun(miss...), hungarianOtherRangesClaim(run)}
+		return []Claim{top.NotRunFor(miss...), four.NotRunFor(miss...), three.NotRunFor(miss...), hungarianOtherRangesClaim(run)}
 	}
 	sp := hungarianStepSpeedups(rc, exp, n, "n")
 	for _, s := range []string{"step1", "step3", "step4", "step6"} {
 		if math.IsNaN(sp[s]) {
 			cell := fmt.Sprintf("cpu/paper and cuda/paper at n = %d, range n", n)
-			return []Claim{top.noMetric("phase "+s, cell), four.noMetric("phase "+s, cell), three.noMetric("phase "+s, cell), hungarianOtherRangesClaim(run)}
+			return []Claim{top.NoMetric("phase "+s, cell), four.NoMetric("phase "+s, cell), three.NoMetric("phase "+s, cell), hungarianOtherRangesClaim(run)}
 		}
 	}
 	if pr := pc.Get(exp, "cuda/paper", hungarianParams(n, "n")); pr != nil {
@@ -263,9 +263,9 @@ func hungarianTable3Claims(run []bench.Record) []Claim {
 	rank := hungarianTopSteps(sp)
 	first := slices.Clone(rank[:2])
 	slices.Sort(first)
-	top.Ours, top.Verdict = ours, holds(slices.Equal(first, []string{"step1", "step6"}))
-	four.Ours, four.Verdict = ours, holds(sp["step4"] > 1)
-	three.Ours, three.Verdict = ours, holds(rank[len(rank)-1] == "step3" && sp["step3"] < 1)
+	top.Ours, top.Verdict = ours, Holds(slices.Equal(first, []string{"step1", "step6"}))
+	four.Ours, four.Verdict = ours, Holds(sp["step4"] > 1)
+	three.Ours, three.Verdict = ours, Holds(rank[len(rank)-1] == "step3" && sp["step3"] < 1)
 	return []Claim{top, four, three, hungarianOtherRangesClaim(run)}
 }
 
@@ -284,14 +284,14 @@ func hungarianOtherRangesClaim(run []bench.Record) Claim {
 		n = min(n, hungarianLargestBoth(own, src, r, "cpu/paper", "cuda/paper"))
 	}
 	if n == 0 || n == math.MaxInt {
-		return c.notRun(hungarianMissing(own, src, lapcost.PaperRanges, "cuda/paper", "cpu/paper")...)
+		return c.NotRunFor(hungarianMissing(own, src, lapcost.PaperRanges, "cuda/paper", "cpu/paper")...)
 	}
 	var parts []string
 	var shapes []string
 	for _, r := range lapcost.PaperRanges {
 		sp := hungarianStepSpeedups(rc, src, n, r)
 		if math.IsNaN(sp["step1"]) { // step 1 runs in every solve: a record without it lacks its steps
-			return c.noMetric("phase step1", fmt.Sprintf("cpu/paper and cuda/paper at n = %d, range %s", n, r))
+			return c.NoMetric("phase step1", fmt.Sprintf("cpu/paper and cuda/paper at n = %d, range %s", n, r))
 		}
 		rank := hungarianTopSteps(sp)
 		first := slices.Clone(rank[:2])
@@ -301,7 +301,7 @@ func hungarianOtherRangesClaim(run []bench.Record) Claim {
 		shapes = append(shapes, shape)
 	}
 	c.Ours = fmt.Sprintf("at n = %d: %s", n, strings.Join(parts, "; "))
-	c.Verdict = holds(shapes[0] == shapes[1] && shapes[1] == shapes[2])
+	c.Verdict = Holds(shapes[0] == shapes[1] && shapes[1] == shapes[2])
 	return c
 }
 
@@ -315,7 +315,7 @@ func hungarianRangeSharesClaim(run []bench.Record) Claim {
 		Text: "Step 6 weighs more at large cost ranges, steps 1 and 2 at small ones: ours is each step's share of cuda/paper's six steps at ranges 0.1n and 10n, at the largest n where both ran. Reproduced when step 6's share is larger at 10n and steps 1 and 2's larger at 0.1n."}
 	n := min(hungarianLargestBoth(own, exp, "0.1n", "cuda/paper"), hungarianLargestBoth(own, exp, "10n", "cuda/paper"))
 	if n == 0 {
-		return c.notRun(hungarianMissing(own, exp, []string{"0.1n", "10n"}, "cuda/paper")...)
+		return c.NotRunFor(hungarianMissing(own, exp, []string{"0.1n", "10n"}, "cuda/paper")...)
 	}
 	share := func(r string, steps ...string) float64 {
 		rec := rc.Get(exp, "cuda/paper", hungarianParams(n, r))
@@ -334,10 +334,10 @@ func hungarianRangeSharesClaim(run []bench.Record) Claim {
 	}
 	s6lo, s6hi, s12lo, s12hi := share("0.1n", "step6"), share("10n", "step6"), share("0.1n", "step1", "step2"), share("10n", "step1", "step2")
 	if math.IsNaN(s6lo + s6hi) {
-		return c.noMetric("step phases", fmt.Sprintf("cuda/paper at n = %d", n))
+		return c.NoMetric("step phases", fmt.Sprintf("cuda/paper at n = %d", n))
 	}
 	c.Ours = fmt.Sprintf("at n = %d: step 6 %.0f%% at 0.1n, %.0f%% at 10n; steps 1 and 2 %.0f%% at 0.1n, %.0f%% at 10n", n, 100*s6lo, 100*s6hi, 100*s12lo, 100*s12hi)
-	c.Verdict = holds(s6hi > s6lo && s12lo > s12hi)
+	c.Verdict = Holds(s6hi > s6lo && s12lo > s12hi)
 	return c
 }
 
@@ -351,13 +351,13 @@ func hungarianCorrectClaim(run []bench.Record) Claim {
 		Text: "The CUDA implementation, its step 4 split over blocks, solves the assignment problem: ours is every cuda/paper cell's check (dual feasibility and complementary slackness: an optimality certificate). Reproduced when every cell that ran passes and none fails."}
 	ok := 0
 	var bad []string
-	var cells []claimCell
+	var cells []ClaimCell
 	for i := range own {
 		r := &own[i]
 		if r.Impl != "cuda/paper" {
 			continue
 		}
-		cells = append(cells, claimCell{r, r.Impl, r.Params})
+		cells = append(cells, ClaimCell{r, r.Impl, r.Params})
 		switch r.Status {
 		case bench.StatusOK:
 			ok++
@@ -367,12 +367,12 @@ func hungarianCorrectClaim(run []bench.Record) Claim {
 	}
 	switch {
 	case len(bad) > 0:
-		c.Verdict, c.Ours = NotReproduced, fmt.Sprintf("%d cells failed their check: %s", len(bad), firstOf(bad, 3))
+		c.Verdict, c.Ours = NotReproduced, fmt.Sprintf("%d cells failed their check: %s", len(bad), FirstOf(bad, 3))
 	case ok == 0:
 		if len(cells) == 0 {
-			cells = []claimCell{{nil, "cuda/paper", hungarianParams(8192, "n")}}
+			cells = []ClaimCell{{nil, "cuda/paper", hungarianParams(8192, "n")}}
 		}
-		return c.notRun(cells...)
+		return c.NotRunFor(cells...)
 	default:
 		c.Verdict, c.Ours = Reproduced, fmt.Sprintf("%d cells, each an optimal assignment", ok)
 	}
@@ -388,15 +388,15 @@ func hungarianK20cClaim(run []bench.Record) Claim {
 	paper, _ := results.PaperRecords(exp)
 	pc := IndexRecords(paper)
 	c := Claim{ID: exp + "#k20c", Where: "Table 4", Class: NotComparable,
-		Text: "The CUDA implementation's run times on a Tesla K20c: ours is cuda/paper's total at range n and the largest n where it ran, beside the paper's K20c at that n (another GPU: shown, not scored). " + ratioRule(lowerBetter)}
+		Text: "The CUDA implementation's run times on a Tesla K20c: ours is cuda/paper's total at range n and the largest n where it ran, beside the paper's K20c at that n (another GPU: shown, not scored). " + RatioRule(LowerBetter)}
 	n := hungarianLargestBoth(own, exp, "n", "cuda/paper")
 	pr := pc.Get(exp, "cuda/paper", hungarianParams(n, "n"))
 	if n == 0 || pr == nil {
-		return c.notRun(hungarianMissing(own, exp, []string{"n"}, "cuda/paper")...)
+		return c.NotRunFor(hungarianMissing(own, exp, []string{"n"}, "cuda/paper")...)
 	}
 	pv, ov := PhaseMS(pr, bench.TotalPhase), hungarianMS(rc.Get(exp, "cuda/paper", hungarianParams(n, "n")))
 	c.PaperFigure = fmt.Sprintf("%s ms at n = %d", report.FormatMS(pv), n)
-	v, band := ratioJudge(c.ID, pv, ov, lowerBetter, msTextOf)
+	v, band := RatioJudge(c.ID, pv, ov, LowerBetter, MsTextOf)
 	c.Ours = fmt.Sprintf("%s ms at n = %d (paper / ours %s; %s)", report.FormatMS(ov), n, Ratio(pv, ov), band)
 	c.Verdict = v
 	return c

@@ -20,45 +20,45 @@ var kleeneStepPhases = []string{"convert_ccs", "topo_sort", "init_w", "update_w"
 // computation, at every n.
 func kleeneBottleneckClaim(run []bench.Record) Claim {
 	const exp = "kleene/table2"
-	own, rc, _ := besidePaper(run, exp)
+	own, rc, _ := BesidePaper(run, exp)
 	c := Claim{ID: exp + "#update-bottleneck", Where: "Table 2",
 		Text: "Updating W is the bottleneck of the CPU computation: ours is cpu/paper's update W against its other steps (convert CCS, topological sort, initialize W) at every n. Reproduced when update W is the longest step at every n that ran."}
 	var bad, shares []string
-	var cells []claimCell
+	var cells []ClaimCell
 	ran := 0
 	for _, n := range kleeneRows(own) {
-		x := cellOf(rc, exp, "cpu/paper", kleeneParams(n))
+		x := CellOf(rc, exp, "cpu/paper", kleeneParams(n))
 		cells = append(cells, x)
-		if !okCells(x) {
+		if !OKCells(x) {
 			continue
 		}
-		upd := PhaseMS(x.r, "update_w")
+		upd := PhaseMS(x.Rec, "update_w")
 		if math.IsNaN(upd) {
-			return c.noMetric("phase update_w", "cpu/paper at n = "+Itoa(n))
+			return c.NoMetric("phase update_w", "cpu/paper at n = "+Itoa(n))
 		}
 		ran++
 		longest := ""
 		for _, ph := range kleeneStepPhases {
-			if v := PhaseMS(x.r, ph); !math.IsNaN(v) && v > upd {
+			if v := PhaseMS(x.Rec, ph); !math.IsNaN(v) && v > upd {
 				longest = ph
 			}
 		}
-		shares = append(shares, fmt.Sprintf("%.0f%% at n = %d", 100*upd/PhaseMS(x.r, bench.TotalPhase), n))
+		shares = append(shares, fmt.Sprintf("%.0f%% at n = %d", 100*upd/PhaseMS(x.Rec, bench.TotalPhase), n))
 		if longest != "" {
 			bad = append(bad, fmt.Sprintf("n = %d: %s takes longer", n, longest))
 		}
 	}
 	if ran == 0 {
 		if len(cells) == 0 {
-			cells = []claimCell{cellOf(rc, exp, "cpu/paper", kleeneParams(4000))}
+			cells = []ClaimCell{CellOf(rc, exp, "cpu/paper", kleeneParams(4000))}
 		}
-		return c.notRun(cells...)
+		return c.NotRunFor(cells...)
 	}
 	c.Ours = "update W's share of the total: " + strings.Join(shares, ", ")
 	if len(bad) > 0 {
 		c.Ours += "; " + strings.Join(bad, "; ")
 	}
-	c.Verdict = holds(len(bad) == 0)
+	c.Verdict = Holds(len(bad) == 0)
 	return c
 }
 
@@ -67,66 +67,66 @@ func kleeneBottleneckClaim(run []bench.Record) Claim {
 // so the counts follow from it: by construction.
 func kleeneArcsClaim(run []bench.Record) Claim {
 	const exp = "kleene/table2"
-	own, rc, pc := besidePaper(run, exp)
+	own, rc, pc := BesidePaper(run, exp)
 	c := Claim{ID: exp + "#arcs", Where: "Table 2", Class: ByConstruction,
 		Text: "The random DAGs have m ≈ n²/4 arcs: ours is the arc count of our DAG at each n of Table 2. Reproduced when every one is within the claim's tolerance of the paper's."}
 	var parts, bad []string
-	var cells []claimCell
+	var cells []ClaimCell
 	for _, n := range kleeneRows(own) {
 		p := kleeneParams(n)
 		pr := pc.Get(exp, "cpu/paper", p)
 		if pr == nil {
 			continue // not a size of Table 2
 		}
-		x := cellOf(rc, exp, "cpu/paper", p)
-		if y := cellOf(rc, exp, "cpu/fast", p); !okCells(x) && okCells(y) {
+		x := CellOf(rc, exp, "cpu/paper", p)
+		if y := CellOf(rc, exp, "cpu/fast", p); !OKCells(x) && OKCells(y) {
 			x = y
 		}
 		cells = append(cells, x)
-		if !okCells(x) {
+		if !OKCells(x) {
 			continue
 		}
-		got, ok := x.r.Metrics["arcs"]
+		got, ok := x.Rec.Metrics["arcs"]
 		if !ok {
-			return c.noMetric("arcs", x.impl+" at n = "+Itoa(n))
+			return c.NoMetric("arcs", x.Impl+" at n = "+Itoa(n))
 		}
 		want := pr.Metrics["arcs"]
-		parts = append(parts, fmt.Sprintf("%s at n = %d (paper %s)", formatCount(got), n, formatCount(want)))
-		if !withinFactor(c.ID, got, want) {
+		parts = append(parts, fmt.Sprintf("%s at n = %d (paper %s)", FormatCount(got), n, FormatCount(want)))
+		if !WithinFactor(c.ID, got, want) {
 			bad = append(bad, Itoa(n))
 		}
 	}
 	if len(parts) == 0 {
 		if len(cells) == 0 {
-			cells = []claimCell{cellOf(rc, exp, "cpu/paper", kleeneParams(500))}
+			cells = []ClaimCell{CellOf(rc, exp, "cpu/paper", kleeneParams(500))}
 		}
-		return c.notRun(cells...)
+		return c.NotRunFor(cells...)
 	}
 	c.Ours = strings.Join(parts, ", ")
 	if len(bad) > 0 {
-		c.Ours += "; beyond " + tolerance(c.ID).Text + " at n = " + strings.Join(bad, ", ")
+		c.Ours += "; beyond " + ClaimTolerance(c.ID).Text + " at n = " + strings.Join(bad, ", ")
 	}
-	c.Verdict = holds(len(bad) == 0)
+	c.Verdict = Holds(len(bad) == 0)
 	return c
 }
 
 // kleeneSpeedupGrowsClaim: the speedup cpu/paper / cuda/paper rises with n.
 func kleeneSpeedupGrowsClaim(run []bench.Record) Claim {
 	const exp = "kleene/table3"
-	own, rc, _ := besidePaper(run, exp)
+	own, rc, _ := BesidePaper(run, exp)
 	c := Claim{ID: exp + "#speedup-grows", Where: "Table 3",
 		Text: "The GPU's speedup grows with n: ours is cpu/paper / cuda/paper (totals) at each n where both ran. Reproduced when it rises from each n to the next."}
 	var parts []string
 	prev, falls := math.NaN(), ""
-	var cells []claimCell
+	var cells []ClaimCell
 	for _, n := range kleeneRows(own) {
 		p := kleeneParams(n)
-		cpu, gpu := cellOf(rc, exp, "cpu/paper", p), cellOf(rc, exp, "cuda/paper", p)
+		cpu, gpu := CellOf(rc, exp, "cpu/paper", p), CellOf(rc, exp, "cuda/paper", p)
 		cells = append(cells, gpu, cpu)
-		if !okCells(cpu, gpu) {
+		if !OKCells(cpu, gpu) {
 			continue
 		}
-		s := PhaseMS(cpu.r, bench.TotalPhase) / PhaseMS(gpu.r, bench.TotalPhase)
+		s := PhaseMS(cpu.Rec, bench.TotalPhase) / PhaseMS(gpu.Rec, bench.TotalPhase)
 		parts = append(parts, fmt.Sprintf("%s at n = %d", report.FormatRatio(s), n))
 		if s <= prev && falls == "" {
 			falls = fmt.Sprintf("no rise to n = %d", n)
@@ -135,9 +135,9 @@ func kleeneSpeedupGrowsClaim(run []bench.Record) Claim {
 	}
 	if len(parts) < 2 {
 		if len(cells) == 0 {
-			cells = []claimCell{cellOf(rc, exp, "cuda/paper", kleeneParams(4000))}
+			cells = []ClaimCell{CellOf(rc, exp, "cuda/paper", kleeneParams(4000))}
 		}
-		c = c.notRun(cells...)
+		c = c.NotRunFor(cells...)
 		if len(parts) == 1 {
 			c.Reason = "one n only (" + parts[0] + "); " + c.Reason
 		}
@@ -147,7 +147,7 @@ func kleeneSpeedupGrowsClaim(run []bench.Record) Claim {
 	if falls != "" {
 		c.Ours += "; " + falls
 	}
-	c.Verdict = holds(falls == "")
+	c.Verdict = Holds(falls == "")
 	return c
 }
 
@@ -155,28 +155,28 @@ func kleeneSpeedupGrowsClaim(run []bench.Record) Claim {
 // host take about the time they take in the CPU program.
 func kleeneHostPhasesClaim(run []bench.Record) Claim {
 	const exp = "kleene/table3"
-	own, rc, _ := besidePaper(run, exp)
+	own, rc, _ := BesidePaper(run, exp)
 	c := Claim{ID: exp + "#host-phases-same", Where: "section 5, Tables 2 and 3",
 		Text: "The steps before the update, on the host in the paper's GPU program, take almost their CPU time: ours is cuda/paper's convert CCS plus topological sort over cpu/paper's, at the largest n where both ran (our cuda/paper initializes W on the device, so that step is left out). Reproduced when within the claim's tolerance."}
 	ns := kleeneRows(own)
 	for i := len(ns) - 1; i >= 0; i-- {
 		p := kleeneParams(ns[i])
-		cpu, gpu := cellOf(rc, exp, "cpu/paper", p), cellOf(rc, exp, "cuda/paper", p)
-		if !okCells(cpu, gpu) {
+		cpu, gpu := CellOf(rc, exp, "cpu/paper", p), CellOf(rc, exp, "cuda/paper", p)
+		if !OKCells(cpu, gpu) {
 			continue
 		}
 		host := func(r *bench.Record) float64 { return PhaseMS(r, "convert_ccs") + PhaseMS(r, "topo_sort") }
-		a, b := host(gpu.r), host(cpu.r)
+		a, b := host(gpu.Rec), host(cpu.Rec)
 		if math.IsNaN(a) || math.IsNaN(b) {
-			return c.noMetric("phase convert_ccs or topo_sort", "cpu/paper and cuda/paper at n = "+Itoa(ns[i]))
+			return c.NoMetric("phase convert_ccs or topo_sort", "cpu/paper and cuda/paper at n = "+Itoa(ns[i]))
 		}
-		c.Ours = fmt.Sprintf("%s ms on the GPU program, %s ms on the CPU one at n = %d (%s; tolerance %s)", report.FormatMS(a), report.FormatMS(b), ns[i], Ratio(a, b), tolerance(c.ID).Text)
-		c.Verdict = holds(withinFactor(c.ID, a, b))
+		c.Ours = fmt.Sprintf("%s ms on the GPU program, %s ms on the CPU one at n = %d (%s; tolerance %s)", report.FormatMS(a), report.FormatMS(b), ns[i], Ratio(a, b), ClaimTolerance(c.ID).Text)
+		c.Verdict = Holds(WithinFactor(c.ID, a, b))
 		return c
 	}
 	n := 4000
 	if len(ns) > 0 {
 		n = ns[len(ns)-1]
 	}
-	return c.notRun(cellOf(rc, exp, "cuda/paper", kleeneParams(n)), cellOf(rc, exp, "cpu/paper", kleeneParams(n)))
+	return c.NotRunFor(CellOf(rc, exp, "cuda/paper", kleeneParams(n)), CellOf(rc, exp, "cpu/paper", kleeneParams(n)))
 }

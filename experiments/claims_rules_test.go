@@ -160,7 +160,7 @@ func paperValueCase(exp string, edit func(m int, mt map[string]float64)) []bench
 	}
 	var out []bench.Record
 	for _, pr := range paper {
-		m := intOf(pr.Params, "m")
+		m := IntOf(pr.Params, "m")
 		if pr.Impl != "cuda/paper" || m >= dominationBeyond || pr.Metrics == nil {
 			continue
 		}

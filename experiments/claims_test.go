@@ -21,16 +21,16 @@ func TestRatioVerdict(t *testing.T) {
 		better           int
 		want             Verdict
 	}{
-		{30, 29, 2, higherBetter, Reproduced},
-		{30, 15, 2, higherBetter, Reproduced},
-		{30, 14, 2, higherBetter, NotReproduced},
-		{30, 61, 2, higherBetter, Exceeded},
-		{100, 40, 2, lowerBetter, Exceeded},
-		{100, 250, 2, lowerBetter, NotReproduced},
-		{8, 20, 1.5, neither, NotReproduced},
-		{8, 2, 1.5, neither, NotReproduced},
-		{8, 9, 1.5, neither, Reproduced},
-		{30, -1, 2, higherBetter, NotRun},
+		{30, 29, 2, HigherBetter, Reproduced},
+		{30, 15, 2, HigherBetter, Reproduced},
+		{30, 14, 2, HigherBetter, NotReproduced},
+		{30, 61, 2, HigherBetter, Exceeded},
+		{100, 40, 2, LowerBetter, Exceeded},
+		{100, 250, 2, LowerBetter, NotReproduced},
+		{8, 20, 1.5, Neither, NotReproduced},
+		{8, 2, 1.5, Neither, NotReproduced},
+		{8, 9, 1.5, Neither, Reproduced},
+		{30, -1, 2, HigherBetter, NotRun},
 	}
 	for _, c := range cases {
 		if got := ratioVerdict(c.paper, c.ours, c.tol, c.better); got != c.want {

@@ -26,11 +26,11 @@ type treefixPair struct {
 
 // treefixPairs are the trees of exps' records where both GPU programs
 // passed, in the records' order.
-func treefixPairs(run []bench.Record, exps ...string) ([]treefixPair, []claimCell) {
+func treefixPairs(run []bench.Record, exps ...string) ([]treefixPair, []ClaimCell) {
 	var out []treefixPair
-	var cells []claimCell
+	var cells []ClaimCell
 	for _, exp := range exps {
-		own := ofExperiment(run, exp)
+		own := OfExperiment(run, exp)
 		rc := IndexRecords(own)
 		seen := map[string]bool{}
 		for _, r := range own {
@@ -39,10 +39,10 @@ func treefixPairs(run []bench.Record, exps ...string) ([]treefixPair, []claimCel
 				continue
 			}
 			seen[k] = true
-			par, vec := cellOf(rc, exp, cudaParallel, r.Params), cellOf(rc, exp, cudaVectorial, r.Params)
+			par, vec := CellOf(rc, exp, cudaParallel, r.Params), CellOf(rc, exp, cudaVectorial, r.Params)
 			cells = append(cells, par, vec)
-			if okCells(par, vec) {
-				out = append(out, treefixPair{r.Params, par.r, vec.r})
+			if OKCells(par, vec) {
+				out = append(out, treefixPair{r.Params, par.Rec, vec.Rec})
 			}
 		}
 	}
@@ -51,11 +51,11 @@ func treefixPairs(run []bench.Record, exps ...string) ([]treefixPair, []claimCel
 
 // treefixNotRun is c not run for want of cells (or, with none, of the
 // largest Table I tree's).
-func treefixNotRun(c Claim, cells []claimCell, impl string) Claim {
+func treefixNotRun(c Claim, cells []ClaimCell, impl string) Claim {
 	if len(cells) == 0 {
-		cells = []claimCell{{nil, impl, bench.Params{{Name: "tree", Value: trees.Table1[len(trees.Table1)-1].Name}}}}
+		cells = []ClaimCell{{nil, impl, bench.Params{{Name: "tree", Value: trees.Table1[len(trees.Table1)-1].Name}}}}
 	}
-	return c.notRun(cells...)
+	return c.NotRunFor(cells...)
 }
 
 func treeName(p bench.Params) string {
@@ -78,10 +78,10 @@ func treefixFasterClaim(run []bench.Record) Claim {
 	var slower, even []string
 	totalSlower := 0
 	for _, x := range pairs {
-		sign, _ := compareWithin(c.ID, samplesOf(x.vec, treefix.PhaseCompute), samplesOf(x.par, treefix.PhaseCompute))
+		sign, _ := CompareWithin(c.ID, SamplesOf(x.vec, treefix.PhaseCompute), SamplesOf(x.par, treefix.PhaseCompute))
 		switch sign {
-		case noSamples:
-			return c.noMetric("phase compute", "the GPU programs on "+treeName(x.p))
+		case NoSamples:
+			return c.NoMetric("phase compute", "the GPU programs on "+treeName(x.p))
 		case 1:
 			slower = append(slower, treeName(x.p))
 		case 0:
@@ -93,10 +93,10 @@ func treefixFasterClaim(run []bench.Record) Claim {
 	}
 	c.Ours = fmt.Sprintf("faster on %d of %d trees", len(pairs)-len(slower)-len(even), len(pairs))
 	if len(slower) > 0 {
-		c.Ours += "; slower on " + firstOf(slower, 3)
+		c.Ours += "; slower on " + FirstOf(slower, 3)
 	}
 	if len(even) > 0 {
-		c.Ours += "; within the noise on " + firstOf(even, 3)
+		c.Ours += "; within the noise on " + FirstOf(even, 3)
 	}
 	c.Ours += fmt.Sprintf(" (by total, the headline, slower on %d)", totalSlower)
 	switch {
@@ -114,18 +114,18 @@ func treefixFasterClaim(run []bench.Record) Claim {
 // with the tree's size, over the Table I trees (per numbering).
 func treefixGrowsClaim(run []bench.Record) Claim {
 	const exp = "treefix/fig4"
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	c := Claim{ID: exp + "#vectorial-grows", Where: "section IV-A, Fig. 4a",
 		Text: "The vectorial implementation's computation time always grows with the tree's size: ours is cuda/vectorial's over the Table I trees by vertex count, per numbering. Reproduced when no larger tree takes less time by the samples' test."}
 	byNumbering := map[string][]*bench.Record{}
-	var cells []claimCell
+	var cells []ClaimCell
 	for i := range own {
 		r := &own[i]
 		if r.Impl != cudaVectorial {
 			continue
 		}
-		cells = append(cells, claimCell{r, r.Impl, r.Params})
-		if okRecord(r) {
+		cells = append(cells, ClaimCell{r, r.Impl, r.Params})
+		if OKRecord(r) {
 			byNumbering[r.Params.Get("numbering")] = append(byNumbering[r.Params.Get("numbering")], r)
 		}
 	}
@@ -133,12 +133,12 @@ func treefixGrowsClaim(run []bench.Record) Claim {
 	compared := 0
 	for _, nb := range slices.Sorted(maps.Keys(byNumbering)) {
 		rs := byNumbering[nb]
-		sort.SliceStable(rs, func(i, j int) bool { return intOf(rs[i].Params, "n") < intOf(rs[j].Params, "n") })
+		sort.SliceStable(rs, func(i, j int) bool { return IntOf(rs[i].Params, "n") < IntOf(rs[j].Params, "n") })
 		for i := 1; i < len(rs); i++ {
 			compared++
-			switch sign, note := compareWithin(c.ID, samplesOf(rs[i], treefix.PhaseCompute), samplesOf(rs[i-1], treefix.PhaseCompute)); sign {
-			case noSamples:
-				return c.noMetric("phase compute", cudaVectorial+" on "+treeName(rs[i].Params))
+			switch sign, note := CompareWithin(c.ID, SamplesOf(rs[i], treefix.PhaseCompute), SamplesOf(rs[i-1], treefix.PhaseCompute)); sign {
+			case NoSamples:
+				return c.NoMetric("phase compute", cudaVectorial+" on "+treeName(rs[i].Params))
 			case -1:
 				bad = append(bad, fmt.Sprintf("%s faster than the smaller %s (%s)", treeName(rs[i].Params), rs[i-1].Params.Get("tree"), note))
 			}
@@ -149,9 +149,9 @@ func treefixGrowsClaim(run []bench.Record) Claim {
 	}
 	c.Ours = fmt.Sprintf("%d of %d steps to a larger tree take longer or the same", compared-len(bad), compared)
 	if len(bad) > 0 {
-		c.Ours += "; " + firstOf(bad, 2)
+		c.Ours += "; " + FirstOf(bad, 2)
 	}
-	c.Verdict = holds(len(bad) == 0)
+	c.Verdict = Holds(len(bad) == 0)
 	return c
 }
 
@@ -159,7 +159,7 @@ func treefixGrowsClaim(run []bench.Record) Claim {
 // than the smaller nlpkkt120 (Fig. 4a: 12 ms and 21 ms).
 func treefixCage15Claim(run []bench.Record) Claim {
 	const exp = "treefix/fig4"
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	c := Claim{ID: exp + "#cage15-faster", Where: "section IV-A, Fig. 4a",
 		Text: "The parallel implementation processes cage15 faster than the smaller nlpkkt120, whose vertices spread over more levels: ours is cuda/parallel's computation time on the two, same numbering. Reproduced when cage15's is the shorter by the samples' test."}
 	find := func(tree, nb string) *bench.Record {
@@ -171,19 +171,19 @@ func treefixCage15Claim(run []bench.Record) Claim {
 		}
 		return nil
 	}
-	var cells []claimCell
+	var cells []ClaimCell
 	for _, nb := range []string{"file", string(trees.BreadthFirst), string(trees.RandomOrder), string(trees.DepthFirst)} {
 		cage, kkt := find("cage15", nb), find("nlpkkt120", nb)
 		if cage == nil && kkt == nil {
 			continue
 		}
-		cells = append(cells, claimCell{kkt, cudaParallel, nil}, claimCell{cage, cudaParallel, nil})
-		if !okRecord(cage) || !okRecord(kkt) {
+		cells = append(cells, ClaimCell{kkt, cudaParallel, nil}, ClaimCell{cage, cudaParallel, nil})
+		if !OKRecord(cage) || !OKRecord(kkt) {
 			continue
 		}
-		sign, note := compareWithin(c.ID, samplesOf(cage, treefix.PhaseCompute), samplesOf(kkt, treefix.PhaseCompute))
-		c.Ours = fmt.Sprintf("cage15 %s, nlpkkt120 %s (%s numbering; %s)", msText(cage, treefix.PhaseCompute), msText(kkt, treefix.PhaseCompute), nb, note)
-		c.Verdict = bySamples(sign, -1)
+		sign, note := CompareWithin(c.ID, SamplesOf(cage, treefix.PhaseCompute), SamplesOf(kkt, treefix.PhaseCompute))
+		c.Ours = fmt.Sprintf("cage15 %s, nlpkkt120 %s (%s numbering; %s)", MsText(cage, treefix.PhaseCompute), MsText(kkt, treefix.PhaseCompute), nb, note)
+		c.Verdict = BySamples(sign, -1)
 		if cage.Params.Get("source") == srcStandIn || kkt.Params.Get("source") == srcStandIn {
 			c.Class = NotComparable
 			c.Reason = "on stand-in trees of ours (Table I's vertices and depths, not the SuiteSparse spanning trees: SEMIBENCH_MTX_DIR)"
@@ -198,7 +198,7 @@ func treefixCage15Claim(run []bench.Record) Claim {
 func treefixLargestPair(pairs []treefixPair) (treefixPair, bool) {
 	best, ok := treefixPair{}, false
 	for _, x := range pairs {
-		if !ok || intOf(x.p, "n") > intOf(best.p, "n") {
+		if !ok || IntOf(x.p, "n") > IntOf(best.p, "n") {
 			best, ok = x, true
 		}
 	}
@@ -218,10 +218,10 @@ func treefixTransfersClaim(run []bench.Record) Claim {
 	move := func(r *bench.Record) float64 { return PhaseMS(r, treefix.PhaseH2D) + PhaseMS(r, treefix.PhaseD2H) }
 	a, b := move(x.par), move(x.vec)
 	if math.IsNaN(a) || math.IsNaN(b) {
-		return c.noMetric("phases h2d and d2h", "the GPU programs on "+treeName(x.p))
+		return c.NoMetric("phases h2d and d2h", "the GPU programs on "+treeName(x.p))
 	}
-	c.Ours = fmt.Sprintf("parallel %s ms, vectorial %s ms on %s (%s; tolerance %s)", report.FormatMS(a), report.FormatMS(b), treeName(x.p), Ratio(a, b), tolerance(c.ID).Text)
-	c.Verdict = holds(withinFactor(c.ID, a, b))
+	c.Ours = fmt.Sprintf("parallel %s ms, vectorial %s ms on %s (%s; tolerance %s)", report.FormatMS(a), report.FormatMS(b), treeName(x.p), Ratio(a, b), ClaimTolerance(c.ID).Text)
+	c.Verdict = Holds(WithinFactor(c.ID, a, b))
 	return c
 }
 
@@ -233,15 +233,15 @@ func treefixIntegerClaim(run []bench.Record) Claim {
 		Text: "On integer data the parallel and vectorial implementations return the same result: ours is every timed cell of Figs. 4 and 7 (integer weights, exact in float32) checked equal to the exact reference. Reproduced when every cell that ran passes."}
 	ok := 0
 	var failed []string
-	var cells []claimCell
+	var cells []ClaimCell
 	for _, exp := range []string{"treefix/fig4", "treefix/fig7"} {
-		own := ofExperiment(run, exp)
+		own := OfExperiment(run, exp)
 		for i := range own {
 			r := &own[i]
 			if r.Impl != cudaParallel && r.Impl != cudaVectorial && r.Impl != cpuParallel && r.Impl != cpuVectorial {
 				continue
 			}
-			cells = append(cells, claimCell{r, r.Impl, r.Params})
+			cells = append(cells, ClaimCell{r, r.Impl, r.Params})
 			switch r.Status {
 			case bench.StatusOK:
 				ok++
@@ -252,7 +252,7 @@ func treefixIntegerClaim(run []bench.Record) Claim {
 	}
 	switch {
 	case len(failed) > 0:
-		c.Verdict, c.Ours = NotReproduced, fmt.Sprintf("%d cells differ from the exact result: %s", len(failed), firstOf(failed, 3))
+		c.Verdict, c.Ours = NotReproduced, fmt.Sprintf("%d cells differ from the exact result: %s", len(failed), FirstOf(failed, 3))
 	case ok == 0:
 		return treefixNotRun(c, cells, cudaVectorial)
 	default:
@@ -266,24 +266,24 @@ func treefixIntegerClaim(run []bench.Record) Claim {
 // on the largest trees (Fig. 5).
 func treefixSixtyClaim(run []bench.Record) Claim {
 	const exp = "treefix/fig5"
-	paper := paperValue(exp + "#vectorial-60x")
+	paper := PaperValue(exp + "#vectorial-60x")
 	c := Claim{ID: exp + "#vectorial-60x", Where: "section IV-A, Fig. 5",
-		Text: fmt.Sprintf("Counting computation only, the vectorial implementation is more than %gx faster than the sequential one on the largest trees: ours is cpu/sequential / cuda/vectorial by computation time on the largest Table I tree where both ran. ", paper) + ratioRule(higherBetter)}
+		Text: fmt.Sprintf("Counting computation only, the vectorial implementation is more than %gx faster than the sequential one on the largest trees: ours is cpu/sequential / cuda/vectorial by computation time on the largest Table I tree where both ran. ", paper) + RatioRule(HigherBetter)}
 	var best *bench.Record
 	var seqOf *bench.Record
-	var cells []claimCell
+	var cells []ClaimCell
 	for _, src := range []string{"treefix/fig5", "treefix/fig4"} {
-		own := ofExperiment(run, src)
+		own := OfExperiment(run, src)
 		rc := IndexRecords(own)
 		for i := range own {
 			r := &own[i]
 			if r.Impl != cudaVectorial {
 				continue
 			}
-			seq := cellOf(rc, src, cpuSequential, r.Params)
-			cells = append(cells, seq, claimCell{r, r.Impl, r.Params})
-			if okCells(seq, claimCell{r, r.Impl, r.Params}) && (best == nil || intOf(r.Params, "n") > intOf(best.Params, "n")) {
-				best, seqOf = r, seq.r
+			seq := CellOf(rc, src, cpuSequential, r.Params)
+			cells = append(cells, seq, ClaimCell{r, r.Impl, r.Params})
+			if OKCells(seq, ClaimCell{r, r.Impl, r.Params}) && (best == nil || IntOf(r.Params, "n") > IntOf(best.Params, "n")) {
+				best, seqOf = r, seq.Rec
 			}
 		}
 		if best != nil {
@@ -294,7 +294,7 @@ func treefixSixtyClaim(run []bench.Record) Claim {
 		return treefixNotRun(c, cells, cpuSequential)
 	}
 	ours := PhaseMS(seqOf, treefix.PhaseCompute) / PhaseMS(best, treefix.PhaseCompute)
-	v, band := ratioJudge(c.ID, paper, ours, higherBetter, ratioText)
+	v, band := RatioJudge(c.ID, paper, ours, HigherBetter, RatioText)
 	c.Ours = fmt.Sprintf("%s on %s, %s", report.FormatRatio(ours), treeName(best.Params), band)
 	c.Verdict = v
 	return c
@@ -304,7 +304,7 @@ func treefixSixtyClaim(run []bench.Record) Claim {
 func treefixShapeRecord(own []bench.Record, impl, shape string, n int) *bench.Record {
 	for i := range own {
 		r := &own[i]
-		if r.Impl == impl && r.Params.Get("tree") == shape && intOf(r.Params, "n") == n {
+		if r.Impl == impl && r.Params.Get("tree") == shape && IntOf(r.Params, "n") == n {
 			return r
 		}
 	}
@@ -316,14 +316,14 @@ func treefixShapeRecord(own []bench.Record, impl, shape string, n int) *bench.Re
 // topology (star against caterpillar).
 func treefixFig7MoreClaims(run []bench.Record) []Claim {
 	const exp = "treefix/fig7"
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	slow := Claim{ID: exp + "#parallel-slow-caterpillar", Where: "section IV-A, Fig. 7",
 		Text: "On the caterpillar the parallel implementation is slower than the sequential one: ours is cuda/parallel against cpu/sequential by computation time on the largest caterpillar where both ran. Reproduced when slower by the samples' test."}
 	flat := Claim{ID: exp + "#vectorial-insensitive", Where: "section IV-A, section V",
 		Text: "The vectorial implementation's time hardly depends on the tree's topology: ours is cuda/vectorial's computation time on the star and on the caterpillar of the largest size where both ran. Reproduced when within the claim's tolerance."}
 	var ns []int
 	for _, r := range own {
-		if n := intOf(r.Params, "n"); n > 0 && !slices.Contains(ns, n) {
+		if n := IntOf(r.Params, "n"); n > 0 && !slices.Contains(ns, n) {
 			ns = append(ns, n)
 		}
 	}
@@ -332,34 +332,34 @@ func treefixFig7MoreClaims(run []bench.Record) []Claim {
 	if len(ns) > 0 {
 		top = ns[len(ns)-1]
 	}
-	cell := func(impl, shape string, n int) claimCell {
-		return claimCell{treefixShapeRecord(own, impl, shape, n), impl, bench.Params{{Name: "tree", Value: shape}, {Name: "n", Value: strconv.Itoa(n)}}}
+	cell := func(impl, shape string, n int) ClaimCell {
+		return ClaimCell{treefixShapeRecord(own, impl, shape, n), impl, bench.Params{{Name: "tree", Value: shape}, {Name: "n", Value: strconv.Itoa(n)}}}
 	}
 	slowDone, flatDone := false, false
 	for i := len(ns) - 1; i >= 0; i-- {
 		n := ns[i]
 		par, seq := cell(cudaParallel, "caterpillar", n), cell(cpuSequential, "caterpillar", n)
-		if !slowDone && okCells(par, seq) {
-			sign, note := compareWithin(slow.ID, samplesOf(seq.r, treefix.PhaseCompute), samplesOf(par.r, treefix.PhaseCompute))
-			slow.Ours = fmt.Sprintf("parallel %s, sequential %s at n = %d (%s)", msText(par.r, treefix.PhaseCompute), msText(seq.r, treefix.PhaseCompute), n, note)
-			slow.Verdict, slowDone = bySamples(sign, -1), true
+		if !slowDone && OKCells(par, seq) {
+			sign, note := CompareWithin(slow.ID, SamplesOf(seq.Rec, treefix.PhaseCompute), SamplesOf(par.Rec, treefix.PhaseCompute))
+			slow.Ours = fmt.Sprintf("parallel %s, sequential %s at n = %d (%s)", MsText(par.Rec, treefix.PhaseCompute), MsText(seq.Rec, treefix.PhaseCompute), n, note)
+			slow.Verdict, slowDone = BySamples(sign, -1), true
 		}
 		star, cat := cell(cudaVectorial, "star", n), cell(cudaVectorial, "caterpillar", n)
-		if !flatDone && okCells(star, cat) {
-			a, b := PhaseMS(star.r, treefix.PhaseCompute), PhaseMS(cat.r, treefix.PhaseCompute)
+		if !flatDone && OKCells(star, cat) {
+			a, b := PhaseMS(star.Rec, treefix.PhaseCompute), PhaseMS(cat.Rec, treefix.PhaseCompute)
 			if math.IsNaN(a) || math.IsNaN(b) {
-				flat, flatDone = flat.noMetric("phase compute", fmt.Sprintf("cuda/vectorial on the star or the caterpillar at n = %d", n)), true
+				flat, flatDone = flat.NoMetric("phase compute", fmt.Sprintf("cuda/vectorial on the star or the caterpillar at n = %d", n)), true
 				continue
 			}
-			flat.Ours = fmt.Sprintf("star %s ms, caterpillar %s ms at n = %d (%s; tolerance %s)", report.FormatMS(a), report.FormatMS(b), n, Ratio(b, a), tolerance(flat.ID).Text)
-			flat.Verdict, flatDone = holds(withinFactor(flat.ID, a, b)), true
+			flat.Ours = fmt.Sprintf("star %s ms, caterpillar %s ms at n = %d (%s; tolerance %s)", report.FormatMS(a), report.FormatMS(b), n, Ratio(b, a), ClaimTolerance(flat.ID).Text)
+			flat.Verdict, flatDone = Holds(WithinFactor(flat.ID, a, b)), true
 		}
 	}
 	if !slowDone {
-		slow = slow.notRun(cell(cudaParallel, "caterpillar", top), cell(cpuSequential, "caterpillar", top))
+		slow = slow.NotRunFor(cell(cudaParallel, "caterpillar", top), cell(cpuSequential, "caterpillar", top))
 	}
 	if !flatDone {
-		flat = flat.notRun(cell(cudaVectorial, "star", top), cell(cudaVectorial, "caterpillar", top))
+		flat = flat.NotRunFor(cell(cudaVectorial, "star", top), cell(cudaVectorial, "caterpillar", top))
 	}
 	return []Claim{slow, flat}
 }
@@ -368,7 +368,7 @@ func treefixFig7MoreClaims(run []bench.Record) []Claim {
 // implementation errs more than the parallel one.
 func treefixLessAccurateClaim(run []bench.Record) Claim {
 	const exp = "treefix/accuracy"
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	c := Claim{ID: exp + "#vectorial-less-accurate", Where: "section IV-B, section V",
 		Text: "The vectorial implementation is less accurate than the parallel one on floating-point data: ours compares their relative errors against the exact sum on every chain, Rootfix and Leaffix, CPU and GPU. Reproduced when the vectorial one errs more in most of the comparisons where the two differ."}
 	more, less := 0, 0
@@ -388,14 +388,14 @@ func treefixLessAccurateClaim(run []bench.Record) Claim {
 		}
 	}
 	if more+less == 0 {
-		var cells []claimCell
+		var cells []ClaimCell
 		for i := range own {
-			cells = append(cells, claimCell{&own[i], own[i].Impl, own[i].Params})
+			cells = append(cells, ClaimCell{&own[i], own[i].Impl, own[i].Params})
 		}
 		return treefixNotRun(c, cells, cpuVectorial)
 	}
 	c.Ours = fmt.Sprintf("the vectorial errs more in %d and less in %d of %d comparisons", more, less, more+less)
-	c.Verdict = holds(more > less)
+	c.Verdict = Holds(more > less)
 	return c
 }
 
@@ -404,17 +404,17 @@ func treefixLessAccurateClaim(run []bench.Record) Claim {
 // those numbers, by construction.
 func treefixTable1Claim(run []bench.Record) Claim {
 	const exp = "treefix/table1"
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	c := Claim{ID: exp + "#trees", Where: "Table I",
 		Text: "The ten benchmark spanning trees have Table I's vertices and depths: ours is each tree's vertex count and breadth-first depth. Reproduced when every tree equals Table I's."}
 	seen := map[string]bool{}
 	var bad, stand []string
-	var cells []claimCell
+	var cells []ClaimCell
 	for i := range own {
 		r := &own[i]
 		name := r.Params.Get("tree")
-		cells = append(cells, claimCell{r, r.Impl, r.Params})
-		if seen[name] || !okRecord(r) {
+		cells = append(cells, ClaimCell{r, r.Impl, r.Params})
+		if seen[name] || !OKRecord(r) {
 			continue
 		}
 		var row *trees.Table1Tree
@@ -426,15 +426,15 @@ func treefixTable1Claim(run []bench.Record) Claim {
 		if row == nil {
 			continue
 		}
-		if key := missingMetric(r, "n", "depth"); key != "" {
-			return c.noMetric(key, r.Impl+" on "+name)
+		if key := MissingMetric(r, "n", "depth"); key != "" {
+			return c.NoMetric(key, r.Impl+" on "+name)
 		}
 		seen[name] = true
 		if r.Params.Get("source") == srcStandIn {
 			stand = append(stand, name)
 		}
 		if int(r.Metrics["n"]) != row.N || int(r.Metrics["depth"]) != row.Depth {
-			bad = append(bad, fmt.Sprintf("%s: %s vertices, depth %g (Table I: %s, %d)", name, formatCount(r.Metrics["n"]), r.Metrics["depth"], formatCount(float64(row.N)), row.Depth))
+			bad = append(bad, fmt.Sprintf("%s: %s vertices, depth %g (Table I: %s, %d)", name, FormatCount(r.Metrics["n"]), r.Metrics["depth"], FormatCount(float64(row.N)), row.Depth))
 		}
 	}
 	if len(seen) == 0 {
@@ -442,9 +442,9 @@ func treefixTable1Claim(run []bench.Record) Claim {
 	}
 	c.Ours = fmt.Sprintf("%d of %d trees equal Table I's", len(seen)-len(bad), len(seen))
 	if len(bad) > 0 {
-		c.Ours += "; " + firstOf(bad, 3)
+		c.Ours += "; " + FirstOf(bad, 3)
 	}
-	c.Verdict = holds(len(bad) == 0)
+	c.Verdict = Holds(len(bad) == 0)
 	if len(stand) > 0 {
 		c.Class = ByConstruction
 		c.Reason = fmt.Sprintf("%d stand-in trees, generated with Table I's vertices and depths; the SuiteSparse spanning trees (SEMIBENCH_MTX_DIR) test it", len(stand))

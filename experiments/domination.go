@@ -739,7 +739,7 @@ func domMetricText(r *bench.Record, key string) string {
 	if !ok {
 		return "—"
 	}
-	return formatCount(v)
+	return FormatCount(v)
 }
 
 // domMemText prints bytes in the paper's units (1 KB = 1024 bytes),
@@ -769,7 +769,7 @@ func domPaperMem(r *bench.Record) string {
 
 func dominationTable1(run []bench.Record) []report.Table {
 	const exp = "domination/table1"
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
@@ -812,7 +812,7 @@ const domTable2Total = "Ours: total, the host clock around Algorithm 2 as the pa
 
 func dominationTable2(run []bench.Record) []report.Table {
 	const exp = "domination/table2"
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
@@ -828,7 +828,7 @@ func dominationTable2(run []bench.Record) []report.Table {
 		p := dominationParams(m)
 		sl, fa, sp := rc.Get(exp, "cpu/paper", p), rc.Get(exp, "cpu/fast", p), rc.Get(exp, "cpu/sparse", p)
 		ps, pm, pg := pc.Get(exp, "cpu/paper", p), pc.Get(exp, "cpu/openmp", p), pc.Get(exp, "cuda/paper", p)
-		t.Rows = append(t.Rows, []string{Itoa(m), formatCount(float64(dominationRows(m))),
+		t.Rows = append(t.Rows, []string{Itoa(m), FormatCount(float64(dominationRows(m))),
 			CellText(ps, "algorithm2"), CellText(pm, "algorithm2"), CellText(pg, "algorithm2"),
 			CellText(sl, tot), CellText(fa, tot), CellText(sp, tot),
 			domRate(sl, m) + " · " + domRate(fa, m) + " · " + domRate(sp, m),
@@ -880,7 +880,7 @@ func dominationPeerTable(own []bench.Record, rc Cells) (report.Table, bool) {
 		p := dominationParams(m)
 		pr := rc.Get(exp, dominationPeer, p)
 		cs, cf, cp := rc.Get(exp, "cuda/sparse", p), rc.Get(exp, "cuda/fast", p), rc.Get(exp, "cuda/paper", p)
-		t.Rows = append(t.Rows, []string{Itoa(m), formatCount(float64(dominationRows(m))),
+		t.Rows = append(t.Rows, []string{Itoa(m), FormatCount(float64(dominationRows(m))),
 			CellText(pr, e2e), CellText(cs, e2e), CellText(cf, e2e), CellText(cp, e2e),
 			Ratio(PhaseMS(pr, e2e), PhaseMS(cs, e2e)), Ratio(PhaseMS(pr, e2e), PhaseMS(cf, e2e))})
 	}
@@ -913,7 +913,7 @@ func dominationTable2GPU(own []bench.Record, pc, rc Cells) report.Table {
 			}
 			return fmt.Sprintf("%.2f", dominationWork(m)/(v*1e9))
 		}
-		t.Rows = append(t.Rows, []string{Itoa(m), formatCount(float64(dominationRows(m))),
+		t.Rows = append(t.Rows, []string{Itoa(m), FormatCount(float64(dominationRows(m))),
 			CellText(pg, "algorithm2"), CellText(cp, tot), CellText(cf, tot), CellText(cs, tot),
 			tera(cp) + " · " + tera(cf),
 			Ratio(PhaseMS(pg, "algorithm2"), PhaseMS(cp, tot)),
@@ -929,7 +929,7 @@ func dominationTable2GPU(own []bench.Record, pc, rc Cells) report.Table {
 }
 
 func dominationExactTable(run []bench.Record, exp string) []report.Table {
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
@@ -954,7 +954,7 @@ func dominationExactTable(run []bench.Record, exp string) []report.Table {
 		case "domination/table3":
 			t.Rows = append(t.Rows, []string{Itoa(m), domMetricText(pr, "r0"), domMetricText(r, "r0"), domMetricText(pr, "a"), domMetricText(r, "a"),
 				domMetricText(pr, "b"), domMetricText(r, "b"), domPaperTimes(pc, exp, p, "algorithm3"), CellText(r, "algorithm3"),
-				CellText(rc.Get(exp, domWholeSeq, p), "algorithm3"), CellText(rc.Get(exp, domWholePar, p), "algorithm3"), reusedPhaseText(run, r, "algorithm2")})
+				CellText(rc.Get(exp, domWholeSeq, p), "algorithm3"), CellText(rc.Get(exp, domWholePar, p), "algorithm3"), ReusedPhaseText(run, r, "algorithm2")})
 		case "domination/table4":
 			how := "—"
 			if r != nil && r.Check != nil {
@@ -1108,8 +1108,8 @@ const domTable5Versions = "Versions as the paper defines them (section 3), K = 5
 
 func dominationTable5(run []bench.Record) []report.Table {
 	const exp = "domination/table5"
-	own := ofExperiment(run, exp)
-	full := ofExperiment(run, "domination/table2")
+	own := OfExperiment(run, exp)
+	full := OfExperiment(run, "domination/table2")
 	if len(own) == 0 && len(full) == 0 {
 		return nil
 	}
@@ -1175,11 +1175,11 @@ func dominationTable5(run []bench.Record) []report.Table {
 // that analysis, marked "no witnesses".
 func dominationFormulaTables(run []bench.Record) []report.Table {
 	const exp = "domination/formula"
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
-	rc, t6 := IndexRecords(own), IndexRecords(ofExperiment(run, "domination/table6"))
+	rc, t6 := IndexRecords(own), IndexRecords(OfExperiment(run, "domination/table6"))
 	// rec is the record an m's column comes from, and whether it is Table 6's.
 	rec := func(m int) (*bench.Record, bool) {
 		p := dominationParams(m)
@@ -1191,7 +1191,7 @@ func dominationFormulaTables(run []bench.Record) []report.Table {
 		}
 		return domExactRecord(rc, exp, p), false
 	}
-	ms := dominationRowsOf(own, ofExperiment(run, "domination/table6"))
+	ms := dominationRowsOf(own, OfExperiment(run, "domination/table6"))
 	ms = slices.DeleteFunc(ms, func(m int) bool { r, _ := rec(m); return r == nil })
 	values := report.Table{Title: "domination/formula — γ2(P_m □ C_n), each with a checked optimal 2-dominating set", Header: []string{"n"}}
 	var fromT6 []string
@@ -1259,14 +1259,14 @@ func domFormulaOfMetrics(m int, mt map[string]float64) string {
 // dominationPaperCheck; table 1's rows come from cpu/paper's cells, the
 // others' from domExactRecord.
 func domExactClaims(run []bench.Record, exp string, keys ...string) []Claim {
-	_, rc, pc := besidePaper(run, exp)
+	_, rc, pc := BesidePaper(run, exp)
 	paper, _ := results.PaperRecords(exp)
 	where := "Table " + strings.TrimPrefix(exp, "domination/table")
 	c := Claim{ID: exp + "#values", Where: where, PaperFigure: strings.Join(keys, ", ") + " of every m",
 		Text: fmt.Sprintf("%s's values (%s) for every m: reproduced when every m the run computed equals the paper's exactly.", where, strings.Join(keys, ", "))}
 	ok := 0
 	var bad []string
-	var cells []claimCell
+	var cells []ClaimCell
 	for _, m := range dominationRowsOf(paper) {
 		p := dominationParams(m)
 		if pc.Get(exp, "cuda/paper", p) == nil || m >= dominationBeyond { // m = 13: no cell of ours computes Table 1's row
@@ -1276,7 +1276,7 @@ func domExactClaims(run []bench.Record, exp string, keys ...string) []Claim {
 		if exp == "domination/table1" {
 			r, impl = rc.Get(exp, "cpu/paper", p), "cpu/paper"
 		}
-		cells = append(cells, claimCell{r, impl, p})
+		cells = append(cells, ClaimCell{r, impl, p})
 		if r == nil || r.Status != bench.StatusOK || r.Metrics == nil {
 			continue
 		}
@@ -1286,7 +1286,7 @@ func domExactClaims(run []bench.Record, exp string, keys ...string) []Claim {
 			bad = append(bad, fmt.Sprintf("m = %d: %s", m, detail))
 		}
 	}
-	return []Claim{exactClaim(c, ok, bad, cells)}
+	return []Claim{ExactClaim(c, ok, bad, cells)}
 }
 
 // domTimeClaim compares the paper's time (record paperImpl of paperExp,
@@ -1296,8 +1296,8 @@ func domExactClaims(run []bench.Record, exp string, keys ...string) []Claim {
 // ours at the largest m that did run.
 func domTimeClaim(run []bench.Record, c Claim, paperExp, paperImpl, paperPhase, exp, impl, phase string) Claim {
 	paper, _ := results.PaperRecords(paperExp)
-	pc, rc := IndexRecords(paper), IndexRecords(ofExperiment(run, exp))
-	c.Text += " " + ratioRule(lowerBetter)
+	pc, rc := IndexRecords(paper), IndexRecords(OfExperiment(run, exp))
+	c.Text += " " + RatioRule(LowerBetter)
 	// The paper's times are of a V100 and a 48-core EPYC 7642: ours are
 	// shown beside them, never scored.
 	c.Class = NotComparable
@@ -1314,28 +1314,28 @@ func domTimeClaim(run []bench.Record, c Claim, paperExp, paperImpl, paperPhase, 
 	for i := len(have) - 1; i >= 0; i-- {
 		p := dominationParams(have[i])
 		pr := pc.Get(paperExp, paperImpl, p)
-		if x := cellOf(rc, exp, impl, p); okCells(x) && !math.IsNaN(PhaseMS(x.r, phase)) {
-			pv, ov := PhaseMS(pr, paperPhase), PhaseMS(x.r, phase)
-			c.PaperFigure = fmt.Sprintf("%s at m = %d", msText(pr, paperPhase), have[i])
-			v, band := ratioJudge(c.ID, pv, ov, lowerBetter, msTextOf)
-			c.Ours = fmt.Sprintf("%s at m = %d (paper / ours %s; %s)", msText(x.r, phase), have[i], Ratio(pv, ov), band)
+		if x := CellOf(rc, exp, impl, p); OKCells(x) && !math.IsNaN(PhaseMS(x.Rec, phase)) {
+			pv, ov := PhaseMS(pr, paperPhase), PhaseMS(x.Rec, phase)
+			c.PaperFigure = fmt.Sprintf("%s at m = %d", MsText(pr, paperPhase), have[i])
+			v, band := RatioJudge(c.ID, pv, ov, LowerBetter, MsTextOf)
+			c.Ours = fmt.Sprintf("%s at m = %d (paper / ours %s; %s)", MsText(x.Rec, phase), have[i], Ratio(pv, ov), band)
 			c.Verdict = v
 			return c
 		}
 	}
 	p := dominationParams(have[0])
-	c.PaperFigure = fmt.Sprintf("%s at m = %d", msText(pc.Get(paperExp, paperImpl, p), paperPhase), have[0])
+	c.PaperFigure = fmt.Sprintf("%s at m = %d", MsText(pc.Get(paperExp, paperImpl, p), paperPhase), have[0])
 	// None of the paper's m ran: ours at the largest m that did, beside
 	// the paper's, is shown, not judged (another m, another machine).
-	ms := dominationRowsOf(ofExperiment(run, exp))
+	ms := dominationRowsOf(OfExperiment(run, exp))
 	for i := len(ms) - 1; i >= 0; i-- {
-		if x := cellOf(rc, exp, impl, dominationParams(ms[i])); okCells(x) && !math.IsNaN(PhaseMS(x.r, phase)) {
-			c.Ours = fmt.Sprintf("%s at m = %d, the largest that ran", msText(x.r, phase), ms[i])
+		if x := CellOf(rc, exp, impl, dominationParams(ms[i])); OKCells(x) && !math.IsNaN(PhaseMS(x.Rec, phase)) {
+			c.Ours = fmt.Sprintf("%s at m = %d, the largest that ran", MsText(x.Rec, phase), ms[i])
 			c.Verdict, c.Reason = NotComparable, fmt.Sprintf("the paper gives m = %d and up; ours at a smaller m", have[0])
 			return c
 		}
 	}
-	return c.notRun(cellOf(rc, exp, impl, p))
+	return c.NotRunFor(CellOf(rc, exp, impl, p))
 }
 
 // domSearchClaims are the paper's times of Algorithms 3, 4 and 5 (m = 12,
@@ -1390,28 +1390,28 @@ func domV4FasterClaim(run []bench.Record) Claim {
 		Text: fmt.Sprintf("Version 4 is slightly faster than version 3 (the cost of moving each pair of powers to the GPU for a difference of little computation). "+
 			"Ours: %s's and %s's totals at the largest m where both ran; reproduced when version 4's is the lower.", domV4, domV3)}
 	paper, _ := results.PaperRecords(exp)
-	pc, rc := IndexRecords(paper), IndexRecords(ofExperiment(run, exp))
+	pc, rc := IndexRecords(paper), IndexRecords(OfExperiment(run, exp))
 	pm := dominationRowsOf(paper)
 	c.PaperFigure = "—"
 	for i := len(pm) - 1; i >= 0; i-- {
 		p := dominationParams(pm[i])
 		v3, v4 := pc.Get(exp, domPaperVersions[2], p), pc.Get(exp, domPaperVersions[3], p)
 		if a, b := PhaseMS(v3, bench.TotalPhase), PhaseMS(v4, bench.TotalPhase); !math.IsNaN(a) && !math.IsNaN(b) {
-			c.PaperFigure = fmt.Sprintf("V4 %s, V3 %s at m = %d (V4 / V3 %s)", msText(v4, bench.TotalPhase), msText(v3, bench.TotalPhase), pm[i], Ratio(b, a))
+			c.PaperFigure = fmt.Sprintf("V4 %s, V3 %s at m = %d (V4 / V3 %s)", MsText(v4, bench.TotalPhase), MsText(v3, bench.TotalPhase), pm[i], Ratio(b, a))
 			break
 		}
 	}
-	ms := dominationRowsOf(ofExperiment(run, exp))
+	ms := dominationRowsOf(OfExperiment(run, exp))
 	for i := len(ms) - 1; i >= 0; i-- {
 		p := dominationParams(ms[i])
-		x3, x4 := cellOf(rc, exp, domV3, p), cellOf(rc, exp, domV4, p)
-		a, b := PhaseMS(x3.r, bench.TotalPhase), PhaseMS(x4.r, bench.TotalPhase)
-		if !okCells(x3, x4) || math.IsNaN(a) || math.IsNaN(b) {
+		x3, x4 := CellOf(rc, exp, domV3, p), CellOf(rc, exp, domV4, p)
+		a, b := PhaseMS(x3.Rec, bench.TotalPhase), PhaseMS(x4.Rec, bench.TotalPhase)
+		if !OKCells(x3, x4) || math.IsNaN(a) || math.IsNaN(b) {
 			continue
 		}
-		faster, note := compareWithin(c.ID, samplesOf(x4.r, bench.TotalPhase), samplesOf(x3.r, bench.TotalPhase))
-		c.Ours = fmt.Sprintf("V4 %s, V3 %s at m = %d (V4 / V3 %s; %s)", msText(x4.r, bench.TotalPhase), msText(x3.r, bench.TotalPhase), ms[i], Ratio(b, a), note)
-		c.Verdict = bySamples(faster, -1)
+		faster, note := CompareWithin(c.ID, SamplesOf(x4.Rec, bench.TotalPhase), SamplesOf(x3.Rec, bench.TotalPhase))
+		c.Ours = fmt.Sprintf("V4 %s, V3 %s at m = %d (V4 / V3 %s; %s)", MsText(x4.Rec, bench.TotalPhase), MsText(x3.Rec, bench.TotalPhase), ms[i], Ratio(b, a), note)
+		c.Verdict = BySamples(faster, -1)
 		return c
 	}
 	if len(ms) == 0 {
@@ -1419,7 +1419,7 @@ func domV4FasterClaim(run []bench.Record) Claim {
 		return c
 	}
 	p := dominationParams(ms[len(ms)-1])
-	return c.notRun(cellOf(rc, exp, domV3, p), cellOf(rc, exp, domV4, p))
+	return c.NotRunFor(CellOf(rc, exp, domV3, p), CellOf(rc, exp, domV4, p))
 }
 
 // dominationTable2Claims gives Table 2's GPU column: Algorithm 2 on the

@@ -30,18 +30,18 @@ func dominationTable2Plots(run []bench.Record) []report.Plot {
 	if len(own) == 0 {
 		return nil
 	}
-	pl := report.Plot{Name: "domination-table2", Title: plotTitle("Algorithm 2 (50 (min,+) powers of A(D_m)): time vs m, the paper's beside ours", dominationPaper.Source+", Table 2"),
+	pl := report.Plot{Name: "domination-table2", Title: PlotTitle("Algorithm 2 (50 (min,+) powers of A(D_m)): time vs m, the paper's beside ours", dominationPaper.Source+", Table 2"),
 		XLabel: "m (the grid's P_m side)", YLabel: "time (ms)", LogY: true,
 		Notes: append([]string{"paper (hollow markers): its Algorithm 2 running times on an EPYC 7642 (sequential, 48 OpenMP threads) and a V100; ours: total, the same span (see the table's notes)"},
-			availabilityNotes(own, exp, dominationAll...)...)}
-	appendSeries(&pl,
-		implSeries(domSeries("paper sequential (EPYC 7642)", pc, exp, "cpu/paper", "algorithm2", ms), "cpu/paper", true),
-		implSeries(domSeries("paper 48 threads (EPYC 7642)", pc, exp, "cpu/openmp", "algorithm2", ms), "cpu/openmp", true),
-		implSeries(domSeries("paper GPU (V100)", pc, exp, "cuda/paper", "algorithm2", ms), "cuda/paper", true))
+			AvailabilityNotes(own, exp, dominationAll...)...)}
+	AppendSeries(&pl,
+		ImplSeries(domSeries("paper sequential (EPYC 7642)", pc, exp, "cpu/paper", "algorithm2", ms), "cpu/paper", true),
+		ImplSeries(domSeries("paper 48 threads (EPYC 7642)", pc, exp, "cpu/openmp", "algorithm2", ms), "cpu/openmp", true),
+		ImplSeries(domSeries("paper GPU (V100)", pc, exp, "cuda/paper", "algorithm2", ms), "cuda/paper", true))
 	for _, im := range dominationAll {
-		appendSeries(&pl, domSeries(im, rc, exp, im, bench.TotalPhase, ms))
+		AppendSeries(&pl, domSeries(im, rc, exp, im, bench.TotalPhase, ms))
 	}
-	return plotsWithNotes(pl)
+	return PlotsWithNotes(pl)
 }
 
 // dominationTable5Plots draws Table 5: the total of Algorithms 2-5 against
@@ -53,31 +53,31 @@ func dominationTable5Plots(run []bench.Record) []report.Plot {
 	if len(own) == 0 {
 		return nil
 	}
-	pl := report.Plot{Name: "domination-table5", Title: plotTitle("Total of Algorithms 2-5 vs m, the paper's versions 1-4 beside ours", dominationPaper.Source+", Table 5"),
+	pl := report.Plot{Name: "domination-table5", Title: PlotTitle("Total of Algorithms 2-5 vs m, the paper's versions 1-4 beside ours", dominationPaper.Source+", Table 5"),
 		XLabel: "m (the grid's P_m side)", YLabel: "total time (ms)", LogY: true,
 		Notes: append([]string{"paper (hollow markers): its total running times, versions 1 sequential, 2 OpenMP (48 cores), 3 GPU, 4 GPU + OpenMP; ours (lines): the same versions, K = 50 powers, whole matrices, in the version's colour"},
-			availabilityNotes(own, exp, domVersions...)...)}
+			AvailabilityNotes(own, exp, domVersions...)...)}
 	what := []string{"V1 sequential", "V2 OpenMP", "V3 GPU", "V4 GPU + OpenMP"}
 	for k, im := range domPaperVersions {
-		appendSeries(&pl, implSeries(domSeries("paper "+what[k], pc, exp, im, bench.TotalPhase, ms), domVersions[k], true))
+		AppendSeries(&pl, ImplSeries(domSeries("paper "+what[k], pc, exp, im, bench.TotalPhase, ms), domVersions[k], true))
 	}
 	for k, im := range domVersions {
-		appendSeries(&pl, implSeries(domSeries(im+" ("+what[k][:2]+")", rc, exp, im, bench.TotalPhase, ms), im, false))
+		AppendSeries(&pl, ImplSeries(domSeries(im+" ("+what[k][:2]+")", rc, exp, im, bench.TotalPhase, ms), im, false))
 	}
 	// The products' totals to the first repetition (n0 + a), as Table 5's
 	// "to n0+a" columns, where they ran.
 	for _, im := range dominationAll {
-		if slices.ContainsFunc(own, func(r bench.Record) bool { return r.Impl == im && ran(&r) }) {
-			appendSeries(&pl, domSeries(im+" to n0+a", rc, exp, im, bench.TotalPhase, ms))
+		if slices.ContainsFunc(own, func(r bench.Record) bool { return r.Impl == im && Ran(&r) }) {
+			AppendSeries(&pl, domSeries(im+" to n0+a", rc, exp, im, bench.TotalPhase, ms))
 		}
 	}
-	return plotsWithNotes(pl)
+	return PlotsWithNotes(pl)
 }
 
 // domPlotRecords is what a 2-domination figure draws from: the run's
 // records of exp, indexed, the paper's, indexed, and the m of either.
 func domPlotRecords(run []bench.Record, exp string) (own []bench.Record, rc, pc Cells, ms []int) {
 	paper, _ := results.PaperRecords(exp)
-	own = ofExperiment(run, exp)
+	own = OfExperiment(run, exp)
 	return own, IndexRecords(own), IndexRecords(paper), dominationRowsOf(own, paper)
 }

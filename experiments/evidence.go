@@ -408,8 +408,8 @@ func uCounts(n1, n2 int) []float64 {
 	return prev[n2]
 }
 
-// samplesOf is a record's timed samples of a phase (nil when none).
-func samplesOf(r *bench.Record, phase string) []float64 {
+// SamplesOf is a record's timed samples of a phase (nil when none).
+func SamplesOf(r *bench.Record, phase string) []float64 {
 	if r == nil {
 		return nil
 	}

@@ -53,10 +53,10 @@ type unavailableError struct{ err error }
 func (e *unavailableError) Error() string   { return e.err.Error() }
 func (e *unavailableError) Unwrap() []error { return []error{ErrUnavailable, e.err} }
 
-// markUnavailable turns a GPU backend's "no driver or no device" error
+// MarkUnavailable turns a GPU backend's "no driver or no device" error
 // (impls.ErrUnavailable) into one that also matches ErrUnavailable, its
 // message unchanged; other errors pass unchanged.
-func markUnavailable(err error) error {
+func MarkUnavailable(err error) error {
 	if err != nil && errors.Is(err, impls.ErrUnavailable) && !errors.Is(err, ErrUnavailable) {
 		return &unavailableError{err}
 	}
@@ -73,7 +73,7 @@ func markUnavailable(err error) error {
 // The message says each thing once: the implementation, then the driver's
 // reason ("cuda/fast: CUDA unavailable: cannot load the CUDA driver library:
 // libcuda.so.1: cannot open shared object file: ...").
-func Available(impl string) error { return markUnavailable(impls.Available(impl)) }
+func Available(impl string) error { return MarkUnavailable(impls.Available(impl)) }
 
 // UnavailableNote is the line a table shows for an implementation recorded
 // unavailable with message msg, saying each thing once: "cuda/fast: CUDA
@@ -265,6 +265,9 @@ func Register(e *Experiment) {
 	}
 	registry[e.Name] = e
 }
+
+// ByName is the registered experiment of that name, or nil.
+func ByName(name string) *Experiment { return registry[name] }
 
 // All returns every experiment sorted by name.
 func All() []*Experiment {

@@ -109,7 +109,7 @@ func hungarianCase(n int, rangeLabel string, opt Options, impls []string) Case {
 			need := uint64(n) * uint64(n) * 20
 			opt.Shared.MakeRoom(need)
 			if avail := bench.AvailableMemory(); avail > 0 && need > avail {
-				return nil, fmt.Errorf("n=%d needs about %.1f GiB, only %.1f GiB available", n, gib(need), gib(avail))
+				return nil, fmt.Errorf("n=%d needs about %.1f GiB, only %.1f GiB available", n, GiB(need), GiB(avail))
 			}
 			// The costs, their digest and their certified optimum: once per
 			// run for every experiment on this instance (shared_instances.go).
@@ -397,7 +397,7 @@ func hungarianRelTable(run []bench.Record, exp string) []report.Table {
 // algorithm, against n (fig4) or the range factor (fig5), and the absolute
 // times.
 func hungarianRelPlots(run []bench.Record, exp string) []report.Plot {
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
@@ -413,9 +413,9 @@ func hungarianRelPlots(run []bench.Record, exp string) []report.Plot {
 	if exp == "hungarian/fig5" {
 		what, fig = "CPU algorithms vs the cost range", hungarianPaper.Source+", Fig. 5"
 	}
-	rel := report.Plot{Name: stem, Title: plotTitle(what+": total time relative to the O(n^4) Hungarian (cpu/paper)", fig), XLabel: xLabel,
+	rel := report.Plot{Name: stem, Title: PlotTitle(what+": total time relative to the O(n^4) Hungarian (cpu/paper)", fig), XLabel: xLabel,
 		YLabel: "total time / cpu/paper's total time", LogX: true, LogY: true}
-	abs := report.Plot{Name: stem + "-ms", Title: plotTitle(what+": total time", fig), XLabel: xLabel, YLabel: "total time (ms)", LogX: true, LogY: true}
+	abs := report.Plot{Name: stem + "-ms", Title: PlotTitle(what+": total time", fig), XLabel: xLabel, YLabel: "total time (ms)", LogX: true, LogY: true}
 	cells := hungarianCells(own)
 	for _, impl := range hungarianCPU {
 		r, a := report.Series{Name: impl, Impl: impl}, report.Series{Name: impl, Impl: impl}
@@ -437,7 +437,7 @@ func hungarianRelPlots(run []bench.Record, exp string) []report.Plot {
 			abs.Series = append(abs.Series, a)
 		}
 	}
-	rel.Notes = availabilityNotes(own, exp, hungarianCPU...)
+	rel.Notes = AvailabilityNotes(own, exp, hungarianCPU...)
 	abs.Notes = rel.Notes
 	return []report.Plot{rel, abs}
 }
@@ -457,9 +457,9 @@ func hungarianTable1Plots(run []bench.Record) []report.Plot {
 	}
 	paper, _ := results.PaperRecords(exp)
 	pc, rc := IndexRecords(paper), IndexRecords(own)
-	times := report.Plot{Name: "hungarian-table1", Title: plotTitle("CPU total time vs matrix size, per cost range", hungarianPaper.Source+", Table 1 and Fig. 8"),
+	times := report.Plot{Name: "hungarian-table1", Title: PlotTitle("CPU total time vs matrix size, per cost range", hungarianPaper.Source+", Table 1 and Fig. 8"),
 		XLabel: "matrix size n", YLabel: "total time (ms)", LogX: true, LogY: true,
-		Notes: availabilityNotes(own, exp, append([]string{"cpu/paper", "cpu/jv"}, hungarianTable1GPU...)...)}
+		Notes: AvailabilityNotes(own, exp, append([]string{"cpu/paper", "cpu/jv"}, hungarianTable1GPU...)...)}
 	cells := hungarianCells(own, paper)
 	add := func(name string, idx Cells, impl, r string, paper bool) {
 		s := report.Series{Name: name, Impl: impl, Group: "cost range " + r, Paper: paper}
@@ -486,14 +486,14 @@ func hungarianTable1Plots(run []bench.Record) []report.Plot {
 	for _, s := range times.Series {
 		if strings.HasPrefix(s.Impl, "cuda/") {
 			// a GPU ran: its totals beside the CPU's
-			times.Title = plotTitle("CPU and GPU total time vs matrix size, per cost range", hungarianPaper.Source+", Table 1 and Fig. 8 (GPU: Fig. 7)")
+			times.Title = PlotTitle("CPU and GPU total time vs matrix size, per cost range", hungarianPaper.Source+", Table 1 and Fig. 8 (GPU: Fig. 7)")
 			times.Notes = append(times.Notes, "GPU total: the cost matrix already in device memory, the answer left there (host clock)")
 			break
 		}
 	}
 	out := []report.Plot{times}
 	for _, r := range lapcost.PaperRanges {
-		pl := report.Plot{Name: "hungarian-table1-steps-" + r, Title: plotTitle("cpu/paper's steps, share of their summed time, cost range "+r, hungarianPaper.Source+", CPU counterpart of Figs. 10-12"),
+		pl := report.Plot{Name: "hungarian-table1-steps-" + r, Title: PlotTitle("cpu/paper's steps, share of their summed time, cost range "+r, hungarianPaper.Source+", CPU counterpart of Figs. 10-12"),
 			XLabel: "matrix size n", YLabel: "share of the summed step times"}
 		if pl, ok := stepSharePlot(pl, rc, exp, "cpu/paper", r, cells); ok {
 			out = append(out, pl)
@@ -546,36 +546,36 @@ func hungarianRelClaims(run []bench.Record, exp string) []Claim {
 		pick = func(hc hungarianCell) bool { return hc.r == "0.1n" }
 	}
 	cells := hungarianCells(own)
-	var missing []claimCell
+	var missing []ClaimCell
 	for i := len(cells) - 1; i >= 0; i-- {
 		hc := cells[i]
 		if !pick(hc) {
 			continue
 		}
 		p := hungarianParams(hc.n, hc.r)
-		base := cellOf(rc, exp, "cpu/paper", p)
+		base := CellOf(rc, exp, "cpu/paper", p)
 		missing = append(missing, base)
-		if !okCells(base) {
+		if !OKCells(base) {
 			continue
 		}
 		// cpu/paper against its strongest rival: the fastest other.
 		var rival *bench.Record
 		for _, impl := range hungarianCPU[1:] {
-			if x := cellOf(rc, exp, impl, p); okCells(x) && (rival == nil || hungarianMS(x.r) < hungarianMS(rival)) {
-				rival = x.r
+			if x := CellOf(rc, exp, impl, p); OKCells(x) && (rival == nil || hungarianMS(x.Rec) < hungarianMS(rival)) {
+				rival = x.Rec
 			}
 		}
 		if rival == nil {
 			continue
 		}
-		faster, note := compareWithin(c.ID, samplesOf(base.r, bench.TotalPhase), samplesOf(rival, bench.TotalPhase))
+		faster, note := CompareWithin(c.ID, SamplesOf(base.Rec, bench.TotalPhase), SamplesOf(rival, bench.TotalPhase))
 		c.Ours = fmt.Sprintf("at n = %d, range %s: the fastest other, %s, takes %s of cpu/paper's time (%s)", hc.n, hc.r, rival.Impl,
-			Ratio(hungarianMS(rival), hungarianMS(base.r)), note)
-		c.Verdict = bySamples(faster, -1)
+			Ratio(hungarianMS(rival), hungarianMS(base.Rec)), note)
+		c.Verdict = BySamples(faster, -1)
 		return []Claim{c}
 	}
 	if len(missing) == 0 {
-		missing = []claimCell{{nil, "cpu/paper", nil}}
+		missing = []ClaimCell{{nil, "cpu/paper", nil}}
 	}
-	return []Claim{c.notRun(missing...)}
+	return []Claim{c.NotRunFor(missing...)}
 }

@@ -61,7 +61,7 @@ func hungarianBatchCase(n int, rangeLabel string, count int, opt Options) Case {
 		Setup: func(ctx context.Context) (*Instance, error) {
 			need := uint64(count) * uint64(n) * uint64(n) * 8 * 2 // int64 costs, and the results and int32 staging
 			if avail := bench.AvailableMemory(); avail > 0 && need > avail {
-				return nil, fmt.Errorf("%d problems of n=%d need about %.1f GiB, only %.1f GiB available", count, n, gib(need), gib(avail))
+				return nil, fmt.Errorf("%d problems of n=%d need about %.1f GiB, only %.1f GiB available", count, n, GiB(need), GiB(avail))
 			}
 			rng, err := lapcost.Range(rangeLabel, n)
 			if err != nil {
@@ -112,7 +112,7 @@ func hungarianBatchCase(n int, rangeLabel string, count int, opt Options) Case {
 						return nil, fmt.Errorf("%w: implementation %s has no batch solver", ErrUnavailable, impl)
 					}
 					out, err := im.SolveBatch(ctx, b, opt.Threads, rec)
-					return out, markUnavailable(err)
+					return out, MarkUnavailable(err)
 				},
 				Check: func(_ string, out any) bench.Check {
 					res, _ := out.(*lap.BatchOutput)
@@ -195,7 +195,7 @@ func hungarianBatchTable(run []bench.Record) []report.Table {
 		return nil
 	}
 	var peers []bench.Record
-	for _, r := range ofExperiment(run, hungarianBatchExp) {
+	for _, r := range OfExperiment(run, hungarianBatchExp) {
 		if r.Impl == PeerHyLACStream {
 			peers = append(peers, r)
 		}

@@ -30,7 +30,7 @@ func runHungarian(ctx context.Context, impl string, m *lap.Matrix, rec *bench.Re
 		return nil, fmt.Errorf("%w: implementation %s is not built into this binary", ErrUnavailable, impl)
 	}
 	res, err := im.Solve(ctx, m, rec)
-	return res, markUnavailable(err)
+	return res, MarkUnavailable(err)
 }
 
 // hungarianDerived are the experiments rendered from hungarian/table1's
@@ -56,7 +56,7 @@ func hungarianView(run []bench.Record, exp string) []bench.Record {
 // (not a peer's).
 func hungarianOwn(run []bench.Record, exp string) []bench.Record {
 	var out []bench.Record
-	for _, r := range ofExperiment(run, exp) {
+	for _, r := range OfExperiment(run, exp) {
 		if !strings.HasPrefix(r.Impl, hungarianPeerPrefix) {
 			out = append(out, r)
 		}
@@ -213,10 +213,10 @@ func registerHungarianCUDA() {
 func hungarianDerivedTables(run []bench.Record) []report.Table {
 	var out []report.Table
 	for _, name := range hungarianDerived {
-		if len(ofExperiment(run, name)) > 0 {
+		if len(OfExperiment(run, name)) > 0 {
 			continue
 		}
-		out = append(out, registry[name].Tables(run)...)
+		out = append(out, ByName(name).Tables(run)...)
 	}
 	return out
 }
@@ -225,10 +225,10 @@ func hungarianDerivedTables(run []bench.Record) []report.Table {
 func hungarianDerivedPlots(run []bench.Record) []report.Plot {
 	var out []report.Plot
 	for _, name := range hungarianDerived {
-		if len(ofExperiment(run, name)) > 0 {
+		if len(OfExperiment(run, name)) > 0 {
 			continue
 		}
-		out = append(out, registry[name].Plots(run)...)
+		out = append(out, ByName(name).Plots(run)...)
 	}
 	return out
 }
@@ -419,14 +419,6 @@ func hungarianSeries(name string, cells []hungarianCell, r string, val func(p be
 	return s
 }
 
-func appendSeries(p *report.Plot, ss ...report.Series) {
-	for _, s := range ss {
-		if len(s.X) > 0 {
-			p.Series = append(p.Series, s)
-		}
-	}
-}
-
 // hungarianCUDAPlots draws Fig. 7: CUDA run times vs n per range, the
 // paper's GTX 970 beside cuda/paper and cuda/fast.
 func hungarianCUDAPlots(own []bench.Record) []report.Plot {
@@ -437,17 +429,17 @@ func hungarianCUDAPlots(own []bench.Record) []report.Plot {
 	gtx, _ := results.PaperRecords("hungarian/table1")
 	gc, rc := IndexRecords(gtx), IndexRecords(own)
 	cells := hungarianCells(own)
-	pl := report.Plot{Name: "hungarian-fig7", Title: plotTitle("CUDA total time vs matrix size, per cost range", hungarianPaper.Source+", Fig. 7"), XLabel: "matrix size n",
+	pl := report.Plot{Name: "hungarian-fig7", Title: PlotTitle("CUDA total time vs matrix size, per cost range", hungarianPaper.Source+", Fig. 7"), XLabel: "matrix size n",
 		YLabel: "total time (ms)", LogX: true, LogY: true,
 		Notes: append([]string{"total: the cost matrix already in device memory, the answer left there (host clock)"},
-			availabilityNotes(own, exp, "cuda/paper", "cuda/fast")...)}
+			AvailabilityNotes(own, exp, "cuda/paper", "cuda/fast")...)}
 	for _, r := range lapcost.PaperRanges {
-		appendSeries(&pl,
-			implSeries(hungarianSeries("paper's GTX 970 (its CUDA code)", cells, r, func(p bench.Params) float64 { return PhaseMS(gc.Get("hungarian/table1", "cuda/paper", p), "total") }), "cuda/paper", true),
-			implSeries(hungarianSeries("cuda/paper (its port)", cells, r, func(p bench.Params) float64 { return hungarianMS(rc.Get(exp, "cuda/paper", p)) }), "cuda/paper", false),
-			implSeries(hungarianSeries("cuda/fast", cells, r, func(p bench.Params) float64 { return hungarianMS(rc.Get(exp, "cuda/fast", p)) }), "cuda/fast", false))
+		AppendSeries(&pl,
+			ImplSeries(hungarianSeries("paper's GTX 970 (its CUDA code)", cells, r, func(p bench.Params) float64 { return PhaseMS(gc.Get("hungarian/table1", "cuda/paper", p), "total") }), "cuda/paper", true),
+			ImplSeries(hungarianSeries("cuda/paper (its port)", cells, r, func(p bench.Params) float64 { return hungarianMS(rc.Get(exp, "cuda/paper", p)) }), "cuda/paper", false),
+			ImplSeries(hungarianSeries("cuda/fast", cells, r, func(p bench.Params) float64 { return hungarianMS(rc.Get(exp, "cuda/fast", p)) }), "cuda/fast", false))
 	}
-	return plotsWithNotes(pl)
+	return PlotsWithNotes(pl)
 }
 
 // hungarianSpeedupPlots draws Fig. 9: CPU / CUDA speedup vs n per range.
@@ -459,17 +451,17 @@ func hungarianSpeedupPlots(own []bench.Record) []report.Plot {
 	paper, _ := results.PaperRecords("hungarian/table2")
 	pc, rc := IndexRecords(paper), IndexRecords(own)
 	cells := hungarianCells(own)
-	pl := report.Plot{Name: "hungarian-fig9", Title: plotTitle("speedup of CUDA over CPU (CPU total time / CUDA total time), per cost range", hungarianPaper.Source+", Fig. 9"),
+	pl := report.Plot{Name: "hungarian-fig9", Title: PlotTitle("speedup of CUDA over CPU (CPU total time / CUDA total time), per cost range", hungarianPaper.Source+", Fig. 9"),
 		XLabel: "matrix size n", YLabel: "speedup (x)", LogX: true, LogY: true,
-		Notes: availabilityNotes(own, exp, "cpu/paper", "cpu/jv", "cuda/paper", "cuda/fast")}
+		Notes: AvailabilityNotes(own, exp, "cpu/paper", "cpu/jv", "cuda/paper", "cuda/fast")}
 	ratio := func(cpu, gpu string) func(p bench.Params) float64 {
 		return func(p bench.Params) float64 {
 			return hungarianMS(rc.Get(exp, cpu, p)) / hungarianMS(rc.Get(exp, gpu, p))
 		}
 	}
 	for _, r := range lapcost.PaperRanges {
-		appendSeries(&pl,
-			implSeries(hungarianSeries("paper's GTX 970 over i7-6700K", cells, r, func(p bench.Params) float64 {
+		AppendSeries(&pl,
+			ImplSeries(hungarianSeries("paper's GTX 970 over i7-6700K", cells, r, func(p bench.Params) float64 {
 				if rec := pc.Get("hungarian/table2", "cuda/paper", p); rec != nil {
 					if v, ok := rec.Metrics["speedup"]; ok {
 						return v
@@ -477,10 +469,10 @@ func hungarianSpeedupPlots(own []bench.Record) []report.Plot {
 				}
 				return math.NaN()
 			}), "cuda/paper", true),
-			implSeries(hungarianSeries("cpu/paper / cuda/paper", cells, r, ratio("cpu/paper", "cuda/paper")), "cuda/paper", false),
-			implSeries(hungarianSeries("cpu/jv / cuda/fast", cells, r, ratio("cpu/jv", "cuda/fast")), "cuda/fast", false))
+			ImplSeries(hungarianSeries("cpu/paper / cuda/paper", cells, r, ratio("cpu/paper", "cuda/paper")), "cuda/paper", false),
+			ImplSeries(hungarianSeries("cpu/jv / cuda/fast", cells, r, ratio("cpu/jv", "cuda/fast")), "cuda/fast", false))
 	}
-	return plotsWithNotes(pl)
+	return PlotsWithNotes(pl)
 }
 
 // hungarianStepPlots draws Figs. 10-12: cuda/paper's relative step times
@@ -494,7 +486,7 @@ func hungarianStepPlots(own []bench.Record) []report.Plot {
 	cells := hungarianCells(own)
 	var out []report.Plot
 	for k, r := range lapcost.PaperRanges {
-		pl := report.Plot{Name: "hungarian-fig" + strconv.Itoa(10+k), Title: plotTitle("cuda/paper's steps, share of their summed device time, cost range "+r, hungarianPaper.Source+", Fig. "+strconv.Itoa(10+k)),
+		pl := report.Plot{Name: "hungarian-fig" + strconv.Itoa(10+k), Title: PlotTitle("cuda/paper's steps, share of their summed device time, cost range "+r, hungarianPaper.Source+", Fig. "+strconv.Itoa(10+k)),
 			XLabel: "matrix size n", YLabel: "share of the summed device step times"}
 		if pl, ok := stepSharePlot(pl, rc, exp, "cuda/paper", r, cells); ok {
 			out = append(out, pl)
@@ -511,15 +503,15 @@ func hungarianFig6Plots(own []bench.Record) []report.Plot {
 	exp := own[0].Experiment
 	rc := IndexRecords(own)
 	cells := hungarianCells(own)
-	pl := report.Plot{Name: "hungarian-fig6", Title: plotTitle("CUDA O(n^3) Hungarian's total time / CUDA O(n^4) Hungarian's, per cost range", hungarianPaper.Source+", Fig. 6"), XLabel: "matrix size n",
-		Notes:  availabilityNotes(own, exp, "cuda/hungarian-n3", "cuda/paper"),
+	pl := report.Plot{Name: "hungarian-fig6", Title: PlotTitle("CUDA O(n^3) Hungarian's total time / CUDA O(n^4) Hungarian's, per cost range", hungarianPaper.Source+", Fig. 6"), XLabel: "matrix size n",
+		Notes:  AvailabilityNotes(own, exp, "cuda/hungarian-n3", "cuda/paper"),
 		YLabel: "time / cuda/paper time", LogX: true, LogY: true}
 	for _, r := range lapcost.PaperRanges {
-		appendSeries(&pl, implSeries(hungarianSeries("cuda/hungarian-n3 / cuda/paper", cells, r, func(p bench.Params) float64 {
+		AppendSeries(&pl, ImplSeries(hungarianSeries("cuda/hungarian-n3 / cuda/paper", cells, r, func(p bench.Params) float64 {
 			return hungarianMS(rc.Get(exp, "cuda/hungarian-n3", p)) / hungarianMS(rc.Get(exp, "cuda/paper", p))
 		}), "cuda/hungarian-n3", false))
 	}
-	return plotsWithNotes(pl)
+	return PlotsWithNotes(pl)
 }
 
 // hungarianTable2Claims gives Table 2's speedups, CPU O(n^4) total / CUDA
@@ -534,7 +526,7 @@ func hungarianTable2Claims(run []bench.Record) []Claim {
 	var out []Claim
 	for _, r := range lapcost.PaperRanges {
 		c := Claim{ID: exp + "#speedup-" + r, Where: "Table 2",
-			Text: fmt.Sprintf("The speedup CPU / CUDA of the paper's O(n^4) algorithm at range %s: ours is cpu/paper / cuda/paper at the largest n where both ran. %s", r, ratioRule(higherBetter))}
+			Text: fmt.Sprintf("The speedup CPU / CUDA of the paper's O(n^4) algorithm at range %s: ours is cpu/paper / cuda/paper at the largest n where both ran. %s", r, RatioRule(HigherBetter))}
 		var last hungarianCell
 		found := false
 		for _, hc := range cells {
@@ -543,7 +535,7 @@ func hungarianTable2Claims(run []bench.Record) []Claim {
 			}
 			last = hc
 			p := hungarianParams(hc.n, r)
-			if okCells(cellOf(rc, exp, "cpu/paper", p), cellOf(rc, exp, "cuda/paper", p)) {
+			if OKCells(CellOf(rc, exp, "cpu/paper", p), CellOf(rc, exp, "cuda/paper", p)) {
 				found = true
 				break
 			}
@@ -551,7 +543,7 @@ func hungarianTable2Claims(run []bench.Record) []Claim {
 		for i := len(cells) - 1; i >= 0 && found; i-- {
 			hc := cells[i]
 			p := hungarianParams(hc.n, r)
-			if hc.r == r && okCells(cellOf(rc, exp, "cpu/paper", p), cellOf(rc, exp, "cuda/paper", p)) {
+			if hc.r == r && OKCells(CellOf(rc, exp, "cpu/paper", p), CellOf(rc, exp, "cuda/paper", p)) {
 				last = hc
 				break
 			}
@@ -565,11 +557,11 @@ func hungarianTable2Claims(run []bench.Record) []Claim {
 		}
 		c.PaperFigure = fmt.Sprintf("%s at n = %d", Ratio(ps, 1), last.n)
 		if !found {
-			out = append(out, c.notRun(cellOf(rc, exp, "cpu/paper", p), cellOf(rc, exp, "cuda/paper", p)))
+			out = append(out, c.NotRunFor(CellOf(rc, exp, "cpu/paper", p), CellOf(rc, exp, "cuda/paper", p)))
 			continue
 		}
 		ours := hungarianMS(rc.Get(exp, "cpu/paper", p)) / hungarianMS(rc.Get(exp, "cuda/paper", p))
-		v, band := ratioJudge(c.ID, ps, ours, higherBetter, ratioText)
+		v, band := RatioJudge(c.ID, ps, ours, HigherBetter, RatioText)
 		c.Ours, c.Verdict = fmt.Sprintf("%s at n = %d, %s", report.FormatRatio(ours), last.n, band), v
 		out = append(out, c)
 	}
@@ -580,32 +572,32 @@ func hungarianTable2Claims(run []bench.Record) []Claim {
 // faster than the O(n^3) one "by a factor of more than about two".
 func hungarianFig6Claims(run []bench.Record) []Claim {
 	const exp = "hungarian/fig6"
-	about := paperValue(exp + "#n4-over-n3") // results/paper/claims.json
-	floor := tolLow(exp + "#n4-over-n3")     // "more than about": the catalogue's reading of it
+	about := PaperValue(exp + "#n4-over-n3") // results/paper/claims.json
+	floor := TolLow(exp + "#n4-over-n3")     // "more than about": the catalogue's reading of it
 	own := hungarianView(run, exp)
 	rc := IndexRecords(own)
 	c := Claim{ID: exp + "#n4-over-n3", Where: "Fig. 6",
 		Text:        fmt.Sprintf("The O(n^4) CUDA Hungarian is faster than the O(n^3) CUDA one by more than about %g: ours is the smallest cuda/hungarian-n3 / cuda/paper over the cells where both ran. Reproduced when it is at least %g.", about, floor),
-		PaperFigure: paperFigure(exp + "#n4-over-n3")}
+		PaperFigure: CatalogueFigure(exp + "#n4-over-n3")}
 	least, where, count := math.Inf(1), "", 0
-	var cells []claimCell
+	var cells []ClaimCell
 	for _, hc := range hungarianCells(own) {
 		p := hungarianParams(hc.n, hc.r)
-		a, b := cellOf(rc, exp, "cuda/paper", p), cellOf(rc, exp, "cuda/hungarian-n3", p)
+		a, b := CellOf(rc, exp, "cuda/paper", p), CellOf(rc, exp, "cuda/hungarian-n3", p)
 		cells = append(cells, a, b)
-		if !okCells(a, b) {
+		if !OKCells(a, b) {
 			continue
 		}
 		count++
-		if v := hungarianMS(b.r) / hungarianMS(a.r); v < least {
+		if v := hungarianMS(b.Rec) / hungarianMS(a.Rec); v < least {
 			least, where = v, p.String()
 		}
 	}
 	if count == 0 {
 		if len(cells) == 0 {
-			cells = []claimCell{{nil, "cuda/paper", nil}}
+			cells = []ClaimCell{{nil, "cuda/paper", nil}}
 		}
-		return []Claim{c.notRun(cells...)}
+		return []Claim{c.NotRunFor(cells...)}
 	}
 	c.Ours = fmt.Sprintf("%s at %s (least of %d cells)", report.FormatRatio(least), where, count)
 	c.Verdict = NotReproduced

@@ -82,7 +82,7 @@ func kleeneCase(n int, intWeights bool, opt Options, implNames []string) Case {
 			need := kleene.MemoryBytes(n)
 			opt.Shared.MakeRoom(need)
 			if avail := bench.AvailableMemory(); avail > 0 && need > avail {
-				return nil, fmt.Errorf("n=%d needs about %.1f GiB, only %.1f GiB available", n, gib(need), gib(avail))
+				return nil, fmt.Errorf("n=%d needs about %.1f GiB, only %.1f GiB available", n, GiB(need), GiB(avail))
 			}
 			// X, its digest and its reference closure: once per run for
 			// Tables 2 and 3 (shared_instances.go).
@@ -116,7 +116,7 @@ func kleeneCase(n int, intWeights bool, opt Options, implNames []string) Case {
 					latest = nil
 					w, err := im.Run(ctx, x, kopt, rec)
 					latest, latestBy = w, im
-					return w, markUnavailable(err)
+					return w, MarkUnavailable(err)
 				},
 				Check: func(_ string, out any) bench.Check {
 					w, _ := out.(*maxplus.Matrix)
@@ -132,8 +132,6 @@ func kleeneCase(n int, intWeights bool, opt Options, implNames []string) Case {
 		},
 	}
 }
-
-func gib(b uint64) float64 { return float64(b) / (1 << 30) }
 
 // registerKleene registers the paper and its experiments.
 func registerKleene() {
@@ -196,27 +194,16 @@ func kleeneParams(n int) bench.Params {
 	return bench.Params{{Name: "n", Value: strconv.Itoa(n)}, {Name: "weights", Value: "normal"}}
 }
 
-// ofExperiment keeps the records of one experiment.
-func ofExperiment(recs []bench.Record, exp string) []bench.Record {
-	var out []bench.Record
-	for _, r := range recs {
-		if r.Experiment == exp {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 func arcsText(r *bench.Record) string {
 	if r == nil || r.Metrics == nil {
 		return "—"
 	}
-	return formatCount(r.Metrics["arcs"])
+	return FormatCount(r.Metrics["arcs"])
 }
 
 func kleeneTable2(run []bench.Record) []report.Table {
 	const exp = "kleene/table2"
-	own, rc, pc := besidePaper(run, exp)
+	own, rc, pc := BesidePaper(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
@@ -254,7 +241,7 @@ func kleeneTable2(run []bench.Record) []report.Table {
 
 func kleeneTable3(run []bench.Record) []report.Table {
 	const exp = "kleene/table3"
-	own, rc, pc := besidePaper(run, exp)
+	own, rc, pc := BesidePaper(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
@@ -272,7 +259,7 @@ func kleeneTable3(run []bench.Record) []report.Table {
 		pr := pc.Get(exp, "cuda/paper", p)
 		cp, cf := rc.Get(exp, "cuda/paper", p), rc.Get(exp, "cuda/fast", p)
 		for _, ph := range kleenePhases {
-			if !ran(cp) && !ran(cf) && ph.name != "total" {
+			if !Ran(cp) && !Ran(cf) && ph.name != "total" {
 				continue // neither GPU implementation ran: the total row says why
 			}
 			phases.Rows = append(phases.Rows, []string{strconv.Itoa(n), ph.label, CellText(pr, ph.name), CellText(cp, ph.name), CellText(cf, ph.name),
@@ -295,9 +282,9 @@ func kleeneTable3(run []bench.Record) []report.Table {
 		cp, cf, pr := rc.Get(exp, "cuda/paper", p), rc.Get(exp, "cuda/fast", p), pc.Get(exp, "cuda/paper", p)
 		speed.Notes = append(speed.Notes,
 			fmt.Sprintf("At n=%d: cuda/fast update W = %s (target at n=4000 on an H100: within 3 ms); cuda/paper total / cuda/fast total = %s (target: at least 20x).",
-				n, msText(cf, "update_w"), Ratio(PhaseMS(cp, "total"), PhaseMS(cf, "total"))),
+				n, MsText(cf, "update_w"), Ratio(PhaseMS(cp, "total"), PhaseMS(cf, "total"))),
 			fmt.Sprintf("At n=%d: cuda/paper update W = %s beside the paper's %s on the Tesla C2075.",
-				n, msText(cp, "update_w"), msText(pr, "update_w")))
+				n, MsText(cp, "update_w"), MsText(pr, "update_w")))
 	}
 	phases.Notes = append(phases.Notes, kleeneTotalNote)
 	speed.Notes = append(speed.Notes, kleeneTotalNote)
@@ -310,7 +297,7 @@ func kleeneTable3(run []bench.Record) []report.Table {
 // implementations beside the paper's Xeon, table3 the CUDA ones beside its
 // Tesla C2075.
 func kleenePlots(run []bench.Record, exp string) []report.Plot {
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
@@ -318,13 +305,13 @@ func kleenePlots(run []bench.Record, exp string) []report.Plot {
 	if exp == "kleene/table3" {
 		impls, what, table = []string{"cuda/paper", "cuda/fast"}, "CUDA", "Table 3"
 	}
-	notes := availabilityNotes(own, exp, impls...)
+	notes := AvailabilityNotes(own, exp, impls...)
 	var out []report.Plot
 	for _, phase := range []string{"update_w", "total"} {
 		label := map[string]string{"update_w": "the update-W step's time", "total": "total time"}[phase]
 		pl := report.Plot{
 			Name:   "kleene-" + exp[len("kleene/"):] + "-" + phase,
-			Title:  plotTitle(fmt.Sprintf("%s Kleene star of a random DAG: %s vs nodes", what, label), kleenePaper.Source+", "+table),
+			Title:  PlotTitle(fmt.Sprintf("%s Kleene star of a random DAG: %s vs nodes", what, label), kleenePaper.Source+", "+table),
 			XLabel: "nodes n", YLabel: label + " (ms)", LogX: true, LogY: true,
 			Notes: notes,
 		}
@@ -346,7 +333,7 @@ func kleenePlots(run []bench.Record, exp string) []report.Plot {
 		for _, impl := range impls {
 			addSeries(impl, own, impl, false)
 		}
-		out = append(out, plotsWithNotes(pl)...)
+		out = append(out, PlotsWithNotes(pl)...)
 	}
 	return out
 }
@@ -356,10 +343,10 @@ func kleenePlots(run []bench.Record, exp string) []report.Plot {
 // and the update being O(m·n).
 func kleeneTable2Claims(run []bench.Record) []Claim {
 	const exp = "kleene/table2"
-	own, rc, pc := besidePaper(run, exp)
-	fold := paperValue("kleene/table2#growth") // results/paper/claims.json
+	own, rc, pc := BesidePaper(run, exp)
+	fold := PaperValue("kleene/table2#growth") // results/paper/claims.json
 	c := Claim{ID: "kleene/table2#growth", Where: "Table 2, section 5",
-		Text: fmt.Sprintf("Update W's time grows about %g-fold when n doubles (O(m·n), m ≈ n²/4): ours is cpu/paper's (the paper's algorithm) update W at the largest n over n/2. ", fold) + ratioRule(neither)}
+		Text: fmt.Sprintf("Update W's time grows about %g-fold when n doubles (O(m·n), m ≈ n²/4): ours is cpu/paper's (the paper's algorithm) update W at the largest n over n/2. ", fold) + RatioRule(Neither)}
 	growth := func(cells Cells, impl string, ns []int) (float64, int) {
 		for i := len(ns) - 1; i >= 0; i-- {
 			n := ns[i]
@@ -379,7 +366,7 @@ func kleeneTable2Claims(run []bench.Record) []Claim {
 		c.PaperFigure += fmt.Sprintf(" (Table 2: %s from n = %d to %d)", report.FormatRatio(g), n/2, n)
 	}
 	if g, n := growth(rc, "cpu/paper", kleeneRows(own)); n > 0 {
-		v, band := ratioJudge(c.ID, fold, g, neither, ratioText)
+		v, band := RatioJudge(c.ID, fold, g, Neither, RatioText)
 		c.Ours, c.Verdict = fmt.Sprintf("%s (n = %d to %d), %s", report.FormatRatio(g), n/2, n, band), v
 		return []Claim{c}
 	}
@@ -388,30 +375,30 @@ func kleeneTable2Claims(run []bench.Record) []Claim {
 		ns = []int{2000, 4000}
 	}
 	n := ns[len(ns)-1]
-	return []Claim{c.notRun(cellOf(rc, exp, "cpu/paper", kleeneParams(n/2)), cellOf(rc, exp, "cpu/paper", kleeneParams(n)))}
+	return []Claim{c.NotRunFor(CellOf(rc, exp, "cpu/paper", kleeneParams(n/2)), CellOf(rc, exp, "cpu/paper", kleeneParams(n)))}
 }
 
 // kleeneTable3Claims gives Table 3's speedup at n = 4000 and the paper's
 // "the results using the GPU matched those using the CPU exactly".
 func kleeneTable3Claims(run []bench.Record) []Claim {
 	const exp = "kleene/table3"
-	own, rc, pc := besidePaper(run, exp)
+	own, rc, pc := BesidePaper(run, exp)
 	const n = 4000
 	p := kleeneParams(n)
 	speed := Claim{ID: "kleene/table3#speedup", Where: "Table 3",
-		Text: "The GPU's speedup (Effect: CPU total / GPU total) is about 30x at n = 4000: ours is cpu/paper / cuda/paper, the paper's algorithm on both sides of this machine. " + ratioRule(higherBetter)}
+		Text: "The GPU's speedup (Effect: CPU total / GPU total) is about 30x at n = 4000: ours is cpu/paper / cuda/paper, the paper's algorithm on both sides of this machine. " + RatioRule(HigherBetter)}
 	paper := math.NaN()
 	if pr := pc.Get(exp, "cuda/paper", p); pr != nil && pr.Metrics != nil {
 		paper = pr.Metrics["speedup"]
 	}
 	speed.PaperFigure = Ratio(paper, 1)
-	cpu, gpu := cellOf(rc, exp, "cpu/paper", p), cellOf(rc, exp, "cuda/paper", p)
-	if okCells(cpu, gpu) {
-		ours := PhaseMS(cpu.r, bench.TotalPhase) / PhaseMS(gpu.r, bench.TotalPhase)
-		v, band := ratioJudge(speed.ID, paper, ours, higherBetter, ratioText)
+	cpu, gpu := CellOf(rc, exp, "cpu/paper", p), CellOf(rc, exp, "cuda/paper", p)
+	if OKCells(cpu, gpu) {
+		ours := PhaseMS(cpu.Rec, bench.TotalPhase) / PhaseMS(gpu.Rec, bench.TotalPhase)
+		v, band := RatioJudge(speed.ID, paper, ours, HigherBetter, RatioText)
 		speed.Ours, speed.Verdict = report.FormatRatio(ours)+", "+band, v
 	} else {
-		speed = speed.notRun(gpu, cpu)
+		speed = speed.NotRunFor(gpu, cpu)
 	}
 
 	match := Claim{ID: "kleene/table3#exact", Where: "section 5",
@@ -419,13 +406,13 @@ func kleeneTable3Claims(run []bench.Record) []Claim {
 		PaperFigure: "exact match (N(0,1) weights, single precision)"}
 	exact, bounded, maxErr := 0, 0, 0.0
 	var bad []string
-	var cells []claimCell
+	var cells []ClaimCell
 	for i := range own {
 		r := &own[i]
 		if !strings.HasPrefix(r.Impl, "cuda/") {
 			continue
 		}
-		cells = append(cells, claimCell{r, r.Impl, r.Params})
+		cells = append(cells, ClaimCell{r, r.Impl, r.Params})
 		switch {
 		case r.Status == bench.StatusCheckFailed:
 			bad = append(bad, r.Impl+" "+r.Params.String())
@@ -442,9 +429,9 @@ func kleeneTable3Claims(run []bench.Record) []Claim {
 		match.Verdict, match.Ours = NotReproduced, "check failed: "+strings.Join(bad, ", ")
 	case exact == 0:
 		if len(cells) == 0 {
-			cells = []claimCell{cellOf(rc, exp, "cuda/paper", bench.Params{{Name: "n", Value: "500"}, {Name: "weights", Value: "int"}})}
+			cells = []ClaimCell{CellOf(rc, exp, "cuda/paper", bench.Params{{Name: "n", Value: "500"}, {Name: "weights", Value: "int"}})}
 		}
-		match = match.notRun(cells...)
+		match = match.NotRunFor(cells...)
 	default:
 		match.Verdict = Reproduced
 		match.Ours = fmt.Sprintf("%d integer-weight cells exact; %d N(0,1) cells within the rounding bound (max error %.2g)", exact, bounded, maxErr)

@@ -91,7 +91,7 @@ func renderSections(f *bench.File, only string) ([]section, error) {
 			last.Notes = slices.Clone(last.Notes)
 			for _, c := range judged {
 				if c.Experiment == name {
-					last.Notes = append(last.Notes, c.note())
+					last.Notes = append(last.Notes, c.Note())
 				}
 			}
 		}
@@ -300,7 +300,7 @@ func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []secti
 		if a, ok := anchors[c.Experiment]; ok {
 			where = "[" + c.Where + "](#" + a + ")"
 		}
-		t.Rows = append(t.Rows, []string{c.Paper, where, c.Short(), c.PaperFigure, c.Ours, c.verdictText()})
+		t.Rows = append(t.Rows, []string{c.Paper, where, c.Short(), c.PaperFigure, c.Ours, c.VerdictText()})
 	}
 	_ = t.Render(w, report.FormatMarkdown)
 	fmt.Fprintln(w)

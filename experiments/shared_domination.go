@@ -149,7 +149,7 @@ func domShareable(impl string) bool {
 // (untimed: no recorder) for by, its repetition checked exactly.
 func dominationRef(ctx context.Context, m int, opt Options, by string) (*domination.Analysis, error) {
 	impl := dominationRefImpl()
-	d, _, _, err := obtain(ctx, opt.Shared, domKey(m, impl, false, false), "the reference of "+by,
+	d, _, _, err := Obtain(ctx, opt.Shared, domKey(m, impl, false, false), "the reference of "+by,
 		func(ctx context.Context) (*domShared, uint64, error) {
 			im, err := impls.Domination.Lookup(impl)
 			if err != nil {
@@ -286,7 +286,7 @@ func (w *domWork) run(ctx context.Context, impl string, rec *bench.Recorder) (an
 	}
 	an, err := w.powers(ctx, impl, rec)
 	if err != nil {
-		return nil, markUnavailable(err)
+		return nil, MarkUnavailable(err)
 	}
 	if w.beyond {
 		if _, err := w.reference(ctx, impl); err != nil { // the metrics, from the one analysis
@@ -309,7 +309,7 @@ func (w *domWork) powers(ctx context.Context, impl string, rec *bench.Recorder) 
 	if c == nil {
 		var mine *domination.Analysis
 		self := w.self(impl)
-		d, _, fresh, err := obtain(ctx, w.opt.Shared, domKey(w.m, impl, w.stop, w.beyond), self,
+		d, _, fresh, err := Obtain(ctx, w.opt.Shared, domKey(w.m, impl, w.stop, w.beyond), self,
 			func(ctx context.Context) (*domShared, uint64, error) {
 				an, err := w.compute(ctx, impl, rec)
 				if err != nil {
@@ -334,7 +334,7 @@ func (w *domWork) powers(ctx context.Context, impl string, rec *bench.Recorder) 
 	}
 	switch {
 	case !c.reused:
-		w.opt.Shared.countComputed(domKey(w.m, impl, w.stop, w.beyond))
+		w.opt.Shared.CountComputed(domKey(w.m, impl, w.stop, w.beyond))
 		return w.compute(ctx, impl, rec)
 	case w.figure || w.reuse == nil:
 		return c.d.an, nil

@@ -34,7 +34,7 @@ func TestSharedComputesOnceUnderConcurrentRequests(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			<-start
-			v, from, fresh, err := obtain(context.Background(), s, "piece", CellKey("e", "impl", bench.Params{{Name: "i", Value: string(rune('a' + i))}}),
+			v, from, fresh, err := Obtain(context.Background(), s, "piece", CellKey("e", "impl", bench.Params{{Name: "i", Value: string(rune('a' + i))}}),
 				func(context.Context) (*int, uint64, error) {
 					calls.Add(1)
 					time.Sleep(20 * time.Millisecond) // long enough for every other request to arrive
@@ -78,23 +78,23 @@ func TestSharedComputesOnceUnderConcurrentRequests(t *testing.T) {
 func TestSharedErrorsAreNotKept(t *testing.T) {
 	s := NewShared(1 << 20)
 	fail := errors.New("stopped")
-	_, _, _, err := obtain(context.Background(), s, "k", "a", func(context.Context) (int, uint64, error) { return 0, 0, fail })
+	_, _, _, err := Obtain(context.Background(), s, "k", "a", func(context.Context) (int, uint64, error) { return 0, 0, fail })
 	if !errors.Is(err, fail) {
 		t.Fatalf("err = %v, want %v", err, fail)
 	}
-	v, from, fresh, err := obtain(context.Background(), s, "k", "b", func(context.Context) (int, uint64, error) { return 7, 1, nil })
+	v, from, fresh, err := Obtain(context.Background(), s, "k", "b", func(context.Context) (int, uint64, error) { return 7, 1, nil })
 	if err != nil || v != 7 || from != "b" || !fresh {
 		t.Fatalf("second request: %d, %q, fresh %v, %v; want 7 computed by b", v, from, fresh, err)
 	}
 
 	release := make(chan struct{})
-	go obtain(context.Background(), s, "slow", "a", func(context.Context) (int, uint64, error) { <-release; return 1, 1, nil })
+	go Obtain(context.Background(), s, "slow", "a", func(context.Context) (int, uint64, error) { <-release; return 1, 1, nil })
 	for s.Counts()["slow"] == (SharedCounts{}) && !inFlight(s, "slow") {
 		time.Sleep(time.Millisecond)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
 	defer cancel()
-	if _, _, _, err := obtain(ctx, s, "slow", "b", func(context.Context) (int, uint64, error) { return 2, 1, nil }); !errors.Is(err, context.DeadlineExceeded) {
+	if _, _, _, err := Obtain(ctx, s, "slow", "b", func(context.Context) (int, uint64, error) { return 2, 1, nil }); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("waiter: err = %v, want its deadline", err)
 	}
 	close(release)
@@ -114,7 +114,7 @@ func TestSharedMemoryBound(t *testing.T) {
 	calls := map[string]int{}
 	get := func(key string, bytes uint64) {
 		t.Helper()
-		if _, _, _, err := obtain(context.Background(), s, key, "t", func(context.Context) (string, uint64, error) {
+		if _, _, _, err := Obtain(context.Background(), s, key, "t", func(context.Context) (string, uint64, error) {
 			calls[key]++
 			return key, bytes, nil
 		}); err != nil {
@@ -147,7 +147,7 @@ func TestSharedMemoryBound(t *testing.T) {
 	var none *Shared
 	n := 0
 	for range 2 {
-		obtain(context.Background(), none, "k", "t", func(context.Context) (int, uint64, error) { n++; return n, 0, nil })
+		Obtain(context.Background(), none, "k", "t", func(context.Context) (int, uint64, error) { n++; return n, 0, nil })
 	}
 	if n != 2 {
 		t.Errorf("a nil store computed %d times for 2 requests, want 2", n)

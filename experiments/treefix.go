@@ -8,7 +8,6 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
@@ -158,7 +157,7 @@ func treefixTimedCase(spec treeSpec, numbering trees.Numbering, opt Options, bui
 			need := uint64(spec.n) * treefixBytesPerVertex
 			opt.Shared.MakeRoom(need)
 			if avail := bench.AvailableMemory(); avail > 0 && need > avail {
-				return nil, fmt.Errorf("%s (n=%d) needs about %.1f GiB, only %.1f GiB available", spec.name, spec.n, gib(need), gib(avail))
+				return nil, fmt.Errorf("%s (n=%d) needs about %.1f GiB, only %.1f GiB available", spec.name, spec.n, GiB(need), GiB(avail))
 			}
 			// The tree renumbered and weighted, its builds (timed once),
 			// weights, reference and digest: once per run for every
@@ -180,7 +179,7 @@ func treefixTimedCase(spec treeSpec, numbering trees.Numbering, opt Options, bui
 					switch impl {
 					case cudaBuild:
 						v, err := impls.TreefixBuildVector(ctx, pt, rec)
-						return v, markUnavailable(err)
+						return v, MarkUnavailable(err)
 					case cpuBuild:
 						stop := rec.Start("csr")
 						p2, err := treefix.NewTree(tr.Parent)
@@ -197,7 +196,7 @@ func treefixTimedCase(spec treeSpec, numbering trees.Numbering, opt Options, bui
 					if !ok {
 						return nil, fmt.Errorf("treefix: no implementation %q", impl)
 					}
-					if err := markUnavailable(run(ctx, treefix.Rootfix, w, out, rec)); err != nil {
+					if err := MarkUnavailable(run(ctx, treefix.Rootfix, w, out, rec)); err != nil {
 						return nil, err
 					}
 					return out, nil
@@ -235,8 +234,6 @@ func treefixRuns(t *treefix.Tree, threads int) map[string]treefix.Run[float32] {
 	}
 	return runs
 }
-
-func msSince(t time.Time) float64 { return float64(time.Since(t).Nanoseconds()) / 1e6 }
 
 // checkEulerTour verifies the vector tree representation: the 2n positions
 // form a permutation of 0..2n-1, the root spans the tour, and every child's
@@ -396,7 +393,7 @@ func accuracyCase(i int, cond float64, op treefix.Op, opt Options) Case {
 					if !ok {
 						return nil, fmt.Errorf("treefix: no implementation %q", impl)
 					}
-					if err := markUnavailable(run(ctx, op, w, out, rec)); err != nil {
+					if err := MarkUnavailable(run(ctx, op, w, out, rec)); err != nil {
 						return nil, err
 					}
 					return out[full], nil
@@ -592,16 +589,16 @@ func registerTreefix() {
 // time on the GPU.
 func treefixFig7Claims(run []bench.Record) []Claim {
 	const exp = "treefix/fig7"
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	n := strconv.Itoa(1 << 24)
 	var out []Claim
 	for _, shape := range []string{"star", "caterpillar"} {
 		id := exp + "#" + shape
-		paper := paperValue(id) // results/paper/claims.json
-		c := Claim{ID: id, Where: "Fig. 7, section IV-A", PaperFigure: paperFigure(id),
-			Text: fmt.Sprintf("On the %s of 2^24 vertices the vectorial implementation is about %gx faster than the parallel one: ours is cuda/parallel / cuda/vectorial by the paper's computation time. %s", shape, paper, ratioRule(higherBetter))}
-		var par, vec claimCell
-		par, vec = claimCell{nil, cudaParallel, bench.Params{{Name: "tree", Value: shape}, {Name: "n", Value: n}}}, claimCell{nil, cudaVectorial, par.p}
+		paper := PaperValue(id) // results/paper/claims.json
+		c := Claim{ID: id, Where: "Fig. 7, section IV-A", PaperFigure: CatalogueFigure(id),
+			Text: fmt.Sprintf("On the %s of 2^24 vertices the vectorial implementation is about %gx faster than the parallel one: ours is cuda/parallel / cuda/vectorial by the paper's computation time. %s", shape, paper, RatioRule(HigherBetter))}
+		var par, vec ClaimCell
+		par, vec = ClaimCell{nil, cudaParallel, bench.Params{{Name: "tree", Value: shape}, {Name: "n", Value: n}}}, ClaimCell{nil, cudaVectorial, par.Params}
 		for i := range own {
 			r := &own[i]
 			if r.Params.Get("tree") != shape || r.Params.Get("n") != n {
@@ -609,17 +606,17 @@ func treefixFig7Claims(run []bench.Record) []Claim {
 			}
 			switch r.Impl {
 			case cudaParallel:
-				par = claimCell{r, r.Impl, r.Params}
+				par = ClaimCell{r, r.Impl, r.Params}
 			case cudaVectorial:
-				vec = claimCell{r, r.Impl, r.Params}
+				vec = ClaimCell{r, r.Impl, r.Params}
 			}
 		}
-		if !okCells(par, vec) {
-			out = append(out, c.notRun(par, vec))
+		if !OKCells(par, vec) {
+			out = append(out, c.NotRunFor(par, vec))
 			continue
 		}
-		ours := PhaseMS(par.r, treefix.PhaseCompute) / PhaseMS(vec.r, treefix.PhaseCompute)
-		v, band := ratioJudge(id, paper, ours, higherBetter, ratioText)
+		ours := PhaseMS(par.Rec, treefix.PhaseCompute) / PhaseMS(vec.Rec, treefix.PhaseCompute)
+		v, band := RatioJudge(id, paper, ours, HigherBetter, RatioText)
 		c.Ours, c.Verdict = report.FormatRatio(ours)+", "+band, v
 		out = append(out, c)
 	}
@@ -631,11 +628,11 @@ func treefixFig7Claims(run []bench.Record) []Claim {
 // parallel one.
 func treefixAccuracyClaims(run []bench.Record) []Claim {
 	const exp = "treefix/accuracy"
-	own := ofExperiment(run, exp)
-	bitsPaper := paperValue(exp + "#2-bits") // results/paper/claims.json
-	most := tolHigh(exp + "#2-bits")         // the paper's, with the catalogue's margin
+	own := OfExperiment(run, exp)
+	bitsPaper := PaperValue(exp + "#2-bits") // results/paper/claims.json
+	most := TolHigh(exp + "#2-bits")         // the paper's, with the catalogue's margin
 	c := Claim{ID: exp + "#2-bits", Where: "section IV-B, V", PaperFigure: fmt.Sprintf("at most %g bits", bitsPaper),
-		Text: fmt.Sprintf("The vectorial algorithm may lose %g bits in the worst case against the parallel one: ours is the largest log2(vectorial's error / parallel's) over every chain, Rootfix and Leaffix, CPU and GPU, each error measured against the exact sum (and each result checked against its error model, the table's note). Reproduced when at most %g bits (%s) and every result is within its error model.", bitsPaper, most, tolerance(exp+"#2-bits").Text)}
+		Text: fmt.Sprintf("The vectorial algorithm may lose %g bits in the worst case against the parallel one: ours is the largest log2(vectorial's error / parallel's) over every chain, Rootfix and Leaffix, CPU and GPU, each error measured against the exact sum (and each result checked against its error model, the table's note). Reproduced when at most %g bits (%s) and every result is within its error model.", bitsPaper, most, ClaimTolerance(exp+"#2-bits").Text)}
 	worst, where, chains := math.Inf(-1), "", 0
 	for _, op := range []string{"rootfix", "leaffix"} {
 		for _, r := range accuracyRows(own, op) {
@@ -650,14 +647,14 @@ func treefixAccuracyClaims(run []bench.Record) []Claim {
 		}
 	}
 	if chains == 0 {
-		var cells []claimCell
+		var cells []ClaimCell
 		for i := range own {
-			cells = append(cells, claimCell{&own[i], own[i].Impl, own[i].Params})
+			cells = append(cells, ClaimCell{&own[i], own[i].Impl, own[i].Params})
 		}
 		if len(cells) == 0 {
-			cells = []claimCell{{nil, cpuVectorial, nil}}
+			cells = []ClaimCell{{nil, cpuVectorial, nil}}
 		}
-		return []Claim{c.notRun(cells...)}
+		return []Claim{c.NotRunFor(cells...)}
 	}
 	within, cells := 0, 0
 	for _, r := range own {

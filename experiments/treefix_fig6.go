@@ -206,35 +206,35 @@ func fig6Record(own []bench.Record, tree string) *bench.Record {
 // one level below the root, the caterpillar's one per level.
 func treefixFig6Claims(run []bench.Record) []Claim {
 	const exp = "treefix/fig6"
-	own := ofExperiment(run, exp)
-	cell := func(tree string) claimCell {
+	own := OfExperiment(run, exp)
+	cell := func(tree string) ClaimCell {
 		if r := fig6Record(own, tree); r != nil {
-			return claimCell{r, cpuLevels, r.Params}
+			return ClaimCell{r, cpuLevels, r.Params}
 		}
 		for i := range own {
 			if own[i].Params.Get("tree") == tree {
-				return claimCell{&own[i], own[i].Impl, own[i].Params}
+				return ClaimCell{&own[i], own[i].Impl, own[i].Params}
 			}
 		}
-		return claimCell{nil, cpuLevels, bench.Params{{Name: "tree", Value: tree}}}
+		return ClaimCell{nil, cpuLevels, bench.Params{{Name: "tree", Value: tree}}}
 	}
 	var out []Claim
 	cage, kkt := cell("cage15"), cell("nlpkkt120")
 	c := Claim{ID: exp + "#cage15-fewer-levels", Where: "Fig. 6, section IV-A", PaperFigure: "cage15 on fewer levels than nlpkkt120 (Table I: 81 and 123 levels)",
 		Text: "\"The 5.15 million vertices of the cage15 benchmark are concentrated in fewer levels than the 3.54 million of the nlpkkt120 benchmark\": ours compares their levels and the fewest levels holding 90% of their vertices. Reproduced when cage15 has fewer of both."}
-	if !okCells(cage, kkt) {
-		c = c.notRun(cage, kkt)
-	} else if key := missingMetric(cage.r, "levels", "levels_90pct") + missingMetric(kkt.r, "levels", "levels_90pct"); key != "" {
-		c = c.noMetric(key, "cage15 or nlpkkt120")
+	if !OKCells(cage, kkt) {
+		c = c.NotRunFor(cage, kkt)
+	} else if key := MissingMetric(cage.Rec, "levels", "levels_90pct") + MissingMetric(kkt.Rec, "levels", "levels_90pct"); key != "" {
+		c = c.NoMetric(key, "cage15 or nlpkkt120")
 	} else {
-		cl, kl := cage.r.Metrics["levels"], kkt.r.Metrics["levels"]
-		c90, k90 := cage.r.Metrics["levels_90pct"], kkt.r.Metrics["levels_90pct"]
-		c.Ours = fmt.Sprintf("cage15 %s levels (90%% of the vertices on %s), nlpkkt120 %s (%s)", formatCount(cl), formatCount(c90), formatCount(kl), formatCount(k90))
+		cl, kl := cage.Rec.Metrics["levels"], kkt.Rec.Metrics["levels"]
+		c90, k90 := cage.Rec.Metrics["levels_90pct"], kkt.Rec.Metrics["levels_90pct"]
+		c.Ours = fmt.Sprintf("cage15 %s levels (90%% of the vertices on %s), nlpkkt120 %s (%s)", FormatCount(cl), FormatCount(c90), FormatCount(kl), FormatCount(k90))
 		c.Verdict = NotReproduced
 		if cl < kl && c90 < k90 {
 			c.Verdict = Reproduced
 		}
-		if cage.p.Get("source") == srcStandIn || kkt.p.Get("source") == srcStandIn {
+		if cage.Params.Get("source") == srcStandIn || kkt.Params.Get("source") == srcStandIn {
 			c.Class = ByConstruction
 			c.Reason = "stand-in trees generated with Table I's depths and a bell profile, so the level counts follow from Table I; the SuiteSparse trees (SEMIBENCH_MTX_DIR) test it"
 		}
@@ -244,13 +244,13 @@ func treefixFig6Claims(run []bench.Record) []Claim {
 	c = Claim{ID: exp + "#star-profile", Where: "Fig. 8, section IV-A", PaperFigure: "the root, then n-1 vertices on one level",
 		Text:  "In the star \"all the vertices except the root are concentrated on one single level\": ours is the star's profile. Reproduced when it is 1, n-1.",
 		Class: ByConstruction} // the generator's own definition of a star
-	if !okCells(star) {
-		c = c.notRun(star)
-	} else if key := missingMetric(star.r, "levels", "n"); key != "" {
-		c = c.noMetric(key, "the star")
+	if !OKCells(star) {
+		c = c.NotRunFor(star)
+	} else if key := MissingMetric(star.Rec, "levels", "n"); key != "" {
+		c = c.NoMetric(key, "the star")
 	} else {
-		_, w := fig6Profile(star.r)
-		n := star.r.Metrics["n"]
+		_, w := fig6Profile(star.Rec)
+		n := star.Rec.Metrics["n"]
 		c.Ours = fmt.Sprintf("%d levels: %v", len(w), w)
 		c.Verdict = NotReproduced
 		if len(w) == 2 && w[0] == 1 && w[1] == n-1 {
@@ -262,15 +262,15 @@ func treefixFig6Claims(run []bench.Record) []Claim {
 	c = Claim{ID: exp + "#caterpillar-profile", Where: "Fig. 8, section IV-A", PaperFigure: "n levels of one vertex",
 		Text:  "In the caterpillar \"every vertex has exactly one child\" (the last none): ours is its profile. Reproduced when it has n levels, each of one vertex.",
 		Class: ByConstruction} // the generator's own definition of a caterpillar
-	if !okCells(cat) {
-		c = c.notRun(cat)
-	} else if key := missingMetric(cat.r, "levels", "n", "max_width"); key != "" {
-		c = c.noMetric(key, "the caterpillar")
+	if !OKCells(cat) {
+		c = c.NotRunFor(cat)
+	} else if key := MissingMetric(cat.Rec, "levels", "n", "max_width"); key != "" {
+		c = c.NoMetric(key, "the caterpillar")
 	} else {
-		_, w := fig6Profile(cat.r)
-		c.Ours = fmt.Sprintf("%s levels, widest %s", formatCount(cat.r.Metrics["levels"]), formatCount(cat.r.Metrics["max_width"]))
+		_, w := fig6Profile(cat.Rec)
+		c.Ours = fmt.Sprintf("%s levels, widest %s", FormatCount(cat.Rec.Metrics["levels"]), FormatCount(cat.Rec.Metrics["max_width"]))
 		c.Verdict = NotReproduced
-		if cat.r.Metrics["levels"] == cat.r.Metrics["n"] && cat.r.Metrics["max_width"] == 1 && len(w) > 0 {
+		if cat.Rec.Metrics["levels"] == cat.Rec.Metrics["n"] && cat.Rec.Metrics["max_width"] == 1 && len(w) > 0 {
 			c.Verdict = Reproduced
 		}
 	}
@@ -287,7 +287,7 @@ func profileSummary(levels, widths []float64) string {
 	var parts []string
 	if len(levels) <= 5 && levels[len(levels)-1] == float64(len(levels)-1) { // every level: all of them
 		for _, w := range widths {
-			parts = append(parts, formatCount(w))
+			parts = append(parts, FormatCount(w))
 		}
 		return strings.Join(parts, " · ")
 	}
@@ -298,14 +298,14 @@ func profileSummary(levels, widths []float64) string {
 		if i == len(levels) || (i > 0 && at-levels[i-1] < levels[i]-at) {
 			i--
 		}
-		parts = append(parts, formatCount(widths[i]))
+		parts = append(parts, FormatCount(widths[i]))
 	}
 	return strings.Join(parts, " · ")
 }
 
 func treefixFig6Table(run []bench.Record) []report.Table {
 	const exp = "treefix/fig6"
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
@@ -347,15 +347,15 @@ func treefixFig6Table(run []bench.Record) []report.Table {
 // star and the caterpillar (whose levels run to n) in another.
 func treefixFig6Plots(run []bench.Record) []report.Plot {
 	const exp = "treefix/fig6"
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
 	rc := IndexRecords(own)
 	mk := func(name, what string, logX bool) report.Plot {
-		return report.Plot{Name: name, Title: plotTitle(what, treefixPaper.Source+", Fig. 6"),
+		return report.Plot{Name: name, Title: PlotTitle(what, treefixPaper.Source+", Fig. 6"),
 			XLabel: "level (root = 0)", YLabel: "vertices on the level", LogX: logX, LogY: true,
-			Notes: availabilityNotes(own, exp, cpuLevels)}
+			Notes: AvailabilityNotes(own, exp, cpuLevels)}
 	}
 	table := mk("treefix-fig6", "Vertices per breadth-first level of the Table I trees", false)
 	shapes := mk("treefix-fig6-shapes", "Vertices per level of the star and the caterpillar", true)
@@ -387,5 +387,5 @@ func treefixFig6Plots(run []bench.Record) []report.Plot {
 	}
 	shapes.XLabel = "level + 1 (root = 1)"
 	shapes.Notes = append(shapes.Notes, "the caterpillar's profile drawn at every kept level (every k-th of its n levels); the star's two levels as points")
-	return plotsWithNotes(table, shapes)
+	return PlotsWithNotes(table, shapes)
 }

@@ -39,7 +39,7 @@ func metricText(r *bench.Record, name string, decimals int) string {
 		return "—"
 	}
 	if decimals == 0 {
-		return formatCount(v)
+		return FormatCount(v)
 	}
 	return strconv.FormatFloat(v, 'f', decimals, 64)
 }
@@ -75,7 +75,7 @@ func treefixPaperByTree(exp string) map[string]*bench.Record {
 
 func treefixTable1(run []bench.Record) []report.Table {
 	const exp = "treefix/table1"
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
@@ -167,7 +167,7 @@ const treefixTotalNote = "Headline columns (the implementations' names) are tota
 	"'compute' columns are the paper's own computation time: CUDA events over the BFS launch (cuda/parallel) or over write + scan + read (cuda/vectorial*), the host clock over the traversal or over write + scan + read on the CPU; a part of total, never a headline. Ratios compare one figure with the same figure."
 
 func treefixTimesTable(run []bench.Record, exp string) []report.Table {
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
@@ -210,7 +210,7 @@ func treefixTimesTable(run []bench.Record, exp string) []report.Table {
 // treefix/fig5 (the same cases), Fig. 5's speedups from Fig. 4's cells.
 func treefixFig4Tables(run []bench.Record) []report.Table {
 	out := treefixTimesTable(run, "treefix/fig4")
-	if len(ofExperiment(run, "treefix/fig5")) == 0 {
+	if len(OfExperiment(run, "treefix/fig5")) == 0 {
 		out = append(out, speedupTable(run, "treefix/fig4")...)
 	}
 	return out
@@ -219,7 +219,7 @@ func treefixFig4Tables(run []bench.Record) []report.Table {
 // treefixFig4Plots likewise adds Fig. 5's plot from Fig. 4's cells.
 func treefixFig4Plots(run []bench.Record) []report.Plot {
 	out := treefixTreePlots(run, "treefix/fig4", false)
-	if len(ofExperiment(run, "treefix/fig5")) == 0 {
+	if len(OfExperiment(run, "treefix/fig5")) == 0 {
 		out = append(out, treefixTreePlots(run, "treefix/fig4", true)...)
 	}
 	return out
@@ -230,7 +230,7 @@ func treefixSpeedupTable(run []bench.Record) []report.Table { return speedupTabl
 // speedupTable renders Fig. 5 from the cells of exp (treefix/fig5, or
 // treefix/fig4 whose cases are the same).
 func speedupTable(run []bench.Record, exp string) []report.Table {
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
@@ -256,7 +256,7 @@ func speedupTable(run []bench.Record, exp string) []report.Table {
 		t.Rows = append(t.Rows, row)
 	}
 	t.Notes = append(t.Notes, "Speedups divide cpu/sequential's figure by the implementation's same figure: total by total (the headline), compute by compute (the paper's measure).", treefixTotalNote)
-	t.Notes = append(t.Notes, fmt.Sprintf("Paper (section IV-A, Fig. 5): counting computation only, the vectorial implementation's speedup is %s on the largest benchmarks (GPU against one CPU core; here against cpu/sequential, one core of this machine).", paperFigure("treefix/fig5#vectorial-60x")))
+	t.Notes = append(t.Notes, fmt.Sprintf("Paper (section IV-A, Fig. 5): counting computation only, the vectorial implementation's speedup is %s on the largest benchmarks (GPU against one CPU core; here against cpu/sequential, one core of this machine).", CatalogueFigure("treefix/fig5#vectorial-60x")))
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
 	return []report.Table{t}
@@ -266,7 +266,7 @@ func speedupTable(run []bench.Record, exp string) []report.Table {
 // lines), the +Rootfix total of each implementation (or its speedup over
 // cpu/sequential), one plot per numbering of the vertices.
 func treefixTreePlots(run []bench.Record, exp string, speedup bool) []report.Plot {
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
@@ -275,7 +275,7 @@ func treefixTreePlots(run []bench.Record, exp string, speedup bool) []report.Plo
 	if speedup {
 		impls = impls[1:]
 	}
-	notes := availabilityNotes(own, exp, treefixTimedImpls...)
+	notes := AvailabilityNotes(own, exp, treefixTimedImpls...)
 	var numberings []string
 	for _, p := range treefixRows(own) {
 		if nb := p.Get("numbering"); !slices.Contains(numberings, nb) {
@@ -303,11 +303,11 @@ func treefixTreePlots(run []bench.Record, exp string, speedup bool) []report.Plo
 		}
 		sort.SliceStable(rows, func(a, b int) bool { return sizeOf(rows[a]) < sizeOf(rows[b]) })
 		pl := report.Plot{Name: "treefix-" + exp[len("treefix/"):],
-			Title:  plotTitle("+Rootfix total time on the Table I trees ("+nb+" numbering)", treefixPaper.Source+", Fig. 4"),
+			Title:  PlotTitle("+Rootfix total time on the Table I trees ("+nb+" numbering)", treefixPaper.Source+", Fig. 4"),
 			XLabel: "tree (by vertex count)", YLabel: "total time (ms)", LogY: true, Notes: notes}
 		if speedup {
 			pl.Name = "treefix-fig5"
-			pl.Title = plotTitle("+Rootfix speedup over cpu/sequential, total time by total time ("+nb+" numbering)", treefixPaper.Source+", Fig. 5 (cells of "+exp+")")
+			pl.Title = PlotTitle("+Rootfix speedup over cpu/sequential, total time by total time ("+nb+" numbering)", treefixPaper.Source+", Fig. 5 (cells of "+exp+")")
 			pl.YLabel = "speedup over cpu/sequential (x)"
 		}
 		if k > 0 {
@@ -331,7 +331,7 @@ func treefixTreePlots(run []bench.Record, exp string, speedup bool) []report.Plo
 				pl.Series = append(pl.Series, s)
 			}
 		}
-		out = append(out, plotsWithNotes(pl)...)
+		out = append(out, PlotsWithNotes(pl)...)
 	}
 	return out
 }
@@ -351,7 +351,7 @@ func sortSeries(s *report.Series) {
 
 func treefixFig7Table(run []bench.Record) []report.Table {
 	const exp = "treefix/fig7"
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
@@ -373,14 +373,14 @@ func treefixFig7Table(run []bench.Record) []report.Table {
 		row = append(row, ratioCells(rc, exp, p, treefix.PhaseCompute)...)
 		paper := ""
 		if p.Get("n") == strconv.Itoa(1<<24) {
-			paper = fmt.Sprintf("%gx", paperValue("treefix/fig7#"+p.Get("tree")))
+			paper = fmt.Sprintf("%gx", PaperValue("treefix/fig7#"+p.Get("tree")))
 		}
 		row = append(row, paper)
 		t.Rows = append(t.Rows, row)
 	}
 	t.Notes = append(t.Notes, treefixTotalNote)
 	t.Notes = append(t.Notes, fmt.Sprintf("Paper (section IV-A): the vectorial implementation is %s faster than the parallel one on the star of 2^24 vertices, and on the caterpillar the parallel one is %s slower than the vectorial one (and slower than sequential).",
-		fmt.Sprintf("%gx", paperValue("treefix/fig7#star")), fmt.Sprintf("%gx", paperValue("treefix/fig7#caterpillar"))))
+		fmt.Sprintf("%gx", PaperValue("treefix/fig7#star")), fmt.Sprintf("%gx", PaperValue("treefix/fig7#caterpillar"))))
 	t.Notes = append(t.Notes, CheckSummary(run, exp))
 	t.Notes = append(t.Notes, StatusNotes(run, exp)...)
 	return []report.Table{t}
@@ -388,13 +388,13 @@ func treefixFig7Table(run []bench.Record) []report.Table {
 
 func treefixFig7Plots(run []bench.Record) []report.Plot {
 	const exp = "treefix/fig7"
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	rc := IndexRecords(own)
 	var out []report.Plot
 	for _, shape := range []string{"star", "caterpillar"} {
-		pl := report.Plot{Name: "treefix-fig7-" + shape, Title: plotTitle("+Rootfix total time on the "+shape+" vs its vertex count", treefixPaper.Source+", Fig. 7"),
+		pl := report.Plot{Name: "treefix-fig7-" + shape, Title: PlotTitle("+Rootfix total time on the "+shape+" vs its vertex count", treefixPaper.Source+", Fig. 7"),
 			XLabel: "vertices n", YLabel: "total time (ms)", LogX: true, LogY: true,
-			Notes: availabilityNotes(own, exp, treefixTimedImpls...)}
+			Notes: AvailabilityNotes(own, exp, treefixTimedImpls...)}
 		for _, im := range treefixTimedImpls {
 			s := report.Series{Name: im, Impl: im}
 			for _, p := range treefixRows(own) {
@@ -411,7 +411,7 @@ func treefixFig7Plots(run []bench.Record) []report.Plot {
 				pl.Series = append(pl.Series, s)
 			}
 		}
-		out = append(out, plotsWithNotes(pl)...)
+		out = append(out, PlotsWithNotes(pl)...)
 	}
 	return out
 }
@@ -470,7 +470,7 @@ func errText(m map[string]float64, im string) string {
 
 func treefixAccuracyTable(run []bench.Record) []report.Table {
 	const exp = "treefix/accuracy"
-	own := ofExperiment(run, exp)
+	own := OfExperiment(run, exp)
 	if len(own) == 0 {
 		return nil
 	}
@@ -526,7 +526,7 @@ func treefixAccuracyTable(run []bench.Record) []report.Table {
 }
 
 func treefixAccuracyPlots(run []bench.Record) []report.Plot {
-	own := ofExperiment(run, "treefix/accuracy")
+	own := OfExperiment(run, "treefix/accuracy")
 	var out []report.Plot
 	for _, op := range []string{"rootfix", "leaffix"} {
 		rows := accuracyRows(own, op)
@@ -534,10 +534,10 @@ func treefixAccuracyPlots(run []bench.Record) []report.Plot {
 			continue
 		}
 		pl := report.Plot{Name: "treefix-accuracy-" + op,
-			Title:  plotTitle(fmt.Sprintf("+%s in float32: relative error of a chain's sum vs its condition number", strings.ToUpper(op[:1])+op[1:]), fmt.Sprintf("%s, accuracy study (chains of %d vertices)", treefixPaper.Source, accuracyN)),
+			Title:  PlotTitle(fmt.Sprintf("+%s in float32: relative error of a chain's sum vs its condition number", strings.ToUpper(op[:1])+op[1:]), fmt.Sprintf("%s, accuracy study (chains of %d vertices)", treefixPaper.Source, accuracyN)),
 			XLabel: "condition number C of the chain's sum", YLabel: "relative error", LogX: true, LogY: true,
 			Notes: append([]string{fmt.Sprintf("one point per chain and implementation; exact results (error 0) are drawn at %g", accuracyFloor)},
-				availabilityNotes(own, "treefix/accuracy", treefixTimedImpls...)...)}
+				AvailabilityNotes(own, "treefix/accuracy", treefixTimedImpls...)...)}
 		ref := report.Series{Name: "u32·C (rule of thumb)", Impl: "reference"}
 		// A line, not a point per chain: its ends and its bend at 10.
 		lo, hi := rows[0].cond, rows[len(rows)-1].cond

@@ -62,15 +62,15 @@ func TestAvailableMessage(t *testing.T) {
 
 func TestMarkUnavailable(t *testing.T) {
 	inner := fmt.Errorf("cuda/paper: %w: no CUDA device", impls.ErrUnavailable)
-	err := markUnavailable(inner)
+	err := MarkUnavailable(inner)
 	if !errors.Is(err, ErrUnavailable) || !errors.Is(err, impls.ErrUnavailable) || err.Error() != inner.Error() {
 		t.Errorf("markUnavailable(%q) = %q: want both sentinels and the message unchanged", inner, err)
 	}
-	if markUnavailable(err) != err {
+	if MarkUnavailable(err) != err {
 		t.Error("an error already marked passes unchanged")
 	}
 	other := errors.New("cuda/paper: out of memory")
-	if markUnavailable(other) != other || markUnavailable(nil) != nil {
+	if MarkUnavailable(other) != other || MarkUnavailable(nil) != nil {
 		t.Error("other errors and nil pass unchanged")
 	}
 }
