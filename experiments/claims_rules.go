@@ -15,16 +15,16 @@ import (
 // tolerance in its text and gives not run, never a verdict, when a figure
 // it reads is missing.
 
-// toleranceRead, when set (by a test), is told of every claim whose
+// ToleranceRead, when set (by a test), is told of every claim whose
 // tolerance a rule reads.
-var toleranceRead func(id string)
+var ToleranceRead func(id string)
 
 // ClaimTolerance is claim id's tolerance from the catalogue
 // (results/paper/claims.json); the zero one when it has none, whose
 // numbers are NaN, so that no rule gives a verdict without it.
 func ClaimTolerance(id string) results.Tolerance {
-	if toleranceRead != nil {
-		toleranceRead(id)
+	if ToleranceRead != nil {
+		ToleranceRead(id)
 	}
 	if cc, ok := results.ClaimByID(id); ok && cc.Tolerance != nil {
 		return *cc.Tolerance

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -51,8 +52,8 @@ func TestCompareSamples(t *testing.T) {
 // scored only at paper scale with every paper cell ok, in a current file,
 // for a claim of a comparable setting.
 func TestClassify(t *testing.T) {
-	ref := CellRef{"kleene/table2", "cpu/paper", kleeneParams(4000)}
-	low := CellRef{"kleene/table2", "cpu/paper", kleeneParams(1000)}
+	ref := CellRef{"kleene/table2", "cpu/paper", cellAt(4000)}
+	low := CellRef{"kleene/table2", "cpu/paper", cellAt(1000)}
 	need := &Need{Claim: "x", Paper: []CellRef{ref}, Least: []CellRef{low}}
 	ok := bench.Record{Experiment: ref.Experiment, Impl: ref.Impl, Params: ref.Params, Status: bench.StatusOK}
 	okLow := bench.Record{Experiment: low.Experiment, Impl: low.Impl, Params: low.Params, Status: bench.StatusOK}
@@ -88,8 +89,8 @@ func TestClassify(t *testing.T) {
 // TestNeedText: a claim not run names the blocker that matters first: a
 // GPU, then memory, then the budget with what it would need.
 func TestNeedText(t *testing.T) {
-	gpu := CellRef{"kleene/table3", "cuda/paper", kleeneParams(4000)}
-	cpu := CellRef{"kleene/table3", "cpu/paper", kleeneParams(4000)}
+	gpu := CellRef{"kleene/table3", "cuda/paper", cellAt(4000)}
+	cpu := CellRef{"kleene/table3", "cpu/paper", cellAt(4000)}
 	n := Need{Claim: "x", Paper: []CellRef{cpu, gpu}}
 	recs := []bench.Record{
 		{Experiment: cpu.Experiment, Impl: cpu.Impl, Params: cpu.Params, Status: bench.StatusSkipped, EstimateMS: 120e3},
@@ -104,4 +105,9 @@ func TestNeedText(t *testing.T) {
 	if got := rerunCommand(n, Paper); got != "semibench run kleene/table3 --scale paper --impl 'cpu/paper,cuda/paper' --where 'n=4000,weights=normal'" {
 		t.Errorf("rerun: %q", got)
 	}
+}
+
+// cellAt is a Kleene cell's parameters at n (N(0,1) weights).
+func cellAt(n int) bench.Params {
+	return bench.Params{{Name: "n", Value: strconv.Itoa(n)}, {Name: "weights", Value: "normal"}}
 }
