@@ -63,7 +63,7 @@ func MsTextOf(v float64) string { return report.FormatMS(v) + " ms" }
 // verdict (bySamples gives not run).
 const NoSamples = 2
 
-// CompareWithin is compareSamples (a against b, lower faster) held to
+// CompareWithin is bench.CompareSamples (a against b, lower faster) held to
 // claim id's margin: a difference the test finds but whose medians lie
 // within the tolerance factor of each other is within the noise of
 // another machine, so it gives 0 (inconclusive). A side without samples
@@ -72,12 +72,12 @@ func CompareWithin(id string, a, b []float64) (int, string) {
 	if len(a) == 0 || len(b) == 0 {
 		return NoSamples, "a record without samples of the phase compared: no verdict"
 	}
-	sign, note := compareSamples(a, b)
+	sign, note := bench.CompareSamples(a, b)
 	f := results.Num(ClaimTolerance(id).Factor)
 	if math.IsNaN(f) {
 		return 0, note + "; no margin in the catalogue: no verdict"
 	}
-	if ma, mb := median(a), median(b); sign != 0 && max(ma, mb) < f*min(ma, mb) {
+	if ma, mb := bench.Median(a), bench.Median(b); sign != 0 && max(ma, mb) < f*min(ma, mb) {
 		return 0, note + fmt.Sprintf("; medians %.3gx apart, within the claim's margin of %gx", max(ma, mb)/min(ma, mb), f)
 	}
 	return sign, note

@@ -16,6 +16,7 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/internal/outfile"
+	"github.com/semibench/semibench/internal/suggest"
 )
 
 // experimentsIn lists the experiment names of recs in first-seen order.
@@ -98,7 +99,7 @@ func renderSections(f *bench.File, only string) ([]section, error) {
 		out = append(out, section{name, tables})
 	}
 	if only != "" && !found {
-		return nil, fmt.Errorf("no records of experiment %q in the file%s", only, suggest(only, experimentsIn(f.Records)))
+		return nil, fmt.Errorf("no records of experiment %q in the file%s", only, suggest.Closest(only, experimentsIn(f.Records)))
 	}
 	return out, nil
 }
