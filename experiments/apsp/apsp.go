@@ -27,13 +27,7 @@ import (
 	"github.com/semibench/semibench/problems/apsp/systolic"
 )
 
-// Rote's algebraic path paper (003): sGJE in every semiring against
-// independent algorithms (apsp/semirings), the systolic arrays GJE0 and
-// GJE1 simulated and held to the paper's formulas (apsp/systolic), and the
-// blocked closure on the CPU and the GPU (apsp/blocked). The CUDA
-// implementations (cuda.go) report unavailable without a GPU.
-
-// apspPaper is the paper these experiments reproduce.
+// Paper is the paper this package reproduces.
 var Paper = experiments.PaperInfo{File: "003_d1e2bf534f1501b7.txt", Name: "Rote", Number: "003",
 	Source: "Rote 1985, systolic algebraic path"}
 
@@ -990,7 +984,8 @@ func apspBlockedPlots(run []bench.Record) []report.Plot {
 	return experiments.PlotsWithNotes(pl)
 }
 
-// registerAPSP registers the paper and its experiments.
+// Register registers the paper and its experiments (experiments.RegisterPaper,
+// experiments.Register); experiments/papers calls it for cmd/semibench.
 func Register() {
 	experiments.RegisterPaper(Paper)
 	experiments.Register(&experiments.Experiment{

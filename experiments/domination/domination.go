@@ -23,16 +23,7 @@ import (
 	"github.com/semibench/semibench/results"
 )
 
-// The 2-domination paper (002, Garzón et al., J. Supercomputing 2022):
-// Table 1 (size of A(D_m)), Table 2 (Algorithm 2's 50 (min,+) powers),
-// Tables 3 and 4 (the recurrence r0, a, b and n0), Table 5 (total times),
-// Table 6 (α of the closed formula), and domination/formula, γ2(P_m □ C_n)
-// for 3 <= n <= 40 with each m's formula. Algorithm 2 runs on the CPU
-// (impls/cpu/minplus) and on the GPU (impls/cuda/minplus's Session, the
-// powers kept on the device); every run's powers are compared, fingerprint
-// by fingerprint, with one reference analysis per m.
-
-// dominationPaper is the paper these experiments reproduce.
+// Paper is the paper this package reproduces.
 var Paper = experiments.PaperInfo{File: "002_cefe811b9d125289.txt", Name: "2-domination", Number: "002",
 	Source: "Garzón et al. 2022, 2-domination of P_m □ C_n"}
 
@@ -407,7 +398,8 @@ func dominationPriors() map[string]float64 {
 	return m
 }
 
-// registerDomination registers the paper and its experiments.
+// Register registers the paper and its experiments (experiments.RegisterPaper,
+// experiments.Register); experiments/papers calls it for cmd/semibench.
 func Register() {
 	experiments.RegisterPaper(Paper)
 	experiments.Register(&experiments.Experiment{

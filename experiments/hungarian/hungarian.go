@@ -18,13 +18,7 @@ import (
 	"github.com/semibench/semibench/results"
 )
 
-// The Hungarian paper (001, Lopes et al., JPDC 2019): Table 1 (run times),
-// Fig. 4 (CPU algorithms relative to the O(n^4) Hungarian vs n at range n)
-// and Fig. 5 (the same vs the range at n = 2048), on uniform integer costs
-// in [0, range). This file holds the CPU side; the CUDA implementations join
-// the same experiments by name when they are built.
-
-// hungarianPaper is the paper these experiments reproduce.
+// Paper is the paper this package reproduces.
 var Paper = experiments.PaperInfo{File: "001_104f85080adea88a.txt", Name: "Hungarian", Number: "001",
 	Source: "Lopes et al. 2019, Hungarian algorithm on CUDA"}
 
@@ -180,7 +174,8 @@ func hungarianCheck(m *lap.Matrix, res *lap.Result, reference func() (*lap.Resul
 	return chk
 }
 
-// registerHungarian registers the paper and its experiments.
+// Register registers the paper and its experiments (experiments.RegisterPaper,
+// experiments.Register); experiments/papers calls it for cmd/semibench.
 func Register() {
 	experiments.RegisterPaper(Paper)
 	registerHungarianCUDA()

@@ -18,10 +18,7 @@ import (
 	"github.com/semibench/semibench/results"
 )
 
-// The Kleene-star paper (000): Table 2 (CPU phases) and Table 3 (GPU phases
-// and speedup), on the paper's random DAG.
-
-// kleenePaper is the paper these experiments reproduce.
+// Paper is the paper this package reproduces.
 var Paper = experiments.PaperInfo{File: "000_c78fb6cc642483eb.txt", Name: "Kleene", Number: "000",
 	Source: "Kleene star of a DAG in max-plus algebra on CUDA"}
 
@@ -135,7 +132,8 @@ func kleeneCase(n int, intWeights bool, opt experiments.Options, implNames []str
 	}
 }
 
-// registerKleene registers the paper and its experiments.
+// Register registers the paper and its experiments (experiments.RegisterPaper,
+// experiments.Register); experiments/papers calls it for cmd/semibench.
 func Register() {
 	experiments.RegisterPaper(Paper)
 	experiments.Register(&experiments.Experiment{

@@ -18,15 +18,7 @@ import (
 	"github.com/semibench/semibench/problems/treefix"
 )
 
-// The treefix paper (004): Table I (the benchmark trees), Figs. 4 and 5
-// (+Rootfix computation times and speedups over sequential on the Table I
-// trees), Fig. 7 (stars and caterpillars) and the accuracy study (float32
-// relative error against the condition number on ill-conditioned chains).
-// The implementations are impls.Treefix's: the CUDA ones run beside the CPU
-// ones where a GPU is present and are recorded as unavailable elsewhere;
-// their transfers (h2d, d2h) are Fig. 4b's phases.
-
-// treefixPaper is the paper these experiments reproduce.
+// Paper is the paper this package reproduces.
 var Paper = experiments.PaperInfo{File: "004_89a0ec3b389b4640.txt", Name: "Treefix", Number: "004",
 	Source: "Treefix (Rootfix/Leaffix) on GPUs"}
 
@@ -494,7 +486,8 @@ func accuracyBounds(op treefix.Op, x []float32, sumAbs float64) map[string]errMo
 	return out
 }
 
-// registerTreefix registers the paper and its experiments.
+// Register registers the paper and its experiments (experiments.RegisterPaper,
+// experiments.Register); experiments/papers calls it for cmd/semibench.
 func Register() {
 	experiments.RegisterPaper(Paper)
 	experiments.Register(&experiments.Experiment{
