@@ -23,7 +23,6 @@ var (
 	mk     = experimentstest.Mk
 	timed  = experimentstest.Timed
 	phases = experimentstest.Phases
-	with   = experimentstest.With
 )
 
 type ruleCase = experimentstest.RuleCase

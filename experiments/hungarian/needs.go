@@ -7,8 +7,6 @@ import (
 
 // The cells the claims of Hungarian (001) read, per scale (Experiment.Needs).
 
-// hungarianLargest is the largest n of hungarian/table1 at a scale.
-func hungarianLargest(s experiments.Scale) int { ns := hungarianNs(s); return ns[len(ns)-1] }
 
 func hungarianFig4Needs(s experiments.Scale, o experiments.Options) []experiments.Need {
 	ns := hungarianNs(s)
