@@ -1,7 +1,10 @@
-package experiments
+package experiments_test
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/semibench/semibench/experiments"
 
 	"github.com/semibench/semibench/results"
 )
@@ -17,7 +20,7 @@ func TestCatalogueRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	ruleOf := map[string]string{} // claim ID -> the experiment whose rule gives it
-	for _, e := range All() {
+	for _, e := range experiments.All() {
 		if e.Claims == nil {
 			continue
 		}
@@ -28,8 +31,8 @@ func TestCatalogueRows(t *testing.T) {
 			ruleOf[c.ID] = e.Name
 		}
 	}
-	rows := map[string][]Claim{}
-	for _, c := range AllClaims(nil) {
+	rows := map[string][]experiments.Claim{}
+	for _, c := range experiments.AllClaims(nil) {
 		rows[c.ID] = append(rows[c.ID], c)
 	}
 	inCat := map[string]bool{}
@@ -41,19 +44,19 @@ func TestCatalogueRows(t *testing.T) {
 			continue
 		}
 		r := rs[0]
-		if r.Where != cc.WhereText() || r.Paper != paperNames[cc.Paper] || r.Paper == "" {
+		if r.Where != cc.WhereText() || r.Paper != experiments.PaperName(cc.Paper) || r.Paper == "" {
 			t.Errorf("%s: row placed at %q of %q, the catalogue says %q of %s", cc.ID, r.Where, r.Paper, cc.WhereText(), cc.Paper)
 		}
 		switch exp, ruled := ruleOf[cc.ID]; {
 		case cc.Untestable != "":
-			if ruled || r.Verdict != NotTestable || r.Reason != cc.Untestable {
+			if ruled || r.Verdict != experiments.NotTestable || r.Reason != cc.Untestable {
 				t.Errorf("%s: untestable in the catalogue, but its row is %s (%s) and a rule in %q", cc.ID, r.Verdict, r.Reason, exp)
 			}
 		case !ruled:
 			t.Errorf("%s: no experiment's rule gives it (the catalogue names %s)", cc.ID, cc.Experiment)
 		case exp != cc.Experiment:
 			t.Errorf("%s: its rule is in %s, the catalogue names %s", cc.ID, exp, cc.Experiment)
-		case r.Verdict == NotTestable:
+		case r.Verdict == experiments.NotTestable:
 			t.Errorf("%s: a rule's row says not testable", cc.ID)
 		}
 	}
@@ -68,14 +71,36 @@ func TestCatalogueRows(t *testing.T) {
 // Judge at every scale and schema, is never scored, and counts apart.
 func TestNotTestableVerdicts(t *testing.T) {
 	for _, schema := range []int{1, 2} {
-		for _, c := range Judge(nil, Paper, schema) {
+		for _, c := range experiments.Judge(nil, experiments.Paper, schema) {
 			cc, _ := results.ClaimByID(c.ID)
-			if (cc.Untestable != "") != (c.Verdict == NotTestable) {
+			if (cc.Untestable != "") != (c.Verdict == experiments.NotTestable) {
 				t.Errorf("schema %d: %s is %s", schema, c.ID, c.Verdict)
 			}
-			if c.Verdict == NotTestable && (c.Verdict.Scored() || c.Verdict.Decided() || c.Rerun != "") {
+			if c.Verdict == experiments.NotTestable && (c.Verdict.Scored() || c.Verdict.Decided() || c.Rerun != "") {
 				t.Errorf("%s: a not-testable row scored, decided or with a re-run: %+v", c.ID, c)
 			}
+		}
+	}
+}
+
+// TestTolerancesStated: every testable claim states its tolerance with a
+// reason, and its row's text shows it.
+func TestTolerancesStated(t *testing.T) {
+	rows := map[string]experiments.Claim{}
+	for _, c := range experiments.AllClaims(nil) {
+		rows[c.ID] = c
+	}
+	cat, _ := results.Claims()
+	for _, cc := range cat {
+		if cc.Untestable != "" {
+			continue
+		}
+		if cc.Tolerance == nil || strings.TrimSpace(cc.Tolerance.Reason) == "" {
+			t.Errorf("%s: no tolerance with its reason", cc.ID)
+			continue
+		}
+		if !strings.Contains(rows[cc.ID].Text, "Tolerance: "+cc.Tolerance.Text) {
+			t.Errorf("%s: its text does not state its tolerance: %s", cc.ID, rows[cc.ID].Text)
 		}
 	}
 }

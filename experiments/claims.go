@@ -52,27 +52,9 @@ type Claim struct {
 	Rerun string
 }
 
-// paperNames are the papers' short names, by file in shared/papers.
-var paperNames = map[string]string{
-	kleenePaper:     "Kleene (000)",
-	hungarianPaper:  "Hungarian (001)",
-	dominationPaper: "2-domination (002)",
-	apspPaper:       "Rote (003)",
-	treefixPaper:    "Treefix (004)",
-}
-
-// PaperName is the short name of the paper in file ("Kleene (000)"), or
-// the file's name when it is not one of the five.
-func PaperName(file string) string {
-	if n, ok := paperNames[file]; ok {
-		return n
-	}
-	return file
-}
-
-// note renders the claim as a table note: the claim, the paper's figure,
+// Note renders the claim as a table note: the claim, the paper's figure,
 // ours and the verdict.
-func (c Claim) note() string {
+func (c Claim) Note() string {
 	s := fmt.Sprintf("Claim (%s): %s Paper: %s; ours: %s; verdict: %s", c.Where, c.Text, c.PaperFigure, c.Ours, c.Verdict)
 	if c.Reason != "" {
 		s += " (" + c.Reason + ")"
@@ -99,8 +81,8 @@ func (c Claim) Short() string {
 	return strings.TrimSuffix(t, ".") + "."
 }
 
-// verdictText is the verdict with its reason.
-func (c Claim) verdictText() string {
+// VerdictText is the verdict with its reason.
+func (c Claim) VerdictText() string {
 	if c.Reason == "" {
 		return string(c.Verdict)
 	}
@@ -137,13 +119,13 @@ func firstLineOf(s string) string {
 	return s
 }
 
-// notRun returns c with the verdict not run and the reason of the first of
+// NotRunFor returns c with the verdict not run and the reason of the first of
 // the cells that has no figure.
-func (c Claim) notRun(cells ...claimCell) Claim {
+func (c Claim) NotRunFor(cells ...ClaimCell) Claim {
 	c.Verdict, c.Ours = NotRun, "—"
 	for _, x := range cells {
-		if !ran(x.r) || x.r.Status != bench.StatusOK {
-			c.Reason = whyNot(x.r, x.impl, x.p)
+		if !Ran(x.Rec) || x.Rec.Status != bench.StatusOK {
+			c.Reason = whyNot(x.Rec, x.Impl, x.Params)
 			return c
 		}
 	}
@@ -153,23 +135,23 @@ func (c Claim) notRun(cells ...claimCell) Claim {
 	return c
 }
 
-// claimCell is one cell a claim draws on, named for the reason when it is
+// ClaimCell is one cell a claim draws on, named for the reason when it is
 // missing.
-type claimCell struct {
-	r    *bench.Record
-	impl string
-	p    bench.Params
+type ClaimCell struct {
+	Rec    *bench.Record
+	Impl   string
+	Params bench.Params
 }
 
-// cellOf looks a cell up for a claim.
-func cellOf(c Cells, exp, impl string, p bench.Params) claimCell {
-	return claimCell{c.Get(exp, impl, p), impl, p}
+// CellOf looks a cell up for a claim.
+func CellOf(c Cells, exp, impl string, p bench.Params) ClaimCell {
+	return ClaimCell{c.Get(exp, impl, p), impl, p}
 }
 
-// okCells reports whether every cell ran and passed its check.
-func okCells(cells ...claimCell) bool {
+// OKCells reports whether every cell ran and passed its check.
+func OKCells(cells ...ClaimCell) bool {
 	for _, x := range cells {
-		if x.r == nil || x.r.Status != bench.StatusOK {
+		if x.Rec == nil || x.Rec.Status != bench.StatusOK {
 			return false
 		}
 	}
@@ -178,9 +160,9 @@ func okCells(cells ...claimCell) bool {
 
 // Directions of a ratio claim: which side of the paper's figure is better.
 const (
-	higherBetter = 1  // a speedup: above the paper's by more than the tolerance is exceeded
-	lowerBetter  = -1 // a time: below the paper's by more than the tolerance is exceeded
-	neither      = 0  // a growth rate: off by more than the tolerance is not reproduced
+	HigherBetter = 1  // a speedup: above the paper's by more than the tolerance is exceeded
+	LowerBetter  = -1 // a time: below the paper's by more than the tolerance is exceeded
+	Neither      = 0  // a growth rate: off by more than the tolerance is not reproduced
 )
 
 // ratioVerdict compares ours with the paper's figure: reproduced within a
@@ -192,20 +174,20 @@ func ratioVerdict(paper, ours, tol float64, better int) Verdict {
 		return NotRun
 	case ours >= paper/tol && ours <= paper*tol:
 		return Reproduced
-	case better == higherBetter && ours > paper*tol, better == lowerBetter && ours < paper/tol:
+	case better == HigherBetter && ours > paper*tol, better == LowerBetter && ours < paper/tol:
 		return Exceeded
 	}
 	return NotReproduced
 }
 
-// ratioRule states ratioJudge's rule for a claim's text (the tolerance
+// RatioRule states ratioJudge's rule for a claim's text (the tolerance
 // itself follows every claim's text: AllClaims).
-func ratioRule(better int) string {
+func RatioRule(better int) string {
 	s := "Reproduced when ours is within the claim's tolerance of the paper's"
 	switch better {
-	case higherBetter:
+	case HigherBetter:
 		s += "; exceeded when above it."
-	case lowerBetter:
+	case LowerBetter:
 		s += "; exceeded when below it."
 	default:
 		s += "."
@@ -213,25 +195,25 @@ func ratioRule(better int) string {
 	return s
 }
 
-// exactClaim is a claim that a run's values equal the paper's: ok counts
+// ExactClaim is a claim that a run's values equal the paper's: ok counts
 // the cells equal, bad names the cells that differ, cells is every cell
 // the claim covers (for the reason when none ran). Any cell off the
 // paper's is not reproduced; every cell equal, reproduced; some equal and
 // the others not run, indicative: partial evidence ("3 of 11 equal") is
 // no reproduction.
-func exactClaim(c Claim, ok int, bad []string, cells []claimCell) Claim {
+func ExactClaim(c Claim, ok int, bad []string, cells []ClaimCell) Claim {
 	switch {
 	case len(bad) > 0:
 		c.Verdict, c.Ours = NotReproduced, fmt.Sprintf("%d equal, %d differ: %s", ok, len(bad), strings.Join(bad, "; "))
 	case ok == 0:
-		return c.notRun(cells...)
+		return c.NotRunFor(cells...)
 	default:
 		c.Verdict, c.Ours = Reproduced, fmt.Sprintf("%d of %d equal", ok, len(cells))
 		if ok < len(cells) {
 			c.Verdict = Indicative
 			for _, x := range cells {
-				if x.r == nil || x.r.Status != bench.StatusOK {
-					c.Reason = fmt.Sprintf("%d of %d not run, so the rest is partial evidence; first: %s", len(cells)-ok, len(cells), whyNot(x.r, x.impl, x.p))
+				if x.Rec == nil || x.Rec.Status != bench.StatusOK {
+					c.Reason = fmt.Sprintf("%d of %d not run, so the rest is partial evidence; first: %s", len(cells)-ok, len(cells), whyNot(x.Rec, x.Impl, x.Params))
 					break
 				}
 			}
@@ -267,7 +249,7 @@ func AllClaims(run []bench.Record) []Claim {
 		for _, c := range e.Claims(run) {
 			c.Experiment = host
 			if c.Paper == "" {
-				c.Paper = paperNames[e.Paper]
+				c.Paper = PaperName(e.Paper)
 			}
 			if host == "" && c.Verdict == NotRun {
 				c.Reason = e.Name + " not in this run"
@@ -280,7 +262,7 @@ func AllClaims(run []bench.Record) []Claim {
 	for i, cc := range cat {
 		order[cc.ID] = i
 		if cc.Untestable != "" {
-			out = append(out, Claim{ID: cc.ID, Paper: paperNames[cc.Paper], Text: cc.Claim + ".", PaperFigure: cc.Figure.Text,
+			out = append(out, Claim{ID: cc.ID, Paper: PaperName(cc.Paper), Text: cc.Claim + ".", PaperFigure: cc.Figure.Text,
 				Ours: "—", Verdict: NotTestable, Reason: cc.Untestable})
 		}
 	}
@@ -307,13 +289,13 @@ func AllClaims(run []bench.Record) []Claim {
 	return out
 }
 
-// paperValue is the number the paper gives for a claim, from the catalogue
+// PaperValue is the number the paper gives for a claim, from the catalogue
 // (NaN when it has none, so that no rule gives a verdict without it).
-func paperValue(id string) float64 { return results.PaperValue(id) }
+func PaperValue(id string) float64 { return results.PaperValue(id) }
 
-// paperFigure is the paper's figure for a claim as the catalogue gives it
+// CatalogueFigure is the paper's figure for a claim as the catalogue gives it
 // ("5x at n = 2^24"), or "—".
-func paperFigure(id string) string {
+func CatalogueFigure(id string) string {
 	if cc, ok := results.ClaimByID(id); ok {
 		return cc.Figure.Text
 	}

@@ -15,16 +15,16 @@ import (
 // tolerance in its text and gives not run, never a verdict, when a figure
 // it reads is missing.
 
-// toleranceRead, when set (by a test), is told of every claim whose
+// ToleranceRead, when set (by a test), is told of every claim whose
 // tolerance a rule reads.
-var toleranceRead func(id string)
+var ToleranceRead func(id string)
 
-// tolerance is claim id's tolerance from the catalogue
+// ClaimTolerance is claim id's tolerance from the catalogue
 // (results/paper/claims.json); the zero one when it has none, whose
 // numbers are NaN, so that no rule gives a verdict without it.
-func tolerance(id string) results.Tolerance {
-	if toleranceRead != nil {
-		toleranceRead(id)
+func ClaimTolerance(id string) results.Tolerance {
+	if ToleranceRead != nil {
+		ToleranceRead(id)
 	}
 	if cc, ok := results.ClaimByID(id); ok && cc.Tolerance != nil {
 		return *cc.Tolerance
@@ -32,16 +32,16 @@ func tolerance(id string) results.Tolerance {
 	return results.Tolerance{}
 }
 
-// tolLow and tolHigh are claim id's tolerance bounds (NaN when the
+// TolLow and tolHigh are claim id's tolerance bounds (NaN when the
 // catalogue gives none: a comparison with NaN fails).
-func tolLow(id string) float64  { return results.Num(tolerance(id).Low) }
-func tolHigh(id string) float64 { return results.Num(tolerance(id).High) }
+func TolLow(id string) float64  { return results.Num(ClaimTolerance(id).Low) }
+func TolHigh(id string) float64 { return results.Num(ClaimTolerance(id).High) }
 
-// ratioJudge compares ours with the paper's figure within claim id's
+// RatioJudge compares ours with the paper's figure within claim id's
 // tolerance factor (ratioVerdict) and says where ours lies, in format's
 // unit: "outside 8x within 1.25x (6.4x-10x)".
-func ratioJudge(id string, paper, ours float64, better int, format func(float64) string) (Verdict, string) {
-	f := results.Num(tolerance(id).Factor)
+func RatioJudge(id string, paper, ours float64, better int, format func(float64) string) (Verdict, string) {
+	f := results.Num(ClaimTolerance(id).Factor)
 	v := ratioVerdict(paper, ours, f, better)
 	if v == NotRun {
 		return v, "no tolerance factor or no figure to compare"
@@ -53,70 +53,70 @@ func ratioJudge(id string, paper, ours float64, better int, format func(float64)
 	return v, fmt.Sprintf("%s %s within %gx (%s-%s)", where, format(paper), f, format(paper/f), format(paper*f))
 }
 
-// ratioText formats a ratio for ratioJudge ("8x", "12.5x").
-func ratioText(v float64) string { return report.FormatRatio(v) }
+// RatioText formats a ratio for ratioJudge ("8x", "12.5x").
+func RatioText(v float64) string { return report.FormatRatio(v) }
 
-// msTextOf formats a time in ms for ratioJudge.
-func msTextOf(v float64) string { return report.FormatMS(v) + " ms" }
+// MsTextOf formats a time in ms for ratioJudge.
+func MsTextOf(v float64) string { return report.FormatMS(v) + " ms" }
 
-// noSamples is compareWithin's sign when a side has no samples: no
+// NoSamples is compareWithin's sign when a side has no samples: no
 // verdict (bySamples gives not run).
-const noSamples = 2
+const NoSamples = 2
 
-// compareWithin is compareSamples (a against b, lower faster) held to
+// CompareWithin is bench.CompareSamples (a against b, lower faster) held to
 // claim id's margin: a difference the test finds but whose medians lie
 // within the tolerance factor of each other is within the noise of
 // another machine, so it gives 0 (inconclusive). A side without samples
 // gives noSamples.
-func compareWithin(id string, a, b []float64) (int, string) {
+func CompareWithin(id string, a, b []float64) (int, string) {
 	if len(a) == 0 || len(b) == 0 {
-		return noSamples, "a record without samples of the phase compared: no verdict"
+		return NoSamples, "a record without samples of the phase compared: no verdict"
 	}
-	sign, note := compareSamples(a, b)
-	f := results.Num(tolerance(id).Factor)
+	sign, note := bench.CompareSamples(a, b)
+	f := results.Num(ClaimTolerance(id).Factor)
 	if math.IsNaN(f) {
 		return 0, note + "; no margin in the catalogue: no verdict"
 	}
-	if ma, mb := median(a), median(b); sign != 0 && max(ma, mb) < f*min(ma, mb) {
+	if ma, mb := bench.Median(a), bench.Median(b); sign != 0 && max(ma, mb) < f*min(ma, mb) {
 		return 0, note + fmt.Sprintf("; medians %.3gx apart, within the claim's margin of %gx", max(ma, mb)/min(ma, mb), f)
 	}
 	return sign, note
 }
 
-// holds is Reproduced when the claim holds on the records, else
+// Holds is Reproduced when the claim holds on the records, else
 // NotReproduced.
-func holds(ok bool) Verdict {
+func Holds(ok bool) Verdict {
 	if ok {
 		return Reproduced
 	}
 	return NotReproduced
 }
 
-// bySamples turns compareWithin's sign into a verdict on a claim that
+// BySamples turns compareWithin's sign into a verdict on a claim that
 // predicts the sign want: Reproduced when the samples show it, Inconclusive
 // when the difference lies within their noise or the claim's margin,
 // NotRun without samples, NotReproduced otherwise.
-func bySamples(sign, want int) Verdict {
+func BySamples(sign, want int) Verdict {
 	switch sign {
 	case want:
 		return Reproduced
 	case 0:
 		return Inconclusive
-	case noSamples:
+	case NoSamples:
 		return NotRun
 	}
 	return NotReproduced
 }
 
-// withinFactor reports whether a and b (both positive) are within claim
+// WithinFactor reports whether a and b (both positive) are within claim
 // id's tolerance factor of each other.
-func withinFactor(id string, a, b float64) bool {
-	tol := results.Num(tolerance(id).Factor)
+func WithinFactor(id string, a, b float64) bool {
+	tol := results.Num(ClaimTolerance(id).Factor)
 	return a > 0 && b > 0 && !math.IsNaN(a) && !math.IsNaN(b) && max(a, b) <= tol*min(a, b)
 }
 
-// missingMetric names the first of keys that r lacks, or "".
-func missingMetric(r *bench.Record, keys ...string) string {
+// MissingMetric names the first of keys that r lacks, or "".
+func MissingMetric(r *bench.Record, keys ...string) string {
 	for _, k := range keys {
 		if _, ok := r.Metrics[k]; !ok {
 			return k
@@ -125,26 +125,26 @@ func missingMetric(r *bench.Record, keys ...string) string {
 	return ""
 }
 
-// noMetric is c not run because a record lacks a metric the rule reads (a
+// NoMetric is c not run because a record lacks a metric the rule reads (a
 // record of an older run): missing metrics give no verdict, never 0.
-func (c Claim) noMetric(key, cell string) Claim {
+func (c Claim) NoMetric(key, cell string) Claim {
 	c.Verdict, c.Ours, c.Reason = NotRun, "—", fmt.Sprintf("no %s in the record of %s (a record of an older run, or a broken one): no verdict", key, cell)
 	return c
 }
 
-// okRecord reports whether r ran and passed its check.
-func okRecord(r *bench.Record) bool { return r != nil && r.Status == bench.StatusOK }
+// OKRecord reports whether r ran and passed its check.
+func OKRecord(r *bench.Record) bool { return r != nil && r.Status == bench.StatusOK }
 
-// firstOf is up to k items of s, joined, with a count of the rest.
-func firstOf(s []string, k int) string {
+// FirstOf is up to k items of s, joined, with a count of the rest.
+func FirstOf(s []string, k int) string {
 	if len(s) <= k {
 		return strings.Join(s, "; ")
 	}
 	return strings.Join(s[:k], "; ") + moreText(len(s)-k)
 }
 
-// sortedKeys are a map's keys, sorted.
-func sortedKeys[V any](m map[int]V) []int {
+// SortedKeys are a map's keys, sorted.
+func SortedKeys[V any](m map[int]V) []int {
 	var ks []int
 	for k := range m {
 		ks = append(ks, k)

@@ -4,15 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/semibench/semibench/bench/report"
 	"path"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
+
+	"github.com/semibench/semibench/bench/report"
+	"github.com/semibench/semibench/internal/suggest"
 
 	"github.com/semibench/semibench/bench"
-	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/impls"
 )
 
 // Scale selects the sizes an experiment runs at.
@@ -53,41 +54,27 @@ type unavailableError struct{ err error }
 func (e *unavailableError) Error() string   { return e.err.Error() }
 func (e *unavailableError) Unwrap() []error { return []error{ErrUnavailable, e.err} }
 
-// markUnavailable turns a GPU backend's "no driver or no device" error
-// (driver.ErrUnavailable) into one that also matches ErrUnavailable, its
+// MarkUnavailable turns a GPU backend's "no driver or no device" error
+// (impls.ErrUnavailable) into one that also matches ErrUnavailable, its
 // message unchanged; other errors pass unchanged.
-func markUnavailable(err error) error {
-	if err != nil && errors.Is(err, driver.ErrUnavailable) && !errors.Is(err, ErrUnavailable) {
+func MarkUnavailable(err error) error {
+	if err != nil && errors.Is(err, impls.ErrUnavailable) && !errors.Is(err, ErrUnavailable) {
 		return &unavailableError{err}
 	}
 	return err
 }
 
-// cudaDevices counts the CUDA devices once per process.
-var cudaDevices = sync.OnceValues(driver.DeviceCount)
-
-// Available reports whether impl can run on this machine: a CUDA
-// implementation (cuda/...) needs a driver and a device, and the error then
-// wraps ErrUnavailable. The runner asks before any budget decision and before
-// it sets a case up, so that a machine without a GPU spends nothing on cells
-// that cannot run and records them unavailable, never skipped.
+// Available reports whether impl can run on this machine (impls.Available:
+// a CUDA implementation needs a driver and a device), its error then
+// matching ErrUnavailable too. The runner asks before any budget decision
+// and before it sets a case up, so that a machine without a GPU spends
+// nothing on cells that cannot run and records them unavailable, never
+// skipped.
 //
 // The message says each thing once: the implementation, then the driver's
 // reason ("cuda/fast: CUDA unavailable: cannot load the CUDA driver library:
 // libcuda.so.1: cannot open shared object file: ...").
-func Available(impl string) error {
-	if !strings.HasPrefix(impl, "cuda/") {
-		return nil
-	}
-	n, err := cudaDevices()
-	if err != nil {
-		return markUnavailable(fmt.Errorf("%s: %w", impl, err))
-	}
-	if n == 0 {
-		return markUnavailable(fmt.Errorf("%s: %w: no CUDA device", impl, driver.ErrUnavailable))
-	}
-	return nil
-}
+func Available(impl string) error { return MarkUnavailable(impls.Available(impl)) }
 
 // UnavailableNote is the line a table shows for an implementation recorded
 // unavailable with message msg, saying each thing once: "cuda/fast: CUDA
@@ -170,8 +157,8 @@ type Experiment struct {
 	Plots func(run []bench.Record) []report.Plot
 	// Headline lists the implementations (path.Match patterns) whose cells
 	// are the experiment's headline: the runner runs every experiment's
-	// headline cells before any other. Nil means the table in headline.go,
-	// else the fast implementation of each backend ("*/fast").
+	// headline cells before any other. Nil means the fast implementation
+	// of each backend ("*/fast").
 	Headline []string
 }
 
@@ -190,9 +177,6 @@ func (e *Experiment) IsHeadline(impl string) bool {
 func (e *Experiment) headline() []string {
 	if e.Headline != nil {
 		return e.Headline
-	}
-	if h, ok := headlines[e.Name]; ok {
-		return h
 	}
 	return []string{"*/fast"}
 }
@@ -283,6 +267,9 @@ func Register(e *Experiment) {
 	registry[e.Name] = e
 }
 
+// ByName is the registered experiment of that name, or nil.
+func ByName(name string) *Experiment { return registry[name] }
+
 // All returns every experiment sorted by name.
 func All() []*Experiment {
 	out := make([]*Experiment, 0, len(registry))
@@ -312,7 +299,7 @@ func Lookup(names ...string) ([]*Experiment, error) {
 			for n := range registry {
 				all = append(all, n)
 			}
-			return nil, fmt.Errorf("unknown experiment %q%s", name, suggest(name, all))
+			return nil, fmt.Errorf("unknown experiment %q%s", name, suggest.Closest(name, all))
 		}
 		for _, e := range found {
 			if !slices.Contains(out, e) {
@@ -340,43 +327,5 @@ func CheckImplPattern(exps []*Experiment, pattern string) error {
 			}
 		}
 	}
-	return fmt.Errorf("no implementation matches %q%s", pattern, suggest(pattern, all))
-}
-
-// suggest formats the names closest to name (by edit distance), or all
-// names when none is close.
-func suggest(name string, names []string) string {
-	sort.Strings(names)
-	var close []string
-	for _, n := range names {
-		if d := editDistance(name, n); d <= max(2, len(name)/3) || strings.Contains(n, name) {
-			close = append(close, n)
-		}
-	}
-	if len(close) > 0 {
-		sort.SliceStable(close, func(i, j int) bool { return editDistance(name, close[i]) < editDistance(name, close[j]) })
-		return "; did you mean " + strings.Join(close, ", ") + "?"
-	}
-	return "; known: " + strings.Join(names, ", ")
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return fmt.Errorf("no implementation matches %q%s", pattern, suggest.Closest(pattern, all))
 }

@@ -1,21 +1,17 @@
-package experiments
+package experiments_test
 
 import (
 	"path"
 	"testing"
+
+	"github.com/semibench/semibench/experiments"
 )
 
 // TestEveryExperimentHasHeadlines: every experiment marks at least one of
-// its implementations as headline, every pattern of the headline table
-// matches one of its experiment's implementations, and the table names only
-// registered experiments.
+// its implementations as headline, and every pattern of its Headline
+// matches one of its implementations.
 func TestEveryExperimentHasHeadlines(t *testing.T) {
-	for name := range headlines {
-		if registry[name] == nil {
-			t.Errorf("headlines names %s, which is not registered", name)
-		}
-	}
-	for _, e := range All() {
+	for _, e := range experiments.All() {
 		n := 0
 		for _, impl := range e.Impls {
 			if e.IsHeadline(impl) {
@@ -25,7 +21,7 @@ func TestEveryExperimentHasHeadlines(t *testing.T) {
 		if n == 0 {
 			t.Errorf("%s: none of %v is a headline implementation", e.Name, e.Impls)
 		}
-		for _, p := range e.headline() {
+		for _, p := range e.HeadlinePatterns() {
 			found := false
 			for _, impl := range e.Impls {
 				if ok, _ := path.Match(p, impl); ok {
@@ -37,7 +33,7 @@ func TestEveryExperimentHasHeadlines(t *testing.T) {
 			}
 		}
 	}
-	if e := registry["kleene/table3"]; !e.IsHeadline("cuda/paper") || e.IsHeadline("cpu/paper") {
+	if e := experiments.ByName("kleene/table3"); !e.IsHeadline("cuda/paper") || e.IsHeadline("cpu/paper") {
 		t.Error("kleene/table3: want cuda/paper headline and cpu/paper not")
 	}
 }

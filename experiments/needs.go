@@ -1,6 +1,10 @@
 package experiments
 
 import (
+	"slices"
+	"strconv"
+	"strings"
+
 	"github.com/semibench/semibench/bench"
 )
 
@@ -29,9 +33,9 @@ type Need struct {
 	Least []CellRef
 }
 
-// cells lists cells of one experiment and implementation at every
+// CellRefs lists cells of one experiment and implementation at every
 // parameter setting given.
-func cells(exp string, impls []string, params ...bench.Params) []CellRef {
+func CellRefs(exp string, impls []string, params ...bench.Params) []CellRef {
 	var out []CellRef
 	for _, p := range params {
 		for _, impl := range impls {
@@ -51,4 +55,62 @@ func Needs(exps []*Experiment, s Scale, o Options) []Need {
 		}
 	}
 	return out
+}
+
+// Helpers of the papers' Needs. A claim's Paper cells are at the paper's
+// sizes, its Least cells below them; at quick and large scale no cell is
+// at the paper's size, so every claim there has only Least cells and its
+// verdict is indicative.
+
+// CaseCells lists the cells of experiment exp at scale s whose parameters
+// satisfy keep (nil keeps all), one per implementation of impls that the
+// case runs. An implementation may name alternatives, "cuda/sparse|cpu/sparse":
+// the runner measures the one it can run here at the least cost.
+func CaseCells(exp string, s Scale, o Options, impls []string, keep func(bench.Params) bool) []CellRef {
+	e := registry[exp]
+	if e == nil {
+		return nil
+	}
+	var out []CellRef
+	for _, c := range e.Cases(s, o) {
+		if keep != nil && !keep(c.Params) {
+			continue
+		}
+		names := c.Impls
+		if names == nil {
+			names = e.Impls
+		}
+		for _, impl := range impls {
+			if slices.ContainsFunc(strings.Split(impl, "|"), func(a string) bool { return slices.Contains(names, a) }) {
+				out = append(out, CellRef{exp, impl, c.Params})
+			}
+		}
+	}
+	return out
+}
+
+// IntOf is the integer parameter k of p, or -1.
+func IntOf(p bench.Params, k string) int {
+	v, err := strconv.Atoi(p.Get(k))
+	if err != nil {
+		return -1
+	}
+	return v
+}
+
+// AtMost keeps the parameter sets whose integer k is at most v.
+func AtMost(k string, v int) func(bench.Params) bool {
+	return func(p bench.Params) bool { x := IntOf(p, k); return x >= 0 && x <= v }
+}
+
+// ByScale is a need whose cells at paper scale are paper (with least below
+// them) and at any other scale least only.
+func ByScale(claim string, s Scale, paper, least []CellRef) Need {
+	if s != Paper {
+		if least == nil {
+			least = paper
+		}
+		return Need{Claim: claim, Least: least}
+	}
+	return Need{Claim: claim, Paper: paper, Least: least}
 }

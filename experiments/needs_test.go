@@ -1,9 +1,11 @@
-package experiments
+package experiments_test
 
 import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/semibench/semibench/experiments"
 )
 
 // TestEveryClaimHasNeeds holds the claims and their needs to one another:
@@ -12,10 +14,10 @@ import (
 // scale each claim has a need naming cells that exist in the experiments'
 // cases, and each need a claim.
 func TestEveryClaimHasNeeds(t *testing.T) {
-	claims := AllClaims(nil)
+	claims := experiments.AllClaims(nil)
 	var ids []string
 	for _, c := range claims {
-		if c.Verdict == NotTestable {
+		if c.Verdict == experiments.NotTestable {
 			continue // no cell decides it (results/paper/claims.json says why)
 		}
 		if c.ID == "" {
@@ -27,18 +29,18 @@ func TestEveryClaimHasNeeds(t *testing.T) {
 		}
 		ids = append(ids, c.ID)
 	}
-	for _, s := range Scales {
-		needs := Needs(All(), s, Options{})
+	for _, s := range experiments.Scales {
+		needs := experiments.Needs(experiments.All(), s, experiments.Options{})
 		var have []string
 		for _, n := range needs {
 			have = append(have, n.Claim)
 			if !slices.Contains(ids, n.Claim) {
 				t.Errorf("%s: need for unknown claim %s", s, n.Claim)
 			}
-			if len(n.Paper)+len(n.Least) == 0 && s != Large { // large scale may lack a claim's cells
+			if len(n.Paper)+len(n.Least) == 0 && s != experiments.Large { // large scale may lack a claim's cells
 				t.Errorf("%s: %s needs no cell", s, n.Claim)
 			}
-			if s != Paper && len(n.Paper) > 0 {
+			if s != experiments.Paper && len(n.Paper) > 0 {
 				t.Errorf("%s: %s has cells at the paper's size at %s scale", s, n.Claim, s)
 			}
 			for _, c := range append(slices.Clone(n.Paper), n.Least...) {
@@ -56,12 +58,12 @@ func TestEveryClaimHasNeeds(t *testing.T) {
 }
 
 // caseExists reports whether c is a cell of its experiment at scale s.
-func caseExists(c CellRef, s Scale) bool {
-	e := registry[c.Experiment]
+func caseExists(c experiments.CellRef, s experiments.Scale) bool {
+	e := experiments.ByName(c.Experiment)
 	if e == nil {
 		return false
 	}
-	for _, cs := range e.Cases(s, Options{}) {
+	for _, cs := range e.Cases(s, experiments.Options{}) {
 		if cs.Params.String() != c.Params.String() {
 			continue
 		}

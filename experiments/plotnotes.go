@@ -2,18 +2,19 @@ package experiments
 
 import (
 	"fmt"
-	"github.com/semibench/semibench/bench/report"
 	"strings"
+
+	"github.com/semibench/semibench/bench/report"
 
 	"github.com/semibench/semibench/bench"
 )
 
-// availabilityNotes are a plot's notes on the implementations it would
+// AvailabilityNotes are a plot's notes on the implementations it would
 // draw that the records of exp cannot show: those with no cell run say
 // why ("cuda/paper, cuda/fast: unavailable on this machine (no GPU)",
 // "cpu/sgje: skipped by the budget"), those with some cells run count the
 // cells the budget skipped.
-func availabilityNotes(recs []bench.Record, exp string, impls ...string) []string {
+func AvailabilityNotes(recs []bench.Record, exp string, impls ...string) []string {
 	type tally struct{ ran, unavailable, skipped, failed int }
 	t := map[string]*tally{}
 	for _, im := range impls {
@@ -26,7 +27,7 @@ func availabilityNotes(recs []bench.Record, exp string, impls ...string) []strin
 			continue
 		}
 		switch {
-		case ran(r):
+		case Ran(r):
 			c.ran++
 		case r.Status == bench.StatusUnavailable:
 			c.unavailable++
@@ -70,18 +71,18 @@ func availabilityNotes(recs []bench.Record, exp string, impls ...string) []strin
 	return notes
 }
 
-// implSeries sets the implementation (colour) of s and whether it holds a
+// ImplSeries sets the implementation (colour) of s and whether it holds a
 // paper's values.
-func implSeries(s report.Series, impl string, paper bool) report.Series {
+func ImplSeries(s report.Series, impl string, paper bool) report.Series {
 	s.Impl, s.Paper = impl, paper
 	return s
 }
 
-// plotsWithNotes keeps the plots that have series, and those that have
+// PlotsWithNotes keeps the plots that have series, and those that have
 // none but notes saying why (a GPU-less run's CUDA plot): those are not
 // drawn (report.Plot.Empty), and the report lists them with their notes
 // (PlotsNotDrawn).
-func plotsWithNotes(ps ...report.Plot) []report.Plot {
+func PlotsWithNotes(ps ...report.Plot) []report.Plot {
 	var out []report.Plot
 	for _, p := range ps {
 		if len(p.Series) > 0 || len(p.Notes) > 0 {
@@ -91,14 +92,14 @@ func plotsWithNotes(ps ...report.Plot) []report.Plot {
 	return out
 }
 
-// Where each paper's figures come from, for the plots' second title line.
-const (
-	hungarianSrc = "Lopes et al. 2019, Hungarian algorithm on CUDA"
-	kleeneSrc    = "Kleene star of a DAG in max-plus algebra on CUDA"
-	roteSrc      = "Rote 1985, systolic algebraic path"
-	treefixSrc   = "Treefix (Rootfix/Leaffix) on GPUs"
-)
-
-// plotTitle is a plot's title: what it shows, then on a second line which
+// PlotTitle is a plot's title: what it shows, then on a second line which
 // figure of which paper it reproduces.
-func plotTitle(what, source string) string { return what + "\n" + source }
+func PlotTitle(what, source string) string { return what + "\n" + source }
+
+func AppendSeries(p *report.Plot, ss ...report.Series) {
+	for _, s := range ss {
+		if len(s.X) > 0 {
+			p.Series = append(p.Series, s)
+		}
+	}
+}

@@ -1,4 +1,4 @@
-package experiments
+package experiments_test
 
 import (
 	"fmt"
@@ -8,6 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/experiments/experimentstest"
+	"github.com/semibench/semibench/experiments/treefix"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
@@ -26,8 +30,8 @@ var syntheticPhases = []string{"total", "end_to_end", "other", "h2d", "d2h", "in
 // still order by their parameters.
 func syntheticRun() []bench.Record {
 	var run []bench.Record
-	for _, e := range All() {
-		cases := e.Cases(Quick, Options{})
+	for _, e := range experiments.All() {
+		cases := e.Cases(experiments.Quick, experiments.Options{})
 		for ci, c := range cases {
 			for ii, im := range e.ImplsFor(c, "") {
 				r := bench.Record{Experiment: e.Name, Impl: im, Params: c.Params, Status: bench.StatusOK, Statistic: e.Statistic}
@@ -43,7 +47,7 @@ func syntheticRun() []bench.Record {
 				}
 				r.Metrics = map[string]float64{"cond": float64(10 * (ci + 1)), "levels": 3, "speedup": 2}
 				for l := range 3 {
-					r.Metrics[profileKey(l)] = float64((l + 1) * (ci + 1))
+					r.Metrics[treefix.ProfileKey(l)] = float64((l + 1) * (ci + 1))
 				}
 				if n, err := strconv.ParseFloat(c.Params.Get("n"), 64); err == nil {
 					r.Metrics["n"] = n
@@ -110,10 +114,10 @@ func TestEveryPlot(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		run  []bench.Record
-	}{{"with a GPU", full}, {"without a GPU", gpuLess(full)}} {
+	}{{"with a GPU", full}, {"without a GPU", experimentstest.GPULess(full)}} {
 		f := &bench.File{Schema: bench.SchemaVersion, Machine: bench.Machine{Label: "synthetic", Cores: 2}, Scale: "quick", Records: tc.run}
 		dir := t.TempDir()
-		paths, err := RenderPlots(f, dir)
+		paths, err := experiments.RenderPlots(f, dir)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -121,10 +125,10 @@ func TestEveryPlot(t *testing.T) {
 		for _, p := range paths {
 			written[strings.TrimSuffix(filepath.Base(p), filepath.Ext(p))] = true
 		}
-		notDrawn := strings.Join(PlotsNotDrawn(f), "\n")
+		notDrawn := strings.Join(experiments.PlotsNotDrawn(f), "\n")
 		drawnBy := map[string]bool{}
-		for _, name := range experimentsIn(f.Records) {
-			e := registry[name]
+		for _, name := range experiments.ExperimentsIn(f.Records) {
+			e := experiments.ByName(name)
 			if e == nil || e.Plots == nil {
 				continue
 			}
@@ -148,7 +152,7 @@ func TestEveryPlot(t *testing.T) {
 			}
 		}
 		if tc.name == "with a GPU" {
-			for _, e := range All() {
+			for _, e := range experiments.All() {
 				if e.Plots != nil && e.MeasuredBy == "" && !drawnBy[e.Name] {
 					t.Errorf("%s: %s draws no figure from the synthetic run", tc.name, e.Name)
 				}

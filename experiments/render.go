@@ -16,6 +16,7 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/internal/outfile"
+	"github.com/semibench/semibench/internal/suggest"
 )
 
 // experimentsIn lists the experiment names of recs in first-seen order.
@@ -91,14 +92,14 @@ func renderSections(f *bench.File, only string) ([]section, error) {
 			last.Notes = slices.Clone(last.Notes)
 			for _, c := range judged {
 				if c.Experiment == name {
-					last.Notes = append(last.Notes, c.note())
+					last.Notes = append(last.Notes, c.Note())
 				}
 			}
 		}
 		out = append(out, section{name, tables})
 	}
 	if only != "" && !found {
-		return nil, fmt.Errorf("no records of experiment %q in the file%s", only, suggest(only, experimentsIn(f.Records)))
+		return nil, fmt.Errorf("no records of experiment %q in the file%s", only, suggest.Closest(only, experimentsIn(f.Records)))
 	}
 	return out, nil
 }
@@ -300,7 +301,7 @@ func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []secti
 		if a, ok := anchors[c.Experiment]; ok {
 			where = "[" + c.Where + "](#" + a + ")"
 		}
-		t.Rows = append(t.Rows, []string{c.Paper, where, c.Short(), c.PaperFigure, c.Ours, c.verdictText()})
+		t.Rows = append(t.Rows, []string{c.Paper, where, c.Short(), c.PaperFigure, c.Ours, c.VerdictText()})
 	}
 	_ = t.Render(w, report.FormatMarkdown)
 	fmt.Fprintln(w)

@@ -141,9 +141,9 @@ type SharedCounts struct {
 	Computed, Reused int
 }
 
-// countComputed counts a computation of key done outside the store: a
+// CountComputed counts a computation of key done outside the store: a
 // repetition of the cell that measures it.
-func (s *Shared) countComputed(key string) {
+func (s *Shared) CountComputed(key string) {
 	if s == nil {
 		return
 	}
@@ -203,7 +203,21 @@ func (s *Shared) Summary() string {
 	return line
 }
 
-// obtain returns the piece of work named key: the one the run computed
+// Generated instances are shared by the experiments of a run (each paper's
+// *_instances.go). An instance is
+// generated and digested once per run per (generator, parameters, seed),
+// with the reference answer its checks compare against, and read by every
+// case of every experiment that uses the same input: the LAP costs of
+// hungarian/table1, fig4 and fig5 (and of the tables derived from table1
+// when it is not in the run), the random DAGs of kleene/table2 and table3,
+// the trees of treefix/table1, fig4, fig6 and fig7.
+// Inputs are read-only to every implementation (the cells of one case
+// already shared them), so a shared instance is never copied. Timings are
+// unaffected: generation, digest and reference are outside every timed
+// window, so the cells say nothing of it; the record's input (generator,
+// seed, digest) shows the instance is the same.
+
+// Obtain returns the piece of work named key: the one the run computed
 // before, or, when there is none, the result of compute, called by this
 // caller alone while every concurrent caller of key waits for it (or for
 // its own ctx). by names the caller (a cell's Key, or what else asks); from
@@ -211,7 +225,7 @@ func (s *Shared) Summary() string {
 // computed it). compute returns the piece and the bytes it holds; a piece
 // larger than the store's limit is returned but not kept. An error is not
 // kept either: a waiting caller then computes in its turn.
-func obtain[T any](ctx context.Context, s *Shared, key, by string, compute func(ctx context.Context) (T, uint64, error)) (v T, from string, fresh bool, err error) {
+func Obtain[T any](ctx context.Context, s *Shared, key, by string, compute func(ctx context.Context) (T, uint64, error)) (v T, from string, fresh bool, err error) {
 	if s == nil {
 		v, _, err = compute(ctx)
 		return v, by, true, err
@@ -296,7 +310,7 @@ func ReusedNotes(recs []bench.Record, experiment, what string) []string {
 	}
 	var groups []*group
 	for _, r := range recs {
-		if r.Experiment != experiment || r.ReusedFrom == "" || !ran(&r) {
+		if r.Experiment != experiment || r.ReusedFrom == "" || !Ran(&r) {
 			continue
 		}
 		from := r.ReusedFrom
@@ -324,10 +338,10 @@ func ReusedNotes(recs []bench.Record, experiment, what string) []string {
 	return []string{note}
 }
 
-// reusedPhaseText is CellText of a record's phase or, for a cell that read
+// ReusedPhaseText is CellText of a record's phase or, for a cell that read
 // another's work (ReusedFrom) and did not time that phase itself, the
 // named cell's, marked †.
-func reusedPhaseText(run []bench.Record, r *bench.Record, phase string) string {
+func ReusedPhaseText(run []bench.Record, r *bench.Record, phase string) string {
 	if r == nil || r.ReusedFrom == "" || r.Phase(phase) != nil {
 		return CellText(r, phase)
 	}

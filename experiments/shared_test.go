@@ -3,15 +3,12 @@ package experiments
 import (
 	"context"
 	"errors"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/semibench/semibench/bench"
-	"github.com/semibench/semibench/impls"
-	"github.com/semibench/semibench/problems/domination"
 )
 
 // TestSharedComputesOnceUnderConcurrentRequests asks for one key from many
@@ -34,7 +31,7 @@ func TestSharedComputesOnceUnderConcurrentRequests(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			<-start
-			v, from, fresh, err := obtain(context.Background(), s, "piece", CellKey("e", "impl", bench.Params{{Name: "i", Value: string(rune('a' + i))}}),
+			v, from, fresh, err := Obtain(context.Background(), s, "piece", CellKey("e", "impl", bench.Params{{Name: "i", Value: string(rune('a' + i))}}),
 				func(context.Context) (*int, uint64, error) {
 					calls.Add(1)
 					time.Sleep(20 * time.Millisecond) // long enough for every other request to arrive
@@ -78,23 +75,23 @@ func TestSharedComputesOnceUnderConcurrentRequests(t *testing.T) {
 func TestSharedErrorsAreNotKept(t *testing.T) {
 	s := NewShared(1 << 20)
 	fail := errors.New("stopped")
-	_, _, _, err := obtain(context.Background(), s, "k", "a", func(context.Context) (int, uint64, error) { return 0, 0, fail })
+	_, _, _, err := Obtain(context.Background(), s, "k", "a", func(context.Context) (int, uint64, error) { return 0, 0, fail })
 	if !errors.Is(err, fail) {
 		t.Fatalf("err = %v, want %v", err, fail)
 	}
-	v, from, fresh, err := obtain(context.Background(), s, "k", "b", func(context.Context) (int, uint64, error) { return 7, 1, nil })
+	v, from, fresh, err := Obtain(context.Background(), s, "k", "b", func(context.Context) (int, uint64, error) { return 7, 1, nil })
 	if err != nil || v != 7 || from != "b" || !fresh {
 		t.Fatalf("second request: %d, %q, fresh %v, %v; want 7 computed by b", v, from, fresh, err)
 	}
 
 	release := make(chan struct{})
-	go obtain(context.Background(), s, "slow", "a", func(context.Context) (int, uint64, error) { <-release; return 1, 1, nil })
+	go Obtain(context.Background(), s, "slow", "a", func(context.Context) (int, uint64, error) { <-release; return 1, 1, nil })
 	for s.Counts()["slow"] == (SharedCounts{}) && !inFlight(s, "slow") {
 		time.Sleep(time.Millisecond)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
 	defer cancel()
-	if _, _, _, err := obtain(ctx, s, "slow", "b", func(context.Context) (int, uint64, error) { return 2, 1, nil }); !errors.Is(err, context.DeadlineExceeded) {
+	if _, _, _, err := Obtain(ctx, s, "slow", "b", func(context.Context) (int, uint64, error) { return 2, 1, nil }); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("waiter: err = %v, want its deadline", err)
 	}
 	close(release)
@@ -114,7 +111,7 @@ func TestSharedMemoryBound(t *testing.T) {
 	calls := map[string]int{}
 	get := func(key string, bytes uint64) {
 		t.Helper()
-		if _, _, _, err := obtain(context.Background(), s, key, "t", func(context.Context) (string, uint64, error) {
+		if _, _, _, err := Obtain(context.Background(), s, key, "t", func(context.Context) (string, uint64, error) {
 			calls[key]++
 			return key, bytes, nil
 		}); err != nil {
@@ -147,100 +144,11 @@ func TestSharedMemoryBound(t *testing.T) {
 	var none *Shared
 	n := 0
 	for range 2 {
-		obtain(context.Background(), none, "k", "t", func(context.Context) (int, uint64, error) { n++; return n, 0, nil })
+		Obtain(context.Background(), none, "k", "t", func(context.Context) (int, uint64, error) { n++; return n, 0, nil })
 	}
 	if n != 2 {
 		t.Errorf("a nil store computed %d times for 2 requests, want 2", n)
 	}
 	none.Release()
 	none.MakeRoom(1)
-}
-
-// TestDomPhasesFor relabels a Table 3 cell's samples (window Algorithms
-// 2-5) as Table 2's (window Algorithm 2) and a formula's (no window,
-// witnesses) as Table 5's: totals from the spanning phase, breakdowns
-// that add up, witnesses dropped.
-func TestDomPhasesFor(t *testing.T) {
-	ph := func(name, scope string, s ...float64) bench.Phase {
-		return bench.Phase{Name: name, Scope: scope, SamplesMS: s, MedianMS: bench.Median(s), StatMS: bench.Median(s)}
-	}
-	t3 := []bench.Phase{
-		ph("algorithm2", bench.ScopeTotal, 100, 110), ph("algorithm3", bench.ScopeTotal, 1, 1), ph("algorithm4", bench.ScopeTotal, 1, 1),
-		ph("algorithm5", bench.ScopeTotal, 1, 1), ph(bench.OtherPhase, bench.ScopeTotal, 0.5, 0.5),
-		ph("algorithm1", bench.ScopeEndToEnd, 5, 5), ph(domination.PhaseAlgorithms2to5, bench.ScopeSummary, 103.5, 113.5),
-		ph(bench.TotalPhase, bench.ScopeHeadline, 103.5, 113.5), ph(bench.EndToEndPhase, bench.ScopeHeadline, 109, 119),
-	}
-	got := domPhasesFor(t3, domination.WindowAlgorithms2to5, domination.WindowAlgorithm2, bench.StatMedian)
-	r := bench.Record{Phases: got}
-	if p := r.Phase(bench.TotalPhase); p == nil || p.SamplesMS[0] != 100 || p.SamplesMS[1] != 110 {
-		t.Fatalf("Table 2 total = %+v, want algorithm2's samples", p)
-	}
-	if p := r.Phase("algorithm3"); p == nil || p.Scope != bench.ScopeEndToEnd {
-		t.Errorf("algorithm3 = %+v, want outside Table 2's window", p)
-	}
-	if p := r.Phase(bench.OtherPhase); p == nil || p.SamplesMS[0] != 0 {
-		t.Errorf("other = %+v, want 0", p)
-	}
-	if p := r.Phase(bench.EndToEndPhase); p == nil || p.SamplesMS[1] != 119 {
-		t.Errorf("end_to_end = %+v, want the call's", p)
-	}
-	if p := r.Phase(domination.PhaseAlgorithms2to5); p == nil || p.Scope != bench.ScopeSummary {
-		t.Errorf("algorithms2to5 = %+v, want the summary kept", p)
-	}
-
-	formula := []bench.Phase{
-		ph("algorithm1", bench.ScopeTotal, 5), ph("algorithm2", bench.ScopeTotal, 50), ph("algorithm3", bench.ScopeTotal, 1),
-		ph("algorithm4", bench.ScopeTotal, 1), ph("algorithm5", bench.ScopeTotal, 1), ph("witnesses", bench.ScopeTotal, 30),
-		ph(bench.OtherPhase, bench.ScopeTotal, 2), ph(domination.PhaseAlgorithms2to5, bench.ScopeSummary, 53),
-		ph(bench.TotalPhase, bench.ScopeHeadline, 90), ph(bench.EndToEndPhase, bench.ScopeHeadline, 90),
-	}
-	got = domPhasesFor(formula, domination.NoWindow, domination.WindowAlgorithms2to5, bench.StatMedian)
-	r = bench.Record{Phases: got}
-	if r.Phase("witnesses") != nil {
-		t.Error("the witnesses were kept")
-	}
-	if p := r.Phase(bench.TotalPhase); p == nil || p.SamplesMS[0] != 53 {
-		t.Errorf("Table 5 total = %+v, want algorithms2to5's 53", p)
-	}
-	if p := r.Phase(bench.EndToEndPhase); p == nil || p.SamplesMS[0] != 60 {
-		t.Errorf("end_to_end = %+v, want 90 less the witnesses' 30", p)
-	}
-	sum := 0.0
-	for _, p := range got {
-		if p.Scope == bench.ScopeTotal {
-			sum += p.SamplesMS[0]
-		}
-	}
-	if sum != 53 {
-		t.Errorf("the breakdown adds up to %g, want total 53", sum)
-	}
-}
-
-// TestDomSharedVerify: powers shared by a run that left the exact check of
-// their repetition to the reference (the GPU runs' NoRecheck) are
-// re-checked once when the reference reads them.
-func TestDomSharedVerify(t *testing.T) {
-	im, err := impls.Domination.Lookup("cpu/sparse")
-	if err != nil {
-		t.Fatal(err)
-	}
-	need, _, err := domination.MemoryNeeded(7, im.Product)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Two powers in memory: A^n0 has left them at the repetition.
-	an, err := domination.Analyze(context.Background(), 7, domination.Options{Impl: im, NoRecheck: true, MemoryLimit: need})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if an.Verified != "" {
-		t.Fatalf("the run checked its repetition (%q); the test needs one that did not", an.Verified)
-	}
-	d := &domShared{an: an}
-	if err := d.verify(context.Background(), "cpu/sparse", Options{}); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(an.Verified, "recomputing") {
-		t.Errorf("verified %q, want the re-check by recomputing", an.Verified)
-	}
 }

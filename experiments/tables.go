@@ -2,9 +2,11 @@ package experiments
 
 import (
 	"fmt"
-	"github.com/semibench/semibench/bench/report"
 	"math"
 	"strconv"
+	"time"
+
+	"github.com/semibench/semibench/bench/report"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/results"
@@ -23,12 +25,12 @@ func IndexRecords(recs []bench.Record) Cells {
 	return c
 }
 
-// besidePaper returns the run's records of one experiment and, indexed, both
+// BesidePaper returns the run's records of one experiment and, indexed, both
 // them and the paper's transcribed records of the same experiment: what a
 // table laid out beside the paper needs.
-func besidePaper(run []bench.Record, exp string) (own []bench.Record, rc, pc Cells) {
+func BesidePaper(run []bench.Record, exp string) (own []bench.Record, rc, pc Cells) {
 	paper, _ := results.PaperRecords(exp)
-	own = ofExperiment(run, exp)
+	own = OfExperiment(run, exp)
 	return own, IndexRecords(own), IndexRecords(paper)
 }
 
@@ -60,14 +62,14 @@ func CellText(r *bench.Record, phase string) string {
 	return report.PhaseText(r, phase)
 }
 
-// ran reports whether a record has timings.
-func ran(r *bench.Record) bool {
+// Ran reports whether a record has timings.
+func Ran(r *bench.Record) bool {
 	return r != nil && (r.Status == bench.StatusOK || r.Status == bench.StatusCheckFailed)
 }
 
-// msText is a phase's time with its unit ("2.3 ms"), or the reason there
+// MsText is a phase's time with its unit ("2.3 ms"), or the reason there
 // is none.
-func msText(r *bench.Record, phase string) string {
+func MsText(r *bench.Record, phase string) string {
 	if v := PhaseMS(r, phase); !math.IsNaN(v) {
 		return report.FormatMS(v) + " ms"
 	}
@@ -80,7 +82,7 @@ func StatusNotes(recs []bench.Record, experiment string) []string {
 	var notes []string
 	seen := map[string]bool{}
 	for _, r := range recs {
-		if r.Experiment != experiment || ran(&r) || r.Error == "" {
+		if r.Experiment != experiment || Ran(&r) || r.Error == "" {
 			continue
 		}
 		key := r.Impl + "|" + r.Status + "|" + r.Error
@@ -139,9 +141,9 @@ func CheckSummary(recs []bench.Record, experiment string) string {
 // Itoa is strconv.Itoa, kept short for parameter lists.
 func Itoa(n int) string { return strconv.Itoa(n) }
 
-// formatCount prints an integer count with thousands separators, as the
+// FormatCount prints an integer count with thousands separators, as the
 // papers print them: 3998935 becomes "3,998,935".
-func formatCount(x float64) string {
+func FormatCount(x float64) string {
 	s := strconv.FormatInt(int64(math.Round(x)), 10)
 	neg := s[0] == '-'
 	if neg {
@@ -155,3 +157,18 @@ func formatCount(x float64) string {
 	}
 	return s
 }
+
+// OfExperiment keeps the records of one experiment.
+func OfExperiment(recs []bench.Record, exp string) []bench.Record {
+	var out []bench.Record
+	for _, r := range recs {
+		if r.Experiment == exp {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func GiB(b uint64) float64 { return float64(b) / (1 << 30) }
+
+func MsSince(t time.Time) float64 { return float64(time.Since(t).Nanoseconds()) / 1e6 }

@@ -1,10 +1,12 @@
-package experiments
+package experiments_test
 
 import (
 	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/semibench/semibench/experiments"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
@@ -23,7 +25,7 @@ func TestTablesGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tables, err := RenderTables(f, "")
+	tables, err := experiments.RenderTables(f, "")
 	if err != nil {
 		t.Fatal(err)
 	}

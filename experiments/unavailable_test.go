@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/semibench/semibench/impls"
-	"github.com/semibench/semibench/impls/cuda/driver"
 	"github.com/semibench/semibench/problems/lap"
 )
 
@@ -35,8 +34,8 @@ func TestAvailableMessage(t *testing.T) {
 	if err == nil {
 		t.Skip("a CUDA device is present")
 	}
-	if !errors.Is(err, ErrUnavailable) || !errors.Is(err, driver.ErrUnavailable) {
-		t.Fatalf("%v must match experiments.ErrUnavailable and driver.ErrUnavailable", err)
+	if !errors.Is(err, ErrUnavailable) || !errors.Is(err, impls.ErrUnavailable) {
+		t.Fatalf("%v must match experiments.ErrUnavailable and impls.ErrUnavailable", err)
 	}
 	msg := err.Error()
 	if n := strings.Count(strings.ToLower(msg), "unavailable"); n != 1 {
@@ -62,16 +61,16 @@ func TestAvailableMessage(t *testing.T) {
 }
 
 func TestMarkUnavailable(t *testing.T) {
-	inner := fmt.Errorf("cuda/paper: %w: no CUDA device", driver.ErrUnavailable)
-	err := markUnavailable(inner)
-	if !errors.Is(err, ErrUnavailable) || !errors.Is(err, driver.ErrUnavailable) || err.Error() != inner.Error() {
+	inner := fmt.Errorf("cuda/paper: %w: no CUDA device", impls.ErrUnavailable)
+	err := MarkUnavailable(inner)
+	if !errors.Is(err, ErrUnavailable) || !errors.Is(err, impls.ErrUnavailable) || err.Error() != inner.Error() {
 		t.Errorf("markUnavailable(%q) = %q: want both sentinels and the message unchanged", inner, err)
 	}
-	if markUnavailable(err) != err {
+	if MarkUnavailable(err) != err {
 		t.Error("an error already marked passes unchanged")
 	}
 	other := errors.New("cuda/paper: out of memory")
-	if markUnavailable(other) != other || markUnavailable(nil) != nil {
+	if MarkUnavailable(other) != other || MarkUnavailable(nil) != nil {
 		t.Error("other errors and nil pass unchanged")
 	}
 }

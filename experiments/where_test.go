@@ -1,7 +1,6 @@
 package experiments
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/semibench/semibench/bench"
@@ -29,29 +28,6 @@ func TestParseWhere(t *testing.T) {
 	for _, bad := range []string{"n", "=5", "n=", "n=1,n=2", "n=1|", "n=1,,m=2"} {
 		if _, err := ParseWhere(bad); err == nil {
 			t.Errorf("%q accepted", bad)
-		}
-	}
-}
-
-func TestCheckWhere(t *testing.T) {
-	exps, err := Lookup("hungarian/table1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		where, err string
-	}{
-		{"n=8192,range=n|10n", ""},
-		{"size=8192", `no case has a parameter "size"`},
-		{"n=8191", "no case at scale paper matches"},
-	} {
-		w, err := ParseWhere(c.where)
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = CheckWhere(exps, Paper, Options{}, w)
-		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
-			t.Errorf("%s: %v", c.where, err)
 		}
 	}
 }

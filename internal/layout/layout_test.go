@@ -2,7 +2,9 @@ package layout
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -33,6 +35,81 @@ var rules = []rule{
 var topLevel = []string{
 	"bench", "cmd", "experiments", "generators", "impls", "internal",
 	"kernels", "mtx", "problems", "results", "runner",
+}
+
+// importRules forbid packages starting with from to import, directly, a
+// package starting with to: experiments reach implementations through the
+// impls registries (which do depend on the backends).
+var importRules = []rule{
+	{"experiments", module + "impls/cpu/", "experiments reach implementations only through the impls registries"},
+	{"experiments", module + "impls/cuda/", "experiments reach implementations only through the impls registries (impls.Available probes the GPU)"},
+}
+
+// notPapers are the packages under experiments/ that are no paper's: the
+// test helpers and the list of the five.
+var notPapers = []string{"experimentstest", "papers"}
+
+// maxLines is the most lines a package's non-test .go files may hold
+// together (every line counted, blank and comment lines too).
+const maxLines = 2500
+
+// paperOf is the paper package that pkg (relative to the module) is, or "".
+func paperOf(pkg string) string {
+	rest, ok := strings.CutPrefix(pkg, "experiments/")
+	if !ok {
+		return ""
+	}
+	p, _, _ := strings.Cut(rest, "/")
+	if slices.Contains(notPapers, p) {
+		return ""
+	}
+	return p
+}
+
+// importViolations checks the lines of `go list -f '{{.ImportPath}} {{join
+// .Imports " "}}'` against importRules and, with deps the same lines of
+// .Deps, that no paper package depends on another.
+func importViolations(imports, deps []string) (bad []string) {
+	for _, line := range imports {
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		pkg, ok := strings.CutPrefix(fields[0], module)
+		if !ok {
+			continue
+		}
+		for _, r := range importRules {
+			if pkg != r.from && !strings.HasPrefix(pkg, r.from+"/") {
+				continue
+			}
+			for _, imp := range fields[1:] {
+				if strings.HasPrefix(imp, r.to) {
+					bad = append(bad, pkg+" imports "+imp+": "+r.why)
+				}
+			}
+		}
+	}
+	for _, line := range deps {
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		pkg, ok := strings.CutPrefix(fields[0], module)
+		if !ok {
+			continue
+		}
+		if own := paperOf(pkg); own != "" {
+			for _, imp := range fields[1:] {
+				if rel, ok := strings.CutPrefix(imp, module); ok {
+					if other := paperOf(rel); other != "" && other != own {
+						bad = append(bad, pkg+" depends on "+rel+": a paper package never depends on another paper's")
+					}
+				}
+			}
+		}
+	}
+	return bad
 }
 
 // violations checks the lines of `go list -f '{{.ImportPath}} {{join .Deps " "}}'`
@@ -88,6 +165,112 @@ func TestImportRules(t *testing.T) {
 	}
 	if pkgs < 20 {
 		t.Fatalf("go list found %d packages of the module; want them all", pkgs)
+	}
+}
+
+// goList runs `go list -f format` over the module and returns its lines.
+func goList(t *testing.T, format string) []string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	cmd := exec.Command(goTool, "list", "-f", format, module+"...")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderr.String())
+	}
+	return strings.Split(strings.TrimSpace(string(out)), "\n")
+}
+
+// TestDirectImports: no experiments package imports a backend, and no
+// paper package depends on another paper's.
+func TestDirectImports(t *testing.T) {
+	imports := goList(t, "{{.ImportPath}} {{join .Imports \" \"}}")
+	deps := goList(t, "{{.ImportPath}} {{join .Deps \" \"}}")
+	for _, b := range importViolations(imports, deps) {
+		t.Error(b)
+	}
+}
+
+// TestPackageSize: no package's non-test .go files hold more than
+// maxLines lines together.
+func TestPackageSize(t *testing.T) {
+	for _, line := range goList(t, "{{.ImportPath}} {{.Dir}}") {
+		pkg, dir, _ := strings.Cut(line, " ")
+		n, err := nonTestLines(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n > maxLines {
+			t.Errorf("%s: %d lines of non-test Go, more than %d: split it", pkg, n, maxLines)
+		}
+	}
+}
+
+// nonTestLines counts the lines of the non-test .go files in dir (every
+// build tag's).
+func nonTestLines(dir string) (int, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return 0, err
+		}
+		n += bytes.Count(b, []byte("\n"))
+		if len(b) > 0 && b[len(b)-1] != '\n' {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// TestImportViolations holds the direct-import and paper checks to lines
+// that break them and lines that keep them.
+func TestImportViolations(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want string // a substring of the one violation; "" for none
+	}{
+		{module + "experiments/treefix " + module + "impls/cuda/treefix", "only through the impls registries"},
+		{module + "experiments " + module + "impls/cuda/driver", "impls.Available"},
+		{module + "experiments/kleene " + module + "impls/cpu/kleene", "only through the impls registries"},
+		{module + "experiments/kleene " + module + "impls " + module + "experiments", ""},
+		{module + "experiments/kleene " + module + "experiments/hungarian", "never depends on another paper"},
+		{module + "experiments/papers " + module + "experiments/kleene " + module + "experiments/hungarian", ""},
+		{module + "experiments/kleene " + module + "experiments/experimentstest", ""},
+		{module + "impls " + module + "impls/cuda/driver", ""},
+	} {
+		bad := importViolations([]string{tc.line}, []string{tc.line})
+		switch {
+		case tc.want == "" && len(bad) > 0:
+			t.Errorf("%q: %v, want no violation", tc.line, bad)
+		case tc.want != "" && (len(bad) != 1 || !strings.Contains(bad[0], tc.want)):
+			t.Errorf("%q: %v, want one violation naming %q", tc.line, bad, tc.want)
+		}
+	}
+}
+
+// TestNonTestLines counts a file with and without a final newline, and
+// skips test files.
+func TestNonTestLines(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{"a.go": "package a\n\n// x\n", "b.go": "package a", "a_test.go": "package a\n\n\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := nonTestLines(dir); n != 4 || err != nil {
+		t.Errorf("nonTestLines = %d, %v; want 4", n, err)
 	}
 }
 

@@ -1,0 +1,12 @@
+package apsp
+
+import (
+	"os"
+	"testing"
+)
+
+// TestMain registers the paper's experiments, as cmd/semibench does.
+func TestMain(m *testing.M) {
+	Register()
+	os.Exit(m.Run())
+}
