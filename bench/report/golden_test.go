@@ -2,12 +2,15 @@ package report
 
 import (
 	"bytes"
+	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/semibench/semibench/bench"
 )
+
+var updateGolden = flag.Bool("update", false, "rewrite the golden files under testdata from the current output")
 
 // checkGolden compares got with testdata/render/name, or rewrites the file
 // under -update.
@@ -33,7 +36,7 @@ func checkGolden(t *testing.T, name string, got []byte) {
 
 func readFixture(t *testing.T, name string) *bench.File {
 	t.Helper()
-	f, err := bench.ReadFile(filepath.Join("testdata", "benchfmt", name+".json"))
+	f, err := bench.ReadFile(filepath.Join("testdata", "records", name+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/semibench/semibench/bench/report"
+	"github.com/semibench/semibench/bench/benchfmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -37,7 +37,7 @@ func TestExportWarnsFewSamples(t *testing.T) {
 		return code, stdout, stderr + <-done
 	}
 	dir := t.TempDir()
-	five := filepath.Join("..", "..", "bench", "report", "testdata", "benchfmt", "amd-epyc.json")
+	five := filepath.Join("..", "..", "bench", "benchfmt", "testdata", "benchfmt", "amd-epyc.json")
 	out := filepath.Join(dir, "five.txt")
 	code, _, stderr := export("--benchfmt", five, "--out", out)
 	if code != 0 || !strings.Contains(stderr, "2 of 2 records have fewer than 6 samples (fewest 5)") ||
@@ -60,7 +60,7 @@ func TestExportWarnsFewSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	records, short, fewest := report.BenchfmtSamples(f, report.BenchstatMinSamples)
+	records, short, fewest := benchfmt.Samples(f, benchfmt.BenchstatMinSamples)
 	lines := strings.Count(stdout, " ns/op\n")
 	if records == 0 || short != 0 || fewest != 6 || lines < 6*records {
 		t.Errorf("6 samples: %d records, %d short, fewest %d, %d lines:\n%s", records, short, fewest, lines, stdout)

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/semibench/semibench/bench/benchfmt"
 	"github.com/semibench/semibench/bench/report"
 
 	"github.com/semibench/semibench/bench"
@@ -271,7 +272,7 @@ func exportCmd(ctx context.Context, args []string) error {
 		return err
 	}
 	warnFewSamples(os.Stderr, *in, f)
-	return withOutput(ctx, *out, func(w *bufio.Writer) error { return report.WriteBenchfmt(w, f) })
+	return withOutput(ctx, *out, func(w *bufio.Writer) error { return benchfmt.Write(w, f) })
 }
 
 // warnFewSamples tells on w when records of f (read from path) have fewer
@@ -279,7 +280,7 @@ func exportCmd(ctx context.Context, args []string) error {
 // gives it enough. A paper's transcription has one value per cell by
 // nature: it is named as such, with no advice to rerun.
 func warnFewSamples(w io.Writer, path string, f *bench.File) {
-	records, short, fewest := report.BenchfmtSamples(f, report.BenchstatMinSamples)
+	records, short, fewest := benchfmt.Samples(f, benchfmt.BenchstatMinSamples)
 	if short == 0 {
 		return
 	}
@@ -288,9 +289,9 @@ func warnFewSamples(w io.Writer, path string, f *bench.File) {
 		return
 	}
 	fmt.Fprintf(w, "semibench export: %s: %d of %d records have fewer than %d samples (fewest %d): benchstat prints \"± ∞\" for them (its 95%% confidence interval needs %d)",
-		path, short, records, report.BenchstatMinSamples, fewest, report.BenchstatMinSamples)
+		path, short, records, benchfmt.BenchstatMinSamples, fewest, benchfmt.BenchstatMinSamples)
 	if fewest < 4 {
 		fmt.Fprint(w, " and, with fewer than 4 a side, can call no difference significant")
 	}
-	fmt.Fprintf(w, "; measure with semibench run --reps %d or more (benchstat advises 10)\n", report.BenchstatMinSamples)
+	fmt.Fprintf(w, "; measure with semibench run --reps %d or more (benchstat advises 10)\n", benchfmt.BenchstatMinSamples)
 }

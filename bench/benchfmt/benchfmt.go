@@ -1,4 +1,6 @@
-package report
+// Package benchfmt writes result files in the Go benchmark format, for
+// benchstat (semibench export).
+package benchfmt
 
 import (
 	"bufio"
@@ -21,7 +23,7 @@ import (
 // at α = 0.05.
 const BenchstatMinSamples = 6
 
-// WriteBenchfmt writes f in the Go benchmark format (the conventions of
+// Write writes f in the Go benchmark format (the conventions of
 // golang.org/x/perf/benchfmt), so benchstat can read result files and
 // compare files from different machines and commits:
 //
@@ -53,10 +55,10 @@ const BenchstatMinSamples = 6
 //
 // There is one line per sample (iteration count 1), so benchstat sees the
 // distribution; it needs BenchstatMinSamples of them for an interval (see
-// BenchfmtSamples). A phase without samples (a paper's table) writes its
+// Samples). A phase without samples (a paper's table) writes its
 // statistic once. Only records whose status is ok are written: skipped,
 // unavailable, failed and check-failed cells have no trustworthy time.
-func WriteBenchfmt(w io.Writer, f *bench.File) error {
+func Write(w io.Writer, f *bench.File) error {
 	bw := bufio.NewWriter(w)
 	m := f.Machine
 	fmt.Fprintln(bw, "pkg: semibench")
@@ -111,12 +113,16 @@ func WriteBenchfmt(w io.Writer, f *bench.File) error {
 		}
 	}
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("writing benchmark format for %s: %w", fileLabel(f, 0), err)
+		label := f.Machine.Label
+		if label == "" {
+			label = "the result file"
+		}
+		return fmt.Errorf("writing benchmark format for %s: %w", label, err)
 	}
 	return nil
 }
 
-// benchSamples is what WriteBenchfmt writes of p, one line each: its
+// benchSamples is what Write writes of p, one line each: its
 // finite samples, or its statistic when it has no samples (a paper's
 // table).
 func benchSamples(p bench.Phase) []float64 {
@@ -133,7 +139,7 @@ func benchSamples(p bench.Phase) []float64 {
 	return finite
 }
 
-// BenchfmtSamples counts what WriteBenchfmt writes of f against what
+// Samples counts what Write writes of f against what
 // benchstat needs: records is the number of records written (status ok,
 // at least one line), short how many of them have a phase with fewer than
 // min lines (samples), and fewest the smallest number of lines of any
@@ -141,7 +147,7 @@ func benchSamples(p bench.Phase) []float64 {
 // BenchstatMinSamples, short > 0 means benchstat prints "± ∞" for those
 // benchmarks: they were measured with fewer repetitions (semibench run
 // --reps) than it needs.
-func BenchfmtSamples(f *bench.File, min int) (records, short, fewest int) {
+func Samples(f *bench.File, min int) (records, short, fewest int) {
 	for i := range f.Records {
 		r := &f.Records[i]
 		if r.Status != bench.StatusOK {

@@ -1,4 +1,4 @@
-package report
+package benchfmt
 
 import (
 	"bufio"
@@ -104,7 +104,7 @@ func TestWriteBenchfmt(t *testing.T) {
 		},
 	}
 	var buf bytes.Buffer
-	if err := WriteBenchfmt(&buf, f); err != nil {
+	if err := Write(&buf, f); err != nil {
 		t.Fatal(err)
 	}
 	config, comments, results, err := parseBenchfmtComments(buf.Bytes())
@@ -153,7 +153,7 @@ func TestWriteBenchfmt(t *testing.T) {
 func TestWriteBenchfmtPaperOS(t *testing.T) {
 	f := &bench.File{Schema: 1, Machine: bench.Machine{Label: "xeon-e5645", OS: "Linux CentOS 6.3 x86-64"}, Source: "Table 2\nsection 5"}
 	var buf bytes.Buffer
-	if err := WriteBenchfmt(&buf, f); err != nil {
+	if err := Write(&buf, f); err != nil {
 		t.Fatal(err)
 	}
 	_, comments, results, err := parseBenchfmtComments(buf.Bytes())
@@ -173,7 +173,7 @@ type failWriter struct{}
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
 func TestWriteBenchfmtError(t *testing.T) {
-	if err := WriteBenchfmt(failWriter{}, &bench.File{Schema: 1}); err == nil || !strings.Contains(err.Error(), "disk full") {
+	if err := Write(failWriter{}, &bench.File{Schema: 1}); err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Errorf("error %v, want the writer's error", err)
 	}
 }
@@ -204,7 +204,7 @@ func exportGolden(t *testing.T, name string) []byte {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := WriteBenchfmt(&buf, f); err != nil {
+	if err := Write(&buf, f); err != nil {
 		t.Fatal(err)
 	}
 	golden := filepath.Join("testdata", "benchfmt", name+".golden")
@@ -304,10 +304,10 @@ func TestBenchfmtPairsMachinesAndCommits(t *testing.T) {
 			GPUs: []bench.GPU{{Name: "NVIDIA H200"}}, CUDA: &bench.CUDAInfo{Driver: "13.0", NVRTC: "13.0", KernelPath: "cubin"}},
 		Records: []bench.Record{rec}}
 	var ta, tb bytes.Buffer
-	if err := WriteBenchfmt(&ta, a); err != nil {
+	if err := Write(&ta, a); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteBenchfmt(&tb, b); err != nil {
+	if err := Write(&tb, b); err != nil {
 		t.Fatal(err)
 	}
 	uncommented := func(text string) []string {
@@ -358,9 +358,9 @@ func TestBenchfmtSamples(t *testing.T) {
 		{"no phases", []bench.Record{{Experiment: "e", Impl: "cpu/x", Status: bench.StatusOK}}, 0, 0, 0},
 	}
 	for _, tc := range tests {
-		records, short, fewest := BenchfmtSamples(&bench.File{Records: tc.recs}, BenchstatMinSamples)
+		records, short, fewest := Samples(&bench.File{Records: tc.recs}, BenchstatMinSamples)
 		if records != tc.records || short != tc.short || fewest != tc.fewest {
-			t.Errorf("%s: BenchfmtSamples = %d, %d, %d, want %d, %d, %d", tc.name, records, short, fewest, tc.records, tc.short, tc.fewest)
+			t.Errorf("%s: Samples = %d, %d, %d, want %d, %d, %d", tc.name, records, short, fewest, tc.records, tc.short, tc.fewest)
 		}
 	}
 }
