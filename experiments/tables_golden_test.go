@@ -2,6 +2,8 @@ package experiments_test
 
 import (
 	"bytes"
+	"compress/gzip"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,19 +14,41 @@ import (
 	"github.com/semibench/semibench/bench/report"
 )
 
-// goldenRun is a committed reproduce run on an H100 host that holds records
-// of every experiment: its rendered tables pin each experiment's table
-// layout, the papers' numbers beside ours, the ratios and the notes.
-var goldenRun = filepath.Join("..", "results", "intel-xeon_nvidia-h100-80gb-hbm3", "20261124-002148.jsonl")
+// goldenRun is a reproduce run on an H100 host that holds records of every
+// experiment (a copy of results/intel-xeon_nvidia-h100-80gb-hbm3/
+// 20261124-002148.jsonl, gzipped): its rendered tables pin each
+// experiment's table layout, the papers' numbers beside ours, the ratios
+// and the notes.
+var goldenRun = filepath.Join("testdata", "golden-run.jsonl.gz")
+
+// readGoldenRun reads goldenRun.
+func readGoldenRun(t *testing.T) *bench.File {
+	t.Helper()
+	fh, err := os.Open(goldenRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	zr, err := gzip.NewReader(fh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := bench.Decode(data)
+	if err != nil {
+		t.Fatalf("%s: %v", goldenRun, err)
+	}
+	return f
+}
 
 // TestTablesGolden renders every experiment's tables from goldenRun in
 // Markdown and compares them with testdata/tables.golden.md (go test
 // ./experiments -run Golden -update rewrites it).
 func TestTablesGolden(t *testing.T) {
-	f, err := bench.ReadFile(goldenRun)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := readGoldenRun(t)
 	tables, err := experiments.RenderTables(f, "")
 	if err != nil {
 		t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 )
 
 func TestCaseScale(t *testing.T) {
-	paper, err := bench.ReadFile(filepath.Join("..", "..", "results", "paper", "kleene-table2.jsonl"))
+	paper, err := bench.ReadFile(filepath.Join("testdata", "runs", "paper-kleene-table2.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestCompareQuickRunWithPaper(t *testing.T) {
 	if code, _, stderr := capture(t, "run", "kleene/table2", "--impl", "cpu/fast", "--reps", "1", "--warmup", "0", "--out", run); code != 0 {
 		t.Fatalf("run: exit %d: %s", code, stderr)
 	}
-	paper := filepath.Join("..", "..", "results", "paper", "kleene-table2.jsonl")
+	paper := filepath.Join("testdata", "runs", "paper-kleene-table2.jsonl")
 	code, out, stderr := capture(t, "compare", paper, run, "--phase", "total")
 	if code != 0 {
 		t.Fatalf("compare: exit %d: %s", code, stderr)
@@ -48,7 +48,7 @@ func TestCompareQuickRunWithPaper(t *testing.T) {
 			t.Errorf("compare output lacks %q:\n%s", w, out)
 		}
 	}
-	lap := filepath.Join("..", "..", "results", "paper", "hungarian-table1.jsonl")
+	lap := filepath.Join("testdata", "runs", "paper-hungarian-table1.jsonl")
 	if code, _, stderr := capture(t, "compare", lap, run); code != 1 || !strings.Contains(stderr, "no experiment appears in more than one file") {
 		t.Errorf("files sharing no experiment: exit %d, %q", code, stderr)
 	}
@@ -59,7 +59,7 @@ func TestCompareQuickRunWithPaper(t *testing.T) {
 // file that does not record it, and refuses bad usage with exit 2.
 func TestReportCommand(t *testing.T) {
 	dir := t.TempDir()
-	data, err := os.ReadFile(filepath.Join("..", "..", "results", "amd-epyc", "20261121-kleene-paper.jsonl"))
+	data, err := os.ReadFile(filepath.Join("testdata", "runs", "amd-epyc-kleene-paper.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

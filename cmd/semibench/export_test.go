@@ -66,7 +66,7 @@ func TestExportWarnsFewSamples(t *testing.T) {
 		t.Errorf("6 samples: %d records, %d short, fewest %d, %d lines:\n%s", records, short, fewest, lines, stdout)
 	}
 
-	paper := filepath.Join("..", "..", "results", "paper", "kleene-table2.jsonl")
+	paper := filepath.Join("testdata", "runs", "paper-kleene-table2.jsonl")
 	code, _, stderr = export("--benchfmt", paper, "--out", filepath.Join(dir, "paper.txt"))
 	if code != 0 || !strings.Contains(stderr, "a paper's numbers") || strings.Contains(stderr, "--reps") {
 		t.Errorf("paper: exit %d, stderr %q", code, stderr)
