@@ -5,6 +5,7 @@ BIN     := bin/semibench
 SCALE   ?= paper
 BUDGET  ?= 25m
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@latest
+GOIMPORTS   ?= golang.org/x/tools/cmd/goimports@v0.52.0
 
 # SIMD=0 (the default) builds the plain-Go kernels. SIMD=1 builds with
 # GOEXPERIMENT=simd on amd64: the AVX-512 and AVX2 kernels of
@@ -89,6 +90,7 @@ quick: build
 
 lint:
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
+	@out=$$($(GO) run $(GOIMPORTS) -l .) && test -z "$$out" || { echo "$$out"; echo "goimports: files above need their imports grouped (go run $(GOIMPORTS) -w FILE)"; exit 1; }
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 

@@ -5,13 +5,14 @@ package benchfmt
 import (
 	"bufio"
 	"fmt"
-	"github.com/semibench/semibench/bench"
 	"io"
 	"math"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/semibench/semibench/bench"
 )
 
 // BenchstatMinSamples is the number of samples of one benchmark that

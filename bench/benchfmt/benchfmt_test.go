@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/semibench/semibench/bench"
 	"maps"
 	"math"
 	"os"
@@ -15,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/semibench/semibench/bench"
 )
 
 // benchResult is one parsed benchmark line.

@@ -3,10 +3,11 @@ package report
 import (
 	"cmp"
 	"fmt"
-	"github.com/semibench/semibench/bench"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/semibench/semibench/bench"
 )
 
 // CompareOptions narrows and orders a comparison.

@@ -1,10 +1,11 @@
 package report
 
 import (
-	"github.com/semibench/semibench/bench"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/semibench/semibench/bench"
 )
 
 func rec(exp, impl string, params bench.Params, status string, phases ...bench.Phase) bench.Record {

@@ -3,11 +3,12 @@ package report
 import (
 	"bytes"
 	"encoding/csv"
-	"github.com/semibench/semibench/bench"
 	"math"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/semibench/semibench/bench"
 )
 
 func TestFormatMS(t *testing.T) {

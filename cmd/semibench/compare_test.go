@@ -1,11 +1,12 @@
 package main
 
 import (
-	"github.com/semibench/semibench/bench/report"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/semibench/semibench/bench/report"
 
 	"github.com/semibench/semibench/bench"
 )

@@ -1,12 +1,13 @@
 package main
 
 import (
-	"github.com/semibench/semibench/bench/benchfmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/semibench/semibench/bench/benchfmt"
 
 	"github.com/semibench/semibench/bench"
 )

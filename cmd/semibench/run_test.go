@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/semibench/semibench/bench/report"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/semibench/semibench/bench/report"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"

@@ -3,8 +3,9 @@ package lap
 import (
 	"context"
 	"fmt"
-	"github.com/semibench/semibench/problems/lap"
 	"math"
+
+	"github.com/semibench/semibench/problems/lap"
 
 	"github.com/semibench/semibench/bench"
 )

@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/semibench/semibench/problems/lap"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/semibench/semibench/problems/lap"
 )
 
 // brute returns the optimal cost over all injective assignments of rows to

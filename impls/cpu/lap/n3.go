@@ -2,6 +2,7 @@ package lap
 
 import (
 	"context"
+
 	"github.com/semibench/semibench/problems/lap"
 
 	"github.com/semibench/semibench/bench"

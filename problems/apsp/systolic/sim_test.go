@@ -3,11 +3,12 @@ package systolic_test
 import (
 	"context"
 	"errors"
-	"github.com/semibench/semibench/problems/apsp/systolic"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/semibench/semibench/problems/apsp/systolic"
 
 	cpuapsp "github.com/semibench/semibench/impls/cpu/apsp"
 	"github.com/semibench/semibench/problems/apsp"

@@ -2,9 +2,10 @@ package systolic_test
 
 import (
 	"context"
-	"github.com/semibench/semibench/problems/apsp/systolic"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/semibench/semibench/problems/apsp/systolic"
 
 	"github.com/semibench/semibench/problems/apsp/semiring"
 )
