@@ -23,7 +23,9 @@ type cell struct {
 	aliases []*cell
 	// unavailable is why the cell cannot run on this machine, or nil.
 	unavailable error
-	done        bool
+	// done: the cell has its record (measured, skipped or unavailable);
+	// measured: a record with times (ok or check failed).
+	done, measured bool
 }
 
 // claimPlan is one claim's cells at its two levels: Least (below the

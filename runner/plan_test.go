@@ -223,3 +223,24 @@ func TestCostPerClaim(t *testing.T) {
 		t.Fatalf("order %v: want the cell of four claims (30 units, 7.5 a claim) before the cell of one (10)", tr.ran)
 	}
 }
+
+// TestSkippedDecidesNothing: a claim whose cell was skipped (here by the
+// memory plan) is not counted as decided, though the cell has its record.
+func TestSkippedDecidesNothing(t *testing.T) {
+	tr := newTrace()
+	e := toy(tr, "toy/skip-claim", []string{"cpu/paper"}, nil, 1, 2)
+	cases := e.Cases
+	e.Cases = func(s experiments.Scale, o experiments.Options) []experiments.Case {
+		cs := cases(s, o)
+		cs[1].HostBytes = 1 << 62
+		return cs
+	}
+	e.Needs = needs(
+		experiments.Need{Claim: "measured", Paper: []experiments.CellRef{ref("toy/skip-claim", "cpu/paper", 1)}},
+		experiments.Need{Claim: "skipped", Paper: []experiments.CellRef{ref("toy/skip-claim", "cpu/paper", 2)}})
+	var progress strings.Builder
+	runToys(t, Config{Progress: &progress}, e)
+	if out := progress.String(); !strings.Contains(out, "done: 2 cells") || !strings.Contains(out, ", 1 claim(s) with every cell they read measured") {
+		t.Errorf("progress %q: want 2 cells and 1 claim decided", out)
+	}
+}

@@ -176,7 +176,7 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 	for _, c := range r.plan.cells {
 		r.total += 1 + len(c.aliases)
 		if cfg.Done[c.key] {
-			c.done = true
+			c.done, c.measured = true, true
 		}
 	}
 	r.meter = newMeter(cfg.Progress, cfg.Terminal, start, r.limit)
@@ -334,12 +334,23 @@ func (r *run) allDone(cells []*cell) bool {
 	return true
 }
 
+// allMeasured reports whether every cell has a record with times (ok or
+// check failed): not skipped, unavailable or failed.
+func allMeasured(cells []*cell) bool {
+	for _, c := range cells {
+		if !c.measured {
+			return false
+		}
+	}
+	return true
+}
+
 // decided counts the claims one of whose levels has every cell measured.
 func (r *run) decided() int {
 	n := 0
 	for _, cp := range r.plan.claims {
 		for _, lv := range cp.levels {
-			if lv != nil && r.allDone(lv) {
+			if lv != nil && allMeasured(lv) {
 				n++
 				break
 			}
@@ -443,6 +454,7 @@ func (r *run) runCell(c *cell, pending []*cell) error {
 		return err
 	}
 	c.done = true
+	c.measured = rec.Status == bench.StatusOK || rec.Status == bench.StatusCheckFailed
 	return r.finish(c, rec)
 }
 
