@@ -203,3 +203,25 @@ func TestResumeAfterTornLine(t *testing.T) {
 		t.Errorf("appending to a schema-2 file: exit %d, %s; want 2 and the conversion to run", code, stderr)
 	}
 }
+
+// TestReproduceTwiceWithResume: the same reproduce run again with --resume
+// measures nothing: every cell is already ok in the file, so it appends
+// no record.
+func TestReproduceTwiceWithResume(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run.jsonl")
+	args := []string{"reproduce", "--scale", "quick", "--budget", "0", "--impl", "cpu/fast", "--reps", "1", "--warmup", "0", "--out", out}
+	if code, _, stderr := capture(t, args...); code != 0 {
+		t.Fatalf("reproduce: exit %d: %s", code, stderr)
+	}
+	first, err := bench.ReadFile(out)
+	if err != nil || len(first.Records) == 0 {
+		t.Fatalf("first run: %v, %d records", err, len(first.Records))
+	}
+	if code, _, stderr := capture(t, append(args, "--resume")...); code != 0 {
+		t.Fatalf("reproduce --resume: exit %d: %s", code, stderr)
+	}
+	second, err := bench.ReadFile(out) // a measured cell would be a record more
+	if err != nil || len(second.Records) != len(first.Records) {
+		t.Errorf("after resuming: %v, %d records, want %d", err, len(second.Records), len(first.Records))
+	}
+}
