@@ -8,6 +8,7 @@ import (
 
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/impls/cuda/lap/hostcost"
 	"github.com/semibench/semibench/problems/lap"
 )
 
@@ -203,15 +204,15 @@ func SolveBatch(ctx context.Context, b *lap.Batch, opt Options) (*lap.BatchOutpu
 // matching when its costs take at least as many values as columns
 // (BatchGreedy). A batch the fused upload cannot send as it is (a cost
 // beyond int32 or beyond ±lap.MaxAbsCost), and any batch on a machine
-// without a usable device, is scanned first (scanBatch) so that its
-// refusal is worded, and never depends on a GPU.
+// without a usable device, is scanned first (hostcost.ScanBatch) so that
+// its refusal is worded, and never depends on a GPU.
 func solveIntBatch(ctx context.Context, impl string, b *lap.Batch, opt Options) (p []int32, u, v []int64, err error) {
 	if err := b.CheckShape(); err != nil {
 		return nil, nil, nil, fmt.Errorf("%s: %s: %w", impl, b.Name, err)
 	}
 	if _, err := cuda.Open(opt.Device); err != nil {
 		stop := opt.Rec.Start(PhaseCheck)
-		_, serr := scanBatch(impl, b)
+		_, serr := hostcost.ScanBatch(impl, b)
 		stop()
 		if serr != nil {
 			return nil, nil, nil, serr
@@ -222,12 +223,12 @@ func solveIntBatch(ctx context.Context, impl string, b *lap.Batch, opt Options) 
 		func(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, lo, hi int) (bool, error) {
 			sc, err := scanUpload(t, dev, dst, b.Int[lo*s:hi*s], lim, math.MaxInt64)
 			if errors.Is(err, errUnfused) {
-				if _, serr := scanBatch(impl, b); serr != nil {
+				if _, serr := hostcost.ScanBatch(impl, b); serr != nil {
 					return false, serr
 				}
 				return false, fmt.Errorf("%s: the fused upload refused costs the scan accepts (internal error)", impl)
 			}
-			return BatchGreedy(sc.hi-sc.lo+1, b.Cols), err
+			return BatchGreedy(sc.Hi-sc.Lo+1, b.Cols), err
 		}, opt)
 }
 

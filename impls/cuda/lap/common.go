@@ -3,13 +3,12 @@ package cudalap
 import (
 	"errors"
 	"fmt"
-	"math"
-	"runtime"
 	"slices"
 	"sync"
 
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/impls/cuda/lap/hostcost"
 	"github.com/semibench/semibench/problems/lap"
 )
 
@@ -29,143 +28,6 @@ const (
 	// PhaseD2H: the assignment (and duals) back.
 	PhaseD2H = "d2h"
 )
-
-// costScan is what scanValues found in costs.
-type costScan struct {
-	lo, hi int64 // the least and the largest cost
-	bad    int   // the index of the first cost beyond ±lim, -1 when none
-	wide   int   // the index of the first cost beyond int32, -1 when none
-}
-
-// scanValues is one parallel pass over c that finds the least and the
-// largest value, the first beyond ±lim and the first beyond int32 (lo and
-// hi cover the values before the first beyond ±lim of each part only: they
-// are meant for costs that passed).
-func scanValues(c []int64, lim int64) costScan {
-	var mu sync.Mutex
-	var parts []costScan
-	parallelFor(len(c), func(a, b int) {
-		p := costScan{lo: math.MaxInt64, hi: math.MinInt64, bad: -1, wide: -1}
-		for k := a; k < b; k++ {
-			x := c[k]
-			if x > lim || x < -lim {
-				p.bad = k
-				break
-			}
-			if p.wide < 0 && (x < math.MinInt32 || x > math.MaxInt32) {
-				p.wide = k
-			}
-			p.lo, p.hi = min(p.lo, x), max(p.hi, x)
-		}
-		mu.Lock()
-		parts = append(parts, p)
-		mu.Unlock()
-	})
-	s := costScan{lo: math.MaxInt64, hi: math.MinInt64, bad: -1, wide: -1}
-	first := func(cur, k int) int {
-		if k >= 0 && (cur < 0 || k < cur) {
-			return k
-		}
-		return cur
-	}
-	for _, p := range parts {
-		s.bad, s.wide = first(s.bad, p.bad), first(s.wide, p.wide)
-		s.lo, s.hi = min(s.lo, p.lo), max(s.hi, p.hi)
-	}
-	return s
-}
-
-// scanCosts checks m as lap.Matrix.Validate does (shape, and every cost
-// within lap.MaxAbsCost) in one parallel pass that also finds the least and
-// largest cost and the first cost beyond int32. It runs before any device
-// work, so a refusal never depends on a GPU.
-func scanCosts(impl string, m *lap.Matrix) (costScan, error) {
-	if m == nil {
-		return costScan{}, fmt.Errorf("%s: nil matrix", impl)
-	}
-	if err := m.CheckShape(); err != nil {
-		return costScan{}, fmt.Errorf("%s: %w", impl, err)
-	}
-	lim := lap.MaxAbsCost(m.Cols)
-	s := scanValues(m.C, lim)
-	if k := s.bad; k >= 0 {
-		return costScan{}, fmt.Errorf("%s: %w: cost %d at row %d, column %d exceeds ±%d for %d columns",
-			impl, lap.ErrOverflow, m.C[k], k/m.Cols+1, k%m.Cols+1, lim, m.Cols)
-	}
-	return s, nil
-}
-
-// scanBatch checks an integer batch as lap.Batch.Validate does, and that
-// every cost fits int32 (the batch kernel's cost type), in one parallel
-// pass over all its costs, which also finds their least and largest;
-// errors name the problem (1-based), row and column. It runs before any
-// device work.
-func scanBatch(impl string, b *lap.Batch) (costScan, error) {
-	if err := b.CheckShape(); err != nil {
-		return costScan{}, fmt.Errorf("%s: %s: %w", impl, b.Name, err)
-	}
-	lim, sz := lap.MaxAbsCost(b.Cols), b.Size()
-	s := scanValues(b.Int, lim)
-	where := func(k int) string {
-		return fmt.Sprintf("problem %d, row %d, column %d", k/sz+1, k%sz/b.Cols+1, k%b.Cols+1)
-	}
-	switch {
-	case s.bad >= 0 && (s.wide < 0 || s.bad < s.wide):
-		return costScan{}, fmt.Errorf("%s: %s: %w: %s: cost %d exceeds ±%d for %d columns",
-			impl, b.Name, lap.ErrOverflow, where(s.bad), b.Int[s.bad], lim, b.Cols)
-	case s.wide >= 0:
-		return s, fmt.Errorf("%s: %s: %w: %s: cost %d is beyond int32, the batch kernel's integer cost type",
-			impl, b.Name, lap.ErrRange, where(s.wide), b.Int[s.wide])
-	}
-	return s, nil
-}
-
-// need32 refuses an instance with a cost beyond int32, the device's cost
-// type when the costs are uploaded as they are.
-func (s costScan) need32(impl string, m *lap.Matrix) error {
-	if k := s.wide; k >= 0 {
-		return fmt.Errorf("%s: %w: cost %d at row %d, column %d is beyond int32, the device's integer cost type",
-			impl, lap.ErrRange, m.C[k], k/m.Cols+1, k%m.Cols+1)
-	}
-	return nil
-}
-
-// convertCosts writes src minus shift to dst as int32 or int16, in
-// parallel; the caller has checked that every difference fits.
-func convertCosts[T int16 | int32](dst []T, src []int64, shift int64) {
-	parallelFor(len(src), func(a, b int) {
-		d, s := dst[a:b], src[a:b]
-		for k, x := range s {
-			d[k] = T(x - shift)
-		}
-	})
-}
-
-// fits16 reports whether every cost of a scan minus shift fits int16, so
-// that the upload can move half the bytes (uploadCosts' narrow form).
-func (s costScan) fits16(shift int64) bool {
-	return s.lo <= s.hi && s.lo-shift >= math.MinInt16 && s.hi-shift <= math.MaxInt16
-}
-
-// parallelFor runs f over [0, n) in a few goroutines.
-func parallelFor(n int, f func(a, b int)) {
-	const grain = 1 << 18
-	w := min(runtime.GOMAXPROCS(0), (n+grain-1)/grain)
-	if w <= 1 {
-		f(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	step := (n + w - 1) / w
-	for a := 0; a < n; a += step {
-		wg.Add(1)
-		go func(a, b int) {
-			defer wg.Done()
-			f(a, b)
-		}(a, min(n, a+step))
-	}
-	wg.Wait()
-}
 
 // workspace is what the solvers of this package keep on a device between
 // solves, so that no solve pays for it again: a ring of page-locked chunks
@@ -226,15 +88,15 @@ func (ws *workspace) ensureStage(t *driver.Thread, bytes int) error {
 
 // uploadCosts converts m's costs minus shift to int32 and copies them to
 // dst, pipelined through the page-locked ring (streamCosts). narrow (every
-// cost minus shift fits int16: fits16) converts to int16 instead, widened
-// to int32 on the device, so half the bytes cross the bus. It returns when
-// the costs are on the device.
+// cost minus shift fits int16: hostcost.Scan.Fits16) converts to int16
+// instead, widened to int32 on the device, so half the bytes cross the
+// bus. It returns when the costs are on the device.
 func uploadCosts(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, m *lap.Matrix, shift int64, narrow bool) error {
 	return streamCosts(t, dev, dst, len(m.C), func(b *driver.HostBuffer, off, k int) (bool, error) {
 		if narrow {
-			convertCosts(b.Int16s()[:k], m.C[off:off+k], shift)
+			hostcost.Convert(b.Int16s()[:k], m.C[off:off+k], shift)
 		} else {
-			convertCosts(b.Int32s()[:k], m.C[off:off+k], shift)
+			hostcost.Convert(b.Int32s()[:k], m.C[off:off+k], shift)
 		}
 		return narrow, nil
 	})
@@ -245,73 +107,29 @@ func uploadCosts(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, m *la
 // words any refusal.
 var errUnfused = errors.New("costs not fit for the fused upload")
 
-// scanUpload is scanCosts and uploadCosts (shift 0) in one pass over the
-// costs c: each chunk is checked and converted by several goroutines
-// straight into page-locked memory, as int16 where every cost of the chunk
-// fits, as int32 otherwise, and copied while the next chunk is read. It
-// returns errUnfused, with the device buffer's contents undefined, at the
-// first chunk with a cost beyond ±lim or beyond int32, or once the costs
-// span more than maxSpan.
-func scanUpload(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, c []int64, lim, maxSpan int64) (costScan, error) {
-	all := costScan{lo: math.MaxInt64, hi: math.MinInt64, bad: -1, wide: -1}
+// scanUpload is hostcost.ScanMatrix and uploadCosts (shift 0) in one pass
+// over the costs c: each chunk is checked and converted by several
+// goroutines straight into page-locked memory, as int16 where every cost
+// of the chunk fits, as int32 otherwise, and copied while the next chunk
+// is read. It returns errUnfused, with the device buffer's contents
+// undefined, at the first chunk with a cost beyond ±lim or beyond int32,
+// or once the costs span more than maxSpan.
+func scanUpload(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, c []int64, lim, maxSpan int64) (hostcost.Scan, error) {
+	all := hostcost.Empty()
 	wide := false // once a chunk needed int32, the next ones start there
 	err := streamCosts(t, dev, dst, len(c), func(b *driver.HostBuffer, off, k int) (bool, error) {
-		s, narrow := fuseChunk(b.Int16s()[:k], b.Int32s()[:k], c[off:off+k], lim, !wide)
-		if s.bad >= 0 || s.wide >= 0 {
+		s, narrow := hostcost.FuseChunk(b.Int16s()[:k], b.Int32s()[:k], c[off:off+k], lim, !wide)
+		if s.Bad >= 0 || s.Wide >= 0 {
 			return false, errUnfused
 		}
-		all.lo, all.hi = min(all.lo, s.lo), max(all.hi, s.hi)
-		if all.hi-all.lo > maxSpan {
+		all.Lo, all.Hi = min(all.Lo, s.Lo), max(all.Hi, s.Hi)
+		if all.Hi-all.Lo > maxSpan {
 			return false, errUnfused
 		}
 		wide = wide || !narrow
 		return narrow, nil
 	})
 	return all, err
-}
-
-// fuseChunk scans src and converts it in one parallel pass: into d16 when
-// try16 and every cost fits int16 (narrow true), otherwise (a second pass,
-// only when the int16 one failed) into d32. d16 and d32 are views of the
-// same page-locked chunk, each at least as long as src. The scan's bad and
-// wide are set (to some index of src) when a cost is beyond ±lim or beyond
-// int32; the chunk's contents are then undefined.
-func fuseChunk(d16 []int16, d32 []int32, src []int64, lim int64, try16 bool) (s costScan, narrow bool) {
-	if try16 {
-		if s = fusedPass(d16[:len(src)], src, lim, math.MinInt16, math.MaxInt16); s.wide < 0 {
-			return s, true
-		}
-	}
-	return fusedPass(d32[:len(src)], src, lim, math.MinInt32, math.MaxInt32), false
-}
-
-// fusedPass writes src to dst while it finds their least and largest, in
-// parallel; a part stops at its first cost beyond ±lim (bad) or outside
-// [lo, hi] (wide), and the scan names one such index.
-func fusedPass[T int16 | int32](dst []T, src []int64, lim, lo, hi int64) costScan {
-	var mu sync.Mutex
-	s := costScan{lo: math.MaxInt64, hi: math.MinInt64, bad: -1, wide: -1}
-	parallelFor(len(src), func(a, b int) {
-		p := costScan{lo: math.MaxInt64, hi: math.MinInt64, bad: -1, wide: -1}
-		d := dst[a:b]
-		for k, x := range src[a:b] {
-			if x > lim || x < -lim {
-				p.bad = a + k
-				break
-			}
-			if x < lo || x > hi {
-				p.wide = a + k
-				break
-			}
-			d[k] = T(x)
-			p.lo, p.hi = min(p.lo, x), max(p.hi, x)
-		}
-		mu.Lock()
-		s.lo, s.hi = min(s.lo, p.lo), max(s.hi, p.hi)
-		s.bad, s.wide = max(s.bad, p.bad), max(s.wide, p.wide)
-		mu.Unlock()
-	})
-	return s
 }
 
 // streamCosts moves n int32 costs to dst through the workspace's ring of

@@ -9,6 +9,7 @@ import (
 
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/impls/cuda/lap/hostcost"
 	"github.com/semibench/semibench/problems/lap"
 )
 
@@ -251,19 +252,19 @@ func fastFused(ctx context.Context, m *lap.Matrix, opt Options, stop func()) (re
 		if err != nil {
 			return 0, err
 		}
-		lo, hi := sc.lo, sc.hi
+		lo, hi := sc.Lo, sc.Hi
 		if m.Rows < m.Cols {
 			lo, hi = min(lo, 0), max(hi, 0) // the virtual rows' zeros
 		}
 		if fastChoose(m.Rows, m.Cols, hi-lo) != StrategyHungarian {
 			return 0, errUnfused
 		}
-		if sc.lo != 0 {
-			if err := shiftCosts(t, dev, dst, len(m.C), sc.lo); err != nil {
+		if sc.Lo != 0 {
+			if err := shiftCosts(t, dev, dst, len(m.C), sc.Lo); err != nil {
 				return 0, err
 			}
 		}
-		return sc.lo, nil
+		return sc.Lo, nil
 	})
 	if errors.Is(err, errUnfused) {
 		return nil, false, nil
@@ -320,11 +321,11 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 		st.Strategy = StrategyHungarian
 		return res, st, err
 	}
-	sc, err := scanCosts(impl, m)
+	sc, err := hostcost.ScanMatrix(impl, m)
 	if err != nil {
 		return nil, st, err
 	}
-	lo, hi := sc.lo, sc.hi
+	lo, hi := sc.Lo, sc.Hi
 	r, n := m.Rows, m.Cols
 	if n == 1 {
 		stop()
@@ -336,7 +337,7 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 		res, err := solveWide(ctx, impl, m, why, opt)
 		return res, st, err
 	}
-	if k := sc.wide; k >= 0 {
+	if k := sc.Wide; k >= 0 {
 		return wide(fmt.Sprintf("cost %d at row %d, column %d is beyond int32, the device's integer cost type", m.C[k], k/n+1, k%n+1))
 	}
 	if n > FastMaxOrder {
@@ -356,7 +357,7 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 		return res, st, err
 	}
 	if st.Strategy == StrategyAugment {
-		res, err := fastAugment(ctx, m, opt, sc.fits16(0), stop)
+		res, err := fastAugment(ctx, m, opt, sc.Fits16(0), stop)
 		return res, st, err
 	}
 	dev, err := cuda.Open(opt.Device)
@@ -367,7 +368,7 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 	words := make([]uint64, n)
 	err = dev.Run(ctx, func(t *driver.Thread) error {
 		plan := FastPlan(r, n)
-		if err := stageInput(t, dev, plan, "lap.c", m, 0, sc.fits16(0)); err != nil {
+		if err := stageInput(t, dev, plan, "lap.c", m, 0, sc.Fits16(0)); err != nil {
 			return err
 		}
 		stop()

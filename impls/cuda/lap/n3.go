@@ -6,6 +6,7 @@ import (
 
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/impls/cuda/lap/hostcost"
 	"github.com/semibench/semibench/problems/lap"
 )
 
@@ -74,11 +75,11 @@ func (b *n3Buffers) clear(t *driver.Thread, s driver.Stream, r, c int) error {
 func HungarianN3(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, error) {
 	const impl = "cuda/hungarian-n3"
 	stop := opt.Rec.Start(PhaseH2D)
-	sc, err := scanCosts(impl, m)
+	sc, err := hostcost.ScanMatrix(impl, m)
 	if err != nil {
 		return nil, err
 	}
-	if err := sc.need32(impl, m); err != nil {
+	if err := sc.Need32(impl, m); err != nil {
 		return nil, err
 	}
 	dev, err := cuda.Open(opt.Device)

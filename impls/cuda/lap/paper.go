@@ -10,6 +10,7 @@ import (
 
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/impls/cuda/lap/hostcost"
 	"github.com/semibench/semibench/problems/lap"
 )
 
@@ -139,8 +140,8 @@ type paperBuffers struct {
 // checkPaper refuses what cuda/paper cannot solve, before any device work,
 // and returns the scan of the costs. Slacks stay below (n+1)·R for a cost
 // spread R (see kernels/lap_paper.cu), which must fit int32.
-func checkPaper(m *lap.Matrix) (costScan, error) {
-	sc, err := scanCosts("cuda/paper", m)
+func checkPaper(m *lap.Matrix) (hostcost.Scan, error) {
+	sc, err := hostcost.ScanMatrix("cuda/paper", m)
 	if err != nil {
 		return sc, err
 	}
@@ -149,16 +150,16 @@ func checkPaper(m *lap.Matrix) (costScan, error) {
 
 // checkPaperSpan refuses a cost span the int32 slacks cannot hold, and an
 // order beyond MaxPaperOrder.
-func checkPaperSpan(m *lap.Matrix, sc costScan) error {
+func checkPaperSpan(m *lap.Matrix, sc hostcost.Scan) error {
 	if m.Cols > MaxPaperOrder {
 		return fmt.Errorf("cuda/paper: %w: %d columns; the zeros are int32 positions in a padded %dx%d matrix, at most %d columns",
 			lap.ErrShape, m.Cols, m.Cols, m.Cols, MaxPaperOrder)
 	}
-	spread := sc.hi - sc.lo
+	spread := sc.Hi - sc.Lo
 	n := int64(m.Cols)
 	if limit := int64(math.MaxInt32-1) / (n + 1); spread > limit {
 		return fmt.Errorf("cuda/paper: %w: costs span %d (from %d to %d); with %d columns the int32 slacks hold a span of at most %d ((n+1)·span < 2^31-1)",
-			lap.ErrRange, spread, sc.lo, sc.hi, m.Cols, limit)
+			lap.ErrRange, spread, sc.Lo, sc.Hi, m.Cols, limit)
 	}
 	return nil
 }
@@ -194,7 +195,7 @@ func PaperWithCounts(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Resu
 // says.
 func solvePaper(ctx context.Context, m *lap.Matrix, opt Options, d paperDesign) (*lap.Result, PaperCounts, error) {
 	stop := opt.Rec.Start(PhaseH2D)
-	sc, err := scanCosts(d.impl, m)
+	sc, err := hostcost.ScanMatrix(d.impl, m)
 	if err != nil {
 		return nil, PaperCounts{}, err
 	}
@@ -205,12 +206,12 @@ func solvePaper(ctx context.Context, m *lap.Matrix, opt Options, d paperDesign) 
 // h2d phase, which goes on through the conversion and the upload. The
 // costs, minus their least, go to the device as int32 (as int16 widened
 // there where d says so and they fit), then solvePaperStaged solves.
-func solvePaperScanned(ctx context.Context, m *lap.Matrix, sc costScan, opt Options, d paperDesign, stop func()) (*lap.Result, PaperCounts, error) {
+func solvePaperScanned(ctx context.Context, m *lap.Matrix, sc hostcost.Scan, opt Options, d paperDesign, stop func()) (*lap.Result, PaperCounts, error) {
 	if err := checkPaperSpan(m, sc); err != nil {
 		return nil, PaperCounts{}, err
 	}
 	return solvePaperStaged(ctx, m, opt, d, stop, func(t *driver.Thread, dev *cuda.Device, plan cuda.Plan) (int64, error) {
-		return sc.lo, stageInput(t, dev, plan, paperCosts, m, sc.lo, d.narrow && sc.fits16(sc.lo))
+		return sc.Lo, stageInput(t, dev, plan, paperCosts, m, sc.Lo, d.narrow && sc.Fits16(sc.Lo))
 	})
 }
 

@@ -125,54 +125,6 @@ func TestPaperLayout(t *testing.T) {
 	}
 }
 
-// TestScanAndConvert: the scan finds the least and largest cost and the
-// first cost beyond int32 (in parallel, over several goroutines' parts),
-// and the costs are shifted by their minimum into int32.
-func TestScanAndConvert(t *testing.T) {
-	m := &lap.Matrix{Rows: 2, Cols: 3, C: []int64{-5, 7, 0, 3, -5, 100}}
-	sc, err := checkPaper(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sc.lo != -5 || sc.hi != 100 || sc.wide != -1 {
-		t.Errorf("scan %+v", sc)
-	}
-	dst := make([]int32, len(m.C))
-	convertCosts(dst, m.C, sc.lo)
-	if !slices.Equal(dst, []int32{0, 12, 5, 8, 0, 105}) {
-		t.Errorf("costs %v", dst)
-	}
-	big := make([]int64, 1<<21)
-	for k := range big {
-		big[k] = int64(k%1000) + 1e10
-	}
-	big[1<<20+5] = 1e10 + 2000
-	bm := &lap.Matrix{Rows: 1024, Cols: 2048, C: big}
-	if sc, err = checkPaper(bm); err != nil {
-		t.Fatal(err)
-	}
-	if sc.lo != 1e10 || sc.hi != 1e10+2000 || sc.wide != 0 {
-		t.Errorf("scan %+v", sc)
-	}
-	if err := sc.need32("x", bm); !errors.Is(err, lap.ErrRange) || !strings.Contains(err.Error(), "row 1, column 1") {
-		t.Errorf("need32: %v", err)
-	}
-	dst = make([]int32, len(big))
-	convertCosts(dst, big, sc.lo)
-	for k, x := range dst {
-		if int64(x) != big[k]-1e10 {
-			t.Fatalf("cost %d: %d, want %d", k, x, big[k]-1e10)
-		}
-	}
-	// The first cost beyond the bound is the one named, whichever
-	// goroutine's part holds it.
-	big[1<<20+7], big[1<<20+3] = math.MaxInt64, math.MinInt64
-	_, err = scanCosts("x", bm)
-	if !errors.Is(err, lap.ErrOverflow) || !strings.Contains(err.Error(), fmt.Sprintf("row %d, column %d", (1<<20+3)/2048+1, (1<<20+3)%2048+1)) {
-		t.Errorf("scan: %v", err)
-	}
-}
-
 // paperCheck solves m with cuda/paper and checks it against cpu/jv:
 // certified by its duals, and the same cost.
 func paperCheck(t *testing.T, name string, m *lap.Matrix, ref *lap.Result) (*lap.Result, PaperCounts) {
@@ -420,27 +372,6 @@ func benchPaper(b *testing.B, in *paperInstance, m *lap.Matrix, d paperDesign) {
 		b.ReportMetric(float64(v), name)
 	}
 	b.Logf("%s; cost %d, cpu/jv %.0f ms", cnt.KernelPath, res.Cost, float64(in.refT)/1e6)
-}
-
-// TestFits16: the narrow upload is chosen exactly when every cost minus
-// the shift fits int16.
-func TestFits16(t *testing.T) {
-	for _, c := range []struct {
-		lo, hi, shift int64
-		want          bool
-	}{
-		{0, 32767, 0, true}, {0, 32768, 0, false}, {-32768, 0, 0, true}, {-32769, 0, 0, false},
-		{1e10, 1e10 + 60000, 1e10, false}, {1e10, 1e10 + 30000, 1e10, true}, {5, 4, 0, false},
-	} {
-		if got := (costScan{lo: c.lo, hi: c.hi}).fits16(c.shift); got != c.want {
-			t.Errorf("lo %d hi %d shift %d: fits16 = %v", c.lo, c.hi, c.shift, got)
-		}
-	}
-	dst := make([]int16, 4)
-	convertCosts(dst, []int64{1e10 - 32768, 1e10, 1e10 + 32767, 1e10 + 1}, 1e10)
-	if !slices.Equal(dst, []int16{-32768, 0, 32767, 1}) {
-		t.Errorf("int16 costs %v", dst)
-	}
 }
 
 // TestGPUUpload: the costs reach the device exactly, in the int32 and the

@@ -9,55 +9,9 @@ import (
 
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/impls/cuda/lap/hostcost"
 	"github.com/semibench/semibench/problems/lap"
 )
-
-// TestFuseChunk: one pass converts a chunk to int16 when every cost fits,
-// to int32 when one does not, and flags a cost beyond int32 or beyond the
-// bound, wherever in the chunk (which goroutine's part) it is.
-func TestFuseChunk(t *testing.T) {
-	const n = 3<<18 + 7 // several parts of parallelFor
-	src := make([]int64, n)
-	rnd := rand.New(rand.NewPCG(3, 9))
-	for k := range src {
-		src[k] = rnd.Int64N(65536) - 32768
-	}
-	d16, d32 := make([]int16, n), make([]int32, n)
-	s, narrow := fuseChunk(d16, d32, src, 1<<40, true)
-	if !narrow || s.bad >= 0 || s.wide >= 0 || s.lo != -32768 || s.hi != 32767 {
-		t.Fatalf("int16 chunk: narrow %v, scan %+v", narrow, s)
-	}
-	for k, x := range d16 {
-		if int64(x) != src[k] {
-			t.Fatalf("int16 cost %d: %d, want %d", k, x, src[k])
-		}
-	}
-	// One cost beyond int16, late in the chunk: the whole chunk goes as int32.
-	src[n-3] = 40000
-	s, narrow = fuseChunk(d16, d32, src, 1<<40, true)
-	if narrow || s.bad >= 0 || s.wide >= 0 || s.hi != 40000 {
-		t.Fatalf("int32 chunk: narrow %v, scan %+v", narrow, s)
-	}
-	for k, x := range d32 {
-		if int64(x) != src[k] {
-			t.Fatalf("int32 cost %d: %d, want %d", k, x, src[k])
-		}
-	}
-	// try16 false goes straight to int32.
-	src[n-3] = 7
-	if _, narrow = fuseChunk(d16, d32, src, 1<<40, false); narrow {
-		t.Error("try16 false gave an int16 chunk")
-	}
-	// Beyond int32, and beyond the bound (which is checked first).
-	src[5] = math.MaxInt32 + 1
-	if s, _ = fuseChunk(d16, d32, src, 1<<40, true); s.wide < 0 || s.bad >= 0 {
-		t.Errorf("a cost beyond int32: scan %+v", s)
-	}
-	src[5], src[n/2] = 0, -(1 << 41)
-	if s, _ = fuseChunk(d16, d32, src, 1<<40, true); s.bad < 0 {
-		t.Errorf("a cost beyond the bound: scan %+v", s)
-	}
-}
 
 // TestGPUScanUpload: the fused upload puts the costs on the device exactly
 // through chunks of both forms (int16 chunks, then a chunk that needs
@@ -79,9 +33,9 @@ func TestGPUScanUpload(t *testing.T) {
 		t.Fatal(err)
 	}
 	lim := lap.MaxAbsCost(1000)
-	run := func(c []int64, maxSpan, shift int64) ([]int32, costScan, error) {
+	run := func(c []int64, maxSpan, shift int64) ([]int32, hostcost.Scan, error) {
 		got := make([]int32, len(c))
-		var sc costScan
+		var sc hostcost.Scan
 		err := dev.Run(context.Background(), func(th *driver.Thread) error {
 			dst, err := dev.Buffer(th, "lap.test.upload", uint64(4*len(c)))
 			if err != nil {
@@ -103,7 +57,7 @@ func TestGPUScanUpload(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sc.lo != -200000 || sc.hi < 29000 {
+	if sc.Lo != -200000 || sc.Hi < 29000 {
 		t.Errorf("scan %+v", sc)
 	}
 	for k, x := range got {
@@ -111,12 +65,12 @@ func TestGPUScanUpload(t *testing.T) {
 			t.Fatalf("cost %d on the device is %d, want %d", k, x, src[k])
 		}
 	}
-	if got, _, err = run(src, math.MaxInt64, sc.lo); err != nil {
+	if got, _, err = run(src, math.MaxInt64, sc.Lo); err != nil {
 		t.Fatal(err)
 	}
 	for k, x := range got {
-		if int64(x) != src[k]-sc.lo {
-			t.Fatalf("shifted cost %d on the device is %d, want %d", k, x, src[k]-sc.lo)
+		if int64(x) != src[k]-sc.Lo {
+			t.Fatalf("shifted cost %d on the device is %d, want %d", k, x, src[k]-sc.Lo)
 		}
 	}
 	if _, _, err = run(src, 100000, 0); !errors.Is(err, errUnfused) {

@@ -1,0 +1,207 @@
+// Package hostcost is the host side of impls/cuda/lap's costs, pure CPU
+// code run before any device work: it checks a cost matrix or an integer
+// batch as lap.Matrix.Validate and lap.Batch.Validate do, in one parallel
+// pass that also finds the least and largest cost and the first cost
+// beyond int32 (Scan), and converts int64 costs, minus a shift, to int32
+// or int16 in parallel (Convert, and FuseChunk, which scans and converts
+// a chunk in one pass). Its refusals are worded for the solver named.
+package hostcost
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/semibench/semibench/problems/lap"
+)
+
+// Scan is what ScanValues found in costs.
+type Scan struct {
+	Lo, Hi int64 // the least and the largest cost
+	Bad    int   // the index of the first cost beyond ±lim, -1 when none
+	Wide   int   // the index of the first cost beyond int32, -1 when none
+}
+
+// Empty is the scan of no costs (Lo above Hi, no Bad or Wide index), the
+// start of a scan that joins parts.
+func Empty() Scan { return Scan{Lo: math.MaxInt64, Hi: math.MinInt64, Bad: -1, Wide: -1} }
+
+// ScanValues is one parallel pass over c that finds the least and the
+// largest value, the first beyond ±lim and the first beyond int32 (Lo and
+// Hi cover the values before the first beyond ±lim of each part only: they
+// are meant for costs that passed).
+func ScanValues(c []int64, lim int64) Scan {
+	var mu sync.Mutex
+	var parts []Scan
+	ParallelFor(len(c), func(a, b int) {
+		p := Empty()
+		for k := a; k < b; k++ {
+			x := c[k]
+			if x > lim || x < -lim {
+				p.Bad = k
+				break
+			}
+			if p.Wide < 0 && (x < math.MinInt32 || x > math.MaxInt32) {
+				p.Wide = k
+			}
+			p.Lo, p.Hi = min(p.Lo, x), max(p.Hi, x)
+		}
+		mu.Lock()
+		parts = append(parts, p)
+		mu.Unlock()
+	})
+	s := Empty()
+	first := func(cur, k int) int {
+		if k >= 0 && (cur < 0 || k < cur) {
+			return k
+		}
+		return cur
+	}
+	for _, p := range parts {
+		s.Bad, s.Wide = first(s.Bad, p.Bad), first(s.Wide, p.Wide)
+		s.Lo, s.Hi = min(s.Lo, p.Lo), max(s.Hi, p.Hi)
+	}
+	return s
+}
+
+// ScanMatrix checks m as lap.Matrix.Validate does (shape, and every cost
+// within lap.MaxAbsCost) in one parallel pass that also finds the least
+// and largest cost and the first cost beyond int32; errors begin with
+// impl. It runs before any device work, so a refusal never depends on a
+// GPU.
+func ScanMatrix(impl string, m *lap.Matrix) (Scan, error) {
+	if m == nil {
+		return Scan{}, fmt.Errorf("%s: nil matrix", impl)
+	}
+	if err := m.CheckShape(); err != nil {
+		return Scan{}, fmt.Errorf("%s: %w", impl, err)
+	}
+	lim := lap.MaxAbsCost(m.Cols)
+	s := ScanValues(m.C, lim)
+	if k := s.Bad; k >= 0 {
+		return Scan{}, fmt.Errorf("%s: %w: cost %d at row %d, column %d exceeds ±%d for %d columns",
+			impl, lap.ErrOverflow, m.C[k], k/m.Cols+1, k%m.Cols+1, lim, m.Cols)
+	}
+	return s, nil
+}
+
+// ScanBatch checks an integer batch as lap.Batch.Validate does, and that
+// every cost fits int32 (the batch kernel's cost type), in one parallel
+// pass over all its costs, which also finds their least and largest;
+// errors name the problem (1-based), row and column. With a cost beyond
+// int32 (lap.ErrRange) it returns the scan as well.
+func ScanBatch(impl string, b *lap.Batch) (Scan, error) {
+	if err := b.CheckShape(); err != nil {
+		return Scan{}, fmt.Errorf("%s: %s: %w", impl, b.Name, err)
+	}
+	lim, sz := lap.MaxAbsCost(b.Cols), b.Size()
+	s := ScanValues(b.Int, lim)
+	where := func(k int) string {
+		return fmt.Sprintf("problem %d, row %d, column %d", k/sz+1, k%sz/b.Cols+1, k%b.Cols+1)
+	}
+	switch {
+	case s.Bad >= 0 && (s.Wide < 0 || s.Bad < s.Wide):
+		return Scan{}, fmt.Errorf("%s: %s: %w: %s: cost %d exceeds ±%d for %d columns",
+			impl, b.Name, lap.ErrOverflow, where(s.Bad), b.Int[s.Bad], lim, b.Cols)
+	case s.Wide >= 0:
+		return s, fmt.Errorf("%s: %s: %w: %s: cost %d is beyond int32, the batch kernel's integer cost type",
+			impl, b.Name, lap.ErrRange, where(s.Wide), b.Int[s.Wide])
+	}
+	return s, nil
+}
+
+// Need32 refuses m, scanned as s, when it has a cost beyond int32, the
+// device's cost type when the costs are uploaded as they are.
+func (s Scan) Need32(impl string, m *lap.Matrix) error {
+	if k := s.Wide; k >= 0 {
+		return fmt.Errorf("%s: %w: cost %d at row %d, column %d is beyond int32, the device's integer cost type",
+			impl, lap.ErrRange, m.C[k], k/m.Cols+1, k%m.Cols+1)
+	}
+	return nil
+}
+
+// Fits16 reports whether every cost of the scan minus shift fits int16, so
+// that an upload can move half the bytes.
+func (s Scan) Fits16(shift int64) bool {
+	return s.Lo <= s.Hi && s.Lo-shift >= math.MinInt16 && s.Hi-shift <= math.MaxInt16
+}
+
+// Convert writes src minus shift to dst as int32 or int16, in parallel;
+// the caller has checked that every difference fits.
+func Convert[T int16 | int32](dst []T, src []int64, shift int64) {
+	ParallelFor(len(src), func(a, b int) {
+		d, s := dst[a:b], src[a:b]
+		for k, x := range s {
+			d[k] = T(x - shift)
+		}
+	})
+}
+
+// grain is the fewest items ParallelFor gives a goroutine of its own.
+const grain = 1 << 18
+
+// ParallelFor runs f over [0, n) in a few goroutines (one per grain items
+// at most, GOMAXPROCS at most): f gets disjoint ranges [a, b) covering
+// [0, n), and ParallelFor returns once every call has.
+func ParallelFor(n int, f func(a, b int)) {
+	w := min(runtime.GOMAXPROCS(0), (n+grain-1)/grain)
+	if w <= 1 {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	step := (n + w - 1) / w
+	for a := 0; a < n; a += step {
+		wg.Add(1)
+		go func(a, b int) {
+			defer wg.Done()
+			f(a, b)
+		}(a, min(n, a+step))
+	}
+	wg.Wait()
+}
+
+// FuseChunk scans src and converts it in one parallel pass: into d16 when
+// try16 and every cost fits int16 (narrow true), otherwise (a second pass,
+// only when the int16 one failed) into d32. d16 and d32 may be views of
+// the same memory, each at least as long as src. The scan's Bad and Wide
+// are set (to some index of src) when a cost is beyond ±lim or beyond
+// int32; the chunk's contents are then undefined.
+func FuseChunk(d16 []int16, d32 []int32, src []int64, lim int64, try16 bool) (s Scan, narrow bool) {
+	if try16 {
+		if s = fusedPass(d16[:len(src)], src, lim, math.MinInt16, math.MaxInt16); s.Wide < 0 {
+			return s, true
+		}
+	}
+	return fusedPass(d32[:len(src)], src, lim, math.MinInt32, math.MaxInt32), false
+}
+
+// fusedPass writes src to dst while it finds their least and largest, in
+// parallel; a part stops at its first cost beyond ±lim (Bad) or outside
+// [lo, hi] (Wide), and the scan names one such index.
+func fusedPass[T int16 | int32](dst []T, src []int64, lim, lo, hi int64) Scan {
+	var mu sync.Mutex
+	s := Empty()
+	ParallelFor(len(src), func(a, b int) {
+		p := Empty()
+		d := dst[a:b]
+		for k, x := range src[a:b] {
+			if x > lim || x < -lim {
+				p.Bad = a + k
+				break
+			}
+			if x < lo || x > hi {
+				p.Wide = a + k
+				break
+			}
+			d[k] = T(x)
+			p.Lo, p.Hi = min(p.Lo, x), max(p.Hi, x)
+		}
+		mu.Lock()
+		s.Lo, s.Hi = min(s.Lo, p.Lo), max(s.Hi, p.Hi)
+		s.Bad, s.Wide = max(s.Bad, p.Bad), max(s.Wide, p.Wide)
+		mu.Unlock()
+	})
+	return s
+}

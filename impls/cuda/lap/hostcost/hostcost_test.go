@@ -1,0 +1,282 @@
+package hostcost
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/semibench/semibench/problems/lap"
+)
+
+// lim3 is lap.MaxAbsCost(3), written out so that the messages below are
+// pinned byte for byte.
+const lim3 = 46116860184273879
+
+// withProcs runs the rest of the test with GOMAXPROCS p, so that the
+// parallel passes split into several parts on a machine of few cores.
+func withProcs(t *testing.T, p int) {
+	old := runtime.GOMAXPROCS(p)
+	t.Cleanup(func() { runtime.GOMAXPROCS(old) })
+}
+
+// TestParallelFor: the parts are disjoint and cover every index of [0, n)
+// once, for n on either side of the grain and of its multiples, in one
+// part at GOMAXPROCS 1 or below the grain, in several (at most one per
+// grain and per proc) otherwise.
+func TestParallelFor(t *testing.T) {
+	for _, procs := range []int{1, 2, 3, 4} {
+		withProcs(t, procs)
+		for _, n := range []int{0, 1, 2, grain - 1, grain, grain + 1, 2*grain - 1, 2 * grain, 2*grain + 1, 3*grain + 7, 4*grain + 3} {
+			seen := make([]int32, n)
+			var mu sync.Mutex
+			calls := 0
+			ParallelFor(n, func(a, b int) {
+				mu.Lock()
+				calls++
+				mu.Unlock()
+				if a < 0 || b > n || a > b {
+					t.Errorf("procs %d, n %d: range [%d, %d)", procs, n, a, b)
+					return
+				}
+				for k := a; k < b; k++ {
+					atomic.AddInt32(&seen[k], 1)
+				}
+			})
+			if k := slices.IndexFunc(seen, func(c int32) bool { return c != 1 }); k >= 0 {
+				t.Errorf("procs %d, n %d: index %d covered %d times", procs, n, k, seen[k])
+			}
+			want := min(procs, max(1, (n+grain-1)/grain))
+			if calls != want {
+				t.Errorf("procs %d, n %d: %d parts, want %d", procs, n, calls, want)
+			}
+		}
+	}
+}
+
+// TestScanValues: the least and largest value, and the first value beyond
+// int32 and the first beyond the bound, whichever part holds them (the
+// earliest named when several parts hold one).
+func TestScanValues(t *testing.T) {
+	withProcs(t, 4)
+	n := 3*grain + 11
+	c := make([]int64, n)
+	for k := range c {
+		c[k] = int64(k%5000) - 100
+	}
+	c[2*grain+3], c[grain+9] = -7777, 1<<20
+	if s, want := ScanValues(c, 1<<40), (Scan{Lo: -7777, Hi: 1 << 20, Bad: -1, Wide: -1}); s != want {
+		t.Errorf("scan %+v, want %+v", s, want)
+	}
+	c[3*grain+1], c[2*grain], c[grain+2] = math.MaxInt32+1, math.MaxInt32+1, math.MinInt32-1
+	if s, want := ScanValues(c, 1<<40), (Scan{Lo: math.MinInt32 - 1, Hi: math.MaxInt32 + 1, Bad: -1, Wide: grain + 2}); s != want {
+		t.Errorf("beyond int32: scan %+v, want %+v", s, want)
+	}
+	c[3*grain+2], c[grain+5] = 1<<41, -(1 << 41)
+	if s := ScanValues(c, 1<<40); s.Bad != grain+5 || s.Wide != grain+2 {
+		t.Errorf("beyond the bound: scan %+v, want Bad %d, Wide %d", s, grain+5, grain+2)
+	}
+	if s := ScanValues(nil, 1); s != Empty() || s.Fits16(0) {
+		t.Errorf("no costs: scan %+v", s)
+	}
+}
+
+// TestScanMatrix: a matrix's refusals, word for word, and its scan.
+func TestScanMatrix(t *testing.T) {
+	if _, err := ScanMatrix("x", nil); err == nil || err.Error() != "x: nil matrix" {
+		t.Errorf("nil: %v", err)
+	}
+	if _, err := ScanMatrix("x", &lap.Matrix{Rows: 2, Cols: 3, C: make([]int64, 5)}); !errors.Is(err, lap.ErrShape) || !strings.HasPrefix(err.Error(), "x: cost matrix shape") {
+		t.Errorf("shape: %v", err)
+	}
+	m := &lap.Matrix{Rows: 2, Cols: 3, C: []int64{4, -9, 0, 1 << 33, 2, 3}}
+	s, err := ScanMatrix("x", m)
+	if want := (Scan{Lo: -9, Hi: 1 << 33, Bad: -1, Wide: 3}); err != nil || s != want {
+		t.Errorf("scan %+v, %v; want %+v", s, err, want)
+	}
+	if err := s.Need32("x", m); !errors.Is(err, lap.ErrRange) || err.Error() != "x: cost beyond the implementation's number type: cost 8589934592 at row 2, column 1 is beyond int32, the device's integer cost type" {
+		t.Errorf("Need32: %v", err)
+	}
+	if err := (Scan{Wide: -1}).Need32("x", m); err != nil {
+		t.Errorf("Need32 with every cost in int32: %v", err)
+	}
+	m.C[5], m.C[4] = -lim3-1, lim3+1
+	_, err = ScanMatrix("cuda/x", m)
+	if want := "cuda/x: costs too large: sums could overflow: cost 46116860184273880 at row 2, column 2 exceeds ±46116860184273879 for 3 columns"; !errors.Is(err, lap.ErrOverflow) || err.Error() != want {
+		t.Errorf("overflow: %v\nwant %s", err, want)
+	}
+	m.C[4] = lim3
+	if _, err = ScanMatrix("x", m); !errors.Is(err, lap.ErrOverflow) || !strings.Contains(err.Error(), "row 2, column 3") {
+		t.Errorf("overflow below the bound: %v", err)
+	}
+}
+
+// TestScanBatch: a batch's refusals name the problem, row and column of
+// the first cost beyond the bound or beyond int32, whichever comes first;
+// beyond int32 it returns the scan as well.
+func TestScanBatch(t *testing.T) {
+	if _, err := ScanBatch("x", &lap.Batch{Name: "b.txt", Rows: 2, Cols: 3}); !errors.Is(err, lap.ErrShape) || err.Error() != "x: b.txt: cost matrix shape: a batch of 0 problems" {
+		t.Errorf("shape: %v", err)
+	}
+	b := &lap.Batch{Name: "b.txt", Count: 2, Rows: 2, Cols: 3, Int: []int64{1, 2, 3, 4, 5, 6, 7, -8, 9, 10, 11, 12}}
+	s, err := ScanBatch("x", b)
+	if want := (Scan{Lo: -8, Hi: 12, Bad: -1, Wide: -1}); err != nil || s != want {
+		t.Errorf("scan %+v, %v; want %+v", s, err, want)
+	}
+	b.Int[10], b.Int[8] = math.MinInt32-1, lim3+1
+	_, err = ScanBatch("x", b)
+	if want := "x: b.txt: costs too large: sums could overflow: problem 2, row 1, column 3: cost 46116860184273880 exceeds ±46116860184273879 for 3 columns"; !errors.Is(err, lap.ErrOverflow) || err.Error() != want {
+		t.Errorf("overflow: %v\nwant %s", err, want)
+	}
+	b.Int[4] = math.MaxInt32 + 1
+	s, err = ScanBatch("x", b)
+	if want := "x: b.txt: cost beyond the implementation's number type: problem 1, row 2, column 2: cost 2147483648 is beyond int32, the batch kernel's integer cost type"; !errors.Is(err, lap.ErrRange) || err.Error() != want {
+		t.Errorf("beyond int32: %v\nwant %s", err, want)
+	}
+	if s.Wide != 4 || s.Bad != 8 {
+		t.Errorf("beyond int32: scan %+v", s)
+	}
+}
+
+// TestConvert: the costs minus the shift, as int32 and as int16, over
+// several parts.
+func TestConvert(t *testing.T) {
+	withProcs(t, 3)
+	n := 2*grain + 5
+	src := make([]int64, n)
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for k := range src {
+		src[k] = 1e12 + rnd.Int64N(65536) - 32768
+	}
+	d32, d16 := make([]int32, n), make([]int16, n)
+	Convert(d32, src, 1e12-1e9)
+	Convert(d16, src, 1e12)
+	for k, x := range src {
+		if int64(d32[k]) != x-(1e12-1e9) || int64(d16[k]) != x-1e12 {
+			t.Fatalf("cost %d (%d): int32 %d, int16 %d", k, x, d32[k], d16[k])
+		}
+	}
+}
+
+// TestScanAndConvert: the scan finds the least and largest cost and the
+// first cost beyond int32 (in parallel, over several goroutines' parts),
+// and the costs are shifted by their minimum into int32.
+func TestScanAndConvert(t *testing.T) {
+	m := &lap.Matrix{Rows: 2, Cols: 3, C: []int64{-5, 7, 0, 3, -5, 100}}
+	sc, err := ScanMatrix("cuda/paper", m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Lo != -5 || sc.Hi != 100 || sc.Wide != -1 {
+		t.Errorf("scan %+v", sc)
+	}
+	dst := make([]int32, len(m.C))
+	Convert(dst, m.C, sc.Lo)
+	if !slices.Equal(dst, []int32{0, 12, 5, 8, 0, 105}) {
+		t.Errorf("costs %v", dst)
+	}
+	big := make([]int64, 1<<21)
+	for k := range big {
+		big[k] = int64(k%1000) + 1e10
+	}
+	big[1<<20+5] = 1e10 + 2000
+	bm := &lap.Matrix{Rows: 1024, Cols: 2048, C: big}
+	if sc, err = ScanMatrix("cuda/paper", bm); err != nil {
+		t.Fatal(err)
+	}
+	if sc.Lo != 1e10 || sc.Hi != 1e10+2000 || sc.Wide != 0 {
+		t.Errorf("scan %+v", sc)
+	}
+	if err := sc.Need32("x", bm); !errors.Is(err, lap.ErrRange) || !strings.Contains(err.Error(), "row 1, column 1") {
+		t.Errorf("Need32: %v", err)
+	}
+	dst = make([]int32, len(big))
+	Convert(dst, big, sc.Lo)
+	for k, x := range dst {
+		if int64(x) != big[k]-1e10 {
+			t.Fatalf("cost %d: %d, want %d", k, x, big[k]-1e10)
+		}
+	}
+	// The first cost beyond the bound is the one named, whichever
+	// goroutine's part holds it.
+	big[1<<20+7], big[1<<20+3] = math.MaxInt64, math.MinInt64
+	_, err = ScanMatrix("x", bm)
+	if !errors.Is(err, lap.ErrOverflow) || !strings.Contains(err.Error(), fmt.Sprintf("row %d, column %d", (1<<20+3)/2048+1, (1<<20+3)%2048+1)) {
+		t.Errorf("scan: %v", err)
+	}
+}
+
+// TestFits16: the narrow upload is chosen exactly when every cost minus
+// the shift fits int16.
+func TestFits16(t *testing.T) {
+	for _, c := range []struct {
+		lo, hi, shift int64
+		want          bool
+	}{
+		{0, 32767, 0, true}, {0, 32768, 0, false}, {-32768, 0, 0, true}, {-32769, 0, 0, false},
+		{1e10, 1e10 + 60000, 1e10, false}, {1e10, 1e10 + 30000, 1e10, true}, {5, 4, 0, false},
+	} {
+		if got := (Scan{Lo: c.lo, Hi: c.hi}).Fits16(c.shift); got != c.want {
+			t.Errorf("lo %d hi %d shift %d: Fits16 = %v", c.lo, c.hi, c.shift, got)
+		}
+	}
+	dst := make([]int16, 4)
+	Convert(dst, []int64{1e10 - 32768, 1e10, 1e10 + 32767, 1e10 + 1}, 1e10)
+	if !slices.Equal(dst, []int16{-32768, 0, 32767, 1}) {
+		t.Errorf("int16 costs %v", dst)
+	}
+}
+
+// TestFuseChunk: one pass converts a chunk to int16 when every cost fits,
+// to int32 when one does not, and flags a cost beyond int32 or beyond the
+// bound, wherever in the chunk (which goroutine's part) it is.
+func TestFuseChunk(t *testing.T) {
+	withProcs(t, 4)
+	const n = 3<<18 + 7 // several parts of ParallelFor
+	src := make([]int64, n)
+	rnd := rand.New(rand.NewPCG(3, 9))
+	for k := range src {
+		src[k] = rnd.Int64N(65536) - 32768
+	}
+	d16, d32 := make([]int16, n), make([]int32, n)
+	s, narrow := FuseChunk(d16, d32, src, 1<<40, true)
+	if !narrow || s.Bad >= 0 || s.Wide >= 0 || s.Lo != -32768 || s.Hi != 32767 {
+		t.Fatalf("int16 chunk: narrow %v, scan %+v", narrow, s)
+	}
+	for k, x := range d16 {
+		if int64(x) != src[k] {
+			t.Fatalf("int16 cost %d: %d, want %d", k, x, src[k])
+		}
+	}
+	// One cost beyond int16, late in the chunk: the whole chunk goes as int32.
+	src[n-3] = 40000
+	s, narrow = FuseChunk(d16, d32, src, 1<<40, true)
+	if narrow || s.Bad >= 0 || s.Wide >= 0 || s.Hi != 40000 {
+		t.Fatalf("int32 chunk: narrow %v, scan %+v", narrow, s)
+	}
+	for k, x := range d32 {
+		if int64(x) != src[k] {
+			t.Fatalf("int32 cost %d: %d, want %d", k, x, src[k])
+		}
+	}
+	// try16 false goes straight to int32.
+	src[n-3] = 7
+	if _, narrow = FuseChunk(d16, d32, src, 1<<40, false); narrow {
+		t.Error("try16 false gave an int16 chunk")
+	}
+	// Beyond int32, and beyond the bound (which is checked first).
+	src[5] = math.MaxInt32 + 1
+	if s, _ = FuseChunk(d16, d32, src, 1<<40, true); s.Wide != 5 || s.Bad >= 0 {
+		t.Errorf("a cost beyond int32: scan %+v", s)
+	}
+	src[5], src[n/2] = 0, -(1 << 41)
+	if s, _ = FuseChunk(d16, d32, src, 1<<40, true); s.Bad != n/2 {
+		t.Errorf("a cost beyond the bound: scan %+v", s)
+	}
+}
