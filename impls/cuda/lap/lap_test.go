@@ -7,10 +7,11 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/semibench/semibench/bench"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/semibench/semibench/bench"
 
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
