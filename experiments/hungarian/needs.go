@@ -7,7 +7,6 @@ import (
 
 // The cells the claims of Hungarian (001) read, per scale (Experiment.Needs).
 
-
 func hungarianFig4Needs(s experiments.Scale, o experiments.Options) []experiments.Need {
 	ns := hungarianNs(s)
 	at := func(n int) []experiments.CellRef {
