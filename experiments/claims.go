@@ -81,6 +81,13 @@ func (c Claim) Short() string {
 	return strings.TrimSuffix(t, ".") + "."
 }
 
+// WithTolerance is c with the tolerance in words and its reason after its
+// text, as every claim of the catalogue shows its margin.
+func (c Claim) WithTolerance(t results.Tolerance) Claim {
+	c.Text = strings.TrimSpace(c.Text) + " Tolerance: " + t.Text + " (" + t.Reason + ")."
+	return c
+}
+
 // VerdictText is the verdict with its reason.
 func (c Claim) VerdictText() string {
 	if c.Reason == "" {
@@ -273,7 +280,7 @@ func AllClaims(run []bench.Record) []Claim {
 				out[i].PaperFigure = cc.Figure.Text
 			}
 			if t := cc.Tolerance; t != nil {
-				out[i].Text = strings.TrimSpace(out[i].Text) + " Tolerance: " + t.Text + " (" + t.Reason + ")."
+				out[i] = out[i].WithTolerance(*t)
 			}
 		}
 	}

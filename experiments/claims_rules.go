@@ -41,7 +41,13 @@ func TolHigh(id string) float64 { return results.Num(ClaimTolerance(id).High) }
 // tolerance factor (ratioVerdict) and says where ours lies, in format's
 // unit: "outside 8x within 1.25x (6.4x-10x)".
 func RatioJudge(id string, paper, ours float64, better int, format func(float64) string) (Verdict, string) {
-	f := results.Num(ClaimTolerance(id).Factor)
+	return RatioJudgeWith(ClaimTolerance(id), paper, ours, better, format)
+}
+
+// RatioJudgeWith is RatioJudge within a tolerance the rule holds itself,
+// for a claim outside the catalogue (internal/example's toy paper).
+func RatioJudgeWith(tol results.Tolerance, paper, ours float64, better int, format func(float64) string) (Verdict, string) {
+	f := results.Num(tol.Factor)
 	v := ratioVerdict(paper, ours, f, better)
 	if v == NotRun {
 		return v, "no tolerance factor or no figure to compare"

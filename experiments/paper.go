@@ -7,7 +7,7 @@ import (
 
 // PaperInfo is one of the papers semibench reproduces. Each paper's
 // package declares one and registers it with its experiments
-// (RegisterPaper); the report, the claims and `semibench run --list` learn
+// (RegisterPaper); the report, the claims and `semibench list` learn
 // the papers from what is registered.
 type PaperInfo struct {
 	// File is the paper's file in shared/papers ("000_c78fb6cc642483eb.txt");

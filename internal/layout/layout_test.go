@@ -49,6 +49,28 @@ var importRules = []rule{
 // test helpers and the list of the five.
 var notPapers = []string{"experimentstest", "papers"}
 
+// examplePrefix is the folder of the toy paper (internal/example), whose
+// packages mirror the module's own: internal/example/problems/widest is a
+// problems/<p>, internal/example/experiments/widest a paper package.
+const examplePrefix = "internal/example/"
+
+// mirrored is pkg (relative to the module) as the rules see it: a package
+// of the example as the one it mirrors, so it obeys a real paper's rules.
+func mirrored(pkg string) string {
+	if rest, ok := strings.CutPrefix(pkg, examplePrefix); ok {
+		return rest
+	}
+	return pkg
+}
+
+// mirroredDep is mirrored for a full import path.
+func mirroredDep(path string) string {
+	if rel, ok := strings.CutPrefix(path, module); ok {
+		return module + mirrored(rel)
+	}
+	return path
+}
+
 // maxLines is the most lines a package's non-test .go files may hold
 // together (every line counted, blank and comment lines too).
 const maxLines = 2500
@@ -79,12 +101,13 @@ func importViolations(imports, deps []string) (bad []string) {
 		if !ok {
 			continue
 		}
+		as := mirrored(pkg)
 		for _, r := range importRules {
-			if pkg != r.from && !strings.HasPrefix(pkg, r.from+"/") {
+			if as != r.from && !strings.HasPrefix(as, r.from+"/") {
 				continue
 			}
 			for _, imp := range fields[1:] {
-				if strings.HasPrefix(imp, r.to) {
+				if strings.HasPrefix(mirroredDep(imp), r.to) {
 					bad = append(bad, pkg+" imports "+imp+": "+r.why)
 				}
 			}
@@ -99,9 +122,9 @@ func importViolations(imports, deps []string) (bad []string) {
 		if !ok {
 			continue
 		}
-		if own := paperOf(pkg); own != "" {
+		if own := paperOf(mirrored(pkg)); own != "" {
 			for _, imp := range fields[1:] {
-				if rel, ok := strings.CutPrefix(imp, module); ok {
+				if rel, ok := strings.CutPrefix(mirroredDep(imp), module); ok {
 					if other := paperOf(rel); other != "" && other != own {
 						bad = append(bad, pkg+" depends on "+rel+": a paper package never depends on another paper's")
 					}
@@ -129,15 +152,16 @@ func violations(lines []string) (bad []string, pkgs int) {
 		if top, _, _ := strings.Cut(pkg, "/"); !slices.Contains(topLevel, top) {
 			bad = append(bad, pkg+" is a package outside the top-level folders: a problem's packages go under problems/<p>")
 		}
+		as := mirrored(pkg)
 		for _, r := range rules {
-			if pkg != r.from && !strings.HasPrefix(pkg, r.from) {
+			if as != r.from && !strings.HasPrefix(as, r.from) {
 				continue
 			}
-			if r.from == "bench" && pkg != "bench" {
+			if r.from == "bench" && as != "bench" {
 				continue // bench/report itself renders
 			}
 			for _, dep := range fields[1:] {
-				if strings.HasPrefix(dep, r.to) {
+				if strings.HasPrefix(mirroredDep(dep), r.to) {
 					bad = append(bad, pkg+" depends on "+dep+": "+r.why)
 				}
 			}
@@ -249,6 +273,9 @@ func TestImportViolations(t *testing.T) {
 		{module + "experiments/papers " + module + "experiments/kleene " + module + "experiments/hungarian", ""},
 		{module + "experiments/kleene " + module + "experiments/experimentstest", ""},
 		{module + "impls " + module + "impls/cuda/driver", ""},
+		{module + "internal/example/experiments/widest " + module + "internal/example/impls/cpu/widest", "only through the impls registries"},
+		{module + "internal/example/experiments/widest " + module + "experiments/kleene", "never depends on another paper"},
+		{module + "internal/example/experiments/widest " + module + "internal/example/impls " + module + "experiments", ""},
 	} {
 		bad := importViolations([]string{tc.line}, []string{tc.line})
 		switch {
@@ -290,6 +317,10 @@ func TestViolations(t *testing.T) {
 		{module + "bench " + module + "bench/report", "does not render"},
 		{module + "bench/report " + module + "bench", ""},
 		{"example.com/other " + module + "impls/cuda", ""},
+		{module + "internal/example/generators/widestgraph " + module + "internal/example/impls/cpu/widest", "generators import no implementation"},
+		{module + "internal/example/problems/widest " + module + "internal/example/generators/widestgraph", "generators import problems"},
+		{module + "internal/example/impls/cpu/widest " + module + "bench/report", "do not render"},
+		{module + "internal/example/impls/cpu/widest " + module + "internal/example/problems/widest", ""},
 	} {
 		bad, _ := violations([]string{tc.line})
 		switch {
