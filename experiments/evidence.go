@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/bench/report"
 )
 
 // The evidence classes beside the three scored verdicts. Only a verdict
@@ -86,6 +87,9 @@ func classify(c Claim, n *Need, idx Cells, scale Scale, schema int) Claim {
 		}
 		return c
 	}
+	if n != nil {
+		c.Reason = joinReason(c.Reason, throttled(*n, idx))
+	}
 	if schema < 2 {
 		c.Reason = joinReason("read from a file of the old protocol (schema 1's, whose totals are not today's): no verdict; the rule gave "+string(c.Verdict), c.Reason)
 		c.Verdict = OldProtocol
@@ -125,8 +129,11 @@ func classText(v Verdict) string {
 }
 
 func joinReason(a, b string) string {
-	if b == "" {
+	switch {
+	case b == "":
 		return a
+	case a == "":
+		return b
 	}
 	return a + "; " + b
 }
@@ -166,6 +173,19 @@ func allRan(refs []CellRef, idx Cells) bool {
 		}
 	}
 	return true
+}
+
+// throttled says which of the claim's cells (at the paper's sizes and
+// below) ran on a throttled GPU, and how (report.ThrottledNote); empty when
+// none did.
+func throttled(n Need, idx Cells) string {
+	var recs []bench.Record
+	for _, ref := range append(slices.Clone(n.Least), n.Paper...) {
+		if r := lookup(ref, idx); r != nil {
+			recs = append(recs, *r)
+		}
+	}
+	return report.ThrottledNote(recs...)
 }
 
 // anyCheckFailed reports whether a cell's answer failed its check.

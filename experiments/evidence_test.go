@@ -71,3 +71,22 @@ func TestNeedText(t *testing.T) {
 func cellAt(n int) bench.Params {
 	return bench.Params{{Name: "n", Value: strconv.Itoa(n)}, {Name: "weights", Value: "normal"}}
 }
+
+// TestClassifyThrottled: a verdict read from a cell whose GPU was slowed
+// by temperature says so, naming the cell; one read from cool cells says
+// nothing of throttling.
+func TestClassifyThrottled(t *testing.T) {
+	ref := CellRef{"kleene/table3", "cuda/paper", cellAt(4000)}
+	need := &Need{Claim: "x", Paper: []CellRef{ref}}
+	hot := bench.ClockEventHWThermalSlowdown
+	rec := bench.Record{Experiment: ref.Experiment, Impl: ref.Impl, Params: ref.Params, Status: bench.StatusOK,
+		GPU: &bench.GPUCellState{End: []bench.GPUState{{SMClockMHz: 1400, MaxSMClockMHz: 1980, ClockEvents: &hot}}}}
+	got := classify(Claim{ID: "x", Verdict: Reproduced}, need, IndexRecords([]bench.Record{rec}), Paper, 2)
+	if got.Verdict != Reproduced || !strings.Contains(got.Reason, "slowed by temperature") || !strings.Contains(got.Reason, "cuda/paper at n=4000") {
+		t.Errorf("throttled cell: %s (%q)", got.Verdict, got.Reason)
+	}
+	rec.GPU = nil
+	if got := classify(Claim{ID: "x", Verdict: Reproduced}, need, IndexRecords([]bench.Record{rec}), Paper, 2); got.Reason != "" {
+		t.Errorf("a cell with no throttling: reason %q", got.Reason)
+	}
+}
