@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
 )
 
@@ -58,7 +59,7 @@ func TestCheckWhere(t *testing.T) {
 		{"size=8192", `no case has a parameter "size"`},
 		{"n=8191", "no case at scale paper matches"},
 	} {
-		w, err := experiments.ParseWhere(c.where)
+		w, err := bench.ParseWhere(c.where)
 		if err != nil {
 			t.Fatal(err)
 		}

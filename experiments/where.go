@@ -2,58 +2,16 @@ package experiments
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
 	"github.com/semibench/semibench/bench"
 )
 
-// Where selects cells by their parameters (`semibench run --where`): a
-// case runs when, for every parameter named, its value is one of the
-// values listed. The zero Where selects every case.
-type Where map[string][]string
-
-// ParseWhere reads "NAME=VALUE[|VALUE...][,NAME=...]", e.g.
-// "n=8192,range=n|10n". A name given twice is an error.
-func ParseWhere(s string) (Where, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
-	}
-	w := Where{}
-	for _, cond := range strings.Split(s, ",") {
-		name, vals, ok := strings.Cut(strings.TrimSpace(cond), "=")
-		name = strings.TrimSpace(name)
-		if !ok || name == "" || strings.TrimSpace(vals) == "" {
-			return nil, fmt.Errorf("%q: want NAME=VALUE[|VALUE...], conditions separated by commas", cond)
-		}
-		if _, dup := w[name]; dup {
-			return nil, fmt.Errorf("parameter %q given twice (list its values with |)", name)
-		}
-		for _, v := range strings.Split(vals, "|") {
-			if v = strings.TrimSpace(v); v == "" {
-				return nil, fmt.Errorf("%q: an empty value", cond)
-			}
-			w[name] = append(w[name], v)
-		}
-	}
-	return w, nil
-}
-
-// Match reports whether a case's parameters satisfy every condition.
-func (w Where) Match(p bench.Params) bool {
-	for name, vals := range w {
-		if !slices.Contains(vals, p.Get(name)) {
-			return false
-		}
-	}
-	return true
-}
-
 // CheckWhere fails, before any work, when a condition names a parameter
 // no case of the experiments has at this scale (naming the parameters
 // they have) or when no case matches them all.
-func CheckWhere(exps []*Experiment, s Scale, opt Options, w Where) error {
+func CheckWhere(exps []*Experiment, s Scale, opt Options, w bench.Where) error {
 	if len(w) == 0 {
 		return nil
 	}

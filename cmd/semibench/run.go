@@ -129,7 +129,7 @@ func (f *runFlags) config(exps []*experiments.Experiment) (runner.Config, error)
 	if err := experiments.CheckImplPattern(exps, f.impl); err != nil {
 		return runner.Config{}, usagef("--impl: %v", err)
 	}
-	where, err := experiments.ParseWhere(f.where)
+	where, err := bench.ParseWhere(f.where)
 	if err != nil {
 		return runner.Config{}, usagef("--where: %v", err)
 	}

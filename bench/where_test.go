@@ -1,9 +1,7 @@
-package experiments
+package bench
 
 import (
 	"testing"
-
-	"github.com/semibench/semibench/bench"
 )
 
 func TestParseWhere(t *testing.T) {
@@ -11,13 +9,13 @@ func TestParseWhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := func(n, r string) bench.Params {
-		return bench.Params{{Name: "n", Value: n}, {Name: "range", Value: r}}
+	p := func(n, r string) Params {
+		return Params{{Name: "n", Value: n}, {Name: "range", Value: r}}
 	}
 	for _, c := range []struct {
-		p    bench.Params
+		p    Params
 		want bool
-	}{{p("8192", "n"), true}, {p("8192", "10n"), true}, {p("8192", "0.1n"), false}, {p("4096", "n"), false}, {bench.Params{{Name: "range", Value: "n"}}, false}} {
+	}{{p("8192", "n"), true}, {p("8192", "10n"), true}, {p("8192", "0.1n"), false}, {p("4096", "n"), false}, {Params{{Name: "range", Value: "n"}}, false}} {
 		if got := w.Match(c.p); got != c.want {
 			t.Errorf("%v: Match = %v", c.p, got)
 		}
