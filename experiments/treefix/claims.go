@@ -93,14 +93,14 @@ func treefixFasterClaim(run []bench.Record) experiments.Claim {
 			totalSlower++
 		}
 	}
-	c.Ours = fmt.Sprintf("faster on %d of %d trees", len(pairs)-len(slower)-len(even), len(pairs))
+	c.Ours = fmt.Sprintf("faster by computation time on %d of %d trees", len(pairs)-len(slower)-len(even), len(pairs))
 	if len(slower) > 0 {
 		c.Ours += "; slower on " + experiments.FirstOf(slower, 3)
 	}
 	if len(even) > 0 {
 		c.Ours += "; within the noise on " + experiments.FirstOf(even, 3)
 	}
-	c.Ours += fmt.Sprintf(" (by total, the headline, slower on %d)", totalSlower)
+	c.Ours += fmt.Sprintf(" (by total time, the headline with the Euler tour's build, slower on %d)", totalSlower)
 	switch {
 	case len(slower) > 0:
 		c.Verdict = experiments.NotReproduced
