@@ -90,3 +90,25 @@ func TestClassifyThrottled(t *testing.T) {
 		t.Errorf("a cell with no throttling: reason %q", got.Reason)
 	}
 }
+
+// TestClaimAnchor: a claim's row links to the table it reads: the GPU or
+// CPU half of a split table by its ID, an experiment's notes, or a table
+// that another experiment renders.
+func TestClaimAnchor(t *testing.T) {
+	tables := map[string]string{
+		"domination/table2": "cpu-half", "domination/table2 (GPU)": "gpu-half",
+		"hungarian/table1": "t1", "hungarian/table2": "t2", "hungarian/fig6": "f6",
+	}
+	anchors := map[string]string{"domination/table2": "gpu-half", "hungarian/table1": "f6"}
+	for _, tc := range []struct{ id, exp, want string }{
+		{"domination/table2#gpu-time", "domination/table2", "gpu-half"},
+		{"domination/table2#seq-time", "domination/table2", "cpu-half"},
+		{"hungarian/table2#speedup-n", "hungarian/table1", "t2"},
+		{"hungarian/table1#correct", "hungarian/table1", "f6"},
+		{"hungarian/fig9#x", "hungarian/table1", "f6"},
+	} {
+		if got := claimAnchor(Claim{ID: tc.id, Experiment: tc.exp}, tables, anchors); got != tc.want {
+			t.Errorf("%s: links to %q, want %q", tc.id, got, tc.want)
+		}
+	}
+}

@@ -210,9 +210,9 @@ func writeReport(w *bufio.Writer, f *bench.File, secs []section, dir string, plo
 // writeSummary writes the report's opening: the machine, scale, budget
 // and duration, where the wall time went, the cells by status, the claims
 // per paper by verdict, the claims not reproduced, and a row per claim
-// with its verdict, linked to the section of the report that shows it
-// (the anchor of its experiment's last table heading, where the claim's
-// note and rule are).
+// with its verdict, linked to the table it reads (the first table named by
+// its ID's table, "hungarian/table2"; else its experiment's last table,
+// where the claim's note and rule are).
 func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []section) {
 	fmt.Fprintf(w, "# semibench report: %s\n\n", f.Machine.Label)
 	slugs := slugger{}
@@ -267,11 +267,24 @@ func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []secti
 	fmt.Fprintf(w, "- Cells: %d: %d ok, %s, %d skipped (by the budget or memory), %d unavailable.\n\n",
 		len(latest), n[bench.StatusOK], failed, n[bench.StatusSkipped], n[bench.StatusUnavailable])
 
-	anchors := map[string]string{}
+	// anchors: each experiment's last table (where its claims' notes are);
+	// tables: the first table whose title opens with a table's name
+	// ("hungarian/table2 — ..."), where a claim of that table reads, or
+	// with the name and "(GPU)", where its claims about the GPU read.
+	anchors, tables := map[string]string{}, map[string]string{}
 	for _, s := range secs {
 		for _, t := range s.tables {
-			if t.Title != "" {
-				anchors[s.experiment] = slugs.slug(strings.ReplaceAll(t.Title, "\n", " "))
+			if t.Title == "" {
+				continue
+			}
+			a := slugs.slug(strings.ReplaceAll(t.Title, "\n", " "))
+			anchors[s.experiment] = a
+			name, _, _ := strings.Cut(t.Title, " ")
+			if strings.HasPrefix(t.Title, name+" (GPU)") {
+				name += " (GPU)"
+			}
+			if _, seen := tables[name]; !seen {
+				tables[name] = a
 			}
 		}
 	}
@@ -293,18 +306,41 @@ func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []secti
 			fmt.Fprintf(w, "**%s** (%d):\n\n%s\n\n", capitalize(string(v)), len(rows), strings.Join(rows, "\n"))
 		}
 	}
-	fmt.Fprintln(w, "Every claim, with its verdict; each links to the table whose notes give its rule.")
+	fmt.Fprintln(w, "Every claim, with its verdict; each links to the table it reads (the claim's rule is in the notes of its experiment's last table).")
 	fmt.Fprintln(w)
 	t := report.Table{Header: []string{"paper", "where", "claim", "paper's figure", "ours", "verdict"}}
 	for _, c := range claims {
 		where := c.Where
-		if a, ok := anchors[c.Experiment]; ok {
+		if a := claimAnchor(c, tables, anchors); a != "" {
 			where = "[" + c.Where + "](#" + a + ")"
 		}
 		t.Rows = append(t.Rows, []string{c.Paper, where, c.Short(), c.PaperFigure, c.Ours, c.VerdictText()})
 	}
 	_ = t.Render(w, report.FormatMarkdown)
 	fmt.Fprintln(w)
+}
+
+// claimAnchor is the table a claim's row links to: of a table split in
+// two ("domination/table2" and "domination/table2 (GPU)"), the half its ID
+// names ("#gpu-time"); of an experiment, its last table, which ends with
+// the claims' notes; of a table another experiment renders (Hungarian
+// Table 2's, within hungarian/table1), that table; else its experiment's
+// last table.
+func claimAnchor(c Claim, tables, anchors map[string]string) string {
+	table, what, _ := strings.Cut(c.ID, "#")
+	if gpu, ok := tables[table+" (GPU)"]; ok {
+		if strings.Contains(what, "gpu") {
+			return gpu
+		}
+		return tables[table]
+	}
+	if a, ok := anchors[table]; ok {
+		return a // the experiment the ID names, at its notes
+	}
+	if a, ok := tables[table]; ok {
+		return a
+	}
+	return anchors[c.Experiment]
 }
 
 func capitalize(s string) string {
