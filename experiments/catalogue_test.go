@@ -1,6 +1,7 @@
 package experiments_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -9,9 +10,10 @@ import (
 	"github.com/semibench/semibench/results"
 )
 
-// TestCatalogueRows holds the claims catalogue (results/paper/claims.json)
-// and the claim rows to one another: every catalogued claim has exactly
-// one row and every row a catalogued claim; a claim with a rule is
+// TestCatalogueRows holds the claims catalogue (results/paper/claims) and
+// the claim rows to one another: the catalogue's papers are the
+// registered papers; every catalogued claim has exactly one row and every
+// row a catalogued claim; a claim with a rule is
 // computed by the experiment the catalogue names, and a claim without one
 // is not testable, with the catalogue's reason.
 func TestCatalogueRows(t *testing.T) {
@@ -34,6 +36,18 @@ func TestCatalogueRows(t *testing.T) {
 	rows := map[string][]experiments.Claim{}
 	for _, c := range experiments.AllClaims(nil) {
 		rows[c.ID] = append(rows[c.ID], c)
+	}
+	var catPapers, registered []string
+	for _, cc := range cat {
+		if !slices.Contains(catPapers, cc.Paper) {
+			catPapers = append(catPapers, cc.Paper)
+		}
+	}
+	for _, p := range experiments.Papers() {
+		registered = append(registered, p.File)
+	}
+	if !slices.Equal(catPapers, registered) {
+		t.Errorf("the catalogue's papers %v, the registered papers %v", catPapers, registered)
 	}
 	inCat := map[string]bool{}
 	for _, cc := range cat {
@@ -62,7 +76,7 @@ func TestCatalogueRows(t *testing.T) {
 	}
 	for id := range rows {
 		if !inCat[id] {
-			t.Errorf("claim %s is not in results/paper/claims.json", id)
+			t.Errorf("claim %s is in no file of results/paper/claims", id)
 		}
 	}
 }

@@ -233,8 +233,8 @@ func ExactClaim(c Claim, ok int, bad []string, cells []ClaimCell) Claim {
 }
 
 // AllClaims returns a row for every claim of the catalogue
-// (results/paper/claims.json), in its order: the claims of every
-// registered experiment computed by its rule on run (a claim whose
+// (results/paper/claims, a file per paper), in its order: the claims of
+// every registered experiment computed by its rule on run (a claim whose
 // experiment has no records in run is not run, and its Experiment is
 // empty: nothing in the report to link to), each placed where the
 // catalogue says the paper states it, and a row not testable, with the

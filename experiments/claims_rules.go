@@ -20,7 +20,7 @@ import (
 var ToleranceRead func(id string)
 
 // ClaimTolerance is claim id's tolerance from the catalogue
-// (results/paper/claims.json); the zero one when it has none, whose
+// (results/paper/claims); the zero one when it has none, whose
 // numbers are NaN, so that no rule gives a verdict without it.
 func ClaimTolerance(id string) results.Tolerance {
 	if ToleranceRead != nil {

@@ -1,8 +1,8 @@
 // Package results embeds the papers' own tables (results/paper/*.jsonl), in
 // the result-file schema, so every experiment can print its table beside the
 // paper's numbers and `compare` can treat a paper as a machine, and the
-// catalogue of the papers' claims (results/paper/claims.json, Claims).
-// Measured runs live beside them in one folder per machine.
+// catalogue of the papers' claims (results/paper/claims, a file per paper;
+// Claims). Measured runs live beside them in one folder per machine.
 package results
 
 import (

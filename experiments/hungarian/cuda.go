@@ -584,7 +584,7 @@ func hungarianTable2Claims(run []bench.Record) []experiments.Claim {
 // faster than the O(n^3) one "by a factor of more than about two".
 func hungarianFig6Claims(run []bench.Record) []experiments.Claim {
 	const exp = "hungarian/fig6"
-	about := experiments.PaperValue(exp + "#n4-over-n3") // results/paper/claims.json
+	about := experiments.PaperValue(exp + "#n4-over-n3") // results/paper/claims/001-hungarian.json
 	floor := experiments.TolLow(exp + "#n4-over-n3")     // "more than about": the catalogue's reading of it
 	own := hungarianView(run, exp)
 	rc := experiments.IndexRecords(own)

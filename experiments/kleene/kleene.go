@@ -344,7 +344,7 @@ func kleenePlots(run []bench.Record, exp string) []report.Plot {
 func kleeneTable2Claims(run []bench.Record) []experiments.Claim {
 	const exp = "kleene/table2"
 	own, rc, pc := experiments.BesidePaper(run, exp)
-	fold := experiments.PaperValue("kleene/table2#growth") // results/paper/claims.json
+	fold := experiments.PaperValue("kleene/table2#growth") // results/paper/claims/000-kleene.json
 	c := experiments.Claim{ID: "kleene/table2#growth", Where: "Table 2, section 5",
 		Text: fmt.Sprintf("Update W's time grows about %g-fold when n doubles (O(m·n), m ≈ n²/4): ours is cpu/paper's (the paper's algorithm) update W at the largest n over n/2. ", fold) + experiments.RatioRule(experiments.Neither)}
 	growth := func(cells experiments.Cells, impl string, ns []int) (float64, int) {

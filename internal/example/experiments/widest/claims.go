@@ -14,7 +14,7 @@ import (
 const SpeedupID = Exp + "#fast-over-squaring"
 
 // speedupTolerance is the claim's margin. A real paper's is its entry in
-// results/paper/claims.json, which its rule reads with
+// its own file of results/paper/claims, which its rule reads with
 // experiments.RatioJudge; the toy's stays here, out of the catalogue.
 var speedupTolerance = results.Tolerance{
 	Text:   "a factor of 3 either way",
