@@ -12,32 +12,13 @@ import (
 	"github.com/semibench/semibench/results"
 )
 
-// Cells indexes records by experiment, implementation and parameters so a
-// table can look its cells up; later records replace earlier ones.
-type Cells map[string]*bench.Record
-
-// IndexRecords builds the index.
-func IndexRecords(recs []bench.Record) Cells {
-	c := Cells{}
-	for i := range recs {
-		c[recs[i].Key()] = &recs[i]
-	}
-	return c
-}
-
 // BesidePaper returns the run's records of one experiment and, indexed, both
 // them and the paper's transcribed records of the same experiment: what a
 // table laid out beside the paper needs.
-func BesidePaper(run []bench.Record, exp string) (own []bench.Record, rc, pc Cells) {
+func BesidePaper(run []bench.Record, exp string) (own []bench.Record, rc, pc bench.Cells) {
 	paper, _ := results.PaperRecords(exp)
 	own = OfExperiment(run, exp)
-	return own, IndexRecords(own), IndexRecords(paper)
-}
-
-// Get returns the record, or nil.
-func (c Cells) Get(experiment, impl string, params bench.Params) *bench.Record {
-	r := bench.Record{Experiment: experiment, Impl: impl, Params: params}
-	return c[r.Key()]
+	return own, bench.IndexRecords(own), bench.IndexRecords(paper)
 }
 
 // PhaseMS returns a phase's statistic, or NaN when the record is missing,
