@@ -4,6 +4,8 @@ import (
 	"errors"
 	"runtime"
 	"strings"
+	"sync"
+	"unsafe"
 
 	"github.com/ebitengine/purego"
 )
@@ -56,4 +58,58 @@ func OpenFirst(mode int, names ...string) (uintptr, string, error) {
 		return 0, "", errors.New("no library name to open")
 	}
 	return 0, "", errors.New(strings.Join(reasons, "; "))
+}
+
+// Symbols caches the entry points of one opened library by name: dlsym
+// runs once per name, an absent one included. The zero Symbols holds no
+// library; Open sets the handle.
+type Symbols struct {
+	mu     sync.Mutex
+	handle uintptr
+	addr   map[string]uintptr
+}
+
+// Open makes s look its names up in the library of handle h.
+func (s *Symbols) Open(h uintptr) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.handle, s.addr = h, map[string]uintptr{}
+}
+
+// Loaded reports whether Open has given s a library.
+func (s *Symbols) Loaded() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.handle != 0
+}
+
+// Lookup returns name's address, or 0 when the library does not export it
+// (or none is open).
+func (s *Symbols) Lookup(name string) uintptr {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.handle == 0 {
+		return 0
+	}
+	if p, ok := s.addr[name]; ok {
+		return p
+	}
+	p, err := purego.Dlsym(s.handle, name)
+	if err != nil {
+		p = 0
+	}
+	s.addr[name] = p
+	return p
+}
+
+// GoString copies the NUL-terminated C string at p ("" for nil).
+func GoString(p *byte) string {
+	if p == nil {
+		return ""
+	}
+	n := 0
+	for *(*byte)(unsafe.Add(unsafe.Pointer(p), n)) != 0 {
+		n++
+	}
+	return string(unsafe.Slice(p, n))
 }

@@ -58,7 +58,7 @@ func (r Result) Name() string {
 	if fn := lookupLoaded("cuGetErrorName"); fn != 0 {
 		var p *byte
 		if rc, _, _ := purego.SyscallN(fn, uintptr(r), uintptr(unsafe.Pointer(&p))); rc == 0 && p != nil {
-			return goString(p)
+			return GoString(p)
 		}
 	}
 	if s, ok := knownNames[r]; ok {
@@ -123,11 +123,9 @@ func (e *Error) Is(target error) bool {
 var libNames = []string{"libcuda.so.1", "libcuda.so"}
 
 var lib struct {
-	once   sync.Once
-	handle uintptr
-	err    error
-	mu     sync.Mutex
-	syms   map[string]uintptr
+	once sync.Once
+	err  error
+	syms Symbols
 }
 
 // load opens libcuda and initialises the driver once; later calls return
@@ -139,8 +137,7 @@ func load() error {
 			lib.err = loadFailure(err)
 			return
 		}
-		lib.handle = h
-		lib.syms = map[string]uintptr{}
+		lib.syms.Open(h)
 		if err := call("cuInit", 0); err != nil {
 			var de *Error
 			if errors.As(err, &de) {
@@ -165,27 +162,15 @@ func Init() error { return load() }
 
 // symbol resolves a driver entry point, caching the address.
 func symbol(name string) (uintptr, error) {
-	if lib.handle == 0 {
+	if !lib.syms.Loaded() {
 		if err := load(); err != nil {
 			return 0, err
 		}
-		if lib.handle == 0 {
+		if !lib.syms.Loaded() {
 			return 0, fmt.Errorf("%w: CUDA driver library not loaded", ErrUnavailable)
 		}
 	}
-	lib.mu.Lock()
-	defer lib.mu.Unlock()
-	if p, ok := lib.syms[name]; ok {
-		if p == 0 {
-			return 0, fmt.Errorf("the CUDA driver does not export %s", name)
-		}
-		return p, nil
-	}
-	p, err := purego.Dlsym(lib.handle, name)
-	if err != nil {
-		p = 0
-	}
-	lib.syms[name] = p
+	p := lib.syms.Lookup(name)
 	if p == 0 {
 		return 0, fmt.Errorf("the CUDA driver does not export %s", name)
 	}
@@ -201,14 +186,7 @@ func hasSymbol(name string) bool {
 // lookupLoaded returns a symbol only if the library is already open,
 // without triggering a load.
 func lookupLoaded(name string) uintptr {
-	if lib.handle == 0 {
-		return 0
-	}
-	p, err := symbol(name)
-	if err != nil {
-		return 0
-	}
-	return p
+	return lib.syms.Lookup(name)
 }
 
 // call invokes the named driver function and turns a non-zero CUresult into
@@ -226,18 +204,6 @@ func call(name string, args ...uintptr) error {
 		return &Error{Call: name, Code: r}
 	}
 	return nil
-}
-
-// goString copies a NUL-terminated C string.
-func goString(p *byte) string {
-	if p == nil {
-		return ""
-	}
-	var n int
-	for *(*byte)(unsafe.Add(unsafe.Pointer(p), n)) != 0 {
-		n++
-	}
-	return string(unsafe.Slice(p, n))
 }
 
 // cString returns a NUL-terminated copy of s.

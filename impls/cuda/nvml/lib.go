@@ -48,11 +48,9 @@ func unsupported(err error) bool {
 var errNoSymbol = errors.New("not exported by this NVML")
 
 var lib struct {
-	once   sync.Once
-	handle uintptr
-	err    error
-	mu     sync.Mutex
-	syms   map[string]uintptr
+	once sync.Once
+	err  error
+	syms driver.Symbols
 }
 
 // load opens libnvidia-ml and calls nvmlInit_v2 once per process; later
@@ -65,8 +63,7 @@ func load() error {
 			lib.err = fmt.Errorf("cannot load NVML: %w", err)
 			return
 		}
-		lib.handle = h
-		lib.syms = map[string]uintptr{}
+		lib.syms.Open(h)
 		init := "nvmlInit_v2"
 		if _, err := symbol(init); err != nil {
 			init = "nvmlInit"
@@ -80,19 +77,7 @@ func load() error {
 
 // symbol resolves an NVML entry point, caching the address.
 func symbol(name string) (uintptr, error) {
-	lib.mu.Lock()
-	defer lib.mu.Unlock()
-	if p, ok := lib.syms[name]; ok {
-		if p == 0 {
-			return 0, fmt.Errorf("%s: %w", name, errNoSymbol)
-		}
-		return p, nil
-	}
-	p, err := purego.Dlsym(lib.handle, name)
-	if err != nil {
-		p = 0
-	}
-	lib.syms[name] = p
+	p := lib.syms.Lookup(name)
 	if p == 0 {
 		return 0, fmt.Errorf("%s: %w", name, errNoSymbol)
 	}
@@ -128,16 +113,7 @@ func errorString(code int) string {
 	}
 	// r is the address of a static C string; read it without a
 	// uintptr-to-pointer conversion.
-	return goString(*(**byte)(unsafe.Pointer(&r)))
-}
-
-// goString copies a NUL-terminated C string.
-func goString(p *byte) string {
-	n := 0
-	for *(*byte)(unsafe.Add(unsafe.Pointer(p), n)) != 0 {
-		n++
-	}
-	return string(unsafe.Slice(p, n))
+	return driver.GoString(*(**byte)(unsafe.Pointer(&r)))
 }
 
 // cString returns a NUL-terminated copy of s.

@@ -45,13 +45,11 @@ func (e *Error) Error() string {
 
 var lib struct {
 	once    sync.Once
-	mu      sync.Mutex
-	handle  uintptr
 	path    string
 	err     error
 	major   int
 	minor   int
-	syms    map[string]uintptr
+	syms    driver.Symbols
 	tried   []string
 	reasons []string // dlerror's text for candidates that exist but did not load
 	version string
@@ -159,7 +157,8 @@ func load() error {
 				lib.tried = append(lib.tried, c)
 				h, err := open(c)
 				if err == nil {
-					lib.handle, lib.path = h, c
+					lib.syms.Open(h)
+					lib.path = c
 					return true
 				}
 				if !absent(err.Error()) {
@@ -180,7 +179,6 @@ func load() error {
 				return
 			}
 		}
-		lib.syms = map[string]uintptr{}
 		var major, minor int32
 		if err := call("nvrtcVersion", uintptr(unsafe.Pointer(&major)), uintptr(unsafe.Pointer(&minor))); err != nil {
 			lib.err = fmt.Errorf("%s: %w", lib.path, err)
@@ -216,16 +214,10 @@ func VersionNumbers() (major, minor int, err error) {
 func Path() string { return lib.path }
 
 func symbol(name string) (uintptr, error) {
-	lib.mu.Lock()
-	defer lib.mu.Unlock()
-	if p, ok := lib.syms[name]; ok && p != 0 {
-		return p, nil
-	}
-	p, err := purego.Dlsym(lib.handle, name)
-	if err != nil || p == 0 {
+	p := lib.syms.Lookup(name)
+	if p == 0 {
 		return 0, fmt.Errorf("%s does not export %s", lib.path, name)
 	}
-	lib.syms[name] = p
 	return p, nil
 }
 
@@ -253,16 +245,7 @@ func errorString(code int) string {
 	}
 	// r is the address of a static C string; reinterpret it without a
 	// uintptr-to-pointer conversion.
-	return goString(*(**byte)(unsafe.Pointer(&r)))
-}
-
-// goString copies a NUL-terminated C string.
-func goString(p *byte) string {
-	n := 0
-	for *(*byte)(unsafe.Add(unsafe.Pointer(p), n)) != 0 {
-		n++
-	}
-	return string(unsafe.Slice(p, n))
+	return driver.GoString(*(**byte)(unsafe.Pointer(&r)))
 }
 
 // SupportedArchs returns the SM architectures this NVRTC can target (e.g.
