@@ -51,8 +51,14 @@ var dominationAll = append(slices.Clone(dominationCPU), dominationGPU...)
 var dominationExact = []string{"cpu/sparse", "cuda/sparse"}
 
 // dominationBeyond is the first m beyond the paper (N = 131,562): only
-// cuda/sparse holds its powers (2 x 34.6 GB on the device).
-const dominationBeyond = 13
+// cuda/sparse holds its powers (2 x 34.6 GB on the device), and
+// dominationLargest the last at large scale (N = 327,006: 2 x 214 GB,
+// split over the GPUs of a host with --gpus, and 428 GB of host memory
+// for the exact check).
+const (
+	dominationBeyond  = 13
+	dominationLargest = 14
+)
 
 // dominationImplsAt restricts a case beyond the paper to cuda/sparse.
 func dominationImplsAt(m int) []string {
@@ -85,7 +91,7 @@ func dominationMs(s experiments.Scale, quickMax int) []int {
 	case experiments.Paper:
 		hi = 12
 	case experiments.Large:
-		hi = 13
+		hi = dominationLargest
 	}
 	var ms []int
 	for m := 2; m <= hi; m++ {
@@ -243,7 +249,7 @@ func domAnalysisCase(w *domWork, names []string, check func(ref *domination.Anal
 		Params: dominationParams(m),
 		Impls:  names,
 		Work:   dominationWork(m),
-		Memory: func(impl string) (uint64, uint64) { return domMemory(m, impl) },
+		Memory: func(impl string) (uint64, uint64) { return domMemory(m, impl, w.opt.GPUs) },
 		Setup: func(ctx context.Context) (*experiments.Instance, error) {
 			inst := &experiments.Instance{Input: w.input, Metrics: w.metrics, Run: w.run, Finish: w.finish}
 			if w.beyond {
@@ -1425,17 +1431,24 @@ func dominationTable2Claims(run []bench.Record) []experiments.Claim {
 	return []experiments.Claim{domTimeClaim(run, c, exp, "cuda/paper", "algorithm2", exp, "cuda/paper", bench.TotalPhase)}
 }
 
-// domMemory is a 2-domination cell's host and device memory: the
+// domMemory is a 2-domination cell's host and device memory (a device's,
+// with the powers split in column slabs over gpus devices): the
 // whole-matrix searches (and the versions of Table 5) keep the K = 50
 // powers, a spare, the difference and a dense A(D_m); the others two
 // powers and a dense A(D_m) (domination.MemoryNeeded). On a device, two
-// powers and a product's output.
-func domMemory(m int, impl string) (host, device uint64) {
+// powers and a product's output. Beyond the paper, one cuda/sparse
+// analysis: two slabs of the powers and A(D_m) in CSR on each device, and
+// on the host A(D_m) and the two powers of the exact check.
+func domMemory(m int, impl string, gpus int) (host, device uint64) {
 	n := dominationRows(m)
 	if n == 0 {
 		return 0, 0
 	}
 	b := minplus.Bytes(n)
+	if m >= dominationBeyond {
+		csr := uint64(6*math.Pow(float64(n), 1.55)) + 4*uint64(n) // arcs of 4 + 2 bytes (m = 14: 370 M)
+		return 2*b + csr, 2*b/uint64(max(gpus, 1)) + csr
+	}
 	host = 3 * b
 	if slices.Contains(domVersions, impl) || impl == domWholeSeq || impl == domWholePar {
 		host = uint64(domination.DefaultK+3) * b

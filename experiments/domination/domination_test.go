@@ -81,19 +81,28 @@ func TestDominationCheckCatchesWrongValues(t *testing.T) {
 	}
 }
 
-// TestDominationBeyondPaper: m = 13 runs on cuda/sparse alone, one
-// analysis per process; without a GPU its cells are unavailable.
+// TestDominationBeyondPaper: m = 13 and 14 run on cuda/sparse alone, one
+// analysis per process; without a GPU their cells are unavailable. m = 14
+// asks for its powers' 428 GB split over the GPUs (--gpus) and on the
+// host for the exact check.
 func TestDominationBeyondPaper(t *testing.T) {
 	for _, name := range []string{"domination/table3", "domination/formula"} {
 		exps, _ := experiments.Lookup(name)
-		cs := exps[0].Cases(experiments.Large, experiments.Options{})
-		c := cs[len(cs)-1]
-		if c.Params.Get("m") != "13" || !slices.Equal(exps[0].ImplsFor(c, ""), []string{"cuda/sparse"}) {
-			t.Fatalf("%s: last large case %s with %v, want m=13 on cuda/sparse alone", name, c.Params, exps[0].ImplsFor(c, ""))
+		cs := exps[0].Cases(experiments.Large, experiments.Options{GPUs: 4})
+		for i, m := range []string{"13", "14"} {
+			c := cs[len(cs)-2+i]
+			if c.Params.Get("m") != m || !slices.Equal(exps[0].ImplsFor(c, ""), []string{"cuda/sparse"}) {
+				t.Fatalf("%s: large case %s with %v, want m=%s on cuda/sparse alone", name, c.Params, exps[0].ImplsFor(c, ""), m)
+			}
+		}
+		host, device := cs[len(cs)-1].Memory("cuda/sparse")
+		if host < 428e9 || host > 440e9 || device < 107e9 || device > 115e9 {
+			t.Errorf("%s m=14 on 4 GPUs: %d bytes of host memory and %d a device, want about 430 GB and 109 GB", name, host, device)
 		}
 		if n, err := cuda.DeviceCount(); err == nil && n > 0 {
 			continue // the device run computes it (minutes)
 		}
+		c := cs[len(cs)-2]
 		inst, err := c.Setup(context.Background())
 		if err != nil {
 			t.Fatalf("%s m=13 setup: %v", name, err)

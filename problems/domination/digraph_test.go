@@ -2,6 +2,7 @@ package domination
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,6 +119,26 @@ func TestBuildAgainstPairs(t *testing.T) {
 		for i, w := range d.Words {
 			if d.Index(w) != i {
 				t.Fatalf("m=%d: Index(%s) = %d, want %d", m, w, d.Index(w), i)
+			}
+		}
+	}
+}
+
+// TestBuildThreads checks that the bands of BuildThreads join into Build's
+// CSR, whatever the number of threads (more threads than rows at m = 2).
+func TestBuildThreads(t *testing.T) {
+	for m := 2; m <= 8; m++ {
+		want, err := Build(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, threads := range []int{0, 2, 3, 64} {
+			got, err := BuildThreads(m, threads)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got.A.RowPtr, want.A.RowPtr) || !slices.Equal(got.A.Col, want.A.Col) || !slices.Equal(got.A.Val, want.A.Val) {
+				t.Fatalf("m=%d, %d threads: CSR differs from Build's (%d vs %d arcs)", m, threads, got.A.NNZ(), want.A.NNZ())
 			}
 		}
 	}

@@ -470,7 +470,7 @@ func powers(ctx context.Context, m int, opt Options) (*Analysis, error) {
 
 	an := &Analysis{M: m, N: n, K: opt.K, Impl: prod.Name, im: prod}
 	stop := opt.Rec.Start("algorithm1")
-	d, err := Build(m)
+	d, err := BuildThreads(m, opt.Threads)
 	stop()
 	if err != nil {
 		return nil, fmt.Errorf("domination: algorithm 1: %w", err)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
 
 	"github.com/semibench/semibench/problems/minplus"
 )
@@ -70,6 +72,10 @@ func (an *Analysis) algorithm2Session(ctx context.Context, opt Options, resume *
 			an.scratch = make([]int16, an.N*an.N)
 		}
 	}
+	var pair *pendingPair
+	if opt.StopAtRepetition && !opt.NoRecheck && an.kept == nil {
+		pair = an.preparePair(opt) // while the device computes the powers
+	}
 	j := 0
 	err = s.Powers(ctx, opt.K, func(st minplus.Stats) error {
 		if st.Power != len(an.Powers) {
@@ -111,21 +117,77 @@ func (an *Analysis) algorithm2Session(ctx context.Context, opt Options, resume *
 	}
 	if err != nil && !opt.NoRecheck {
 		// Stopped at the first repetition A^i ~ A^j: A^i is on the device.
-		if err := an.checkRepetition(ctx, s, j, opt); err != nil {
+		if err := an.checkRepetition(ctx, s, j, opt, pair); err != nil {
 			return err
 		}
 	}
 	return s.Close()
 }
 
+// pendingPair is the two host matrices of the exact check at the first
+// repetition, allocated and their pages touched on a goroutine while the
+// device computes the powers: at m = 14 they are 2 x 214 GB, which a host
+// that hands out its memory as it is used provides at a few GB/s.
+type pendingPair struct {
+	x, y *minplus.Dense
+	err  error
+	done chan struct{}
+}
+
+// preparePair starts allocating the exact check's two matrices (hostPair).
+func (an *Analysis) preparePair(opt Options) *pendingPair {
+	p := &pendingPair{done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		if p.x, p.y, p.err = an.hostPair(opt); p.err == nil {
+			touchPages(p.x.Data)
+			touchPages(p.y.Data)
+		}
+	}()
+	return p
+}
+
+// wait returns the pair once it is ready.
+func (p *pendingPair) wait(ctx context.Context) (*minplus.Dense, *minplus.Dense, error) {
+	select {
+	case <-p.done:
+		return p.x, p.y, p.err
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	}
+}
+
+// touchPages writes a zero into every 4 KiB page of d, on several
+// goroutines, so that the host provides its memory now.
+func touchPages(d []int16) {
+	const page = 2048 // int16 per 4 KiB
+	threads := max(1, min(16, runtime.GOMAXPROCS(0)/2))
+	band := (len(d)/threads + page) / page * page
+	var wg sync.WaitGroup
+	for lo := 0; lo < len(d); lo += band {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < min(len(d), lo+band); i += page {
+				d[i] = 0
+			}
+		}()
+	}
+	wg.Wait()
+}
+
 // checkRepetition checks A^i = c ⊗ A^j exactly, i the session's current
 // power (the first repetition) and j the earlier power with its
 // fingerprint: A^i is downloaded, A^j recomputed from A (Restart) and
-// downloaded, both compared entry by entry; 2·N² int16 on the host.
-func (an *Analysis) checkRepetition(ctx context.Context, s minplus.Session, j int, opt Options) error {
+// downloaded, both compared entry by entry; 2·N² int16 on the host, from
+// pair (nil: allocated now).
+func (an *Analysis) checkRepetition(ctx context.Context, s minplus.Session, j int, opt Options, pair *pendingPair) error {
 	i := s.Power()
 	c := int(an.Powers[i].Min) - int(an.Powers[j].Min)
-	x, y, err := an.hostPair(opt)
+	if pair == nil {
+		pair = an.preparePair(opt)
+	}
+	x, y, err := pair.wait(ctx)
 	if err != nil {
 		return err
 	}
