@@ -89,6 +89,17 @@ func (s *Shared) Release() {
 	s.used = 0
 }
 
+// Holds reports whether the store keeps a computed piece named key.
+func (s *Shared) Holds(key string) bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.entries[key]
+	return e != nil && e.kept
+}
+
 // MakeRoom drops the least recently used pieces until need bytes are
 // available on this machine (bench.AvailableMemory) or no piece is left,
 // and returns the freed memory to the operating system; a case calls it

@@ -132,6 +132,10 @@ func TestSharedMemoryBound(t *testing.T) {
 	if calls["huge"] != 2 {
 		t.Errorf("a piece beyond the limit was kept (%d computations)", calls["huge"])
 	}
+	if !s.Holds("a") || !s.Holds("b") || s.Holds("c") || s.Holds("huge") || s.Holds("never") {
+		t.Errorf("Holds: a %v, b %v (kept); c %v (dropped for b), huge %v (beyond the limit), never %v (never asked)",
+			s.Holds("a"), s.Holds("b"), s.Holds("c"), s.Holds("huge"), s.Holds("never"))
+	}
 	if s.used > s.limit {
 		t.Errorf("%d bytes kept, limit %d", s.used, s.limit)
 	}
@@ -142,6 +146,9 @@ func TestSharedMemoryBound(t *testing.T) {
 	}
 
 	var none *Shared
+	if none.Holds("a") {
+		t.Error("a nil store holds a piece")
+	}
 	n := 0
 	for range 2 {
 		Obtain(context.Background(), none, "k", "t", func(context.Context) (int, uint64, error) { n++; return n, 0, nil })

@@ -4,9 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
-	"sync"
 
+	"github.com/semibench/semibench/internal/sysmem"
 	"github.com/semibench/semibench/problems/minplus"
 )
 
@@ -73,8 +72,8 @@ func (an *Analysis) algorithm2Session(ctx context.Context, opt Options, resume *
 		}
 	}
 	var pair *pendingPair
-	if opt.StopAtRepetition && !opt.NoRecheck && an.kept == nil {
-		pair = an.preparePair(opt) // while the device computes the powers
+	if opt.StopAtRepetition && !opt.NoRecheck { // checkRepetition's, while the device computes
+		pair = an.preparePair(opt)
 	}
 	j := 0
 	err = s.Powers(ctx, opt.K, func(st minplus.Stats) error {
@@ -117,7 +116,7 @@ func (an *Analysis) algorithm2Session(ctx context.Context, opt Options, resume *
 	}
 	if err != nil && !opt.NoRecheck {
 		// Stopped at the first repetition A^i ~ A^j: A^i is on the device.
-		if err := an.checkRepetition(ctx, s, j, opt, pair); err != nil {
+		if err := an.checkRepetition(ctx, s, j, pair); err != nil {
 			return err
 		}
 	}
@@ -140,64 +139,33 @@ func (an *Analysis) preparePair(opt Options) *pendingPair {
 	go func() {
 		defer close(p.done)
 		if p.x, p.y, p.err = an.hostPair(opt); p.err == nil {
-			touchPages(p.x.Data)
-			touchPages(p.y.Data)
+			sysmem.Touch(p.x.Data)
+			sysmem.Touch(p.y.Data)
 		}
 	}()
 	return p
 }
 
-// wait returns the pair once it is ready.
-func (p *pendingPair) wait(ctx context.Context) (*minplus.Dense, *minplus.Dense, error) {
-	select {
-	case <-p.done:
-		return p.x, p.y, p.err
-	case <-ctx.Done():
-		return nil, nil, ctx.Err()
-	}
-}
-
-// touchPages writes a zero into every 4 KiB page of d, on several
-// goroutines, so that the host provides its memory now.
-func touchPages(d []int16) {
-	const page = 2048 // int16 per 4 KiB
-	threads := max(1, min(16, runtime.GOMAXPROCS(0)/2))
-	band := (len(d)/threads + page) / page * page
-	var wg sync.WaitGroup
-	for lo := 0; lo < len(d); lo += band {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := lo; i < min(len(d), lo+band); i += page {
-				d[i] = 0
-			}
-		}()
-	}
-	wg.Wait()
-}
-
 // checkRepetition checks A^i = c ⊗ A^j exactly, i the session's current
 // power (the first repetition) and j the earlier power with its
 // fingerprint: A^i is downloaded, A^j recomputed from A (Restart) and
-// downloaded, both compared entry by entry; 2·N² int16 on the host, from
-// pair (nil: allocated now).
-func (an *Analysis) checkRepetition(ctx context.Context, s minplus.Session, j int, opt Options, pair *pendingPair) error {
+// downloaded, both compared entry by entry; 2·N² int16 on the host, the
+// pair preparePair provides.
+func (an *Analysis) checkRepetition(ctx context.Context, s minplus.Session, j int, pair *pendingPair) error {
 	i := s.Power()
 	c := int(an.Powers[i].Min) - int(an.Powers[j].Min)
-	if pair == nil {
-		pair = an.preparePair(opt)
+	<-pair.done
+	if pair.err != nil {
+		return pair.err
 	}
-	x, y, err := pair.wait(ctx)
-	if err != nil {
-		return err
-	}
+	x, y := pair.x, pair.y
 	if err := s.Download(ctx, x.Data); err != nil {
 		return fmt.Errorf("domination: m = %d: exact check: %w", an.M, err)
 	}
 	if err := s.Restart(ctx); err != nil {
 		return fmt.Errorf("domination: m = %d: exact check: %w", an.M, err)
 	}
-	err = s.Powers(ctx, j, func(st minplus.Stats) error {
+	err := s.Powers(ctx, j, func(st minplus.Stats) error {
 		if p := powerOf(an.N, st); p != an.Powers[st.Power] {
 			return fmt.Errorf("power A^%d recomputed differs from the first computation", st.Power)
 		}
