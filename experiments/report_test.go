@@ -137,3 +137,22 @@ func TestReportResumed(t *testing.T) {
 		t.Errorf("no span per invocation:\n%s", doc)
 	}
 }
+
+// TestWallTextBoundsReusedCells: a record that reports another cell's
+// samples (a file written before the runner bounded its timed wall) counts
+// only its own measurement, so the breakdown adds up to the wall time.
+func TestWallTextBoundsReusedCells(t *testing.T) {
+	start := time.Date(2026, 11, 27, 2, 32, 0, 0, time.UTC)
+	rec := func(key string, measure, timed float64, at time.Duration) bench.Record {
+		return bench.Record{Experiment: key, Impl: "cuda/sparse", Status: bench.StatusOK, Finished: start.Add(at),
+			Wall: &bench.CellWall{MeasureMS: measure, TimedMS: timed}}
+	}
+	f := &bench.File{Started: start, Records: []bench.Record{
+		rec("a/computes", 440_000, 440_000, 440*time.Second),
+		rec("a/reuses", 20, 440_000, 441*time.Second), // reports a/computes' samples
+	}}
+	got := experiments.WallText(f)
+	if !strings.Contains(got, "timed windows 7.3 min (100%)") || strings.Contains(got, "(-") {
+		t.Errorf("WallText = %q, want the reused cell's 20 ms, not its copied 440 s", got)
+	}
+}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -203,6 +204,33 @@ func TestWallAccounted(t *testing.T) {
 		if r.Wall == nil || r.Wall.MeasureMS <= 0 || r.Wall.TimedMS <= 0 {
 			t.Errorf("%s: wall %+v", r.Key(), r.Wall)
 		}
+	}
+}
+
+// TestWallOfReusedSamples: a cell that reports samples another cell
+// measured (Finish sets ReusedFrom and copies them) counts no more timed
+// wall than its own measurement took, so a run's wall breakdown adds up.
+func TestWallOfReusedSamples(t *testing.T) {
+	tr := newTrace()
+	e := toy(tr, "toy/reuse", []string{"cpu/paper"}, nil, 1)
+	setup := e.Cases(experiments.Quick, experiments.Options{})[0].Setup
+	e.Cases = func(experiments.Scale, experiments.Options) []experiments.Case {
+		c := experiments.Case{Params: bench.Params{{Name: "n", Value: "1"}}, Work: 1}
+		c.Setup = func(ctx context.Context) (*experiments.Instance, error) {
+			inst, err := setup(ctx)
+			if err == nil {
+				inst.Finish = func(_ string, r *bench.Record) {
+					r.ReusedFrom = "toy/other|cpu/paper|n=1"
+					r.Phases = []bench.Phase{{Name: bench.TotalPhase, SamplesMS: []float64{3.6e6}, MedianMS: 3.6e6, StatMS: 3.6e6}}
+				}
+			}
+			return inst, err
+		}
+		return []experiments.Case{c}
+	}
+	r := runToys(t, Config{}, e)[0]
+	if r.Wall == nil || r.Wall.TimedMS > r.Wall.MeasureMS {
+		t.Errorf("wall %+v: a reused hour counted as this cell's timed wall", r.Wall)
 	}
 }
 

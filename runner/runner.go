@@ -622,7 +622,9 @@ func (r *run) measure(c *cell, est float64) (bench.Record, error) {
 		if p := rec.Phase(bench.TotalPhase); p != nil && rec.ReusedFrom == "" { // a cell that read shared work says nothing of its cost
 			r.est.observe(c.exp, c.impl, c.cs.Work, p.MedianMS)
 		}
-		wall.TimedMS = timedMS(&rec)
+		// A cell that reports samples another cell measured (ReusedFrom)
+		// timed no more than its own measurement.
+		wall.TimedMS = min(timedMS(&rec), wall.MeasureMS)
 	}
 	wall.PeakRSS = sysmem.PeakRSS()
 	rec.Wall = wall

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/semibench/semibench/internal/current"
+
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
 	"github.com/semibench/semibench/experiments"
@@ -44,7 +46,7 @@ type claimRow struct {
 func claimsCmd(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("claims", flag.ContinueOnError)
 	format := fs.String("format", report.FormatText, "text, markdown or json")
-	current := fs.String("current", "", "a CURRENT file (a label and the result files of a machine's current run per line): "+
+	currentFile := fs.String("current", "", "a CURRENT file (a label and the result files of a machine's current run per line): "+
 		"print, in Markdown, each run's verdicts side by side (the generated part of REPRODUCE.md)")
 	into := fs.String("into", "", "with --current: write the verdicts into this Markdown file, between its markers "+
 		"(\""+docBegin+"\" and \""+docEnd+"\"), the rest of it unchanged")
@@ -52,11 +54,11 @@ func claimsCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *current != "" {
+	if *currentFile != "" {
 		if len(paths) > 0 {
 			return usagef("--current takes no result files")
 		}
-		doc, err := currentClaims(*current, filepath.Dir(*into))
+		doc, err := currentClaims(*currentFile, filepath.Dir(*into))
 		if err != nil {
 			return err
 		}
@@ -100,7 +102,16 @@ func claimsCmd(ctx context.Context, args []string) error {
 		}
 		t.Rows = append(t.Rows, []string{c.Paper, c.Where, c.Short(), c.PaperFigure, c.Ours, string(c.Verdict), why})
 	}
-	for _, tb := range []*report.Table{&roll, &t} {
+	tables := []*report.Table{&roll, &t}
+	beyond, err := current.Beyond(".", []current.Run{{Label: files[0].Machine.Label, Paths: paths}})
+	if err != nil {
+		return err
+	}
+	if len(beyond.Table.Rows) > 0 {
+		beyond.Table.Title = "results beyond the papers' sizes: not claims of theirs, checked as each row says"
+		tables = append(tables, &beyond.Table)
+	}
+	for _, tb := range tables {
 		if err := tb.Render(os.Stdout, *format); err != nil {
 			return err
 		}
@@ -144,60 +155,22 @@ func combine(files []*bench.File, paths []string) ([]bench.Record, experiments.S
 	return recs, sc, schema, nil
 }
 
-// currentRun is one line of results/CURRENT: a machine's label and the
-// result files of its current run (several when the run was split).
-type currentRun struct {
-	label string
-	paths []string
-}
-
-// readCurrent reads a CURRENT file: per line a label, then the paths of
-// that machine's current run relative to the file's folder; blank lines
-// and lines starting with # are skipped.
-func readCurrent(path string) ([]currentRun, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	dir := filepath.Dir(path)
-	var out []currentRun
-	for i, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		f := strings.Fields(line)
-		if len(f) < 2 {
-			return nil, fmt.Errorf("%s:%d: want a label and at least one result file, got %q", path, i+1, line)
-		}
-		r := currentRun{label: f[0]}
-		for _, p := range f[1:] {
-			r.paths = append(r.paths, filepath.Join(dir, p))
-		}
-		out = append(out, r)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no run listed", path)
-	}
-	return out, nil
-}
-
 // currentClaims renders, in Markdown, the verdicts of the runs CURRENT
 // lists: the claims per paper by verdict for each run, then a row per
 // claim with each run's verdict and figure, then per paper each claim's
 // reasons. It is the generated part of REPRODUCE.md.
 func currentClaims(currentPath, docDir string) (string, error) {
-	runs, err := readCurrent(currentPath)
+	runs, beyond, err := current.Read(currentPath)
 	if err != nil {
 		return "", err
 	}
 	judged := make([][]experiments.Claim, len(runs))
 	for i, r := range runs {
-		files, err := readFiles(r.paths)
+		files, err := readFiles(r.Paths)
 		if err != nil {
 			return "", err
 		}
-		recs, scale, schema, err := combine(files, r.paths)
+		recs, scale, schema, err := combine(files, r.Paths)
 		if err != nil {
 			return "", err
 		}
@@ -220,7 +193,7 @@ func currentClaims(currentPath, docDir string) (string, error) {
 	var b strings.Builder
 	for i, r := range runs {
 		roll := experiments.RollUp(judged[i])
-		fmt.Fprintf(&b, "**%s** (%s):\n\n", r.label, strings.Join(relPaths(currentPath, r.paths), ", "))
+		fmt.Fprintf(&b, "**%s** (%s):\n\n", r.Label, strings.Join(current.RelPaths(currentPath, r.Paths), ", "))
 		if err := roll.Render(&b, report.FormatMarkdown); err != nil {
 			return "", err
 		}
@@ -228,7 +201,7 @@ func currentClaims(currentPath, docDir string) (string, error) {
 	}
 	t := report.Table{Header: []string{"paper", "where", "claim", "paper's figure"}}
 	for _, r := range runs {
-		t.Header = append(t.Header, r.label)
+		t.Header = append(t.Header, r.Label)
 	}
 	for _, c := range judged[0] {
 		row := []string{c.Paper, c.Where, c.Short(), c.PaperFigure}
@@ -257,7 +230,7 @@ func currentClaims(currentPath, docDir string) (string, error) {
 		fmt.Fprintf(&b, "- **%s**: %s\n", c.Where, c.Text)
 		for i, r := range runs {
 			x := of(i, c)
-			line := fmt.Sprintf("  - %s: %s", r.label, x.Verdict)
+			line := fmt.Sprintf("  - %s: %s", r.Label, x.Verdict)
 			if x.Ours != "" && x.Ours != "—" {
 				line += "; ours " + x.Ours
 			}
@@ -268,6 +241,12 @@ func currentClaims(currentPath, docDir string) (string, error) {
 		}
 		if c.Rerun != "" {
 			fmt.Fprintf(&b, "  - re-run: `%s`\n", c.Rerun)
+		}
+	}
+	if len(beyond) > 0 {
+		b.WriteString("\n")
+		if err := current.BeyondSection(&b, currentPath, beyond); err != nil {
+			return "", err
 		}
 	}
 	return b.String(), nil
@@ -288,33 +267,20 @@ func paperExperiments(claims []experiments.Claim, paper string) []string {
 // tablesLine says where a paper's current tables are: each run's report
 // (the Markdown beside its first result file, where it exists), linked
 // relative to docDir, with the experiments to look for.
-func tablesLine(runs []currentRun, docDir string, exps []string) string {
+func tablesLine(runs []current.Run, docDir string, exps []string) string {
 	var links []string
 	for _, r := range runs {
-		md := strings.TrimSuffix(r.paths[0], filepath.Ext(r.paths[0])) + ".md"
+		md := strings.TrimSuffix(r.Paths[0], filepath.Ext(r.Paths[0])) + ".md"
 		if _, err := os.Stat(md); err != nil {
 			continue
 		}
-		links = append(links, fmt.Sprintf("[%s](%s)", r.label, relPaths(filepath.Join(docDir, "x"), []string{md})[0]))
+		links = append(links, fmt.Sprintf("[%s](%s)", r.Label, current.RelPaths(filepath.Join(docDir, "x"), []string{md})[0]))
 	}
 	if len(links) == 0 {
 		return ""
 	}
 	return fmt.Sprintf("Its tables, ours beside the paper's: %s, in each run's report (%s).\n\n",
 		strings.Join(exps, ", "), strings.Join(links, ", "))
-}
-
-// relPaths gives paths relative to the folder of base.
-func relPaths(base string, paths []string) []string {
-	out := make([]string, len(paths))
-	for i, p := range paths {
-		if r, err := filepath.Rel(filepath.Dir(base), p); err == nil {
-			out[i] = filepath.ToSlash(r)
-		} else {
-			out[i] = p
-		}
-	}
-	return out
 }
 
 // The markers around the generated part of a Markdown file (REPRODUCE.md).

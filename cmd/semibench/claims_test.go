@@ -91,3 +91,49 @@ func countNotRun(t *testing.T, out string) int {
 	}
 	return n
 }
+
+// TestCurrentBeyond: a CURRENT line starting with "beyond" names a run
+// beyond the papers' sizes: it gets no verdict column, and the generated
+// part lists its results (run, commit, wall time, how each was checked)
+// and its experiments' tables with the paper's rows beside them; a
+// "beyond" line without files is refused with its line number.
+func TestCurrentBeyond(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"amd-epyc-kleene-paper.jsonl", "beyond-domination.jsonl"} {
+		data, err := os.ReadFile(filepath.Join("testdata", "runs", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	current := filepath.Join(dir, "CURRENT")
+	if err := os.WriteFile(current, []byte("EPYC amd-epyc-kleene-paper.jsonl\n# beyond\nbeyond 4GPU beyond-domination.jsonl\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := currentClaims(current, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, beyond, ok := strings.Cut(doc, "## Results beyond the papers")
+	if !ok || strings.Contains(doc, "| 4GPU |") {
+		t.Fatalf("no beyond section, or the beyond run judged as a machine's:\n%s", doc)
+	}
+	for _, want := range []string{
+		"| 2-domination (002) | m=14 | table4, formula | **4GPU**, commit 0123456, 8m0s from the run's start to its last record | fixture: A^32 = 16 ⊗ A^29 checked entry by entry on the host; 38 witnesses checked |",
+		"**4GPU** (beyond-domination.jsonl): m=14",
+		"| 12 | 26 |", // Table 4's paper rows beside ours
+		"| 14 | — | 29 | — | 3 | — | 16 |",
+	} {
+		if !strings.Contains(beyond, want) {
+			t.Errorf("beyond section lacks %q:\n%s", want, beyond)
+		}
+	}
+	if err := os.WriteFile(current, []byte("EPYC amd-epyc-kleene-paper.jsonl\nbeyond 4GPU\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := currentClaims(current, dir); err == nil || !strings.Contains(err.Error(), "CURRENT:2") {
+		t.Errorf("a beyond line without files: %v", err)
+	}
+}
