@@ -103,10 +103,7 @@ func claimsCmd(ctx context.Context, args []string) error {
 		t.Rows = append(t.Rows, []string{c.Paper, c.Where, c.Short(), c.PaperFigure, c.Ours, string(c.Verdict), why})
 	}
 	tables := []*report.Table{&roll, &t}
-	beyond, err := current.Beyond(".", []current.Run{{Label: files[0].Machine.Label, Paths: paths}})
-	if err != nil {
-		return err
-	}
+	beyond := current.BeyondOf(".", []current.Run{{Label: files[0].Machine.Label, Paths: paths}}, [][]*bench.File{files})
 	if len(beyond.Table.Rows) > 0 {
 		beyond.Table.Title = "results beyond the papers' sizes: not claims of theirs, checked as each row says"
 		tables = append(tables, &beyond.Table)

@@ -130,6 +130,11 @@ func TestCurrentBeyond(t *testing.T) {
 			t.Errorf("beyond section lacks %q:\n%s", want, beyond)
 		}
 	}
+	// claims FILE lists them after the claims, its run named by the machine.
+	code, out, stderr := captureCtx(t, context.Background(), "claims", "--format", "markdown", filepath.Join(dir, "beyond-domination.jsonl"))
+	if code != 0 || !strings.Contains(out, "results beyond the papers' sizes") || !strings.Contains(out, "| 2-domination (002) | m=14 | table4, formula | **fixture-4gpu**") {
+		t.Errorf("claims FILE: exit %d, %s\n%s", code, stderr, out)
+	}
 	if err := os.WriteFile(current, []byte("EPYC amd-epyc-kleene-paper.jsonl\nbeyond 4GPU\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

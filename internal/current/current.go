@@ -111,15 +111,27 @@ type BeyondResults struct {
 
 // Beyond reads the result files of runs (see BeyondResults).
 func Beyond(base string, runs []Run) (BeyondResults, error) {
-	out := BeyondResults{Table: report.Table{Header: []string{"paper", "parameters", "experiments", "run", "how it was checked"}}}
-	t := &out.Table
-	for _, r := range runs {
-		var params []string
+	files := make([][]*bench.File, len(runs))
+	for i, r := range runs {
 		for _, path := range r.Paths {
 			f, err := bench.ReadFile(path)
 			if err != nil {
-				return out, err
+				return BeyondResults{}, err
 			}
+			files[i] = append(files[i], f)
+		}
+	}
+	return BeyondOf(base, runs, files), nil
+}
+
+// BeyondOf is Beyond on files already read: files[i] are the files of
+// runs[i], in the order of its paths.
+func BeyondOf(base string, runs []Run, files [][]*bench.File) BeyondResults {
+	out := BeyondResults{Table: report.Table{Header: []string{"paper", "parameters", "experiments", "run", "how it was checked"}}}
+	t := &out.Table
+	for i, r := range runs {
+		var params []string
+		for _, f := range files[i] {
 			wall := time.Duration(0)
 			for _, rec := range f.Records {
 				wall = max(wall, rec.Finished.Sub(f.Started))
@@ -153,5 +165,5 @@ func Beyond(base string, runs []Run) (BeyondResults, error) {
 		}
 		out.From = append(out.From, fmt.Sprintf("**%s** (%s): %s", r.Label, strings.Join(RelPaths(base, r.Paths), ", "), strings.Join(params, "; ")))
 	}
-	return out, nil
+	return out
 }
