@@ -3,6 +3,7 @@ package treefix
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,7 +30,10 @@ const cpuLevels = "cpu/levels"
 const maxProfilePoints = 2048
 
 // ProfileKey is the metric holding the width of level l.
-func ProfileKey(l int) string { return fmt.Sprintf("width_at_%08d", l) }
+func ProfileKey(l int) string { return fmt.Sprintf(profilePrefix+"%08d", l) }
+
+// profilePrefix begins every ProfileKey.
+const profilePrefix = "width_at_"
 
 // fig6ShapeN is the size of the star and the caterpillar: Fig. 7's largest
 // (2^24) at paper and large scale.
@@ -184,10 +188,12 @@ func fig6Profile(r *bench.Record) (levels, widths []float64) {
 	if r == nil {
 		return nil, nil
 	}
+	// The record's keys, not every level: the caterpillar has 2^24 levels.
 	total := int(r.Metrics["levels"])
-	for l := 0; l < total; l++ {
-		if w, ok := r.Metrics[ProfileKey(l)]; ok {
-			levels, widths = append(levels, float64(l)), append(widths, w)
+	for _, k := range slices.Sorted(maps.Keys(r.Metrics)) { // zero-padded: in level order
+		rest, ok := strings.CutPrefix(k, profilePrefix)
+		if l, err := strconv.Atoi(rest); ok && err == nil && l >= 0 && l < total {
+			levels, widths = append(levels, float64(l)), append(widths, r.Metrics[k])
 		}
 	}
 	return levels, widths
