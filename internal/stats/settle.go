@@ -9,7 +9,7 @@ import (
 // that read it. Each cell's typical time gets an interval (CellBounds);
 // the claim's rule is evaluated with every cell at the low or the high end
 // of its interval (Corners); the claim is settled when every corner gives
-// the same class. With probability at least 1-alpha every cell's interval
+// the same class (SettledClass). With probability at least 1-alpha every cell's interval
 // holds at every look, so a settled class is the true one whenever the
 // rule's class is monotone in each cell's time over the box (a figure
 // monotone in each cell, as ratios and differences of times are, read
@@ -119,6 +119,34 @@ func Corners(k int) [][]bool {
 		}
 	}
 	return rows
+}
+
+// SettledClass evaluates class with every cell at the low or the high end
+// of its interval (lo[i], hi[i]), at each of the Corners, and returns the
+// class they all give, with true; false when two corners differ or the
+// cells are more than MaxCornerCells. class must not keep vals.
+func SettledClass[C comparable](lo, hi []float64, class func(vals []float64) C) (C, bool) {
+	var first C
+	corners := Corners(len(lo))
+	if len(hi) != len(lo) || corners == nil {
+		return first, false
+	}
+	vals := make([]float64, len(lo))
+	for j, row := range corners {
+		for i, high := range row {
+			vals[i] = lo[i]
+			if high {
+				vals[i] = hi[i]
+			}
+		}
+		switch c := class(vals); {
+		case j == 0:
+			first = c
+		case c != first:
+			return first, false
+		}
+	}
+	return first, true
 }
 
 // Verdict is where a figure's interval lies against a tolerance band.

@@ -92,6 +92,32 @@ func TestCorners(t *testing.T) {
 	}
 }
 
+// TestSettledClass: a ratio's class is settled only when all four corners
+// agree, and "outside" on both sides of a band is two classes.
+func TestSettledClass(t *testing.T) {
+	ratio := func(v []float64) Verdict { r := v[0] / v[1]; return Settle(r, r, 4, 24) }
+	for _, c := range []struct {
+		lo, hi []float64
+		want   Verdict
+		ok     bool
+	}{
+		{[]float64{100, 1}, []float64{110, 1.1}, Above, true}, // 90.9x to 110x
+		{[]float64{9, 0.9}, []float64{10, 1}, Inside, true},   // 9x to 11.1x
+		{[]float64{3, 0.9}, []float64{30, 1}, 0, false},       // 3x to 33x: below and above
+		{[]float64{20, 0.9}, []float64{30, 1}, 0, false},      // inside and above
+		{[]float64{1}, []float64{1, 2}, 0, false},             // mismatched bounds
+	} {
+		got, ok := SettledClass(c.lo, c.hi, ratio)
+		if ok != c.ok || ok && got != c.want {
+			t.Errorf("SettledClass(%v, %v) = %v, %v; want %v, %v", c.lo, c.hi, got, ok, c.want, c.ok)
+		}
+	}
+	calls := 0
+	if _, ok := SettledClass(make([]float64, MaxCornerCells+1), make([]float64, MaxCornerCells+1), func([]float64) int { calls++; return 0 }); ok || calls != 0 {
+		t.Errorf("past MaxCornerCells: settled %v after %d calls", ok, calls)
+	}
+}
+
 func TestSettle(t *testing.T) {
 	for _, c := range []struct {
 		lo, hi float64
@@ -175,10 +201,9 @@ func simulate(r *rand.Rand, m noiseModel, sigma float64, c claimSim, bounds boun
 	k := len(c.truth)
 	class := func(vals []float64) Verdict { f := c.figure(vals); return Settle(f, f, c.low, c.high) }
 	truth := class(c.truth)
-	corners := Corners(k)
 	out := simOutcome{trials: trials}
 	samples := make([][]float64, k)
-	lo, hi, vals := make([]float64, k), make([]float64, k), make([]float64, k)
+	lo, hi := make([]float64, k), make([]float64, k)
 	pairs := make([][2][]float64, aaPairs)
 	for range trials {
 		for i := range pairs {
@@ -193,22 +218,8 @@ func simulate(r *rand.Rand, m noiseModel, sigma float64, c claimSim, bounds boun
 				samples[i] = append(samples[i], mu*math.Exp(m.draw(r, sigma)))
 				lo[i], hi[i] = bounds(samples[i], noise, alpha/float64(k), maxLooks)
 			}
-			v := Undecided
-			for j, row := range corners {
-				for i, high := range row {
-					vals[i] = lo[i]
-					if high {
-						vals[i] = hi[i]
-					}
-				}
-				if cv := class(vals); j == 0 {
-					v = cv
-				} else if cv != v {
-					v = Undecided
-					break
-				}
-			}
-			if v == Undecided {
+			v, ok := SettledClass(lo, hi, class)
+			if !ok || v == Undecided {
 				continue
 			}
 			out.settled++
