@@ -293,7 +293,7 @@ func apspSemiringsTable(run []bench.Record) []report.Table {
 	if len(own) == 0 {
 		return nil
 	}
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	t := report.Table{
 		Title:  "apsp/semirings — sGJE in each semiring against an independent algorithm; operation counts against the paper's formulas",
 		Header: []string{"semiring", "n", "reference", "cpu/sgje", "cpu/fast", "cuda/fast", "stars", "mults (n³-n)", "adds (n(n-1)²)", "sgje total ms", "fast total ms", "cuda/fast total ms", "cuda/fast end to end ms"},
@@ -587,7 +587,7 @@ func apspSystolicTable(run []bench.Record) []report.Table {
 		}
 	}
 	slices.Sort(ns)
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	for _, n := range ns {
 		r := rc.Get(exp, "cpu/systolic", bench.Params{{Name: "n", Value: strconv.Itoa(n)}})
 		g := rc.Get(exp, "cuda/systolic", bench.Params{{Name: "n", Value: strconv.Itoa(n)}})
@@ -910,7 +910,7 @@ func apspBlockedTable(run []bench.Record) []report.Table {
 	if len(own) == 0 {
 		return nil
 	}
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	cpu := report.Table{
 		Title:  "apsp/blocked — min-plus float32 closure on the CPU, headline: total: sGJE (the paper's listing, one thread) vs blocked Gauss-Jordan (cpu/fast)",
 		Header: []string{"n", "cpu/sgje total ms", "cpu/fast total ms", "cpu/sgje / cpu/fast", "cpu/sgje G updates/s", "cpu/fast G updates/s", "in-cache limit G updates/s", "cpu/fast / limit"},
@@ -965,7 +965,7 @@ func apspBlockedPlots(run []bench.Record) []report.Plot {
 	if len(own) == 0 {
 		return nil
 	}
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	impls := []string{"cpu/sgje", "cpu/fast", "cuda/fast"}
 	pl := report.Plot{Name: "apsp-blocked", Title: experiments.PlotTitle("all-pairs shortest paths, (min,+) float32 closure: total time vs nodes", Paper.Source+", block decomposition"),
 		XLabel: "nodes n", YLabel: "total time (ms)", LogX: true, LogY: true,

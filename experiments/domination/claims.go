@@ -23,7 +23,7 @@ import (
 func domSpeedupClaim(run []bench.Record, c experiments.Claim, slow, fast, paperImpl, key string) experiments.Claim {
 	const exp = "domination/table2"
 	paper, _ := results.PaperRecords(exp)
-	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(experiments.OfExperiment(run, exp))
+	pc, rc := experiments.IndexRecords(paper), experiments.IndexRecords(experiments.OfExperiment(run, exp))
 	c.Class = experiments.NotComparable
 	c.Text += " " + experiments.RatioRule(experiments.HigherBetter)
 	ms := dominationRowsOf(experiments.OfExperiment(run, exp))
@@ -83,7 +83,7 @@ func dominationTable2MoreClaims(run []bench.Record) []experiments.Claim {
 func domUnderOneSecondClaim(run []bench.Record) experiments.Claim {
 	const exp = "domination/table2"
 	limit := experiments.TolHigh(exp + "#under-1s") // ms: the paper's 1 s
-	rc := bench.IndexRecords(experiments.OfExperiment(run, exp))
+	rc := experiments.IndexRecords(experiments.OfExperiment(run, exp))
 	c := experiments.Claim{ID: exp + "#under-1s", Where: "section 3", Class: experiments.NotComparable,
 		Text: "For m < 7 Algorithm 2 takes less than a second even sequentially: ours is cpu/paper's total at every m below 7 that ran (the paper's bound is of its EPYC: shown, not scored). Reproduced when every one is under a second."}
 	var parts, over []string
@@ -126,7 +126,7 @@ func domMetricsByM(run []bench.Record, exp string) map[int]map[string]float64 {
 
 // domNotRunAt is c not run for want of exp's cells at the m given.
 func domNotRunAt(c experiments.Claim, run []bench.Record, exp string, ms ...int) experiments.Claim {
-	rc := bench.IndexRecords(experiments.OfExperiment(run, exp))
+	rc := experiments.IndexRecords(experiments.OfExperiment(run, exp))
 	var cells []experiments.ClaimCell
 	for _, m := range ms {
 		cells = append(cells, experiments.ClaimCell{Rec: domExactRecord(rc, exp, dominationParams(m)), Impl: "cuda/sparse|cpu/sparse", Params: dominationParams(m)})
@@ -194,7 +194,7 @@ func domR0PlusAClaim(run []bench.Record) experiments.Claim {
 // version 3 (differences on the GPU), phase by phase.
 func domOpenMPBeatsGPUClaim(run []bench.Record) experiments.Claim {
 	const exp = "domination/table5"
-	rc := bench.IndexRecords(experiments.OfExperiment(run, exp))
+	rc := experiments.IndexRecords(experiments.OfExperiment(run, exp))
 	c := experiments.Claim{ID: exp + "#openmp-beats-gpu", Where: "section 3",
 		Text: fmt.Sprintf("Algorithms 3 and 4 run faster with OpenMP than on the GPU: ours is %s's (the differences on every CPU thread) Algorithm 3 and Algorithm 4 against %s's (on the GPU) at the largest m where both ran. Reproduced when both are faster by the samples' test, not reproduced when either is slower.", domV4, domV3)}
 	ms := dominationRowsOf(experiments.OfExperiment(run, exp))
@@ -391,7 +391,7 @@ func domFormulaClaims(run []bench.Record) []experiments.Claim {
 func domPaperFormula(m int) (formula func(n int) int, exceptions []int, ok bool) {
 	row := func(exp string) *bench.Record {
 		recs, _ := results.PaperRecords(exp)
-		return bench.IndexRecords(recs).Get(exp, "cuda/paper", dominationParams(m))
+		return experiments.IndexRecords(recs).Get(exp, "cuda/paper", dominationParams(m))
 	}
 	t4, t6 := row("domination/table4"), row("domination/table6")
 	if t4 == nil || t6 == nil || t4.Metrics["a"] <= 0 {

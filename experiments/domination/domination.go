@@ -192,7 +192,7 @@ func dominationCheck(got, ref *domination.Analysis, method string) bench.Check {
 // record of the table, where the paper has one.
 func dominationPaperCheck(exp string, m int, ref map[string]float64, keys ...string) (string, bool) {
 	paper, _ := results.PaperRecords(exp)
-	pr := bench.IndexRecords(paper).Get(exp, "cuda/paper", dominationParams(m))
+	pr := experiments.IndexRecords(paper).Get(exp, "cuda/paper", dominationParams(m))
 	if pr == nil {
 		return "no paper value", true
 	}
@@ -726,7 +726,7 @@ func dominationRowsOf(recs ...[]bench.Record) []int {
 // domExactRecord is the record of a case of Tables 3, 4, 6 or the
 // formula: cpu/sparse's where it ran, cuda/sparse's otherwise (their
 // values are equal, each run being checked against one reference).
-func domExactRecord(rc bench.Cells, exp string, p bench.Params) *bench.Record {
+func domExactRecord(rc experiments.Cells, exp string, p bench.Params) *bench.Record {
 	var found *bench.Record
 	for _, impl := range dominationExact {
 		if r := rc.Get(exp, impl, p); r != nil && (found == nil || found.Status != bench.StatusOK && r.Status == bench.StatusOK) {
@@ -779,7 +779,7 @@ func dominationTable1(run []bench.Record) []report.Table {
 		return nil
 	}
 	paper, _ := results.PaperRecords(exp)
-	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(own)
+	pc, rc := experiments.IndexRecords(paper), experiments.IndexRecords(own)
 	t := report.Table{
 		Title:  "domination/table1 — size of A(D_m) (paper: Table 1, 16-bit integers)",
 		Header: []string{"m", "rows (paper)", "rows", "memory (paper)", "memory", "arcs", "Algorithm 1, ms"},
@@ -822,7 +822,7 @@ func dominationTable2(run []bench.Record) []report.Table {
 		return nil
 	}
 	paper, _ := results.PaperRecords(exp)
-	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(own)
+	pc, rc := experiments.IndexRecords(paper), experiments.IndexRecords(own)
 	t := report.Table{
 		Title: "domination/table2 — Algorithm 2, 50 (min,+) powers of A(D_m): total, ms (paper: Table 2, its Algorithm 2 running time, EPYC 7642 and V100)",
 		Header: []string{"m", "N", "paper sequential", "paper 48 threads", "paper GPU", "cpu/paper", "cpu/fast", "cpu/sparse",
@@ -862,7 +862,7 @@ const dominationPeer = "peer/2domination"
 // dominationPeerTable puts the published code's runs beside ours, end to end
 // on both sides, when the records given hold any (a peers file merged with
 // a run: semibench table run.jsonl results/peers/<machine>/*.jsonl --merge).
-func dominationPeerTable(own []bench.Record, rc bench.Cells) (report.Table, bool) {
+func dominationPeerTable(own []bench.Record, rc experiments.Cells) (report.Table, bool) {
 	const exp = "domination/table2"
 	var ms []int
 	for _, r := range own {
@@ -898,7 +898,7 @@ func dominationPeerTable(own []bench.Record, rc bench.Cells) (report.Table, bool
 // dominationTable2GPU is Table 2's GPU column beside ours: the paper's
 // kernel (cuda/paper), the packed-int16 DPX kernel (cuda/fast) and the
 // sparse product (cuda/sparse), the powers kept on the device.
-func dominationTable2GPU(own []bench.Record, pc, rc bench.Cells) report.Table {
+func dominationTable2GPU(own []bench.Record, pc, rc experiments.Cells) report.Table {
 	const exp = "domination/table2"
 	t := report.Table{
 		Title: "domination/table2 (GPU) — Algorithm 2, 50 (min,+) powers of A(D_m) on the GPU: total, ms (paper: Table 2, its Algorithm 2 running time, V100)",
@@ -939,7 +939,7 @@ func dominationExactTable(run []bench.Record, exp string) []report.Table {
 		return nil
 	}
 	paper, _ := results.PaperRecords(exp)
-	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(own)
+	pc, rc := experiments.IndexRecords(paper), experiments.IndexRecords(own)
 	var t report.Table
 	switch exp {
 	case "domination/table3":
@@ -998,7 +998,7 @@ const domSearchNote = "Times in ms. 'fingerprints': ours as the program runs it,
 // domPaperTimes renders the paper's times of one algorithm at m as
 // "sequential · 48 threads · GPU" (its records cpu/paper, cpu/openmp,
 // cuda/paper), or "—" when it gives none at m.
-func domPaperTimes(pc bench.Cells, exp string, p bench.Params, phase string) string {
+func domPaperTimes(pc experiments.Cells, exp string, p bench.Params, phase string) string {
 	var parts []string
 	found := false
 	for _, impl := range []string{"cpu/paper", "cpu/openmp", "cuda/paper"} {
@@ -1119,7 +1119,7 @@ func dominationTable5(run []bench.Record) []report.Table {
 		return nil
 	}
 	paper, _ := results.PaperRecords(exp)
-	pc, rc, fc := bench.IndexRecords(paper), bench.IndexRecords(own), bench.IndexRecords(full)
+	pc, rc, fc := experiments.IndexRecords(paper), experiments.IndexRecords(own), experiments.IndexRecords(full)
 	t := report.Table{
 		Title: "domination/table5 — total running times, Algorithms 2-5: total, ms (paper: Table 5, versions 1-4, its total running times)",
 		Header: []string{"m", "paper V1 seq", "paper V2 48 thr", "paper V3 GPU", "paper V4 GPU+OpenMP",
@@ -1184,7 +1184,7 @@ func dominationFormulaTables(run []bench.Record) []report.Table {
 	if len(own) == 0 {
 		return nil
 	}
-	rc, t6 := bench.IndexRecords(own), bench.IndexRecords(experiments.OfExperiment(run, "domination/table6"))
+	rc, t6 := experiments.IndexRecords(own), experiments.IndexRecords(experiments.OfExperiment(run, "domination/table6"))
 	// rec is the record an m's column comes from, and whether it is Table 6's.
 	rec := func(m int) (*bench.Record, bool) {
 		p := dominationParams(m)
@@ -1301,7 +1301,7 @@ func domExactClaims(run []bench.Record, exp string, keys ...string) []experiment
 // ours at the largest m that did run.
 func domTimeClaim(run []bench.Record, c experiments.Claim, paperExp, paperImpl, paperPhase, exp, impl, phase string) experiments.Claim {
 	paper, _ := results.PaperRecords(paperExp)
-	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(experiments.OfExperiment(run, exp))
+	pc, rc := experiments.IndexRecords(paper), experiments.IndexRecords(experiments.OfExperiment(run, exp))
 	c.Text += " " + experiments.RatioRule(experiments.LowerBetter)
 	// The paper's times are of a V100 and a 48-core EPYC 7642: ours are
 	// shown beside them, never scored.
@@ -1395,7 +1395,7 @@ func domV4FasterClaim(run []bench.Record) experiments.Claim {
 		Text: fmt.Sprintf("Version 4 is slightly faster than version 3 (the cost of moving each pair of powers to the GPU for a difference of little computation). "+
 			"Ours: %s's and %s's totals at the largest m where both ran; reproduced when version 4's is the lower.", domV4, domV3)}
 	paper, _ := results.PaperRecords(exp)
-	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(experiments.OfExperiment(run, exp))
+	pc, rc := experiments.IndexRecords(paper), experiments.IndexRecords(experiments.OfExperiment(run, exp))
 	pm := dominationRowsOf(paper)
 	c.PaperFigure = "—"
 	for i := len(pm) - 1; i >= 0; i-- {

@@ -128,7 +128,7 @@ func table1(run []bench.Record) []report.Table {
 		return nil
 	}
 	paper := paperRecords()
-	rc, pc := bench.IndexRecords(own), bench.IndexRecords(paper)
+	rc, pc := experiments.IndexRecords(own), experiments.IndexRecords(paper)
 	t := report.Table{
 		Title: Exp + " — widest-path closure on the CPU, total ms (toy paper: Table 1, invented figures)",
 		Header: []string{"n", "arcs m", "paper cpu/paper", "cpu/paper", "paper cpu/fast", "cpu/fast",
