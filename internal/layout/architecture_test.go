@@ -23,7 +23,7 @@ var docPackages = map[string][]string{
 	"report": {"bench/report"}, "results": {"results"}, "runner": {"runner"},
 	"impls": {"impls", "internal/example/impls"}, "problems": {"problems"}, "driver": {"impls/cuda/driver"},
 	"minplus": {"problems/minplus"}, "domination": {"problems/domination"}, "papers": {"experiments/papers"},
-	"cli":    {"internal/cli"},
+	"cli":    {"cmd/semibench/internal/cli"},
 	"widest": {"internal/example/problems/widest", "internal/example/impls/cpu/widest", "internal/example/experiments/widest"},
 }
 
