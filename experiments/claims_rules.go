@@ -46,7 +46,7 @@ func RatioJudge(id string, paper, ours float64, better int, format func(float64)
 }
 
 // RatioJudgeWith is RatioJudge within a tolerance the rule holds itself,
-// for a claim outside the catalogue (internal/example's toy paper).
+// for a claim outside the catalogue (example's toy paper).
 func RatioJudgeWith(tol results.Tolerance, paper, ours float64, better int, format func(float64) string) (Verdict, string) {
 	f := results.Num(tol.Factor)
 	v := ratioVerdict(paper, ours, f, better)

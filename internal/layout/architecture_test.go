@@ -21,10 +21,10 @@ const root = "../.."
 var docPackages = map[string][]string{
 	"experiments": {"experiments"}, "experimentstest": {"experiments/experimentstest"}, "bench": {"bench"},
 	"report": {"bench/report"}, "results": {"results"}, "runner": {"runner"},
-	"impls": {"impls", "internal/example/impls"}, "problems": {"problems"}, "driver": {"impls/cuda/driver"},
+	"impls": {"impls", "example/impls"}, "problems": {"problems"}, "driver": {"impls/cuda/driver"},
 	"minplus": {"problems/minplus"}, "domination": {"problems/domination"}, "papers": {"experiments/papers"},
 	"cli":    {"cmd/semibench/internal/cli"},
-	"widest": {"internal/example/problems/widest", "internal/example/impls/cpu/widest", "internal/example/experiments/widest"},
+	"widest": {"example/problems/widest", "example/impls/cpu/widest", "example/experiments/widest"},
 }
 
 var (
@@ -45,7 +45,7 @@ func docSpans(doc string) []string {
 }
 
 // TestArchitectureNames: every module path ARCHITECTURE.md quotes
-// (`internal/example/...`, `experiments/...`) exists, and every
+// (`example/...`, `experiments/...`) exists, and every
 // identifier it qualifies by a package (`experiments.Judge`) is declared
 // there, so the map cannot drift from the code unseen.
 func TestArchitectureNames(t *testing.T) {

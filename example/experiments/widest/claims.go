@@ -5,8 +5,8 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
+	"github.com/semibench/semibench/example/impls"
 	"github.com/semibench/semibench/experiments"
-	"github.com/semibench/semibench/internal/example/impls"
 	"github.com/semibench/semibench/results"
 )
 

@@ -9,22 +9,22 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
+	"github.com/semibench/semibench/example/generators/widestgraph"
+	"github.com/semibench/semibench/example/impls"
+	"github.com/semibench/semibench/example/problems/widest"
 	"github.com/semibench/semibench/experiments"
-	"github.com/semibench/semibench/internal/example/generators/widestgraph"
-	"github.com/semibench/semibench/internal/example/impls"
-	"github.com/semibench/semibench/internal/example/problems/widest"
 )
 
 // Paper is the toy paper: it has no file in shared/papers.
 var Paper = experiments.PaperInfo{File: "toy_widest.txt", Name: "Widest", Number: "toy",
-	Source: "a toy paper (internal/example), widest paths by (max,min) closure"}
+	Source: "a toy paper (example), widest paths by (max,min) closure"}
 
 // Exp is the experiment's name.
 const Exp = "widest/table1"
 
 // Register registers the paper and its experiment. A real paper's
 // Register is called from experiments/papers; this one only from
-// internal/example's test.
+// example's test.
 func Register() {
 	experiments.RegisterPaper(Paper)
 	experiments.Register(&experiments.Experiment{
