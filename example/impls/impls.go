@@ -1,5 +1,5 @@
 // Package impls is the example paper's implementation registry
-// (example), as impls/<p>.go is a real problem's: it joins the
+// (example/), as impls/<p>.go is a real problem's: it joins the
 // backends, and the experiment finds implementations only through it.
 package impls
 

@@ -17,14 +17,14 @@ import (
 
 // Paper is the toy paper: it has no file in shared/papers.
 var Paper = experiments.PaperInfo{File: "toy_widest.txt", Name: "Widest", Number: "toy",
-	Source: "a toy paper (example), widest paths by (max,min) closure"}
+	Source: "a toy paper (example/), widest paths by (max,min) closure"}
 
 // Exp is the experiment's name.
 const Exp = "widest/table1"
 
 // Register registers the paper and its experiment. A real paper's
 // Register is called from experiments/papers; this one only from
-// example's test.
+// the example package's test.
 func Register() {
 	experiments.RegisterPaper(Paper)
 	experiments.Register(&experiments.Experiment{

@@ -1,5 +1,5 @@
 // Package widestgraph generates the example paper's inputs
-// (example): seeded random digraphs, the same bytes on every
+// (example/): seeded random digraphs, the same bytes on every
 // machine, as a generators/<g> package does for a real paper.
 package widestgraph
 

@@ -1,5 +1,5 @@
 // Package widest holds the example paper's CPU implementations
-// (example), as an impls/cpu/<p> package does for a real paper:
+// (example/), as an impls/cpu/<p> package does for a real paper:
 // cpu/paper, the "paper's" repeated squaring, and cpu/fast, one
 // Floyd–Warshall sweep, both in the (max,min) semiring.
 package widest
