@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/semibench/semibench/internal/stats"
 )
 
 // The headline phases every measured record carries, both read from the
@@ -320,18 +322,7 @@ func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
 
 // Median returns the median of xs (the mean of the two middle values for an
 // even count), or 0 for none.
-func Median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
+func Median(xs []float64) float64 { return stats.Median(xs) }
 
 // MeanMiddle3 is the Kleene paper's statistic: sort the samples and average
 // the middle three (of five). With fewer than three samples it is the median.

@@ -151,7 +151,7 @@ type ClaimCell struct {
 }
 
 // CellOf looks a cell up for a claim.
-func CellOf(c bench.Cells, exp, impl string, p bench.Params) ClaimCell {
+func CellOf(c Cells, exp, impl string, p bench.Params) ClaimCell {
 	return ClaimCell{c.Get(exp, impl, p), impl, p}
 }
 

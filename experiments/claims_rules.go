@@ -8,6 +8,7 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
+	"github.com/semibench/semibench/internal/stats"
 	"github.com/semibench/semibench/results"
 )
 
@@ -45,7 +46,7 @@ func RatioJudge(id string, paper, ours float64, better int, format func(float64)
 }
 
 // RatioJudgeWith is RatioJudge within a tolerance the rule holds itself,
-// for a claim outside the catalogue (internal/example's toy paper).
+// for a claim outside the catalogue (example's toy paper).
 func RatioJudgeWith(tol results.Tolerance, paper, ours float64, better int, format func(float64) string) (Verdict, string) {
 	f := results.Num(tol.Factor)
 	v := ratioVerdict(paper, ours, f, better)
@@ -69,7 +70,7 @@ func MsTextOf(v float64) string { return report.FormatMS(v) + " ms" }
 // verdict (bySamples gives not run).
 const NoSamples = 2
 
-// CompareWithin is bench.CompareSamples (a against b, lower faster) held to
+// CompareWithin is stats.CompareSamples (a against b, lower faster) held to
 // claim id's margin: a difference the test finds but whose medians lie
 // within the tolerance factor of each other is within the noise of
 // another machine, so it gives 0 (inconclusive). A side without samples
@@ -78,7 +79,7 @@ func CompareWithin(id string, a, b []float64) (int, string) {
 	if len(a) == 0 || len(b) == 0 {
 		return NoSamples, "a record without samples of the phase compared: no verdict"
 	}
-	sign, note := bench.CompareSamples(a, b)
+	sign, note := stats.CompareSamples(a, b)
 	f := results.Num(ClaimTolerance(id).Factor)
 	if math.IsNaN(f) {
 		return 0, note + "; no margin in the catalogue: no verdict"

@@ -60,7 +60,7 @@ func Judge(recs []bench.Record, scale Scale, schema int) []Claim {
 	for _, n := range Needs(All(), scale, Options{}) {
 		needs[n.Claim] = n
 	}
-	idx := bench.IndexRecords(recs)
+	idx := IndexRecords(recs)
 	out := AllClaims(recs)
 	for i := range out {
 		n, ok := needs[out[i].ID]
@@ -74,7 +74,7 @@ func Judge(recs []bench.Record, scale Scale, schema int) []Claim {
 }
 
 // classify gives a claim computed by its rule its evidence class.
-func classify(c Claim, n *Need, idx bench.Cells, scale Scale, schema int) Claim {
+func classify(c Claim, n *Need, idx Cells, scale Scale, schema int) Claim {
 	if c.Verdict == NotTestable {
 		return c // no cell decides it, whatever the run
 	}
@@ -141,7 +141,7 @@ func joinReason(a, b string) string {
 // lookup finds the record of a cell reference: through alternatives
 // ("a|b": an ok one first) and, for an experiment measured by another,
 // under the other's name.
-func lookup(ref CellRef, idx bench.Cells) *bench.Record {
+func lookup(ref CellRef, idx Cells) *bench.Record {
 	var found *bench.Record
 	for _, impl := range strings.Split(ref.Impl, "|") {
 		for _, exp := range []string{ref.Experiment, measuredBy(ref.Experiment)} {
@@ -166,7 +166,7 @@ func measuredBy(exp string) string {
 
 // allRan reports whether every cell ran: its record ok, or failing its
 // check (a wrong answer at the paper's size is evidence too).
-func allRan(refs []CellRef, idx bench.Cells) bool {
+func allRan(refs []CellRef, idx Cells) bool {
 	for _, ref := range refs {
 		if r := lookup(ref, idx); r == nil || r.Status != bench.StatusOK && r.Status != bench.StatusCheckFailed {
 			return false
@@ -178,7 +178,7 @@ func allRan(refs []CellRef, idx bench.Cells) bool {
 // throttled says which of the claim's cells (at the paper's sizes and
 // below) ran on a throttled GPU, and how (report.ThrottledNote); empty when
 // none did.
-func throttled(n Need, idx bench.Cells) string {
+func throttled(n Need, idx Cells) string {
 	var recs []bench.Record
 	for _, ref := range append(slices.Clone(n.Least), n.Paper...) {
 		if r := lookup(ref, idx); r != nil {
@@ -189,7 +189,7 @@ func throttled(n Need, idx bench.Cells) string {
 }
 
 // anyCheckFailed reports whether a cell's answer failed its check.
-func anyCheckFailed(refs []CellRef, idx bench.Cells) bool {
+func anyCheckFailed(refs []CellRef, idx Cells) bool {
 	for _, ref := range refs {
 		if r := lookup(ref, idx); r != nil && r.Status == bench.StatusCheckFailed {
 			return true
@@ -201,7 +201,7 @@ func anyCheckFailed(refs []CellRef, idx bench.Cells) bool {
 // needText says what a claim not run would need: a GPU before memory
 // before time, from the records of its cells at the paper's sizes (or
 // its cheaper cells when it has none there).
-func needText(n Need, idx bench.Cells, reason string) string {
+func needText(n Need, idx Cells, reason string) string {
 	refs := n.Paper
 	if len(refs) == 0 {
 		refs = n.Least

@@ -36,7 +36,7 @@ func TestClassify(t *testing.T) {
 		{"not run stays", Claim{ID: "x", Verdict: NotRun}, nil, Paper, 2, NotRun},
 	}
 	for _, tc := range cases {
-		got := classify(tc.c, need, bench.IndexRecords(tc.recs), tc.scale, tc.schema)
+		got := classify(tc.c, need, IndexRecords(tc.recs), tc.scale, tc.schema)
 		if got.Verdict != tc.want {
 			t.Errorf("%s: %s (%s), want %s", tc.name, got.Verdict, got.Reason, tc.want)
 		}
@@ -56,10 +56,10 @@ func TestNeedText(t *testing.T) {
 		{Experiment: cpu.Experiment, Impl: cpu.Impl, Params: cpu.Params, Status: bench.StatusSkipped, EstimateMS: 120e3},
 		{Experiment: gpu.Experiment, Impl: gpu.Impl, Params: gpu.Params, Status: bench.StatusUnavailable},
 	}
-	if got := needText(n, bench.IndexRecords(recs), ""); !strings.HasPrefix(got, "needs a GPU") {
+	if got := needText(n, IndexRecords(recs), ""); !strings.HasPrefix(got, "needs a GPU") {
 		t.Errorf("GPU first: %q", got)
 	}
-	if got := needText(n, bench.IndexRecords(recs[:1]), ""); !strings.Contains(got, "budget") || !strings.Contains(got, "2.0 min") {
+	if got := needText(n, IndexRecords(recs[:1]), ""); !strings.Contains(got, "budget") || !strings.Contains(got, "2.0 min") {
 		t.Errorf("budget: %q", got)
 	}
 	if got := rerunCommand(n, Paper); got != "semibench run kleene/table3 --scale paper --impl 'cpu/paper,cuda/paper' --where 'n=4000,weights=normal'" {
@@ -81,12 +81,12 @@ func TestClassifyThrottled(t *testing.T) {
 	hot := bench.ClockEventHWThermalSlowdown
 	rec := bench.Record{Experiment: ref.Experiment, Impl: ref.Impl, Params: ref.Params, Status: bench.StatusOK,
 		GPU: &bench.GPUCellState{End: []bench.GPUState{{SMClockMHz: 1400, MaxSMClockMHz: 1980, ClockEvents: &hot}}}}
-	got := classify(Claim{ID: "x", Verdict: Reproduced}, need, bench.IndexRecords([]bench.Record{rec}), Paper, 2)
+	got := classify(Claim{ID: "x", Verdict: Reproduced}, need, IndexRecords([]bench.Record{rec}), Paper, 2)
 	if got.Verdict != Reproduced || !strings.Contains(got.Reason, "slowed by temperature") || !strings.Contains(got.Reason, "cuda/paper at n=4000") {
 		t.Errorf("throttled cell: %s (%q)", got.Verdict, got.Reason)
 	}
 	rec.GPU = nil
-	if got := classify(Claim{ID: "x", Verdict: Reproduced}, need, bench.IndexRecords([]bench.Record{rec}), Paper, 2); got.Reason != "" {
+	if got := classify(Claim{ID: "x", Verdict: Reproduced}, need, IndexRecords([]bench.Record{rec}), Paper, 2); got.Reason != "" {
 		t.Errorf("a cell with no throttling: reason %q", got.Reason)
 	}
 }

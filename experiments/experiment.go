@@ -48,7 +48,7 @@ var ErrUnavailable = errors.New("unavailable on this machine")
 // ErrUnavailable without adding ErrUnavailable's words to its message: the
 // backend's message already says CUDA is unavailable and why, and a message
 // that says it twice ("unavailable on this machine: cuda/fast: CUDA
-// unavailable: ...") is what issue 28 asked to end.
+// unavailable: ...") is what this type avoids.
 type unavailableError struct{ err error }
 
 func (e *unavailableError) Error() string   { return e.err.Error() }
@@ -79,7 +79,7 @@ func Available(impl string) error { return MarkUnavailable(impls.Available(impl)
 // UnavailableNote is the line a table shows for an implementation recorded
 // unavailable with message msg, saying each thing once: "cuda/fast: CUDA
 // unavailable: cannot load the CUDA driver library: libcuda.so.1: ...".
-// Messages written before issue 28's fix ("unavailable on this machine:
+// Messages in older result files ("unavailable on this machine:
 // cuda/fast: CUDA unavailable: ...") lose their repeated prefixes.
 func UnavailableNote(impl, msg string) string {
 	reason := strings.TrimSpace(msg)

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
 )
 
@@ -43,29 +42,6 @@ func TestEveryExperimentHasCasesAtEveryScale(t *testing.T) {
 					t.Errorf("%s %s: case without setup or parameters", e.Name, s)
 				}
 			}
-		}
-	}
-}
-
-func TestCheckWhere(t *testing.T) {
-	exps, err := experiments.Lookup("hungarian/table1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		where, err string
-	}{
-		{"n=8192,range=n|10n", ""},
-		{"size=8192", `no case has a parameter "size"`},
-		{"n=8191", "no case at scale paper matches"},
-	} {
-		w, err := bench.ParseWhere(c.where)
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = experiments.CheckWhere(exps, experiments.Paper, experiments.Options{}, w)
-		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
-			t.Errorf("%s: %v", c.where, err)
 		}
 	}
 }

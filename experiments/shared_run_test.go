@@ -45,7 +45,7 @@ func TestSharedDominationRun(t *testing.T) {
 				}
 				exps = append(exps, e...)
 			}
-			where, _ := bench.ParseWhere("m=5")
+			where, _ := runner.ParseWhere("m=5")
 			path := filepath.Join(t.TempDir(), "run.json")
 			app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test"}})
 			if err != nil {
@@ -154,7 +154,7 @@ func TestSharedInstancesRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			where, err := bench.ParseWhere(tc.where)
+			where, err := runner.ParseWhere(tc.where)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -210,7 +210,7 @@ func TestSharedSweepRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	where, _ := bench.ParseWhere("sweep=n=1..12")
+	where, _ := runner.ParseWhere("sweep=n=1..12")
 	path := filepath.Join(t.TempDir(), "run.json")
 	app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test"}})
 	if err != nil {

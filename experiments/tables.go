@@ -15,10 +15,10 @@ import (
 // BesidePaper returns the run's records of one experiment and, indexed, both
 // them and the paper's transcribed records of the same experiment: what a
 // table laid out beside the paper needs.
-func BesidePaper(run []bench.Record, exp string) (own []bench.Record, rc, pc bench.Cells) {
+func BesidePaper(run []bench.Record, exp string) (own []bench.Record, rc, pc Cells) {
 	paper, _ := results.PaperRecords(exp)
 	own = OfExperiment(run, exp)
-	return own, bench.IndexRecords(own), bench.IndexRecords(paper)
+	return own, IndexRecords(own), IndexRecords(paper)
 }
 
 // PhaseMS returns a phase's statistic, or NaN when the record is missing,

@@ -41,7 +41,7 @@ type Config struct {
 	Scale experiments.Scale
 	Impl  string // implementation pattern; empty runs all
 	// Where selects the cases by their parameters; nil runs all.
-	Where  bench.Where
+	Where  Where
 	Reps   int // timed repetitions (default 6)
 	Warmup int // warm-up runs (default 1)
 	// Budget bounds the run: a cell whose estimate exceeds what is left is

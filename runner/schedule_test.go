@@ -354,7 +354,7 @@ func TestMeasuredByIsNotMeasuredTwice(t *testing.T) {
 func TestWhere(t *testing.T) {
 	tr := newTrace()
 	exp := toy(tr, "w", []string{"cpu/a"}, map[string]float64{"cpu/a": 1}, 1, 2, 3)
-	w, err := bench.ParseWhere("n=1|3")
+	w, err := ParseWhere("n=1|3")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/semibench/semibench/internal/current"
+	"github.com/semibench/semibench/cmd/semibench/internal/current"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"

@@ -18,7 +18,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/semibench/semibench/internal/cli"
+	"github.com/semibench/semibench/cmd/semibench/internal/cli"
 	"github.com/semibench/semibench/internal/outfile"
 )
 

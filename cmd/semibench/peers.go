@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/cmd/semibench/internal/cli"
 	"github.com/semibench/semibench/experiments"
 	"github.com/semibench/semibench/impls"
-	"github.com/semibench/semibench/internal/cli"
 	"github.com/semibench/semibench/problems/domination"
 )
 

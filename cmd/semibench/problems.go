@@ -12,12 +12,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/semibench/semibench/internal/cli"
+	"github.com/semibench/semibench/cmd/semibench/internal/cli"
 	"github.com/semibench/semibench/internal/outfile"
 )
 
 // `semibench solve NAME` and `semibench gen NAME`: one sub-command per
-// descriptor of internal/cli, all with one output convention. A solve
+// descriptor of cmd/semibench/internal/cli, all with one output convention. A solve
 // writes its answer to standard output or --out, and one line on standard
 // error:
 //

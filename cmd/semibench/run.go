@@ -129,12 +129,12 @@ func (f *runFlags) config(exps []*experiments.Experiment) (runner.Config, error)
 	if err := experiments.CheckImplPattern(exps, f.impl); err != nil {
 		return runner.Config{}, usagef("--impl: %v", err)
 	}
-	where, err := bench.ParseWhere(f.where)
+	where, err := runner.ParseWhere(f.where)
 	if err != nil {
 		return runner.Config{}, usagef("--where: %v", err)
 	}
 	opts := experiments.Options{Threads: f.threads, GPUs: f.gpus, Seed: f.seed}
-	if err := experiments.CheckWhere(exps, sc, opts, where); err != nil {
+	if err := runner.CheckWhere(exps, sc, opts, where); err != nil {
 		return runner.Config{}, usagef("--where: %v", err)
 	}
 	cfg := runner.Config{Scale: sc, Impl: f.impl, Where: where, Reps: f.reps, Warmup: f.warmup, Budget: f.budget,

@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/semibench/semibench/bench"
-	"github.com/semibench/semibench/internal/cli"
+	"github.com/semibench/semibench/cmd/semibench/internal/cli"
 	"github.com/semibench/semibench/internal/outfile"
 )
 

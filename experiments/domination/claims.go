@@ -2,6 +2,7 @@ package domination
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,7 +24,7 @@ import (
 func domSpeedupClaim(run []bench.Record, c experiments.Claim, slow, fast, paperImpl, key string) experiments.Claim {
 	const exp = "domination/table2"
 	paper, _ := results.PaperRecords(exp)
-	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(experiments.OfExperiment(run, exp))
+	pc, rc := experiments.IndexRecords(paper), experiments.IndexRecords(experiments.OfExperiment(run, exp))
 	c.Class = experiments.NotComparable
 	c.Text += " " + experiments.RatioRule(experiments.HigherBetter)
 	ms := dominationRowsOf(experiments.OfExperiment(run, exp))
@@ -83,7 +84,7 @@ func dominationTable2MoreClaims(run []bench.Record) []experiments.Claim {
 func domUnderOneSecondClaim(run []bench.Record) experiments.Claim {
 	const exp = "domination/table2"
 	limit := experiments.TolHigh(exp + "#under-1s") // ms: the paper's 1 s
-	rc := bench.IndexRecords(experiments.OfExperiment(run, exp))
+	rc := experiments.IndexRecords(experiments.OfExperiment(run, exp))
 	c := experiments.Claim{ID: exp + "#under-1s", Where: "section 3", Class: experiments.NotComparable,
 		Text: "For m < 7 Algorithm 2 takes less than a second even sequentially: ours is cpu/paper's total at every m below 7 that ran (the paper's bound is of its EPYC: shown, not scored). Reproduced when every one is under a second."}
 	var parts, over []string
@@ -126,7 +127,7 @@ func domMetricsByM(run []bench.Record, exp string) map[int]map[string]float64 {
 
 // domNotRunAt is c not run for want of exp's cells at the m given.
 func domNotRunAt(c experiments.Claim, run []bench.Record, exp string, ms ...int) experiments.Claim {
-	rc := bench.IndexRecords(experiments.OfExperiment(run, exp))
+	rc := experiments.IndexRecords(experiments.OfExperiment(run, exp))
 	var cells []experiments.ClaimCell
 	for _, m := range ms {
 		cells = append(cells, experiments.ClaimCell{Rec: domExactRecord(rc, exp, dominationParams(m)), Impl: "cuda/sparse|cpu/sparse", Params: dominationParams(m)})
@@ -194,7 +195,7 @@ func domR0PlusAClaim(run []bench.Record) experiments.Claim {
 // version 3 (differences on the GPU), phase by phase.
 func domOpenMPBeatsGPUClaim(run []bench.Record) experiments.Claim {
 	const exp = "domination/table5"
-	rc := bench.IndexRecords(experiments.OfExperiment(run, exp))
+	rc := experiments.IndexRecords(experiments.OfExperiment(run, exp))
 	c := experiments.Claim{ID: exp + "#openmp-beats-gpu", Where: "section 3",
 		Text: fmt.Sprintf("Algorithms 3 and 4 run faster with OpenMP than on the GPU: ours is %s's (the differences on every CPU thread) Algorithm 3 and Algorithm 4 against %s's (on the GPU) at the largest m where both ran. Reproduced when both are faster by the samples' test, not reproduced when either is slower.", domV4, domV3)}
 	ms := dominationRowsOf(experiments.OfExperiment(run, exp))
@@ -391,7 +392,7 @@ func domFormulaClaims(run []bench.Record) []experiments.Claim {
 func domPaperFormula(m int) (formula func(n int) int, exceptions []int, ok bool) {
 	row := func(exp string) *bench.Record {
 		recs, _ := results.PaperRecords(exp)
-		return bench.IndexRecords(recs).Get(exp, "cuda/paper", dominationParams(m))
+		return experiments.IndexRecords(recs).Get(exp, "cuda/paper", dominationParams(m))
 	}
 	t4, t6 := row("domination/table4"), row("domination/table6")
 	if t4 == nil || t6 == nil || t4.Metrics["a"] <= 0 {
@@ -411,4 +412,181 @@ func domAlg1TimeClaim(run []bench.Record) experiments.Claim {
 	c := experiments.Claim{ID: exp + "#alg1-time", Where: "section 3",
 		Text: "Algorithm 1 (building A(D_m)) takes 2 minutes at m = 12 on the CPU: ours is cpu/paper's Algorithm 1 at the largest m where the paper gives one and ours ran, a time (lower is better)."}
 	return domTimeClaim(run, c, exp, "cuda/paper", "algorithm1", exp, "cpu/paper", "algorithm1")
+}
+
+// domExactClaims gives the claim that a table's values (keys of each row's
+// metrics) are the paper's, every row of the paper the run has checked by
+// dominationPaperCheck; table 1's rows come from cpu/paper's cells, the
+// others' from domExactRecord.
+func domExactClaims(run []bench.Record, exp string, keys ...string) []experiments.Claim {
+	_, rc, pc := experiments.BesidePaper(run, exp)
+	paper, _ := results.PaperRecords(exp)
+	where := "Table " + strings.TrimPrefix(exp, "domination/table")
+	c := experiments.Claim{ID: exp + "#values", Where: where, PaperFigure: strings.Join(keys, ", ") + " of every m",
+		Text: fmt.Sprintf("%s's values (%s) for every m: reproduced when every m the run computed equals the paper's exactly.", where, strings.Join(keys, ", "))}
+	ok := 0
+	var bad []string
+	var cells []experiments.ClaimCell
+	for _, m := range dominationRowsOf(paper) {
+		p := dominationParams(m)
+		if pc.Get(exp, "cuda/paper", p) == nil || m >= dominationBeyond { // m = 13: no cell of ours computes Table 1's row
+			continue
+		}
+		r, impl := domExactRecord(rc, exp, p), "cpu/sparse"
+		if exp == "domination/table1" {
+			r, impl = rc.Get(exp, "cpu/paper", p), "cpu/paper"
+		}
+		cells = append(cells, experiments.ClaimCell{Rec: r, Impl: impl, Params: p})
+		if r == nil || r.Status != bench.StatusOK || r.Metrics == nil {
+			continue
+		}
+		if detail, same := dominationPaperCheck(exp, m, r.Metrics, keys...); same {
+			ok++
+		} else {
+			bad = append(bad, fmt.Sprintf("m = %d: %s", m, detail))
+		}
+	}
+	return []experiments.Claim{experiments.ExactClaim(c, ok, bad, cells)}
+}
+
+// domTimeClaim compares the paper's time (record paperImpl of paperExp,
+// phase paperPhase) with ours (impl's phase of exp in run) at the largest m
+// where the paper gives one and our cell ran, a time (lower is better);
+// when none ran it is not run, with the reason of the paper's smallest m and
+// ours at the largest m that did run.
+func domTimeClaim(run []bench.Record, c experiments.Claim, paperExp, paperImpl, paperPhase, exp, impl, phase string) experiments.Claim {
+	paper, _ := results.PaperRecords(paperExp)
+	pc, rc := experiments.IndexRecords(paper), experiments.IndexRecords(experiments.OfExperiment(run, exp))
+	c.Text += " " + experiments.RatioRule(experiments.LowerBetter)
+	// The paper's times are of a V100 and a 48-core EPYC 7642: ours are
+	// shown beside them, never scored.
+	c.Class = experiments.NotComparable
+	var have []int
+	for _, m := range dominationRowsOf(paper) {
+		if !math.IsNaN(experiments.PhaseMS(pc.Get(paperExp, paperImpl, dominationParams(m)), paperPhase)) {
+			have = append(have, m)
+		}
+	}
+	if len(have) == 0 {
+		c.PaperFigure, c.Ours, c.Verdict, c.Reason = "—", "—", experiments.NotRun, "the paper gives no figure"
+		return c
+	}
+	for i := len(have) - 1; i >= 0; i-- {
+		p := dominationParams(have[i])
+		pr := pc.Get(paperExp, paperImpl, p)
+		if x := experiments.CellOf(rc, exp, impl, p); experiments.OKCells(x) && !math.IsNaN(experiments.PhaseMS(x.Rec, phase)) {
+			pv, ov := experiments.PhaseMS(pr, paperPhase), experiments.PhaseMS(x.Rec, phase)
+			c.PaperFigure = fmt.Sprintf("%s at m = %d", experiments.MsText(pr, paperPhase), have[i])
+			v, band := experiments.RatioJudge(c.ID, pv, ov, experiments.LowerBetter, experiments.MsTextOf)
+			c.Ours = fmt.Sprintf("%s at m = %d (paper / ours %s; %s)", experiments.MsText(x.Rec, phase), have[i], experiments.Ratio(pv, ov), band)
+			c.Verdict = v
+			return c
+		}
+	}
+	p := dominationParams(have[0])
+	c.PaperFigure = fmt.Sprintf("%s at m = %d", experiments.MsText(pc.Get(paperExp, paperImpl, p), paperPhase), have[0])
+	// None of the paper's m ran: ours at the largest m that did, beside
+	// the paper's, is shown, not judged (another m, another machine).
+	ms := dominationRowsOf(experiments.OfExperiment(run, exp))
+	for i := len(ms) - 1; i >= 0; i-- {
+		if x := experiments.CellOf(rc, exp, impl, dominationParams(ms[i])); experiments.OKCells(x) && !math.IsNaN(experiments.PhaseMS(x.Rec, phase)) {
+			c.Ours = fmt.Sprintf("%s at m = %d, the largest that ran", experiments.MsText(x.Rec, phase), ms[i])
+			c.Verdict, c.Reason = experiments.NotComparable, fmt.Sprintf("the paper gives m = %d and up; ours at a smaller m", have[0])
+			return c
+		}
+	}
+	return c.NotRunFor(experiments.CellOf(rc, exp, impl, p))
+}
+
+// domSearchClaims are the paper's times of Algorithms 3, 4 and 5 (m = 12,
+// section 3) against ours computed as the paper does (whole matrices).
+func domSearchClaims(run []bench.Record, exp string) []experiments.Claim {
+	type side struct{ paperImpl, impl, what string }
+	alg, sides := "", []side{{"cpu/paper", domWholeSeq, "sequential"}, {"cpu/openmp", domWholePar, "with OpenMP (48 cores; ours every thread of this CPU)"}}
+	switch exp {
+	case "domination/table3":
+		alg = "algorithm3"
+	case "domination/table4":
+		alg = "algorithm4"
+	default:
+		alg, sides = "algorithm5", []side{{"cpu/paper", domWholeSeq, "on the CPU"}}
+	}
+	name, how := "Algorithm "+strings.TrimPrefix(alg, "algorithm"), "the powers compared as whole matrices"
+	if alg == "algorithm5" {
+		how = "each diagonal read from the whole power kept"
+	}
+	var out []experiments.Claim
+	for _, sd := range sides {
+		c := experiments.Claim{ID: exp + "#time-" + sd.impl, Where: "section 3 (" + name + ")",
+			Text: fmt.Sprintf("%s's running time %s, %s; ours is %s's phase %s.", name, sd.what, how, sd.impl, alg)}
+		out = append(out, domTimeClaim(run, c, exp, sd.paperImpl, alg, exp, sd.impl, alg))
+	}
+	return out
+}
+
+// dominationTable5Claims are Table 5's total running times of versions 1
+// to 4 against ours, and section 3's "version 4 is slightly faster than
+// version 3" (domV4FasterClaim).
+func dominationTable5Claims(run []bench.Record) []experiments.Claim {
+	const exp = "domination/table5"
+	var out []experiments.Claim
+	for i, impl := range domVersions {
+		c := experiments.Claim{ID: exp + "#v" + strconv.Itoa(i+1), Where: "Table 5", Text: fmt.Sprintf("Version %d's total running time (Algorithms 2-5, K = 50). Ours is %s's total.", i+1, impl)}
+		out = append(out, domTimeClaim(run, c, exp, domPaperVersions[i], bench.TotalPhase, exp, impl, bench.TotalPhase))
+	}
+	return append(out, domV4FasterClaim(run))
+}
+
+// domV4FasterClaim is section 3's sentence on Table 5: version 4 (the
+// differences on the CPU) "is slightly faster than version 3 because of the
+// communication costs to allocate matrices on the GPU memory to perform
+// matrix operations with little computational cost". The paper's figure
+// is its two totals at the largest m where it gives both; ours our two at
+// the largest m where both ran, reproduced when version 4's total is below
+// version 3's, not reproduced otherwise.
+func domV4FasterClaim(run []bench.Record) experiments.Claim {
+	const exp = "domination/table5"
+	c := experiments.Claim{ID: exp + "#v4-faster", Where: "section 3 (Table 5)",
+		Text: fmt.Sprintf("Version 4 is slightly faster than version 3 (the cost of moving each pair of powers to the GPU for a difference of little computation). "+
+			"Ours: %s's and %s's totals at the largest m where both ran; reproduced when version 4's is the lower.", domV4, domV3)}
+	paper, _ := results.PaperRecords(exp)
+	pc, rc := experiments.IndexRecords(paper), experiments.IndexRecords(experiments.OfExperiment(run, exp))
+	pm := dominationRowsOf(paper)
+	c.PaperFigure = "—"
+	for i := len(pm) - 1; i >= 0; i-- {
+		p := dominationParams(pm[i])
+		v3, v4 := pc.Get(exp, domPaperVersions[2], p), pc.Get(exp, domPaperVersions[3], p)
+		if a, b := experiments.PhaseMS(v3, bench.TotalPhase), experiments.PhaseMS(v4, bench.TotalPhase); !math.IsNaN(a) && !math.IsNaN(b) {
+			c.PaperFigure = fmt.Sprintf("V4 %s, V3 %s at m = %d (V4 / V3 %s)", experiments.MsText(v4, bench.TotalPhase), experiments.MsText(v3, bench.TotalPhase), pm[i], experiments.Ratio(b, a))
+			break
+		}
+	}
+	ms := dominationRowsOf(experiments.OfExperiment(run, exp))
+	for i := len(ms) - 1; i >= 0; i-- {
+		p := dominationParams(ms[i])
+		x3, x4 := experiments.CellOf(rc, exp, domV3, p), experiments.CellOf(rc, exp, domV4, p)
+		a, b := experiments.PhaseMS(x3.Rec, bench.TotalPhase), experiments.PhaseMS(x4.Rec, bench.TotalPhase)
+		if !experiments.OKCells(x3, x4) || math.IsNaN(a) || math.IsNaN(b) {
+			continue
+		}
+		faster, note := experiments.CompareWithin(c.ID, experiments.SamplesOf(x4.Rec, bench.TotalPhase), experiments.SamplesOf(x3.Rec, bench.TotalPhase))
+		c.Ours = fmt.Sprintf("V4 %s, V3 %s at m = %d (V4 / V3 %s; %s)", experiments.MsText(x4.Rec, bench.TotalPhase), experiments.MsText(x3.Rec, bench.TotalPhase), ms[i], experiments.Ratio(b, a), note)
+		c.Verdict = experiments.BySamples(faster, -1)
+		return c
+	}
+	if len(ms) == 0 {
+		c.Verdict, c.Ours, c.Reason = experiments.NotRun, "—", "no cell of it in this run"
+		return c
+	}
+	p := dominationParams(ms[len(ms)-1])
+	return c.NotRunFor(experiments.CellOf(rc, exp, domV3, p), experiments.CellOf(rc, exp, domV4, p))
+}
+
+// dominationTable2Claims gives Table 2's GPU column: Algorithm 2 on the
+// V100 at the largest m where cuda/paper (the paper's algorithm) ran here.
+func dominationTable2Claims(run []bench.Record) []experiments.Claim {
+	const exp = "domination/table2"
+	c := experiments.Claim{ID: exp + "#gpu-time", Where: "Table 2",
+		Text: "Algorithm 2's running time on the GPU (V100): ours is cuda/paper's total at the largest m where it ran, a time (lower is better)."}
+	return []experiments.Claim{domTimeClaim(run, c, exp, "cuda/paper", "algorithm2", exp, "cuda/paper", bench.TotalPhase)}
 }

@@ -9,4 +9,10 @@
 // (impls/cpu/minplus) and on the GPU (impls/cuda/minplus's Session, the
 // powers kept on the device); every run's powers are compared, fingerprint
 // by fingerprint, with one reference analysis per m.
+//
+// domination.go declares the paper, its implementations and priors, and
+// registers its experiments; instances.go sets up their cases and checks,
+// shared.go holds the work several cells share (the powers of A(D_m)),
+// and needs.go, tables.go, plots.go and claims.go give what decides each
+// claim, the tables, the figures and the claims' rules.
 package domination

@@ -122,11 +122,11 @@ func TestDominationPeerTable(t *testing.T) {
 			Phases: []bench.Phase{{Name: bench.EndToEndPhase, MedianMS: e2e, StatMS: e2e, SamplesMS: []float64{e2e}}}}
 	}
 	own := []bench.Record{rec("cuda/sparse", 7, 10), rec("cuda/fast", 7, 40)}
-	if _, ok := dominationPeerTable(own, bench.IndexRecords(own)); ok {
+	if _, ok := dominationPeerTable(own, experiments.IndexRecords(own)); ok {
 		t.Fatal("a peer table without peer records")
 	}
 	own = append(own, rec(dominationPeer, 7, 20))
-	tb, ok := dominationPeerTable(own, bench.IndexRecords(own))
+	tb, ok := dominationPeerTable(own, experiments.IndexRecords(own))
 	if !ok || len(tb.Rows) != 1 {
 		t.Fatalf("peer table: ok %v, %d rows", ok, len(tb.Rows))
 	}

@@ -13,7 +13,7 @@ import (
 
 // domSeries is one series of a 2-domination figure: impl's phase in the
 // records idx of exp, one point per m of ms where it has a positive time.
-func domSeries(name string, idx bench.Cells, exp, impl, phase string, ms []int) report.Series {
+func domSeries(name string, idx experiments.Cells, exp, impl, phase string, ms []int) report.Series {
 	s := report.Series{Name: name, Impl: impl}
 	for _, m := range ms {
 		if v := experiments.PhaseMS(idx.Get(exp, impl, dominationParams(m)), phase); !math.IsNaN(v) && v > 0 {
@@ -78,8 +78,8 @@ func dominationTable5Plots(run []bench.Record) []report.Plot {
 
 // domPlotRecords is what a 2-domination figure draws from: the run's
 // records of exp, indexed, the paper's, indexed, and the m of either.
-func domPlotRecords(run []bench.Record, exp string) (own []bench.Record, rc, pc bench.Cells, ms []int) {
+func domPlotRecords(run []bench.Record, exp string) (own []bench.Record, rc, pc experiments.Cells, ms []int) {
 	paper, _ := results.PaperRecords(exp)
 	own = experiments.OfExperiment(run, exp)
-	return own, bench.IndexRecords(own), bench.IndexRecords(paper), dominationRowsOf(own, paper)
+	return own, experiments.IndexRecords(own), experiments.IndexRecords(paper), dominationRowsOf(own, paper)
 }

@@ -135,7 +135,7 @@ func formulaMetrics(m int) map[string]float64 {
 // times the paper's.
 func paperTimeCase(paperExp, paperImpl, paperPhase, exp, impl, phase string, factor float64) []bench.Record {
 	paper, _ := results.PaperRecords(paperExp)
-	pc := bench.IndexRecords(paper)
+	pc := experiments.IndexRecords(paper)
 	ms := dominationRowsOf(paper)
 	for i := len(ms) - 1; i >= 0; i-- {
 		if v := experiments.PhaseMS(pc.Get(paperExp, paperImpl, dominationParams(ms[i])), paperPhase); !math.IsNaN(v) {

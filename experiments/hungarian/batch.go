@@ -202,7 +202,7 @@ func hungarianBatchTable(run []bench.Record) []report.Table {
 			peers = append(peers, r)
 		}
 	}
-	rc, pc := bench.IndexRecords(own), bench.IndexRecords(peers)
+	rc, pc := experiments.IndexRecords(own), experiments.IndexRecords(peers)
 	t := report.Table{
 		Title: "hungarian/batch — batches of independent n x n LAPs, ms per batch: cuda/fast (a block per problem, one launch) vs cpu/jv (parallel over the cores) and HyLAC's stream solver",
 		Header: []string{"n", "range", "count", "cuda/fast total", "cuda/fast end_to_end", "cuda/fast check", "cuda/fast h2d", "cuda/fast solve", "cuda/fast d2h", "cuda/fast results",

@@ -26,7 +26,7 @@ var hungarianStepNames = lap.PaperSteps[1:]
 // hungarianLargestBoth is the largest n at range r where every impl's cell
 // is ok in recs (experiment exp), or 0.
 func hungarianLargestBoth(recs []bench.Record, exp, r string, impls ...string) int {
-	rc := bench.IndexRecords(recs)
+	rc := experiments.IndexRecords(recs)
 	best := 0
 	for _, hc := range hungarianCells(recs) {
 		if hc.r != r {
@@ -46,7 +46,7 @@ func hungarianLargestBoth(recs []bench.Record, exp, r string, impls ...string) i
 // hungarianMissing names the cells of impls at the paper's largest n, for
 // the reason of a claim not run.
 func hungarianMissing(recs []bench.Record, exp string, ranges []string, impls ...string) []experiments.ClaimCell {
-	rc := bench.IndexRecords(recs)
+	rc := experiments.IndexRecords(recs)
 	var out []experiments.ClaimCell
 	for _, r := range ranges {
 		for _, im := range impls {
@@ -61,7 +61,7 @@ func hungarianMissing(recs []bench.Record, exp string, ranges []string, impls ..
 func hungarianWorstClaim(run []bench.Record) experiments.Claim {
 	const exp = "hungarian/fig5"
 	own := hungarianOwn(run, exp)
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	c := experiments.Claim{ID: exp + "#cpu-paper-worst", Where: "Fig. 5",
 		Text: "As the cost range grows the O(n^4) CPU Hungarian becomes the slowest CPU algorithm: ours is cpu/paper against the slowest other CPU algorithm at the largest range where they ran (n = 2048). Reproduced when cpu/paper is slower by the samples' test and the claim's margin; inconclusive within them."}
 	cells := hungarianCells(own)
@@ -105,7 +105,7 @@ func hungarianWorstClaim(run []bench.Record) experiments.Claim {
 func hungarianSpeedupGrowsClaim(run []bench.Record) experiments.Claim {
 	const exp = "hungarian/table2"
 	own := hungarianView(run, exp)
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	c := experiments.Claim{ID: exp + "#speedup-grows", Where: "Table 2",
 		Text: "The CUDA time grows much more slowly with n than the CPU's: ours is cpu/paper / cuda/paper at the smallest and the largest n where both ran, per range. Reproduced when it rises at every range and exceeds 1 at the largest n."}
 	var parts, bad []string
@@ -160,7 +160,7 @@ func hungarianTopSteps(val map[string]float64) []string {
 func hungarianCPUStepsClaim(run []bench.Record) experiments.Claim {
 	const exp = "hungarian/table1"
 	own := hungarianOwn(run, exp)
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	c := experiments.Claim{ID: exp + "#cpu-dominant-steps", Where: "section 5",
 		Text: "In the CPU version step 1 dominates the time at range 0.1n, steps 1 and 6 at range n, step 6 at range 10n: ours is cpu/paper's steps at the largest n that ran per range. Reproduced when step 1 is the longest at 0.1n, steps 1 and 6 the two longest at n, step 6 the longest at 10n."}
 	want := map[string][]string{"0.1n": {"step1"}, "n": {"step1", "step6"}, "10n": {"step6"}}
@@ -203,7 +203,7 @@ func hungarianCPUStepsClaim(run []bench.Record) experiments.Claim {
 
 // hungarianStepSpeedups are cpu/paper / cuda/paper per step at (n, r) in
 // recs, NaN where a step is missing or took no time on the GPU.
-func hungarianStepSpeedups(rc bench.Cells, exp string, n int, r string) map[string]float64 {
+func hungarianStepSpeedups(rc experiments.Cells, exp string, n int, r string) map[string]float64 {
 	p := hungarianParams(n, r)
 	cpu, gpu := rc.Get(exp, "cpu/paper", p), rc.Get(exp, "cuda/paper", p)
 	out := map[string]float64{}
@@ -232,9 +232,9 @@ func speedupList(sp map[string]float64) string {
 func hungarianTable3Claims(run []bench.Record) []experiments.Claim {
 	const exp = "hungarian/table3"
 	own := hungarianView(run, exp)
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	paper, _ := results.PaperRecords(exp)
-	pc := bench.IndexRecords(paper)
+	pc := experiments.IndexRecords(paper)
 	top := experiments.Claim{ID: exp + "#steps-1-6", Where: "Table 3",
 		Text: "Steps 1 and 6 gain the most from the GPU: ours is each step's cpu/paper / cuda/paper at range n and the largest n where both ran. Reproduced when steps 1 and 6 have the two highest speedups."}
 	four := experiments.Claim{ID: exp + "#step4", Where: "Table 3",
@@ -278,7 +278,7 @@ func hungarianOtherRangesClaim(run []bench.Record) experiments.Claim {
 	const exp = "hungarian/table3"
 	const src = "hungarian/table1" // every range; Table 3's own cells are at range n
 	own := hungarianView(run, src)
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	c := experiments.Claim{ID: exp + "#other-ranges", Where: "Table 3",
 		Text: "Table 3 is similar for the other ranges: ours is each step's cpu/paper / cuda/paper at ranges 0.1n, n and 10n at the largest n where all ran. Reproduced when the two steps that gain the most and the step that gains the least are the same at every range."}
 	n := math.MaxInt
@@ -312,7 +312,7 @@ func hungarianOtherRangesClaim(run []bench.Record) experiments.Claim {
 func hungarianRangeSharesClaim(run []bench.Record) experiments.Claim {
 	const exp = "hungarian/table1"
 	own := hungarianOwn(run, exp)
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	c := experiments.Claim{ID: exp + "#range-shares", Where: "section 5, Figs. 10-12",
 		Text: "Step 6 weighs more at large cost ranges, steps 1 and 2 at small ones: ours is each step's share of cuda/paper's six steps at ranges 0.1n and 10n, at the largest n where both ran. Reproduced when step 6's share is larger at 10n and steps 1 and 2's larger at 0.1n."}
 	n := min(hungarianLargestBoth(own, exp, "0.1n", "cuda/paper"), hungarianLargestBoth(own, exp, "10n", "cuda/paper"))
@@ -386,9 +386,9 @@ func hungarianCorrectClaim(run []bench.Record) experiments.Claim {
 func hungarianK20cClaim(run []bench.Record) experiments.Claim {
 	const exp = "hungarian/table4"
 	own := hungarianView(run, exp)
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	paper, _ := results.PaperRecords(exp)
-	pc := bench.IndexRecords(paper)
+	pc := experiments.IndexRecords(paper)
 	c := experiments.Claim{ID: exp + "#k20c", Where: "Table 4", Class: experiments.NotComparable,
 		Text: "The CUDA implementation's run times on a Tesla K20c: ours is cuda/paper's total at range n and the largest n where it ran, beside the paper's K20c at that n (another GPU: shown, not scored). " + experiments.RatioRule(experiments.LowerBetter)}
 	n := hungarianLargestBoth(own, exp, "n", "cuda/paper")

@@ -93,14 +93,14 @@ const (
 
 // hungarianPeers indexes the peers' records of run, whatever experiment the
 // table being rendered is for.
-func hungarianPeers(run []bench.Record) bench.Cells {
+func hungarianPeers(run []bench.Record) experiments.Cells {
 	var peers []bench.Record
 	for _, r := range run {
 		if r.Experiment == hungarianPeerExp && strings.HasPrefix(r.Impl, hungarianPeerPrefix) {
 			peers = append(peers, r)
 		}
 	}
-	return bench.IndexRecords(peers)
+	return experiments.IndexRecords(peers)
 }
 
 // peerNotRun is a peer's cell when its result file is not among the records.
@@ -250,7 +250,7 @@ func hungarianTable2(own []bench.Record) []report.Table {
 		return nil
 	}
 	paper, _ := results.PaperRecords(exp)
-	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(own)
+	pc, rc := experiments.IndexRecords(paper), experiments.IndexRecords(own)
 	t := report.Table{
 		Title:  "hungarian/table2 — speedup CPU total / CUDA total (paper: Table 2, i7-6700K / GTX 970)",
 		Header: []string{"n", "range", "paper", "cpu/paper / cuda/paper", "cpu/paper / cuda/fast", "cpu/jv / cuda/fast"},
@@ -286,7 +286,7 @@ func hungarianTable3(own []bench.Record) []report.Table {
 		return nil
 	}
 	paper, _ := results.PaperRecords(exp)
-	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(own)
+	pc, rc := experiments.IndexRecords(paper), experiments.IndexRecords(own)
 	steps := lap.PaperSteps[1:] // step1..step6
 	t := report.Table{
 		Title:  "hungarian/table3 — speedup per step, cpu/paper / cuda/paper, range n; global: total / total (paper: Table 3)",
@@ -335,7 +335,7 @@ func hungarianTable4(own, run []bench.Record) []report.Table {
 	}
 	k20, _ := results.PaperRecords(exp)
 	gtx, _ := results.PaperRecords("hungarian/table1")
-	kc, gc, rc, pc := bench.IndexRecords(k20), bench.IndexRecords(gtx), bench.IndexRecords(own), hungarianPeers(run)
+	kc, gc, rc, pc := experiments.IndexRecords(k20), experiments.IndexRecords(gtx), experiments.IndexRecords(own), hungarianPeers(run)
 	t := report.Table{
 		Title: "hungarian/table4 — CUDA run times, ms: total (matrix on the device, host clock) and end_to_end (host memory to host memory), beside the paper's Tesla K20c (Table 4) and GTX 970 (Table 1) and the published codes on this machine",
 		Header: []string{"n", "range", "paper K20c", "paper GTX 970",
@@ -399,7 +399,7 @@ func hungarianFig6(own []bench.Record) []report.Table {
 	if len(own) == 0 {
 		return nil
 	}
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	t := report.Table{
 		Title:  "hungarian/fig6 — CUDA O(n^3) Hungarian / CUDA O(n^4) Hungarian, total (paper: Fig. 6)",
 		Header: []string{"n", "range", "cuda/paper (O(n^4)), total ms", "cuda/hungarian-n3, total ms", "cuda/hungarian-n3 / cuda/paper"},
@@ -437,7 +437,7 @@ func hungarianCUDAPlots(own []bench.Record) []report.Plot {
 	}
 	exp := own[0].Experiment
 	gtx, _ := results.PaperRecords("hungarian/table1")
-	gc, rc := bench.IndexRecords(gtx), bench.IndexRecords(own)
+	gc, rc := experiments.IndexRecords(gtx), experiments.IndexRecords(own)
 	cells := hungarianCells(own)
 	pl := report.Plot{Name: "hungarian-fig7", Title: experiments.PlotTitle("CUDA total time vs matrix size, per cost range", Paper.Source+", Fig. 7"), XLabel: "matrix size n",
 		YLabel: "total time (ms)", LogX: true, LogY: true,
@@ -461,7 +461,7 @@ func hungarianSpeedupPlots(own []bench.Record) []report.Plot {
 	}
 	exp := own[0].Experiment
 	paper, _ := results.PaperRecords("hungarian/table2")
-	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(own)
+	pc, rc := experiments.IndexRecords(paper), experiments.IndexRecords(own)
 	cells := hungarianCells(own)
 	pl := report.Plot{Name: "hungarian-fig9", Title: experiments.PlotTitle("speedup of CUDA over CPU (CPU total time / CUDA total time), per cost range", Paper.Source+", Fig. 9"),
 		XLabel: "matrix size n", YLabel: "speedup (x)", LogX: true, LogY: true,
@@ -494,7 +494,7 @@ func hungarianStepPlots(own []bench.Record) []report.Plot {
 		return nil
 	}
 	exp := own[0].Experiment
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	cells := hungarianCells(own)
 	var out []report.Plot
 	for k, r := range lapcost.PaperRanges {
@@ -513,7 +513,7 @@ func hungarianFig6Plots(own []bench.Record) []report.Plot {
 		return nil
 	}
 	exp := own[0].Experiment
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	cells := hungarianCells(own)
 	pl := report.Plot{Name: "hungarian-fig6", Title: experiments.PlotTitle("CUDA O(n^3) Hungarian's total time / CUDA O(n^4) Hungarian's, per cost range", Paper.Source+", Fig. 6"), XLabel: "matrix size n",
 		Notes:  experiments.AvailabilityNotes(own, exp, "cuda/hungarian-n3", "cuda/paper"),
@@ -533,7 +533,7 @@ func hungarianTable2Claims(run []bench.Record) []experiments.Claim {
 	const exp = "hungarian/table2"
 	own := hungarianView(run, exp)
 	paper, _ := results.PaperRecords(exp)
-	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(own)
+	pc, rc := experiments.IndexRecords(paper), experiments.IndexRecords(own)
 	cells := hungarianCells(paper)
 	var out []experiments.Claim
 	for _, r := range lapcost.PaperRanges {
@@ -587,7 +587,7 @@ func hungarianFig6Claims(run []bench.Record) []experiments.Claim {
 	about := experiments.PaperValue(exp + "#n4-over-n3") // results/paper/claims/001-hungarian.json
 	floor := experiments.TolLow(exp + "#n4-over-n3")     // "more than about": the catalogue's reading of it
 	own := hungarianView(run, exp)
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	c := experiments.Claim{ID: exp + "#n4-over-n3", Where: "Fig. 6",
 		Text:        fmt.Sprintf("The O(n^4) CUDA Hungarian is faster than the O(n^3) CUDA one by more than about %g: ours is the smallest cuda/hungarian-n3 / cuda/paper over the cells where both ran. Reproduced when it is at least %g.", about, floor),
 		PaperFigure: experiments.CatalogueFigure(exp + "#n4-over-n3")}

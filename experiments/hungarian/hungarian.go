@@ -307,7 +307,7 @@ func hungarianTable1(run []bench.Record) []report.Table {
 		return nil
 	}
 	paper, _ := results.PaperRecords(exp)
-	rc, pc := bench.IndexRecords(own), bench.IndexRecords(paper)
+	rc, pc := experiments.IndexRecords(own), experiments.IndexRecords(paper)
 	t := report.Table{
 		Title: "hungarian/table1 — LAP run times, total ms (CUDA: matrix on the device; CPU: in memory), and cuda/fast's end_to_end (paper: Table 1, CUDA GTX 970 and CPU i7-6700K)",
 		Header: []string{"n", "range", "paper CUDA (GTX 970)", "cuda/paper", "cuda/fast", "cuda/fast end_to_end", "cuda/hungarian-n3",
@@ -360,7 +360,7 @@ func hungarianRelTable(run []bench.Record, exp string) []report.Table {
 	if len(own) == 0 {
 		return nil
 	}
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	title := "hungarian/fig4 — CPU LAP algorithms vs n at range n, total ms and total / O(n^4) Hungarian's (paper: Fig. 4)"
 	if exp == "hungarian/fig5" {
 		title = "hungarian/fig5 — CPU LAP algorithms vs the cost range, total ms and total / O(n^4) Hungarian's (paper: Fig. 5, at n = 2048)"
@@ -398,7 +398,7 @@ func hungarianRelPlots(run []bench.Record, exp string) []report.Plot {
 	if len(own) == 0 {
 		return nil
 	}
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	xOf := func(c hungarianCell) float64 { return float64(c.n) }
 	xLabel := "matrix size n"
 	if exp == "hungarian/fig5" {
@@ -453,12 +453,12 @@ func hungarianTable1Plots(run []bench.Record) []report.Plot {
 		return nil
 	}
 	paper, _ := results.PaperRecords(exp)
-	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(own)
+	pc, rc := experiments.IndexRecords(paper), experiments.IndexRecords(own)
 	times := report.Plot{Name: "hungarian-table1", Title: experiments.PlotTitle("CPU total time vs matrix size, per cost range", Paper.Source+", Table 1 and Fig. 8"),
 		XLabel: "matrix size n", YLabel: "total time (ms)", LogX: true, LogY: true,
 		Notes: experiments.AvailabilityNotes(own, exp, append([]string{"cpu/paper", "cpu/jv"}, hungarianTable1GPU...)...)}
 	cells := hungarianCells(own, paper)
-	add := func(name string, idx bench.Cells, impl, r string, paper bool) {
+	add := func(name string, idx experiments.Cells, impl, r string, paper bool) {
 		s := report.Series{Name: name, Impl: impl, Group: "cost range " + r, Paper: paper}
 		for _, c := range cells {
 			if c.r != r {
@@ -503,7 +503,7 @@ func hungarianTable1Plots(run []bench.Record) []report.Plot {
 // range r: each step's share of the time, per n (Figs. 10-12 for
 // cuda/paper, the same view of cpu/paper); ok is false when no cell has
 // them.
-func stepSharePlot(pl report.Plot, rc bench.Cells, exp, impl, r string, cells []hungarianCell) (_ report.Plot, ok bool) {
+func stepSharePlot(pl report.Plot, rc experiments.Cells, exp, impl, r string, cells []hungarianCell) (_ report.Plot, ok bool) {
 	var series []report.Series
 	for _, st := range hungarianSteps {
 		s := report.Series{Name: st}
@@ -533,7 +533,7 @@ func stepSharePlot(pl report.Plot, rc bench.Cells, exp, impl, r string, cells []
 // fastest of the CPU algorithms there.
 func hungarianRelClaims(run []bench.Record, exp string) []experiments.Claim {
 	own := hungarianOwn(run, exp)
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	c := experiments.Claim{ID: exp + "#cpu-paper-fastest", Where: "Fig. 4", PaperFigure: "cpu/paper fastest (every other algorithm's time / cpu/paper's above 1)",
 		Text: "At range n and fairly large n, the O(n^4) CPU Hungarian is the fastest CPU algorithm: ours is, at the largest n where it and another ran, the fastest one. Reproduced when it is cpu/paper."}
 	pick := func(hc hungarianCell) bool { return hc.r == "n" }

@@ -317,7 +317,7 @@ func kleenePlots(run []bench.Record, exp string) []report.Plot {
 		}
 		addSeries := func(name string, recs []bench.Record, impl string, paper bool) {
 			s := report.Series{Name: name, Impl: impl, Paper: paper}
-			rc := bench.IndexRecords(recs)
+			rc := experiments.IndexRecords(recs)
 			for _, n := range kleeneRows(recs) {
 				if v := experiments.PhaseMS(rc.Get(recs[0].Experiment, impl, kleeneParams(n)), phase); !math.IsNaN(v) {
 					s.X, s.Y = append(s.X, float64(n)), append(s.Y, v)
@@ -347,7 +347,7 @@ func kleeneTable2Claims(run []bench.Record) []experiments.Claim {
 	fold := experiments.PaperValue("kleene/table2#growth") // results/paper/claims/000-kleene.json
 	c := experiments.Claim{ID: "kleene/table2#growth", Where: "Table 2, section 5",
 		Text: fmt.Sprintf("Update W's time grows about %g-fold when n doubles (O(m·n), m ≈ n²/4): ours is cpu/paper's (the paper's algorithm) update W at the largest n over n/2. ", fold) + experiments.RatioRule(experiments.Neither)}
-	growth := func(cells bench.Cells, impl string, ns []int) (float64, int) {
+	growth := func(cells experiments.Cells, impl string, ns []int) (float64, int) {
 		for i := len(ns) - 1; i >= 0; i-- {
 			n := ns[i]
 			if !slices.Contains(ns, n/2) || n%2 != 0 {

@@ -33,7 +33,7 @@ func treefixPairs(run []bench.Record, exps ...string) ([]treefixPair, []experime
 	var cells []experiments.ClaimCell
 	for _, exp := range exps {
 		own := experiments.OfExperiment(run, exp)
-		rc := bench.IndexRecords(own)
+		rc := experiments.IndexRecords(own)
 		seen := map[string]bool{}
 		for _, r := range own {
 			k := r.Params.String()
@@ -280,7 +280,7 @@ func treefixSixtyClaim(run []bench.Record) experiments.Claim {
 	var cells []experiments.ClaimCell
 	for _, src := range []string{"treefix/fig5", "treefix/fig4"} {
 		own := experiments.OfExperiment(run, src)
-		rc := bench.IndexRecords(own)
+		rc := experiments.IndexRecords(own)
 		for i := range own {
 			r := &own[i]
 			if r.Impl != cudaVectorial {

@@ -318,7 +318,7 @@ func treefixFig6Table(run []bench.Record) []report.Table {
 		return nil
 	}
 	paper := treefixPaperByTree("treefix/table1")
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	t := report.Table{
 		Title: "treefix/fig6 — level profiles: vertices per breadth-first level of the Table I trees, the star and the caterpillar (paper: Fig. 6, nlpkkt120 and cage15)",
 		Header: []string{"tree", "source", "n", "levels", "paper levels (Table I)", "widest level (vertices)", "at level",
@@ -359,7 +359,7 @@ func treefixFig6Plots(run []bench.Record) []report.Plot {
 	if len(own) == 0 {
 		return nil
 	}
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	mk := func(name, what string, logX bool) report.Plot {
 		return report.Plot{Name: name, Title: experiments.PlotTitle(what, Paper.Source+", Fig. 6"),
 			XLabel: "level (root = 0)", YLabel: "vertices on the level", LogX: logX, LogY: true,

@@ -47,7 +47,7 @@ func metricText(r *bench.Record, name string, decimals int) string {
 }
 
 // anyRecord returns the first record of the parameters among the impls.
-func anyRecord(c bench.Cells, exp string, p bench.Params, impls ...string) *bench.Record {
+func anyRecord(c experiments.Cells, exp string, p bench.Params, impls ...string) *bench.Record {
 	for _, im := range impls {
 		if r := c.Get(exp, im, p); r != nil {
 			return r
@@ -82,7 +82,7 @@ func treefixTable1(run []bench.Record) []report.Table {
 		return nil
 	}
 	paper := treefixPaperByTree(exp)
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	t := report.Table{
 		Title: "treefix/table1 — benchmark trees (paper: Table I), the CPU build of CSR and the Euler-tour vector, and the GPU build of the Euler tour, ms",
 		Header: []string{"tree", "source", "n", "depth", "avg. branching", "paper n", "paper depth", "paper branching",
@@ -127,7 +127,7 @@ var treefixRatios = []struct{ name, num, den string }{
 
 // ratioCells returns the treefixRatios of one row's phase (both sides the
 // same phase: like for like).
-func ratioCells(rc bench.Cells, exp string, p bench.Params, phase string) []string {
+func ratioCells(rc experiments.Cells, exp string, p bench.Params, phase string) []string {
 	var out []string
 	for _, r := range treefixRatios {
 		out = append(out, experiments.Ratio(experiments.PhaseMS(rc.Get(exp, r.num, p), phase), experiments.PhaseMS(rc.Get(exp, r.den, p), phase)))
@@ -145,7 +145,7 @@ func ratioHeader(suffix string) []string {
 
 // timedCells returns one row's cells of phase for every timed
 // implementation.
-func timedCells(rc bench.Cells, exp string, p bench.Params, phase string) []string {
+func timedCells(rc experiments.Cells, exp string, p bench.Params, phase string) []string {
 	var out []string
 	for _, im := range treefixTimedImpls {
 		out = append(out, experiments.CellText(rc.Get(exp, im, p), phase))
@@ -173,7 +173,7 @@ func treefixTimesTable(run []bench.Record, exp string) []report.Table {
 	if len(own) == 0 {
 		return nil
 	}
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	t := report.Table{
 		Title:  exp + " — +Rootfix total and the paper's computation time, ms, and the GPU's transfers (paper: Fig. 4a and 4b, GTX670 GPU)",
 		Header: []string{"tree", "source", "numbering", "n", "depth"},
@@ -236,7 +236,7 @@ func speedupTable(run []bench.Record, exp string) []report.Table {
 	if len(own) == 0 {
 		return nil
 	}
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	t := report.Table{
 		Title:  "treefix/fig5 — +Rootfix speedup over cpu/sequential, by total and by the paper's computation time (paper: Fig. 5, GTX670 GPU over one CPU core, computation time), cells of " + exp,
 		Header: []string{"tree", "source", "numbering", "n", "sequential total ms"},
@@ -272,7 +272,7 @@ func treefixTreePlots(run []bench.Record, exp string, speedup bool) []report.Plo
 	if len(own) == 0 {
 		return nil
 	}
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	impls := treefixTimedImpls
 	if speedup {
 		impls = impls[1:]
@@ -357,7 +357,7 @@ func treefixFig7Table(run []bench.Record) []report.Table {
 	if len(own) == 0 {
 		return nil
 	}
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	t := report.Table{
 		Title:  "treefix/fig7 — +Rootfix on stars and caterpillars, total and the paper's computation time, ms (paper: Fig. 7, GTX670, computation time)",
 		Header: []string{"shape", "n"},
@@ -391,7 +391,7 @@ func treefixFig7Table(run []bench.Record) []report.Table {
 func treefixFig7Plots(run []bench.Record) []report.Plot {
 	const exp = "treefix/fig7"
 	own := experiments.OfExperiment(run, exp)
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	var out []report.Plot
 	for _, shape := range []string{"star", "caterpillar"} {
 		pl := report.Plot{Name: "treefix-fig7-" + shape, Title: experiments.PlotTitle("+Rootfix total time on the "+shape+" vs its vertex count", Paper.Source+", Fig. 7"),

@@ -2,9 +2,11 @@ package layout
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -33,7 +35,7 @@ var rules = []rule{
 // problem's own packages (its semirings, matrix types, simulations) go
 // under problems/<p>, not beside them.
 var topLevel = []string{
-	"bench", "cmd", "experiments", "generators", "impls", "internal",
+	"bench", "cmd", "example", "experiments", "generators", "impls", "internal",
 	"kernels", "mtx", "problems", "results", "runner",
 }
 
@@ -49,10 +51,10 @@ var importRules = []rule{
 // test helpers and the list of the five.
 var notPapers = []string{"experimentstest", "papers"}
 
-// examplePrefix is the folder of the toy paper (internal/example), whose
-// packages mirror the module's own: internal/example/problems/widest is a
-// problems/<p>, internal/example/experiments/widest a paper package.
-const examplePrefix = "internal/example/"
+// examplePrefix is the folder of the toy paper (example/), whose
+// packages mirror the module's own: example/problems/widest is a
+// problems/<p>, example/experiments/widest a paper package.
+const examplePrefix = "example/"
 
 // mirrored is pkg (relative to the module) as the rules see it: a package
 // of the example as the one it mirrors, so it obeys a real paper's rules.
@@ -63,6 +65,12 @@ func mirrored(pkg string) string {
 	return pkg
 }
 
+// inExample reports whether pkg (relative to the module) is the toy
+// paper's.
+func inExample(pkg string) bool {
+	return pkg+"/" == examplePrefix || strings.HasPrefix(pkg, examplePrefix)
+}
+
 // mirroredDep is mirrored for a full import path.
 func mirroredDep(path string) string {
 	if rel, ok := strings.CutPrefix(path, module); ok {
@@ -71,9 +79,13 @@ func mirroredDep(path string) string {
 	return path
 }
 
-// maxLines is the most lines a package's non-test .go files may hold
-// together (every line counted, blank and comment lines too).
-const maxLines = 2500
+// maxFileLines is the most lines a non-test, non-generated .go file may
+// hold (every line counted, blank and comment lines too): a file holds one
+// concern, and a package as many files as its meaning needs.
+const maxFileLines = 800
+
+// generated marks a file written by a tool (the Go convention's line).
+var generated = regexp.MustCompile(`(?m)^// Code generated .* DO NOT EDIT\.$`)
 
 // paperOf is the paper package that pkg (relative to the module) is, or "".
 func paperOf(pkg string) string {
@@ -89,8 +101,9 @@ func paperOf(pkg string) string {
 }
 
 // importViolations checks the lines of `go list -f '{{.ImportPath}} {{join
-// .Imports " "}}'` against importRules and, with deps the same lines of
-// .Deps, that no paper package depends on another.
+// .Imports " "}}'` against importRules and the leaves of internal/ (which
+// import only each other: none needs a package above it), and, with deps
+// the same lines of .Deps, that no paper package depends on another.
 func importViolations(imports, deps []string) (bad []string) {
 	for _, line := range imports {
 		fields := strings.Fields(line)
@@ -110,6 +123,17 @@ func importViolations(imports, deps []string) (bad []string) {
 				if strings.HasPrefix(mirroredDep(imp), r.to) {
 					bad = append(bad, pkg+" imports "+imp+": "+r.why)
 				}
+			}
+		}
+	}
+	for _, line := range imports {
+		fields := strings.Fields(line)
+		if len(fields) == 0 || !strings.HasPrefix(fields[0], module+"internal/") {
+			continue
+		}
+		for _, imp := range fields[1:] {
+			if strings.HasPrefix(imp, module) && !strings.HasPrefix(imp, module+"internal/") {
+				bad = append(bad, strings.TrimPrefix(fields[0], module)+" imports "+imp+": internal/ holds leaves, which import no semibench package above them")
 			}
 		}
 	}
@@ -136,8 +160,9 @@ func importViolations(imports, deps []string) (bad []string) {
 }
 
 // violations checks the lines of `go list -f '{{.ImportPath}} {{join .Deps " "}}'`
-// against the rules and the top-level folders, and returns what breaks
-// them and the number of the module's packages it read.
+// against the rules and the top-level folders, and that nothing outside
+// the toy paper depends on it, and returns what breaks them and the number
+// of the module's packages it read.
 func violations(lines []string) (bad []string, pkgs int) {
 	for _, line := range lines {
 		fields := strings.Fields(line)
@@ -151,6 +176,13 @@ func violations(lines []string) (bad []string, pkgs int) {
 		pkgs++
 		if top, _, _ := strings.Cut(pkg, "/"); !slices.Contains(topLevel, top) {
 			bad = append(bad, pkg+" is a package outside the top-level folders: a problem's packages go under problems/<p>")
+		}
+		if !inExample(pkg) {
+			for _, dep := range fields[1:] {
+				if rel, ok := strings.CutPrefix(dep, module); ok && inExample(rel) {
+					bad = append(bad, pkg+" depends on "+dep+": the toy paper stays outside the product's import graph")
+				}
+			}
 		}
 		as := mirrored(pkg)
 		for _, r := range rules {
@@ -219,43 +251,54 @@ func TestDirectImports(t *testing.T) {
 	}
 }
 
-// TestPackageSize: no package's non-test .go files hold more than
-// maxLines lines together.
-func TestPackageSize(t *testing.T) {
-	for _, line := range goList(t, "{{.ImportPath}} {{.Dir}}") {
-		pkg, dir, _ := strings.Cut(line, " ")
-		n, err := nonTestLines(dir)
+// TestFileSize: no non-test, non-generated .go file of the module holds
+// more than maxFileLines lines.
+func TestFileSize(t *testing.T) {
+	files := 0
+	for _, line := range goList(t, "{{.Dir}}") {
+		long, n, err := longFiles(line)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n > maxLines {
-			t.Errorf("%s: %d lines of non-test Go, more than %d: split it", pkg, n, maxLines)
+		files += n
+		for _, l := range long {
+			t.Errorf("%s: split it by concern (at most %d lines of non-test Go a file)", l, maxFileLines)
 		}
+	}
+	if files < 100 {
+		t.Fatalf("read %d files of the module; want them all", files)
 	}
 }
 
-// nonTestLines counts the lines of the non-test .go files in dir (every
-// build tag's).
-func nonTestLines(dir string) (int, error) {
+// longFiles lists the non-test, non-generated .go files in dir (every
+// build tag's) over maxFileLines lines, as "path: N lines", and counts the
+// files it read.
+func longFiles(dir string) (long []string, n int, err error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
-		return 0, err
+		return nil, 0, err
 	}
-	n := 0
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
 			continue
 		}
 		b, err := os.ReadFile(f)
 		if err != nil {
-			return 0, err
+			return nil, n, err
 		}
-		n += bytes.Count(b, []byte("\n"))
+		n++
+		if generated.Match(b) {
+			continue
+		}
+		lines := bytes.Count(b, []byte("\n"))
 		if len(b) > 0 && b[len(b)-1] != '\n' {
-			n++
+			lines++
+		}
+		if lines > maxFileLines {
+			long = append(long, fmt.Sprintf("%s: %d lines", f, lines))
 		}
 	}
-	return n, nil
+	return long, n, nil
 }
 
 // TestImportViolations holds the direct-import and paper checks to lines
@@ -273,9 +316,11 @@ func TestImportViolations(t *testing.T) {
 		{module + "experiments/papers " + module + "experiments/kleene " + module + "experiments/hungarian", ""},
 		{module + "experiments/kleene " + module + "experiments/experimentstest", ""},
 		{module + "impls " + module + "impls/cuda/driver", ""},
-		{module + "internal/example/experiments/widest " + module + "internal/example/impls/cpu/widest", "only through the impls registries"},
-		{module + "internal/example/experiments/widest " + module + "experiments/kleene", "never depends on another paper"},
-		{module + "internal/example/experiments/widest " + module + "internal/example/impls " + module + "experiments", ""},
+		{module + "example/experiments/widest " + module + "example/impls/cpu/widest", "only through the impls registries"},
+		{module + "example/experiments/widest " + module + "experiments/kleene", "never depends on another paper"},
+		{module + "example/experiments/widest " + module + "example/impls " + module + "experiments", ""},
+		{module + "internal/stats fmt " + module + "internal/suggest", ""},
+		{module + "internal/current " + module + "experiments", "internal/ holds leaves"},
 	} {
 		bad := importViolations([]string{tc.line}, []string{tc.line})
 		switch {
@@ -287,17 +332,26 @@ func TestImportViolations(t *testing.T) {
 	}
 }
 
-// TestNonTestLines counts a file with and without a final newline, and
-// skips test files.
-func TestNonTestLines(t *testing.T) {
+// TestLongFiles counts a file with and without a final newline, and
+// skips test files and generated ones.
+func TestLongFiles(t *testing.T) {
 	dir := t.TempDir()
-	for name, text := range map[string]string{"a.go": "package a\n\n// x\n", "b.go": "package a", "a_test.go": "package a\n\n\n"} {
+	long := strings.Repeat("\n", maxFileLines)
+	for name, text := range map[string]string{
+		"short.go":  "package a\n",
+		"exact.go":  long,
+		"over.go":   long + "x",
+		"a_test.go": long + long,
+		"gen.go":    "// Code generated by a tool. DO NOT EDIT.\n" + long,
+	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if n, err := nonTestLines(dir); n != 4 || err != nil {
-		t.Errorf("nonTestLines = %d, %v; want 4", n, err)
+	got, n, err := longFiles(dir)
+	want := fmt.Sprintf("%s: %d lines", filepath.Join(dir, "over.go"), maxFileLines+1)
+	if err != nil || n != 4 || len(got) != 1 || got[0] != want {
+		t.Errorf("longFiles = %q, %d files, %v; want [%q], 4 files", got, n, err, want)
 	}
 }
 
@@ -317,10 +371,12 @@ func TestViolations(t *testing.T) {
 		{module + "bench " + module + "bench/report", "does not render"},
 		{module + "bench/report " + module + "bench", ""},
 		{"example.com/other " + module + "impls/cuda", ""},
-		{module + "internal/example/generators/widestgraph " + module + "internal/example/impls/cpu/widest", "generators import no implementation"},
-		{module + "internal/example/problems/widest " + module + "internal/example/generators/widestgraph", "generators import problems"},
-		{module + "internal/example/impls/cpu/widest " + module + "bench/report", "do not render"},
-		{module + "internal/example/impls/cpu/widest " + module + "internal/example/problems/widest", ""},
+		{module + "example/generators/widestgraph " + module + "example/impls/cpu/widest", "generators import no implementation"},
+		{module + "example/problems/widest " + module + "example/generators/widestgraph", "generators import problems"},
+		{module + "example/impls/cpu/widest " + module + "bench/report", "do not render"},
+		{module + "example/impls/cpu/widest " + module + "example/problems/widest", ""},
+		{module + "cmd/semibench " + module + "example/experiments/widest", "outside the product's import graph"},
+		{module + "example " + module + "example/experiments/widest", ""},
 	} {
 		bad, _ := violations([]string{tc.line})
 		switch {

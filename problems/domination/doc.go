@@ -13,9 +13,10 @@
 //     is kept per power: a 128-bit fingerprint of A^i minus its minimum
 //     entry, that minimum, and the minimum of the diagonal and where it is;
 //     plus the last few powers in a ring buffer sized to the memory at hand.
-//   - Algorithm 3: the paper's search, from i = K down and j = i-1 down, for
-//     the first pair with A^i - A^j constant, read on the fingerprints:
-//     a_m = i - j, b_m the constant, r0_m = j.
+//   - Algorithm 3 (recurrence.go, with 4, 5 and the formula): the paper's
+//     search, from i = K down and j = i-1 down, for the first pair with
+//     A^i - A^j constant, read on the fingerprints: a_m = i - j, b_m the
+//     constant, r0_m = j.
 //   - Algorithm 4: from i = r0 + a down, the smallest n0 with
 //     A^(n0+a) = b ⊗ A^n0 (again on the fingerprints).
 //   - Algorithm 5: γ2(P_m □ C_n) = min of the diagonal of A^n (Theorem 2)

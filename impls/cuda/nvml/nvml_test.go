@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -66,33 +65,34 @@ func TestSample(t *testing.T) {
 	}
 }
 
-// TestWatch, with SEMIBENCH_NVML_WATCH=SECONDS, reads GPU 0 every 250 ms
-// for that long and logs each reading with its throttle reasons: run it
-// beside a GPU workload to see the states a cell records.
-func TestWatch(t *testing.T) {
-	secs, _ := strconv.ParseFloat(os.Getenv("SEMIBENCH_NVML_WATCH"), 64)
-	if secs <= 0 {
-		t.Skip("set SEMIBENCH_NVML_WATCH=SECONDS to watch GPU 0")
-	}
+// BenchmarkSample times one reading of GPU 0, the cost a cell pays at its
+// start and end, and logs a reading every 250 ms with its throttle
+// reasons, then the throttling and average power over the whole run: run
+// it beside a GPU workload (-benchtime=30s watches for half a minute) to
+// see the states a cell records. Without NVML and nvidia-smi it skips.
+func BenchmarkSample(b *testing.B) {
 	first, err := Sample(0)
 	if err != nil {
-		t.Fatal(err)
+		b.Skip(err)
 	}
-	var last bench.GPUState
-	for end := time.Now().Add(time.Duration(secs * float64(time.Second))); time.Now().Before(end); time.Sleep(250 * time.Millisecond) {
+	last, shown := first, time.Time{}
+	for b.Loop() {
 		t0 := time.Now()
 		s, err := Sample(0)
 		if err != nil {
-			t.Fatal(err)
+			b.Fatal(err)
 		}
-		took := time.Since(t0)
-		t.Logf("%s SM %4d/%4d MHz mem %4d MHz %3d °C %6.1f/%5.0f W %s events [%v] throttled %q (read in %s)",
-			s.At.Format("15:04:05.000"), s.SMClockMHz, s.MaxSMClockMHz, s.MemClockMHz, s.TemperatureC, s.PowerW, s.PowerLimitW,
-			s.PState, s.ClockEvents, s.ThrottleReasons(), took.Round(time.Microsecond))
-		last = s
+		if last = s; t0.Sub(shown) >= 250*time.Millisecond {
+			b.StopTimer()
+			b.Logf("%s SM %4d/%4d MHz mem %4d MHz %3d °C %6.1f/%5.0f W %s events [%v] throttled %q (read in %s)",
+				s.At.Format("15:04:05.000"), s.SMClockMHz, s.MaxSMClockMHz, s.MemClockMHz, s.TemperatureC, s.PowerW, s.PowerLimitW,
+				s.PState, s.ClockEvents, s.ThrottleReasons(), time.Since(t0).Round(time.Microsecond))
+			shown = t0
+			b.StartTimer()
+		}
 	}
 	c := &bench.GPUCellState{Start: []bench.GPUState{first}, End: []bench.GPUState{last}}
-	t.Logf("over the watch: throttled %q, average power %.1f W", c.ThrottleReasons(), bench.AveragePowerW(first, last))
+	b.Logf("over the run: throttled %q, average power %.1f W", c.ThrottleReasons(), bench.AveragePowerW(first, last))
 }
 
 func TestParseSMI(t *testing.T) {

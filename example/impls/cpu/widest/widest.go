@@ -1,5 +1,5 @@
 // Package widest holds the example paper's CPU implementations
-// (internal/example), as an impls/cpu/<p> package does for a real paper:
+// (example/), as an impls/cpu/<p> package does for a real paper:
 // cpu/paper, the "paper's" repeated squaring, and cpu/fast, one
 // Floyd–Warshall sweep, both in the (max,min) semiring.
 package widest
@@ -8,7 +8,7 @@ import (
 	"context"
 
 	"github.com/semibench/semibench/bench"
-	"github.com/semibench/semibench/internal/example/problems/widest"
+	"github.com/semibench/semibench/example/problems/widest"
 )
 
 // Impls lists the implementations in display order.

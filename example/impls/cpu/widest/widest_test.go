@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/semibench/semibench/internal/example/generators/widestgraph"
-	"github.com/semibench/semibench/internal/example/problems/widest"
+	"github.com/semibench/semibench/example/generators/widestgraph"
+	"github.com/semibench/semibench/example/problems/widest"
 )
 
 // TestAgainstReference holds every implementation to the reference on

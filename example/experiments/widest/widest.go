@@ -9,22 +9,22 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
+	"github.com/semibench/semibench/example/generators/widestgraph"
+	"github.com/semibench/semibench/example/impls"
+	"github.com/semibench/semibench/example/problems/widest"
 	"github.com/semibench/semibench/experiments"
-	"github.com/semibench/semibench/internal/example/generators/widestgraph"
-	"github.com/semibench/semibench/internal/example/impls"
-	"github.com/semibench/semibench/internal/example/problems/widest"
 )
 
 // Paper is the toy paper: it has no file in shared/papers.
 var Paper = experiments.PaperInfo{File: "toy_widest.txt", Name: "Widest", Number: "toy",
-	Source: "a toy paper (internal/example), widest paths by (max,min) closure"}
+	Source: "a toy paper (example/), widest paths by (max,min) closure"}
 
 // Exp is the experiment's name.
 const Exp = "widest/table1"
 
 // Register registers the paper and its experiment. A real paper's
 // Register is called from experiments/papers; this one only from
-// internal/example's test.
+// the example package's test.
 func Register() {
 	experiments.RegisterPaper(Paper)
 	experiments.Register(&experiments.Experiment{
@@ -128,7 +128,7 @@ func table1(run []bench.Record) []report.Table {
 		return nil
 	}
 	paper := paperRecords()
-	rc, pc := bench.IndexRecords(own), bench.IndexRecords(paper)
+	rc, pc := experiments.IndexRecords(own), experiments.IndexRecords(paper)
 	t := report.Table{
 		Title: Exp + " — widest-path closure on the CPU, total ms (toy paper: Table 1, invented figures)",
 		Header: []string{"n", "arcs m", "paper cpu/paper", "cpu/paper", "paper cpu/fast", "cpu/fast",

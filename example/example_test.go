@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/example/experiments/widest"
 	"github.com/semibench/semibench/experiments"
 	"github.com/semibench/semibench/experiments/experimentstest"
-	"github.com/semibench/semibench/internal/example/experiments/widest"
 	"github.com/semibench/semibench/runner"
 )
 

@@ -5,8 +5,8 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
+	"github.com/semibench/semibench/example/impls"
 	"github.com/semibench/semibench/experiments"
-	"github.com/semibench/semibench/internal/example/impls"
 	"github.com/semibench/semibench/results"
 )
 
@@ -29,12 +29,12 @@ func speedupClaim(run []bench.Record) experiments.Claim {
 		Text: "One Floyd–Warshall sweep beats repeated squaring by about log2 n, 9x at n = 512: ours is cpu/paper / cpu/fast (totals) at the largest n where both ran. " +
 			experiments.RatioRule(experiments.Neither)}
 	c = c.WithTolerance(speedupTolerance)
-	pc := bench.IndexRecords(paperRecords())
+	pc := experiments.IndexRecords(paperRecords())
 	paper := experiments.PhaseMS(pc.Get(Exp, "cpu/paper", params(512)), bench.TotalPhase) /
 		experiments.PhaseMS(pc.Get(Exp, "cpu/fast", params(512)), bench.TotalPhase)
 	c.PaperFigure = report.FormatRatio(paper) + " at n = 512"
 	own := experiments.OfExperiment(run, Exp)
-	rc := bench.IndexRecords(own)
+	rc := experiments.IndexRecords(own)
 	ns := rows(own)
 	for i := len(ns) - 1; i >= 0; i-- {
 		slow, fast := experiments.CellOf(rc, Exp, "cpu/paper", params(ns[i])), experiments.CellOf(rc, Exp, "cpu/fast", params(ns[i]))

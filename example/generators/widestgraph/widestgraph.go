@@ -1,5 +1,5 @@
 // Package widestgraph generates the example paper's inputs
-// (internal/example): seeded random digraphs, the same bytes on every
+// (example/): seeded random digraphs, the same bytes on every
 // machine, as a generators/<g> package does for a real paper.
 package widestgraph
 
@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/semibench/semibench/internal/example/problems/widest"
+	"github.com/semibench/semibench/example/problems/widest"
 )
 
 // Stream is the PCG stream selector (the second seed word) of the draw.

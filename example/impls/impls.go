@@ -1,11 +1,11 @@
 // Package impls is the example paper's implementation registry
-// (internal/example), as impls/<p>.go is a real problem's: it joins the
+// (example/), as impls/<p>.go is a real problem's: it joins the
 // backends, and the experiment finds implementations only through it.
 package impls
 
 import (
-	cpuwidest "github.com/semibench/semibench/internal/example/impls/cpu/widest"
-	"github.com/semibench/semibench/internal/example/problems/widest"
+	cpuwidest "github.com/semibench/semibench/example/impls/cpu/widest"
+	"github.com/semibench/semibench/example/problems/widest"
 	"github.com/semibench/semibench/problems"
 )
 

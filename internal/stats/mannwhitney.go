@@ -1,7 +1,8 @@
-package bench
+package stats
 
 import (
 	"fmt"
+	"slices"
 )
 
 // CompareSamples compares two sets of timed samples (lower is faster) as
@@ -65,6 +66,21 @@ func MannWhitneyP(a, b []float64) float64 {
 		}
 	}
 	return min(1, tail/total)
+}
+
+// Median returns the median of xs (the mean of the two middle values for an
+// even count), or 0 for none.
+func Median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
 }
 
 func abs(x int) int {

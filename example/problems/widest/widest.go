@@ -1,4 +1,4 @@
-// Package widest is the example paper's problem (internal/example): the
+// Package widest is the example paper's problem (example/): the
 // widest-path widths of a small directed graph, the closure of its
 // capacity matrix in the (max,min) semiring. Like a problems/<p> package
 // it holds what every backend shares: the types, a reference solver
