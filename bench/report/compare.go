@@ -3,6 +3,7 @@ package report
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,7 +27,16 @@ type CompareOptions struct {
 	// told apart by the run that would measure them. Nil: a cell's scale is
 	// taken from the Scale of the file that has it.
 	ScaleOf func(experiment string, params bench.Params) string
+	// Claims judges a measured file's claims (the verdicts live above this
+	// package, which package experiments renders with); nil: no claims.
+	Claims func(*bench.File) []ClaimClass
 }
+
+// ClaimClass is one claim's class on one file: ID names the claim across
+// files, Experiment shows it, Where and Text say it ("Kleene (000) Table
+// 3", "the GPU's speedup grows with n"), Class is its verdict and Ours the
+// file's figure, short ("—" when none).
+type ClaimClass struct{ ID, Experiment, Where, Text, Class, Ours string }
 
 // NoRecord marks a cell of a comparison that a file has no record of.
 const NoRecord = "no record"
@@ -36,7 +46,14 @@ const NoRecord = "no record"
 // transcribed table, whose records use the same experiment, impl and params
 // names as measured runs, lines up with "my run" like any other machine.
 //
-// It returns one table per experiment (in the files' order) that at least
+// With several files it leads with a summary a person reads in a minute:
+// per experiment, the ratio of the first file's time to each later file's
+// (the geometric mean over the cells both measured of the ratio of their
+// medians), its spread over the cells and their count (summary); then,
+// when CompareOptions.Claims is set and two or more files were measured,
+// the claims whose class differs between them (claimsTable).
+//
+// Then it gives one table per experiment (in the files' order) that at least
 // two of the files have (every experiment when there is one file). A row is
 // an (impl, params, phase) found in any file; there is one column per file,
 // headed by labels[i] (default: the file's Machine.Label; labels are made
@@ -45,7 +62,9 @@ const NoRecord = "no record"
 // NoRecord when the file has no such record. Then comes one ratio column
 // per later file, "first/later": the first file's time divided by the later
 // file's, so a value above 1 means the later file is faster; blank where
-// either side has no time.
+// either side has no time. Cells unavailable in every file that has them
+// (a CUDA implementation on two machines without a GPU) are not listed:
+// a note counts them, one line per experiment.
 //
 // Files at different scales (a paper's table beside a quick run) share few
 // cells or none: every row is still shown, and the notes say, for each
@@ -71,15 +90,25 @@ func Compare(files []*bench.File, labels []string, opt CompareOptions) ([]Table,
 	if err != nil {
 		return nil, err
 	}
-	var out []Table
+	var details []Table
+	var shown []string
 	for _, exp := range exps {
 		if t, ok := c.table(exp); ok {
+			details = append(details, t)
+			shown = append(shown, exp)
+		}
+	}
+	if len(details) == 0 {
+		return nil, c.noPhaseError()
+	}
+	var out []Table
+	if len(files) > 1 {
+		out = append(out, c.summary(shown))
+		if t, ok := c.claimsTable(); ok {
 			out = append(out, t)
 		}
 	}
-	if len(out) == 0 {
-		return nil, c.noPhaseError()
-	}
+	out = append(out, details...)
 	if len(alone) > 0 {
 		out[0].Notes = append(out[0].Notes, "Not compared, in one file only: "+strings.Join(alone, ", ")+".")
 	}
@@ -225,13 +254,158 @@ func (c *comparison) table(exp string) (Table, bool) {
 	if c.opt.Phase != "" {
 		t.Title = exp + " — " + c.opt.Phase + ", ms"
 	}
+	var unavailable []string // the impls of the cells not listed
+	n := 0
 	for _, k := range ks {
+		if c.unavailableEverywhere(k) {
+			unavailable = appendNew(unavailable, rep[k].r.Impl)
+			n++
+			continue
+		}
 		for _, phase := range rowPhases(c.index, k, c.opt.Phase) {
 			t.Rows = append(t.Rows, c.row(rep[k].r, k, params, phase))
 		}
 	}
-	t.Notes = c.notes(exp, ks, rep)
+	if n > 0 && len(c.files) > 1 {
+		t.Notes = append(t.Notes, fmt.Sprintf("Not listed: %d cell(s) unavailable in every file that has them (%s).",
+			n, strings.Join(unavailable, ", ")))
+	}
+	t.Notes = append(t.Notes, c.notes(exp, ks, rep)...)
 	return t, true
+}
+
+// unavailableEverywhere reports whether, with several files, every file's
+// record of key k is unavailable or missing: a row with nothing to read.
+func (c *comparison) unavailableEverywhere(k string) bool {
+	if len(c.files) < 2 {
+		return false
+	}
+	for _, m := range c.index {
+		if r := m[k]; r != nil && r.Status != bench.StatusUnavailable {
+			return false
+		}
+	}
+	return true
+}
+
+// summary is the comparison's first table: a row per experiment, and per
+// later file the cells both it and the first file measured, the geometric
+// mean of their ratios, their middle half and range (ratioSummary).
+func (c *comparison) summary(exps []string) Table {
+	phase := cmp.Or(c.opt.Phase, bench.TotalPhase)
+	t := Table{Title: "Summary — " + phase + ", per experiment", Header: []string{"experiment"}}
+	for i := 1; i < len(c.files); i++ {
+		of := ""
+		if len(c.files) > 2 {
+			of = " (" + c.names[i] + ")"
+		}
+		t.Header = append(t.Header, "cells"+of, c.names[0]+"/"+c.names[i], "middle half"+of, "range"+of)
+	}
+	for _, exp := range exps {
+		row := []string{exp}
+		for i := 1; i < len(c.files); i++ {
+			row = append(row, ratioSummary(c.cellRatios(exp, i, phase))...)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	t.Notes = []string{fmt.Sprintf("Per cell both files measured, %s's median %s time over the other file's; "+
+		"per experiment their geometric mean (above 1: the other file is faster), the middle half of the cells' ratios "+
+		"(25th to 75th percentile) and their range. Cells that did not run and pass their check in both, "+
+		"that reused another cell's work, or whose headline times were taken under different protocols, are left out.",
+		c.names[0], phase)}
+	return t
+}
+
+// cellRatios lists experiment exp's ratios of the first file's median time
+// of phase to file i's, over the cells both ran and passed their check,
+// did their own work (ReusedFrom empty) and, for total and end_to_end,
+// timed under one protocol. A paper's figure stands for its median.
+func (c *comparison) cellRatios(exp string, i int, phase string) []float64 {
+	if headlinePhase(phase) && c.old[0] != c.old[i] {
+		return nil
+	}
+	median := func(r *bench.Record) float64 {
+		if r == nil || r.Status != bench.StatusOK || r.ReusedFrom != "" || r.Phase(phase) == nil {
+			return 0
+		}
+		return cmp.Or(r.Phase(phase).MedianMS, r.Phase(phase).StatMS)
+	}
+	var ratios []float64
+	for _, k := range c.keys[exp] {
+		if a, b := median(c.index[0][k]), median(c.index[i][k]); a > 0 && b > 0 {
+			ratios = append(ratios, a/b)
+		}
+	}
+	return ratios
+}
+
+// ratioSummary is a summary's cells for a set of ratios: their count,
+// geometric mean, middle half (25th to 75th percentile, interpolated
+// between order statistics) and range; "—" for none.
+func ratioSummary(ratios []float64) []string {
+	n := len(ratios)
+	if n == 0 {
+		return []string{"0", "—", "—", "—"}
+	}
+	slices.Sort(ratios)
+	logSum := 0.0
+	for _, r := range ratios {
+		logSum += math.Log(r)
+	}
+	q := func(p float64) float64 {
+		i, f := math.Modf(p * float64(n-1))
+		if j := int(i); j+1 < n {
+			return ratios[j] + f*(ratios[j+1]-ratios[j])
+		}
+		return ratios[n-1]
+	}
+	span := func(lo, hi float64) string { return strings.TrimSuffix(FormatRatio(lo), "x") + "-" + FormatRatio(hi) }
+	return []string{strconv.Itoa(n), FormatRatio(math.Exp(logSum / float64(n))), span(q(0.25), q(0.75)), span(ratios[0], ratios[n-1])}
+}
+
+// claimsTitle is the title of the table of claims whose class differs.
+const claimsTitle = "Claims whose class differs"
+
+// claimsTable lists the claims whose class differs between the measured
+// files (not papers' tables), with a column of class and figure per file.
+// It reports false without CompareOptions.Claims or two measured files.
+func (c *comparison) claimsTable() (Table, bool) {
+	t := Table{Title: claimsTitle, Header: []string{"claim"}}
+	var judged []map[string]ClaimClass
+	var order []ClaimClass // first-seen order
+	for i, f := range c.files {
+		if c.opt.Claims == nil || f.Source != "" {
+			continue
+		}
+		m := map[string]ClaimClass{}
+		for _, cl := range c.opt.Claims(f) {
+			if c.opt.Experiment == "" || cl.Experiment == c.opt.Experiment {
+				if !slices.ContainsFunc(order, func(o ClaimClass) bool { return o.ID == cl.ID }) {
+					order = append(order, cl)
+				}
+				m[cl.ID] = cl
+			}
+		}
+		t.Header = append(t.Header, c.names[i])
+		judged = append(judged, m)
+	}
+	for _, cl := range order {
+		row, differs := []string{cl.Where + ": " + cl.Text}, false
+		for _, m := range judged {
+			got, ok := m[cl.ID]
+			differs = differs || !ok || got.Class != judged[0][cl.ID].Class
+			text := got.Class
+			if got.Ours != "" && got.Ours != "—" {
+				text += " (" + got.Ours + ")"
+			}
+			row = append(row, cmp.Or(text, "—"))
+		}
+		if differs {
+			t.Rows = append(t.Rows, row)
+		}
+	}
+	t.Notes = []string{fmt.Sprintf("%d of %d claims differ in class between the files; the others agree.", len(t.Rows), len(order))}
+	return t, len(judged) >= 2
 }
 
 // representatives gives each key a record from the first file that has

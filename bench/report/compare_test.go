@@ -1,7 +1,9 @@
 package report
 
 import (
+	"bytes"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -63,15 +65,34 @@ func row(t *testing.T, tb Table, prefix ...string) []string {
 	return nil
 }
 
+// split separates Compare's summary (and claims table, if any) from its
+// per-experiment tables.
+func split(t *testing.T, tables []Table) (summary Table, details []Table) {
+	t.Helper()
+	if len(tables) == 0 || !strings.HasPrefix(tables[0].Title, "Summary") {
+		t.Fatalf("the first table is not the summary: %d tables", len(tables))
+	}
+	if len(tables) > 1 && tables[1].Title == claimsTitle {
+		return tables[0], tables[2:]
+	}
+	return tables[0], tables[1:]
+}
+
 func TestCompareAlignsPaperAndRun(t *testing.T) {
 	tables, err := Compare([]*bench.File{paperFile(), runFile()}, nil, CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tables) != 1 {
-		t.Fatalf("got %d tables, want 1 (kleene/table2; kleene/table3 is in one file only)", len(tables))
+	sum, det := split(t, tables)
+	if len(det) != 1 {
+		t.Fatalf("got %d tables, want 1 (kleene/table2; kleene/table3 is in one file only)", len(det))
 	}
-	tb := tables[0]
+	tb := det[0]
+	// The summary: only n = 1000 enters (500's run total is 0, 4000 was
+	// skipped, cpu/fast has no paper record): 1081.6 / 120.
+	if got := strings.Join(row(t, sum, "kleene/table2"), "|"); got != "kleene/table2|1|9.01x|9.01-9.01x|9.01-9.01x" {
+		t.Errorf("summary row %q", got)
+	}
 	if !strings.HasPrefix(tb.Title, "kleene/table2") {
 		t.Errorf("first table %q, want kleene/table2 first (file order)", tb.Title)
 	}
@@ -120,7 +141,10 @@ func TestCompareAlignsPaperAndRun(t *testing.T) {
 	// The experiment only the run has is named, not tabled; the cells the
 	// paper lacks are counted.
 	notes := strings.Join(tb.Notes, "\n")
-	for _, w := range []string{"Not compared, in one file only: kleene/table3 (my-host).",
+	if w := "Not compared, in one file only: kleene/table3 (my-host)."; !strings.Contains(strings.Join(sum.Notes, "\n"), w) {
+		t.Errorf("summary notes lack %q: %q", w, sum.Notes)
+	}
+	for _, w := range []string{
 		`xeon-e5645 has no record of 1 cell(s) (marked "no record"): the paper reports no such cell.`} {
 		if !strings.Contains(notes, w) {
 			t.Errorf("notes lack %q:\n%s", w, notes)
@@ -152,7 +176,16 @@ func TestCompareRatioDirection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb := tables[0]
+	sum, det := split(t, tables)
+	// A check that failed keeps its ratio in the detail, not in the summary.
+	if got := strings.Join(row(t, sum, "e"), "|"); got != "e|1|3.00x|3.00-3.00x|3.00-3.00x|0|—|—|—" {
+		t.Errorf("summary row %q", got)
+	}
+	if got := strings.Join(sum.Header, "|"); got != "experiment|cells (fast)|slow/fast|middle half (fast)|range (fast)|"+
+		"cells (slower)|slow/slower|middle half (slower)|range (slower)" {
+		t.Errorf("summary header %q", got)
+	}
+	tb := det[0]
 	if got := strings.Join(tb.Header[3:], "|"); got != "slow|fast|slower|slow/fast|slow/slower" {
 		t.Errorf("header %q", got)
 	}
@@ -170,21 +203,24 @@ func TestCompareLabels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(tables[0].Header[4:7], "|"); got != "xeon-e5645|xeon-e5645#2|file 3" {
+	_, det := split(t, tables)
+	if got := strings.Join(det[0].Header[4:7], "|"); got != "xeon-e5645|xeon-e5645#2|file 3" {
 		t.Errorf("default labels %q", got)
 	}
 	tables, err = Compare([]*bench.File{a, c}, []string{"paper", ""}, CompareOptions{Experiment: "kleene/table2"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(tables[0].Header[4:], "|"); got != "paper|file 2|paper/file 2" {
+	_, det = split(t, tables)
+	if got := strings.Join(det[0].Header[4:], "|"); got != "paper|file 2|paper/file 2" {
 		t.Errorf("given labels %q", got)
 	}
 	tables, err = Compare([]*bench.File{a, b}, []string{"same", "same"}, CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(tables[0].Header[4:6], "|"); got != "same|same#2" {
+	_, det = split(t, tables)
+	if got := strings.Join(det[0].Header[4:6], "|"); got != "same|same#2" {
 		t.Errorf("repeated given labels %q", got)
 	}
 }
@@ -195,10 +231,15 @@ func TestComparePhaseAndSort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tables) != 1 {
-		t.Fatalf("got %d tables, want 1", len(tables))
+	sum, det := split(t, tables)
+	if len(det) != 1 {
+		t.Fatalf("got %d tables, want 1", len(det))
 	}
-	tb := tables[0]
+	// The summary reads the chosen phase: 14.2/142 and 106.78/1067.8.
+	if sum.Title != "Summary — update_w, per experiment" || strings.Join(row(t, sum, "kleene/table2"), "|") != "kleene/table2|2|0.100x|0.100-0.100x|0.100-0.100x" {
+		t.Errorf("summary %q: %q", sum.Title, sum.Rows)
+	}
+	tb := det[0]
 	if got := strings.Join(tb.Header, "|"); got != "impl|n|weights|my-host|xeon-e5645|my-host/xeon-e5645" {
 		t.Errorf("header %q (no phase column when one phase is chosen)", got)
 	}
@@ -222,8 +263,9 @@ func TestComparePhaseAndSort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(tables[0].Rows); n != 3 { // 500 and 1000 have it; 4000 is skipped and shows its status
-		t.Errorf("convert_ccs: %d rows, want 3: %q", n, tables[0].Rows)
+	_, det = split(t, tables)
+	if n := len(det[0].Rows); n != 3 { // 500 and 1000 have it; 4000 is skipped and shows its status
+		t.Errorf("convert_ccs: %d rows, want 3: %q", n, det[0].Rows)
 	}
 }
 
@@ -286,10 +328,11 @@ func TestCompareLaterRecordWins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tables) != 1 {
-		t.Fatalf("%d tables, want 1: kleene/table3 has no update_w anywhere", len(tables))
+	_, det := split(t, tables)
+	if len(det) != 1 {
+		t.Fatalf("%d tables, want 1: kleene/table3 has no update_w anywhere", len(det))
 	}
-	if r := row(t, tables[0], "cpu/paper", "500"); r[4] != "71.0" || r[5] != "2.00x" {
+	if r := row(t, det[0], "cpu/paper", "500"); r[4] != "71.0" || r[5] != "2.00x" {
 		t.Errorf("re-run cell: %q, want 71.0 and 2.00x", r)
 	}
 }
@@ -319,10 +362,11 @@ func TestComparePaperFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tables) != 1 {
-		t.Fatalf("%d tables, want 1", len(tables))
+	_, det := split(t, tables)
+	if len(det) != 1 {
+		t.Fatalf("%d tables, want 1", len(det))
 	}
-	tb := tables[0]
+	tb := det[0]
 	wantHeader := []string{"impl", "n", "weights", "xeon-e5645", "intel-xeon", "xeon-e5645/intel-xeon"}
 	if strings.Join(tb.Header, "|") != strings.Join(wantHeader, "|") {
 		t.Errorf("header %q, want %q", tb.Header, wantHeader)
@@ -369,7 +413,8 @@ func TestCompareAcrossScales(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb := tables[0]
+	_, det := split(t, tables)
+	tb := det[0]
 	for _, tc := range []struct{ prefix, want []string }{
 		{[]string{"cpu/paper", "500"}, []string{"143.9", "14.4", "10.0x"}}, // the cell both have
 		{[]string{"cpu/paper", "1000"}, []string{"1,081.6", NoRecord, ""}},
@@ -409,7 +454,8 @@ func TestCompareAcrossScales(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	notes = strings.Join(tables[0].Notes, "\n")
+	_, det = split(t, tables)
+	notes = strings.Join(det[0].Notes, "\n")
 	want = "1 of scale paper (`semibench run kleene/table2 --scale paper --impl cpu/paper` measures them); " +
 		"1 of scale large (`semibench run kleene/table2 --scale large --impl cpu/paper` measures them)."
 	if !strings.Contains(notes, want) {
@@ -420,8 +466,8 @@ func TestCompareAcrossScales(t *testing.T) {
 	if err != nil {
 		t.Fatalf("files sharing an experiment but no cell: %v", err)
 	}
-	if notes := strings.Join(tables[0].Notes, "\n"); !strings.Contains(notes, "3 at parameters no scale of this semibench runs") {
-		t.Errorf("notes:\n%s", notes)
+	if _, det := split(t, tables); !strings.Contains(strings.Join(det[0].Notes, "\n"), "3 at parameters no scale of this semibench runs") {
+		t.Errorf("notes:\n%s", det[0].Notes)
 	}
 }
 
@@ -440,7 +486,11 @@ func TestCompareMarksTheOldProtocol(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb := tables[0]
+	sum, det := split(t, tables)
+	if got := strings.Join(row(t, sum, "e"), "|"); got != "e|0|—|—|—" {
+		t.Errorf("summary row %q: totals of two protocols enter no ratio", got)
+	}
+	tb := det[0]
 	total := row(t, tb, "cuda/fast", "1", "total")
 	if total[4] != "300.0 (old protocol)" || total[5] != "" {
 		t.Errorf("total row %q: want the old run's total marked and no ratio", total)
@@ -450,5 +500,181 @@ func TestCompareMarksTheOldProtocol(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(tb.Notes, " "), "Old protocol") {
 		t.Errorf("no note on the old protocol: %q", tb.Notes)
+	}
+}
+
+// twoMachines is a comparison of two GPU machines as `semibench compare`
+// reads them: Kleene's cells on both, a Hungarian experiment whose CUDA
+// cells neither could run, and a 2-domination experiment whose cells
+// either reused another's work or failed a check.
+func twoMachines() []*bench.File {
+	n := func(v string) bench.Params { return bench.Params{{Name: "n", Value: v}} }
+	m7 := bench.Params{{Name: "m", Value: "7"}}
+	reused := func(r bench.Record) bench.Record { r.ReusedFrom = "domination/table2|cuda/v3-gpu|m=7"; return r }
+	file := func(label string, scale float64, last string) *bench.File {
+		return &bench.File{Schema: bench.SchemaVersion, Machine: bench.Machine{Label: label, CPU: "Test CPU", Cores: 16}, Records: []bench.Record{
+			rec("kleene/table3", "cuda/fast", n("1000"), bench.StatusOK, ph("update_w", 8*scale), ph("total", 10*scale)),
+			rec("kleene/table3", "cuda/fast", n("2000"), bench.StatusOK, ph("update_w", 30*scale), ph("total", 40)),
+			rec("kleene/table3", "cuda/fast", n("4000"), bench.StatusOK, ph("update_w", 250*scale), ph("total", 300*scale*scale)),
+			rec("kleene/table3", "cpu/paper", n("1000"), bench.StatusOK, ph("update_w", 450), ph("total", 500*scale)),
+			rec("hungarian/table1", "cpu/jv", n("512"), bench.StatusOK, ph("total", 3.3*scale)),
+			rec("hungarian/table1", "cuda/fast", n("512"), bench.StatusUnavailable),
+			rec("hungarian/table1", "cuda/paper", n("512"), bench.StatusUnavailable),
+			{Experiment: "hungarian/table1", Impl: "cpu/auction", Params: n("512"), Status: bench.StatusSkipped, EstimateMS: 9000 * scale},
+			reused(rec("domination/table5", "cuda/v3-gpu", m7, bench.StatusOK, ph("total", 31*scale))),
+			rec("domination/table5", "cpu/v2-par", m7, last, ph("total", 2400*scale)),
+		}}
+	}
+	return []*bench.File{file("h100", 1, bench.StatusOK), file("h200", 0.8, bench.StatusCheckFailed)}
+}
+
+// machineClaims is a claims judge for twoMachines: three claims, two of
+// which differ in class between the machines.
+func machineClaims(f *bench.File) []ClaimClass {
+	h100 := f.Machine.Label == "h100"
+	pick := func(a, b string) string {
+		if h100 {
+			return a
+		}
+		return b
+	}
+	return []ClaimClass{
+		{ID: "kleene/table4#growth", Experiment: "kleene/table4", Where: "Kleene (000) Table 4", Text: "update W grows 6.4-10x from n = 2000 to 4000",
+			Class: pick("reproduced", "not reproduced"), Ours: pick("9.34x", "13.2x")},
+		{ID: "kleene/table3#speedup", Experiment: "kleene/table3", Where: "Kleene (000) Table 3", Text: "the GPU is 29x faster",
+			Class: "exceeded", Ours: pick("50.0x", "62.5x")},
+		{ID: "hungarian/table1#fastest", Experiment: "hungarian/table1", Where: "Hungarian (001) Table 1", Text: "cuda/fast is the fastest",
+			Class: pick("not run", "indicative"), Ours: "—"},
+	}
+}
+
+// TestCompareSummaryGolden pins what `semibench compare A B` prints
+// first: the summary, the claims whose class differs, then the detail
+// with the cells unavailable on both machines collapsed.
+func TestCompareSummaryGolden(t *testing.T) {
+	tables, err := Compare(twoMachines(), nil, CompareOptions{Claims: machineClaims})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{FormatText, FormatMarkdown} {
+		var buf bytes.Buffer
+		for _, tb := range tables {
+			if err := tb.Render(&buf, format); err != nil {
+				t.Fatal(err)
+			}
+		}
+		checkGolden(t, "compare-summary."+format, buf.Bytes())
+	}
+}
+
+// TestCompareSummary checks the summary's figures: the geometric mean of
+// the cells' ratios, their middle half and range, and the cells left out.
+func TestCompareSummary(t *testing.T) {
+	tables, err := Compare(twoMachines(), nil, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, det := split(t, tables)
+	for _, tc := range []struct{ exp, want string }{
+		// Ratios 1.25 (n = 1000, both impls), 1 (n = 2000) and 1.5625
+		// (n = 4000): geometric mean (1.25^2 * 1.5625)^(1/4) = 1.25.
+		{"kleene/table3", "4|1.25x|1.19-1.33x|1.00-1.56x"},
+		{"hungarian/table1", "1|1.25x|1.25-1.25x|1.25-1.25x"}, // cpu/jv only: skipped and unavailable cells give none
+		{"domination/table5", "0|—|—|—"},                      // a reused cell and a failed check
+	} {
+		if got := strings.Join(row(t, sum, tc.exp)[1:], "|"); got != tc.want {
+			t.Errorf("%s: summary %q, want %q", tc.exp, got, tc.want)
+		}
+	}
+	if len(tables) != 1+len(det) || len(det) != 3 {
+		t.Errorf("%d tables, %d of them details: want the summary and 3 (no claims without a judge)", len(tables), len(det))
+	}
+	if got := strings.Join(ratioSummary([]float64{8, 1, 4, 2}), "|"); got != "4|2.83x|1.75-5.00x|1.00-8.00x" {
+		t.Errorf("ratioSummary of 8, 1, 4, 2: %q", got)
+	}
+}
+
+// TestCompareCollapsesUnavailable: cells unavailable in every file that
+// has them are one note, not rows; a cell one file ran stays a row.
+func TestCompareCollapsesUnavailable(t *testing.T) {
+	files := twoMachines()
+	files[1].Records[5].Status = bench.StatusOK // h200 ran cuda/fast
+	files[1].Records[5].Phases = []bench.Phase{ph("total", 0.5)}
+	files[0].Records = slices.DeleteFunc(files[0].Records, func(r bench.Record) bool { return r.Impl == "cuda/paper" })
+	tables, err := Compare(files, nil, CompareOptions{Experiment: "hungarian/table1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, det := split(t, tables)
+	tb := det[0]
+	row(t, tb, "cuda/fast", "512", "total")
+	for _, r := range tb.Rows {
+		if r[0] == "cuda/paper" {
+			t.Errorf("a cell unavailable wherever recorded is listed: %q", r)
+		}
+	}
+	if w := "Not listed: 1 cell(s) unavailable in every file that has them (cuda/paper)."; !slices.Contains(tb.Notes, w) {
+		t.Errorf("notes lack %q: %q", w, tb.Notes)
+	}
+	// One file: nothing is collapsed.
+	tables, err = Compare(files[:1], nil, CompareOptions{Experiment: "hungarian/table1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row(t, tables[0], "cuda/fast", "512")
+}
+
+// TestCompareClaims: the claims table lists the claims whose class
+// differs between measured files, never judges a paper's table, follows
+// --experiment, and is absent with one measured file.
+func TestCompareClaims(t *testing.T) {
+	judged := map[string]int{}
+	judge := func(f *bench.File) []ClaimClass {
+		judged[f.Machine.Label]++
+		return machineClaims(f)
+	}
+	files := append(twoMachines(), paperFile())
+	files[2].Records = append(files[2].Records, rec("kleene/table3", "cuda/fast", nParams("1000"), bench.StatusOK, ph("total", 100)))
+	tables, err := Compare(files, nil, CompareOptions{Claims: judge})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tables) < 2 || tables[1].Title != claimsTitle {
+		t.Fatalf("the second table is not the claims': %d tables", len(tables))
+	}
+	cl := tables[1]
+	if got := strings.Join(cl.Header, "|"); got != "claim|h100|h200" {
+		t.Errorf("claims header %q: the paper's table is not judged", got)
+	}
+	if judged["xeon-e5645"] != 0 || judged["h100"] != 1 {
+		t.Errorf("judged %v, want each measured file once and no paper", judged)
+	}
+	want := []string{
+		"Kleene (000) Table 4: update W grows 6.4-10x from n = 2000 to 4000|reproduced (9.34x)|not reproduced (13.2x)",
+		"Hungarian (001) Table 1: cuda/fast is the fastest|not run|indicative",
+	}
+	var got []string
+	for _, r := range cl.Rows {
+		got = append(got, strings.Join(r, "|"))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("claims rows\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if w := "2 of 3 claims differ in class between the files; the others agree."; !slices.Contains(cl.Notes, w) {
+		t.Errorf("claims notes %q, want %q", cl.Notes, w)
+	}
+	tables, err = Compare(files, nil, CompareOptions{Claims: judge, Experiment: "kleene/table3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cl := tables[1]; cl.Title != claimsTitle || len(cl.Rows) != 0 || !slices.Contains(cl.Notes, "0 of 1 claims differ in class between the files; the others agree.") {
+		t.Errorf("kleene/table3's claims: %q %q", cl.Rows, cl.Notes)
+	}
+	tables, err = Compare([]*bench.File{files[0], files[2]}, nil, CompareOptions{Claims: judge})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tables[1].Title == claimsTitle {
+		t.Error("a claims table with one measured file")
 	}
 }

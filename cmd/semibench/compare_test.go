@@ -49,6 +49,18 @@ func TestCompareQuickRunWithPaper(t *testing.T) {
 			t.Errorf("compare output lacks %q:\n%s", w, out)
 		}
 	}
+	if !strings.HasPrefix(out, "Summary — total, per experiment") || strings.Contains(out, "Claims whose class differs") {
+		t.Errorf("compare of a paper's table and a run: want the summary first and no claims (one measured file):\n%.400s", out)
+	}
+	// Two measured runs: the claims judged on each, and the count of
+	// those whose class differs.
+	run2 := filepath.Join(dir, "run2.json")
+	if code, _, stderr := capture(t, "run", "kleene/table2", "--impl", "cpu/fast", "--reps", "1", "--warmup", "0", "--out", run2); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	if code, out, stderr := capture(t, "compare", run, run2); code != 0 || !strings.Contains(out, "claims differ in class between the files") {
+		t.Errorf("compare of two runs: exit %d, %s, no claims:\n%.600s", code, stderr, out)
+	}
 	lap := filepath.Join("testdata", "runs", "paper-hungarian-table1.jsonl")
 	if code, _, stderr := capture(t, "compare", lap, run); code != 1 || !strings.Contains(stderr, "no experiment appears in more than one file") {
 		t.Errorf("files sharing no experiment: exit %d, %q", code, stderr)

@@ -41,7 +41,7 @@ func init() {
 	})
 	register(&command{
 		name:    "compare",
-		summary: "machines side by side: align result files on experiment, implementation and parameters, with ratios",
+		summary: "machines side by side: a summary (the ratio per experiment, the claims whose class differs), then the result files aligned on experiment, implementation and parameters, with ratios",
 		usage:   "compare FILE FILE... [--experiment NAME] [--phase NAME] [--format text|markdown|csv]",
 		run:     compareCmd,
 	})
@@ -224,11 +224,26 @@ func compareCmd(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	tables, err := report.Compare(files, nil, report.CompareOptions{Experiment: *exp, Phase: *phase, ScaleOf: caseScale})
+	tables, err := report.Compare(files, nil, report.CompareOptions{Experiment: *exp, Phase: *phase, ScaleOf: caseScale, Claims: claimClasses})
 	if err != nil {
 		return err
 	}
 	return printTables(tables, *format)
+}
+
+// claimClasses judges a file's claims for compare's table of the claims
+// whose class differs between the files.
+func claimClasses(f *bench.File) []report.ClaimClass {
+	var out []report.ClaimClass
+	for _, c := range experiments.JudgeFile(f) {
+		ours := []rune(c.Ours)
+		if len(ours) > 60 { // enough to see why classes differ, short enough for a terminal
+			ours = append(ours[:57], []rune("...")...)
+		}
+		out = append(out, report.ClaimClass{ID: c.ID, Experiment: c.Experiment, Where: c.Paper + " " + c.Where,
+			Text: c.Short(), Class: string(c.Verdict), Ours: string(ours)})
+	}
+	return out
 }
 
 // caseScale names the smallest scale whose cases of the experiment have
