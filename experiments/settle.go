@@ -123,20 +123,23 @@ func SettleClaim(id string, recs []bench.Record, refs []CellRef, noise float64, 
 		spans = append(spans, span{at: i})
 		sp := &spans[len(spans)-1]
 		lo, hi := stats.CellBounds(s, noise, SettleAlpha/float64(max(1, len(refs))), max(looks, len(s)))
-		c := bench.Median(s)
+		c := geomean(s) // the location CellBounds bounds
 		sp.lo, sp.hi = lo/c, hi/c
 	}
 	if len(spans) == 0 {
 		return Settle{Claim: nominal, Settled: true}
 	}
-	at := func(corner []bool) Claim {
+	// at is the claim with each cell's times moved the fraction t of the
+	// way (in log time) from its samples to the end of its interval the
+	// corner names.
+	at := func(corner []bool, t float64) Claim {
 		moved := slices.Clone(recs)
 		for j, high := range corner {
 			f := spans[j].lo
 			if high {
 				f = spans[j].hi
 			}
-			moved[spans[j].at] = scaledRecord(recs[spans[j].at], f)
+			moved[spans[j].at] = scaledRecord(recs[spans[j].at], math.Pow(f, t))
 		}
 		c, _ := claimOf(e, id, moved)
 		return c
@@ -147,16 +150,24 @@ func SettleClaim(id string, recs []bench.Record, refs []CellRef, noise float64, 
 	for j := range probe {
 		probe[j] = j%2 == 0
 	}
-	if c := at(probe); c.Verdict == nominal.Verdict && c.Ours == nominal.Ours && c.Reason == nominal.Reason {
+	if c := at(probe, 1); c.Verdict == nominal.Verdict && c.Ours == nominal.Ours && c.Reason == nominal.Reason {
 		return Settle{Claim: nominal, Settled: true}
 	}
-	var got []Verdict
-	for _, corner := range corners(len(spans)) {
-		if v := at(corner).Verdict; !slices.Contains(got, v) {
-			got = append(got, v)
+	// The corners first, then the way to each: a rule may give one
+	// verdict at both ends and another between (a figure below a band at
+	// one corner and above it at another).
+	got := []Verdict{nominal.Verdict}
+	for _, t := range []float64{1, 0.5, 0.25, 0.75} {
+		for _, corner := range corners(len(spans)) {
+			if v := at(corner, t).Verdict; !slices.Contains(got, v) {
+				got = append(got, v)
+			}
+		}
+		if len(got) > 1 {
+			break
 		}
 	}
-	if len(got) == 1 && got[0] == nominal.Verdict {
+	if len(got) == 1 {
 		return Settle{Claim: nominal, Settled: true}
 	}
 	var names []string
@@ -182,6 +193,15 @@ func recordsOf(recs []bench.Record, e *Experiment, refs []CellRef) []bench.Recor
 		}
 	}
 	return out
+}
+
+// geomean is the geometric mean of positive samples.
+func geomean(s []float64) float64 {
+	sum := 0.0
+	for _, v := range s {
+		sum += math.Log(v)
+	}
+	return math.Exp(sum / float64(len(s)))
 }
 
 // corners lists which of k cells sit at the high end of their interval:
@@ -276,3 +296,4 @@ func claimHost(id string) *Experiment {
 	}
 	return hosts.by[id]
 }
+
