@@ -247,6 +247,13 @@ type Protocol struct {
 	Warmup    int
 	Reps      int
 	Statistic string // StatMedian or StatMid3
+	// Enough, when set, is asked after each timed repetition but the last
+	// whether the samples so far suffice (the phases as Measure would
+	// return them); true stops the repetitions there. nil: always Reps.
+	Enough func(phases []Phase) bool
+	// WarmupMS, when set, receives the total time of each warm-up run, so
+	// that what a warm-up changes can be measured later.
+	WarmupMS *[]float64
 }
 
 // DefaultProtocol is one warm-up and five repetitions, summarised by median.
@@ -256,14 +263,12 @@ var DefaultProtocol = Protocol{Warmup: 1, Reps: 5, Statistic: StatMedian}
 // timed samples: the breakdown of total in the order of the first timed
 // repetition, then other, the phases outside total (end_to_end scope), and
 // last total and end_to_end. It stops early when ctx is cancelled or fn
-// fails.
+// fails, and after fewer than Reps repetitions when p.Enough says so.
 func Measure(ctx context.Context, p Protocol, fn func(ctx context.Context, rec *Recorder) error) ([]Phase, error) {
 	if p.Reps < 1 {
 		return nil, fmt.Errorf("repetitions must be at least 1, got %d", p.Reps)
 	}
-	var order []string
-	scopes := map[string]string{}
-	samples := map[string][]float64{}
+	acc := phaseSet{scopes: map[string]string{}, samples: map[string][]float64{}, statistic: p.Statistic}
 	for i := 0; i < p.Warmup+p.Reps; i++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -278,24 +283,52 @@ func Measure(ctx context.Context, p Protocol, fn func(ctx context.Context, rec *
 			return nil, err
 		}
 		if i < p.Warmup {
+			if p.WarmupMS != nil {
+				*p.WarmupMS = append(*p.WarmupMS, s.total())
+			}
 			continue
 		}
-		for j, name := range s.names {
-			if _, seen := samples[name]; !seen {
-				order = append(order, name)
-				scopes[name] = s.scopes[j]
-			}
-			samples[name] = append(samples[name], s.ms[j])
+		acc.add(s)
+		if p.Enough != nil && i < p.Warmup+p.Reps-1 && p.Enough(acc.phases()) {
+			break
 		}
 	}
-	// A phase that some repetitions skipped gets 0 there, so every phase has
-	// one sample per repetition and the breakdown adds up sample by sample.
-	for name, s := range samples {
-		for len(s) < p.Reps {
-			s = append(s, 0)
+	return acc.phases(), nil
+}
+
+// phaseSet gathers the timed repetitions' samples by phase.
+type phaseSet struct {
+	order     []string
+	scopes    map[string]string
+	samples   map[string][]float64
+	reps      int
+	statistic string
+}
+
+// add takes one repetition's phases. A phase that earlier repetitions
+// skipped gets 0 there, so every phase has one sample per repetition and
+// the breakdown adds up sample by sample.
+func (a *phaseSet) add(s sample) {
+	for j, name := range s.names {
+		if _, seen := a.samples[name]; !seen {
+			a.order = append(a.order, name)
+			a.scopes[name] = s.scopes[j]
+			a.samples[name] = make([]float64, a.reps)
 		}
-		samples[name] = s
+		a.samples[name] = append(a.samples[name], s.ms[j])
 	}
+	a.reps++
+	for name, v := range a.samples {
+		for len(v) < a.reps {
+			v = append(v, 0)
+		}
+		a.samples[name] = v
+	}
+}
+
+// phases returns the phases in Measure's order, each with a copy of its
+// samples and their statistics.
+func (a *phaseSet) phases() []Phase {
 	rank := func(name string) int {
 		switch {
 		case name == TotalPhase:
@@ -304,18 +337,29 @@ func Measure(ctx context.Context, p Protocol, fn func(ctx context.Context, rec *
 			return 5
 		case name == OtherPhase:
 			return 2
-		case scopes[name] == ScopeEndToEnd, scopes[name] == ScopeSummary:
+		case a.scopes[name] == ScopeEndToEnd, a.scopes[name] == ScopeSummary:
 			return 3
 		}
 		return 1
 	}
-	slices.SortStableFunc(order, func(a, b string) int { return rank(a) - rank(b) })
+	order := slices.Clone(a.order)
+	slices.SortStableFunc(order, func(x, y string) int { return rank(x) - rank(y) })
 	phases := make([]Phase, len(order))
 	for i, name := range order {
-		s := samples[name]
-		phases[i] = Phase{Name: name, Scope: scopes[name], SamplesMS: s, MedianMS: Median(s), StatMS: Summarize(p.Statistic, s)}
+		s := slices.Clone(a.samples[name])
+		phases[i] = Phase{Name: name, Scope: a.scopes[name], SamplesMS: s, MedianMS: Median(s), StatMS: Summarize(a.statistic, s)}
 	}
-	return phases, nil
+	return phases
+}
+
+// total is a sample's total phase in ms (0 when it has none).
+func (s sample) total() float64 {
+	for j, n := range s.names {
+		if n == TotalPhase {
+			return s.ms[j]
+		}
+	}
+	return 0
 }
 
 func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }

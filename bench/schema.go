@@ -200,9 +200,20 @@ type Record struct {
 	Phases     []Phase            `json:"phases,omitempty"`
 	Check      *Check             `json:"check,omitempty"`
 	Metrics    map[string]float64 `json:"metrics,omitempty"`
-	// EstimateMS is the estimated time of a skipped cell.
-	EstimateMS float64   `json:"estimate_ms,omitempty"`
-	Finished   time.Time `json:"finished,omitzero"`
+	// EstimateMS is the time the planner estimated for the cell before it
+	// ran (warm-up and timed runs together), or, for a skipped cell, the
+	// estimate it was skipped for.
+	EstimateMS float64 `json:"estimate_ms,omitempty"`
+	// Basis says what EstimateMS rests on: the experiment's prior, or this
+	// machine's measurements ("fit to 3 cells of cpu/jv up to n=4096").
+	Basis string `json:"basis,omitempty"`
+	// Stop says why the timed repetitions stopped where they did: the
+	// claims the cell feeds were settled, the --reps maximum, one long run.
+	Stop string `json:"stop,omitempty"`
+	// WarmupMS are the totals of the warm-up runs, which no statistic
+	// reads: kept to measure what a warm-up changes.
+	WarmupMS []float64 `json:"warmup_ms,omitempty"`
+	Finished time.Time `json:"finished,omitzero"`
 	// Note carries remarks such as garbled source numbers in paper files.
 	Note string `json:"note,omitempty"`
 	// ReusedFrom names, by its Key (experiment|impl|params), the cell of

@@ -56,6 +56,13 @@ func (v Verdict) Decided() bool { return v != NotRun && v != NotTestable }
 // claim was not run naming what it would need, and the command that
 // re-runs the cells it reads.
 func Judge(recs []bench.Record, scale Scale, schema int) []Claim {
+	return JudgeNoise(recs, scale, schema, DefaultNoise)
+}
+
+// JudgeNoise is Judge with the machine's noise the file measured (NoiseOf):
+// a claim whose paper-size cells all ran but whose verdict the settle rule
+// does not find settled at that noise is inconclusive.
+func JudgeNoise(recs []bench.Record, scale Scale, schema int, noise float64) []Claim {
 	needs := map[string]Need{}
 	for _, n := range Needs(All(), scale, Options{}) {
 		needs[n.Claim] = n
@@ -67,6 +74,12 @@ func Judge(recs []bench.Record, scale Scale, schema int) []Claim {
 		var np *Need
 		if ok {
 			np = &n
+		}
+		if np != nil && out[i].Verdict.Scored() && out[i].Class == "" && len(n.Paper) > 0 && allRan(n.Paper, idx) {
+			if st := SettleClaim(out[i].ID, recs, n.Paper, noise, MaxLooks); !st.Settled && st.Claim.Verdict == out[i].Verdict {
+				out[i].Reason = joinReason(st.Why+"; the samples give "+string(out[i].Verdict), out[i].Reason)
+				out[i].Verdict = Inconclusive
+			}
 		}
 		out[i] = classify(out[i], np, idx, scale, schema)
 	}

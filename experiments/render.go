@@ -358,7 +358,8 @@ func JudgeFile(f *bench.File) []Claim {
 	if err != nil {
 		sc = Paper
 	}
-	return Judge(f.Records, sc, f.TimingProtocol())
+	noise, _ := NoiseOf(f.Notes)
+	return JudgeNoise(f.Records, sc, f.TimingProtocol(), noise)
 }
 
 // RollUp counts the claims per paper by verdict, a row per paper.

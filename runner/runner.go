@@ -126,8 +126,16 @@ type run struct {
 	limit time.Duration // Budget - Reserve; 0 without a budget
 	plan  *plan
 	meter *meter
-	done  int // cells recorded
-	total int // cells in the run
+	// recs are the records this run wrote, for the settle rule.
+	recs []bench.Record
+	// noise is the machine's noise the settle rule uses (log-sd):
+	// DefaultNoise until the run's A/A pairs measure it.
+	noise    float64
+	aa       aaState
+	readers  map[*cell][]*claimPlan // the claims that read each cell
+	settling bool                   // adaptive samples: a budgeted run
+	done     int                    // cells recorded
+	total    int                    // cells in the run
 
 	inst     *experiments.Instance
 	instCase *experiments.Case
@@ -161,7 +169,8 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 		defer func() { slog.Info(cfg.Options.Shared.Summary()); cfg.Options.Shared.Release() }()
 	}
 	start := time.Now()
-	r := &run{cfg: cfg, out: out, est: newEstimator(), runs: float64(cfg.Warmup + cfg.Reps), start: start}
+	r := &run{cfg: cfg, out: out, est: newEstimator(), runs: float64(cfg.Warmup + cfg.Reps), start: start,
+		noise: experiments.DefaultNoise, settling: cfg.Budget > 0}
 	r.ctx = ctx
 	if cfg.Budget > 0 {
 		r.limit = max(time.Millisecond, cfg.Budget-max(0, cfg.Reserve))
@@ -185,10 +194,25 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 	if err := r.recordUnavailable(); err != nil {
 		return err
 	}
+	r.indexReaders()
+	if r.settling {
+		r.chooseAA()
+		if err := r.runAA(); err != nil {
+			return r.stop(err)
+		}
+	}
 	for _, lv := range []int{levelLeast, levelPaper} {
 		if err := r.runClaims(lv); err != nil {
 			return r.stop(err)
 		}
+		if lv == levelLeast && r.settling {
+			if err := r.runAA(); err != nil { // the pairs again, minutes apart
+				return r.stop(err)
+			}
+		}
+	}
+	if err := r.refine(); err != nil {
+		return r.stop(err)
 	}
 	if err := r.runRest(); err != nil {
 		return r.stop(err)
@@ -265,8 +289,7 @@ func (r *run) runClaims(lv int) error {
 		if bestCost > r.left() {
 			continue // waits for the rest of the tables, where its cells may still fit one by one
 		}
-		cells := slices.Clone(best.at(lv))
-		slices.SortStableFunc(cells, func(a, b *cell) int { return caseOrder(a) - caseOrder(b) })
+		cells := r.claimOrder(best.at(lv))
 		for _, c := range cells {
 			if c.done {
 				continue
@@ -275,7 +298,32 @@ func (r *run) runClaims(lv int) error {
 				return err
 			}
 		}
+		if err := r.settleClaim(best, best.at(lv)); err != nil {
+			return err
+		}
 	}
+}
+
+// claimOrder orders a claim's cells so that a case's cells run one after
+// another on one Setup, the cheapest case first, and within a case the
+// cheapest cell first: the costliest cell comes last, when the claim can
+// be judged, so that it stops sampling as soon as the claim is settled.
+func (r *run) claimOrder(cells []*cell) []*cell {
+	out := slices.Clone(cells)
+	caseCost := map[int]float64{}
+	for _, c := range out {
+		caseCost[c.caseIdx] += r.estimate(c)
+	}
+	slices.SortStableFunc(out, func(a, b *cell) int {
+		if a.caseIdx != b.caseIdx {
+			if d := cmpFloat(caseCost[a.caseIdx], caseCost[b.caseIdx]); d != 0 {
+				return d
+			}
+			return caseOrder(a) - caseOrder(b)
+		}
+		return cmpFloat(r.estimate(a), r.estimate(b))
+	})
+	return out
 }
 
 // at is the cells the claim runs in a phase: in the first, its Least
@@ -448,6 +496,9 @@ func (r *run) runCell(c *cell, pending []*cell) error {
 		return errSpent
 	}
 	est := r.estimate(c)
+	if pending == nil {
+		pending = r.remaining(c)
+	}
 	r.meter.cell(r.done, r.total, c, r.eta(est, pending), r.decided())
 	rec, err := r.measure(c, est)
 	if err != nil {
@@ -458,18 +509,46 @@ func (r *run) runCell(c *cell, pending []*cell) error {
 	return r.finish(c, rec)
 }
 
+// remaining is every cell of the plan not yet recorded but c: with c's
+// own estimate, the run's ETA.
+func (r *run) remaining(c *cell) []*cell {
+	var out []*cell
+	for _, x := range r.plan.cells {
+		if x != c && !x.done && x.unavailable == nil {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 // DefaultLongRun is Config.LongRun's default: a minute a run.
 const DefaultLongRun = time.Minute
 
 // protocol is the cell's timing protocol: the run's, or one run without
-// warm-up for a cell whose one run is estimated beyond LongRun.
+// warm-up for a cell whose one run is estimated beyond LongRun; in a
+// budgeted run a CPU cell whose one run is estimated at NoWarmup or more
+// has no warm-up (see NoWarmup).
 func (r *run) protocol(c *cell) bench.Protocol {
 	p := bench.Protocol{Warmup: r.cfg.Warmup, Reps: r.cfg.Reps, Statistic: statistic(c.exp)}
 	if r.long(c) {
 		p.Warmup, p.Reps = 0, 1
 	}
+	if r.cfg.Budget > 0 && !strings.HasPrefix(c.impl, "cuda/") && r.est.estimate(c.exp, c.impl, c.cs.Work) >= float64(NoWarmup)/1e6 {
+		p.Warmup = 0
+	}
 	return p
 }
+
+// NoWarmup is the estimated run beyond which a budgeted run measures a CPU
+// cell without warm-up. In the committed runs of the 2-core Xeon and the
+// H100's host, a CPU cell of a second or more took, in its first timed run
+// (the one right after the warm-up), the median of its later runs within
+// 1% (0.991-0.996 at the median, 0.88-1.23 at the 10th and 90th
+// percentiles, 188 cells): nothing a warm-up measurably changes, at the
+// cost of a whole run. GPU cells keep theirs (module loading, the first
+// launch of each kernel), and short cells too (they cost little). Each
+// record keeps its warm-ups' times (WarmupMS) to measure it again.
+const NoWarmup = time.Second
 
 // long reports whether one run of c is estimated beyond LongRun.
 func (r *run) long(c *cell) bool {
@@ -480,8 +559,14 @@ func (r *run) long(c *cell) bool {
 // together, saturated.
 func (r *run) estimate(c *cell) float64 {
 	runs := r.runs
-	if r.long(c) {
+	switch {
+	case r.long(c):
 		runs = 1
+	case r.settling && len(r.readers[c]) > 0:
+		// A cell that claims read may stop after its first sample: the
+		// plan counts that one, and a cell takes more only while the
+		// budget pays for them.
+		runs = float64(r.protocol(c).Warmup) + 1
 	}
 	return saturate(r.est.estimate(c.exp, c.impl, c.cs.Work) * runs)
 }
@@ -538,6 +623,8 @@ func gibText(b uint64) string { return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30
 // budget).
 func (r *run) measure(c *cell, est float64) (bench.Record, error) {
 	rec := r.record(c)
+	_, rec.Basis = r.est.explain(c.exp, c.impl, c.cs.Work)
+	rec.EstimateMS = est
 	skip := func(why string) (bench.Record, error) {
 		rec.Status, rec.EstimateMS, rec.Error = bench.StatusSkipped, est, why
 		return rec, nil
@@ -562,31 +649,27 @@ func (r *run) measure(c *cell, est float64) (bench.Record, error) {
 		return skip(fmt.Sprintf("stopped at the end of the %s budget %s", r.cfg.Budget, what))
 	}
 	wall := &bench.CellWall{}
-	if r.instCase != c.cs {
-		r.release()
-		t0 := time.Now()
-		inst, err := c.cs.Setup(r.ctx)
-		wall.SetupMS = msSince(t0)
-		if err != nil {
-			if r.ctx.Err() != nil {
-				return stopped("while setting the case up")
-			}
-			// The input itself failed: every implementation of the case fails with it.
-			slog.Error("case setup failed", "experiment", c.exp.Name, "params", c.cs.Params.String(), "err", err)
-			rec.Status, rec.Error = bench.StatusFailed, "setup: "+err.Error()
-			return rec, nil
+	inst, err := r.instance(c, wall)
+	if err != nil {
+		if r.ctx.Err() != nil {
+			return stopped("while setting the case up")
 		}
-		r.inst, r.instCase = inst, c.cs
+		// The input itself failed: every implementation of the case fails with it.
+		slog.Error("case setup failed", "experiment", c.exp.Name, "params", c.cs.Params.String(), "err", err)
+		rec.Status, rec.Error = bench.StatusFailed, "setup: "+err.Error()
+		return rec, nil
 	}
-	inst := r.inst
 	rec.Input, rec.Metrics = inst.Input, inst.Metrics
 	var last any
 	began := time.Now()
 	proto := r.protocol(c)
+	proto.WarmupMS = &rec.WarmupMS
 	if proto.Reps < r.cfg.Reps {
 		rec.Note = fmt.Sprintf("one run without warm-up: one run was estimated at %s, beyond the %s long-run threshold",
 			duration(r.est.estimate(c.exp, c.impl, c.cs.Work)).Round(time.Second), r.cfg.LongRun)
+		rec.Stop = "one long run"
 	}
+	r.settleHook(c, &proto, &rec, inst, nil)
 	var watch *bench.GPUWatch // nil-safe: Wrap returns its function, Finish nil
 	if strings.HasPrefix(c.impl, "cuda/") && r.cfg.GPUState != nil {
 		watch = bench.NewGPUWatch(r.cfg.GPUState, max(1, r.cfg.Options.GPUs), proto)
@@ -620,7 +703,7 @@ func (r *run) measure(c *cell, est float64) (bench.Record, error) {
 			inst.Finish(c.impl, &rec) // work read from Options.Shared: ReusedFrom, and the samples it reports
 		}
 		if p := rec.Phase(bench.TotalPhase); p != nil && rec.ReusedFrom == "" { // a cell that read shared work says nothing of its cost
-			r.est.observe(c.exp, c.impl, c.cs.Work, p.MedianMS)
+			r.est.observe(c.exp, c.impl, c.cs.Work, p.MedianMS, c.cs.Params.String())
 		}
 		// A cell that reports samples another cell measured (ReusedFrom)
 		// timed no more than its own measurement.
@@ -628,6 +711,110 @@ func (r *run) measure(c *cell, est float64) (bench.Record, error) {
 	}
 	wall.PeakRSS = sysmem.PeakRSS()
 	rec.Wall = wall
+	if rec.Stop == "" && rec.Status == bench.StatusOK {
+		rec.Stop = r.fullStop(len(experiments.SamplesOf(&rec, bench.TotalPhase)))
+	}
+	return rec, nil
+}
+
+// fullStop says why a cell took all its samples.
+func (r *run) fullStop(n int) string {
+	if r.settling {
+		return fmt.Sprintf("%d sample(s), the --reps maximum: its claims were not settled before", n)
+	}
+	return fmt.Sprintf("%d sample(s): the fixed repetitions of a run without a budget", n)
+}
+
+// instance is c's case set up, the one in hand when it is c's; the setup
+// time goes to wall.
+func (r *run) instance(c *cell, wall *bench.CellWall) (*experiments.Instance, error) {
+	if r.instCase == c.cs {
+		return r.inst, nil
+	}
+	r.release()
+	t0 := time.Now()
+	inst, err := c.cs.Setup(r.ctx)
+	wall.SetupMS = msSince(t0)
+	if err != nil {
+		return nil, err
+	}
+	r.inst, r.instCase = inst, c.cs
+	return inst, nil
+}
+
+// measureMore times extra more runs of c, without a new estimate or
+// budget decision: a top-up (prev holds the earlier samples, which come
+// first in the record returned) or an A/A repeat (prev is empty: the
+// record holds the new samples alone, and is not written). Its status
+// is not ok when the runs failed, or were stopped.
+func (r *run) measureMore(c *cell, prev bench.Record, extra int) (bench.Record, error) {
+	rec := prev
+	if len(prev.Phases) == 0 {
+		rec = r.record(c)
+	}
+	wall := &bench.CellWall{}
+	inst, err := r.instance(c, wall)
+	if err != nil {
+		if ierr := r.interrupted(); ierr != nil {
+			return rec, ierr
+		}
+		rec.Status = bench.StatusFailed
+		return rec, nil
+	}
+	proto := r.protocol(c)
+	proto.Reps = extra
+	if len(prev.Phases) > 0 && !strings.HasPrefix(c.impl, "cuda/") {
+		proto.Warmup = 0 // its case's data may be cold, but a CPU cell's code is not
+	}
+	rec.WarmupMS = slices.Clone(rec.WarmupMS)
+	proto.WarmupMS = &rec.WarmupMS
+	rec.Stop = ""
+	var prevp *bench.Record
+	if len(prev.Phases) > 0 {
+		prevp = &prev
+	}
+	r.settleHook(c, &proto, &rec, inst, prevp)
+	var last any
+	began := time.Now()
+	phases, err := bench.Measure(r.ctx, proto, func(ctx context.Context, rc *bench.Recorder) error {
+		o, err := inst.Run(ctx, c.impl, rc)
+		last = o
+		return err
+	})
+	wall.MeasureMS = msSince(began)
+	if err != nil {
+		if ierr := r.interrupted(); ierr != nil {
+			return rec, ierr
+		}
+		rec.Status = bench.StatusFailed
+		return rec, nil
+	}
+	t0 := time.Now()
+	chk := inst.Check(c.impl, last)
+	wall.CheckMS = msSince(t0)
+	if !chk.OK {
+		rec.Status = bench.StatusCheckFailed
+		rec.Check = &chk
+		return rec, nil
+	}
+	if prevp != nil {
+		phases = mergePhases(prev.Phases, phases, rec.Statistic)
+		if prev.Wall != nil { // the record's wall covers both measurements
+			wall.SetupMS += prev.Wall.SetupMS
+			wall.MeasureMS += prev.Wall.MeasureMS
+			wall.CheckMS += prev.Wall.CheckMS
+		}
+	}
+	rec.Phases, rec.Status = phases, bench.StatusOK
+	wall.TimedMS = min(timedMS(&rec), wall.MeasureMS)
+	wall.PeakRSS = sysmem.PeakRSS()
+	rec.Wall = wall
+	if rec.Stop == "" {
+		rec.Stop = r.fullStop(len(experiments.SamplesOf(&rec, bench.TotalPhase)))
+	}
+	if prevp != nil {
+		rec.Stop += fmt.Sprintf(" (topped up from %d)", len(experiments.SamplesOf(prevp, bench.TotalPhase)))
+	}
 	return rec, nil
 }
 
@@ -711,11 +898,13 @@ func (r *run) finish(c *cell, rec bench.Record) error {
 		slog.Debug("cell not ok", "experiment", rec.Experiment, "impl", rec.Impl, "params", rec.Params.String(), "status", rec.Status, "err", rec.Error)
 	}
 	recs := []bench.Record{rec}
+	r.recs = append(r.recs, rec)
 	for _, a := range c.aliases {
 		cp := rec
 		cp.Experiment, cp.Statistic = a.exp.Name, statistic(a.exp)
 		cp.ReusedFrom, cp.Wall = c.key, nil
 		recs = append(recs, cp)
+		r.recs = append(r.recs, cp)
 	}
 	r.done += len(recs)
 	r.meter.finished(c, rec, r.done, r.total, r.decided())
@@ -727,36 +916,4 @@ func statistic(e *experiments.Experiment) string {
 		return bench.StatMedian
 	}
 	return e.Statistic
-}
-
-// estimator predicts a cell's milliseconds per run from the experiment's
-// prior and, once an implementation has finished a cell, from its measured
-// rate on the largest case seen so far.
-type estimator struct {
-	rate map[string]float64 // ms per work unit, by experiment|impl and by impl
-	work map[string]float64
-}
-
-func newEstimator() *estimator {
-	return &estimator{rate: map[string]float64{}, work: map[string]float64{}}
-}
-
-func (e *estimator) estimate(exp *experiments.Experiment, impl string, work float64) float64 {
-	for _, key := range []string{exp.Name + "|" + impl, exp.Paper + "|" + impl} {
-		if r, ok := e.rate[key]; ok {
-			return saturate(r * work)
-		}
-	}
-	return saturate(exp.NsPerWork[impl] * work / 1e6)
-}
-
-func (e *estimator) observe(exp *experiments.Experiment, impl string, work, ms float64) {
-	if work <= 0 {
-		return
-	}
-	for _, key := range []string{exp.Name + "|" + impl, exp.Paper + "|" + impl} {
-		if work >= e.work[key] {
-			e.work[key], e.rate[key] = work, ms/work
-		}
-	}
 }

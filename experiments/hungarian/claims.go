@@ -164,7 +164,7 @@ func hungarianCPUStepsClaim(run []bench.Record) experiments.Claim {
 	c := experiments.Claim{ID: exp + "#cpu-dominant-steps", Where: "section 5",
 		Text: "In the CPU version step 1 dominates the time at range 0.1n, steps 1 and 6 at range n, step 6 at range 10n: ours is cpu/paper's steps at the largest n that ran per range. Reproduced when step 1 is the longest at 0.1n, steps 1 and 6 the two longest at n, step 6 the longest at 10n."}
 	want := map[string][]string{"0.1n": {"step1"}, "n": {"step1", "step6"}, "10n": {"step6"}}
-	var parts, bad []string
+	var parts, bad, noisy []string
 	for _, r := range lapcost.PaperRanges {
 		n := hungarianLargestBoth(own, exp, r, "cpu/paper")
 		if n == 0 {
@@ -183,8 +183,22 @@ func hungarianCPUStepsClaim(run []bench.Record) experiments.Claim {
 				val[s] = 0
 			}
 		}
-		top := hungarianTopSteps(val)[:len(want[r])]
-		parts = append(parts, fmt.Sprintf("range %s, n = %d: %s", r, n, strings.Join(top, ", ")))
+		ranked := hungarianTopSteps(val)
+		k := len(want[r])
+		top := slices.Clone(ranked[:k])
+		part := fmt.Sprintf("range %s, n = %d: %s", r, n, strings.Join(top, ", "))
+		// The ranking holds only where the last step in it is told apart
+		// from the next by their samples (Mann-Whitney U over 6 or more,
+		// a 25% margin between medians below that).
+		if len(ranked) > k {
+			a, b := experiments.SamplesOf(rec, ranked[k-1]), experiments.SamplesOf(rec, ranked[k])
+			if sign, _ := bench.CompareSamples(a, b); len(a) > 0 && len(b) > 0 && sign == 0 {
+				part += fmt.Sprintf(" (%s and %s within the noise: %s and %s ms)", ranked[k-1], ranked[k],
+					report.FormatMS(bench.Median(a)), report.FormatMS(bench.Median(b)))
+				noisy = append(noisy, r)
+			}
+		}
+		parts = append(parts, part)
 		slices.Sort(top)
 		if !slices.Equal(top, want[r]) {
 			bad = append(bad, r)
@@ -198,6 +212,10 @@ func hungarianCPUStepsClaim(run []bench.Record) experiments.Claim {
 		c.Ours += "; not the paper's at range " + strings.Join(bad, ", ")
 	}
 	c.Verdict = experiments.Holds(len(bad) == 0)
+	// A miss only where the ranking is within the noise decides nothing.
+	if len(bad) > 0 && !slices.ContainsFunc(bad, func(r string) bool { return !slices.Contains(noisy, r) }) {
+		c.Verdict = experiments.Inconclusive
+	}
 	return c
 }
 

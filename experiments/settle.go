@@ -1,0 +1,299 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/internal/stats"
+)
+
+// The settle rule: a claim's verdict stands only when it survives this
+// machine's noise. Each cell the claim reads has a confidence interval for
+// its typical time (stats.CellBounds: from its samples, with the machine's
+// noise as the floor of their spread, valid under repeated looks); the
+// claim's rule is run again with each cell's times moved to the ends of its
+// interval (the corners), and the claim is settled when every corner gives
+// the verdict the samples give. The runner asks after every sample whether
+// the claims a cell feeds are settled and stops sampling when they are;
+// Judge calls a claim at the paper's sizes that is not settled on its
+// records inconclusive.
+
+// DefaultNoise is the machine's relative noise (the standard deviation of
+// log time between runs of one cell) assumed for a file that records no
+// A/A measurement of its own: the 90th percentile of the spread between a
+// cell's first timed sample and its later ones in the committed runs of
+// the 2-core Xeon and the H100 host (CPU cells 10-20%, that is a log-sd
+// of about 0.08), rounded up.
+const DefaultNoise = 0.1
+
+// SettleAlpha is the settle rule's error rate: the chance that some cell
+// of a claim lies outside its interval at some look.
+const SettleAlpha = 0.05
+
+// MaxLooks is the most samples a cell's interval allows for when no
+// --reps is known (a file's reader): the default repetitions.
+const MaxLooks = 6
+
+// noisePrefix starts the note a run writes with its measured noise.
+const noisePrefix = "noise: log-sd "
+
+// NoiseNote is the note that records a run's measured noise: sigma (the
+// standard deviation of log time) from pairs A/A pairs, and what they
+// were.
+func NoiseNote(sigma float64, pairs int, detail string) string {
+	s := fmt.Sprintf("%s%.4f from %d A/A pair(s)", noisePrefix, sigma, pairs)
+	if detail != "" {
+		s += ": " + detail
+	}
+	return s
+}
+
+// NoiseOf is the noise a file's notes record (the last such note), and
+// whether one does; DefaultNoise when none.
+func NoiseOf(notes []string) (float64, bool) {
+	for i := len(notes) - 1; i >= 0; i-- {
+		var sigma float64
+		var pairs int
+		if !strings.HasPrefix(notes[i], noisePrefix) {
+			continue
+		}
+		if _, err := fmt.Sscanf(notes[i][len(noisePrefix):], "%g from %d", &sigma, &pairs); err == nil && sigma > 0 && !math.IsInf(sigma, 0) {
+			return sigma, true
+		}
+	}
+	return DefaultNoise, false
+}
+
+// NoiseText says the noise a verdict used, for the report.
+func NoiseText(sigma float64, measured bool) string {
+	basis := "assumed: this file measured none"
+	if measured {
+		basis = "measured by this run's A/A pairs"
+	}
+	return fmt.Sprintf("%.1f%% (%s)", 100*(math.Exp(sigma)-1), basis)
+}
+
+// Settle is the outcome of the settle rule on one claim.
+type Settle struct {
+	Claim   Claim // the claim as the samples give it
+	Settled bool  // every corner gives Claim.Verdict
+	// Why says what unsettles it: the verdicts at the corners, or that a
+	// cell has no samples yet.
+	Why string
+}
+
+// SettleClaim runs the settle rule on claim id over recs: refs are the
+// cells the claim reads, noise the machine's noise and looks the most
+// samples a cell may take (the error is split over them).
+func SettleClaim(id string, recs []bench.Record, refs []CellRef, noise float64, looks int) Settle {
+	e := claimHost(id)
+	if e == nil {
+		return Settle{Why: "no experiment computes " + id}
+	}
+	recs = recordsOf(recs, e, refs)
+	nominal, ok := claimOf(e, id, recs)
+	if !ok || nominal.Verdict == NotRun {
+		return Settle{Claim: nominal, Why: "not run yet"}
+	}
+	idx := bench.IndexRecords(recs)
+	type span struct {
+		at     int // index in recs
+		lo, hi float64
+	}
+	var spans []span
+	seen := map[int]bool{}
+	for _, ref := range refs {
+		r := lookup(ref, idx)
+		if r == nil || r.Status != bench.StatusOK {
+			continue
+		}
+		i := recordIndex(recs, r)
+		if i < 0 || seen[i] {
+			continue
+		}
+		seen[i] = true
+		s := timedSamples(r)
+		if len(s) == 0 {
+			continue
+		}
+		spans = append(spans, span{at: i})
+		sp := &spans[len(spans)-1]
+		lo, hi := stats.CellBounds(s, noise, SettleAlpha/float64(max(1, len(refs))), max(looks, len(s)))
+		c := geomean(s) // the location CellBounds bounds
+		sp.lo, sp.hi = lo/c, hi/c
+	}
+	if len(spans) == 0 {
+		return Settle{Claim: nominal, Settled: true}
+	}
+	// at is the claim with each cell's times moved the fraction t of the
+	// way (in log time) from its samples to the end of its interval the
+	// corner names.
+	at := func(corner []bool, t float64) Claim {
+		moved := slices.Clone(recs)
+		for j, high := range corner {
+			f := spans[j].lo
+			if high {
+				f = spans[j].hi
+			}
+			moved[spans[j].at] = scaledRecord(recs[spans[j].at], math.Pow(f, t))
+		}
+		c, _ := claimOf(e, id, moved)
+		return c
+	}
+	// A rule whose figure does not move when every cell's times do reads
+	// no time (an exact answer, an accuracy): nothing to settle.
+	probe := make([]bool, len(spans))
+	for j := range probe {
+		probe[j] = j%2 == 0
+	}
+	if c := at(probe, 1); c.Verdict == nominal.Verdict && c.Ours == nominal.Ours && c.Reason == nominal.Reason {
+		return Settle{Claim: nominal, Settled: true}
+	}
+	// The corners first, then the way to each: a rule may give one
+	// verdict at both ends and another between (a figure below a band at
+	// one corner and above it at another).
+	got := []Verdict{nominal.Verdict}
+	for _, t := range []float64{1, 0.5, 0.25, 0.75} {
+		for _, corner := range corners(len(spans)) {
+			if v := at(corner, t).Verdict; !slices.Contains(got, v) {
+				got = append(got, v)
+			}
+		}
+		if len(got) > 1 {
+			break
+		}
+	}
+	if len(got) == 1 {
+		return Settle{Claim: nominal, Settled: true}
+	}
+	var names []string
+	for _, v := range got {
+		names = append(names, string(v))
+	}
+	return Settle{Claim: nominal, Why: fmt.Sprintf("within this machine's noise: across the %d cells' confidence intervals the rule gives %s",
+		len(spans), strings.Join(names, " or "))}
+}
+
+// recordsOf keeps the records of the experiments a claim's rule can read:
+// its own experiment's, those its cells name, and the experiments that
+// measure them; the rule then runs on far fewer records at each corner.
+func recordsOf(recs []bench.Record, e *Experiment, refs []CellRef) []bench.Record {
+	keep := map[string]bool{e.Name: true, e.MeasuredBy: true}
+	for _, ref := range refs {
+		keep[ref.Experiment], keep[measuredBy(ref.Experiment)] = true, true
+	}
+	var out []bench.Record
+	for _, r := range recs {
+		if keep[r.Experiment] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// geomean is the geometric mean of positive samples.
+func geomean(s []float64) float64 {
+	sum := 0.0
+	for _, v := range s {
+		sum += math.Log(v)
+	}
+	return math.Exp(sum / float64(len(s)))
+}
+
+// corners lists which of k cells sit at the high end of their interval:
+// every combination for k <= 4, else all low, all high and each cell
+// alone against the others (2k+2: the extremes of any ratio of products).
+func corners(k int) [][]bool {
+	var out [][]bool
+	if k <= 4 {
+		for m := 0; m < 1<<k; m++ {
+			c := make([]bool, k)
+			for j := range c {
+				c[j] = m>>j&1 == 1
+			}
+			out = append(out, c)
+		}
+		return out
+	}
+	out = append(out, make([]bool, k), slices.Repeat([]bool{true}, k))
+	for j := 0; j < k; j++ {
+		hi, lo := make([]bool, k), slices.Repeat([]bool{true}, k)
+		hi[j], lo[j] = true, false
+		out = append(out, hi, lo)
+	}
+	return out
+}
+
+// timedSamples are the samples of a record's headline: total, or
+// end_to_end where it has no total.
+func timedSamples(r *bench.Record) []float64 {
+	if s := SamplesOf(r, bench.TotalPhase); len(s) > 0 {
+		return s
+	}
+	return SamplesOf(r, bench.EndToEndPhase)
+}
+
+// scaledRecord is r with every phase's times multiplied by f.
+func scaledRecord(r bench.Record, f float64) bench.Record {
+	out := r
+	out.Phases = make([]bench.Phase, len(r.Phases))
+	for i, p := range r.Phases {
+		q := p
+		q.SamplesMS = make([]float64, len(p.SamplesMS))
+		for j, v := range p.SamplesMS {
+			q.SamplesMS[j] = v * f
+		}
+		q.MedianMS, q.StatMS = p.MedianMS*f, p.StatMS*f
+		out.Phases[i] = q
+	}
+	return out
+}
+
+// recordIndex is the index of r (a pointer into recs' index) in recs.
+func recordIndex(recs []bench.Record, r *bench.Record) int {
+	for i := len(recs) - 1; i >= 0; i-- {
+		if &recs[i] == r {
+			return i
+		}
+	}
+	return -1
+}
+
+// claimOf is claim id as experiment e's rules give it on recs.
+func claimOf(e *Experiment, id string, recs []bench.Record) (Claim, bool) {
+	for _, c := range e.Claims(recs) {
+		if c.ID == id {
+			return c, true
+		}
+	}
+	return Claim{}, false
+}
+
+var hosts struct {
+	sync.Mutex
+	n  int // registry size the map was built for
+	by map[string]*Experiment
+}
+
+// claimHost is the experiment whose Claims compute claim id.
+func claimHost(id string) *Experiment {
+	hosts.Lock()
+	defer hosts.Unlock()
+	if hosts.by == nil || hosts.n != len(registry) {
+		hosts.by, hosts.n = map[string]*Experiment{}, len(registry)
+		for _, e := range All() {
+			if e.Claims == nil {
+				continue
+			}
+			for _, c := range e.Claims(nil) {
+				hosts.by[c.ID] = e
+			}
+		}
+	}
+	return hosts.by[id]
+}
+

@@ -1,0 +1,401 @@
+package runner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/internal/stats"
+)
+
+// Samples as the verdict needs them. In a budgeted run a cell that claims
+// read takes samples one at a time, and stops as soon as every claim it
+// feeds is settled (experiments.SettleClaim: the verdict the same at
+// every corner of the cells' confidence intervals, at this machine's
+// noise), or at --reps. A cell whose claims still wait for other cells
+// keeps sampling while it is cheap beside them, and otherwise stops after
+// one sample; once the claim's last cell is in, a claim left unsettled
+// tops its cells up, the one with the fewest samples first. When every
+// claim has had its turn, what is left of the budget brings the claims'
+// cells up to --reps (refine), before the rest of the tables. A run
+// without a budget keeps the fixed repetitions.
+
+// indexReaders records which claims read each cell.
+func (r *run) indexReaders() {
+	r.readers = map[*cell][]*claimPlan{}
+	for _, cp := range r.plan.claims {
+		for _, lv := range cp.levels {
+			for _, c := range lv {
+				if !slices.Contains(r.readers[c], cp) {
+					r.readers[c] = append(r.readers[c], cp)
+				}
+			}
+		}
+	}
+}
+
+// settleHook makes a cell's repetitions stop when its claims are settled.
+// prev is the cell's earlier record when the run tops it up, else nil.
+func (r *run) settleHook(c *cell, p *bench.Protocol, rec *bench.Record, inst *experiments.Instance, prev *bench.Record) {
+	if !r.settling || len(r.readers[c]) == 0 || p.Reps <= 1 || inst.Finish != nil {
+		return // a cell reading shared work gets its samples only after its runs
+	}
+	per := r.est.estimate(c.exp, c.impl, c.cs.Work)
+	p.Enough = func(phases []bench.Phase) bool {
+		if per > r.left() {
+			rec.Stop = fmt.Sprintf("stopped after %d sample(s): the budget left pays for no more", len(phases[0].SamplesMS))
+			return true
+		}
+		partial := *rec
+		partial.Status, partial.Input, partial.Metrics = bench.StatusOK, inst.Input, inst.Metrics
+		partial.Phases = phases
+		if prev != nil {
+			partial.Phases = mergePhases(prev.Phases, phases, partial.Statistic)
+		}
+		stop, why := r.settled(c, partial)
+		if stop {
+			rec.Stop = why
+		}
+		return stop
+	}
+}
+
+// settled reports whether c, with the record partial, may stop sampling,
+// and why.
+func (r *run) settled(c *cell, partial bench.Record) (bool, string) {
+	recs := slices.Clone(r.recs)
+	recs = append(recs, partial)
+	for _, a := range c.aliases {
+		cp := partial
+		cp.Experiment = a.exp.Name
+		recs = append(recs, cp)
+	}
+	n := len(experiments.SamplesOf(&partial, bench.TotalPhase))
+	var ids, waiting []string
+	for _, cp := range r.readers[c] {
+		cells := cp.levelOf(c)
+		var others []*cell
+		for _, x := range cells {
+			if x != c && !x.measured {
+				others = append(others, x)
+			}
+		}
+		if len(others) > 0 {
+			if r.cheapBeside(c, n, others) {
+				return false, ""
+			}
+			waiting = append(waiting, cp.id)
+			continue
+		}
+		if st := experiments.SettleClaim(cp.id, recs, refsOf(cells), r.noise, r.cfg.Reps); !st.Settled {
+			return false, ""
+		}
+		ids = append(ids, cp.id)
+	}
+	var why []string
+	if len(ids) > 0 {
+		why = append(why, fmt.Sprintf("settled after %d sample(s): %s", n, experiments.FirstOf(ids, 3)))
+	}
+	if len(waiting) > 0 {
+		why = append(why, fmt.Sprintf("stopped after %d sample(s) to wait for the other cells of %s", n, experiments.FirstOf(waiting, 3)))
+	}
+	return true, strings.Join(why, "; ")
+}
+
+// cheapBeside reports whether c's samples still to take (after n) cost
+// at most a quarter of the estimate of the claim's other cells still to
+// run: then c takes its --reps while the claim waits for them.
+func (r *run) cheapBeside(c *cell, n int, others []*cell) bool {
+	per := r.est.estimate(c.exp, c.impl, c.cs.Work)
+	rest := 0.0
+	for _, x := range others {
+		rest += r.estimate(x)
+	}
+	return per*float64(r.cfg.Reps-n) <= rest/4
+}
+
+// levelOf is the level of the claim's cells that holds c (its paper
+// level first).
+func (cp *claimPlan) levelOf(c *cell) []*cell {
+	for _, lv := range []int{levelPaper, levelLeast} {
+		if slices.Contains(cp.levels[lv], c) {
+			return cp.levels[lv]
+		}
+	}
+	return nil
+}
+
+// refsOf names cells as the claims' rules look them up.
+func refsOf(cells []*cell) []experiments.CellRef {
+	var out []experiments.CellRef
+	for _, c := range cells {
+		out = append(out, experiments.CellRef{Experiment: c.exp.Name, Impl: c.impl, Params: c.cs.Params})
+		for _, a := range c.aliases {
+			out = append(out, experiments.CellRef{Experiment: a.exp.Name, Impl: a.impl, Params: a.cs.Params})
+		}
+	}
+	return out
+}
+
+// settleClaim tops up the cells of a claim level whose verdict their
+// samples leave unsettled, the cell with the fewest samples first (the
+// cheaper on a tie), until it settles, every cell has --reps, or the
+// budget cannot pay for the next.
+func (r *run) settleClaim(cp *claimPlan, cells []*cell) error {
+	if !r.settling || !allMeasured(cells) {
+		return nil
+	}
+	tried := map[*cell]bool{}
+	for {
+		if st := experiments.SettleClaim(cp.id, r.recs, refsOf(cells), r.noise, r.cfg.Reps); st.Settled || st.Claim.Verdict == experiments.NotRun {
+			return nil
+		}
+		var next *cell
+		nextN := 0
+		for _, c := range cells {
+			n := r.samples(c)
+			if tried[c] || n == 0 || n >= r.cfg.Reps {
+				continue
+			}
+			if next == nil || n < nextN || n == nextN && r.estimate(c) < r.estimate(next) {
+				next, nextN = c, n
+			}
+		}
+		if next == nil {
+			return nil
+		}
+		tried[next] = true
+		if err := r.topUp(next, r.cfg.Reps-nextN, true); err != nil {
+			return err
+		}
+	}
+}
+
+// refine brings every claim's cells up to --reps with what is left of the
+// budget, the paper's sizes first, the cheapest first: so that benchstat
+// and the tables read full samples.
+func (r *run) refine() error {
+	if !r.settling {
+		return nil
+	}
+	for _, lv := range []int{levelPaper, levelLeast} {
+		var cells []*cell
+		for _, cp := range r.plan.claims {
+			for _, c := range cp.levels[lv] {
+				if !slices.Contains(cells, c) && c.measured && r.samples(c) > 0 && r.samples(c) < r.cfg.Reps {
+					cells = append(cells, c)
+				}
+			}
+		}
+		slices.SortStableFunc(cells, func(a, b *cell) int { return cmpFloat(r.estimate(a), r.estimate(b)) })
+		for _, c := range cells {
+			if err := r.interrupted(); err != nil {
+				return err
+			}
+			if r.spent() {
+				return nil
+			}
+			if err := r.topUp(c, r.cfg.Reps-r.samples(c), false); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// last is the record this run wrote last for c, or nil.
+func (r *run) last(c *cell) *bench.Record {
+	for i := len(r.recs) - 1; i >= 0; i-- {
+		if r.recs[i].Key() == c.key {
+			return &r.recs[i]
+		}
+	}
+	return nil
+}
+
+// samples is the number of timed samples c's last record holds (0 when
+// it has none, or did not pass its check).
+func (r *run) samples(c *cell) int {
+	rec := r.last(c)
+	if rec == nil || rec.Status != bench.StatusOK || rec.ReusedFrom != "" {
+		return 0
+	}
+	return len(experiments.SamplesOf(rec, bench.TotalPhase))
+}
+
+// topUp measures extra more samples of c and appends its record again
+// with every sample, the earlier ones first (a later record of a cell
+// replaces the earlier for every reader). settle stops it early once
+// c's claims are settled. A top-up the budget cannot pay for is left.
+func (r *run) topUp(c *cell, extra int, settle bool) error {
+	prev := r.last(c)
+	if prev == nil || extra <= 0 {
+		return nil
+	}
+	per := r.est.estimate(c.exp, c.impl, c.cs.Work)
+	if per*float64(extra) > r.left() {
+		return nil
+	}
+	r.meter.cell(r.done, r.total, c, r.eta(per*float64(extra), r.remaining(c)), r.decided())
+	saved := r.settling
+	r.settling = settle
+	rec, err := r.measureMore(c, *prev, extra)
+	r.settling = saved
+	if err != nil || rec.Status != bench.StatusOK {
+		return err // a top-up that failed or was stopped leaves the earlier record standing
+	}
+	rec.Finished = time.Now().UTC()
+	r.recs = append(r.recs, rec)
+	recs := []bench.Record{rec}
+	for _, a := range c.aliases {
+		cp := rec
+		cp.Experiment, cp.Statistic = a.exp.Name, statistic(a.exp)
+		cp.ReusedFrom, cp.Wall = c.key, nil
+		recs = append(recs, cp)
+		r.recs = append(r.recs, cp)
+	}
+	return r.out.AppendAll(recs)
+}
+
+// mergePhases joins a record's earlier phases with new samples of the same
+// phases, the earlier samples first; a phase one side lacks gets 0 there.
+func mergePhases(old, add []bench.Phase, statistic string) []bench.Phase {
+	nOld, nAdd := phaseLen(old), phaseLen(add)
+	var out []bench.Phase
+	names := map[string]bool{}
+	for _, p := range old {
+		names[p.Name] = true
+		q := p
+		q.SamplesMS = slices.Clone(p.SamplesMS)
+		if a := findPhase(add, p.Name); a != nil {
+			q.SamplesMS = append(q.SamplesMS, a.SamplesMS...)
+		} else {
+			q.SamplesMS = append(q.SamplesMS, make([]float64, nAdd)...)
+		}
+		out = append(out, q)
+	}
+	for _, p := range add {
+		if !names[p.Name] {
+			q := p
+			q.SamplesMS = append(make([]float64, nOld), p.SamplesMS...)
+			out = append(out, q)
+		}
+	}
+	for i := range out {
+		out[i].MedianMS = bench.Median(out[i].SamplesMS)
+		out[i].StatMS = bench.Summarize(statistic, out[i].SamplesMS)
+	}
+	return out
+}
+
+func phaseLen(ps []bench.Phase) int {
+	for _, p := range ps {
+		return len(p.SamplesMS)
+	}
+	return 0
+}
+
+func findPhase(ps []bench.Phase, name string) *bench.Phase {
+	for i := range ps {
+		if ps[i].Name == name {
+			return &ps[i]
+		}
+	}
+	return nil
+}
+
+// aaState is the run's A/A measurement: a few cheap cells of the claims,
+// measured again apart in time, whose spread is the machine's noise.
+type aaState struct {
+	cells []*cell
+	pairs [][2][]float64
+	names []string
+}
+
+// aaPerBackend is how many cells per backend (CPU, GPU) the A/A pairs use.
+const aaPerBackend = 2
+
+// chooseAA picks the A/A cells: per backend the cheapest claim cells of
+// distinct experiments estimated at 1 ms to 200 ms a run.
+func (r *run) chooseAA() {
+	byBackend := map[bool][]*cell{}
+	for c := range r.readers {
+		if c.unavailable != nil || c.done {
+			continue
+		}
+		if ms := r.est.estimate(c.exp, c.impl, c.cs.Work); ms >= 1 && ms <= 200 {
+			gpu := strings.HasPrefix(c.impl, "cuda/")
+			byBackend[gpu] = append(byBackend[gpu], c)
+		}
+	}
+	for _, gpu := range []bool{false, true} {
+		cs := byBackend[gpu]
+		slices.SortStableFunc(cs, func(a, b *cell) int {
+			if d := cmpFloat(r.estimate(a), r.estimate(b)); d != 0 {
+				return d
+			}
+			return a.order - b.order
+		})
+		var exps []string
+		for _, c := range cs {
+			if len(exps) == aaPerBackend || slices.Contains(exps, c.exp.Name) {
+				continue
+			}
+			exps = append(exps, c.exp.Name)
+			r.aa.cells = append(r.aa.cells, c)
+		}
+	}
+}
+
+// runAA measures the A/A cells (their records are the run's like any
+// other's) when they have none yet, then each again: a pair per cell. The
+// noise becomes what the pairs measured so far say, written as a note of
+// the result file.
+func (r *run) runAA() error {
+	for _, c := range r.aa.cells {
+		if !c.done {
+			if err := r.runCell(c, nil); err != nil {
+				return err
+			}
+		}
+	}
+	for _, c := range r.aa.cells {
+		first := r.last(c)
+		if first == nil || first.Status != bench.StatusOK {
+			continue
+		}
+		again, err := r.measureMore(c, bench.Record{}, r.cfg.Reps)
+		if err != nil {
+			return err
+		}
+		if again.Status != bench.StatusOK {
+			continue
+		}
+		r.aa.pairs = append(r.aa.pairs, [2][]float64{experiments.SamplesOf(first, bench.TotalPhase), experiments.SamplesOf(&again, bench.TotalPhase)})
+		if !slices.Contains(r.aa.names, c.impl+" "+c.cs.Params.String()) {
+			r.aa.names = append(r.aa.names, c.impl+" "+c.cs.Params.String())
+		}
+	}
+	if len(r.aa.pairs) == 0 {
+		return nil
+	}
+	sigma, n := stats.NoiseFromPairs(r.aa.pairs)
+	if sigma > 0 {
+		r.noise = sigma
+		r.out.AddNotes(experiments.NoiseNote(sigma, n, strings.Join(r.aa.names, "; ")))
+	}
+	return nil
+}
