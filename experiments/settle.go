@@ -99,7 +99,7 @@ func SettleClaim(id string, recs []bench.Record, refs []CellRef, noise float64, 
 	if !ok || nominal.Verdict == NotRun {
 		return Settle{Claim: nominal, Why: "not run yet"}
 	}
-	idx := bench.IndexRecords(recs)
+	idx := IndexRecords(recs)
 	type span struct {
 		at     int // index in recs
 		lo, hi float64

@@ -12,6 +12,7 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
 	"github.com/semibench/semibench/generators/lapcost"
+	"github.com/semibench/semibench/internal/stats"
 	"github.com/semibench/semibench/problems/lap"
 	"github.com/semibench/semibench/results"
 )
@@ -192,7 +193,7 @@ func hungarianCPUStepsClaim(run []bench.Record) experiments.Claim {
 		// a 25% margin between medians below that).
 		if len(ranked) > k {
 			a, b := experiments.SamplesOf(rec, ranked[k-1]), experiments.SamplesOf(rec, ranked[k])
-			if sign, _ := bench.CompareSamples(a, b); len(a) > 0 && len(b) > 0 && sign == 0 {
+			if sign, _ := stats.CompareSamples(a, b); len(a) > 0 && len(b) > 0 && sign == 0 {
 				part += fmt.Sprintf(" (%s and %s within the noise: %s and %s ms)", ranked[k-1], ranked[k],
 					report.FormatMS(bench.Median(a)), report.FormatMS(bench.Median(b)))
 				noisy = append(noisy, r)
