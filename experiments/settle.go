@@ -296,4 +296,3 @@ func claimHost(id string) *Experiment {
 	}
 	return hosts.by[id]
 }
-
