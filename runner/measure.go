@@ -1,0 +1,264 @@
+package runner
+
+// Measuring one cell: its memory check, its case set up once for the
+// cells of the case, the timing protocol, the check of its output, and
+// top-ups of its samples.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/internal/sysmem"
+)
+
+// memoryCheck returns why the cell's case would not fit in memory, or "".
+func (r *run) memoryCheck(c *cell) string {
+	host, device := c.cs.HostBytes, c.cs.DeviceBytes
+	if c.cs.Memory != nil {
+		host, device = c.cs.Memory(c.impl)
+	}
+	if host > 0 {
+		if r.instCase != c.cs {
+			r.release() // the instance in hand goes before the next is judged
+		}
+		if r.cfg.Options.Shared != nil {
+			r.cfg.Options.Shared.MakeRoom(host) // shared pieces give way first
+		}
+		if free := sysmem.Free(); free > 0 && host > free {
+			l := sysmem.HostLimit()
+			return fmt.Sprintf("needs %s of host memory, %s available (limit %s, from %s)", gibText(host), gibText(free), gibText(l.Bytes), l.Source)
+		}
+	}
+	if strings.HasPrefix(c.impl, "cuda/") && device > 0 && r.cfg.DeviceMemory > 0 && device > r.cfg.DeviceMemory {
+		return fmt.Sprintf("needs %s of GPU memory, the GPU has %s", gibText(device), gibText(r.cfg.DeviceMemory))
+	}
+	return ""
+}
+
+func gibText(b uint64) string { return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30)) }
+
+// measure runs one cell, or decides it is skipped, and returns its record.
+// The error is for the whole run: its context cancelled (not by the
+// budget).
+func (r *run) measure(c *cell, est float64) (bench.Record, error) {
+	rec := r.record(c)
+	_, rec.Basis = r.est.explain(c.exp, c.impl, c.cs.Work)
+	rec.EstimateMS = est
+	skip := func(why string) (bench.Record, error) {
+		rec.Status, rec.EstimateMS, rec.Error = bench.StatusSkipped, est, why
+		return rec, nil
+	}
+	// Memory first: a cell that cannot fit says so whatever the time left.
+	if why := r.memoryCheck(c); why != "" {
+		return skip(why)
+	}
+	if left := r.left(); est > left || left == 0 {
+		if left == 0 {
+			return skip(fmt.Sprintf("estimated %s; the %s budget is spent", duration(est).Round(time.Millisecond), r.cfg.Budget))
+		}
+		return skip(fmt.Sprintf("estimated %s exceeds the %s left of the %s budget",
+			duration(est).Round(time.Millisecond), duration(left).Round(time.Millisecond), r.cfg.Budget))
+	}
+	// stopped tells an interruption (an error for the run) from the
+	// budget's end (the cell is recorded skipped).
+	stopped := func(what string) (bench.Record, error) {
+		if err := r.interrupted(); err != nil {
+			return rec, err
+		}
+		return skip(fmt.Sprintf("stopped at the end of the %s budget %s", r.cfg.Budget, what))
+	}
+	wall := &bench.CellWall{}
+	inst, err := r.instance(c, wall)
+	if err != nil {
+		if r.ctx.Err() != nil {
+			return stopped("while setting the case up")
+		}
+		// The input itself failed: every implementation of the case fails with it.
+		slog.Error("case setup failed", "experiment", c.exp.Name, "params", c.cs.Params.String(), "err", err)
+		rec.Status, rec.Error = bench.StatusFailed, "setup: "+err.Error()
+		return rec, nil
+	}
+	rec.Input, rec.Metrics = inst.Input, inst.Metrics
+	var last any
+	began := time.Now()
+	proto := r.protocol(c)
+	proto.WarmupMS = &rec.WarmupMS
+	if proto.Reps < r.cfg.Reps {
+		rec.Note = fmt.Sprintf("one run without warm-up: one run was estimated at %s, beyond the %s long-run threshold",
+			duration(r.est.estimate(c.exp, c.impl, c.cs.Work)).Round(time.Second), r.cfg.LongRun)
+		rec.Stop = "one long run"
+	}
+	r.settleHook(c, &proto, &rec, inst, nil)
+	var watch *bench.GPUWatch // nil-safe: Wrap returns its function, Finish nil
+	if strings.HasPrefix(c.impl, "cuda/") && r.cfg.GPUState != nil {
+		watch = bench.NewGPUWatch(r.cfg.GPUState, max(1, r.cfg.Options.GPUs), proto)
+	}
+	phases, err := bench.Measure(r.ctx, proto, watch.Wrap(
+		func(ctx context.Context, rec *bench.Recorder) error {
+			o, err := inst.Run(ctx, c.impl, rec)
+			last = o
+			return err
+		}))
+	wall.MeasureMS = msSince(began)
+	rec.GPU = watch.Finish()
+	switch {
+	case errors.Is(err, experiments.ErrUnavailable):
+		rec.Status, rec.Error = bench.StatusUnavailable, err.Error()
+	case err != nil && r.ctx.Err() != nil:
+		return stopped(fmt.Sprintf("after %s of it", time.Since(began).Round(time.Millisecond)))
+	case err != nil:
+		rec.Status, rec.Error = bench.StatusFailed, err.Error()
+	default:
+		rec.Phases = phases
+		t0 := time.Now()
+		chk := inst.Check(c.impl, last)
+		wall.CheckMS = msSince(t0)
+		rec.Check = &chk
+		rec.Status = bench.StatusOK
+		if !chk.OK {
+			rec.Status = bench.StatusCheckFailed
+		}
+		if inst.Finish != nil {
+			inst.Finish(c.impl, &rec) // work read from Options.Shared: ReusedFrom, and the samples it reports
+		}
+		if p := rec.Phase(bench.TotalPhase); p != nil && rec.ReusedFrom == "" { // a cell that read shared work says nothing of its cost
+			r.est.observe(c.exp, c.impl, c.cs.Work, p.MedianMS, c.cs.Params.String())
+		}
+		// A cell that reports samples another cell measured (ReusedFrom)
+		// timed no more than its own measurement.
+		wall.TimedMS = min(timedMS(&rec), wall.MeasureMS)
+	}
+	wall.PeakRSS = sysmem.PeakRSS()
+	rec.Wall = wall
+	if rec.Stop == "" && rec.Status == bench.StatusOK {
+		rec.Stop = r.fullStop(len(experiments.SamplesOf(&rec, bench.TotalPhase)))
+	}
+	return rec, nil
+}
+
+// fullStop says why a cell took all its samples.
+func (r *run) fullStop(n int) string {
+	if r.settling {
+		return fmt.Sprintf("%d sample(s), the --reps maximum: its claims were not settled before", n)
+	}
+	return fmt.Sprintf("%d sample(s): the fixed repetitions of a run without a budget", n)
+}
+
+// instance is c's case set up, the one in hand when it is c's; the setup
+// time goes to wall.
+func (r *run) instance(c *cell, wall *bench.CellWall) (*experiments.Instance, error) {
+	if r.instCase == c.cs {
+		return r.inst, nil
+	}
+	r.release()
+	t0 := time.Now()
+	inst, err := c.cs.Setup(r.ctx)
+	wall.SetupMS = msSince(t0)
+	if err != nil {
+		return nil, err
+	}
+	r.inst, r.instCase = inst, c.cs
+	return inst, nil
+}
+
+// measureMore times extra more runs of c, without a new estimate or
+// budget decision: a top-up (prev holds the earlier samples, which come
+// first in the record returned) or an A/A repeat (prev is empty: the
+// record holds the new samples alone, and is not written). Its status
+// is not ok when the runs failed, or were stopped.
+func (r *run) measureMore(c *cell, prev bench.Record, extra int) (bench.Record, error) {
+	rec := prev
+	if len(prev.Phases) == 0 {
+		rec = r.record(c)
+	}
+	wall := &bench.CellWall{}
+	inst, err := r.instance(c, wall)
+	if err != nil {
+		if ierr := r.interrupted(); ierr != nil {
+			return rec, ierr
+		}
+		rec.Status = bench.StatusFailed
+		return rec, nil
+	}
+	proto := r.protocol(c)
+	proto.Reps = extra
+	if len(prev.Phases) > 0 && !strings.HasPrefix(c.impl, "cuda/") {
+		proto.Warmup = 0 // its case's data may be cold, but a CPU cell's code is not
+	}
+	rec.WarmupMS = slices.Clone(rec.WarmupMS)
+	proto.WarmupMS = &rec.WarmupMS
+	rec.Stop = ""
+	var prevp *bench.Record
+	if len(prev.Phases) > 0 {
+		prevp = &prev
+	}
+	r.settleHook(c, &proto, &rec, inst, prevp)
+	var last any
+	began := time.Now()
+	phases, err := bench.Measure(r.ctx, proto, func(ctx context.Context, rc *bench.Recorder) error {
+		o, err := inst.Run(ctx, c.impl, rc)
+		last = o
+		return err
+	})
+	wall.MeasureMS = msSince(began)
+	if err != nil {
+		if ierr := r.interrupted(); ierr != nil {
+			return rec, ierr
+		}
+		rec.Status = bench.StatusFailed
+		return rec, nil
+	}
+	t0 := time.Now()
+	chk := inst.Check(c.impl, last)
+	wall.CheckMS = msSince(t0)
+	if !chk.OK {
+		rec.Status = bench.StatusCheckFailed
+		rec.Check = &chk
+		return rec, nil
+	}
+	if prevp != nil {
+		phases = mergePhases(prev.Phases, phases, rec.Statistic)
+		if prev.Wall != nil { // the record's wall covers both measurements
+			wall.SetupMS += prev.Wall.SetupMS
+			wall.MeasureMS += prev.Wall.MeasureMS
+			wall.CheckMS += prev.Wall.CheckMS
+		}
+	}
+	rec.Phases, rec.Status = phases, bench.StatusOK
+	wall.TimedMS = min(timedMS(&rec), wall.MeasureMS)
+	wall.PeakRSS = sysmem.PeakRSS()
+	rec.Wall = wall
+	if rec.Stop == "" {
+		rec.Stop = r.fullStop(len(experiments.SamplesOf(&rec, bench.TotalPhase)))
+	}
+	if prevp != nil {
+		rec.Stop += fmt.Sprintf(" (topped up from %d)", len(experiments.SamplesOf(prevp, bench.TotalPhase)))
+	}
+	return rec, nil
+}
+
+// timedMS is the sum of a record's timed samples: end_to_end's, or
+// total's where there is none.
+func timedMS(rec *bench.Record) float64 {
+	p := rec.Phase(bench.EndToEndPhase)
+	if p == nil {
+		p = rec.Phase(bench.TotalPhase)
+	}
+	if p == nil {
+		return 0
+	}
+	sum := 0.0
+	for _, v := range p.SamplesMS {
+		sum += v
+	}
+	return sum
+}
+
+func msSince(t time.Time) float64 { return float64(time.Since(t)) / 1e6 }
