@@ -90,7 +90,27 @@ type Settle struct {
 // cells the claim reads, noise the machine's noise and looks the most
 // samples a cell may take (the error is split over them).
 func SettleClaim(id string, recs []bench.Record, refs []CellRef, noise float64, looks int) Settle {
-	e := claimHost(id)
+	return SettleClaimOf(claimHost(id), id, recs, refs, noise, looks)
+}
+
+// ClaimHosts maps the claims of exps to the experiment whose Claims
+// compute each (for SettleClaimOf, over experiments not registered).
+func ClaimHosts(exps []*Experiment) map[string]*Experiment {
+	by := map[string]*Experiment{}
+	for _, e := range exps {
+		if e.Claims == nil {
+			continue
+		}
+		for _, c := range e.Claims(nil) {
+			by[c.ID] = e
+		}
+	}
+	return by
+}
+
+// SettleClaimOf is SettleClaim with the experiment e that computes the
+// claim.
+func SettleClaimOf(e *Experiment, id string, recs []bench.Record, refs []CellRef, noise float64, looks int) Settle {
 	if e == nil {
 		return Settle{Why: "no experiment computes " + id}
 	}
@@ -284,15 +304,7 @@ func claimHost(id string) *Experiment {
 	hosts.Lock()
 	defer hosts.Unlock()
 	if hosts.by == nil || hosts.n != len(registry) {
-		hosts.by, hosts.n = map[string]*Experiment{}, len(registry)
-		for _, e := range All() {
-			if e.Claims == nil {
-				continue
-			}
-			for _, c := range e.Claims(nil) {
-				hosts.by[c.ID] = e
-			}
-		}
+		hosts.by, hosts.n = ClaimHosts(All()), len(registry)
 	}
 	return hosts.by[id]
 }

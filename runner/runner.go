@@ -131,10 +131,11 @@ type run struct {
 	// DefaultNoise until the run's A/A pairs measure it.
 	noise    float64
 	aa       aaState
-	readers  map[*cell][]*claimPlan // the claims that read each cell
-	settling bool                   // adaptive samples: a budgeted run
-	done     int                    // cells recorded
-	total    int                    // cells in the run
+	readers  map[*cell][]*claimPlan             // the claims that read each cell
+	hosts    map[string]*experiments.Experiment // the experiment computing each claim
+	settling bool                               // adaptive samples: a budgeted run
+	done     int                                // cells recorded
+	total    int                                // cells in the run
 
 	inst     *experiments.Instance
 	instCase *experiments.Case
@@ -194,6 +195,7 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 		return err
 	}
 	r.indexReaders()
+	r.hosts = experiments.ClaimHosts(exps)
 	if r.settling {
 		r.chooseAA()
 		if err := r.runAA(); err != nil {

@@ -90,7 +90,7 @@ func (r *run) settled(c *cell, partial bench.Record) (bool, string) {
 			waiting = append(waiting, cp.id)
 			continue
 		}
-		if st := experiments.SettleClaim(cp.id, recs, refsOf(cells), r.noise, r.cfg.Reps); !st.Settled {
+		if st := experiments.SettleClaimOf(r.hosts[cp.id], cp.id, recs, refsOf(cells), r.noise, r.cfg.Reps); !st.Settled {
 			return false, ""
 		}
 		ids = append(ids, cp.id)
@@ -150,7 +150,7 @@ func (r *run) settleClaim(cp *claimPlan, cells []*cell) error {
 	}
 	tried := map[*cell]bool{}
 	for {
-		if st := experiments.SettleClaim(cp.id, r.recs, refsOf(cells), r.noise, r.cfg.Reps); st.Settled || st.Claim.Verdict == experiments.NotRun {
+		if st := experiments.SettleClaimOf(r.hosts[cp.id], cp.id, r.recs, refsOf(cells), r.noise, r.cfg.Reps); st.Settled || st.Claim.Verdict == experiments.NotRun {
 			return nil
 		}
 		var next *cell
@@ -256,6 +256,10 @@ func (r *run) topUp(c *cell, extra int, settle bool) error {
 	r.settling = saved
 	if err != nil || rec.Status != bench.StatusOK {
 		return err // a top-up that failed or was stopped leaves the earlier record standing
+	}
+	if !settle {
+		rec.Stop = fmt.Sprintf("%d sample(s): refined to --reps with the budget left once every claim had its turn; before, %s",
+			len(experiments.SamplesOf(&rec, bench.TotalPhase)), prev.Stop)
 	}
 	rec.Finished = time.Now().UTC()
 	r.recs = append(r.recs, rec)
