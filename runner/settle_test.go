@@ -62,7 +62,7 @@ func TestSamplesAsTheVerdictNeeds(t *testing.T) {
 		want      int
 		stop      string
 	}{
-		{"far", 2, 3, time.Minute, 1, "settled"},            // 10x against 2x-3x
+		{"far", 2, 3, time.Minute, 1, "settled"},              // 10x against 2x-3x
 		{"near", 9.5, 10.5, time.Minute, 6, "--reps maximum"}, // 10x inside a 10% band
 		{"no budget", 2, 3, 0, 6, "fixed repetitions"},
 	} {
