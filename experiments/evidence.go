@@ -222,6 +222,7 @@ func needText(n Need, idx Cells, reason string) string {
 	var gpu, mem, absent []string
 	est := 0.0
 	skipped := 0
+	var basis []string
 	for _, ref := range refs {
 		r := lookup(ref, idx)
 		switch {
@@ -234,6 +235,9 @@ func needText(n Need, idx Cells, reason string) string {
 		case r.Status == bench.StatusSkipped:
 			skipped++
 			est += r.EstimateMS
+			if r.Basis != "" && !slices.Contains(basis, r.Basis) {
+				basis = append(basis, r.Basis)
+			}
 		}
 	}
 	switch {
@@ -242,7 +246,11 @@ func needText(n Need, idx Cells, reason string) string {
 	case len(mem) > 0:
 		return mem[0]
 	case skipped > 0:
-		return fmt.Sprintf("skipped by the budget: %d of its cells, about %s more", skipped, msDuration(est))
+		s := fmt.Sprintf("skipped by the budget: %d of its cells, about %s more", skipped, msDuration(est))
+		if len(basis) > 0 {
+			s += " (estimated by " + FirstOf(basis, 2) + ")"
+		}
+		return s
 	case len(absent) > 0:
 		return "not in this run: " + strings.Join(absent[:min(3, len(absent))], "; ") + moreText(len(absent)-3)
 	}
