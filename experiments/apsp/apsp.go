@@ -1073,7 +1073,7 @@ func apspSystolicClaims(run []bench.Record) []experiments.Claim {
 		{"processors", "main result", "GJE0 has (n+1)² processors.", "(n+1)²", "processors", func(n float64) float64 { return (n + 1) * (n + 1) }},
 		{"c11-step", "text, Fig. 3", "GJE0 outputs c11 at step 4n+1 after its input.", "4n+1", "c11_step", func(n float64) float64 { return 4*n + 1 }},
 		{"cnn-step", "main result; text, Fig. 3", "GJE0 solves an n×n problem in 7n-2 steps (cnn comes out 7n-2 steps after c11 went in).", "7n-2", "cnn_step", func(n float64) float64 { return 7*n - 2 }},
-		// The utilizations are the paper's figures, from results/paper/claims/003-apsp.json.
+		// The utilizations are the paper's figures, from experiments/apsp/paper/claims.json.
 		{"utilization-gje0", "text, Fig. 8", "Pipelined on three tracks, GJE0 keeps its processors busy half of the time (period 6n).", "1/2", "utilization_gje0", func(float64) float64 { return experiments.PaperValue(exp + "#utilization-gje0") }},
 		{"utilization-gje1", "text, Fig. 8", "GJE1 on three tracks keeps every processor busy (period 3n).", "1", "utilization_gje1", func(float64) float64 { return experiments.PaperValue(exp + "#utilization-gje1") }},
 	}
@@ -1162,7 +1162,7 @@ func apspSweepClaims(own []bench.Record) []experiments.Claim {
 			}},
 		{"uni-processors", "section 8 [Rote 1984]", "The unidirectional array has about 5n² processors. Ours: the processors of our reconstruction that compute, at the largest n; reproduced within the claim's tolerance.", "about 5n²",
 			func(m map[string]float64) (string, bool) {
-				r, t := m["uni_processors_per_n2"], experiments.ClaimTolerance("apsp/systolic#uni-processors") // results/paper/claims/003-apsp.json
+				r, t := m["uni_processors_per_n2"], experiments.ClaimTolerance("apsp/systolic#uni-processors") // experiments/apsp/paper/claims.json
 				return fmt.Sprintf("%g processors at n = %g, %.2f n² (tolerance %s)", m["uni_processors_max_n"], m["sweep_max_n"], r, t.Text), r >= experiments.TolLow("apsp/systolic#uni-processors") && r <= experiments.TolHigh("apsp/systolic#uni-processors")
 			}, func(map[string]float64) string { return "under our reconstruction only" }},
 		{"lower-bound", "section 8 [Rote 1984]", "Any parallelization of sGJE takes at least 5n-3 steps. Ours: the computations of the simulated arrays span exactly 5n-3 steps (first to last computation, n ≥ 2) and no array's step count for an n×n matrix is below it; the proof itself is not run.", "5n-3",

@@ -20,7 +20,6 @@ import (
 	"github.com/semibench/semibench/impls"
 	"github.com/semibench/semibench/problems/domination"
 	"github.com/semibench/semibench/problems/minplus"
-	"github.com/semibench/semibench/results"
 )
 
 // Paper is the paper this package reproduces.
@@ -191,7 +190,7 @@ func dominationCheck(got, ref *domination.Analysis, method string) bench.Check {
 // dominationPaperCheck compares the reference's metric with the paper's
 // record of the table, where the paper has one.
 func dominationPaperCheck(exp string, m int, ref map[string]float64, keys ...string) (string, bool) {
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := experiments.PaperRecords(exp)
 	pr := bench.IndexRecords(paper).Get(exp, "cuda/paper", dominationParams(m))
 	if pr == nil {
 		return "no paper value", true
@@ -385,7 +384,7 @@ const (
 )
 
 // domVersions are our Table 5 versions 1 to 4; domPaperVersions the
-// paper records' impls of versions 1-4 (results/paper/domination-table5.jsonl).
+// paper records' impls of versions 1-4 (experiments/domination/paper/table5.jsonl).
 var (
 	domVersions      = []string{domV1, domV2, domV3, domV4}
 	domPaperVersions = []string{"cpu/paper", "cpu/openmp", "cuda/paper", "cuda/paper+cpu/openmp"}
@@ -778,7 +777,7 @@ func dominationTable1(run []bench.Record) []report.Table {
 	if len(own) == 0 {
 		return nil
 	}
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := experiments.PaperRecords(exp)
 	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(own)
 	t := report.Table{
 		Title:  "domination/table1 — size of A(D_m) (paper: Table 1, 16-bit integers)",
@@ -821,7 +820,7 @@ func dominationTable2(run []bench.Record) []report.Table {
 	if len(own) == 0 {
 		return nil
 	}
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := experiments.PaperRecords(exp)
 	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(own)
 	t := report.Table{
 		Title: "domination/table2 — Algorithm 2, 50 (min,+) powers of A(D_m): total, ms (paper: Table 2, its Algorithm 2 running time, EPYC 7642 and V100)",
@@ -905,7 +904,7 @@ func dominationTable2GPU(own []bench.Record, pc, rc bench.Cells) report.Table {
 		Header: []string{"m", "N", "paper GPU", "cuda/paper", "cuda/fast", "cuda/sparse", "T upd/s paper·fast",
 			"paper GPU / cuda/paper", "paper GPU / cuda/fast", "paper GPU / cuda/sparse", "cuda/paper / cuda/sparse"},
 	}
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := experiments.PaperRecords(exp)
 	const tot = bench.TotalPhase
 	for _, m := range dominationRowsOf(own, paper) {
 		p := dominationParams(m)
@@ -938,7 +937,7 @@ func dominationExactTable(run []bench.Record, exp string) []report.Table {
 	if len(own) == 0 {
 		return nil
 	}
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := experiments.PaperRecords(exp)
 	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(own)
 	var t report.Table
 	switch exp {
@@ -1118,7 +1117,7 @@ func dominationTable5(run []bench.Record) []report.Table {
 	if len(own) == 0 && len(full) == 0 {
 		return nil
 	}
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := experiments.PaperRecords(exp)
 	pc, rc, fc := bench.IndexRecords(paper), bench.IndexRecords(own), bench.IndexRecords(full)
 	t := report.Table{
 		Title: "domination/table5 — total running times, Algorithms 2-5: total, ms (paper: Table 5, versions 1-4, its total running times)",
@@ -1265,7 +1264,7 @@ func domFormulaOfMetrics(m int, mt map[string]float64) string {
 // others' from domExactRecord.
 func domExactClaims(run []bench.Record, exp string, keys ...string) []experiments.Claim {
 	_, rc, pc := experiments.BesidePaper(run, exp)
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := experiments.PaperRecords(exp)
 	where := "Table " + strings.TrimPrefix(exp, "domination/table")
 	c := experiments.Claim{ID: exp + "#values", Where: where, PaperFigure: strings.Join(keys, ", ") + " of every m",
 		Text: fmt.Sprintf("%s's values (%s) for every m: reproduced when every m the run computed equals the paper's exactly.", where, strings.Join(keys, ", "))}
@@ -1300,7 +1299,7 @@ func domExactClaims(run []bench.Record, exp string, keys ...string) []experiment
 // when none ran it is not run, with the reason of the paper's smallest m and
 // ours at the largest m that did run.
 func domTimeClaim(run []bench.Record, c experiments.Claim, paperExp, paperImpl, paperPhase, exp, impl, phase string) experiments.Claim {
-	paper, _ := results.PaperRecords(paperExp)
+	paper, _ := experiments.PaperRecords(paperExp)
 	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(experiments.OfExperiment(run, exp))
 	c.Text += " " + experiments.RatioRule(experiments.LowerBetter)
 	// The paper's times are of a V100 and a 48-core EPYC 7642: ours are
@@ -1394,7 +1393,7 @@ func domV4FasterClaim(run []bench.Record) experiments.Claim {
 	c := experiments.Claim{ID: exp + "#v4-faster", Where: "section 3 (Table 5)",
 		Text: fmt.Sprintf("Version 4 is slightly faster than version 3 (the cost of moving each pair of powers to the GPU for a difference of little computation). "+
 			"Ours: %s's and %s's totals at the largest m where both ran; reproduced when version 4's is the lower.", domV4, domV3)}
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := experiments.PaperRecords(exp)
 	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(experiments.OfExperiment(run, exp))
 	pm := dominationRowsOf(paper)
 	c.PaperFigure = "—"

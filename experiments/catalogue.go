@@ -1,29 +1,16 @@
-package results
+package experiments
 
 import (
 	"bytes"
-	"embed"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"math"
-	"path"
-	"slices"
 	"strings"
-	"sync"
 )
 
-// claimsDir is the catalogue's folder inside the embedded results folder:
-// one file per paper, NNN-<package>.json, NNN the paper's number (its
-// README.md says what a claim holds).
-const claimsDir = "paper/claims"
-
-//go:embed paper/claims/*.json
-var claimsFS embed.FS
-
-// CatalogueClaim is one claim of a paper as the catalogue
-// (results/paper/claims/, a file per paper) transcribes it: where the
-// paper states it, in a few words, with the paper's own figure.
+// CatalogueClaim is one claim of a paper as its catalogue
+// (experiments/<paper>/paper/claims.json, CATALOGUE.md) transcribes it:
+// where the paper states it, in a few words, with the paper's own figure.
 type CatalogueClaim struct {
 	// ID names the claim's row in the verdicts ("kleene/table2#growth").
 	ID string `json:"id"`
@@ -91,86 +78,7 @@ func (c CatalogueClaim) WhereText() string {
 	return c.Where + " (p. " + c.Page + ")"
 }
 
-// catalogue is the decoded catalogue, read once.
-var catalogue = sync.OnceValues(func() ([]CatalogueClaim, error) { return readClaims(claimsFS) })
-
-// Claims returns the catalogue of every claim of the papers, in its order:
-// its files in name order (the papers in number order), each file's
-// claims in the file's order.
-func Claims() ([]CatalogueClaim, error) {
-	cs, err := catalogue()
-	if err != nil {
-		return nil, err
-	}
-	return append([]CatalogueClaim(nil), cs...), nil
-}
-
-// ClaimByID returns the catalogue's claim of that ID.
-func ClaimByID(id string) (CatalogueClaim, bool) {
-	cs, _ := catalogue() // the embedded catalogue is tested; never fails in a built binary
-	for _, c := range cs {
-		if c.ID == id {
-			return c, true
-		}
-	}
-	return CatalogueClaim{}, false
-}
-
-// PaperValue is the number the paper gives for a claim (its figure's
-// value), or NaN when the catalogue has none: a rule that compares with
-// NaN gives no verdict.
-func PaperValue(id string) float64 {
-	c, ok := ClaimByID(id)
-	if !ok || c.Figure.Value == nil {
-		return math.NaN()
-	}
-	return *c.Figure.Value
-}
-
-// readClaims reads the catalogue's files in fsys (claimsDir/*.json) in
-// name order, each with decodeClaims, and holds them to one another: a
-// file's name begins with its paper's number, a paper's claims are in one
-// file, and an ID is in one file only.
-func readClaims(fsys fs.FS) ([]CatalogueClaim, error) {
-	names, err := fs.Glob(fsys, claimsDir+"/*.json")
-	if err != nil {
-		return nil, err
-	}
-	if len(names) == 0 {
-		return nil, fmt.Errorf("results/%s: no catalogue file", claimsDir)
-	}
-	slices.Sort(names)
-	var all []CatalogueClaim
-	fileOf := map[string]string{} // "claim <ID>" or "the claims of <paper>" -> the file that holds it
-	for _, name := range names {
-		data, err := fs.ReadFile(fsys, name)
-		if err != nil {
-			return nil, err
-		}
-		cs, err := decodeClaims(name, data)
-		if err != nil {
-			return nil, err
-		}
-		paper := cs[0].Paper
-		if num, _, _ := strings.Cut(paper, "_"); !strings.HasPrefix(path.Base(name), num+"-") {
-			return nil, fmt.Errorf("results/%s: the name does not begin with its paper's number (%s-, of %s)", name, num, paper)
-		}
-		held := []string{"the claims of " + paper}
-		for _, c := range cs {
-			held = append(held, "claim "+c.ID)
-		}
-		for _, key := range held {
-			if prev, ok := fileOf[key]; ok {
-				return nil, fmt.Errorf("results/%s and results/%s: both hold %s", prev, name, key)
-			}
-			fileOf[key] = name
-		}
-		all = append(all, cs...)
-	}
-	return all, nil
-}
-
-// decodeClaims reads one file of the catalogue (name, for its errors)
+// decodeClaims reads one paper's catalogue file (name, for its errors)
 // strictly: no unknown field, at least one claim, every claim of the same
 // paper, with an ID (unique), a paper, a place, the claim, a figure and
 // its source, and either an experiment or the reason it is untestable,
@@ -182,10 +90,10 @@ func decodeClaims(name string, data []byte) ([]CatalogueClaim, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("results/%s: %w", name, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if len(doc.Claims) == 0 {
-		return nil, fmt.Errorf("results/%s: no claims", name)
+		return nil, fmt.Errorf("%s: no claims", name)
 	}
 	seen := map[string]bool{}
 	for i, c := range doc.Claims {
@@ -197,23 +105,23 @@ func decodeClaims(name string, data []byte) ([]CatalogueClaim, error) {
 			}
 		}
 		if len(missing) > 0 {
-			return nil, fmt.Errorf("results/%s: claim %d (%q) lacks %s", name, i+1, c.ID, strings.Join(missing, ", "))
+			return nil, fmt.Errorf("%s: claim %d (%q) lacks %s", name, i+1, c.ID, strings.Join(missing, ", "))
 		}
 		if seen[c.ID] {
-			return nil, fmt.Errorf("results/%s: claim %s repeated", name, c.ID)
+			return nil, fmt.Errorf("%s: claim %s repeated", name, c.ID)
 		}
 		seen[c.ID] = true
 		if first := doc.Claims[0].Paper; c.Paper != first {
-			return nil, fmt.Errorf("results/%s: claim %s is of paper %s, the file's first claim of %s (a file per paper)", name, c.ID, c.Paper, first)
+			return nil, fmt.Errorf("%s: claim %s is of paper %s, the file's first claim of %s (a file per paper)", name, c.ID, c.Paper, first)
 		}
 		if (c.Experiment == "") == (c.Untestable == "") {
-			return nil, fmt.Errorf("results/%s: claim %s needs either an experiment or the reason it is untestable, not both", name, c.ID)
+			return nil, fmt.Errorf("%s: claim %s needs either an experiment or the reason it is untestable, not both", name, c.ID)
 		}
 		if v := c.Figure.Value; v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0)) {
-			return nil, fmt.Errorf("results/%s: claim %s: figure value %v", name, c.ID, *v)
+			return nil, fmt.Errorf("%s: claim %s: figure value %v", name, c.ID, *v)
 		}
 		if err := checkTolerance(c); err != nil {
-			return nil, fmt.Errorf("results/%s: claim %s: %w", name, c.ID, err)
+			return nil, fmt.Errorf("%s: claim %s: %w", name, c.ID, err)
 		}
 	}
 	return doc.Claims, nil

@@ -1,0 +1,15 @@
+package hungarian
+
+import (
+	"embed"
+
+	"github.com/semibench/semibench/experiments"
+)
+
+// paperData is the paper's own data (paper/): its claims catalogue
+// (claims.json) and its tables transcribed as result files (*.jsonl).
+//
+//go:embed paper
+var paperData embed.FS
+
+func init() { Paper.Data = experiments.PaperData{Dir: "experiments/hungarian", FS: paperData} }
