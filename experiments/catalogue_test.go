@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/experiments/paperdata"
 )
 
 // TestCatalogueRows holds the claims catalogue (experiments/<paper>/paper/claims.json) and
@@ -15,7 +16,7 @@ import (
 // computed by the experiment the catalogue names, and a claim without one
 // is not testable, with the catalogue's reason.
 func TestCatalogueRows(t *testing.T) {
-	cat, err := experiments.Catalogue()
+	cat, err := paperdata.Claims()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func TestCatalogueRows(t *testing.T) {
 func TestNotTestableVerdicts(t *testing.T) {
 	for _, schema := range []int{1, 2} {
 		for _, c := range experiments.Judge(nil, experiments.Paper, schema) {
-			cc, _ := experiments.ClaimByID(c.ID)
+			cc, _ := paperdata.ClaimByID(c.ID)
 			if (cc.Untestable != "") != (c.Verdict == experiments.NotTestable) {
 				t.Errorf("schema %d: %s is %s", schema, c.ID, c.Verdict)
 			}
@@ -102,7 +103,7 @@ func TestTolerancesStated(t *testing.T) {
 	for _, c := range experiments.AllClaims(nil) {
 		rows[c.ID] = c
 	}
-	cat, _ := experiments.Catalogue()
+	cat, _ := paperdata.Claims()
 	for _, cc := range cat {
 		if cc.Untestable != "" {
 			continue

@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/experiments/paperdata"
 )
 
 // TestClaimsCatalogue reads the registered papers' catalogues: every claim
 // names a paper of shared/papers, the papers come in number order, and
 // the figures the rules read are there.
 func TestClaimsCatalogue(t *testing.T) {
-	cs, err := experiments.Catalogue()
+	cs, err := paperdata.Claims()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +28,7 @@ func TestClaimsCatalogue(t *testing.T) {
 			t.Errorf("%s: the ID of a claim with a rule is <experiment>#<what>, its experiment %s", c.ID, c.Experiment)
 		}
 	}
-	if !slices.IsSortedFunc(cs, func(a, b experiments.CatalogueClaim) int { return strings.Compare(a.Paper, b.Paper) }) {
+	if !slices.IsSortedFunc(cs, func(a, b paperdata.Claim) int { return strings.Compare(a.Paper, b.Paper) }) {
 		t.Error("the claims are not in the papers' order")
 	}
 	if len(papers) != len(experiments.Papers()) {
@@ -42,7 +43,7 @@ func TestClaimsCatalogue(t *testing.T) {
 	if v := experiments.PaperValue("no/such#claim"); !math.IsNaN(v) {
 		t.Errorf("an unknown claim's value = %v, want NaN", v)
 	}
-	if c, ok := experiments.ClaimByID("hungarian/table2#speedup-n"); !ok || c.WhereText() != "section 5, Table 2 (p. 57)" {
+	if c, ok := paperdata.ClaimByID("hungarian/table2#speedup-n"); !ok || c.WhereText() != "section 5, Table 2 (p. 57)" {
 		t.Errorf("ClaimByID(hungarian/table2#speedup-n) = %+v, %v", c, ok)
 	}
 }
@@ -51,7 +52,7 @@ func TestClaimsCatalogue(t *testing.T) {
 // marked as transcribed, is of a registered experiment, and that the
 // Kleene tables hold the paper's totals.
 func TestPaperTables(t *testing.T) {
-	files, err := experiments.PaperTables()
+	files, err := paperdata.Tables()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,7 @@ func TestPaperTables(t *testing.T) {
 	}
 	want := map[string]float64{"kleene/table2": 67249.1, "kleene/table3": 2292.5}
 	for exp, total := range want {
-		recs, _ := experiments.PaperRecords(exp)
+		recs, _ := paperdata.PaperRecords(exp)
 		var got float64
 		for _, r := range recs {
 			if r.Params.Get("n") == "4000" {

@@ -9,13 +9,14 @@ import (
 	"github.com/semibench/semibench/bench/report"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/experiments/paperdata"
 )
 
 // BesidePaper returns the run's records of one experiment and, indexed, both
 // them and the paper's transcribed records of the same experiment: what a
 // table laid out beside the paper needs.
 func BesidePaper(run []bench.Record, exp string) (own []bench.Record, rc, pc bench.Cells) {
-	paper, _ := PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	own = OfExperiment(run, exp)
 	return own, bench.IndexRecords(own), bench.IndexRecords(paper)
 }

@@ -3,7 +3,7 @@ package apsp
 import (
 	"embed"
 
-	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/experiments/paperdata"
 )
 
 // paperData is the paper's own data (paper/): its claims catalogue
@@ -12,4 +12,4 @@ import (
 //go:embed paper
 var paperData embed.FS
 
-func init() { Paper.Data = experiments.PaperData{Dir: "experiments/apsp", FS: paperData} }
+func init() { paperdata.Register(Paper.File, "experiments/apsp", paperData) }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
+	"github.com/semibench/semibench/experiments/paperdata"
 )
 
 // The 2-domination paper's (002) claims beyond its tables' values and
@@ -21,7 +22,7 @@ import (
 // paper's is of 48 cores and a V100, so never scored.
 func domSpeedupClaim(run []bench.Record, c experiments.Claim, slow, fast, paperImpl, key string) experiments.Claim {
 	const exp = "domination/table2"
-	paper, _ := experiments.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(experiments.OfExperiment(run, exp))
 	c.Class = experiments.NotComparable
 	c.Text += " " + experiments.RatioRule(experiments.HigherBetter)
@@ -389,7 +390,7 @@ func domFormulaClaims(run []bench.Record) []experiments.Claim {
 // exceptions. ok is false when either table has no row for m.
 func domPaperFormula(m int) (formula func(n int) int, exceptions []int, ok bool) {
 	row := func(exp string) *bench.Record {
-		recs, _ := experiments.PaperRecords(exp)
+		recs, _ := paperdata.PaperRecords(exp)
 		return bench.IndexRecords(recs).Get(exp, "cuda/paper", dominationParams(m))
 	}
 	t4, t6 := row("domination/table4"), row("domination/table6")

@@ -17,6 +17,7 @@ import (
 	"github.com/semibench/semibench/bench/report"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/experiments/paperdata"
 	"github.com/semibench/semibench/impls"
 	"github.com/semibench/semibench/problems/domination"
 	"github.com/semibench/semibench/problems/minplus"
@@ -190,7 +191,7 @@ func dominationCheck(got, ref *domination.Analysis, method string) bench.Check {
 // dominationPaperCheck compares the reference's metric with the paper's
 // record of the table, where the paper has one.
 func dominationPaperCheck(exp string, m int, ref map[string]float64, keys ...string) (string, bool) {
-	paper, _ := experiments.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	pr := bench.IndexRecords(paper).Get(exp, "cuda/paper", dominationParams(m))
 	if pr == nil {
 		return "no paper value", true
@@ -777,7 +778,7 @@ func dominationTable1(run []bench.Record) []report.Table {
 	if len(own) == 0 {
 		return nil
 	}
-	paper, _ := experiments.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(own)
 	t := report.Table{
 		Title:  "domination/table1 — size of A(D_m) (paper: Table 1, 16-bit integers)",
@@ -820,7 +821,7 @@ func dominationTable2(run []bench.Record) []report.Table {
 	if len(own) == 0 {
 		return nil
 	}
-	paper, _ := experiments.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(own)
 	t := report.Table{
 		Title: "domination/table2 — Algorithm 2, 50 (min,+) powers of A(D_m): total, ms (paper: Table 2, its Algorithm 2 running time, EPYC 7642 and V100)",
@@ -904,7 +905,7 @@ func dominationTable2GPU(own []bench.Record, pc, rc bench.Cells) report.Table {
 		Header: []string{"m", "N", "paper GPU", "cuda/paper", "cuda/fast", "cuda/sparse", "T upd/s paper·fast",
 			"paper GPU / cuda/paper", "paper GPU / cuda/fast", "paper GPU / cuda/sparse", "cuda/paper / cuda/sparse"},
 	}
-	paper, _ := experiments.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	const tot = bench.TotalPhase
 	for _, m := range dominationRowsOf(own, paper) {
 		p := dominationParams(m)
@@ -937,7 +938,7 @@ func dominationExactTable(run []bench.Record, exp string) []report.Table {
 	if len(own) == 0 {
 		return nil
 	}
-	paper, _ := experiments.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(own)
 	var t report.Table
 	switch exp {
@@ -1117,7 +1118,7 @@ func dominationTable5(run []bench.Record) []report.Table {
 	if len(own) == 0 && len(full) == 0 {
 		return nil
 	}
-	paper, _ := experiments.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	pc, rc, fc := bench.IndexRecords(paper), bench.IndexRecords(own), bench.IndexRecords(full)
 	t := report.Table{
 		Title: "domination/table5 — total running times, Algorithms 2-5: total, ms (paper: Table 5, versions 1-4, its total running times)",
@@ -1264,7 +1265,7 @@ func domFormulaOfMetrics(m int, mt map[string]float64) string {
 // others' from domExactRecord.
 func domExactClaims(run []bench.Record, exp string, keys ...string) []experiments.Claim {
 	_, rc, pc := experiments.BesidePaper(run, exp)
-	paper, _ := experiments.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	where := "Table " + strings.TrimPrefix(exp, "domination/table")
 	c := experiments.Claim{ID: exp + "#values", Where: where, PaperFigure: strings.Join(keys, ", ") + " of every m",
 		Text: fmt.Sprintf("%s's values (%s) for every m: reproduced when every m the run computed equals the paper's exactly.", where, strings.Join(keys, ", "))}
@@ -1299,7 +1300,7 @@ func domExactClaims(run []bench.Record, exp string, keys ...string) []experiment
 // when none ran it is not run, with the reason of the paper's smallest m and
 // ours at the largest m that did run.
 func domTimeClaim(run []bench.Record, c experiments.Claim, paperExp, paperImpl, paperPhase, exp, impl, phase string) experiments.Claim {
-	paper, _ := experiments.PaperRecords(paperExp)
+	paper, _ := paperdata.PaperRecords(paperExp)
 	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(experiments.OfExperiment(run, exp))
 	c.Text += " " + experiments.RatioRule(experiments.LowerBetter)
 	// The paper's times are of a V100 and a 48-core EPYC 7642: ours are
@@ -1393,7 +1394,7 @@ func domV4FasterClaim(run []bench.Record) experiments.Claim {
 	c := experiments.Claim{ID: exp + "#v4-faster", Where: "section 3 (Table 5)",
 		Text: fmt.Sprintf("Version 4 is slightly faster than version 3 (the cost of moving each pair of powers to the GPU for a difference of little computation). "+
 			"Ours: %s's and %s's totals at the largest m where both ran; reproduced when version 4's is the lower.", domV4, domV3)}
-	paper, _ := experiments.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(experiments.OfExperiment(run, exp))
 	pm := dominationRowsOf(paper)
 	c.PaperFigure = "—"

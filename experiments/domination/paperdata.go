@@ -3,7 +3,7 @@ package domination
 import (
 	"embed"
 
-	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/experiments/paperdata"
 )
 
 // paperData is the paper's own data (paper/): its claims catalogue
@@ -12,4 +12,4 @@ import (
 //go:embed paper
 var paperData embed.FS
 
-func init() { Paper.Data = experiments.PaperData{Dir: "experiments/domination", FS: paperData} }
+func init() { paperdata.Register(Paper.File, "experiments/domination", paperData) }

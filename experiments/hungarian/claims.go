@@ -11,6 +11,7 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
+	"github.com/semibench/semibench/experiments/paperdata"
 	"github.com/semibench/semibench/generators/lapcost"
 	"github.com/semibench/semibench/problems/lap"
 )
@@ -232,7 +233,7 @@ func hungarianTable3Claims(run []bench.Record) []experiments.Claim {
 	const exp = "hungarian/table3"
 	own := hungarianView(run, exp)
 	rc := bench.IndexRecords(own)
-	paper, _ := experiments.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	pc := bench.IndexRecords(paper)
 	top := experiments.Claim{ID: exp + "#steps-1-6", Where: "Table 3",
 		Text: "Steps 1 and 6 gain the most from the GPU: ours is each step's cpu/paper / cuda/paper at range n and the largest n where both ran. Reproduced when steps 1 and 6 have the two highest speedups."}
@@ -386,7 +387,7 @@ func hungarianK20cClaim(run []bench.Record) experiments.Claim {
 	const exp = "hungarian/table4"
 	own := hungarianView(run, exp)
 	rc := bench.IndexRecords(own)
-	paper, _ := experiments.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	pc := bench.IndexRecords(paper)
 	c := experiments.Claim{ID: exp + "#k20c", Where: "Table 4", Class: experiments.NotComparable,
 		Text: "The CUDA implementation's run times on a Tesla K20c: ours is cuda/paper's total at range n and the largest n where it ran, beside the paper's K20c at that n (another GPU: shown, not scored). " + experiments.RatioRule(experiments.LowerBetter)}

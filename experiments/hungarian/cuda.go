@@ -12,6 +12,7 @@ import (
 	"github.com/semibench/semibench/bench/report"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/experiments/paperdata"
 	"github.com/semibench/semibench/generators/lapcost"
 	"github.com/semibench/semibench/impls"
 	"github.com/semibench/semibench/problems/lap"
@@ -248,7 +249,7 @@ func hungarianTable2(own []bench.Record) []report.Table {
 	if len(own) == 0 {
 		return nil
 	}
-	paper, _ := experiments.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(own)
 	t := report.Table{
 		Title:  "hungarian/table2 — speedup CPU total / CUDA total (paper: Table 2, i7-6700K / GTX 970)",
@@ -284,7 +285,7 @@ func hungarianTable3(own []bench.Record) []report.Table {
 	if len(own) == 0 {
 		return nil
 	}
-	paper, _ := experiments.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(own)
 	steps := lap.PaperSteps[1:] // step1..step6
 	t := report.Table{
@@ -332,8 +333,8 @@ func hungarianTable4(own, run []bench.Record) []report.Table {
 	if len(own) == 0 {
 		return nil
 	}
-	k20, _ := experiments.PaperRecords(exp)
-	gtx, _ := experiments.PaperRecords("hungarian/table1")
+	k20, _ := paperdata.PaperRecords(exp)
+	gtx, _ := paperdata.PaperRecords("hungarian/table1")
 	kc, gc, rc, pc := bench.IndexRecords(k20), bench.IndexRecords(gtx), bench.IndexRecords(own), hungarianPeers(run)
 	t := report.Table{
 		Title: "hungarian/table4 — CUDA run times, ms: total (matrix on the device, host clock) and end_to_end (host memory to host memory), beside the paper's Tesla K20c (Table 4) and GTX 970 (Table 1) and the published codes on this machine",
@@ -435,7 +436,7 @@ func hungarianCUDAPlots(own []bench.Record) []report.Plot {
 		return nil
 	}
 	exp := own[0].Experiment
-	gtx, _ := experiments.PaperRecords("hungarian/table1")
+	gtx, _ := paperdata.PaperRecords("hungarian/table1")
 	gc, rc := bench.IndexRecords(gtx), bench.IndexRecords(own)
 	cells := hungarianCells(own)
 	pl := report.Plot{Name: "hungarian-fig7", Title: experiments.PlotTitle("CUDA total time vs matrix size, per cost range", Paper.Source+", Fig. 7"), XLabel: "matrix size n",
@@ -459,7 +460,7 @@ func hungarianSpeedupPlots(own []bench.Record) []report.Plot {
 		return nil
 	}
 	exp := own[0].Experiment
-	paper, _ := experiments.PaperRecords("hungarian/table2")
+	paper, _ := paperdata.PaperRecords("hungarian/table2")
 	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(own)
 	cells := hungarianCells(own)
 	pl := report.Plot{Name: "hungarian-fig9", Title: experiments.PlotTitle("speedup of CUDA over CPU (CPU total time / CUDA total time), per cost range", Paper.Source+", Fig. 9"),
@@ -531,7 +532,7 @@ func hungarianFig6Plots(own []bench.Record) []report.Plot {
 func hungarianTable2Claims(run []bench.Record) []experiments.Claim {
 	const exp = "hungarian/table2"
 	own := hungarianView(run, exp)
-	paper, _ := experiments.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	pc, rc := bench.IndexRecords(paper), bench.IndexRecords(own)
 	cells := hungarianCells(paper)
 	var out []experiments.Claim

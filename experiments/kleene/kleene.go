@@ -12,6 +12,7 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
+	"github.com/semibench/semibench/experiments/paperdata"
 	"github.com/semibench/semibench/impls"
 	"github.com/semibench/semibench/problems/kleene"
 	"github.com/semibench/semibench/problems/kleene/maxplus"
@@ -326,7 +327,7 @@ func kleenePlots(run []bench.Record, exp string) []report.Plot {
 				pl.Series = append(pl.Series, s)
 			}
 		}
-		if recs, files := experiments.PaperRecords(exp); len(recs) > 0 {
+		if recs, files := paperdata.PaperRecords(exp); len(recs) > 0 {
 			addSeries("paper's "+files[0].Machine.Label+" ("+recs[0].Impl+")", recs, recs[0].Impl, true)
 		}
 		for _, impl := range impls {
@@ -359,7 +360,7 @@ func kleeneTable2Claims(run []bench.Record) []experiments.Claim {
 		}
 		return math.NaN(), 0
 	}
-	paper, _ := experiments.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	c.PaperFigure = fmt.Sprintf("%gx", fold)
 	if g, n := growth(pc, "cpu/paper", kleeneRows(paper)); n > 0 {
 		c.PaperFigure += fmt.Sprintf(" (Table 2: %s from n = %d to %d)", report.FormatRatio(g), n/2, n)

@@ -13,6 +13,7 @@ import (
 	"github.com/semibench/semibench/bench/report"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/experiments/paperdata"
 	"github.com/semibench/semibench/generators/trees"
 	"github.com/semibench/semibench/problems/treefix"
 )
@@ -59,7 +60,7 @@ func anyRecord(c bench.Cells, exp string, p bench.Params, impls ...string) *benc
 // name; for Table I, rows missing from the paper's tables (paper/*.jsonl)
 // come from the same transcription in generators/trees (trees.Table1).
 func treefixPaperByTree(exp string) map[string]*bench.Record {
-	recs, _ := experiments.PaperRecords(exp)
+	recs, _ := paperdata.PaperRecords(exp)
 	out := map[string]*bench.Record{}
 	for i := range recs {
 		out[recs[i].Params.Get("tree")] = &recs[i]

@@ -6,6 +6,7 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
 	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/experiments/paperdata"
 	"github.com/semibench/semibench/internal/example/impls"
 )
 
@@ -15,7 +16,7 @@ const SpeedupID = Exp + "#fast-over-squaring"
 // speedupTolerance is the claim's margin. A real paper's is its entry in
 // its catalogue, experiments/<paper>/paper/claims.json, which its rule reads with
 // experiments.RatioJudge; the toy's stays here, out of the catalogue.
-var speedupTolerance = experiments.Tolerance{
+var speedupTolerance = paperdata.Tolerance{
 	Text:   "a factor of 3 either way",
 	Reason: "the ratio counts products, ⌈log2(n-1)⌉ squarings against one sweep, and the machine moves it by less than 3x",
 	Factor: new(3.0),

@@ -5,8 +5,8 @@
 // one claim.
 //
 // Unlike a real paper's, the paper's figures (paper.jsonl, invented) and
-// the claim's tolerance live here, not in a paper/ folder given as the
-// PaperInfo's Data, and no
+// the claim's tolerance live here, not in a paper/ folder registered with
+// experiments/paperdata, and no
 // experiments/papers line registers it: the example stays out of the five
 // papers' run, and only internal/example's test registers it.
 package widest

@@ -1,4 +1,4 @@
-package experiments
+package paperdata
 
 import (
 	"math"
@@ -35,12 +35,12 @@ func TestDecodeClaimsRejects(t *testing.T) {
 	}
 }
 
-// TestReadPapers holds the reader of the papers' data to its rules, on
+// TestRead holds the reader of the papers' data to its rules, on
 // papers of its own: each paper's claims and tables in its order, a paper
 // without data or without a catalogue read as having none; a claim of
 // another paper, an ID in two papers' catalogues and a bad table are
 // refused, naming the files.
-func TestReadPapers(t *testing.T) {
+func TestRead(t *testing.T) {
 	claim := func(id, paper string) string {
 		return `{"id":"` + id + `","paper":"` + paper + `","where":"w","claim":"c","figure":{"text":"t","source":"s"},"untestable":"why"}`
 	}
@@ -51,9 +51,7 @@ func TestReadPapers(t *testing.T) {
 		return &fstest.MapFile{Data: []byte(`{"schema":3,"semibench":{"version":"paper"},"machine":{"label":"m"},"started":"2013-01-01T00:00:00Z","scale":"paper"}` + "\n" +
 			`{"experiment":"` + exp + `","impl":"cpu/paper","status":"ok","statistic":"paper","phases":[{"name":"total","stat_ms":1}]}` + "\n")}
 	}
-	paper := func(file, dir string, fsys fstest.MapFS) PaperInfo {
-		return PaperInfo{File: file, Data: PaperData{Dir: dir, FS: fsys}}
-	}
+	paper := func(file, dir string, fsys fstest.MapFS) Source { return Source{file, dir, fsys} }
 	a := paper("000_x.txt", "experiments/a", fstest.MapFS{
 		"paper/claims.json": file(claim("a/t#2", "000_x.txt"), claim("a/t#1", "000_x.txt")),
 		"paper/t2.jsonl":    table("a/t2"),
@@ -61,7 +59,7 @@ func TestReadPapers(t *testing.T) {
 		"paper/notes.md":    &fstest.MapFile{Data: []byte("not data")},
 	})
 	b := paper("001_y.txt", "experiments/b", fstest.MapFS{"paper/t1.jsonl": table("b/t1")})
-	cs, ts, err := readPapers([]PaperInfo{a, {File: "toy.txt"}, b})
+	cs, ts, err := Read([]Source{a, {"toy.txt", "internal/example", fstest.MapFS{}}, b})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,19 +78,19 @@ func TestReadPapers(t *testing.T) {
 	}
 
 	for name, tc := range map[string]struct {
-		papers []PaperInfo
+		papers []Source
 		names  []string // what the error names
 	}{
-		"a claim of another paper": {[]PaperInfo{paper("001_y.txt", "experiments/b", fstest.MapFS{"paper/claims.json": file(claim("b/t#1", "000_x.txt"))})},
+		"a claim of another paper": {[]Source{paper("001_y.txt", "experiments/b", fstest.MapFS{"paper/claims.json": file(claim("b/t#1", "000_x.txt"))})},
 			[]string{"experiments/b/paper/claims.json", "b/t#1", "000_x.txt"}},
-		"an ID in two papers": {[]PaperInfo{a, paper("001_y.txt", "experiments/b", fstest.MapFS{"paper/claims.json": file(claim("a/t#1", "001_y.txt"))})},
+		"an ID in two papers": {[]Source{a, paper("001_y.txt", "experiments/b", fstest.MapFS{"paper/claims.json": file(claim("a/t#1", "001_y.txt"))})},
 			[]string{"experiments/a/paper/claims.json", "experiments/b/paper/claims.json", "claim a/t#1"}},
-		"a bad catalogue": {[]PaperInfo{paper("001_y.txt", "experiments/b", fstest.MapFS{"paper/claims.json": &fstest.MapFile{Data: []byte(`{"claims":[{"id":"b/t#1"}]}`)}})},
+		"a bad catalogue": {[]Source{paper("001_y.txt", "experiments/b", fstest.MapFS{"paper/claims.json": &fstest.MapFile{Data: []byte(`{"claims":[{"id":"b/t#1"}]}`)}})},
 			[]string{"experiments/b/paper/claims.json", "b/t#1"}},
-		"a bad table": {[]PaperInfo{paper("001_y.txt", "experiments/b", fstest.MapFS{"paper/t1.jsonl": &fstest.MapFile{Data: []byte("{\"schema\":3}\nnot json\n{}\n")}})},
+		"a bad table": {[]Source{paper("001_y.txt", "experiments/b", fstest.MapFS{"paper/t1.jsonl": &fstest.MapFile{Data: []byte("{\"schema\":3}\nnot json\n{}\n")}})},
 			[]string{"experiments/b/paper/t1.jsonl"}},
 	} {
-		_, _, err := readPapers(tc.papers)
+		_, _, err := Read(tc.papers)
 		if err == nil {
 			t.Errorf("%s: no error", name)
 			continue
@@ -103,4 +101,20 @@ func TestReadPapers(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestRegister: a registered paper's data is read at the next use, and a
+// paper registered twice panics.
+func TestRegister(t *testing.T) {
+	Register("999_z.txt", "experiments/z", fstest.MapFS{"paper/claims.json": {Data: []byte(
+		`{"claims":[{"id":"z/t#1","paper":"999_z.txt","where":"w","claim":"c","figure":{"text":"t","value":3,"source":"s"},"untestable":"why"}]}`)}})
+	if c, ok := ClaimByID("z/t#1"); !ok || PaperValue("z/t#1") != 3 || c.Paper != "999_z.txt" {
+		t.Errorf("the registered claim: %+v, %v", c, ok)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a paper registered twice: no panic")
+		}
+	}()
+	Register("999_z.txt", "experiments/z", fstest.MapFS{})
 }

@@ -1,4 +1,4 @@
-package experiments
+package paperdata
 
 import (
 	"bytes"
@@ -8,10 +8,10 @@ import (
 	"strings"
 )
 
-// CatalogueClaim is one claim of a paper as its catalogue
-// (experiments/<paper>/paper/claims.json, CATALOGUE.md) transcribes it:
+// Claim is one claim of a paper as its catalogue
+// (experiments/<paper>/paper/claims.json, README.md) transcribes it:
 // where the paper states it, in a few words, with the paper's own figure.
-type CatalogueClaim struct {
+type Claim struct {
 	// ID names the claim's row in the verdicts ("kleene/table2#growth").
 	ID string `json:"id"`
 	// Paper is the paper's file in shared/papers.
@@ -71,7 +71,7 @@ type Figure struct {
 
 // WhereText is the claim's place in the paper with its page when the text
 // shows one: "section 5, Table 2 (p. 57)".
-func (c CatalogueClaim) WhereText() string {
+func (c Claim) WhereText() string {
 	if c.Page == "" {
 		return c.Where
 	}
@@ -83,9 +83,9 @@ func (c CatalogueClaim) WhereText() string {
 // paper, with an ID (unique), a paper, a place, the claim, a figure and
 // its source, and either an experiment or the reason it is untestable,
 // not both.
-func decodeClaims(name string, data []byte) ([]CatalogueClaim, error) {
+func decodeClaims(name string, data []byte) ([]Claim, error) {
 	var doc struct {
-		Claims []CatalogueClaim `json:"claims"`
+		Claims []Claim `json:"claims"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -130,7 +130,7 @@ func decodeClaims(name string, data []byte) ([]CatalogueClaim, error) {
 // checkTolerance holds a claim's tolerance to its rules: a claim with a
 // rule states one, in words and with its reason; a factor is at least 1,
 // and a low bound lies below a high one.
-func checkTolerance(c CatalogueClaim) error {
+func checkTolerance(c Claim) error {
 	t := c.Tolerance
 	switch {
 	case t == nil && c.Experiment != "":
