@@ -3,6 +3,7 @@ package bench
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,13 +23,19 @@ import (
 // held), or a record whose times are invalid (File.Validate). A torn last
 // line of a schema-3 file is no error: it is dropped with a warning
 // naming the file and line (File.Torn), and the records before it kept.
+// A gzipped file (a committed run kept compressed) is read through gzip,
+// within the same limits on what it holds.
 func ReadFile(path string) (*File, error) {
 	r, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	f, err := decodeFrom(r)
+	in, err := gunzipped(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	f, err := decodeFrom(in)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -221,4 +228,14 @@ func Merge(files ...*File) (*File, error) {
 		}
 	}
 	return &out, nil
+}
+
+// gunzipped returns r, or r read through gzip when it starts with gzip's
+// magic bytes.
+func gunzipped(r io.Reader) (io.Reader, error) {
+	br := bufio.NewReader(r)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		return gzip.NewReader(br)
+	}
+	return br, nil
 }

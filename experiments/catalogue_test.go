@@ -6,18 +6,17 @@ import (
 	"testing"
 
 	"github.com/semibench/semibench/experiments"
-
-	"github.com/semibench/semibench/results"
+	"github.com/semibench/semibench/experiments/paperdata"
 )
 
-// TestCatalogueRows holds the claims catalogue (results/paper/claims) and
+// TestCatalogueRows holds the claims catalogue (experiments/<paper>/paper/claims.json) and
 // the claim rows to one another: the catalogue's papers are the
 // registered papers; every catalogued claim has exactly one row and every
 // row a catalogued claim; a claim with a rule is
 // computed by the experiment the catalogue names, and a claim without one
 // is not testable, with the catalogue's reason.
 func TestCatalogueRows(t *testing.T) {
-	cat, err := results.Claims()
+	cat, err := paperdata.Claims()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +75,7 @@ func TestCatalogueRows(t *testing.T) {
 	}
 	for id := range rows {
 		if !inCat[id] {
-			t.Errorf("claim %s is in no file of results/paper/claims", id)
+			t.Errorf("claim %s is in no paper's catalogue", id)
 		}
 	}
 }
@@ -86,7 +85,7 @@ func TestCatalogueRows(t *testing.T) {
 func TestNotTestableVerdicts(t *testing.T) {
 	for _, schema := range []int{1, 2} {
 		for _, c := range experiments.Judge(nil, experiments.Paper, schema) {
-			cc, _ := results.ClaimByID(c.ID)
+			cc, _ := paperdata.ClaimByID(c.ID)
 			if (cc.Untestable != "") != (c.Verdict == experiments.NotTestable) {
 				t.Errorf("schema %d: %s is %s", schema, c.ID, c.Verdict)
 			}
@@ -104,7 +103,7 @@ func TestTolerancesStated(t *testing.T) {
 	for _, c := range experiments.AllClaims(nil) {
 		rows[c.ID] = c
 	}
-	cat, _ := results.Claims()
+	cat, _ := paperdata.Claims()
 	for _, cc := range cat {
 		if cc.Untestable != "" {
 			continue

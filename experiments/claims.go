@@ -8,7 +8,7 @@ import (
 	"unicode"
 
 	"github.com/semibench/semibench/bench"
-	"github.com/semibench/semibench/results"
+	"github.com/semibench/semibench/experiments/paperdata"
 )
 
 // Verdict is what a run says of a paper's claim. It is computed from the
@@ -83,7 +83,7 @@ func (c Claim) Short() string {
 
 // WithTolerance is c with the tolerance in words and its reason after its
 // text, as every claim of the catalogue shows its margin.
-func (c Claim) WithTolerance(t results.Tolerance) Claim {
+func (c Claim) WithTolerance(t paperdata.Tolerance) Claim {
 	c.Text = strings.TrimSpace(c.Text) + " Tolerance: " + t.Text + " (" + t.Reason + ")."
 	return c
 }
@@ -233,7 +233,7 @@ func ExactClaim(c Claim, ok int, bad []string, cells []ClaimCell) Claim {
 }
 
 // AllClaims returns a row for every claim of the catalogue
-// (results/paper/claims, a file per paper), in its order: the claims of
+// (experiments/<paper>/paper/claims.json, a file per paper), in its order: the claims of
 // every registered experiment computed by its rule on run (a claim whose
 // experiment has no records in run is not run, and its Experiment is
 // empty: nothing in the report to link to), each placed where the
@@ -264,7 +264,7 @@ func AllClaims(run []bench.Record) []Claim {
 			out = append(out, c)
 		}
 	}
-	cat, _ := results.Claims() // the embedded catalogue is tested
+	cat, _ := paperdata.Claims() // the embedded catalogue is tested
 	order := map[string]int{}
 	for i, cc := range cat {
 		order[cc.ID] = i
@@ -274,7 +274,7 @@ func AllClaims(run []bench.Record) []Claim {
 		}
 	}
 	for i := range out {
-		if cc, ok := results.ClaimByID(out[i].ID); ok {
+		if cc, ok := paperdata.ClaimByID(out[i].ID); ok {
 			out[i].Where = cc.WhereText()
 			if out[i].PaperFigure == "" {
 				out[i].PaperFigure = cc.Figure.Text
@@ -298,12 +298,12 @@ func AllClaims(run []bench.Record) []Claim {
 
 // PaperValue is the number the paper gives for a claim, from the catalogue
 // (NaN when it has none, so that no rule gives a verdict without it).
-func PaperValue(id string) float64 { return results.PaperValue(id) }
+func PaperValue(id string) float64 { return paperdata.PaperValue(id) }
 
 // CatalogueFigure is the paper's figure for a claim as the catalogue gives it
 // ("5x at n = 2^24"), or "—".
 func CatalogueFigure(id string) string {
-	if cc, ok := results.ClaimByID(id); ok {
+	if cc, ok := paperdata.ClaimByID(id); ok {
 		return cc.Figure.Text
 	}
 	return "—"

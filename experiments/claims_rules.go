@@ -9,7 +9,7 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
 	"github.com/semibench/semibench/internal/stats"
-	"github.com/semibench/semibench/results"
+	"github.com/semibench/semibench/experiments/paperdata"
 )
 
 // Helpers of the claim rules beyond claims.go's: a rule states its
@@ -21,22 +21,22 @@ import (
 var ToleranceRead func(id string)
 
 // ClaimTolerance is claim id's tolerance from the catalogue
-// (results/paper/claims); the zero one when it has none, whose
+// (experiments/<paper>/paper/claims.json); the zero one when it has none, whose
 // numbers are NaN, so that no rule gives a verdict without it.
-func ClaimTolerance(id string) results.Tolerance {
+func ClaimTolerance(id string) paperdata.Tolerance {
 	if ToleranceRead != nil {
 		ToleranceRead(id)
 	}
-	if cc, ok := results.ClaimByID(id); ok && cc.Tolerance != nil {
+	if cc, ok := paperdata.ClaimByID(id); ok && cc.Tolerance != nil {
 		return *cc.Tolerance
 	}
-	return results.Tolerance{}
+	return paperdata.Tolerance{}
 }
 
 // TolLow and tolHigh are claim id's tolerance bounds (NaN when the
 // catalogue gives none: a comparison with NaN fails).
-func TolLow(id string) float64  { return results.Num(ClaimTolerance(id).Low) }
-func TolHigh(id string) float64 { return results.Num(ClaimTolerance(id).High) }
+func TolLow(id string) float64  { return paperdata.Num(ClaimTolerance(id).Low) }
+func TolHigh(id string) float64 { return paperdata.Num(ClaimTolerance(id).High) }
 
 // RatioJudge compares ours with the paper's figure within claim id's
 // tolerance factor (ratioVerdict) and says where ours lies, in format's
@@ -47,8 +47,8 @@ func RatioJudge(id string, paper, ours float64, better int, format func(float64)
 
 // RatioJudgeWith is RatioJudge within a tolerance the rule holds itself,
 // for a claim outside the catalogue (example's toy paper).
-func RatioJudgeWith(tol results.Tolerance, paper, ours float64, better int, format func(float64) string) (Verdict, string) {
-	f := results.Num(tol.Factor)
+func RatioJudgeWith(tol paperdata.Tolerance, paper, ours float64, better int, format func(float64) string) (Verdict, string) {
+	f := paperdata.Num(tol.Factor)
 	v := ratioVerdict(paper, ours, f, better)
 	if v == NotRun {
 		return v, "no tolerance factor or no figure to compare"
@@ -80,7 +80,7 @@ func CompareWithin(id string, a, b []float64) (int, string) {
 		return NoSamples, "a record without samples of the phase compared: no verdict"
 	}
 	sign, note := stats.CompareSamples(a, b)
-	f := results.Num(ClaimTolerance(id).Factor)
+	f := paperdata.Num(ClaimTolerance(id).Factor)
 	if math.IsNaN(f) {
 		return 0, note + "; no margin in the catalogue: no verdict"
 	}
@@ -118,7 +118,7 @@ func BySamples(sign, want int) Verdict {
 // WithinFactor reports whether a and b (both positive) are within claim
 // id's tolerance factor of each other.
 func WithinFactor(id string, a, b float64) bool {
-	tol := results.Num(ClaimTolerance(id).Factor)
+	tol := paperdata.Num(ClaimTolerance(id).Factor)
 	return a > 0 && b > 0 && !math.IsNaN(a) && !math.IsNaN(b) && max(a, b) <= tol*min(a, b)
 }
 

@@ -33,7 +33,7 @@ const (
 	OldProtocol Verdict = "old protocol"
 	// NotTestable: a claim no cell can decide (a statement about the
 	// authors' hardware, another paper's result, a conjecture); its
-	// reason, from the catalogue (results/paper/claims), says why.
+	// reason, from the catalogue (experiments/<paper>/paper/claims.json), says why.
 	// Never scored, never counted as not run.
 	NotTestable Verdict = "not testable"
 )

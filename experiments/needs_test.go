@@ -18,7 +18,7 @@ func TestEveryClaimHasNeeds(t *testing.T) {
 	var ids []string
 	for _, c := range claims {
 		if c.Verdict == experiments.NotTestable {
-			continue // no cell decides it (its file in results/paper/claims says why)
+			continue // no cell decides it (its paper's catalogue says why)
 		}
 		if c.ID == "" {
 			t.Errorf("claim without ID: %s %s", c.Paper, c.Where)

@@ -9,14 +9,14 @@ import (
 	"github.com/semibench/semibench/bench/report"
 
 	"github.com/semibench/semibench/bench"
-	"github.com/semibench/semibench/results"
+	"github.com/semibench/semibench/experiments/paperdata"
 )
 
 // BesidePaper returns the run's records of one experiment and, indexed, both
 // them and the paper's transcribed records of the same experiment: what a
 // table laid out beside the paper needs.
 func BesidePaper(run []bench.Record, exp string) (own []bench.Record, rc, pc Cells) {
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	own = OfExperiment(run, exp)
 	return own, IndexRecords(own), IndexRecords(paper)
 }

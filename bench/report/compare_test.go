@@ -22,7 +22,7 @@ func nParams(n string) bench.Params {
 	return bench.Params{{Name: "n", Value: n}, {Name: "weights", Value: "normal"}}
 }
 
-// paperFile mimics results/paper/kleene-table2.jsonl: one impl, the paper's
+// paperFile mimics experiments/kleene/paper/table2.jsonl: one impl, the paper's
 // numbers, no samples.
 func paperFile() *bench.File {
 	return &bench.File{

@@ -154,7 +154,7 @@ func tableCmd(_ context.Context, args []string) error {
 
 func plotCmd(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
-	dir := fs.String("dir", "", "output folder (default plots/<machine-label>)")
+	dir := fs.String("dir", "", "output folder (default "+filepath.Join(scratchDir(), "<machine-label>", "<file>.plots")+")")
 	merge := fs.Bool("merge", false, mergeUsage)
 	files, paths, err := parseFiles(fs, commands["plot"], args, 1)
 	if err == nil && *merge {
@@ -163,11 +163,12 @@ func plotCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	for _, f := range files {
-		d := *dir
-		if d == "" {
-			d = filepath.Join("plots", f.Machine.Label)
+	for i, f := range files {
+		name := "merged"
+		if !*merge {
+			name = filepath.Base(runBase(paths[i]))
 		}
+		d := cmp.Or(*dir, filepath.Join(scratchDir(), f.Machine.Label, name+".plots"))
 		written, err := renderPlots(ctx, f, d)
 		if err != nil {
 			return err
@@ -205,7 +206,7 @@ func reportCmd(ctx context.Context, args []string) error {
 			return fmt.Errorf("%s: budget %q: %w", paths[0], f.Budget, err)
 		}
 	}
-	base := strings.TrimSuffix(paths[0], filepath.Ext(paths[0]))
+	base := runBase(paths[0])
 	report, dir := cmp.Or(*out, base+".md"), cmp.Or(*plotDir, base+".plots")
 	plots, plotErr := renderPlots(ctx, f, dir)
 	if err := experiments.WriteReport(report, f, plots, b); err != nil {

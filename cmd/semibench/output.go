@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
@@ -61,6 +62,18 @@ func interruptible[T any](ctx context.Context, work func() (T, error)) (T, error
 		var zero T
 		return zero, fmt.Errorf("interrupted (%w)", ctx.Err())
 	}
+}
+
+// scratchDir is the folder of the outputs that are not the repository's:
+// `run`'s result files and `plot`'s figures, under the system's temporary
+// folder ($TMPDIR), laid out as results/ is (<machine-label>/<run>).
+func scratchDir() string { return filepath.Join(os.TempDir(), "semibench") }
+
+// runBase is a result file's path without its extension (.jsonl, and .gz
+// for a gzipped one): the name its report (.md) and plots (.plots/) take.
+func runBase(path string) string {
+	path = strings.TrimSuffix(path, ".gz")
+	return strings.TrimSuffix(path, filepath.Ext(path))
 }
 
 // renderPlots draws the figures of f into dir: first into a staging folder

@@ -88,7 +88,7 @@ func (f *runFlags) register(fs *flag.FlagSet, scale string, budget time.Duration
 	fs.StringVar(&f.where, "where", "", "run only the cells whose parameters match, e.g. n=8192,range=n|10n (NAME=VALUE[|VALUE...], comma-separated)")
 	fs.IntVar(&f.reps, "reps", runner.DefaultReps, "timed repetitions per cell (after the warm-up; 6 is the fewest benchstat trusts)")
 	fs.IntVar(&f.warmup, "warmup", 1, "untimed warm-up runs per cell")
-	fs.StringVar(&f.out, "out", "", "result file, JSON Lines (default results/<machine-label>/<timestamp>.jsonl)")
+	fs.StringVar(&f.out, "out", "", "result file, JSON Lines (default <folder>/<machine-label>/<timestamp>.jsonl, the folder results for reproduce and "+scratchDir()+" for run)")
 	fs.DurationVar(&f.budget, "budget", budget, budgetUsage)
 	fs.IntVar(&f.threads, "threads", 0, "CPU threads for parallel implementations (0: all cores)")
 	fs.IntVar(&f.gpus, "gpus", 1, "GPUs for implementations that split their work over devices")
@@ -158,15 +158,16 @@ func (f *runFlags) config(exps []*experiments.Experiment) (runner.Config, error)
 }
 
 // execute runs the experiments with a validated configuration into the
-// result file and returns the file as written. The error is the run's
+// result file (--out, or a new one under root) and returns the file as
+// written. The error is the run's
 // (interrupted, a file that cannot be written); the records finished
 // before it are in the file.
-func execute(ctx context.Context, cfg runner.Config, f *runFlags, exps []*experiments.Experiment) (*bench.File, string, error) {
+func execute(ctx context.Context, cfg runner.Config, f *runFlags, exps []*experiments.Experiment, root string) (*bench.File, string, error) {
 	machine := currentMachine()
 	started := time.Now().UTC()
 	out := f.out
 	if out == "" {
-		out = filepath.Join("results", machine.Label, started.Format("20060102-150405")+".jsonl")
+		out = filepath.Join(root, machine.Label, started.Format("20060102-150405")+".jsonl")
 	}
 	if len(machine.GPUs) > 0 {
 		cfg.DeviceMemory = machine.GPUs[0].MemoryBytes
@@ -237,7 +238,7 @@ func runCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	file, _, runErr := execute(ctx, cfg, &f, exps)
+	file, _, runErr := execute(ctx, cfg, &f, exps, scratchDir())
 	if file == nil {
 		return runErr
 	}
@@ -271,17 +272,15 @@ func reproduce(ctx context.Context, args []string, exps []*experiments.Experimen
 		return err
 	}
 	cfg.Reserve = reportReserve(cfg.Budget)
-	file, out, runErr := execute(ctx, cfg, &f, exps)
+	file, out, runErr := execute(ctx, cfg, &f, exps, "results")
 	if file == nil {
 		return runErr
 	}
-	base := strings.TrimSuffix(out, filepath.Ext(out))
-	dir := *plotDir
-	if dir == "" {
-		dir = base + ".plots"
-	}
-	// A plot that fails to draw leaves the report, with the plots drawn.
-	plots, plotErr := experiments.RenderPlots(file, dir)
+	base := runBase(out)
+	dir := cmp.Or(*plotDir, base+".plots")
+	// A plot that fails to draw leaves the report, with the plots drawn;
+	// both are written also when the run was interrupted.
+	plots, plotErr := renderPlots(context.WithoutCancel(ctx), file, dir)
 	reportPath := base + ".md"
 	if err := experiments.WriteReport(reportPath, file, plots, cfg.Budget); err != nil {
 		return cmp.Or(runErr, fmt.Errorf("report: %w", err))

@@ -11,7 +11,7 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
-	"github.com/semibench/semibench/results"
+	"github.com/semibench/semibench/experiments/paperdata"
 )
 
 // The 2-domination paper's (002) claims beyond its tables' values and
@@ -23,7 +23,7 @@ import (
 // paper's is of 48 cores and a V100, so never scored.
 func domSpeedupClaim(run []bench.Record, c experiments.Claim, slow, fast, paperImpl, key string) experiments.Claim {
 	const exp = "domination/table2"
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	pc, rc := experiments.IndexRecords(paper), experiments.IndexRecords(experiments.OfExperiment(run, exp))
 	c.Class = experiments.NotComparable
 	c.Text += " " + experiments.RatioRule(experiments.HigherBetter)
@@ -391,7 +391,7 @@ func domFormulaClaims(run []bench.Record) []experiments.Claim {
 // exceptions. ok is false when either table has no row for m.
 func domPaperFormula(m int) (formula func(n int) int, exceptions []int, ok bool) {
 	row := func(exp string) *bench.Record {
-		recs, _ := results.PaperRecords(exp)
+		recs, _ := paperdata.PaperRecords(exp)
 		return experiments.IndexRecords(recs).Get(exp, "cuda/paper", dominationParams(m))
 	}
 	t4, t6 := row("domination/table4"), row("domination/table6")
@@ -420,7 +420,7 @@ func domAlg1TimeClaim(run []bench.Record) experiments.Claim {
 // others' from domExactRecord.
 func domExactClaims(run []bench.Record, exp string, keys ...string) []experiments.Claim {
 	_, rc, pc := experiments.BesidePaper(run, exp)
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	where := "Table " + strings.TrimPrefix(exp, "domination/table")
 	c := experiments.Claim{ID: exp + "#values", Where: where, PaperFigure: strings.Join(keys, ", ") + " of every m",
 		Text: fmt.Sprintf("%s's values (%s) for every m: reproduced when every m the run computed equals the paper's exactly.", where, strings.Join(keys, ", "))}
@@ -455,7 +455,7 @@ func domExactClaims(run []bench.Record, exp string, keys ...string) []experiment
 // when none ran it is not run, with the reason of the paper's smallest m and
 // ours at the largest m that did run.
 func domTimeClaim(run []bench.Record, c experiments.Claim, paperExp, paperImpl, paperPhase, exp, impl, phase string) experiments.Claim {
-	paper, _ := results.PaperRecords(paperExp)
+	paper, _ := paperdata.PaperRecords(paperExp)
 	pc, rc := experiments.IndexRecords(paper), experiments.IndexRecords(experiments.OfExperiment(run, exp))
 	c.Text += " " + experiments.RatioRule(experiments.LowerBetter)
 	// The paper's times are of a V100 and a 48-core EPYC 7642: ours are
@@ -549,7 +549,7 @@ func domV4FasterClaim(run []bench.Record) experiments.Claim {
 	c := experiments.Claim{ID: exp + "#v4-faster", Where: "section 3 (Table 5)",
 		Text: fmt.Sprintf("Version 4 is slightly faster than version 3 (the cost of moving each pair of powers to the GPU for a difference of little computation). "+
 			"Ours: %s's and %s's totals at the largest m where both ran; reproduced when version 4's is the lower.", domV4, domV3)}
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	pc, rc := experiments.IndexRecords(paper), experiments.IndexRecords(experiments.OfExperiment(run, exp))
 	pm := dominationRowsOf(paper)
 	c.PaperFigure = "—"

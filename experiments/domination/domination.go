@@ -136,7 +136,7 @@ const (
 )
 
 // domVersions are our Table 5 versions 1 to 4; domPaperVersions the
-// paper records' impls of versions 1-4 (results/paper/domination-table5.jsonl).
+// paper records' impls of versions 1-4 (experiments/domination/paper/table5.jsonl).
 var (
 	domVersions      = []string{domV1, domV2, domV3, domV4}
 	domPaperVersions = []string{"cpu/paper", "cpu/openmp", "cuda/paper", "cuda/paper+cpu/openmp"}

@@ -14,7 +14,7 @@ import (
 	"github.com/semibench/semibench/impls"
 	"github.com/semibench/semibench/problems/domination"
 	"github.com/semibench/semibench/problems/minplus"
-	"github.com/semibench/semibench/results"
+	"github.com/semibench/semibench/experiments/paperdata"
 )
 
 // dominationRefImpl is the reference's product: cuda/sparse when a CUDA
@@ -91,7 +91,7 @@ func dominationCheck(got, ref *domination.Analysis, method string) bench.Check {
 // dominationPaperCheck compares the reference's metric with the paper's
 // record of the table, where the paper has one.
 func dominationPaperCheck(exp string, m int, ref map[string]float64, keys ...string) (string, bool) {
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	pr := experiments.IndexRecords(paper).Get(exp, "cuda/paper", dominationParams(m))
 	if pr == nil {
 		return "no paper value", true

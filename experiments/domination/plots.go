@@ -8,7 +8,7 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
-	"github.com/semibench/semibench/results"
+	"github.com/semibench/semibench/experiments/paperdata"
 )
 
 // domSeries is one series of a 2-domination figure: impl's phase in the
@@ -79,7 +79,7 @@ func dominationTable5Plots(run []bench.Record) []report.Plot {
 // domPlotRecords is what a 2-domination figure draws from: the run's
 // records of exp, indexed, the paper's, indexed, and the m of either.
 func domPlotRecords(run []bench.Record, exp string) (own []bench.Record, rc, pc experiments.Cells, ms []int) {
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	own = experiments.OfExperiment(run, exp)
 	return own, experiments.IndexRecords(own), experiments.IndexRecords(paper), dominationRowsOf(own, paper)
 }

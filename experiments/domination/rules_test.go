@@ -12,7 +12,7 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
 	"github.com/semibench/semibench/experiments/experimentstest"
-	"github.com/semibench/semibench/results"
+	"github.com/semibench/semibench/experiments/paperdata"
 )
 
 // Every testable claim of the paper is held to a record set on which its
@@ -134,7 +134,7 @@ func formulaMetrics(m int) map[string]float64 {
 // the largest m where the paper gives paperImpl's paperPhase, at factor
 // times the paper's.
 func paperTimeCase(paperExp, paperImpl, paperPhase, exp, impl, phase string, factor float64) []bench.Record {
-	paper, _ := results.PaperRecords(paperExp)
+	paper, _ := paperdata.PaperRecords(paperExp)
 	pc := experiments.IndexRecords(paper)
 	ms := dominationRowsOf(paper)
 	for i := len(ms) - 1; i >= 0; i-- {
@@ -148,7 +148,7 @@ func paperTimeCase(paperExp, paperImpl, paperPhase, exp, impl, phase string, fac
 // paperValueCase is a table of exact values' records: ours equal to the
 // paper's at every m of the paper below m = 13, edit applied.
 func paperValueCase(exp string, edit func(m int, mt map[string]float64)) []bench.Record {
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	impl := "cpu/sparse"
 	if exp == "domination/table1" {
 		impl = "cpu/paper"

@@ -12,7 +12,7 @@ import (
 	"github.com/semibench/semibench/experiments"
 	"github.com/semibench/semibench/impls"
 	"github.com/semibench/semibench/problems/domination"
-	"github.com/semibench/semibench/results"
+	"github.com/semibench/semibench/experiments/paperdata"
 )
 
 // dominationRowsOf lists the m present in records, increasing.
@@ -84,7 +84,7 @@ func dominationTable1(run []bench.Record) []report.Table {
 	if len(own) == 0 {
 		return nil
 	}
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	pc, rc := experiments.IndexRecords(paper), experiments.IndexRecords(own)
 	t := report.Table{
 		Title:  "domination/table1 — size of A(D_m) (paper: Table 1, 16-bit integers)",
@@ -127,7 +127,7 @@ func dominationTable2(run []bench.Record) []report.Table {
 	if len(own) == 0 {
 		return nil
 	}
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	pc, rc := experiments.IndexRecords(paper), experiments.IndexRecords(own)
 	t := report.Table{
 		Title: "domination/table2 — Algorithm 2, 50 (min,+) powers of A(D_m): total, ms (paper: Table 2, its Algorithm 2 running time, EPYC 7642 and V100)",
@@ -211,7 +211,7 @@ func dominationTable2GPU(own []bench.Record, pc, rc experiments.Cells) report.Ta
 		Header: []string{"m", "N", "paper GPU", "cuda/paper", "cuda/fast", "cuda/sparse", "T upd/s paper·fast",
 			"paper GPU / cuda/paper", "paper GPU / cuda/fast", "paper GPU / cuda/sparse", "cuda/paper / cuda/sparse"},
 	}
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	const tot = bench.TotalPhase
 	for _, m := range dominationRowsOf(own, paper) {
 		p := dominationParams(m)
@@ -244,7 +244,7 @@ func dominationExactTable(run []bench.Record, exp string) []report.Table {
 	if len(own) == 0 {
 		return nil
 	}
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	pc, rc := experiments.IndexRecords(paper), experiments.IndexRecords(own)
 	var t report.Table
 	switch exp {
@@ -424,7 +424,7 @@ func dominationTable5(run []bench.Record) []report.Table {
 	if len(own) == 0 && len(full) == 0 {
 		return nil
 	}
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	pc, rc, fc := experiments.IndexRecords(paper), experiments.IndexRecords(own), experiments.IndexRecords(full)
 	t := report.Table{
 		Title: "domination/table5 — total running times, Algorithms 2-5: total, ms (paper: Table 5, versions 1-4, its total running times)",

@@ -16,7 +16,7 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
 	"github.com/semibench/semibench/experiments"
-	"github.com/semibench/semibench/results"
+	"github.com/semibench/semibench/experiments/paperdata"
 )
 
 // RunCases runs the cases of experiment name once per implementation, as
@@ -133,7 +133,7 @@ func Without(f map[string]float64, k string) map[string]float64 {
 // row of that ID ("no rule" when the experiment is not registered or has
 // no such row).
 func RuleOf(id string) func([]bench.Record) experiments.Claim {
-	cc, _ := results.ClaimByID(id)
+	cc, _ := paperdata.ClaimByID(id)
 	return func(run []bench.Record) experiments.Claim {
 		if e := experiments.ByName(cc.Experiment); e != nil && e.Claims != nil {
 			for _, c := range e.Claims(run) {
@@ -183,7 +183,7 @@ func CheckRules(t *testing.T, file string, cases map[string]RuleCase) {
 		if got := rule(nil); got.Verdict != experiments.NotRun {
 			t.Errorf("%s: on no records: %s (%s)", id, got.Verdict, got.Ours)
 		}
-		cc, _ := results.ClaimByID(id)
+		cc, _ := paperdata.ClaimByID(id)
 		if tol := cc.Tolerance; tol != nil && (tol.Factor != nil || tol.Low != nil || tol.High != nil) && !read[id] {
 			t.Errorf("%s: the rule does not read the claim's tolerance (%s)", id, tol.Text)
 		}
@@ -215,7 +215,7 @@ func CheckRules(t *testing.T, file string, cases map[string]RuleCase) {
 			}
 		}
 	}
-	cat, err := results.Claims()
+	cat, err := paperdata.Claims()
 	if err != nil {
 		t.Fatal(err)
 	}

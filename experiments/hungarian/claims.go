@@ -11,10 +11,10 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
+	"github.com/semibench/semibench/experiments/paperdata"
 	"github.com/semibench/semibench/generators/lapcost"
 	"github.com/semibench/semibench/internal/stats"
 	"github.com/semibench/semibench/problems/lap"
-	"github.com/semibench/semibench/results"
 )
 
 // The Hungarian paper's (001) claims beyond Figs. 4-6 and Table 2's
@@ -252,7 +252,7 @@ func hungarianTable3Claims(run []bench.Record) []experiments.Claim {
 	const exp = "hungarian/table3"
 	own := hungarianView(run, exp)
 	rc := experiments.IndexRecords(own)
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	pc := experiments.IndexRecords(paper)
 	top := experiments.Claim{ID: exp + "#steps-1-6", Where: "Table 3",
 		Text: "Steps 1 and 6 gain the most from the GPU: ours is each step's cpu/paper / cuda/paper at range n and the largest n where both ran. Reproduced when steps 1 and 6 have the two highest speedups."}
@@ -406,7 +406,7 @@ func hungarianK20cClaim(run []bench.Record) experiments.Claim {
 	const exp = "hungarian/table4"
 	own := hungarianView(run, exp)
 	rc := experiments.IndexRecords(own)
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	pc := experiments.IndexRecords(paper)
 	c := experiments.Claim{ID: exp + "#k20c", Where: "Table 4", Class: experiments.NotComparable,
 		Text: "The CUDA implementation's run times on a Tesla K20c: ours is cuda/paper's total at range n and the largest n where it ran, beside the paper's K20c at that n (another GPU: shown, not scored). " + experiments.RatioRule(experiments.LowerBetter)}

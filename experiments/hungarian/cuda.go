@@ -12,10 +12,10 @@ import (
 	"github.com/semibench/semibench/bench/report"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/experiments/paperdata"
 	"github.com/semibench/semibench/generators/lapcost"
 	"github.com/semibench/semibench/impls"
 	"github.com/semibench/semibench/problems/lap"
-	"github.com/semibench/semibench/results"
 )
 
 // The CUDA side of the Hungarian paper: the GPU solvers, Tables 2-4 and
@@ -249,7 +249,7 @@ func hungarianTable2(own []bench.Record) []report.Table {
 	if len(own) == 0 {
 		return nil
 	}
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	pc, rc := experiments.IndexRecords(paper), experiments.IndexRecords(own)
 	t := report.Table{
 		Title:  "hungarian/table2 — speedup CPU total / CUDA total (paper: Table 2, i7-6700K / GTX 970)",
@@ -285,7 +285,7 @@ func hungarianTable3(own []bench.Record) []report.Table {
 	if len(own) == 0 {
 		return nil
 	}
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	pc, rc := experiments.IndexRecords(paper), experiments.IndexRecords(own)
 	steps := lap.PaperSteps[1:] // step1..step6
 	t := report.Table{
@@ -333,8 +333,8 @@ func hungarianTable4(own, run []bench.Record) []report.Table {
 	if len(own) == 0 {
 		return nil
 	}
-	k20, _ := results.PaperRecords(exp)
-	gtx, _ := results.PaperRecords("hungarian/table1")
+	k20, _ := paperdata.PaperRecords(exp)
+	gtx, _ := paperdata.PaperRecords("hungarian/table1")
 	kc, gc, rc, pc := experiments.IndexRecords(k20), experiments.IndexRecords(gtx), experiments.IndexRecords(own), hungarianPeers(run)
 	t := report.Table{
 		Title: "hungarian/table4 — CUDA run times, ms: total (matrix on the device, host clock) and end_to_end (host memory to host memory), beside the paper's Tesla K20c (Table 4) and GTX 970 (Table 1) and the published codes on this machine",
@@ -436,7 +436,7 @@ func hungarianCUDAPlots(own []bench.Record) []report.Plot {
 		return nil
 	}
 	exp := own[0].Experiment
-	gtx, _ := results.PaperRecords("hungarian/table1")
+	gtx, _ := paperdata.PaperRecords("hungarian/table1")
 	gc, rc := experiments.IndexRecords(gtx), experiments.IndexRecords(own)
 	cells := hungarianCells(own)
 	pl := report.Plot{Name: "hungarian-fig7", Title: experiments.PlotTitle("CUDA total time vs matrix size, per cost range", Paper.Source+", Fig. 7"), XLabel: "matrix size n",
@@ -460,7 +460,7 @@ func hungarianSpeedupPlots(own []bench.Record) []report.Plot {
 		return nil
 	}
 	exp := own[0].Experiment
-	paper, _ := results.PaperRecords("hungarian/table2")
+	paper, _ := paperdata.PaperRecords("hungarian/table2")
 	pc, rc := experiments.IndexRecords(paper), experiments.IndexRecords(own)
 	cells := hungarianCells(own)
 	pl := report.Plot{Name: "hungarian-fig9", Title: experiments.PlotTitle("speedup of CUDA over CPU (CPU total time / CUDA total time), per cost range", Paper.Source+", Fig. 9"),
@@ -532,7 +532,7 @@ func hungarianFig6Plots(own []bench.Record) []report.Plot {
 func hungarianTable2Claims(run []bench.Record) []experiments.Claim {
 	const exp = "hungarian/table2"
 	own := hungarianView(run, exp)
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	pc, rc := experiments.IndexRecords(paper), experiments.IndexRecords(own)
 	cells := hungarianCells(paper)
 	var out []experiments.Claim
@@ -584,7 +584,7 @@ func hungarianTable2Claims(run []bench.Record) []experiments.Claim {
 // faster than the O(n^3) one "by a factor of more than about two".
 func hungarianFig6Claims(run []bench.Record) []experiments.Claim {
 	const exp = "hungarian/fig6"
-	about := experiments.PaperValue(exp + "#n4-over-n3") // results/paper/claims/001-hungarian.json
+	about := experiments.PaperValue(exp + "#n4-over-n3") // experiments/hungarian/paper/claims.json
 	floor := experiments.TolLow(exp + "#n4-over-n3")     // "more than about": the catalogue's reading of it
 	own := hungarianView(run, exp)
 	rc := experiments.IndexRecords(own)

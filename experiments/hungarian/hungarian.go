@@ -13,9 +13,9 @@ import (
 	"github.com/semibench/semibench/bench/report"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/experiments/paperdata"
 	"github.com/semibench/semibench/generators/lapcost"
 	"github.com/semibench/semibench/problems/lap"
-	"github.com/semibench/semibench/results"
 )
 
 // Paper is the paper this package reproduces.
@@ -306,7 +306,7 @@ func hungarianTable1(run []bench.Record) []report.Table {
 	if len(own) == 0 {
 		return nil
 	}
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	rc, pc := experiments.IndexRecords(own), experiments.IndexRecords(paper)
 	t := report.Table{
 		Title: "hungarian/table1 — LAP run times, total ms (CUDA: matrix on the device; CPU: in memory), and cuda/fast's end_to_end (paper: Table 1, CUDA GTX 970 and CPU i7-6700K)",
@@ -452,7 +452,7 @@ func hungarianTable1Plots(run []bench.Record) []report.Plot {
 	if len(own) == 0 {
 		return nil
 	}
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	pc, rc := experiments.IndexRecords(paper), experiments.IndexRecords(own)
 	times := report.Plot{Name: "hungarian-table1", Title: experiments.PlotTitle("CPU total time vs matrix size, per cost range", Paper.Source+", Table 1 and Fig. 8"),
 		XLabel: "matrix size n", YLabel: "total time (ms)", LogX: true, LogY: true,

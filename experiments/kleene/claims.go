@@ -13,7 +13,7 @@ import (
 
 // The Kleene paper's (000) claims beyond Table 3's speedup and exactness
 // and Table 2's growth (kleene.go); the catalogue
-// (results/paper/claims/000-kleene.json) places each in the paper.
+// (experiments/kleene/paper/claims.json) places each in the paper.
 
 // kleeneStepPhases are the paper's four steps of the CPU computation.
 var kleeneStepPhases = []string{"convert_ccs", "topo_sort", "init_w", "update_w"}

@@ -24,7 +24,7 @@ func claimOf(t *testing.T, claims []experiments.Claim, s string) experiments.Cla
 func TestKleeneClaimsFromRecords(t *testing.T) {
 	int500 := bench.Params{{Name: "n", Value: "500"}, {Name: "weights", Value: "int"}}
 	exactGPU := bench.Record{Experiment: "kleene/table3", Impl: "cuda/paper", Params: int500, Status: bench.StatusOK, Check: &bench.Check{OK: true}}
-	// The paper's Effect at n = 4000 is 29.3 (results/paper): 300x is
+	// The paper's Effect at n = 4000 is 29.3 (paper/table3.jsonl): 300x is
 	// beyond a factor 2, 25x within it.
 	for _, c := range []struct {
 		gpu  float64

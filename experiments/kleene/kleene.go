@@ -12,10 +12,10 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
+	"github.com/semibench/semibench/experiments/paperdata"
 	"github.com/semibench/semibench/impls"
 	"github.com/semibench/semibench/problems/kleene"
 	"github.com/semibench/semibench/problems/kleene/maxplus"
-	"github.com/semibench/semibench/results"
 )
 
 // Paper is the paper this package reproduces.
@@ -327,7 +327,7 @@ func kleenePlots(run []bench.Record, exp string) []report.Plot {
 				pl.Series = append(pl.Series, s)
 			}
 		}
-		if recs, files := results.PaperRecords(exp); len(recs) > 0 {
+		if recs, files := paperdata.PaperRecords(exp); len(recs) > 0 {
 			addSeries("paper's "+files[0].Machine.Label+" ("+recs[0].Impl+")", recs, recs[0].Impl, true)
 		}
 		for _, impl := range impls {
@@ -344,7 +344,7 @@ func kleenePlots(run []bench.Record, exp string) []report.Plot {
 func kleeneTable2Claims(run []bench.Record) []experiments.Claim {
 	const exp = "kleene/table2"
 	own, rc, pc := experiments.BesidePaper(run, exp)
-	fold := experiments.PaperValue("kleene/table2#growth") // results/paper/claims/000-kleene.json
+	fold := experiments.PaperValue("kleene/table2#growth") // experiments/kleene/paper/claims.json
 	c := experiments.Claim{ID: "kleene/table2#growth", Where: "Table 2, section 5",
 		Text: fmt.Sprintf("Update W's time grows about %g-fold when n doubles (O(m·n), m ≈ n²/4): ours is cpu/paper's (the paper's algorithm) update W at the largest n over n/2. ", fold) + experiments.RatioRule(experiments.Neither)}
 	growth := func(cells experiments.Cells, impl string, ns []int) (float64, int) {
@@ -360,7 +360,7 @@ func kleeneTable2Claims(run []bench.Record) []experiments.Claim {
 		}
 		return math.NaN(), 0
 	}
-	paper, _ := results.PaperRecords(exp)
+	paper, _ := paperdata.PaperRecords(exp)
 	c.PaperFigure = fmt.Sprintf("%gx", fold)
 	if g, n := growth(pc, "cpu/paper", kleeneRows(paper)); n > 0 {
 		c.PaperFigure += fmt.Sprintf(" (Table 2: %s from n = %d to %d)", report.FormatRatio(g), n/2, n)

@@ -13,9 +13,9 @@ import (
 	"github.com/semibench/semibench/bench/report"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/experiments/paperdata"
 	"github.com/semibench/semibench/generators/trees"
 	"github.com/semibench/semibench/problems/treefix"
-	"github.com/semibench/semibench/results"
 )
 
 // treefixRows lists the distinct parameter sets of records in first-seen
@@ -57,10 +57,10 @@ func anyRecord(c experiments.Cells, exp string, p bench.Params, impls ...string)
 }
 
 // treefixPaperByTree returns the paper's records of an experiment by tree
-// name; for Table I, rows missing from results/paper come from the same
-// transcription in generators/trees (trees.Table1).
+// name; for Table I, rows missing from the paper's tables (paper/*.jsonl)
+// come from the same transcription in generators/trees (trees.Table1).
 func treefixPaperByTree(exp string) map[string]*bench.Record {
-	recs, _ := results.PaperRecords(exp)
+	recs, _ := paperdata.PaperRecords(exp)
 	out := map[string]*bench.Record{}
 	for i := range recs {
 		out[recs[i].Params.Get("tree")] = &recs[i]

@@ -591,7 +591,7 @@ func treefixFig7Claims(run []bench.Record) []experiments.Claim {
 	var out []experiments.Claim
 	for _, shape := range []string{"star", "caterpillar"} {
 		id := exp + "#" + shape
-		paper := experiments.PaperValue(id) // results/paper/claims/004-treefix.json
+		paper := experiments.PaperValue(id) // experiments/treefix/paper/claims.json
 		c := experiments.Claim{ID: id, Where: "Fig. 7, section IV-A", PaperFigure: experiments.CatalogueFigure(id),
 			Text: fmt.Sprintf("On the %s of 2^24 vertices the vectorial implementation is about %gx faster than the parallel one: ours is cuda/parallel / cuda/vectorial by the paper's computation time. %s", shape, paper, experiments.RatioRule(experiments.HigherBetter))}
 		var par, vec experiments.ClaimCell
@@ -626,7 +626,7 @@ func treefixFig7Claims(run []bench.Record) []experiments.Claim {
 func treefixAccuracyClaims(run []bench.Record) []experiments.Claim {
 	const exp = "treefix/accuracy"
 	own := experiments.OfExperiment(run, exp)
-	bitsPaper := experiments.PaperValue(exp + "#2-bits") // results/paper/claims/004-treefix.json
+	bitsPaper := experiments.PaperValue(exp + "#2-bits") // experiments/treefix/paper/claims.json
 	most := experiments.TolHigh(exp + "#2-bits")         // the paper's, with the catalogue's margin
 	c := experiments.Claim{ID: exp + "#2-bits", Where: "section IV-B, V", PaperFigure: fmt.Sprintf("at most %g bits", bitsPaper),
 		Text: fmt.Sprintf("The vectorial algorithm may lose %g bits in the worst case against the parallel one: ours is the largest log2(vectorial's error / parallel's) over every chain, Rootfix and Leaffix, CPU and GPU, each error measured against the exact sum (and each result checked against its error model, the table's note). Reproduced when at most %g bits (%s) and every result is within its error model.", bitsPaper, most, experiments.ClaimTolerance(exp+"#2-bits").Text)}

@@ -168,7 +168,7 @@ func FuzzSpanningTree(f *testing.F) {
 }
 
 // TestTable1File: testdata/treefix-table1.json (Table I in the result-file
-// schema, waiting for results/paper to accept records without phases)
+// schema, waiting for the paper's tables (experiments/treefix/paper) to accept records without phases)
 // holds the same numbers as Table1.
 func TestTable1File(t *testing.T) {
 	b, err := os.ReadFile("testdata/treefix-table1.json")

@@ -48,8 +48,8 @@ var importRules = []rule{
 }
 
 // notPapers are the packages under experiments/ that are no paper's: the
-// test helpers and the list of the five.
-var notPapers = []string{"experimentstest", "papers"}
+// test helpers, the list of the five and the reader of their data.
+var notPapers = []string{"experimentstest", "papers", "paperdata"}
 
 // examplePrefix is the folder of the toy paper (example/), whose
 // packages mirror the module's own: example/problems/widest is a

@@ -7,16 +7,16 @@ import (
 	"github.com/semibench/semibench/bench/report"
 	"github.com/semibench/semibench/example/impls"
 	"github.com/semibench/semibench/experiments"
-	"github.com/semibench/semibench/results"
+	"github.com/semibench/semibench/experiments/paperdata"
 )
 
 // SpeedupID is the toy paper's one claim.
 const SpeedupID = Exp + "#fast-over-squaring"
 
 // speedupTolerance is the claim's margin. A real paper's is its entry in
-// its own file of results/paper/claims, which its rule reads with
+// its catalogue, experiments/<paper>/paper/claims.json, which its rule reads with
 // experiments.RatioJudge; the toy's stays here, out of the catalogue.
-var speedupTolerance = results.Tolerance{
+var speedupTolerance = paperdata.Tolerance{
 	Text:   "a factor of 3 either way",
 	Reason: "the ratio counts products, ⌈log2(n-1)⌉ squarings against one sweep, and the machine moves it by less than 3x",
 	Factor: new(3.0),

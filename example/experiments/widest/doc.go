@@ -5,7 +5,8 @@
 // one claim.
 //
 // Unlike a real paper's, the paper's figures (paper.jsonl, invented) and
-// the claim's tolerance live here, not in results/paper, and no
+// the claim's tolerance live here, not in a paper/ folder registered with
+// experiments/paperdata, and no
 // experiments/papers line registers it: the example stays out of the five
 // papers' run, and only the example package's test registers it.
 package widest

@@ -96,8 +96,8 @@ func cases(s experiments.Scale, o experiments.Options) []experiments.Case {
 var paperJSONL []byte
 
 // paperRecords are the toy paper's Table 1 as a result file (a real
-// paper's are results/paper/<experiment>.jsonl, read by
-// experiments.BesidePaper).
+// paper's are its paper/*.jsonl, embedded and registered with
+// experiments/paperdata, and read by experiments.BesidePaper).
 func paperRecords() []bench.Record {
 	f, err := bench.Decode(paperJSONL)
 	if err != nil {

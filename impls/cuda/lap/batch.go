@@ -112,7 +112,7 @@ func batchKernel(suffix string, r, c int, opt Options) (name string, shared int)
 // BatchGreedy reports whether the batch kernel starts square integer
 // problems from its greedy matching: when their costs span at least as
 // many values (hi - lo + 1) as there are columns. Measured on the H100
-// (results/intel-xeon_nvidia-h100-80gb-hbm3/20261124-hungarian-batch-3.jsonl
+// (results/intel-xeon_nvidia-h100-80gb-hbm3/20261124-hungarian-batch-3.jsonl.gz
 // against -2.jsonl), the greedy start shortened the solve at the paper's
 // ranges n and 10n at every n and at range 0.1n up to n = 64, and
 // lengthened it at n = 256, range 0.1n, where many ties leave the searches
