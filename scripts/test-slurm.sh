@@ -29,6 +29,7 @@ die() {
 }
 
 [[ -x $repo/bin/semibench ]] || die "bin/semibench is missing: run make build first (make test-slurm does)"
+((EUID == 0)) || die "run it as root: slurmd starts the jobs, and a missing Slurm is installed with apt-get (CI runs as root)"
 [[ $timeout =~ ^[1-9][0-9]*$ ]] || {
 	echo "test-slurm: SLURM_TEST_TIMEOUT=$timeout: want a whole number of seconds" >&2
 	exit 2
@@ -47,18 +48,19 @@ block() {
 	printf '%s\n' "$out"
 }
 
-# Debian's Slurm and munge, when any of their commands is missing. The
-# packages' own services are kept from starting (policy-rc.d): the test
-# starts its own daemons and leaves none running.
+# Debian's Slurm and munge (and jq, which reads the result files here),
+# when any of their commands is missing. The packages' own services are
+# kept from starting (policy-rc.d): the test starts its own daemons and
+# leaves none running.
 install() {
 	local missing=() c
-	for c in munged slurmctld slurmd sbatch squeue scontrol scancel; do
+	for c in munged slurmctld slurmd sbatch squeue scontrol scancel sinfo jq; do
 		command -v "$c" >/dev/null || missing+=("$c")
 	done
 	((${#missing[@]} == 0)) && return
-	say "installing slurm-wlm and munge (missing: ${missing[*]})"
-	((EUID == 0)) || die "missing ${missing[*]}, and installing them needs root (apt-get install slurm-wlm munge)"
-	command -v apt-get >/dev/null || die "missing ${missing[*]}, and this machine has no apt-get: install Slurm and munge"
+	local pkgs=(slurm-wlm munge jq)
+	say "installing ${pkgs[*]} (missing: ${missing[*]})"
+	command -v apt-get >/dev/null || die "missing ${missing[*]}, and this machine has no apt-get: install Slurm, munge and jq"
 	local policy=/usr/sbin/policy-rc.d ours=
 	if [[ ! -e $policy ]]; then
 		printf '#!/bin/sh\nexit 101\n' >"$policy"
@@ -66,15 +68,14 @@ install() {
 		ours=1
 	fi
 	local rc=0
-	{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends slurm-wlm munge; } || rc=$?
+	{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${pkgs[@]}"; } || rc=$?
 	[[ -n $ours ]] && rm -f "$policy"
-	((rc == 0)) || die "apt-get install slurm-wlm munge failed (exit $rc)"
+	((rc == 0)) || die "apt-get install ${pkgs[*]} failed (exit $rc)"
 }
 
 install
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/semibench-slurm.XXXXXX")
-chmod 755 "$tmp" # slurmd and munged check the folders above their files
 work=$tmp/work
 mkdir -p "$work" "$tmp/state" "$tmp/spool" "$tmp/log"
 pids=()     # daemons and the unsharded run, in start order
@@ -85,7 +86,7 @@ stop() {
 	trap - EXIT INT TERM
 	set +e
 	if [[ -n $started ]]; then
-		scancel --full --quiet --signal=KILL "--user=$(id -un)" 2>/dev/null
+		scancel --quiet "--user=$(id -un)" 2>/dev/null
 		for ((n = 0; n < 30; n++)); do
 			[[ -z $(squeue -h -o %i 2>/dev/null) ]] && break
 			sleep 1
@@ -123,12 +124,14 @@ trap 'exit 143' TERM
 dd if=/dev/urandom of="$tmp/munge.key" bs=1024 count=1 status=none
 chmod 400 "$tmp/munge.key"
 munged --foreground --force --key-file="$tmp/munge.key" --socket="$tmp/munge.socket" \
-	--pid-file="$tmp/munged.pid" --log-file="$tmp/log/munged.log" --seed-file="$tmp/munge.seed" &
+	--pid-file="$tmp/munged.pid" --log-file="$tmp/log/munged.log" --seed-file="$tmp/munge.seed" \
+	>"$tmp/log/munged.stderr" 2>&1 &
 pids+=($!)
 
-# Slurm: one node, this machine's cores, a count-only GPU GRES so that
-# README's --gres=gpu:1 is granted (the node has no GPU: the CUDA cells
-# record unavailable, as they would without Slurm).
+# Slurm: one node, this machine's cores, and a stand-in GPU (gres/gpu needs
+# a device file: /dev/null) so that README's --gres=gpu:1 is granted; the
+# node has no GPU, so the CUDA cells record unavailable, as they do in the
+# unsharded run.
 host=$(hostname -s)
 cpus=$(nproc)
 export SLURM_CONF=$tmp/slurm.conf
@@ -159,11 +162,11 @@ GresTypes=gpu
 NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus Gres=gpu:1 State=UNKNOWN
 PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
-printf 'NodeName=%s Name=gpu Count=1\n' "$host" >"$tmp/gres.conf"
+printf 'NodeName=%s Name=gpu File=/dev/null\n' "$host" >"$tmp/gres.conf"
 
-slurmctld -D -f "$SLURM_CONF" &
+slurmctld -D -f "$SLURM_CONF" >"$tmp/log/slurmctld.stderr" 2>&1 &
 pids+=($!)
-slurmd -D -f "$SLURM_CONF" &
+slurmd -D -f "$SLURM_CONF" >"$tmp/log/slurmd.stderr" 2>&1 &
 pids+=($!)
 for ((n = 0; ; n++)); do
 	state=$(sinfo -h -n "$host" -o %T 2>/dev/null || true)
