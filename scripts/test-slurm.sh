@@ -244,7 +244,7 @@ diff <(same "$tmp/a.tsv") <(same "$tmp/b.tsv") >"$tmp/verdicts.diff" ||
 noise=$(join -t $'\t' <(cut -f 1,2 "$tmp/a.tsv") <(cut -f 1,2 "$tmp/b.tsv") | awk -F '\t' '$2 != $3 { print $1 " (" $2 ", " $3 ")" }')
 [[ -z $noise ]] || say "note: verdicts within the samples' noise, unsharded then merged: $noise"
 fixed() {
-	grep -v -E -e '\.jsonl' -e '[0-9](\.[0-9]+)?( ?(ms|s|µs|ns)|x|%)([^[:alnum:]]|$)' "$1" |
+	grep -v -E -e '\.jsonl' -e '[0-9](\.[0-9]+)?( ?(ns|µs|ms|s|min|h)|x|%)([^[:alnum:]]|$)' "$1" |
 		if [[ -n $noise ]]; then grep -v -E '^│[^│]+│( +[0-9]+ │)+$'; else cat; fi
 }
 diff <(fixed "$tmp/claims.txt") <(fixed "$work/runs/claims.txt") >"$tmp/claims.diff" ||
