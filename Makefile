@@ -37,7 +37,7 @@ COMMIT  := $(shell test "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CUR
 DIRTY   := $(if $(COMMIT),$(shell git status --porcelain 2>/dev/null | head -n 1))
 BUILDFLAGS := $(if $(COMMIT),-buildvcs=true -ldflags=-X=github.com/semibench/semibench/bench.linkedCommit=$(COMMIT)$(if $(DIRTY),+dirty),-buildvcs=false)
 
-.PHONY: build install test test-simd test-gpu gpu-tests bench-builds reproduce reproduce-doc quick lint ptx clean
+.PHONY: build install test test-slurm test-simd test-gpu gpu-tests bench-builds reproduce reproduce-doc quick lint ptx clean
 
 build:
 	$(SIMD_ENV) $(GO) build $(BUILDFLAGS) -o $(BIN) ./cmd/semibench
@@ -55,6 +55,13 @@ ifneq ($(SIMD_TEST_ENV),)
 	$(SIMD_TEST_ENV) $(GO) vet $(SIMD_PKGS)
 	$(SIMD_TEST_ENV) $(GO) test -short $(SIMD_PKGS)
 endif
+
+# README's Slurm example (3 shards of a quick-scale reproduce and the job
+# that merges them) on a one-node Slurm started on this machine, against an
+# unsharded run; installs Debian's slurm-wlm and munge when missing (root,
+# apt-get) and leaves no daemon running. A few minutes.
+test-slurm: build
+	bash scripts/test-slurm.sh
 
 # Every test and vet check in the SIMD build (amd64).
 test-simd:
