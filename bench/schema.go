@@ -204,6 +204,9 @@ type Record struct {
 	// ran (warm-up and timed runs together), or, for a skipped cell, the
 	// estimate it was skipped for.
 	EstimateMS float64 `json:"estimate_ms,omitempty"`
+	// EstimateRunMS is the planner's estimate of one run of the cell, the
+	// figure its cost model gives (EstimateMS counts the runs planned).
+	EstimateRunMS float64 `json:"estimate_run_ms,omitempty"`
 	// Basis says what EstimateMS rests on: the experiment's prior, or this
 	// machine's measurements ("fit to 3 cells of cpu/jv up to n=4096").
 	Basis string `json:"basis,omitempty"`

@@ -247,6 +247,11 @@ func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []secti
 	if line := WallText(f); line != "" {
 		fmt.Fprintf(w, "- %s\n", line)
 	}
+	for _, line := range []string{EstimateText(f.Records), SampleText(f.Records), noiseLine(f)} {
+		if line != "" {
+			fmt.Fprintf(w, "- %s\n", line)
+		}
+	}
 	if spans := invocationSpans(f); len(spans) > 1 {
 		fmt.Fprintf(w, "- %d invocations appended to this file (--resume): %s.\n", len(spans), strings.Join(spans, "; "))
 	}
@@ -479,4 +484,13 @@ func lastFinished(recs []bench.Record) time.Time {
 		}
 	}
 	return end
+}
+
+// noiseLine states the noise the verdicts were judged at.
+func noiseLine(f *bench.File) string {
+	if f.Source != "" {
+		return ""
+	}
+	sigma, measured := NoiseOf(f.Notes)
+	return "Noise the verdicts allow for: " + NoiseText(sigma, measured) + "."
 }

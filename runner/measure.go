@@ -49,7 +49,7 @@ func gibText(b uint64) string { return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30
 // budget).
 func (r *run) measure(c *cell, est float64) (bench.Record, error) {
 	rec := r.record(c)
-	_, rec.Basis = r.est.explain(c.exp, c.impl, c.cs.Work)
+	rec.EstimateRunMS, rec.Basis = r.est.explain(c.exp, c.impl, c.cs.Work)
 	rec.EstimateMS = est
 	skip := func(why string) (bench.Record, error) {
 		rec.Status, rec.EstimateMS, rec.Error = bench.StatusSkipped, est, why
