@@ -8,8 +8,8 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
-	"github.com/semibench/semibench/internal/stats"
 	"github.com/semibench/semibench/experiments/paperdata"
+	"github.com/semibench/semibench/internal/stats"
 )
 
 // Helpers of the claim rules beyond claims.go's: a rule states its

@@ -11,10 +11,10 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/experiments/paperdata"
 	"github.com/semibench/semibench/impls"
 	"github.com/semibench/semibench/problems/domination"
 	"github.com/semibench/semibench/problems/minplus"
-	"github.com/semibench/semibench/experiments/paperdata"
 )
 
 // dominationRefImpl is the reference's product: cuda/sparse when a CUDA

@@ -10,9 +10,9 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
 	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/experiments/paperdata"
 	"github.com/semibench/semibench/impls"
 	"github.com/semibench/semibench/problems/domination"
-	"github.com/semibench/semibench/experiments/paperdata"
 )
 
 // dominationRowsOf lists the m present in records, increasing.
