@@ -49,10 +49,23 @@ func decodeFrom(r io.Reader) (*File, error) {
 	}
 	if err == nil || err == io.EOF {
 		var h struct {
-			Schema int `json:"schema"`
+			Schema     *int   `json:"schema"`
+			Experiment string `json:"experiment"`
 		}
-		if line := bytes.TrimSpace(first); len(line) > 0 && line[0] == '{' && json.Unmarshal(line, &h) == nil && h.Schema >= 3 {
-			return decodeLines(first, br)
+		line := bytes.TrimSpace(first)
+		if len(line) > 0 && line[0] == '{' && json.Unmarshal(line, &h) == nil {
+			switch {
+			case h.Schema != nil && *h.Schema >= 3:
+				return decodeLines(first, br)
+			case err == io.EOF || !moreLines(br):
+				// one JSON document on one line: decodeDocument says what it is
+			case h.Schema == nil && h.Experiment != "":
+				return nil, fmt.Errorf("line 1: a record (experiment %q) where the header belongs: the file has no header line (schema, machine, build, scale, start)", h.Experiment)
+			case h.Schema == nil:
+				return nil, errors.New("line 1: the header has no \"schema\" (a result file's first line is its header: schema, machine, build, scale, start)")
+			default:
+				return nil, fmt.Errorf("line 1: the header says schema %d, and only schema %d or later is JSON Lines (a header line, then a record a line); a schema-%d file is one JSON document, which `semibench convert FILE` turns into schema %d", *h.Schema, SchemaVersion, *h.Schema, SchemaVersion)
+			}
 		}
 	}
 	data, err := readBounded(io.MultiReader(bytes.NewReader(first), br))
@@ -60,6 +73,14 @@ func decodeFrom(r io.Reader) (*File, error) {
 		return nil, err
 	}
 	return decodeDocument(data)
+}
+
+// moreLines reports whether br holds more than white space within the
+// next 64 KiB (a first line that is a whole JSON object followed by more
+// lines is a JSON Lines header).
+func moreLines(br *bufio.Reader) bool {
+	ahead, _ := br.Peek(br.Size())
+	return len(bytes.TrimSpace(ahead)) > 0
 }
 
 // ErrNotResultFile marks data that is not a semibench result file at all
@@ -106,6 +127,9 @@ func decodeDocument(data []byte) (*File, error) {
 	}
 	if f.Records == nil {
 		f.Records = []Record{}
+	}
+	if err := f.validateHeader(); err != nil {
+		return nil, fmt.Errorf("the header: %w", err)
 	}
 	if err := f.Validate(); err != nil {
 		return nil, err
