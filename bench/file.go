@@ -3,6 +3,7 @@ package bench
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 )
 
 // ReadFile reads and validates a result file of any schema (1 and 2: one
@@ -22,13 +24,43 @@ import (
 // held), or a record whose times are invalid (File.Validate). A torn last
 // line of a schema-3 file is no error: it is dropped with a warning
 // naming the file and line (File.Torn), and the records before it kept.
-func ReadFile(path string) (*File, error) {
-	r, err := os.Open(path)
-	if err != nil {
-		return nil, err
+func ReadFile(path string) (*File, error) { return ReadFileContext(context.Background(), path) }
+
+// ReadFileContext is ReadFile that stops when ctx is done: a read from a
+// slow input (a pipe, a FIFO) returns ctx's error within a second, and so
+// does a wait for such an input to open.
+func ReadFileContext(ctx context.Context, path string) (*File, error) {
+	type opened struct {
+		r   *os.File
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		r, err := os.Open(path) // a FIFO without a writer blocks here
+		ch <- opened{r, err}
+	}()
+	var r *os.File
+	select {
+	case o := <-ch:
+		if o.err != nil {
+			return nil, o.err
+		}
+		r = o.r
+	case <-ctx.Done():
+		go func() { // close what opens late
+			if o := <-ch; o.r != nil {
+				o.r.Close()
+			}
+		}()
+		return nil, fmt.Errorf("%s: interrupted while opening it: %w", path, ctx.Err())
 	}
 	defer r.Close()
-	f, err := decodeFrom(r)
+	stop := context.AfterFunc(ctx, func() { r.SetReadDeadline(time.Unix(1, 0)) }) // wakes a read from a pipe
+	defer stop()
+	f, err := decodeFrom(ctxReader{ctx, r})
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("%s: interrupted while reading it: %w", path, ctx.Err())
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -36,6 +68,19 @@ func ReadFile(path string) (*File, error) {
 		slog.Warn(fmt.Sprintf("%s:%d: %v", path, f.Torn.Line, f.Torn))
 	}
 	return f, nil
+}
+
+// ctxReader fails every read once ctx is done.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // decodeFrom reads a result file from r within the size limits and

@@ -20,19 +20,22 @@ import (
 const Version = "0.1.0"
 
 // linkedCommit is the commit `make build` and `make install` stamp with
-// -ldflags "-X ...bench.linkedCommit=SHA[+dirty]", for builds the go
-// command does not stamp itself (a git worktree, whose .git is a file, or
-// GOFLAGS=-buildvcs=false).
+// -ldflags "-X ...bench.linkedCommit=SHA[+dirty]". It is preferred to the
+// go command's own VCS stamp, which it also covers where the go command
+// does not stamp (a git worktree, whose .git is a file, or
+// GOFLAGS=-buildvcs=false): the Makefile's "+dirty" leaves out what the
+// harness writes itself (new result files, reports and plots), which the
+// go command counts as changes.
 var linkedCommit string
 
 // CurrentBuild returns the version and, when the binary was built from a
-// git checkout, the commit (with "+dirty" for uncommitted changes): the go
-// command's VCS stamp, else the one the Makefile linked in. A build whose
+// git checkout, the commit (with "+dirty" for uncommitted changes): the one
+// the Makefile linked in, else the go command's VCS stamp. A build whose
 // commit does not say what code it runs (none, or "+dirty") carries its
 // executable's digest in Binary, so that two such builds are told apart.
 func CurrentBuild() Build {
 	b := Build{Version: Version, Commit: linkedCommit}
-	if info, ok := debug.ReadBuildInfo(); ok {
+	if info, ok := debug.ReadBuildInfo(); ok && linkedCommit == "" {
 		dirty := false
 		for _, s := range info.Settings {
 			switch s.Key {

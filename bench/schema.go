@@ -59,6 +59,17 @@ type File struct {
 	// Torn is the last line of a schema-3 file left incomplete by an
 	// interrupted writer, which the reader dropped; nil when none.
 	Torn *Torn `json:"-"`
+	// lines are the lines of Records in a schema-3 file as read.
+	lines []int
+}
+
+// RecordPlace names where record i was read: "line N" in a schema-3 file
+// as read, else "record i" (0-based, as the validation's messages count).
+func (f *File) RecordPlace(i int) string {
+	if i < len(f.lines) && len(f.lines) == len(f.Records) {
+		return fmt.Sprintf("line %d", f.lines[i])
+	}
+	return fmt.Sprintf("record %d", i)
 }
 
 // TimingProtocol is the protocol the file's records were timed under:

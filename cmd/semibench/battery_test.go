@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/semibench/semibench/bench"
 )
@@ -287,7 +288,7 @@ func TestBatteryOutputs(t *testing.T) {
 func TestBatteryMore(t *testing.T) {
 	dir := t.TempDir()
 	paperFile := filepath.Join(dir, "paper.json")
-	app, err := bench.NewAppender(paperFile, &bench.File{Schema: bench.SchemaVersion, Machine: currentMachine(), Scale: "paper"})
+	app, err := bench.NewAppender(paperFile, &bench.File{Schema: bench.SchemaVersion, Semibench: bench.CurrentBuild(), Machine: currentMachine(), Scale: "paper", Started: time.Now()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/experiments"
+)
+
+// A record a reader cannot place (an experiment, implementation or
+// parameter this semibench does not know: a newer semibench's file, or a
+// damaged one) is never dropped in silence: the readers name each on
+// standard error, by file and line, with why, and add a note that says how
+// many the file's tables and verdicts leave out.
+
+// catalogue is, per experiment, the parameter values its cases take at
+// any scale (with 1 to maxGPUs GPUs and the seeds of a run's default),
+// by parameter name.
+var catalogue = sync.OnceValue(func() map[string]map[string]map[string]bool {
+	out := map[string]map[string]map[string]bool{}
+	for _, e := range experiments.All() {
+		values := map[string]map[string]bool{}
+		for _, sc := range experiments.Scales {
+			for gpus := 1; gpus <= 8; gpus *= 2 {
+				for _, c := range e.Cases(sc, experiments.Options{GPUs: gpus, Seed: 1}) {
+					for _, p := range c.Params {
+						if values[p.Name] == nil {
+							values[p.Name] = map[string]bool{}
+						}
+						values[p.Name][p.Value] = true
+					}
+				}
+			}
+		}
+		out[e.Name] = values
+	}
+	return out
+})
+
+// misplaced says why no table of this semibench places r, or "" when one
+// does: an unknown experiment, an implementation the experiment does not
+// have (a published code measured beside it, peer/..., is placed), a
+// parameter it does not take, or a value none of its cases has.
+func misplaced(r *bench.Record) string {
+	es, err := experiments.Lookup(r.Experiment)
+	if err != nil || len(es) != 1 || es[0].Name != r.Experiment {
+		return fmt.Sprintf("experiment %q is not one of this semibench's (semibench list)", r.Experiment)
+	}
+	e := es[0]
+	if !slices.Contains(e.Impls, r.Impl) && !strings.HasPrefix(r.Impl, "peer/") {
+		return fmt.Sprintf("%s has no implementation %q (it has %s)", e.Name, r.Impl, strings.Join(e.Impls, ", "))
+	}
+	values := catalogue()[e.Name]
+	for _, p := range r.Params {
+		vs, ok := values[p.Name]
+		switch {
+		case !ok:
+			return fmt.Sprintf("%s takes no parameter %q", e.Name, p.Name)
+		case !vs[p.Value] && !strings.HasPrefix(r.Impl, "peer/"):
+			return fmt.Sprintf("%s has no case with %s=%s", e.Name, p.Name, p.Value)
+		}
+	}
+	return ""
+}
+
+// leaveOut names on w each record of f (read from path) that no table
+// places, and notes in f how many the tables and verdicts leave out; it
+// returns that count. A paper's transcription is exempt: it holds the
+// paper's rows, which the tables read by their own parameters.
+func leaveOut(w io.Writer, path string, f *bench.File) int {
+	n := nameUnplaced(w, path, f, "left out of the tables and verdicts")
+	if n > 0 {
+		f.Notes = append(f.Notes, fmt.Sprintf("%d record(s) of %s are left out of these tables and verdicts: this semibench cannot place them (each is named on standard error).", n, path))
+	}
+	return n
+}
+
+// nameUnplaced names on w each record of f (read from path) that no table
+// places, saying what becomes of it, and returns how many there are.
+func nameUnplaced(w io.Writer, path string, f *bench.File, fate string) int {
+	if f.Source != "" {
+		return 0
+	}
+	n := 0
+	for i := range f.Records {
+		if why := misplaced(&f.Records[i]); why != "" {
+			n++
+			fmt.Fprintf(w, "semibench: %s: %s: %s: %s\n", path, f.RecordPlace(i), fate, why)
+		}
+	}
+	return n
+}
