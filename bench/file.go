@@ -268,9 +268,10 @@ func Merge(files ...*File) (*File, error) {
 		return nil, errors.New("merge: no files")
 	}
 	out := *files[0]
-	out.Records, out.Torn = nil, nil
+	out.Records, out.Torn, out.lines, out.LeftOut = nil, nil, nil, nil
 	index := map[string]int{}
 	for _, f := range files {
+		out.LeftOut = append(out.LeftOut, f.LeftOut...)
 		if f.Machine.Label != files[0].Machine.Label {
 			return nil, fmt.Errorf("merge: machine %q differs from %q", f.Machine.Label, files[0].Machine.Label)
 		}

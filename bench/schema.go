@@ -59,6 +59,10 @@ type File struct {
 	// Torn is the last line of a schema-3 file left incomplete by an
 	// interrupted writer, which the reader dropped; nil when none.
 	Torn *Torn `json:"-"`
+	// LeftOut names the records a reader set aside because this semibench
+	// cannot place them in any table ("line N: why"), so that what it
+	// renders can say how many; never written.
+	LeftOut []string `json:"-"`
 	// lines are the lines of Records in a schema-3 file as read.
 	lines []int
 }

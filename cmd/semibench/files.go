@@ -133,7 +133,7 @@ func readFiles(ctx context.Context, paths []string) ([]*bench.File, error) {
 // leaveOutAll names the records of files that no table places (leaveOut).
 func leaveOutAll(files []*bench.File, paths []string) {
 	for i, f := range files {
-		leaveOut(os.Stderr, paths[i], f)
+		leaveOut(diag, paths[i], f)
 	}
 }
 
@@ -293,7 +293,7 @@ func exportCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	nameUnplaced(os.Stderr, *in, f, "exported as it is, though no table of this semibench places it")
+	nameUnplaced(diag, *in, f)
 	warnFewSamples(os.Stderr, *in, f)
 	return withOutput(ctx, *out, func(w *bufio.Writer) error { return benchfmt.Write(w, f) })
 }

@@ -68,20 +68,32 @@ func misplaced(r *bench.Record) string {
 }
 
 // leaveOut names on w each record of f (read from path) that no table
-// places, and notes in f how many the tables and verdicts leave out; it
-// returns that count. A paper's transcription is exempt: it holds the
-// paper's rows, which the tables read by their own parameters.
+// places, and sets them aside: out of f.Records, into f.LeftOut, which the
+// report counts. It returns how many. A paper's transcription is exempt:
+// it holds the paper's rows, which the tables read by their own parameters.
 func leaveOut(w io.Writer, path string, f *bench.File) int {
-	n := nameUnplaced(w, path, f, "left out of the tables and verdicts")
-	if n > 0 {
-		f.Notes = append(f.Notes, fmt.Sprintf("%d record(s) of %s are left out of these tables and verdicts: this semibench cannot place them (each is named on standard error).", n, path))
+	if f.Source != "" {
+		return 0
 	}
+	kept := f.Records[:0:0]
+	for i := range f.Records {
+		why := misplaced(&f.Records[i])
+		if why == "" {
+			kept = append(kept, f.Records[i])
+			continue
+		}
+		at := fmt.Sprintf("%s: %s", path, f.RecordPlace(i))
+		fmt.Fprintf(w, "semibench: %s: left out of the tables and verdicts: %s\n", at, why)
+		f.LeftOut = append(f.LeftOut, at+": "+why)
+	}
+	n := len(f.Records) - len(kept)
+	f.Records = kept
 	return n
 }
 
 // nameUnplaced names on w each record of f (read from path) that no table
-// places, saying what becomes of it, and returns how many there are.
-func nameUnplaced(w io.Writer, path string, f *bench.File, fate string) int {
+// places, saying that it is exported as it is, and returns how many.
+func nameUnplaced(w io.Writer, path string, f *bench.File) int {
 	if f.Source != "" {
 		return 0
 	}
@@ -89,7 +101,7 @@ func nameUnplaced(w io.Writer, path string, f *bench.File, fate string) int {
 	for i := range f.Records {
 		if why := misplaced(&f.Records[i]); why != "" {
 			n++
-			fmt.Fprintf(w, "semibench: %s: %s: %s: %s\n", path, f.RecordPlace(i), fate, why)
+			fmt.Fprintf(w, "semibench: %s: %s: exported as it is, though no table of this semibench places it: %s\n", path, f.RecordPlace(i), why)
 		}
 	}
 	return n
