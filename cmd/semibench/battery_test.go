@@ -133,8 +133,8 @@ func badInputCases() []badCase {
 		results("claims", "no-schema.jsonl", "line 1:", `no "schema"`),
 		results("report", "no-header.jsonl", "line 1:", "no header line"), // was json: unknown field "experiment", no line
 		results("export", "schema4.jsonl", "line 1", "schema version 4", "newer semibench"),
-		results("compare", "no-machine.jsonl", "line 1", "machine's label"), // was accepted
-		results("claims", "no-scale.jsonl", "line 1", "lacks the scale"),    // was judged as paper scale
+		results("compare", "no-machine.jsonl", "line 1", "machine's label"),   // was accepted
+		results("claims", "no-scale.jsonl", "line 1", "lacks the scale"),      // was judged as paper scale
 		results("report", "no-start.jsonl", "line 1", "lacks the start time"), // was "Started 0001-01-01"
 		// Records no table places are named, by line, with why.
 		{name: "table foreign.jsonl", args: []string{"table", "{in}"}, in: "testdata/bad/results/foreign.jsonl", code: 0, // were dropped in silence
