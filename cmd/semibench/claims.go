@@ -22,7 +22,7 @@ import (
 func init() {
 	register(&command{
 		name:    "claims",
-		summary: "the verdict on every claim of the five papers from one or several result files (a GPU machine's and a CPU machine's together decide more)",
+		summary: "the verdict on every claim of the five papers from one or several result files (files of several machines: a verdict column per machine)",
 		usage:   "claims FILE... [--format text|markdown|json] | claims --current results/CURRENT",
 		run:     claimsCmd,
 	})
@@ -199,11 +199,11 @@ func byMachine(files []*bench.File, paths []string) []machineFiles {
 	return groups
 }
 
-// combine joins the records of result files of one scale, from one or
-// several machines: a cell measured in several files counts once, its ok
-// record before any other (a GPU machine's run and a CPU machine's run
-// decide together what neither does alone). The timing protocol is the
-// lowest of the files': one file of protocol 1 makes its claims old protocol.
+// combine joins the records of result files of one machine and one
+// scale (the shards or the several runs of one machine): a cell measured
+// in several files counts once, its ok record before any other. The timing
+// protocol is the lowest of the files': one file of protocol 1 makes its
+// claims old protocol.
 func combine(files []*bench.File, paths []string) ([]bench.Record, experiments.Scale, int, error) {
 	scale, schema := files[0].Scale, files[0].TimingProtocol()
 	var recs []bench.Record
