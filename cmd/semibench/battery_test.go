@@ -597,3 +597,46 @@ func TestBatteryTablesAndVerdicts(t *testing.T) {
 		t.Errorf("10.004x against 8x within 1.25x: %s, %q; want it said to lie above the band's upper edge", v, why)
 	}
 }
+
+// TestBatteryStampIgnoresOwnOutputs: the result files, reports and plots a
+// run writes under results/ and plots/ leave `make build`'s stamp clean
+// (they made every later build "+dirty"); any other change marks it.
+func TestBatteryStampIgnoresOwnOutputs(t *testing.T) {
+	for _, tool := range []string{"git", "make"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s here", tool)
+		}
+	}
+	makefile, err := os.ReadFile("../../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	sh := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	os.WriteFile(filepath.Join(dir, "Makefile"), makefile, 0o644)
+	sh("git", "init", "-q")
+	sh("git", "add", "Makefile")
+	sh("git", "commit", "-qm", "m")
+	head := strings.TrimSpace(sh("git", "rev-parse", "HEAD"))
+	for _, p := range []string{"results/some-machine/20261127-120000.jsonl", "results/some-machine/20261127-120000.md", "results/some-machine/20261127-120000.plots/fig.png", "plots/some-machine/fig.svg"} {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
+		os.WriteFile(filepath.Join(dir, p), []byte("x"), 0o644)
+	}
+	if out := sh("make", "-n", "build"); !strings.Contains(out, "linkedCommit="+head+" ") {
+		t.Errorf("with only the harness's outputs new, make build stamps:\n%s\nwant linkedCommit=%s, clean", out, head)
+	}
+	os.WriteFile(filepath.Join(dir, "change.go"), []byte("package x\n"), 0o644)
+	if out := sh("make", "-n", "build"); !strings.Contains(out, "linkedCommit="+head+"+dirty") {
+		t.Errorf("with a new source file, make build stamps:\n%s\nwant %s+dirty", out, head)
+	}
+}
