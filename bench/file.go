@@ -3,6 +3,7 @@ package bench
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/semibench/semibench/bench/internal/bounded"
 )
 
 // ReadFile reads and validates a result file of any schema (1 and 2: one
@@ -113,7 +116,7 @@ func decodeFrom(r io.Reader) (*File, error) {
 			}
 		}
 	}
-	data, err := readBounded(io.MultiReader(bytes.NewReader(first), br))
+	data, err := bounded.Read(io.MultiReader(bytes.NewReader(first), br))
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +176,7 @@ func decodeDocument(data []byte) (*File, error) {
 	if f.Records == nil {
 		f.Records = []Record{}
 	}
-	if err := f.validateHeader(); err != nil {
+	if err := cmp.Or(f.validateHeader(), f.checkHeader()); err != nil {
 		return nil, fmt.Errorf("the header: %w", err)
 	}
 	if err := f.Validate(); err != nil {

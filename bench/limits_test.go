@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/semibench/semibench/bench/internal/bounded"
 )
 
 // zeros is an endless stream of zero bytes, as /dev/zero.
@@ -56,16 +58,16 @@ func TestReadBoundedRefusals(t *testing.T) {
 			t.Fatal("/dev/zero: still reading after 5 s")
 		}
 	}
-	old := maxFileBytes
-	maxFileBytes = 1 << 20
+	old := bounded.MaxFile
+	bounded.MaxFile = 1 << 20
 	_, err := decodeFrom(&endless{})
-	maxFileBytes = old
+	bounded.MaxFile = old
 	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "the most a result file may hold") {
 		t.Errorf("endless: %v", err)
 	}
-	maxFileBytes = 1 << 20
+	bounded.MaxFile = 1 << 20
 	_, err = decodeFrom(&endless{head: true, lines: true})
-	maxFileBytes = old
+	bounded.MaxFile = old
 	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "the most a result file may hold") {
 		t.Errorf("endless lines: %v", err)
 	}
@@ -102,7 +104,7 @@ func TestReadBoundedRefusals(t *testing.T) {
 // bounded reader, however its bytes arrive.
 func TestReadBoundedMatchesDecode(t *testing.T) {
 	data := legacyDocument(t, &File{Schema: 2, Machine: Machine{Label: "m"}, Records: []Record{sampleRecord("cpu/paper", "500"), sampleRecord("cpu/fast", "9")}})
-	got, err := readBounded(io.MultiReader(bytes.NewReader(data[:7]), bytes.NewReader(data[7:])))
+	got, err := bounded.Read(io.MultiReader(bytes.NewReader(data[:7]), bytes.NewReader(data[7:])))
 	if err != nil || !bytes.Equal(got, data) {
 		t.Fatalf("read %d of %d bytes, %v", len(got), len(data), err)
 	}

@@ -11,6 +11,7 @@ package bench
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +19,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/semibench/semibench/bench/internal/bounded"
 	"github.com/semibench/semibench/internal/outfile"
 )
 
@@ -73,7 +75,7 @@ func decodeLines(first []byte, br *bufio.Reader) (*File, error) {
 	if err := strictDecode(first, f); err != nil {
 		return nil, fmt.Errorf("line 1 (the header): %w", err)
 	}
-	if err := f.validateHeader(); err != nil {
+	if err := cmp.Or(f.validateHeader(), f.checkHeader()); err != nil {
 		return nil, fmt.Errorf("line 1 (the header): %w", err)
 	}
 	if f.Records != nil {
@@ -89,8 +91,8 @@ func decodeLines(first []byte, br *bufio.Reader) (*File, error) {
 			return nil, fmt.Errorf("line %d: larger than %d MiB, the most a record may hold (a damaged file?): %w", n, MaxRecordBytes>>20, err)
 		case err != nil && err != io.EOF:
 			return nil, err
-		case offset+int64(len(data)) > maxFileBytes:
-			return nil, fmt.Errorf("larger than %d MiB, the most a result file may hold: %w", maxFileBytes>>20, ErrTooLarge)
+		case offset+int64(len(data)) > bounded.MaxFile:
+			return nil, fmt.Errorf("larger than %d MiB, the most a result file may hold: %w", bounded.MaxFile>>20, ErrTooLarge)
 		}
 		body := bytes.TrimSpace(data)
 		if len(body) > 0 && bad != nil {

@@ -286,12 +286,7 @@ func (f *File) Validate() error {
 	return nil
 }
 
-// validateHeader checks the schema and protocol versions, and that the
-// header says what the readers need: the machine (label, CPU model and,
-// for a measured file, its cores), and, for a run, its scale and start.
-// A paper's transcription (Source) names the paper's machine and scale as
-// the paper gives them; a peers file (PeersNote) measures given instances
-// at no scale of ours.
+// validateHeader checks the schema and protocol versions.
 func (f *File) validateHeader() error {
 	switch {
 	case f.Schema == 0:
@@ -304,6 +299,16 @@ func (f *File) validateHeader() error {
 	if p := f.Protocol; p != 0 && (f.Schema < 3 || p > ProtocolVersion || p < 1) {
 		return fmt.Errorf("schema %d with timing protocol %d: not supported (protocols 1..%d, named in schema-3 headers)", f.Schema, p, ProtocolVersion)
 	}
+	return nil
+}
+
+// checkHeader checks, as a file is read, that its header says what the
+// readers need: the machine (label, CPU model and, for a measured file,
+// its cores), and, for a run, its scale and start. A paper's
+// transcription (Source) names the paper's machine and scale as the paper
+// gives them; a peers file (PeersNote) measures given instances at no
+// scale of ours.
+func (f *File) checkHeader() error {
 	m := f.Machine
 	var missing []string
 	if m.Label == "" {

@@ -56,16 +56,7 @@ func RatioJudgeWith(tol results.Tolerance, paper, ours float64, better int, form
 	if v == Reproduced {
 		where = "inside"
 	}
-	s := fmt.Sprintf("%s %s within %gx (%s-%s)", where, format(paper), f, format(paper/f), format(paper*f))
-	for _, edge := range []struct {
-		name string
-		v    float64
-	}{{"lower", paper / f}, {"upper", paper * f}} {
-		if format(ours) == format(edge.v) { // printed alike: say which side
-			s += fmt.Sprintf("; ours is %s its %s edge", report.Offset(ours, edge.v), edge.name)
-		}
-	}
-	return v, s
+	return v, fmt.Sprintf("%s %s within %gx %s", where, format(paper), f, report.Band(format, paper/f, paper*f, ours))
 }
 
 // RatioText formats a ratio for ratioJudge ("8x", "12.5x").

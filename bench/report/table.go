@@ -640,6 +640,22 @@ func fileLabel(f *bench.File, i int) string {
 	return "file " + strconv.Itoa(i+1)
 }
 
+// Band renders a tolerance band, "(6.40x-10.0x)", with format; where x
+// prints like an edge though it differs, it says on which side x lies:
+// "(6.40x-10.0x; ours is 0.04% above its upper edge)".
+func Band(format func(float64) string, lo, hi, x float64) string {
+	s := format(lo) + "-" + format(hi)
+	for _, e := range []struct {
+		name string
+		v    float64
+	}{{"lower", lo}, {"upper", hi}} {
+		if format(x) == format(e.v) {
+			s += "; ours is " + Offset(x, e.v) + " its " + e.name + " edge"
+		}
+	}
+	return "(" + s + ")"
+}
+
 // Offset says where x lies from edge, relative to edge, with the digits
 // it takes to tell them apart: "0.04% above", "0.0012% below", "exactly
 // at". A verdict adds it where its figures print alike ("10.0x" and a band

@@ -18,6 +18,7 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/internal/placement"
 )
 
 func init() {
@@ -130,10 +131,11 @@ func readFiles(ctx context.Context, paths []string) ([]*bench.File, error) {
 	return files, nil
 }
 
-// leaveOutAll names the records of files that no table places (leaveOut).
+// leaveOutAll names the records of files that no table places and sets
+// them aside (placement.LeaveOut).
 func leaveOutAll(files []*bench.File, paths []string) {
 	for i, f := range files {
-		leaveOut(diag, paths[i], f)
+		placement.LeaveOut(diag, paths[i], f)
 	}
 }
 
@@ -293,7 +295,7 @@ func exportCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	nameUnplaced(diag, *in, f)
+	placement.NameUnplaced(diag, *in, f)
 	warnFewSamples(os.Stderr, *in, f)
 	return withOutput(ctx, *out, func(w *bufio.Writer) error { return benchfmt.Write(w, f) })
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/semibench/semibench/bench/benchfmt"
 	"github.com/semibench/semibench/bench/report"
 	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/internal/placement"
 )
 
 // A fuzz target per command that reads result files: whatever the bytes,
@@ -21,7 +22,7 @@ import (
 // invariant. The seeds are the battery's result files, good and bad.
 
 // fuzzReader adds the seeds and runs read on every input Decode accepts,
-// after leaveOut has set aside what no table places.
+// after placement.LeaveOut has set aside what no table places.
 func fuzzReader(f *testing.F, read func(t *testing.T, file *bench.File)) {
 	for _, glob := range []string{"testdata/good/*.json", "testdata/runs/*.jsonl", "testdata/bad/results/*"} {
 		paths, _ := filepath.Glob(glob)
@@ -40,13 +41,13 @@ func fuzzReader(f *testing.F, read func(t *testing.T, file *bench.File)) {
 			return
 		}
 		n := len(file.Records)
-		left := leaveOut(io.Discard, "fuzz.jsonl", file)
+		left := placement.LeaveOut(io.Discard, "fuzz.jsonl", file)
 		if len(file.Records)+left != n || len(file.LeftOut) != left {
-			t.Fatalf("leaveOut kept %d and set aside %d (%d named) of %d records", len(file.Records), left, len(file.LeftOut), n)
+			t.Fatalf("LeaveOut kept %d and set aside %d (%d named) of %d records", len(file.Records), left, len(file.LeftOut), n)
 		}
 		for i := range file.Records {
-			if file.Source == "" && misplaced(&file.Records[i]) != "" {
-				t.Fatalf("record %d kept though misplaced: %s", i, misplaced(&file.Records[i]))
+			if file.Source == "" && placement.Misplaced(&file.Records[i]) != "" {
+				t.Fatalf("record %d kept though misplaced: %s", i, placement.Misplaced(&file.Records[i]))
 			}
 		}
 		read(t, file)

@@ -1,4 +1,10 @@
-package main
+// Package placement says which records of a result file this semibench's
+// experiments place in a table: a record of an unknown experiment,
+// implementation or parameter value (a newer semibench's file, or a
+// damaged one) is never dropped in silence. The commands that read result
+// files name each on standard error, by file and line, with why, and set
+// it aside where the report counts it (bench.File.LeftOut).
+package placement
 
 import (
 	"fmt"
@@ -10,12 +16,6 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
 )
-
-// A record a reader cannot place (an experiment, implementation or
-// parameter this semibench does not know: a newer semibench's file, or a
-// damaged one) is never dropped in silence: the readers name each on
-// standard error, by file and line, with why, and add a note that says how
-// many the file's tables and verdicts leave out.
 
 // catalogue is, per experiment, the parameter values its cases take at
 // any scale (with 1 to maxGPUs GPUs and the seeds of a run's default),
@@ -41,11 +41,11 @@ var catalogue = sync.OnceValue(func() map[string]map[string]map[string]bool {
 	return out
 })
 
-// misplaced says why no table of this semibench places r, or "" when one
+// Misplaced says why no table of this semibench places r, or "" when one
 // does: an unknown experiment, an implementation the experiment does not
 // have (a published code measured beside it, peer/..., is placed), a
 // parameter it does not take, or a value none of its cases has.
-func misplaced(r *bench.Record) string {
+func Misplaced(r *bench.Record) string {
 	es, err := experiments.Lookup(r.Experiment)
 	if err != nil || len(es) != 1 || es[0].Name != r.Experiment {
 		return fmt.Sprintf("experiment %q is not one of this semibench's (semibench list)", r.Experiment)
@@ -67,17 +67,17 @@ func misplaced(r *bench.Record) string {
 	return ""
 }
 
-// leaveOut names on w each record of f (read from path) that no table
+// LeaveOut names on w each record of f (read from path) that no table
 // places, and sets them aside: out of f.Records, into f.LeftOut, which the
 // report counts. It returns how many. A paper's transcription is exempt:
 // it holds the paper's rows, which the tables read by their own parameters.
-func leaveOut(w io.Writer, path string, f *bench.File) int {
+func LeaveOut(w io.Writer, path string, f *bench.File) int {
 	if f.Source != "" {
 		return 0
 	}
 	kept := f.Records[:0:0]
 	for i := range f.Records {
-		why := misplaced(&f.Records[i])
+		why := Misplaced(&f.Records[i])
 		if why == "" {
 			kept = append(kept, f.Records[i])
 			continue
@@ -91,15 +91,15 @@ func leaveOut(w io.Writer, path string, f *bench.File) int {
 	return n
 }
 
-// nameUnplaced names on w each record of f (read from path) that no table
+// NameUnplaced names on w each record of f (read from path) that no table
 // places, saying that it is exported as it is, and returns how many.
-func nameUnplaced(w io.Writer, path string, f *bench.File) int {
+func NameUnplaced(w io.Writer, path string, f *bench.File) int {
 	if f.Source != "" {
 		return 0
 	}
 	n := 0
 	for i := range f.Records {
-		if why := misplaced(&f.Records[i]); why != "" {
+		if why := Misplaced(&f.Records[i]); why != "" {
 			n++
 			fmt.Fprintf(w, "semibench: %s: %s: exported as it is, though no table of this semibench places it: %s\n", path, f.RecordPlace(i), why)
 		}
