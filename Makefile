@@ -33,8 +33,11 @@ SIMD_PKGS := ./impls/cpu/minplus ./impls/cpu/kleene
 # (-buildvcs=true), and -X bench.linkedCommit for where the go command finds
 # no repository (a git worktree, whose .git is a file). Outside a git
 # checkout of this module neither applies and the commit reads "unknown".
+# What the harness itself writes (result files, reports and plots under
+# results/ and plots/ that are not committed yet) does not make the build
+# dirty; the linked stamp is the one the binary reports.
 COMMIT  := $(shell test "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" && git rev-parse HEAD 2>/dev/null)
-DIRTY   := $(if $(COMMIT),$(shell git status --porcelain 2>/dev/null | head -n 1))
+DIRTY   := $(if $(COMMIT),$(shell git status --porcelain 2>/dev/null | grep -v '^?? \(results\|plots\)/' | head -n 1))
 BUILDFLAGS := $(if $(COMMIT),-buildvcs=true -ldflags=-X=github.com/semibench/semibench/bench.linkedCommit=$(COMMIT)$(if $(DIRTY),+dirty),-buildvcs=false)
 
 .PHONY: build install test test-slurm test-simd test-gpu gpu-tests bench-builds reproduce reproduce-doc quick lint ptx clean

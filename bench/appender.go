@@ -145,12 +145,28 @@ func (a *Appender) readCompatible(f *File, size int64) (*File, error) {
 			p, old.Schema, SchemaVersion, p, SchemaVersion, choose, ErrIncompatible)
 	case old.TimingProtocol() != f.TimingProtocol():
 		return nil, fmt.Errorf("%s holds records of timing protocol %d and this run measures protocol %d, which cannot share a file; %s: %w", p, old.TimingProtocol(), f.TimingProtocol(), choose, ErrIncompatible)
-	case old.Machine.Label != f.Machine.Label:
-		return nil, fmt.Errorf("%s holds records of machine %q and this is machine %q; a result file holds one machine's records: %s: %w", p, old.Machine.Label, f.Machine.Label, choose, ErrIncompatible)
-	case old.Scale != "" && f.Scale != "" && old.Scale != f.Scale:
-		return nil, fmt.Errorf("%s holds records of scale %s (its header says so) and this run is scale %s; a result file holds one scale's records: %s: %w", p, old.Scale, f.Scale, choose, ErrIncompatible)
+	default:
+		if why := Unjoinable(old, f); why != "" {
+			return nil, fmt.Errorf("%s %s; a result file holds one run's records: %s: %w", p, why, choose, ErrIncompatible)
+		}
 	}
 	return old, nil
+}
+
+// Unjoinable says why records of the run whose header is f may not join
+// the result file old (one run per file: the same build, machine and
+// scale), in words that follow the file's name; "" when they may. An
+// append and a --resume refuse a file with the same words.
+func Unjoinable(old, f *File) string {
+	switch {
+	case !old.Semibench.Same(f.Semibench):
+		return fmt.Sprintf("was written by %s, and this binary is %s: its records would mix two versions of the code", old.Semibench, f.Semibench)
+	case !old.Machine.Same(f.Machine):
+		return fmt.Sprintf("was measured on machine %s, and this is machine %s", old.Machine, f.Machine)
+	case old.Scale != f.Scale:
+		return fmt.Sprintf("holds records of scale %s (its header says so), and this run is scale %s", cmp.Or(old.Scale, "none"), cmp.Or(f.Scale, "none"))
+	}
+	return ""
 }
 
 // appendNote describes a run that appends to old: its start, build and
@@ -161,10 +177,7 @@ func appendNote(f, old *File) string {
 	if !f.Started.IsZero() {
 		s += " started " + f.Started.UTC().Format(time.RFC3339)
 	}
-	var about []string
-	if b := f.Semibench; b.Version != "" {
-		about = append(about, strings.TrimSuffix("semibench "+b.Version+" ("+b.Commit+")", " ()"))
-	}
+	about := []string{"semibench " + cmp.Or(f.Semibench.Version, "of no version") + ", " + f.Semibench.String()}
 	if f.Scale != "" {
 		about = append(about, "scale "+f.Scale)
 	}

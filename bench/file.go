@@ -3,7 +3,9 @@ package bench
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +14,9 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
+
+	"github.com/semibench/semibench/bench/internal/bounded"
 )
 
 // ReadFile reads and validates a result file of any schema (1 and 2: one
@@ -25,17 +30,47 @@ import (
 // naming the file and line (File.Torn), and the records before it kept.
 // A gzipped file (a committed run kept compressed) is read through gzip,
 // within the same limits on what it holds.
-func ReadFile(path string) (*File, error) {
-	r, err := os.Open(path)
-	if err != nil {
-		return nil, err
+func ReadFile(path string) (*File, error) { return ReadFileContext(context.Background(), path) }
+
+// ReadFileContext is ReadFile that stops when ctx is done: a read from a
+// slow input (a pipe, a FIFO) returns ctx's error within a second, and so
+// does a wait for such an input to open.
+func ReadFileContext(ctx context.Context, path string) (*File, error) {
+	type opened struct {
+		r   *os.File
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		r, err := os.Open(path) // a FIFO without a writer blocks here
+		ch <- opened{r, err}
+	}()
+	var r *os.File
+	select {
+	case o := <-ch:
+		if o.err != nil {
+			return nil, o.err
+		}
+		r = o.r
+	case <-ctx.Done():
+		go func() { // close what opens late
+			if o := <-ch; o.r != nil {
+				o.r.Close()
+			}
+		}()
+		return nil, fmt.Errorf("%s: interrupted while opening it: %w", path, ctx.Err())
 	}
 	defer r.Close()
-	in, err := gunzipped(r)
+	stop := context.AfterFunc(ctx, func() { r.SetReadDeadline(time.Unix(1, 0)) }) // wakes a read from a pipe
+	defer stop()
+	in, err := gunzipped(ctxReader{ctx, r})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	f, err := decodeFrom(in)
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("%s: interrupted while reading it: %w", path, ctx.Err())
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -43,6 +78,19 @@ func ReadFile(path string) (*File, error) {
 		slog.Warn(fmt.Sprintf("%s:%d: %v", path, f.Torn.Line, f.Torn))
 	}
 	return f, nil
+}
+
+// ctxReader fails every read once ctx is done.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // decodeFrom reads a result file from r within the size limits and
@@ -56,17 +104,38 @@ func decodeFrom(r io.Reader) (*File, error) {
 	}
 	if err == nil || err == io.EOF {
 		var h struct {
-			Schema int `json:"schema"`
+			Schema     *int   `json:"schema"`
+			Experiment string `json:"experiment"`
 		}
-		if line := bytes.TrimSpace(first); len(line) > 0 && line[0] == '{' && json.Unmarshal(line, &h) == nil && h.Schema >= 3 {
-			return decodeLines(first, br)
+		line := bytes.TrimSpace(first)
+		if len(line) > 0 && line[0] == '{' && json.Unmarshal(line, &h) == nil {
+			switch {
+			case h.Schema != nil && *h.Schema >= 3:
+				return decodeLines(first, br)
+			case err == io.EOF || !moreLines(br):
+				// one JSON document on one line: decodeDocument says what it is
+			case h.Schema == nil && h.Experiment != "":
+				return nil, fmt.Errorf("line 1: a record (experiment %q) where the header belongs: the file has no header line (schema, machine, build, scale, start)", h.Experiment)
+			case h.Schema == nil:
+				return nil, errors.New("line 1: the header has no \"schema\" (a result file's first line is its header: schema, machine, build, scale, start)")
+			default:
+				return nil, fmt.Errorf("line 1: the header says schema %d, and only schema %d or later is JSON Lines (a header line, then a record a line); a schema-%d file is one JSON document, which `semibench convert FILE` turns into schema %d", *h.Schema, SchemaVersion, *h.Schema, SchemaVersion)
+			}
 		}
 	}
-	data, err := readBounded(io.MultiReader(bytes.NewReader(first), br))
+	data, err := bounded.Read(io.MultiReader(bytes.NewReader(first), br))
 	if err != nil {
 		return nil, err
 	}
 	return decodeDocument(data)
+}
+
+// moreLines reports whether br holds more than white space within the
+// next 64 KiB (a first line that is a whole JSON object followed by more
+// lines is a JSON Lines header).
+func moreLines(br *bufio.Reader) bool {
+	ahead, _ := br.Peek(br.Size())
+	return len(bytes.TrimSpace(ahead)) > 0
 }
 
 // ErrNotResultFile marks data that is not a semibench result file at all
@@ -113,6 +182,9 @@ func decodeDocument(data []byte) (*File, error) {
 	}
 	if f.Records == nil {
 		f.Records = []Record{}
+	}
+	if err := cmp.Or(f.validateHeader(), f.checkHeader()); err != nil {
+		return nil, fmt.Errorf("the header: %w", err)
 	}
 	if err := f.Validate(); err != nil {
 		return nil, err
@@ -206,9 +278,10 @@ func Merge(files ...*File) (*File, error) {
 		return nil, errors.New("merge: no files")
 	}
 	out := *files[0]
-	out.Records, out.Torn = nil, nil
+	out.Records, out.Torn, out.lines, out.LeftOut = nil, nil, nil, nil
 	index := map[string]int{}
 	for _, f := range files {
+		out.LeftOut = append(out.LeftOut, f.LeftOut...)
 		if f.Machine.Label != files[0].Machine.Label {
 			return nil, fmt.Errorf("merge: machine %q differs from %q", f.Machine.Label, files[0].Machine.Label)
 		}

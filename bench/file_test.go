@@ -21,7 +21,7 @@ func sampleRecord(impl, n string) Record {
 
 // header is a run's header on machine label.
 func header(label string) *File {
-	return &File{Schema: SchemaVersion, Machine: Machine{Label: label}, Scale: "quick",
+	return &File{Schema: SchemaVersion, Machine: Machine{Label: label, CPU: "test CPU", Cores: 2}, Scale: "quick",
 		Semibench: Build{Version: "test"}, Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 }
 
@@ -330,7 +330,11 @@ func TestAppenderFollowsSymlink(t *testing.T) {
 }
 
 func TestReadFileMessages(t *testing.T) {
-	full := legacyDocument(t, &File{Schema: 2, Machine: Machine{Label: "m"}, Records: []Record{sampleRecord("cpu/paper", "500")}})
+	full := legacyDocument(t, func() *File {
+		f := header("m")
+		f.Schema, f.Records = 2, []Record{sampleRecord("cpu/paper", "500")}
+		return f
+	}())
 	cases := []struct {
 		name, data string
 		want       []string
@@ -378,11 +382,11 @@ func TestReadFileMessages(t *testing.T) {
 
 func TestDecodeErrors(t *testing.T) {
 	cases := map[string]string{
-		"{\n\"schema\": 1,\n\"records\": [\n{\"experiment\": 3}]}":                                   "line 4",
-		"{\"schema\": 9, \"records\": []}":                                                           "schema version 9",
-		"{\"schema\": 1, \"records\": [{\"experiment\":\"e\",\"impl\":\"i\",\"status\":\"bogus\"}]}": "unknown status",
-		"{\"schema\": 1, \"records\": [], \"extra\": true}":                                          "unknown field",
-		"{\n\n\"schema\": 1,,}":                                                                      "line 3",
+		"{\n\"schema\": 1,\n\"records\": [\n{\"experiment\": 3}]}": "line 4",
+		"{\"schema\": 9, \"records\": []}":                         "schema version 9",
+		"{\"schema\": 1, \"machine\": {\"label\": \"m\", \"cpu\": \"c\", \"cores\": 1}, \"scale\": \"quick\", \"started\": \"2026-01-02T03:04:05Z\", \"records\": [{\"experiment\":\"e\",\"impl\":\"i\",\"status\":\"bogus\"}]}": "unknown status",
+		"{\"schema\": 1, \"machine\": {\"label\": \"m\", \"cpu\": \"c\", \"cores\": 1}, \"scale\": \"quick\", \"started\": \"2026-01-02T03:04:05Z\", \"records\": [], \"extra\": true}":                                          "unknown field",
+		"{\n\n\"schema\": 1,,}": "line 3",
 	}
 	for in, want := range cases {
 		_, err := Decode([]byte(in))
@@ -420,7 +424,9 @@ func TestMerge(t *testing.T) {
 func TestAppendNotesCPUKernel(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.json")
 	head := func(k string) *File {
-		return &File{Machine: Machine{Label: "m", CPUKernel: k}, Semibench: Build{Version: "v"}}
+		f := header("m")
+		f.Machine.CPUKernel, f.Semibench = k, Build{Version: "v"}
+		return f
 	}
 	a, err := NewAppender(path, head("go"))
 	if err != nil {
@@ -517,7 +523,7 @@ func TestReadTornLine(t *testing.T) {
 	if _, err := Decode(slices.Concat(data[:ends[0]], []byte(`{"experiment": "e", "impl": "i", "status": "ok", "extra": 1}`+"\n"))); err == nil || !strings.Contains(err.Error(), "line 2") || !strings.Contains(err.Error(), "unknown field") {
 		t.Errorf("an unknown field: %v", err)
 	}
-	if _, err := Decode([]byte(`{"schema": 3, "protocol": 2, "records": []}` + "\n")); err == nil || !strings.Contains(err.Error(), "line 1") {
+	if _, err := Decode([]byte(`{"schema": 3, "protocol": 2, "machine": {"label": "m", "cpu": "c", "cores": 1}, "scale": "quick", "started": "2026-01-02T03:04:05Z", "records": []}` + "\n")); err == nil || !strings.Contains(err.Error(), "line 1") {
 		t.Errorf("records in a schema-3 header: %v", err)
 	}
 }

@@ -11,6 +11,7 @@ package bench
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +19,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/semibench/semibench/bench/internal/bounded"
 	"github.com/semibench/semibench/internal/outfile"
 )
 
@@ -73,7 +75,7 @@ func decodeLines(first []byte, br *bufio.Reader) (*File, error) {
 	if err := strictDecode(first, f); err != nil {
 		return nil, fmt.Errorf("line 1 (the header): %w", err)
 	}
-	if err := f.validateHeader(); err != nil {
+	if err := cmp.Or(f.validateHeader(), f.checkHeader()); err != nil {
 		return nil, fmt.Errorf("line 1 (the header): %w", err)
 	}
 	if f.Records != nil {
@@ -89,8 +91,8 @@ func decodeLines(first []byte, br *bufio.Reader) (*File, error) {
 			return nil, fmt.Errorf("line %d: larger than %d MiB, the most a record may hold (a damaged file?): %w", n, MaxRecordBytes>>20, err)
 		case err != nil && err != io.EOF:
 			return nil, err
-		case offset+int64(len(data)) > maxFileBytes:
-			return nil, fmt.Errorf("larger than %d MiB, the most a result file may hold: %w", maxFileBytes>>20, ErrTooLarge)
+		case offset+int64(len(data)) > bounded.MaxFile:
+			return nil, fmt.Errorf("larger than %d MiB, the most a result file may hold: %w", bounded.MaxFile>>20, ErrTooLarge)
 		}
 		body := bytes.TrimSpace(data)
 		if len(body) > 0 && bad != nil {
@@ -104,7 +106,7 @@ func decodeLines(first []byte, br *bufio.Reader) (*File, error) {
 			var v any
 			bad = &Torn{Line: n, Offset: offset, Bytes: len(data), Why: "not JSON: " + json.Unmarshal(body, &v).Error()}
 		default:
-			if err := f.addLine(body); err != nil {
+			if err := f.addLine(body, n); err != nil {
 				return nil, fmt.Errorf("line %d: %w", n, err)
 			}
 		}
@@ -120,8 +122,8 @@ func decodeLines(first []byte, br *bufio.Reader) (*File, error) {
 	return f, nil
 }
 
-// addLine adds a record line or a notes line to f.
-func (f *File) addLine(body []byte) error {
+// addLine adds a record line or a notes line, line n of the file, to f.
+func (f *File) addLine(body []byte, n int) error {
 	if bytes.HasPrefix(body, []byte(notesPrefix)) {
 		var n notesLine
 		if err := strictDecode(body, &n); err != nil {
@@ -138,6 +140,7 @@ func (f *File) addLine(body []byte) error {
 		return err
 	}
 	f.Records = append(f.Records, r)
+	f.lines = append(f.lines, n)
 	return nil
 }
 
@@ -201,12 +204,16 @@ var ErrNotRegular = outfile.ErrNotRegular
 // a reader sees the old file or the new one, never a torn one. It follows
 // a symlink, keeps an existing file's mode, refuses a path that is not a
 // regular file (ErrNotRegular) and one that an Appender holds (ErrInUse).
-func WriteFile(path string, f *File) error {
+func WriteFile(path string, f *File) error { return WriteFileContext(context.Background(), path, f) }
+
+// WriteFileContext is WriteFile that leaves the target as it was when ctx
+// is done before the new file is in place.
+func WriteFileContext(ctx context.Context, path string, f *File) error {
 	data, err := Encode(f)
 	if err != nil {
 		return err
 	}
-	return outfile.Write(context.Background(), path, func(w *bufio.Writer) error {
+	return outfile.Write(ctx, path, func(w *bufio.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})

@@ -2,11 +2,16 @@ package bench
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/semibench/semibench/internal/sysmem"
 )
@@ -15,34 +20,95 @@ import (
 const Version = "0.1.0"
 
 // linkedCommit is the commit `make build` and `make install` stamp with
-// -ldflags "-X ...bench.linkedCommit=SHA[+dirty]", for builds the go
-// command does not stamp itself (a git worktree, whose .git is a file, or
-// GOFLAGS=-buildvcs=false).
+// -ldflags "-X ...bench.linkedCommit=SHA[+dirty]". It is preferred to the
+// go command's own VCS stamp, which it also covers where the go command
+// does not stamp (a git worktree, whose .git is a file, or
+// GOFLAGS=-buildvcs=false): the Makefile's "+dirty" leaves out what the
+// harness writes itself (new result files, reports and plots), which the
+// go command counts as changes.
 var linkedCommit string
 
 // CurrentBuild returns the version and, when the binary was built from a
-// git checkout, the commit (with "+dirty" for uncommitted changes): the go
-// command's VCS stamp, else the one the Makefile linked in.
+// git checkout, the commit (with "+dirty" for uncommitted changes): the one
+// the Makefile linked in, else the go command's VCS stamp. A build whose
+// commit does not say what code it runs (none, or "+dirty") carries its
+// executable's digest in Binary, so that two such builds are told apart.
 func CurrentBuild() Build {
 	b := Build{Version: Version, Commit: linkedCommit}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return b
-	}
-	dirty := false
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			b.Commit = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
+	if info, ok := debug.ReadBuildInfo(); ok && linkedCommit == "" {
+		dirty := false
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				b.Commit = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+		if dirty && b.Commit != "" && !strings.HasSuffix(b.Commit, "+dirty") {
+			b.Commit += "+dirty"
 		}
 	}
-	if dirty && b.Commit != "" && !strings.HasSuffix(b.Commit, "+dirty") {
-		b.Commit += "+dirty"
+	if b.Commit == "" || strings.HasSuffix(b.Commit, "+dirty") {
+		b.Binary = executableDigest()
 	}
 	return b
 }
+
+// executableDigest is the first 16 hex digits of the SHA-256 of this
+// process's executable, or "" when it cannot be read.
+var executableDigest = sync.OnceValue(func() string {
+	path, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+})
+
+// String names the build as messages and notes do: "commit SHA", with the
+// executable's digest where the commit does not identify the code, or "a
+// binary not stamped with a commit".
+func (b Build) String() string {
+	s := "commit " + b.Commit
+	if b.Commit == "" {
+		s = "a binary not stamped with a commit"
+	}
+	if b.Binary != "" {
+		s += " (executable " + b.Binary + ")"
+	}
+	return s
+}
+
+// Same reports whether b and o are one build: the same commit and, where
+// the commit does not identify the code, the same executable.
+func (b Build) Same(o Build) bool { return b.Commit == o.Commit && b.Binary == o.Binary }
+
+// String names the machine as the messages comparing two do: label, CPU
+// model, cores and GPUs.
+func (m Machine) String() string {
+	gpus := "no GPU"
+	if len(m.GPUs) > 0 {
+		names := make([]string, len(m.GPUs))
+		for i, g := range m.GPUs {
+			names[i] = g.Name
+		}
+		gpus = strings.Join(names, " + ")
+	}
+	return fmt.Sprintf("%q (%s, %d cores, %s)", m.Label, m.CPU, m.Cores, gpus)
+}
+
+// Same reports whether m and o are one machine as a result file counts
+// it: label, CPU model, cores and GPUs alike.
+func (m Machine) Same(o Machine) bool { return m.String() == o.String() }
 
 // HostMachine describes this computer's CPU side; the caller adds GPUs.
 func HostMachine() Machine {

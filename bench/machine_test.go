@@ -57,3 +57,33 @@ func TestCurrentBuildLinkedCommit(t *testing.T) {
 		t.Errorf("Commit = %q: dirty twice", b.Commit)
 	}
 }
+
+// TestDirtyBuildResumesItsOwnFile: a build stamped "+dirty" (or not
+// stamped) carries its executable's digest, so a file it wrote joins its
+// own later records (it was refused: two identical "+dirty" strings), and
+// another dirty build of the same commit is told apart, in words naming
+// both.
+func TestDirtyBuildResumesItsOwnFile(t *testing.T) {
+	defer func(c string) { linkedCommit = c }(linkedCommit)
+	linkedCommit = "a6691d7+dirty"
+	b := CurrentBuild()
+	if b.Commit != "a6691d7+dirty" || b.Binary == "" {
+		t.Fatalf("a dirty build: %+v, want its commit and its executable's digest", b)
+	}
+	old, run := header("m"), header("m")
+	old.Semibench, run.Semibench = b, b
+	if why := Unjoinable(old, run); why != "" {
+		t.Errorf("the same dirty build is refused its own file: %s", why)
+	}
+	other := b
+	other.Binary = "0123456789abcdef"
+	run.Semibench = other
+	why := Unjoinable(old, run)
+	if !strings.Contains(why, b.Binary) || !strings.Contains(why, other.Binary) {
+		t.Errorf("another dirty build of the same commit: %q, want both digests named", why)
+	}
+	linkedCommit = ""
+	if s := (Build{}).String(); !strings.Contains(s, "not stamped") {
+		t.Errorf("a build without a commit is named %q", s)
+	}
+}

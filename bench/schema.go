@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -58,6 +59,21 @@ type File struct {
 	// Torn is the last line of a schema-3 file left incomplete by an
 	// interrupted writer, which the reader dropped; nil when none.
 	Torn *Torn `json:"-"`
+	// LeftOut names the records a reader set aside because this semibench
+	// cannot place them in any table ("line N: why"), so that what it
+	// renders can say how many; never written.
+	LeftOut []string `json:"-"`
+	// lines are the lines of Records in a schema-3 file as read.
+	lines []int
+}
+
+// RecordPlace names where record i was read: "line N" in a schema-3 file
+// as read, else "record i" (0-based, as the validation's messages count).
+func (f *File) RecordPlace(i int) string {
+	if i < len(f.lines) && len(f.lines) == len(f.Records) {
+		return fmt.Sprintf("line %d", f.lines[i])
+	}
+	return fmt.Sprintf("record %d", i)
 }
 
 // TimingProtocol is the protocol the file's records were timed under:
@@ -80,6 +96,9 @@ type MemoryLimit struct {
 type Build struct {
 	Version string `json:"version"`
 	Commit  string `json:"commit,omitempty"`
+	// Binary is the digest of the executable (CurrentBuild), for a build
+	// whose commit is missing or "+dirty"; empty otherwise.
+	Binary string `json:"binary,omitempty"`
 }
 
 // Machine describes the computer a file was measured on.
@@ -283,14 +302,59 @@ func (f *File) Validate() error {
 
 // validateHeader checks the schema and protocol versions.
 func (f *File) validateHeader() error {
-	if f.Schema < 1 || f.Schema > SchemaVersion {
+	switch {
+	case f.Schema == 0:
+		return errors.New("no \"schema\": not a semibench result file's header")
+	case f.Schema < 1:
 		return fmt.Errorf("schema version %d not supported (this semibench reads 1..%d)", f.Schema, SchemaVersion)
+	case f.Schema > SchemaVersion:
+		return fmt.Errorf("schema version %d, written by a newer semibench: this one reads 1..%d (read it with that newer semibench; `semibench convert` only turns schemas 1 and 2 into %d)", f.Schema, SchemaVersion, SchemaVersion)
 	}
 	if p := f.Protocol; p != 0 && (f.Schema < 3 || p > ProtocolVersion || p < 1) {
 		return fmt.Errorf("schema %d with timing protocol %d: not supported (protocols 1..%d, named in schema-3 headers)", f.Schema, p, ProtocolVersion)
 	}
 	return nil
 }
+
+// checkHeader checks, as a file is read, that its header says what the
+// readers need: the machine (label, CPU model and, for a measured file,
+// its cores), and, for a run, its scale and start. A paper's
+// transcription (Source) names the paper's machine and scale as the paper
+// gives them; a peers file (PeersNote) measures given instances at no
+// scale of ours.
+func (f *File) checkHeader() error {
+	m := f.Machine
+	var missing []string
+	if m.Label == "" {
+		missing = append(missing, "the machine's label")
+	}
+	if m.CPU == "" {
+		missing = append(missing, "its CPU model")
+	}
+	if m.Cores <= 0 && f.Source == "" {
+		missing = append(missing, "its cores")
+	}
+	if f.Source == "" && !f.IsPeers() {
+		if f.Scale == "" {
+			missing = append(missing, "the scale")
+		}
+		if f.Started.IsZero() {
+			missing = append(missing, "the start time")
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("lacks %s: a damaged file, or not one semibench wrote", strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// PeersNote is the first note of a file `semibench peers record` writes:
+// published codes measured on given instances, at no scale of ours.
+const PeersNote = "semibench peers record: published codes measured on this machine by the scripts of results/peers/README.md"
+
+// IsPeers reports whether f holds peers' measurements (its first note is
+// PeersNote).
+func (f *File) IsPeers() bool { return len(f.Notes) > 0 && f.Notes[0] == PeersNote }
 
 // checkRecord checks record i: its key, status and times.
 func checkRecord(i int, r *Record) error {

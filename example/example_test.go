@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/example/experiments/widest"
@@ -31,7 +32,7 @@ func run(t *testing.T) *bench.File {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "run.jsonl")
-	app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test"}, Scale: string(experiments.Quick)})
+	app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test", CPU: "test CPU", Cores: 1}, Scale: string(experiments.Quick), Started: time.Unix(1, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}

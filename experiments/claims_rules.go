@@ -57,7 +57,7 @@ func RatioJudgeWith(tol paperdata.Tolerance, paper, ours float64, better int, fo
 	if v == Reproduced {
 		where = "inside"
 	}
-	return v, fmt.Sprintf("%s %s within %gx (%s-%s)", where, format(paper), f, format(paper/f), format(paper*f))
+	return v, fmt.Sprintf("%s %s within %gx %s", where, format(paper), f, report.Band(format, paper/f, paper*f, ours))
 }
 
 // RatioText formats a ratio for ratioJudge ("8x", "12.5x").

@@ -269,8 +269,12 @@ func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []secti
 	if k := n[bench.StatusCheckFailed]; k > 0 {
 		failed += fmt.Sprintf(" (%d of them failed their check)", k)
 	}
-	fmt.Fprintf(w, "- Cells: %d: %d ok, %s, %d skipped (by the budget or memory), %d unavailable.\n\n",
+	fmt.Fprintf(w, "- Cells: %d: %d ok, %s, %d skipped (by the budget or memory), %d unavailable.\n",
 		len(latest), n[bench.StatusOK], failed, n[bench.StatusSkipped], n[bench.StatusUnavailable])
+	if k := len(f.LeftOut); k > 0 {
+		fmt.Fprintf(w, "- Left out: %d record(s) that this semibench cannot place in any table or verdict, first %s.\n", k, f.LeftOut[0])
+	}
+	fmt.Fprintln(w)
 
 	// anchors: each experiment's last table (where its claims' notes are);
 	// tables: the first table whose title opens with a table's name

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
@@ -47,7 +48,7 @@ func TestSharedDominationRun(t *testing.T) {
 			}
 			where, _ := runner.ParseWhere("m=5")
 			path := filepath.Join(t.TempDir(), "run.json")
-			app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test"}})
+			app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test", CPU: "test CPU", Cores: 1}, Scale: "quick", Started: time.Unix(1, 0)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -159,7 +160,7 @@ func TestSharedInstancesRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			path := filepath.Join(t.TempDir(), "run.json")
-			app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test"}})
+			app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test", CPU: "test CPU", Cores: 1}, Scale: "quick", Started: time.Unix(1, 0)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -212,7 +213,7 @@ func TestSharedSweepRun(t *testing.T) {
 	}
 	where, _ := runner.ParseWhere("sweep=n=1..12")
 	path := filepath.Join(t.TempDir(), "run.json")
-	app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test"}})
+	app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test", CPU: "test CPU", Cores: 1}, Scale: "quick", Started: time.Unix(1, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}

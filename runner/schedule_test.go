@@ -72,7 +72,7 @@ func toy(tr *trace, name string, impls []string, prior map[string]float64, works
 func runToys(t *testing.T, cfg Config, exps ...*experiments.Experiment) []bench.Record {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "run.json")
-	app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test"}})
+	app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test", CPU: "test CPU", Cores: 1}, Scale: "quick", Started: time.Unix(1, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +293,7 @@ func TestInterruptIsAnError(t *testing.T) {
 	tr.block["cpu/paper"] = true
 	e := toy(tr, "toy/int", []string{"cpu/fast", "cpu/paper"}, map[string]float64{"cpu/paper": 10}, 1)
 	path := filepath.Join(t.TempDir(), "run.json")
-	app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test"}})
+	app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test", CPU: "test CPU", Cores: 1}, Scale: "quick", Started: time.Unix(1, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -283,58 +284,108 @@ func (t *Table) renderCSV(w io.Writer) error {
 	return err
 }
 
-// spreadMark is a display cell's spread mark (" ±28%").
-var spreadMark = regexp.MustCompile(`^(.*) ±([0-9]+)%$`)
+// The marks a display cell carries beside its number: a spread (" ±28%"),
+// a share ("1,523.8 (62%)"), a unit ("0.07KB", "3 s").
+var (
+	spreadMark = regexp.MustCompile(`^(.*) ±([0-9]+(?:\.[0-9]+)?)%$`)
+	shareMark  = regexp.MustCompile(`^(.*\S) \(([0-9]+(?:\.[0-9]+)?)%\)$`)
+	unitMark   = regexp.MustCompile(`^(-?[0-9][0-9,]*(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?) ?(KB|MB|GB|TB|KiB|MiB|GiB|TiB|B|ns|µs|us|ms|s|min|h|%)$`)
+)
 
-// numericCell turns a display cell into a plain number for CSV: "1,234.5"
-// is 1234.5, "3.39x" 3.39, "—" empty; a cell's spread mark becomes its own
-// value (spread, in percent). Text stays as it is (ok false).
-func numericCell(s string) (value, spread string, ok bool) {
+// csvField is one CSV column's part of a display cell: name "" for the
+// number itself, else the suffix of the column it goes in.
+type csvField struct{ name, value string }
+
+// numericFields splits one display value into its CSV fields: the plain
+// number ("1,234.5" is 1234.5, "3.39x" 3.39, "—" empty) and, each a field
+// of its own, its spread ("spread %"), share ("share %") and unit
+// ("unit"). Text stays as it is (ok false).
+func numericFields(s string) (fields []csvField, ok bool) {
 	s = strings.TrimSpace(s)
 	if m := spreadMark.FindStringSubmatch(s); m != nil {
-		s, spread = m[1], m[2]
+		s, fields = strings.TrimSpace(m[1]), append(fields, csvField{"spread %", m[2]})
+	}
+	if m := shareMark.FindStringSubmatch(s); m != nil {
+		s, fields = m[1], append(fields, csvField{"share %", m[2]})
+	}
+	if m := unitMark.FindStringSubmatch(s); m != nil && m[2] != "" {
+		s, fields = m[1], append(fields, csvField{"unit", m[2]})
 	}
 	switch s {
 	case "", "—":
-		return "", spread, true
+		return append([]csvField{{"", ""}}, fields...), true
 	}
 	num := strings.ReplaceAll(strings.TrimSuffix(s, "x"), ",", "")
 	if _, err := strconv.ParseFloat(num, 64); err == nil {
-		return num, spread, true
+		return append([]csvField{{"", num}}, fields...), true
 	}
-	return s, spread, false
+	return []csvField{{"", s}}, false
 }
 
-// numericGrid makes every number of a table's grid plain, and gives each
-// column holding spread marks a column of its own for them
-// ("<column> spread %") after it.
+// cellFields splits a display cell into its CSV fields (numericFields); a
+// cell of several numbers joined by " · " gives each its own fields, named
+// by its place ("1", "2 unit", ...). A cell that is not all numbers stays
+// one field of text.
+func cellFields(s string) []csvField {
+	parts := strings.Split(s, " · ")
+	if len(parts) == 1 {
+		f, _ := numericFields(s)
+		return f
+	}
+	var out []csvField
+	for i, p := range parts {
+		f, ok := numericFields(p)
+		if !ok {
+			return []csvField{{"", strings.TrimSpace(s)}}
+		}
+		for _, x := range f {
+			out = append(out, csvField{strings.TrimSpace(strconv.Itoa(i+1) + " " + x.name), x.value})
+		}
+	}
+	return out
+}
+
+// numericGrid makes every number of a table's grid plain, and gives what a
+// column's cells carry beside their numbers (spreads, shares, units, the
+// parts of " · " cells) columns of their own after it, named
+// "<column> spread %", "<column> share %", "<column> unit", "<column> 1".
 func numericGrid(header []string, rows [][]string) ([]string, [][]string) {
 	width := len(header)
 	for _, r := range rows {
 		width = max(width, len(r))
 	}
-	hasSpread := make([]bool, width)
-	for _, r := range rows {
+	cells := make([][][]csvField, len(rows))
+	names := make([][]string, width) // per column, its fields' names in order of appearance
+	for i, r := range rows {
+		cells[i] = make([][]csvField, len(r))
 		for j, c := range r {
-			if _, sp, _ := numericCell(c); sp != "" {
-				hasSpread[j] = true
+			cells[i][j] = cellFields(c)
+			for _, f := range cells[i][j] {
+				if !slices.Contains(names[j], f.name) {
+					names[j] = append(names[j], f.name)
+				}
 			}
 		}
 	}
 	var outHeader []string
 	for j, h := range header {
-		outHeader = append(outHeader, h)
-		if hasSpread[j] {
-			outHeader = append(outHeader, h+" spread %")
+		slices.SortStableFunc(names[j], func(a, b string) int { return cmp.Compare(min(len(a), 1), min(len(b), 1)) }) // the number ("") first
+		for _, n := range names[j] {
+			outHeader = append(outHeader, strings.TrimSpace(h+" "+n))
+		}
+		if len(names[j]) == 0 {
+			outHeader = append(outHeader, h)
 		}
 	}
 	out := make([][]string, len(rows))
-	for i, r := range rows {
-		for j, c := range r {
-			v, sp, _ := numericCell(c)
-			out[i] = append(out[i], v)
-			if hasSpread[j] {
-				out[i] = append(out[i], sp)
+	for i := range rows {
+		for j, fs := range cells[i] {
+			for _, n := range names[j] {
+				v := ""
+				if k := slices.IndexFunc(fs, func(f csvField) bool { return f.name == n }); k >= 0 {
+					v = fs[k].value
+				}
+				out[i] = append(out[i], v)
 			}
 		}
 	}
@@ -587,4 +638,36 @@ func fileLabel(f *bench.File, i int) string {
 		return f.Machine.Label
 	}
 	return "file " + strconv.Itoa(i+1)
+}
+
+// Band renders a tolerance band, "(6.40x-10.0x)", with format; where x
+// prints like an edge though it differs, it says on which side x lies:
+// "(6.40x-10.0x; ours is 0.04% above its upper edge)".
+func Band(format func(float64) string, lo, hi, x float64) string {
+	s := format(lo) + "-" + format(hi)
+	for _, e := range []struct {
+		name string
+		v    float64
+	}{{"lower", lo}, {"upper", hi}} {
+		if format(x) == format(e.v) {
+			s += "; ours is " + Offset(x, e.v) + " its " + e.name + " edge"
+		}
+	}
+	return "(" + s + ")"
+}
+
+// Offset says where x lies from edge, relative to edge, with the digits
+// it takes to tell them apart: "0.04% above", "0.0012% below", "exactly
+// at". A verdict adds it where its figures print alike ("10.0x" and a band
+// ending at "10.0x").
+func Offset(x, edge float64) string {
+	if x == edge {
+		return "exactly at"
+	}
+	rel := (x/edge - 1) * 100
+	side := "above"
+	if rel < 0 {
+		side = "below"
+	}
+	return strconv.FormatFloat(math.Abs(rel), 'g', 2, 64) + "% " + side
 }

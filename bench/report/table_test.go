@@ -431,6 +431,21 @@ func TestCSVIsNumeric(t *testing.T) {
 	if !strings.HasPrefix(b.String(), want) {
 		t.Errorf("CSV:\n%s\nwant:\n%s", b.String(), want)
 	}
+	// Shares, units and the parts of a " · " cell get columns of their own.
+	tb = Table{Header: []string{"phase", "memory", "counts"}, Rows: [][]string{
+		{"1,523.8 (62%)", "0.07KB", "1 · 32,249 · 5 s"},
+		{"—", "12 MB", "— · — · —"},
+		{"3.5", "n/a", "a · 2"},
+	}}
+	b.Reset()
+	if err := tb.Render(&b, FormatCSV); err != nil {
+		t.Fatal(err)
+	}
+	want = "phase,phase share %,memory,memory unit,counts,counts 1,counts 2,counts 3,counts 3 unit\n" +
+		"1523.8,62,0.07,KB,,1,32249,5,s\n,,12,MB,,,,,\n3.5,,n/a,,a · 2,,,,\n"
+	if b.String() != want {
+		t.Errorf("CSV:\n%s\nwant:\n%s", b.String(), want)
+	}
 }
 
 // TestCollapsedGPUTable: a table whose own cells are all unavailable (the
@@ -480,5 +495,21 @@ func TestCollapsedGPUTable(t *testing.T) {
 		Rows:   [][]string{{"4", "25", "17", "17", "unavailable"}}}
 	if cpuFirst.collapsed() != nil {
 		t.Error("a table whose leading columns are measurements collapsed")
+	}
+}
+
+// TestOffset: a figure and a band's edge printed alike ("10.0x") are told
+// apart, with the side.
+func TestOffset(t *testing.T) {
+	for _, c := range []struct {
+		x, edge float64
+		want    string
+	}{{10.004, 10, "0.04% above"}, {9.99988, 10, "0.0012% below"}, {10, 10, "exactly at"}, {12, 10, "20% above"}} {
+		if got := Offset(c.x, c.edge); got != c.want {
+			t.Errorf("Offset(%v, %v) = %q, want %q", c.x, c.edge, got, c.want)
+		}
+	}
+	if FormatRatio(10.004) != FormatRatio(10) {
+		t.Skip("FormatRatio now tells 10.004 from 10 by itself")
 	}
 }

@@ -5,13 +5,21 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/experiments/paperdata"
 )
 
 // The battery of issue 26: every solve and gen command on bad inputs
@@ -119,6 +127,29 @@ func badInputCases() []badCase {
 		results("compare", "breakdown.json", "record 0", "breakdown"),
 		results("table", "text.json", "not JSON"),
 		results("export", "negative.json", "is negative"),
+
+		// Headers checked first, at line 1, for every reader.
+		results("table", "schema2-lines.jsonl", "line 1:", "schema 2", "semibench convert"), // was "line 2: data after the end"
+		results("claims", "no-schema.jsonl", "line 1:", `no "schema"`),
+		results("report", "no-header.jsonl", "line 1:", "no header line"), // was json: unknown field "experiment", no line
+		results("export", "schema4.jsonl", "line 1", "schema version 4", "newer semibench"),
+		results("compare", "no-machine.jsonl", "line 1", "machine's label"),   // was accepted
+		results("claims", "no-scale.jsonl", "line 1", "lacks the scale"),      // was judged as paper scale
+		results("report", "no-start.jsonl", "line 1", "lacks the start time"), // was "Started 0001-01-01"
+		// Records no table places are named, by line, with why.
+		{name: "table foreign.jsonl", args: []string{"table", "{in}"}, in: "testdata/bad/results/foreign.jsonl", code: 0, // were dropped in silence
+			want: []string{"line 3:", `"kleene/table9"`, "line 4:", `no implementation "cpu/quantum"`, "line 5:", "no case with n=12345"}, not: []string{"line 2:"}},
+		{name: "claims foreign.jsonl", args: []string{"claims", "{in}"}, in: "testdata/bad/results/foreign.jsonl", code: 0,
+			want: []string{"line 3:", "line 4:", "line 5:", "left out"}},
+		{name: "export foreign.jsonl", args: []string{"export", "{in}", "--out", "-"}, in: "testdata/bad/results/foreign.jsonl", code: 0,
+			want: []string{"line 3:", "line 4:", "line 5:", "exported as it is"}},
+		// A valid tree whose small subtree late in the Euler tour cancels two
+		// large prefixes: both vectorial Leaffix implementations solve it
+		// (were: their check failed, nothing written).
+		{name: "solve treefix leaffix cpu/vectorial", args: []string{"solve", "treefix", "--op", "leaffix", "--impl", "cpu/vectorial", "--in", "{in}", "--out", "-"},
+			in: "testdata/bad/treefix/leaffix-cancellation.txt", code: 0, want: []string{"check: ok"}, noFile: true},
+		{name: "solve treefix leaffix cpu/vectorial-compensated", args: []string{"solve", "treefix", "--op", "leaffix", "--impl", "cpu/vectorial-compensated", "--in", "{in}", "--out", "-"},
+			in: "testdata/bad/treefix/leaffix-cancellation.txt", code: 0, want: []string{"check: ok"}, noFile: true},
 	}
 }
 
@@ -287,7 +318,7 @@ func TestBatteryOutputs(t *testing.T) {
 func TestBatteryMore(t *testing.T) {
 	dir := t.TempDir()
 	paperFile := filepath.Join(dir, "paper.json")
-	app, err := bench.NewAppender(paperFile, &bench.File{Schema: bench.SchemaVersion, Machine: currentMachine(), Scale: "paper"})
+	app, err := bench.NewAppender(paperFile, &bench.File{Schema: bench.SchemaVersion, Semibench: bench.CurrentBuild(), Machine: currentMachine(), Scale: "paper", Started: time.Now()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,5 +382,261 @@ func TestBatteryMore(t *testing.T) {
 		if code != 1 || !strings.Contains(stderr.String(), "standard output") {
 			t.Errorf("semibench %s to a full standard output: exit %d, stderr %q", strings.Join(args, " "), code, stderr.String())
 		}
+	}
+}
+
+// The battery of the readers: the commands that read result files, and
+// the seam between runs and the files they leave.
+
+// TestBatteryReadersInterrupted: every command that reads result files,
+// reading a slow pipe, stops within a second of SIGINT, exit 1, saying
+// "interrupted", and writes nothing (they read on, for as long as the
+// pipe stayed open, and report and convert wrote their outputs).
+func TestBatteryReadersInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	good, err := os.ReadFile("testdata/runs/amd-epyc-kleene-paper.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.txt")
+	cases := [][]string{
+		{"table", "{in}"}, {"claims", "{in}"}, {"report", "{in}"}, {"plot", "{in}", "--dir", filepath.Join(dir, "plots")},
+		{"convert", "{in}"}, {"compare", "{in}", "testdata/good/run.json"}, {"export", "{in}", "--out", out},
+	}
+	for i, c := range cases {
+		fifo := filepath.Join(dir, fmt.Sprintf("in%d.json", i))
+		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+			t.Skip("no FIFOs here")
+		}
+		// The writer holds the pipe open (read and write: its open never
+		// waits) and sends the first half of a result file, then nothing.
+		w, err := os.OpenFile(fifo, os.O_RDWR, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(good[:len(good)/2])
+		os.WriteFile(out, []byte(precious), 0o644)
+		args := make([]string, len(c))
+		for k, a := range c {
+			args[k] = strings.ReplaceAll(a, "{in}", fifo)
+		}
+		cmd, stderr := startCLI(t, false, args...)
+		time.Sleep(400 * time.Millisecond)
+		t0 := time.Now()
+		cmd.Process.Signal(syscall.SIGINT)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err = <-done:
+		case <-time.After(3 * time.Second):
+			w.Close() // let it end
+			err = <-done
+			t.Errorf("semibench %s: still reading 3 s after SIGINT", c[0])
+		}
+		w.Close()
+		took := time.Since(t0)
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "interrupted") || took > 1500*time.Millisecond {
+			t.Errorf("semibench %s on a slow pipe, interrupted: %v after %v, stderr %q; want exit 1 within a second, \"interrupted\"", c[0], err, took, stderr.String())
+		}
+		for _, written := range []string{strings.TrimSuffix(fifo, ".json") + ".md", strings.TrimSuffix(fifo, ".json") + ".plots",
+			strings.TrimSuffix(fifo, ".json") + ".jsonl", filepath.Join(dir, "plots")} {
+			if _, err := os.Stat(written); err == nil {
+				t.Errorf("semibench %s, interrupted, wrote %s", c[0], written)
+			}
+		}
+		os.Remove(fifo)
+		checkUntouched(t, "semibench "+c[0]+" interrupted", out)
+	}
+}
+
+// runFile writes a result file of one skipped kleene/table2 cell whose
+// header is this binary's run at quick scale on this machine, changed by
+// edit.
+func runFile(t *testing.T, path string, edit func(h *bench.File)) {
+	t.Helper()
+	h := &bench.File{Schema: bench.SchemaVersion, Semibench: bench.CurrentBuild(), Machine: currentMachine(), Scale: "quick", Started: time.Now().UTC()}
+	edit(h)
+	h.Records = []bench.Record{{Experiment: "kleene/table2", Impl: "cpu/paper", Params: bench.Params{{Name: "n", Value: "60"}, {Name: "weights", Value: "normal"}},
+		Status: bench.StatusSkipped, EstimateMS: 1}}
+	if err := bench.WriteFile(path, h); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBatteryRunFiles: one run per file. An append, with or without
+// --resume, is refused for another commit (a binary without one says "not
+// stamped"), another machine of the same label, or another scale, in the
+// same words; the notes line an append adds names the build; --memory is
+// parsed strictly; an interrupted run says so once.
+func TestBatteryRunFiles(t *testing.T) {
+	dir := t.TempDir()
+	quick := []string{"run", "kleene/table2", "--scale", "quick", "--impl", "cpu/paper", "--where", "n=60", "--reps", "1", "--warmup", "0"}
+	other := filepath.Join(dir, "other-commit.jsonl")
+	runFile(t, other, func(h *bench.File) { h.Semibench = bench.Build{Version: bench.Version, Commit: "abc1234"} })
+	bigger := filepath.Join(dir, "other-machine.jsonl")
+	runFile(t, bigger, func(h *bench.File) { h.Machine.CPU, h.Machine.Cores = "Other CPU", 64 })
+	paper := filepath.Join(dir, "paper.jsonl")
+	runFile(t, paper, func(h *bench.File) { h.Scale = "paper" })
+	build := bench.CurrentBuild()
+	for _, c := range []struct {
+		file string
+		want []string
+	}{
+		{other, []string{"commit abc1234", build.String()}}, // was accepted by a plain append
+		{bigger, []string{"Other CPU", "64 cores"}},         // was matched by label alone
+		{paper, []string{"scale paper", "scale quick"}},
+	} {
+		before, _ := os.ReadFile(c.file)
+		for _, resume := range []bool{false, true} {
+			args := append(slices.Clone(quick), "--out", c.file)
+			if resume {
+				args = append(args, "--resume")
+			}
+			code, _, stderr := capture(t, args...)
+			if code != 2 || !strings.Contains(stderr, c.file) {
+				t.Errorf("semibench %s: exit %d, stderr %q; want 2 naming the file", strings.Join(args, " "), code, stderr)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("semibench %s: stderr %q lacks %q", strings.Join(args, " "), stderr, w)
+				}
+			}
+		}
+		if after, _ := os.ReadFile(c.file); !bytes.Equal(before, after) {
+			t.Errorf("%s was changed by a refused append", c.file)
+		}
+	}
+	if build.Commit == "" && !strings.Contains(build.String(), "not stamped") { // was "this binary is : ..."
+		t.Errorf("a binary without a commit is named %q", build.String())
+	}
+	// The same binary appends, and resumes, its own file; the notes line
+	// names its build.
+	own := filepath.Join(dir, "own.jsonl")
+	for _, extra := range [][]string{nil, nil, {"--resume"}} {
+		if code, _, stderr := capture(t, append(append(slices.Clone(quick), "--out", own), extra...)...); code != 0 {
+			t.Fatalf("run --out %s %v: exit %d, %s", own, extra, code, stderr)
+		}
+	}
+	f, err := bench.ReadFile(own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Notes) == 0 || !strings.Contains(strings.Join(f.Notes, "\n"), build.String()) {
+		t.Errorf("the notes of an appended file %q do not name the build %q", f.Notes, build.String())
+	}
+	// --memory: NaN, infinities, negatives, and sizes at or below what the
+	// process holds are bad usage (were 8 EiB, or "0.0 GiB" and every cell
+	// run).
+	for _, m := range []string{"NaNGiB", "InfGiB", "-1GiB", "1B", "1", "1KiB", "0"} {
+		code, _, stderr := capture(t, append(slices.Clone(quick), "--out", filepath.Join(dir, "m.jsonl"), "--memory", m)...)
+		if code != 2 || !strings.Contains(stderr, "--memory") {
+			t.Errorf("--memory %s: exit %d, stderr %q; want 2", m, code, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "m.jsonl")); err == nil {
+		t.Errorf("a refused --memory wrote a result file")
+	}
+}
+
+// TestBatteryInterruptedRunSaysOnce: an interrupted run's "interrupted;
+// N finished record(s) kept" comes once (it came twice).
+func TestBatteryInterruptedRunSaysOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs paper-scale cells for a second")
+	}
+	out := filepath.Join(t.TempDir(), "run.jsonl")
+	cmd, stderr := startCLI(t, false, "run", "kleene/table2", "--scale", "paper", "--impl", "cpu/paper", "--out", out)
+	time.Sleep(1500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	cmd.Wait()
+	if n := strings.Count(stderr.String(), "finished record(s) kept"); n != 1 {
+		t.Errorf("an interrupted run said so %d times: %q", n, stderr.String())
+	}
+}
+
+// TestBatteryClaimsMachines: claims over the runs of two machines gives a
+// column per machine, whichever file comes first (it gave one tally, the
+// last file's).
+func TestBatteryClaimsMachines(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	runFile(t, a, func(h *bench.File) {})
+	runFile(t, b, func(h *bench.File) { h.Machine.Label, h.Machine.Cores = "big-box", 64 })
+	for _, order := range [][]string{{a, b}, {b, a}} {
+		code, stdout, stderr := capture(t, append([]string{"claims"}, order...)...)
+		if code != 0 {
+			t.Fatalf("claims %v: exit %d, %s", order, code, stderr)
+		}
+		for _, col := range []string{"on big-box (64 cores)", "on " + currentMachine().Label} {
+			if !strings.Contains(stdout, col) {
+				t.Errorf("claims %v: no column %q", order, col)
+			}
+		}
+	}
+}
+
+// TestBatteryTablesAndVerdicts: CSV cells are numbers, their shares and
+// units in columns of their own (they were "1,523.8 (62%)", "0.07KB",
+// "1 · 32,249"); a verdict whose figure prints like its band's edge says
+// on which side it lies (it printed "10.0x, outside ... (6.40x-10.0x)").
+func TestBatteryTablesAndVerdicts(t *testing.T) {
+	code, stdout, stderr := capture(t, "table", "testdata/runs/amd-epyc-kleene-paper.jsonl", "--format", "csv")
+	if code != 0 {
+		t.Fatalf("table --format csv: exit %d, %s", code, stderr)
+	}
+	composite := regexp.MustCompile(`(^|,)"?-?[0-9][0-9,.]* ?(\([0-9.]+%\)|KB|MB|GB|ms|s| · )`)
+	for _, line := range strings.Split(stdout, "\n") {
+		if !strings.HasPrefix(line, "#") && composite.MatchString(line) {
+			t.Errorf("a CSV cell holds a number with more: %q", line)
+		}
+	}
+	factor := 1.25
+	v, why := experiments.RatioJudgeWith(paperdata.Tolerance{Factor: &factor}, 8, 10.004, experiments.HigherBetter, experiments.RatioText)
+	if v == experiments.Reproduced || !strings.Contains(why, "above its upper edge") {
+		t.Errorf("10.004x against 8x within 1.25x: %s, %q; want it said to lie above the band's upper edge", v, why)
+	}
+}
+
+// TestBatteryStampIgnoresOwnOutputs: the result files, reports and plots a
+// run writes under results/ and plots/ leave `make build`'s stamp clean
+// (they made every later build "+dirty"); any other change marks it.
+func TestBatteryStampIgnoresOwnOutputs(t *testing.T) {
+	for _, tool := range []string{"git", "make"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s here", tool)
+		}
+	}
+	makefile, err := os.ReadFile("../../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	sh := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	os.WriteFile(filepath.Join(dir, "Makefile"), makefile, 0o644)
+	sh("git", "init", "-q")
+	sh("git", "add", "Makefile")
+	sh("git", "commit", "-qm", "m")
+	head := strings.TrimSpace(sh("git", "rev-parse", "HEAD"))
+	for _, p := range []string{"results/some-machine/20261127-120000.jsonl", "results/some-machine/20261127-120000.md", "results/some-machine/20261127-120000.plots/fig.png", "plots/some-machine/fig.svg"} {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
+		os.WriteFile(filepath.Join(dir, p), []byte("x"), 0o644)
+	}
+	if out := sh("make", "-n", "build"); !strings.Contains(out, "linkedCommit="+head+" ") {
+		t.Errorf("with only the harness's outputs new, make build stamps:\n%s\nwant linkedCommit=%s, clean", out, head)
+	}
+	os.WriteFile(filepath.Join(dir, "change.go"), []byte("package x\n"), 0o644)
+	if out := sh("make", "-n", "build"); !strings.Contains(out, "linkedCommit="+head+"+dirty") {
+		t.Errorf("with a new source file, make build stamps:\n%s\nwant %s+dirty", out, head)
 	}
 }

@@ -22,7 +22,7 @@ import (
 func init() {
 	register(&command{
 		name:    "claims",
-		summary: "the verdict on every claim of the five papers from one or several result files (a GPU machine's and a CPU machine's together decide more)",
+		summary: "the verdict on every claim of the five papers from one or several result files (files of several machines: a verdict column per machine)",
 		usage:   "claims FILE... [--format text|markdown|json] | claims --current results/CURRENT",
 		run:     claimsCmd,
 	})
@@ -41,6 +41,9 @@ type claimRow struct {
 	Scored      bool   `json:"scored"`
 	Reason      string `json:"reason,omitempty"`
 	Rerun       string `json:"rerun,omitempty"`
+	// Machine names the machine whose files gave the verdict, when the
+	// files are of several.
+	Machine string `json:"machine,omitempty"`
 }
 
 func claimsCmd(ctx context.Context, args []string) error {
@@ -58,7 +61,7 @@ func claimsCmd(ctx context.Context, args []string) error {
 		if len(paths) > 0 {
 			return usagef("--current takes no result files")
 		}
-		doc, err := currentClaims(*currentFile, filepath.Dir(*into))
+		doc, err := currentClaims(ctx, *currentFile, filepath.Dir(*into))
 		if err != nil {
 			return err
 		}
@@ -74,39 +77,89 @@ func claimsCmd(ctx context.Context, args []string) error {
 	if !slices.Contains([]string{report.FormatText, report.FormatMarkdown, "json"}, *format) {
 		return usagef("--format: unknown format %q (valid: text, markdown, json)", *format)
 	}
-	files, err := readFiles(paths)
+	files, err := readFiles(ctx, paths)
 	if err != nil {
 		return err
 	}
-	recs, scale, schema, err := combine(files, paths)
-	if err != nil {
-		return err
+	groups := byMachine(files, paths)
+	judged := make([][]experiments.Claim, len(groups))
+	var scale experiments.Scale
+	for i, g := range groups {
+		leaveOutAll(g.files, g.paths)
+		recs, sc, schema, err := combine(g.files, g.paths)
+		if err != nil {
+			return err
+		}
+		if i > 0 && sc != scale {
+			return usagef("%s is a %s-scale run and %s a %s-scale one: claims are judged at one scale", groups[0].paths[0], scale, g.paths[0], sc)
+		}
+		judged[i], scale = experiments.Judge(recs, sc, schema), sc
 	}
-	claims := experiments.Judge(recs, scale, schema)
 	if *format == "json" {
-		rows := make([]claimRow, 0, len(claims))
-		for _, c := range claims {
-			rows = append(rows, claimRow{c.ID, c.Paper, c.Where, c.Short(), c.Text, c.PaperFigure, c.Ours, string(c.Verdict), c.Verdict.Scored(), c.Reason, c.Rerun})
+		var rows []claimRow
+		for i, claims := range judged {
+			for _, c := range claims {
+				row := claimRow{c.ID, c.Paper, c.Where, c.Short(), c.Text, c.PaperFigure, c.Ours, string(c.Verdict), c.Verdict.Scored(), c.Reason, c.Rerun, ""}
+				if len(groups) > 1 {
+					row.Machine = groups[i].label()
+				}
+				rows = append(rows, row)
+			}
 		}
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rows)
 	}
-	roll := experiments.RollUp(claims)
-	roll.Title = fmt.Sprintf("claims of the five papers from %s (%s scale)", strings.Join(paths, ", "), scale)
-	t := report.Table{Header: []string{"paper", "where", "claim", "paper's figure", "ours", "verdict", "why / re-run"}}
-	for _, c := range claims {
-		why := c.Reason
-		if c.Rerun != "" {
-			why = strings.TrimPrefix(why+"; re-run: "+c.Rerun, "; ")
+	var tables []*report.Table
+	for i, g := range groups {
+		roll := experiments.RollUp(judged[i])
+		roll.Title = fmt.Sprintf("claims of the five papers from %s (%s scale)", strings.Join(g.paths, ", "), scale)
+		if len(groups) > 1 {
+			roll.Title += " on " + g.label()
 		}
-		t.Rows = append(t.Rows, []string{c.Paper, c.Where, c.Short(), c.PaperFigure, c.Ours, string(c.Verdict), why})
+		tables = append(tables, &roll)
 	}
-	tables := []*report.Table{&roll, &t}
-	beyond := current.BeyondOf(".", []current.Run{{Label: files[0].Machine.Label, Paths: paths}}, [][]*bench.File{files})
-	if len(beyond.Table.Rows) > 0 {
-		beyond.Table.Title = "results beyond the papers' sizes: not claims of theirs, checked as each row says"
-		tables = append(tables, &beyond.Table)
+	t := report.Table{Header: []string{"paper", "where", "claim", "paper's figure", "ours", "verdict", "why / re-run"}}
+	if len(groups) > 1 {
+		// different machines are compared, never merged: a column each
+		t.Header = t.Header[:4]
+		for _, g := range groups {
+			t.Header = append(t.Header, "on "+g.label())
+		}
+	}
+	for _, c := range judged[0] {
+		row := []string{c.Paper, c.Where, c.Short(), c.PaperFigure}
+		if len(groups) == 1 {
+			why := c.Reason
+			if c.Rerun != "" {
+				why = strings.TrimPrefix(why+"; re-run: "+c.Rerun, "; ")
+			}
+			t.Rows = append(t.Rows, append(row, c.Ours, string(c.Verdict), why))
+			continue
+		}
+		for i := range groups {
+			x := experiments.Claim{Verdict: experiments.NotRun}
+			if j := slices.IndexFunc(judged[i], func(y experiments.Claim) bool { return y.ID == c.ID }); j >= 0 {
+				x = judged[i][j]
+			}
+			cell := string(x.Verdict)
+			if x.Ours != "" && x.Ours != "—" {
+				cell += ": " + x.Ours
+			}
+			row = append(row, cell)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	tables = append(tables, &t)
+	for i, g := range groups {
+		beyond := current.BeyondOf(".", []current.Run{{Label: g.files[0].Machine.Label, Paths: g.paths}}, [][]*bench.File{g.files})
+		if len(beyond.Table.Rows) > 0 {
+			beyond.Table.Title = "results beyond the papers' sizes: not claims of theirs, checked as each row says"
+			if len(groups) > 1 {
+				beyond.Table.Title += " (" + groups[i].label() + ")"
+			}
+			tables = append(tables, &beyond.Table)
+		}
 	}
 	for _, tb := range tables {
 		if err := tb.Render(os.Stdout, *format); err != nil {
@@ -117,11 +170,40 @@ func claimsCmd(ctx context.Context, args []string) error {
 	return nil
 }
 
-// combine joins the records of result files of one scale, from one or
-// several machines: a cell measured in several files counts once, its ok
-// record before any other (a GPU machine's run and a CPU machine's run
-// decide together what neither does alone). The timing protocol is the
-// lowest of the files': one file of protocol 1 makes its claims old protocol.
+// machineFiles are the result files of one machine, in the order named.
+type machineFiles struct {
+	files []*bench.File
+	paths []string
+}
+
+// label names the machine in column headings: its label, with its cores
+// when that tells two machines of one label apart.
+func (g machineFiles) label() string {
+	m := g.files[0].Machine
+	return fmt.Sprintf("%s (%d cores)", m.Label, m.Cores)
+}
+
+// byMachine groups files by the machine that measured them (bench.Machine.Same),
+// in the order each machine first appears.
+func byMachine(files []*bench.File, paths []string) []machineFiles {
+	var groups []machineFiles
+	for i, f := range files {
+		k := slices.IndexFunc(groups, func(g machineFiles) bool { return g.files[0].Machine.Same(f.Machine) })
+		if k < 0 {
+			k = len(groups)
+			groups = append(groups, machineFiles{})
+		}
+		groups[k].files = append(groups[k].files, f)
+		groups[k].paths = append(groups[k].paths, paths[i])
+	}
+	return groups
+}
+
+// combine joins the records of result files of one machine and one
+// scale (the shards or the several runs of one machine): a cell measured
+// in several files counts once, its ok record before any other. The timing
+// protocol is the lowest of the files': one file of protocol 1 makes its
+// claims old protocol.
 func combine(files []*bench.File, paths []string) ([]bench.Record, experiments.Scale, int, error) {
 	scale, schema := files[0].Scale, files[0].TimingProtocol()
 	var recs []bench.Record
@@ -156,16 +238,20 @@ func combine(files []*bench.File, paths []string) ([]bench.Record, experiments.S
 // lists: the claims per paper by verdict for each run, then a row per
 // claim with each run's verdict and figure, then per paper each claim's
 // reasons. It is the generated part of REPRODUCE.md.
-func currentClaims(currentPath, docDir string) (string, error) {
+func currentClaims(ctx context.Context, currentPath, docDir string) (string, error) {
 	runs, beyond, err := current.Read(currentPath)
 	if err != nil {
 		return "", err
 	}
 	judged := make([][]experiments.Claim, len(runs))
 	for i, r := range runs {
-		files, err := readFiles(r.Paths)
+		files, err := readFiles(ctx, r.Paths)
 		if err != nil {
 			return "", err
+		}
+		if groups := byMachine(files, r.Paths); len(groups) > 1 {
+			return "", fmt.Errorf("%s: run %s holds files of two machines, %s (%s) and %s (%s): a run is one machine's", currentPath, r.Label,
+				groups[0].files[0].Machine, groups[0].paths[0], groups[1].files[0].Machine, groups[1].paths[0])
 		}
 		recs, scale, schema, err := combine(files, r.Paths)
 		if err != nil {

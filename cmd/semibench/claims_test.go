@@ -67,7 +67,7 @@ func TestReproduceDocIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := currentClaims(filepath.Join(root, "results", "CURRENT"), root)
+	want, err := currentClaims(context.Background(), filepath.Join(root, "results", "CURRENT"), root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestCurrentBeyond(t *testing.T) {
 	if err := os.WriteFile(current, []byte("EPYC amd-epyc-kleene-paper.jsonl\n# beyond\nbeyond 4GPU beyond-domination.jsonl\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	doc, err := currentClaims(current, dir)
+	doc, err := currentClaims(context.Background(), current, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestCurrentBeyond(t *testing.T) {
 	if err := os.WriteFile(current, []byte("EPYC amd-epyc-kleene-paper.jsonl\nbeyond 4GPU\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := currentClaims(current, dir); err == nil || !strings.Contains(err.Error(), "CURRENT:2") {
+	if _, err := currentClaims(context.Background(), current, dir); err == nil || !strings.Contains(err.Error(), "CURRENT:2") {
 		t.Errorf("a beyond line without files: %v", err)
 	}
 }

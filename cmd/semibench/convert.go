@@ -26,7 +26,7 @@ func init() {
 
 // convertCmd converts each file named; it goes on after a file that fails
 // and reports every failure.
-func convertCmd(_ context.Context, args []string) error {
+func convertCmd(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
 	paths, err := parse(fs, commands["convert"], args)
 	if err != nil {
@@ -42,7 +42,10 @@ func convertCmd(_ context.Context, args []string) error {
 	}
 	var errs []error
 	for _, p := range paths {
-		out, err := convertFile(p)
+		out, err := convertFile(ctx, p)
+		if ctx.Err() != nil {
+			return err // interrupted: the files not yet converted are left
+		}
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -61,9 +64,9 @@ func twinPath(path string) string {
 // convertFile writes the schema-3 twin of the result file at path, never
 // over an existing file, reads it back and checks that it holds the same
 // header and records; it returns the twin's path.
-func convertFile(path string) (string, error) {
+func convertFile(ctx context.Context, path string) (string, error) {
 	out := twinPath(path)
-	f, err := bench.ReadFile(path)
+	f, err := bench.ReadFileContext(ctx, path)
 	if err != nil {
 		return "", err
 	}
@@ -72,7 +75,7 @@ func convertFile(path string) (string, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return "", fmt.Errorf("%s: %w", out, err)
 	}
-	if err := bench.WriteFile(out, f); err != nil {
+	if err := bench.WriteFileContext(ctx, out, f); err != nil {
 		return "", err
 	}
 	back, err := bench.ReadFile(out)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/internal/placement"
 )
 
 func init() {
@@ -54,8 +55,8 @@ func init() {
 }
 
 // parseFiles parses a command whose arguments are result files, at least
-// least of them, runs the flag checks, and reads them.
-func parseFiles(fs *flag.FlagSet, c *command, args []string, least int, checks ...func() error) ([]*bench.File, []string, error) {
+// least of them, runs the flag checks, and reads them (readFiles).
+func parseFiles(ctx context.Context, fs *flag.FlagSet, c *command, args []string, least int, checks ...func() error) ([]*bench.File, []string, error) {
 	paths, err := parse(fs, c, args)
 	if err != nil {
 		return nil, nil, err
@@ -68,7 +69,7 @@ func parseFiles(fs *flag.FlagSet, c *command, args []string, least int, checks .
 			return nil, nil, err
 		}
 	}
-	files, err := readFiles(paths)
+	files, err := readFiles(ctx, paths)
 	return files, paths, err
 }
 
@@ -112,30 +113,46 @@ func mergeFiles(files []*bench.File, paths []string) ([]*bench.File, []string, e
 	return []*bench.File{m}, []string{strings.Join(paths, " + ")}, nil
 }
 
-// readFiles reads result files, each error naming its file.
-func readFiles(paths []string) ([]*bench.File, error) {
+// readFiles reads result files, each error naming its file; it stops
+// within a second when ctx is done (a slow pipe), with an error saying it
+// was interrupted.
+func readFiles(ctx context.Context, paths []string) ([]*bench.File, error) {
 	files := make([]*bench.File, 0, len(paths))
 	for _, p := range paths {
-		f, err := bench.ReadFile(p)
+		f, err := bench.ReadFileContext(ctx, p)
 		if err != nil {
 			return nil, err
 		}
 		files = append(files, f)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("interrupted after reading %s: %w", strings.Join(paths, ", "), err)
+	}
 	return files, nil
 }
 
-func tableCmd(_ context.Context, args []string) error {
+// leaveOutAll names the records of files that no table places and sets
+// them aside (placement.LeaveOut).
+func leaveOutAll(files []*bench.File, paths []string) {
+	for i, f := range files {
+		placement.LeaveOut(diag, paths[i], f)
+	}
+}
+
+func tableCmd(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("table", flag.ContinueOnError)
 	exp := fs.String("experiment", "", "only this experiment")
 	format := fs.String("format", "text", "text, markdown or csv")
 	merge := fs.Bool("merge", false, mergeUsage)
-	files, paths, err := parseFiles(fs, commands["table"], args, 1, checkFormat(format), checkExperiment(exp))
-	if err == nil && *merge {
-		files, paths, err = mergeFiles(files, paths)
-	}
+	files, paths, err := parseFiles(ctx, fs, commands["table"], args, 1, checkFormat(format), checkExperiment(exp))
 	if err != nil {
 		return err
+	}
+	leaveOutAll(files, paths)
+	if *merge {
+		if files, paths, err = mergeFiles(files, paths); err != nil {
+			return err
+		}
 	}
 	for i, f := range files {
 		tables, err := experiments.RenderTables(f, *exp)
@@ -156,12 +173,15 @@ func plotCmd(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
 	dir := fs.String("dir", "", "output folder (default "+filepath.Join(scratchDir(), "<machine-label>", "<file>.plots")+")")
 	merge := fs.Bool("merge", false, mergeUsage)
-	files, paths, err := parseFiles(fs, commands["plot"], args, 1)
-	if err == nil && *merge {
-		files, _, err = mergeFiles(files, paths)
-	}
+	files, paths, err := parseFiles(ctx, fs, commands["plot"], args, 1)
 	if err != nil {
 		return err
+	}
+	leaveOutAll(files, paths)
+	if *merge {
+		if files, _, err = mergeFiles(files, paths); err != nil {
+			return err
+		}
 	}
 	for i, f := range files {
 		name := "merged"
@@ -189,13 +209,14 @@ func reportCmd(ctx context.Context, args []string) error {
 	out := fs.String("out", "", "the report (default the result file's name with .md)")
 	plotDir := fs.String("plots", "", "folder for the plots (default the result file's name with .plots)")
 	budget := fs.Duration("budget", 0, "the run's budget, for a file that does not record it")
-	files, paths, err := parseFiles(fs, commands["report"], args, 1)
+	files, paths, err := parseFiles(ctx, fs, commands["report"], args, 1)
 	if err != nil {
 		return err
 	}
 	if len(files) != 1 {
 		return usagef("name one result file (merge several with semibench table --merge)")
 	}
+	leaveOutAll(files, paths)
 	if *budget < 0 {
 		return usagef("--budget must not be negative, got %s", *budget)
 	}
@@ -209,6 +230,9 @@ func reportCmd(ctx context.Context, args []string) error {
 	base := runBase(paths[0])
 	report, dir := cmp.Or(*out, base+".md"), cmp.Or(*plotDir, base+".plots")
 	plots, plotErr := renderPlots(ctx, f, dir)
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("interrupted before the report was written: %w", err)
+	}
 	if err := experiments.WriteReport(report, f, plots, b); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
@@ -216,12 +240,12 @@ func reportCmd(ctx context.Context, args []string) error {
 	return plotErr
 }
 
-func compareCmd(_ context.Context, args []string) error {
+func compareCmd(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	exp := fs.String("experiment", "", "only this experiment")
 	phase := fs.String("phase", "", "only this phase (e.g. total, update_w)")
 	format := fs.String("format", "text", "text, markdown or csv")
-	files, _, err := parseFiles(fs, commands["compare"], args, 2, checkFormat(format), checkExperiment(exp))
+	files, _, err := parseFiles(ctx, fs, commands["compare"], args, 2, checkFormat(format), checkExperiment(exp))
 	if err != nil {
 		return err
 	}
@@ -283,10 +307,11 @@ func exportCmd(ctx context.Context, args []string) error {
 	if *in == "" {
 		return usagef("--benchfmt FILE is required")
 	}
-	f, err := bench.ReadFile(*in)
+	f, err := bench.ReadFileContext(ctx, *in)
 	if err != nil {
 		return err
 	}
+	placement.NameUnplaced(diag, *in, f)
 	warnFewSamples(os.Stderr, *in, f)
 	return withOutput(ctx, *out, func(w *bufio.Writer) error { return benchfmt.Write(w, f) })
 }

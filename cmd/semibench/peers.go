@@ -360,7 +360,7 @@ func appendPeerRecord(path string, rec bench.Record, fileNotes []string) error {
 	// only for a new file, so that the many calls of one script add one
 	// "appended" note.
 	f := &bench.File{Schema: bench.SchemaVersion, Semibench: bench.CurrentBuild(), Machine: currentMachine(),
-		Notes: []string{"semibench peers record: published codes measured on this machine by the scripts of results/peers/README.md"}}
+		Notes: []string{bench.PeersNote}}
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		f.Started = time.Now().UTC() // a new file starts now; an appended one keeps its start
 	}

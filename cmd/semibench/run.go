@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -145,9 +144,13 @@ func (f *runFlags) config(exps []*experiments.Experiment) (runner.Config, error)
 		}
 	}
 	if f.memory != "" {
-		b, err := parseBytes(f.memory)
+		b, err := sysmem.ParseSize(f.memory)
 		if err != nil {
 			return runner.Config{}, usagef("--memory: %v", err)
+		}
+		if held := sysmem.PeakRSS(); b <= held {
+			return runner.Config{}, usagef("--memory: %s (%d bytes) is no more than this process already holds (%d bytes, %.1f MiB): no cell could run under it",
+				f.memory, b, held, float64(held)/(1<<20))
 		}
 		sysmem.SetLimit(b)
 	}
@@ -172,17 +175,18 @@ func execute(ctx context.Context, cfg runner.Config, f *runFlags, exps []*experi
 	if len(machine.GPUs) > 0 {
 		cfg.DeviceMemory = machine.GPUs[0].MemoryBytes
 	}
+	limit := sysmem.HostLimit()
+	head := &bench.File{Schema: bench.SchemaVersion, Semibench: bench.CurrentBuild(),
+		Machine: machine, Started: started, Scale: string(cfg.Scale), Budget: budgetText(cfg.Budget),
+		Memory: &bench.MemoryLimit{Bytes: limit.Bytes, Source: limit.Source}, Shard: cfg.Shard.String()}
 	if f.resume {
-		done, err := resumable(out, machine, string(cfg.Scale))
+		done, err := resumable(out, head)
 		if err != nil {
 			return nil, "", err
 		}
 		cfg.Done = done
 	}
-	limit := sysmem.HostLimit()
-	app, err := bench.NewAppender(out, &bench.File{Schema: bench.SchemaVersion, Semibench: bench.CurrentBuild(),
-		Machine: machine, Started: started, Scale: string(cfg.Scale), Budget: budgetText(cfg.Budget),
-		Memory: &bench.MemoryLimit{Bytes: limit.Bytes, Source: limit.Source}, Shard: cfg.Shard.String()})
+	app, err := bench.NewAppender(out, head)
 	if err != nil {
 		if errors.Is(err, bench.ErrNotRegular) || errors.Is(err, bench.ErrInUse) || errors.Is(err, bench.ErrIncompatible) {
 			return nil, "", usagef("--out: %v", err) // refused before any work: the path is the user's choice
@@ -194,8 +198,8 @@ func execute(ctx context.Context, cfg runner.Config, f *runFlags, exps []*experi
 		out, cfg.Scale, len(exps), shardText(cfg.Shard), float64(limit.Bytes)/(1<<30), limit.Source)
 	err = runner.Run(ctx, cfg, exps, app)
 	if err != nil && ctx.Err() != nil {
+		// dispatch prints it, once
 		err = fmt.Errorf("interrupted; %d finished record(s) kept in %s: %w", len(app.File().Records), out, err)
-		fmt.Fprintf(os.Stderr, "\nsemibench: %v\n", err)
 	}
 	return app.File(), out, err
 }
@@ -388,9 +392,10 @@ func shardText(s runner.Shard) string {
 }
 
 // resumable returns the keys of the cells already ok in the result file
-// at path, which must be an earlier run of this commit, scale and
-// machine; a file that does not exist yet resumes nothing.
-func resumable(path string, m bench.Machine, scale string) (map[string]bool, error) {
+// at path, which must be an earlier run of this build, machine and scale
+// (bench.Unjoinable, the words a plain append is refused with); a file
+// that does not exist yet resumes nothing.
+func resumable(path string, head *bench.File) (map[string]bool, error) {
 	f, err := bench.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -398,14 +403,8 @@ func resumable(path string, m bench.Machine, scale string) (map[string]bool, err
 	if err != nil {
 		return nil, fmt.Errorf("--resume: %w", err)
 	}
-	build := bench.CurrentBuild()
-	switch {
-	case f.Scale != scale:
-		return nil, usagef("--resume: %s is a %s-scale run, this one is %s scale", path, f.Scale, scale)
-	case f.Machine.Label != m.Label:
-		return nil, usagef("--resume: %s was measured on %s, this machine is %s", path, f.Machine.Label, m.Label)
-	case f.Semibench.Commit != build.Commit || strings.HasSuffix(build.Commit, "+dirty"):
-		return nil, usagef("--resume: %s was written by commit %s, this binary is %s: its cells would mix two versions of the code", path, f.Semibench.Commit, build.Commit)
+	if why := bench.Unjoinable(f, head); why != "" {
+		return nil, usagef("--resume: %s %s", path, why)
 	}
 	done := map[string]bool{}
 	for _, r := range f.Records {
@@ -414,26 +413,4 @@ func resumable(path string, m bench.Machine, scale string) (map[string]bool, err
 		}
 	}
 	return done, nil
-}
-
-// parseBytes reads a size such as 512GiB, 500GB, 64MiB or a byte count.
-func parseBytes(s string) (uint64, error) {
-	units := []struct {
-		suffix string
-		mult   float64
-	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"B", 1}}
-	for _, u := range units {
-		if num, ok := strings.CutSuffix(s, u.suffix); ok {
-			v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
-			if err != nil || v <= 0 || v*u.mult >= 1<<63 {
-				return 0, fmt.Errorf("not a size: %q (want e.g. 512GiB)", s)
-			}
-			return uint64(v * u.mult), nil
-		}
-	}
-	v, err := strconv.ParseUint(s, 10, 64)
-	if err != nil || v == 0 {
-		return 0, fmt.Errorf("not a size: %q (want e.g. 512GiB)", s)
-	}
-	return v, nil
 }

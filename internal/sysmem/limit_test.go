@@ -3,6 +3,7 @@ package sysmem
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -55,5 +56,37 @@ func TestPeakRSS(t *testing.T) {
 	}
 	if PeakRSS() < 64<<20 {
 		t.Fatalf("peak RSS %d after touching 64 MiB", PeakRSS())
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	good := map[string]uint64{"1": 1, "512GiB": 512 << 30, "500GB": 500e9, "1.5KiB": 1536, "64 MiB": 64 << 20, "100B": 100, "1e3": 1000}
+	for s, want := range good {
+		if got, err := ParseSize(s); err != nil || got != want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d", s, got, err, want)
+		}
+	}
+	bad := map[string]string{
+		"NaNGiB": "NaN", "NaN": "NaN", "InfGiB": "infinity", "+Inf": "infinity", "-1GiB": "positive", "0": "positive", "0B": "positive",
+		"1e-400GiB": "positive", "1e300TiB": "2^63", "9223372036854775808": "2^63", "0.5B": "whole number", "1.5": "whole number",
+		"": "not a size", "GiB": "not a size", "12XB": "not a size", "0x10GiB": "not a size", "1_000": "not a size", "ten": "not a size",
+	}
+	for s, want := range bad {
+		if got, err := ParseSize(s); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseSize(%q) = %d, %v; want an error saying %q", s, got, err, want)
+		}
+	}
+}
+
+// TestFreeSpentLimit: a limit at or below the memory in use leaves Spent,
+// never 0 (which callers read as "unknown" and skip their check for).
+func TestFreeSpentLimit(t *testing.T) {
+	defer SetLimit(0)
+	if Total() == 0 || Available() == 0 {
+		t.Skip("no /proc/meminfo figures here")
+	}
+	SetLimit(1)
+	if f := Free(); f != Spent {
+		t.Fatalf("Free() under a 1-byte limit = %d, want Spent (%d)", f, Spent)
 	}
 }

@@ -245,6 +245,7 @@ type Sums struct {
 	In   *Input
 	Tree *Tree
 	Op   Op
+	Impl string // the implementation that computed them, whose error bound Check applies
 	Int  []int64
 	F32  []float32
 	F64  []float64
@@ -262,7 +263,7 @@ func Compute(ctx context.Context, in *Input, name string, op Op, im Impl, f32 bo
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	s := &Sums{In: in, Tree: t, Op: op}
+	s := &Sums{In: in, Tree: t, Op: op, Impl: im.Name}
 	switch {
 	case in.Int:
 		if err := checkInt64(in, name, t, op); err != nil {

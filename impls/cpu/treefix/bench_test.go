@@ -61,7 +61,7 @@ func BenchmarkScan(b *testing.B) {
 	})
 	b.Run("compensated", func(b *testing.B) {
 		for b.Loop() {
-			scanCompRange(e, 0, 0)
+			scanCompRange(e, nil, 0, 0)
 		}
 	})
 }

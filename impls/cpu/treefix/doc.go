@@ -30,7 +30,15 @@
 //     folded into every stored prefix). Rootfix stores each prefix rounded
 //     back to float32, so its traffic is cpu/vectorial's; Leaffix keeps the
 //     prefixes wide and subtracts them before the one rounding. treefix.Bound
-//     (problems/treefix) gives the error bound of both paths.
+//     (problems/treefix) gives the error bound of both paths. On float64
+//     weights Leaffix keeps each prefix as its Sum2 pair (running sum and
+//     compensation) and subtracts the pairs, TwoSum of the sums exact: a
+//     rounded float64 prefix would carry u·|E| into a difference that may
+//     be far smaller (a small subtree late in the tour).
+//
+// cpu/vectorial's Leaffix errs with the sums of the tour before a vertex,
+// not with its subtree (treefix.VectorialLeaffixBound, which `solve`'s
+// check applies to it).
 //
 // Which algebra each needs: sequential and parallel only combine (a
 // monoid: associative with identity); the vectorial algorithm needs an

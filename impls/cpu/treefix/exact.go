@@ -98,7 +98,7 @@ func compensated32(threads int, scratch *[]float32, scratchI *[]int64, scratch64
 		if exact {
 			scanFixed(threads, e, nil, up, down)
 		} else {
-			scanCompensated(threads, e)
+			scanCompensated(threads, e, nil)
 		}
 		stop()
 		stop = rec.Start(treefix.PhaseRead)
@@ -135,7 +135,7 @@ func compensated32(threads int, scratch *[]float32, scratchI *[]int64, scratch64
 	for i, x := range e { // widen, then the compensated scan in place
 		p[i] = float64(x)
 	}
-	scanCompensated(threads, p)
+	scanCompensated(threads, p, nil)
 	stop()
 	stop = rec.Start(treefix.PhaseRead)
 	parFor(threads, n, arrayGrain, func(_, lo, hi int) {
