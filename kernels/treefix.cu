@@ -228,6 +228,55 @@ __device__ A tile_prefix(int tile, A agg, volatile int* flags, A* aggs, A* incls
   return excl;
 }
 
+// A float carrier publishes a tile's state and value in one 64-bit word,
+// state << 32 | the float's bits, in aggs (8 bytes a tile, zeroed before
+// the launch; flags and incls unused): one store publishes both and one
+// load reads both, so neither side needs a fence between flag and value,
+// and the look-back costs one round trip to L2 per window instead of two.
+__device__ __forceinline__ void put_word(float* aggs, int tile, int state, float v) {
+  *((volatile unsigned long long*)aggs + tile) = ((unsigned long long)state << 32) | __float_as_uint(v);
+}
+
+// tile_prefix for a float carrier: the same look-back over packed words.
+__device__ float tile_prefix(int tile, float agg, volatile int* flags, float* aggs, float* incls) {
+  int lane = threadIdx.x & 31;
+  if (lane == 0) put_word(aggs, tile, tile == 0 ? kInclusive : kAggregate, agg);
+  if (tile == 0) return 0.0f;
+  volatile unsigned long long* words = (volatile unsigned long long*)aggs;
+  float excl = 0.0f;
+  int end = tile - 1;
+  for (;;) {
+    int idx = end - lane;
+    unsigned long long w = (unsigned long long)kInclusive << 32;  // before tile 0: an inclusive 0
+    if (idx >= 0) {
+      do {
+        w = words[idx];
+      } while ((int)(w >> 32) == kNotReady);
+    }
+    float v = __uint_as_float((unsigned)w);
+    unsigned inc = __ballot_sync(0xffffffffu, (int)(w >> 32) == kInclusive);
+    int stop = inc ? __ffs(inc) - 1 : 31;
+    if (lane > stop) v = 0.0f;
+#pragma unroll
+    for (int d = 16; d > 0; d >>= 1) v = add(v, shfl_down(v, d));
+    excl = add(v, excl);
+    if (inc) break;
+    end -= 32;
+  }
+  return excl;
+}
+
+// publish_incl publishes the tile's inclusive prefix v (tile > 0).
+template <class A>
+__device__ __forceinline__ void publish_incl(int tile, A v, volatile int* flags, A* aggs, A* incls) {
+  stcg(&incls[tile], v);
+  __threadfence();
+  flags[tile] = kInclusive;
+}
+__device__ __forceinline__ void publish_incl(int tile, float v, volatile int* flags, float* aggs, float* incls) {
+  put_word(aggs, tile, kInclusive, v);
+}
+
 // StoreElem writes each inclusive prefix rounded to the element type. The
 // prefixes are recomputed from the thread's inputs x, sequentially from
 // the exclusive prefix pre (so no array of ITEMS carriers stays live
@@ -323,11 +372,7 @@ __device__ void scan(const T* __restrict__ in, long long m, St st, int* counter,
     A p = tile_prefix(tile, agg, flags, aggs, incls);
     if (threadIdx.x == 0) {
       s_excl = p;
-      if (tile > 0) {
-        stcg(&incls[tile], add(p, agg));
-        __threadfence();
-        flags[tile] = kInclusive;
-      }
+      if (tile > 0) publish_incl(tile, add(p, agg), flags, aggs, incls);
     }
   }
   __syncthreads();
@@ -339,20 +384,48 @@ __device__ void scan(const T* __restrict__ in, long long m, St st, int* counter,
 
 #define TF_FOR(i, n) for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n); i += (long long)gridDim.x * blockDim.x)
 
-// write: E[(v] = w_v, E[v)] = -w_v (Rootfix) or 0 (Leaffix).
+// Four consecutive elements, loaded or stored as one access.
+template <class T> struct __align__(4 * sizeof(T)) Four {
+  T v[4];
+};
+
+// write: E[(v] = w_v, E[v)] = -w_v (Rootfix) or 0 (Leaffix); a thread
+// takes four consecutive vertices (one 16-byte load of open, close and w
+// each), the last n % 4 one each.
 template <class T>
 __device__ void write(const int* __restrict__ open, const int* __restrict__ close, const T* __restrict__ w, T* E, int n, int leaffix) {
-  TF_FOR(i, n) {
-    T x = w[i];
-    E[open[i]] = x;
-    E[close[i]] = leaffix ? (T)0 : -x;
+  const int q = n / 4;
+  TF_FOR(i, q) {
+    const int4 o = ((const int4*)open)[i], c = ((const int4*)close)[i];
+    const Four<T> x = ((const Four<T>*)w)[i];
+    const int os[4] = {o.x, o.y, o.z, o.w}, cs[4] = {c.x, c.y, c.z, c.w};
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+      E[os[k]] = x.v[k];
+      E[cs[k]] = leaffix ? (T)0 : -x.v[k];
+    }
+  }
+  TF_FOR(i, n - 4 * q) {
+    const int v = 4 * q + (int)i;
+    E[open[v]] = w[v];
+    E[close[v]] = leaffix ? (T)0 : -w[v];
   }
 }
 
-// read_root: R_v = E[(v].
+// read_root: R_v = E[(v], four consecutive vertices a thread as in write.
 template <class T>
 __device__ void read_root(const int* __restrict__ open, const T* __restrict__ E, T* out, int n) {
-  TF_FOR(i, n) out[i] = E[open[i]];
+  const int q = n / 4;
+  TF_FOR(i, q) {
+    const int4 o = ((const int4*)open)[i];
+    Four<T> r;
+    r.v[0] = E[o.x];
+    r.v[1] = E[o.y];
+    r.v[2] = E[o.z];
+    r.v[3] = E[o.w];
+    ((Four<T>*)out)[i] = r;
+  }
+  TF_FOR(i, n - 4 * q) out[4 * q + i] = E[open[4 * q + i]];
 }
 
 // read_leaf: R_v = E[v)] - E[(v] + w_v.
