@@ -26,34 +26,29 @@ enum GemmUpdate {
   kGemmUpdateArg = 2,   // as the accumulate argument says, at run time
 };
 
-// gemm_stage_c starts copying, without waiting, the values of the BM x BN
-// tile of C at (i0, j0) that gemm_tile's accumulate reads in its last step
-// into stage (the block's TM*TN/4 x 256 groups of four in shared memory,
-// slot q*256 + thread), so that the read overlaps the product instead of
-// following it. On sm_80 and later the copy is cp.async (no registers held);
-// before, a plain load and store. gemm_tile calls it and waits for the copy
-// (gemm_stage_wait) before it reads the stage.
+// gemm_stage_c starts copying, without waiting, group q (of TM*TN/4) of
+// the values of the BM x BN tile of C at (i0, j0) that gemm_tile's
+// accumulate reads in its last step into stage (the block's TM*TN/4 x 256
+// groups of four in shared memory, slot q*256 + thread), so that the read
+// overlaps the product instead of following it. On sm_80 and later the
+// copy is cp.async (no registers held); before, a plain load and store.
+// gemm_tile issues one group per step of its k loop, behind that step's
+// loads of A and B, and waits for them all (gemm_stage_wait) before it
+// reads the stage.
 template <class T, int BM, int BN, int TM, int TN>
-__device__ __forceinline__ void gemm_stage_c(const T* __restrict__ C, i64 ldc, int i0, int j0, Vec4<T>* stage) {
-  const int GM = TM / 4, GN = TN / 4, SM = BM / GM, SN = BN / GN, TX = BN / TN;
+__device__ __forceinline__ void gemm_stage_c(const T* __restrict__ C, i64 ldc, int i0, int j0, Vec4<T>* stage, int q) {
+  const int GN = TN / 4, SM = BM / (TM / 4), SN = BN / GN, TX = BN / TN;
   const int tid = threadIdx.x, tx = tid % TX, ty = tid / TX;
-#pragma unroll
-  for (int g = 0; g < GM; ++g)
-#pragma unroll
-    for (int r = 0; r < 4; ++r)
-#pragma unroll
-      for (int h = 0; h < GN; ++h) {
-        const T* p = C + (i64)(i0 + ty * 4 + g * SM + r) * ldc + j0 + tx * 4 + h * SN;
-        Vec4<T>* q = stage + ((g * 4 + r) * GN + h) * 256 + tid;
+  const int g = q / (4 * GN), r = q / GN % 4, h = q % GN;
+  const T* p = C + (i64)(i0 + ty * 4 + g * SM + r) * ldc + j0 + tx * 4 + h * SN;
+  Vec4<T>* d = stage + q * 256 + tid;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-        const unsigned sa = (unsigned)__cvta_generic_to_shared(q);
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(sa), "l"(p) : "memory");
+  const unsigned sa = (unsigned)__cvta_generic_to_shared(d);
+#pragma unroll
+  for (int b = 0; b < (int)sizeof(Vec4<T>); b += 16)  // 16 bytes a copy
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(sa + b), "l"((const char*)p + b) : "memory");
 #else
-        *q = *(const Vec4<T>*)p;
-#endif
-      }
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
+  *d = *(const Vec4<T>*)p;
 #endif
 }
 
@@ -79,8 +74,8 @@ __device__ __forceinline__ void gemm_stage_wait() {
 // EDGES = false: the tile lies inside M x N and kBeg, kEnd are multiples
 // of BK, so no load or store is checked. stage, when not null (accumulate,
 // EDGES = false, kBeg < kEnd), is shared memory of TM*TN/4 x 256 groups of
-// four: gemm_tile copies C's tile there (gemm_stage_c) once the first
-// slices of A and B are under way, and the accumulate reads it there. EDGES = true: rows >= M and
+// four: gemm_tile copies C's tile there (gemm_stage_c) a group a step
+// while the product runs, and the accumulate reads it there. EDGES = true: rows >= M and
 // columns >= N are neither read nor written, and A's and B's elements at
 // k >= kEnd are read as zero; then kBeg must be a multiple of BK and M, N,
 // kEnd multiples of 4.
@@ -177,16 +172,17 @@ __device__ __forceinline__ void gemm_tile(const typename S::T* __restrict__ A, i
     }
   };
 
+  int q = 0;  // the next group of C's tile to stage
   if (kBeg < kEnd) {
     load(kBeg);
-    // C's tile is read behind the first slices of A and B, not ahead of them
-    if (stage) gemm_stage_c<T, BM, BN, TM, TN>(C, ldc, i0, j0, stage);
     store(0);
     __syncthreads();
     int buf = 0;
     for (int k0 = kBeg; k0 < kEnd; k0 += BK) {
       const bool more = k0 + BK < kEnd;
       if (more) load(k0 + BK);
+      // one group of C's tile a step, behind the step's slices of A and B
+      if (stage && q < TM * TN / 4) gemm_stage_c<T, BM, BN, TM, TN>(C, ldc, i0, j0, stage, q++);
 #pragma unroll
       for (int kk = 0; kk < BK; ++kk) {
         T a[TM], b[TN];
@@ -214,7 +210,10 @@ __device__ __forceinline__ void gemm_tile(const typename S::T* __restrict__ A, i
   } else if (acc) {
     return;  // nothing to add
   }
-  if (stage) gemm_stage_wait();
+  if (stage) {
+    for (; q < TM * TN / 4; ++q) gemm_stage_c<T, BM, BN, TM, TN>(C, ldc, i0, j0, stage, q);
+    gemm_stage_wait();
+  }
 #pragma unroll
   for (int g = 0; g < GM; ++g)
 #pragma unroll

@@ -278,10 +278,13 @@ __device__ __forceinline__ void publish_incl(int tile, float v, volatile int* fl
 }
 
 // StoreElem writes each inclusive prefix rounded to the element type. The
-// prefixes are recomputed from the thread's inputs x, sequentially from
-// the exclusive prefix pre (so no array of ITEMS carriers stays live
-// across the look-back: fewer registers, more blocks per SM).
+// prefixes are recomputed sequentially from the exclusive prefix pre and
+// the thread's inputs, read again from shared memory where scan left them
+// (x is not used: no array of ITEMS inputs or carriers stays live across
+// the look-back, so fewer registers and more blocks per SM); each prefix
+// overwrites its own input.
 template <class T> struct StoreElem {
+  static constexpr int kSlot = sizeof(T);  // bytes of shared memory an entry
   T* out;
   template <class A, int ITEMS>
   __device__ void store(long long base, long long m, const T (&x)[ITEMS], A pre, unsigned char* smem) {
@@ -290,7 +293,7 @@ template <class T> struct StoreElem {
 #pragma unroll
     for (int k = 0; k < ITEMS; k++) {
       int j = threadIdx.x * ITEMS + k;
-      run = add(run, widen<A>(x[k]));
+      run = add(run, widen<A>(s[j + j / 32]));
       s[j + j / 32] = narrow<T>(run);
     }
     __syncthreads();
@@ -305,6 +308,7 @@ template <class T> struct StoreElem {
 
 // StoreWide writes each double-double prefix whole, as two double arrays.
 struct StoreWide {
+  static constexpr int kSlot = sizeof(double);  // bytes of shared memory an entry
   double *hi, *lo;
   template <class T, int ITEMS>
   __device__ void store(long long base, long long m, const T (&x)[ITEMS], DD pre, unsigned char* smem) {
@@ -342,7 +346,8 @@ struct StoreWide {
 template <class T, class A, int ITEMS, class St>
 __device__ void scan(const T* __restrict__ in, long long m, St st, int* counter, volatile int* flags, A* aggs, A* incls) {
   constexpr int TILE = kScanThreads * ITEMS;
-  __shared__ __align__(16) unsigned char smem[(TILE + TILE / 32) * 8];
+  constexpr int SLOT = sizeof(T) > St::kSlot ? sizeof(T) : St::kSlot;
+  __shared__ __align__(16) unsigned char smem[(TILE + TILE / 32) * SLOT];
   __shared__ A warp_tot[kScanThreads / 32];
   __shared__ int s_tile;
   __shared__ A s_excl;
@@ -389,30 +394,20 @@ template <class T> struct __align__(4 * sizeof(T)) Four {
   T v[4];
 };
 
-// write: E[(v] = w_v, E[v)] = -w_v (Rootfix) or 0 (Leaffix); a thread
-// takes four consecutive vertices (one 16-byte load of open, close and w
-// each), the last n % 4 one each.
+// write: E[(v] = w_v, E[v)] = -w_v (Rootfix) or 0 (Leaffix), a vertex a
+// thread (four a thread, as read_root takes them, scatter the stores of a
+// warp over four times the span and ran 1.6-2.4x slower on the H100).
 template <class T>
 __device__ void write(const int* __restrict__ open, const int* __restrict__ close, const T* __restrict__ w, T* E, int n, int leaffix) {
-  const int q = n / 4;
-  TF_FOR(i, q) {
-    const int4 o = ((const int4*)open)[i], c = ((const int4*)close)[i];
-    const Four<T> x = ((const Four<T>*)w)[i];
-    const int os[4] = {o.x, o.y, o.z, o.w}, cs[4] = {c.x, c.y, c.z, c.w};
-#pragma unroll
-    for (int k = 0; k < 4; k++) {
-      E[os[k]] = x.v[k];
-      E[cs[k]] = leaffix ? (T)0 : -x.v[k];
-    }
-  }
-  TF_FOR(i, n - 4 * q) {
-    const int v = 4 * q + (int)i;
-    E[open[v]] = w[v];
-    E[close[v]] = leaffix ? (T)0 : -w[v];
+  TF_FOR(i, n) {
+    T x = w[i];
+    E[open[i]] = x;
+    E[close[i]] = leaffix ? (T)0 : -x;
   }
 }
 
-// read_root: R_v = E[(v], four consecutive vertices a thread as in write.
+// read_root: R_v = E[(v], four consecutive vertices a thread (one 16-byte
+// load of open and one store of out).
 template <class T>
 __device__ void read_root(const int* __restrict__ open, const T* __restrict__ E, T* out, int n) {
   const int q = n / 4;
@@ -779,18 +774,20 @@ TF_VECTORIAL(f32, float)
 TF_VECTORIAL(f64, double)
 TF_VECTORIAL(i64, long long)
 
-#define TF_SCAN(NAME, T, A, ITEMS)                                                                                        \
-  extern "C" __global__ void __launch_bounds__(kScanThreads, 3) NAME(const T* in, long long m, T* out, int* counter, int* flags, A* aggs, A* incls) { \
+#define TF_SCAN(NAME, T, A, ITEMS, MINB)                                                                                  \
+  extern "C" __global__ void __launch_bounds__(kScanThreads, MINB) NAME(const T* in, long long m, T* out, int* counter, int* flags, A* aggs, A* incls) { \
     StoreElem<T> st;                                                                                                      \
     st.out = out;                                                                                                         \
     scan<T, A, ITEMS>(in, m, st, counter, flags, aggs, incls);                                                            \
   }
 
-TF_SCAN(tf_scan_f32, float, float, 16)
-TF_SCAN(tf_scan_f64, double, double, 8)
-TF_SCAN(tf_scan_i64, long long, long long, 8)
-TF_SCAN(tf_scan_dd_f32, float, DD, 16)
-TF_SCAN(tf_scan_dd_f64, double, DD, 8)
+// The float scan keeps 16.5 KiB of shared memory and few registers a
+// block, so six blocks fit an SM: more of the tile loads in flight.
+TF_SCAN(tf_scan_f32, float, float, 16, 6)
+TF_SCAN(tf_scan_f64, double, double, 8, 3)
+TF_SCAN(tf_scan_i64, long long, long long, 8, 3)
+TF_SCAN(tf_scan_dd_f32, float, DD, 16, 3)
+TF_SCAN(tf_scan_dd_f64, double, DD, 8, 3)
 
 #define TF_SCAN_WIDE(NAME, T, ITEMS)                                                                                       \
   extern "C" __global__ void __launch_bounds__(kScanThreads, 3) NAME(const T* in, long long m, double* hi, double* lo, int* counter, int* flags, DD* aggs, DD* incls) { \

@@ -120,8 +120,8 @@ func checkMatrix[T any](impl string, c *apsp.Matrix[T]) error {
 //	C_ij := C_ij ⊕ (P_c)_iK ⊗ C_Kj  for i, j ∉ K  (register-tiled, the bulk)
 //	C_iK := (P_c)_iK, C_Kj := (P_r)_Kj for i, j ∉ K; C_KK := D
 //
-// four launches per block, all on one stream; for the 4-byte kinds the
-// bulk update of step K also closes block K+1 (the block that updates that
+// four launches per block, all on one stream; for the 4-byte kinds from
+// order fuseMin on the bulk update of step K also closes block K+1 (the block that updates that
 // tile, scheduled first, closes it while the others go on), so after the
 // first step the pivot block takes no launch of its own. The bulk update
 // reads each C tile into shared memory while its product runs. Semirings: min-plus float32
@@ -204,6 +204,14 @@ func loadFast(t *driver.Thread, dev *cuda.Device, k kind) (fastFns, error) {
 // pivot block (kernels/apsp.cu's rest: the 4-byte kinds, whose 128x128
 // pivot block fits beside the update's own shared memory).
 func fusesDiag(k kind) bool { return k.bytes == 4 }
+
+// fuseMin is the least padded order at which the bulk update closes the
+// next pivot block. The block of 256 threads that does it takes about
+// twice as long as the pivot block's own launch of 1024 (measured on the
+// H100: 0.42 against 0.19 ms), which an update of 4096 (0.21 ms a launch)
+// waits for and one of 8192 (0.76 ms) hides. A variable so that the tests
+// take the fused path at small orders too.
+var fuseMin = 8192
 
 // restShared is the dynamic shared memory of the bulk update: the C tile
 // read ahead of the product, or the pivot block when it closes one.
@@ -309,7 +317,8 @@ func runFast[T any](ctx context.Context, t *driver.Thread, dev *cuda.Device, k k
 		// The pivot block: by its own launch at the first step (and for
 		// every step of a kind whose update does not close the next one),
 		// else already closed by the previous step's update.
-		if k0 == 0 || !fusesDiag(k) {
+		fuse := fusesDiag(k) && np >= fuseMin
+		if k0 == 0 || !fuse {
 			if err := t.Launch(fn.diag, driver.D1(1), driver.D1(1024), diagShared(k), s, p, np, k0, d, flag); err != nil {
 				return fmt.Errorf("pivot block %d: %w", k0/Block, err)
 			}
@@ -318,7 +327,7 @@ func runFast[T any](ctx context.Context, t *driver.Thread, dev *cuda.Device, k k
 			}
 		}
 		next := -1 // the pivot block the update closes, in blocks
-		if fusesDiag(k) && k0+Block < np {
+		if fuse && k0+Block < np {
 			next = k0/Block + 1
 		}
 		// P_c := C_:K ⊗ D and P_r := D ⊗ C_K:, in one launch.

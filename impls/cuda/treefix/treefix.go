@@ -493,8 +493,7 @@ func (r *runner) vectorial(comp bool, sfx string, elem, n, leaf int) error {
 	if err := th.EventRecord(ev[0], s); err != nil {
 		return err
 	}
-	// write and read_root take four vertices a thread
-	if err := r.launch("tf_write_"+sfx, (n+3)/4, b.Open, b.Close, b.W, ein, n, leaf); err != nil {
+	if err := r.launch("tf_write_"+sfx, n, b.Open, b.Close, b.W, ein, n, leaf); err != nil {
 		return err
 	}
 	if err := th.EventRecord(ev[1], s); err != nil {
@@ -539,7 +538,7 @@ func (r *runner) vectorial(comp bool, sfx string, elem, n, leaf int) error {
 	var rerr error
 	switch {
 	case leaf == 0:
-		rerr = r.launch("tf_read_root_"+sfx, (n+3)/4, b.Open, b.E, b.Out, n)
+		rerr = r.launch("tf_read_root_"+sfx, (n+3)/4, b.Open, b.E, b.Out, n) // four vertices a thread
 	case wide:
 		rerr = r.launch("tf_read_leaf_dd_"+sfx, n, b.Open, b.Close, b.E2, b.E, b.W, b.Out, n)
 	default:
