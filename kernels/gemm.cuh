@@ -32,9 +32,8 @@ enum GemmUpdate {
 // groups of four in shared memory, slot q*256 + thread), so that the read
 // overlaps the product instead of following it. On sm_80 and later the
 // copy is cp.async (no registers held); before, a plain load and store.
-// gemm_tile issues one group per step of its k loop, behind that step's
-// loads of A and B, and waits for them all (gemm_stage_wait) before it
-// reads the stage.
+// gemm_tile issues every group once its first loads of A and B are under
+// way, and waits for them (gemm_stage_wait) before it reads the stage.
 template <class T, int BM, int BN, int TM, int TN>
 __device__ __forceinline__ void gemm_stage_c(const T* __restrict__ C, i64 ldc, int i0, int j0, Vec4<T>* stage, int q) {
   const int GN = TN / 4, SM = BM / (TM / 4), SN = BN / GN, TX = BN / TN;
@@ -74,11 +73,11 @@ __device__ __forceinline__ void gemm_stage_wait() {
 // EDGES = false: the tile lies inside M x N and kBeg, kEnd are multiples
 // of BK, so no load or store is checked. stage, when not null (accumulate,
 // EDGES = false, kBeg < kEnd), is shared memory of TM*TN/4 x 256 groups of
-// four: gemm_tile copies C's tile there (gemm_stage_c) a group a step
-// while the product runs, and the accumulate reads it there. EDGES = true: rows >= M and
-// columns >= N are neither read nor written, and A's and B's elements at
-// k >= kEnd are read as zero; then kBeg must be a multiple of BK and M, N,
-// kEnd multiples of 4.
+// four: gemm_tile copies C's tile there (gemm_stage_c) while the product
+// runs, and the accumulate reads it there.
+// EDGES = true: rows >= M and columns >= N are neither read nor written,
+// and A's and B's elements at k >= kEnd are read as zero; then kBeg must be
+// a multiple of BK and M, N, kEnd multiples of 4.
 template <class S, int BM, int BN, int BK, int TM, int TN, int UPDATE, bool EDGES>
 __device__ __forceinline__ void gemm_tile(const typename S::T* __restrict__ A, i64 lda,
                                           const typename S::T* __restrict__ B, i64 ldb, typename S::T* __restrict__ C,
@@ -172,17 +171,19 @@ __device__ __forceinline__ void gemm_tile(const typename S::T* __restrict__ A, i
     }
   };
 
-  int q = 0;  // the next group of C's tile to stage
   if (kBeg < kEnd) {
     load(kBeg);
+    // C's tile behind the first slices of A and B (a group a k step instead
+    // took 385.7 ms against 373.4 for the closure at n = 16384 on the H100)
+    if (stage)
+#pragma unroll
+      for (int q = 0; q < TM * TN / 4; ++q) gemm_stage_c<T, BM, BN, TM, TN>(C, ldc, i0, j0, stage, q);
     store(0);
     __syncthreads();
     int buf = 0;
     for (int k0 = kBeg; k0 < kEnd; k0 += BK) {
       const bool more = k0 + BK < kEnd;
       if (more) load(k0 + BK);
-      // one group of C's tile a step, behind the step's slices of A and B
-      if (stage && q < TM * TN / 4) gemm_stage_c<T, BM, BN, TM, TN>(C, ldc, i0, j0, stage, q++);
 #pragma unroll
       for (int kk = 0; kk < BK; ++kk) {
         T a[TM], b[TN];
@@ -210,10 +211,7 @@ __device__ __forceinline__ void gemm_tile(const typename S::T* __restrict__ A, i
   } else if (acc) {
     return;  // nothing to add
   }
-  if (stage) {
-    for (; q < TM * TN / 4; ++q) gemm_stage_c<T, BM, BN, TM, TN>(C, ldc, i0, j0, stage, q);
-    gemm_stage_wait();
-  }
+  if (stage) gemm_stage_wait();
 #pragma unroll
   for (int g = 0; g < GM; ++g)
 #pragma unroll

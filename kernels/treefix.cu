@@ -340,6 +340,22 @@ struct StoreWide {
   }
 };
 
+// load_blocked loads a thread's ITEMS consecutive inputs from p into x with
+// 16-byte loads where the type allows (float), and says whether it did.
+template <class T, int ITEMS> __device__ __forceinline__ bool load_blocked(const T* p, T (&x)[ITEMS]) { return false; }
+template <int ITEMS> __device__ __forceinline__ bool load_blocked(const float* p, float (&x)[ITEMS]) {
+  static_assert(ITEMS % 4 == 0, "whole float4s");
+#pragma unroll
+  for (int k = 0; k < ITEMS / 4; k++) {
+    const float4 v = ((const float4*)p)[k];
+    x[4 * k] = v.x;
+    x[4 * k + 1] = v.y;
+    x[4 * k + 2] = v.z;
+    x[4 * k + 3] = v.w;
+  }
+  return true;
+}
+
 // scan is the inclusive +scan of in[0..m) with carrier A, one tile of
 // kScanThreads*ITEMS entries per block, tiles taken in launch order from
 // *counter (zeroed before the launch, with flags).
@@ -356,20 +372,32 @@ __device__ void scan(const T* __restrict__ in, long long m, St st, int* counter,
   int tile = s_tile;
   long long base = (long long)tile * TILE;
   T* sx = (T*)smem;
-#pragma unroll
-  for (int k = 0; k < ITEMS; k++) {
-    int j = k * kScanThreads + threadIdx.x;
-    long long g = base + j;
-    sx[j + j / 32] = g < m ? in[g] : (T)0;
-  }
-  __syncthreads();
   T x[ITEMS];
   A run = zero<A>();
+  if (base + TILE <= m && load_blocked(in + base + threadIdx.x * ITEMS, x)) {
+    // a whole tile of floats: the thread's inputs straight into registers,
+    // and into shared memory for the store
 #pragma unroll
-  for (int k = 0; k < ITEMS; k++) {
-    int j = threadIdx.x * ITEMS + k;
-    x[k] = sx[j + j / 32];
-    run = add(run, widen<A>(x[k]));
+    for (int k = 0; k < ITEMS; k++) {
+      int j = threadIdx.x * ITEMS + k;
+      sx[j + j / 32] = x[k];
+      run = add(run, widen<A>(x[k]));
+    }
+  } else {
+    // coalesced through shared memory
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+      int j = k * kScanThreads + threadIdx.x;
+      long long g = base + j;
+      sx[j + j / 32] = g < m ? in[g] : (T)0;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+      int j = threadIdx.x * ITEMS + k;
+      x[k] = sx[j + j / 32];
+      run = add(run, widen<A>(x[k]));
+    }
   }
   A agg;
   A ex = block_excl(run, warp_tot, &agg);
