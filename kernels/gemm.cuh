@@ -173,8 +173,8 @@ __device__ __forceinline__ void gemm_tile(const typename S::T* __restrict__ A, i
 
   if (kBeg < kEnd) {
     load(kBeg);
-    // C's tile behind the first slices of A and B (a group a k step instead
-    // took 385.7 ms against 373.4 for the closure at n = 16384 on the H100)
+    // C's tile behind the first slices of A and B (the order matters by a
+    // few percent: docs/gpu-notes.md)
     if (stage)
 #pragma unroll
       for (int q = 0; q < TM * TN / 4; ++q) gemm_stage_c<T, BM, BN, TM, TN>(C, ldc, i0, j0, stage, q);
