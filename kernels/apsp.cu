@@ -116,6 +116,44 @@ __device__ void mm(const typename S::T* __restrict__ A, i64 lda, const typename 
       A, lda, Bm, ldb, C, ldc, i0 + BM, j0 + BN, i0, j0, 0, K, acc);
 }
 
+// rest is the bulk update of a pivot step, C ⊕= A ⊗ B over the tiles
+// outside the pivot rows and columns [skip, skip+skipLen), with C's tile
+// read into dynamic shared memory while the product runs (gemm_stage_c).
+// With FUSE and next >= 0, the block of blockIdx (0, 0) takes the tile
+// (next, next) (and the one of that tile takes (0, 0)): the diagonal block
+// of the next pivot step, the first tile scheduled; once it is updated the
+// block closes it in place (close_diag with the block's 256 threads, into D
+// and *bad), while the other blocks go on with the update. Nothing else of
+// this launch reads or writes that tile, so the pivot block of the next
+// step costs no launch of its own.
+template <class S, int BM, int BN, int BK, int TM, int TN, bool FUSE>
+__device__ void rest(const typename S::T* __restrict__ A, i64 lda, const typename S::T* __restrict__ Bm, i64 ldb,
+                     typename S::T* __restrict__ C, i64 ldc, int K, int skip, int skipLen, int next,
+                     typename S::T* D, int* bad) {
+  typedef typename S::T T;
+  extern __shared__ __align__(16) unsigned char smem[];
+  int ti = blockIdx.y, tj = blockIdx.x;
+  const int nt = next * 128 / BM;  // the next pivot's tile (BM = BN = 128 with FUSE)
+  const bool diag = FUSE && next >= 0 && ti == 0 && tj == 0;
+  if (FUSE && next >= 0) {
+    if (diag) {
+      ti = nt;
+      tj = nt;
+    } else if (ti == nt && tj == nt) {
+      ti = 0;
+      tj = 0;
+    }
+  }
+  const int i0 = ti * BM, j0 = tj * BN;
+  if (skipLen > 0 && ((i0 >= skip && i0 < skip + skipLen) || (j0 >= skip && j0 < skip + skipLen))) return;
+  sr::gemm_tile<S, BM, BN, BK, TM, TN, sr::kGemmAccumulate, false>(A, lda, Bm, ldb, C, ldc, i0 + BM, j0 + BN, i0, j0,
+                                                                     0, K, true, (sr::Vec4<T>*)smem);
+  if (FUSE && diag) {
+    __syncthreads();  // the tile's stores are visible to the block; the stage is free
+    close_diag<S, 128, 256>(C, (int)ldc, next * 128, D, bad);
+  }
+}
+
 // writeback puts the two panels in place: the column panel Pc (np x B,
 // rows outside the pivot block) into columns k0.. of P, and the row panel Pr
 // (B x np, columns outside the pivot block) into rows k0.. of P.
@@ -355,7 +393,7 @@ __device__ void sys_clear(Reg<T>* r, int count, T zero) {
 // ---------------------------------------------------------------------------
 // Entry points.
 
-#define AP_FAST(NAME, S, T, BM, BN, BK, TM, TN, MINB)                                                                  \
+#define AP_FAST(NAME, S, T, BM, BN, BK, TM, TN, MINB, FUSE)                                                               \
   extern "C" __global__ void apsp_pad_##NAME(const T* X, int n, T* P, int np) { ap::pad<T>(X, n, P, np, S::zero()); } \
   extern "C" __global__ void apsp_unpad_##NAME(const T* P, int np, T* X, int n) { ap::unpad<T>(P, np, X, n); }         \
   extern "C" __global__ void __launch_bounds__(1024) apsp_diag_##NAME(T* P, int np, int k0, T* D, int* bad) {         \
@@ -372,16 +410,16 @@ __device__ void sys_clear(Reg<T>* r, int count, T zero) {
   }                                                                                                                   \
   extern "C" __global__ void __launch_bounds__(256, MINB)                                                             \
       apsp_mmacc_##NAME(const T* A, long long lda, const T* B, long long ldb, T* C, long long ldc, int K, int skip,   \
-                        int skipLen) {                                                                                \
-    ap::mm<S, BM, BN, BK, TM, TN, true>(A, lda, B, ldb, C, ldc, K, skip, skipLen, blockIdx.y, blockIdx.x);          \
+                        int skipLen, int next, T* D, int* bad) {                                                      \
+    ap::rest<S, BM, BN, BK, TM, TN, FUSE>(A, lda, B, ldb, C, ldc, K, skip, skipLen, next, D, bad);                   \
   }                                                                                                                   \
   extern "C" __global__ void apsp_writeback_##NAME(T* P, int np, int k0, const T* Pc, const T* Pr) {                  \
     ap::writeback<T, 128>(P, np, k0, Pc, Pr);                                                                         \
   }
 
-AP_FAST(minplus32, sr::MinPlus<float>, float, 128, 128, 8, 8, 8, 2)
-AP_FAST(bool32, sr::Bool32, unsigned, 128, 128, 8, 8, 8, 2)
-AP_FAST(real64, sr::RealF64, double, 64, 64, 16, 4, 4, 2)
+AP_FAST(minplus32, sr::MinPlus<float>, float, 128, 128, 8, 8, 8, 2, true)
+AP_FAST(bool32, sr::Bool32, unsigned, 128, 128, 8, 8, 8, 2, true)
+AP_FAST(real64, sr::RealF64, double, 64, 64, 16, 4, 4, 2, false)
 
 #define AP_SYS(NAME, S, T)                                                                                      \
   extern "C" __global__ void apsp_sys_step_##NAME(const ap::Reg<T>* cur, ap::Reg<T>* next, const T* mats,        \

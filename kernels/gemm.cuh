@@ -26,6 +26,39 @@ enum GemmUpdate {
   kGemmUpdateArg = 2,   // as the accumulate argument says, at run time
 };
 
+// gemm_stage_c starts copying, without waiting, group q (of TM*TN/4) of
+// the values of the BM x BN tile of C at (i0, j0) that gemm_tile's
+// accumulate reads in its last step into stage (the block's TM*TN/4 x 256
+// groups of four in shared memory, slot q*256 + thread), so that the read
+// overlaps the product instead of following it. On sm_80 and later the
+// copy is cp.async (no registers held); before, a plain load and store.
+// gemm_tile issues every group once its first loads of A and B are under
+// way, and waits for them (gemm_stage_wait) before it reads the stage.
+template <class T, int BM, int BN, int TM, int TN>
+__device__ __forceinline__ void gemm_stage_c(const T* __restrict__ C, i64 ldc, int i0, int j0, Vec4<T>* stage, int q) {
+  const int GN = TN / 4, SM = BM / (TM / 4), SN = BN / GN, TX = BN / TN;
+  const int tid = threadIdx.x, tx = tid % TX, ty = tid / TX;
+  const int g = q / (4 * GN), r = q / GN % 4, h = q % GN;
+  const T* p = C + (i64)(i0 + ty * 4 + g * SM + r) * ldc + j0 + tx * 4 + h * SN;
+  Vec4<T>* d = stage + q * 256 + tid;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned sa = (unsigned)__cvta_generic_to_shared(d);
+#pragma unroll
+  for (int b = 0; b < (int)sizeof(Vec4<T>); b += 16)  // 16 bytes a copy
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(sa + b), "l"((const char*)p + b) : "memory");
+#else
+  *d = *(const Vec4<T>*)p;
+#endif
+}
+
+// gemm_stage_wait waits until the thread's own copies of gemm_stage_c have
+// landed (each thread reads back only what it copied: no barrier).
+__device__ __forceinline__ void gemm_stage_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
 // gemm_tile computes the BM x BN tile of C at (i0, j0) of the product
 // A ⊗ B over the inner range [kBeg, kEnd): each of the block's 256 threads
 // computes TM x TN values, in groups of four that lie BM/(TM/4) rows and
@@ -38,15 +71,18 @@ enum GemmUpdate {
 // leaves C alone when accumulating (and writes zeros otherwise).
 //
 // EDGES = false: the tile lies inside M x N and kBeg, kEnd are multiples
-// of BK, so no load or store is checked. EDGES = true: rows >= M and
-// columns >= N are neither read nor written, and A's and B's elements at
-// k >= kEnd are read as zero; then kBeg must be a multiple of BK and M, N,
-// kEnd multiples of 4.
+// of BK, so no load or store is checked. stage, when not null (accumulate,
+// EDGES = false, kBeg < kEnd), is shared memory of TM*TN/4 x 256 groups of
+// four: gemm_tile copies C's tile there (gemm_stage_c) while the product
+// runs, and the accumulate reads it there.
+// EDGES = true: rows >= M and columns >= N are neither read nor written,
+// and A's and B's elements at k >= kEnd are read as zero; then kBeg must be
+// a multiple of BK and M, N, kEnd multiples of 4.
 template <class S, int BM, int BN, int BK, int TM, int TN, int UPDATE, bool EDGES>
 __device__ __forceinline__ void gemm_tile(const typename S::T* __restrict__ A, i64 lda,
                                           const typename S::T* __restrict__ B, i64 ldb, typename S::T* __restrict__ C,
                                           i64 ldc, int M, int N, int i0, int j0, int kBeg, int kEnd,
-                                          bool accumulate) {
+                                          bool accumulate, Vec4<typename S::T>* stage = nullptr) {
   typedef typename S::T T;
   typedef Vec4<T> V;
   const int NT = 256;
@@ -137,6 +173,11 @@ __device__ __forceinline__ void gemm_tile(const typename S::T* __restrict__ A, i
 
   if (kBeg < kEnd) {
     load(kBeg);
+    // C's tile behind the first slices of A and B (the order matters by a
+    // few percent: docs/gpu-notes.md)
+    if (stage)
+#pragma unroll
+      for (int q = 0; q < TM * TN / 4; ++q) gemm_stage_c<T, BM, BN, TM, TN>(C, ldc, i0, j0, stage, q);
     store(0);
     __syncthreads();
     int buf = 0;
@@ -170,6 +211,7 @@ __device__ __forceinline__ void gemm_tile(const typename S::T* __restrict__ A, i
   } else if (acc) {
     return;  // nothing to add
   }
+  if (stage) gemm_stage_wait();
 #pragma unroll
   for (int g = 0; g < GM; ++g)
 #pragma unroll
@@ -187,7 +229,7 @@ __device__ __forceinline__ void gemm_tile(const typename S::T* __restrict__ A, i
         v.z = c[g * 4 + r][h * 4 + 2];
         v.w = c[g * 4 + r][h * 4 + 3];
         if (acc) {
-          const V o = *(const V*)p;
+          const V o = stage ? stage[((g * 4 + r) * GN + h) * 256 + tid] : *(const V*)p;
           v.x = S::plus(o.x, v.x);
           v.y = S::plus(o.y, v.y);
           v.z = S::plus(o.z, v.z);

@@ -3,6 +3,7 @@ package cudaapsp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -161,8 +162,24 @@ func minPlusInt(r *rand.Rand, n int, p float64, maxW int, neg float64) *apsp.Mat
 
 func equalF32(a, b float32) bool { return a == b || (a != a && b != b) }
 
+// bothPaths runs f with the pivot blocks closed by their own launches at
+// the test's orders and again with each closed inside the previous step's
+// update (fuseMin 0), the path of orders from fuseMin on.
+func bothPaths(t *testing.T, f func(t *testing.T)) {
+	old := fuseMin
+	defer func() { fuseMin = old }()
+	for _, m := range []int{old, 0} {
+		fuseMin = m
+		t.Run(fmt.Sprintf("fuseMin=%d", m), f)
+	}
+}
+
 func TestGPUFastMinPlusInteger(t *testing.T) {
 	needGPU(t)
+	bothPaths(t, testGPUFastMinPlusInteger)
+}
+
+func testGPUFastMinPlusInteger(t *testing.T) {
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, n := range gpuSizes {
@@ -230,6 +247,10 @@ func TestGPUFastMinPlusFloat(t *testing.T) {
 
 func TestGPUFastBoolean(t *testing.T) {
 	needGPU(t)
+	bothPaths(t, testGPUFastBoolean)
+}
+
+func testGPUFastBoolean(t *testing.T) {
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, n := range gpuSizes {

@@ -143,8 +143,8 @@ func ProductMinPlus32(ctx context.Context, a, b *apsp.Matrix[float32], opt Optio
 			return err
 		}
 		tile := mmTile(kMinPlus32)
-		if err := t.Launch(fn.mmacc, driver.D2(np/tile, np/tile), driver.D1(256), 0, s,
-			bufs[0], int64(np), bufs[1], int64(np), bufs[2], int64(np), np, 0, 0); err != nil {
+		if err := t.Launch(fn.mmacc, driver.D2(np/tile, np/tile), driver.D1(256), restShared(kMinPlus32), s,
+			bufs[0], int64(np), bufs[1], int64(np), bufs[2], int64(np), np, 0, 0, -1, driver.DevicePtr(0), driver.DevicePtr(0)); err != nil {
 			return fmt.Errorf("product: %w", err)
 		}
 		if np != n {

@@ -508,6 +508,12 @@ func (r *runner) vectorial(comp bool, sfx string, elem, n, leaf int) error {
 		return err
 	}
 	name := "tf_scan_" + sfx
+	if sfx == "f32" && !comp {
+		// the float carrier's tiles publish in one word each, in Aggs
+		if err := th.MemsetD32Async(b.Aggs, 0, int64(2*tiles), s); err != nil {
+			return err
+		}
+	}
 	if comp && sfx != "i64" {
 		name = "tf_scan_dd_" + sfx
 		if wide {
@@ -532,7 +538,7 @@ func (r *runner) vectorial(comp bool, sfx string, elem, n, leaf int) error {
 	var rerr error
 	switch {
 	case leaf == 0:
-		rerr = r.launch("tf_read_root_"+sfx, n, b.Open, b.E, b.Out, n)
+		rerr = r.launch("tf_read_root_"+sfx, (n+3)/4, b.Open, b.E, b.Out, n) // four vertices a thread
 	case wide:
 		rerr = r.launch("tf_read_leaf_dd_"+sfx, n, b.Open, b.Close, b.E2, b.E, b.W, b.Out, n)
 	default:
