@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -396,10 +397,47 @@ func (r *run) runAA() error {
 	if len(r.aa.pairs) == 0 {
 		return nil
 	}
+	// The settle rule reads the noise as the spread of one sample about
+	// its cell's typical time: the larger of the drift between the pairs'
+	// medians and the spread of the A/A cells' own samples (the median
+	// cell's).
 	sigma, n := stats.NoiseFromPairs(r.aa.pairs)
+	var spreads []float64
+	for _, p := range r.aa.pairs {
+		for _, s := range p {
+			if sd := logSD(s); sd > 0 {
+				spreads = append(spreads, sd)
+			}
+		}
+	}
+	if len(spreads) > 0 {
+		sigma = max(sigma, stats.Median(spreads))
+	}
 	if sigma > 0 {
 		r.noise = sigma
 		r.out.AddNotes(experiments.NoiseNote(sigma, n, strings.Join(r.aa.names, "; ")))
 	}
 	return nil
+}
+
+// logSD is the standard deviation of the log of positive samples (0 for
+// fewer than two).
+func logSD(s []float64) float64 {
+	if len(s) < 2 {
+		return 0
+	}
+	mean := 0.0
+	for _, v := range s {
+		if v <= 0 {
+			return 0
+		}
+		mean += math.Log(v)
+	}
+	mean /= float64(len(s))
+	ss := 0.0
+	for _, v := range s {
+		d := math.Log(v) - mean
+		ss += d * d
+	}
+	return math.Sqrt(ss / float64(len(s)-1))
 }

@@ -12,12 +12,13 @@ import (
 )
 
 // ratioToy is an experiment of one case whose cpu/fast takes fast and
-// cpu/slow slow a run (sleeping), with one claim: slow / fast lies in
-// [low, high].
-func ratioToy(fast, slow time.Duration, low, high float64) *experiments.Experiment {
+// cpu/slow slow a run (sleeping; each times the jitter factors in turn,
+// when there are any), with one claim: slow / fast lies in [low, high].
+func ratioToy(fast, slow time.Duration, jitter []float64, low, high float64) *experiments.Experiment {
 	const name, id = "toy/ratio", "toy/ratio#band"
 	p := bench.Params{{Name: "n", Value: "1"}}
 	sleep := map[string]time.Duration{"cpu/fast": fast, "cpu/slow": slow}
+	runs := 0
 	return &experiments.Experiment{
 		Name: name, Paper: name, Impls: []string{"cpu/fast", "cpu/slow"},
 		NsPerWork: map[string]float64{"cpu/fast": float64(fast), "cpu/slow": float64(slow)},
@@ -25,7 +26,12 @@ func ratioToy(fast, slow time.Duration, low, high float64) *experiments.Experime
 			return []experiments.Case{{Params: p, Work: 1, Setup: func(context.Context) (*experiments.Instance, error) {
 				return &experiments.Instance{
 					Run: func(_ context.Context, impl string, _ *bench.Recorder) (any, error) {
-						time.Sleep(sleep[impl])
+						d := sleep[impl]
+						if len(jitter) > 0 {
+							d = time.Duration(float64(d) * jitter[runs%len(jitter)])
+							runs++
+						}
+						time.Sleep(d)
 						return 1, nil
 					},
 					Check: func(string, any) bench.Check { return bench.Check{OK: true, Method: "none"} },
@@ -52,8 +58,8 @@ func ratioToy(fast, slow time.Duration, low, high float64) *experiments.Experime
 
 // A budgeted run samples the costlier cell of a claim until the claim is
 // settled: once when the ratio lies far outside the band, the --reps
-// maximum when it lies inside a band narrower than the noise allows to
-// settle. Without a budget every cell takes --reps.
+// maximum when its samples spread too widely to put it inside the band or
+// out of it. Without a budget every cell takes --reps.
 func TestSamplesAsTheVerdictNeeds(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
@@ -61,13 +67,19 @@ func TestSamplesAsTheVerdictNeeds(t *testing.T) {
 		budget    time.Duration
 		want      int
 		stop      string
+		jitter    []float64
+		slow      time.Duration // cpu/fast takes a fiftieth, or a tenth with jitter
 	}{
-		{"far", 2, 3, time.Minute, 1, "settled"},              // 10x against 2x-3x
-		{"near", 9.5, 10.5, time.Minute, 6, "--reps maximum"}, // 10x inside a 10% band
-		{"no budget", 2, 3, 0, 6, "fixed repetitions"},
+		{"far", 2, 3, time.Minute, 1, "settled", nil, 200 * time.Millisecond},                                                // 50x against 2x-3x
+		{"near", 9, 11, time.Minute, 6, "--reps maximum", []float64{0.6, 1.4, 0.8, 1.2, 1, 0.7, 1.3}, 20 * time.Millisecond}, // about 10x, spread 30%
+		{"no budget", 2, 3, 0, 6, "fixed repetitions", nil, 20 * time.Millisecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := ratioToy(2*time.Millisecond, 20*time.Millisecond, tc.low, tc.high)
+			fast := tc.slow / 50
+			if tc.jitter != nil {
+				fast = tc.slow / 10
+			}
+			e := ratioToy(fast, tc.slow, tc.jitter, tc.low, tc.high)
 			recs := runToys(t, Config{Reps: 6, Warmup: 1, Budget: tc.budget}, e)
 			var slows []*bench.Record
 			for i := range recs {

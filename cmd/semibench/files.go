@@ -18,7 +18,7 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
-	"github.com/semibench/semibench/internal/placement"
+	"github.com/semibench/semibench/cmd/semibench/internal/placement"
 )
 
 func init() {

@@ -13,7 +13,7 @@ import (
 	"github.com/semibench/semibench/bench/benchfmt"
 	"github.com/semibench/semibench/bench/report"
 	"github.com/semibench/semibench/experiments"
-	"github.com/semibench/semibench/internal/placement"
+	"github.com/semibench/semibench/cmd/semibench/internal/placement"
 )
 
 // A fuzz target per command that reads result files: whatever the bytes,

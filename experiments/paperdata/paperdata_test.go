@@ -48,7 +48,7 @@ func TestRead(t *testing.T) {
 		return &fstest.MapFile{Data: []byte(`{"claims":[` + strings.Join(claims, ",") + `]}`)}
 	}
 	table := func(exp string) *fstest.MapFile {
-		return &fstest.MapFile{Data: []byte(`{"schema":3,"semibench":{"version":"paper"},"machine":{"label":"m"},"started":"2013-01-01T00:00:00Z","scale":"paper"}` + "\n" +
+		return &fstest.MapFile{Data: []byte(`{"schema":3,"semibench":{"version":"paper"},"machine":{"label":"m","cpu":"the authors' CPU","cores":4},"started":"2013-01-01T00:00:00Z","scale":"paper","source":"a test"}` + "\n" +
 			`{"experiment":"` + exp + `","impl":"cpu/paper","status":"ok","statistic":"paper","phases":[{"name":"total","stat_ms":1}]}` + "\n")}
 	}
 	paper := func(file, dir string, fsys fstest.MapFS) Source { return Source{file, dir, fsys} }
