@@ -145,6 +145,9 @@ func (r *run) measure(c *cell, est float64) (bench.Record, error) {
 
 // fullStop says why a cell took all its samples.
 func (r *run) fullStop(n int) string {
+	if r.aaRunning {
+		return fmt.Sprintf("%d sample(s): an A/A cell, measured in full (its spread is part of the run's noise)", n)
+	}
 	if r.settling {
 		return fmt.Sprintf("%d sample(s), the --reps maximum: its claims were not settled before", n)
 	}

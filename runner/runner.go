@@ -134,8 +134,12 @@ type run struct {
 	readers  map[*cell][]*claimPlan             // the claims that read each cell
 	hosts    map[string]*experiments.Experiment // the experiment computing each claim
 	settling bool                               // adaptive samples: a budgeted run
-	done     int                                // cells recorded
-	total    int                                // cells in the run
+	// firstPass: the claims' cells are being measured for the first time
+	// (see settle.go); false once each unsettled claim is topped up.
+	firstPass bool
+	aaRunning bool // an A/A cell's first measurement is under way
+	done      int  // cells recorded
+	total     int  // cells in the run
 
 	inst     *experiments.Instance
 	instCase *experiments.Case
@@ -170,7 +174,7 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 	}
 	start := time.Now()
 	r := &run{cfg: cfg, out: out, est: newEstimator(), runs: float64(cfg.Warmup + cfg.Reps), start: start,
-		noise: experiments.DefaultNoise, settling: cfg.Budget > 0}
+		noise: experiments.DefaultNoise, settling: cfg.Budget > 0, firstPass: cfg.Budget > 0}
 	r.ctx = ctx
 	if cfg.Budget > 0 {
 		r.limit = max(time.Millisecond, cfg.Budget-max(0, cfg.Reserve))
@@ -211,6 +215,9 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 				return r.stop(err)
 			}
 		}
+	}
+	if err := r.settleAll(); err != nil {
+		return r.stop(err)
 	}
 	if err := r.refine(); err != nil {
 		return r.stop(err)
@@ -298,9 +305,6 @@ func (r *run) runClaims(lv int) error {
 			if err := r.runCell(c, nil); err != nil {
 				return err
 			}
-		}
-		if err := r.settleClaim(best, best.at(lv)); err != nil {
-			return err
 		}
 	}
 }

@@ -12,17 +12,18 @@ import (
 	"github.com/semibench/semibench/internal/stats"
 )
 
-// Samples as the verdict needs them. In a budgeted run a cell that claims
-// read takes samples one at a time, and stops as soon as every claim it
-// feeds is settled (experiments.SettleClaim: the verdict the same at
-// every corner of the cells' confidence intervals, at this machine's
-// noise), or at --reps. A cell whose claims still wait for other cells
-// keeps sampling while it is cheap beside them, and otherwise stops after
-// one sample; once the claim's last cell is in, a claim left unsettled
-// tops its cells up, the one with the fewest samples first. When every
-// claim has had its turn, what is left of the budget brings the claims'
-// cells up to --reps (refine), before the rest of the tables. A run
-// without a budget keeps the fixed repetitions.
+// Samples as the verdict needs them, in three passes over the claims of a
+// budgeted run. First every claim gets its cells measured: a cell takes
+// samples one at a time and stops as soon as every claim it feeds is
+// settled (experiments.SettleClaim: the verdict the same at every corner
+// of the cells' confidence intervals, at this machine's noise); a cell
+// whose claims are not settled stops after one sample unless its samples
+// are cheap (FirstPassCheap a run, or a quarter of what its claims' other
+// cells still cost). Then, the cheapest claim first, each claim left
+// unsettled tops its cells up, the one with the fewest samples first,
+// until it settles or has --reps. Last, what is left of the budget brings
+// the claims' cells up to --reps (refine), before the rest of the tables.
+// A run without a budget keeps the fixed repetitions.
 
 // indexReaders records which claims read each cell.
 func (r *run) indexReaders() {
@@ -75,7 +76,7 @@ func (r *run) settled(c *cell, partial bench.Record) (bool, string) {
 		recs = append(recs, cp)
 	}
 	n := len(experiments.SamplesOf(&partial, bench.TotalPhase))
-	var ids, waiting []string
+	var ids, waiting, unsettled []string
 	for _, cp := range r.readers[c] {
 		cells := cp.levelOf(c)
 		var others []*cell
@@ -92,9 +93,17 @@ func (r *run) settled(c *cell, partial bench.Record) (bool, string) {
 			continue
 		}
 		if st := experiments.SettleClaimOf(r.hosts[cp.id], cp.id, recs, refsOf(cells), r.noise, r.cfg.Reps); !st.Settled {
+			if r.firstPass && !r.cheap(c) {
+				unsettled = append(unsettled, cp.id)
+				continue
+			}
 			return false, ""
 		}
 		ids = append(ids, cp.id)
+	}
+	if len(unsettled) > 0 {
+		why := fmt.Sprintf("stopped after %d sample(s) in the first pass, %s not yet settled: topped up once every claim has its cells", n, experiments.FirstOf(unsettled, 3))
+		return true, why
 	}
 	var why []string
 	if len(ids) > 0 {
@@ -116,6 +125,56 @@ func (r *run) cheapBeside(c *cell, n int, others []*cell) bool {
 		rest += r.estimate(x)
 	}
 	return per*float64(r.cfg.Reps-n) <= rest/4
+}
+
+// FirstPassCheap is the run below which a cell of an unsettled claim
+// keeps sampling in the first pass: such samples cost little beside the
+// budget, and settle claims at once.
+const FirstPassCheap = 20 * time.Millisecond
+
+// cheap reports whether a run of c is estimated below FirstPassCheap.
+func (r *run) cheap(c *cell) bool {
+	return r.est.estimate(c.exp, c.impl, c.cs.Work) < float64(FirstPassCheap)/1e6
+}
+
+// settleAll is the second pass: each claim left unsettled by the first,
+// the cheapest first, tops its cells up (settleClaim), the paper's sizes
+// before the cheaper levels.
+func (r *run) settleAll() error {
+	if !r.settling {
+		return nil
+	}
+	r.firstPass = false
+	for _, lv := range []int{levelPaper, levelLeast} {
+		var cps []*claimPlan
+		for _, cp := range r.plan.claims {
+			if cells := cp.levels[lv]; cells != nil && allMeasured(cells) {
+				cps = append(cps, cp)
+			}
+		}
+		slices.SortStableFunc(cps, func(a, b *claimPlan) int { return cmpFloat(r.claimRunCost(a.levels[lv]), r.claimRunCost(b.levels[lv])) })
+		for _, cp := range cps {
+			if err := r.interrupted(); err != nil {
+				return err
+			}
+			if r.spent() {
+				return nil
+			}
+			if err := r.settleClaim(cp, cp.levels[lv]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// claimRunCost is the estimate of one more run of each of the cells.
+func (r *run) claimRunCost(cells []*cell) float64 {
+	sum := 0.0
+	for _, c := range cells {
+		sum += r.est.estimate(c.exp, c.impl, c.cs.Work)
+	}
+	return sum
 }
 
 // levelOf is the level of the claim's cells that holds c (its paper
@@ -334,14 +393,15 @@ type aaState struct {
 const aaPerBackend = 2
 
 // chooseAA picks the A/A cells: per backend the cheapest claim cells of
-// distinct experiments estimated at 1 ms to 200 ms a run.
+// distinct experiments estimated at 20 ms to 1 s a run (shorter cells'
+// spread is the timer's and the launch's more than the machine's).
 func (r *run) chooseAA() {
 	byBackend := map[bool][]*cell{}
 	for c := range r.readers {
 		if c.unavailable != nil || c.done {
 			continue
 		}
-		if ms := r.est.estimate(c.exp, c.impl, c.cs.Work); ms >= 1 && ms <= 200 {
+		if ms := r.est.estimate(c.exp, c.impl, c.cs.Work); ms >= 20 && ms <= 1000 {
 			gpu := strings.HasPrefix(c.impl, "cuda/")
 			byBackend[gpu] = append(byBackend[gpu], c)
 		}
@@ -372,7 +432,11 @@ func (r *run) chooseAA() {
 func (r *run) runAA() error {
 	for _, c := range r.aa.cells {
 		if !c.done {
-			if err := r.runCell(c, nil); err != nil {
+			saved := r.settling
+			r.settling, r.aaRunning = false, true // an A/A cell takes --reps: its spread is part of the noise
+			err := r.runCell(c, nil)
+			r.settling, r.aaRunning = saved, false
+			if err != nil {
 				return err
 			}
 		}

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,15 +14,17 @@ import (
 
 // ratioToy is an experiment of one case whose cpu/fast takes fast and
 // cpu/slow slow a run (sleeping; each times the jitter factors in turn,
-// when there are any), with one claim: slow / fast lies in [low, high].
+// when there are any), with one claim: slow / fast lies in [low, high];
+// and cpu/aa, of 25 ms a run, which a second claim reads alone: the run's
+// A/A cell.
 func ratioToy(fast, slow time.Duration, jitter []float64, low, high float64) *experiments.Experiment {
 	const name, id = "toy/ratio", "toy/ratio#band"
 	p := bench.Params{{Name: "n", Value: "1"}}
-	sleep := map[string]time.Duration{"cpu/fast": fast, "cpu/slow": slow}
+	sleep := map[string]time.Duration{"cpu/fast": fast, "cpu/slow": slow, "cpu/aa": 25 * time.Millisecond}
 	runs := 0
 	return &experiments.Experiment{
-		Name: name, Paper: name, Impls: []string{"cpu/fast", "cpu/slow"},
-		NsPerWork: map[string]float64{"cpu/fast": float64(fast), "cpu/slow": float64(slow)},
+		Name: name, Paper: name, Impls: []string{"cpu/fast", "cpu/slow", "cpu/aa"},
+		NsPerWork: map[string]float64{"cpu/fast": float64(fast), "cpu/slow": float64(slow), "cpu/aa": float64(25 * time.Millisecond)},
 		Cases: func(experiments.Scale, experiments.Options) []experiments.Case {
 			return []experiments.Case{{Params: p, Work: 1, Setup: func(context.Context) (*experiments.Instance, error) {
 				return &experiments.Instance{
@@ -39,40 +42,49 @@ func ratioToy(fast, slow time.Duration, jitter []float64, low, high float64) *ex
 			}}}
 		},
 		Needs: func(experiments.Scale, experiments.Options) []experiments.Need {
-			return []experiments.Need{{Claim: id, Paper: experiments.CellRefs(name, []string{"cpu/fast", "cpu/slow"}, p)}}
+			return []experiments.Need{{Claim: id, Paper: experiments.CellRefs(name, []string{"cpu/fast", "cpu/slow"}, p)},
+				{Claim: name + "#aa", Paper: experiments.CellRefs(name, []string{"cpu/aa"}, p)}}
 		},
 		Claims: func(run []bench.Record) []experiments.Claim {
+			aa := experiments.Claim{ID: name + "#aa", Verdict: experiments.ByConstruction}
 			c := experiments.Claim{ID: id, Verdict: experiments.NotRun}
 			idx := experiments.IndexRecords(run)
 			f, s := idx.Get(name, "cpu/fast", p), idx.Get(name, "cpu/slow", p)
 			if f == nil || s == nil || f.Phase(bench.TotalPhase) == nil || s.Phase(bench.TotalPhase) == nil {
-				return []experiments.Claim{c}
+				return []experiments.Claim{c, aa}
 			}
 			ratio := s.Phase(bench.TotalPhase).StatMS / f.Phase(bench.TotalPhase).StatMS
 			c.Ours = fmt.Sprintf("%.3gx", ratio)
 			c.Verdict = experiments.Holds(ratio >= low && ratio <= high)
-			return []experiments.Claim{c}
+			return []experiments.Claim{c, aa}
 		},
 	}
 }
 
-// A budgeted run samples the costlier cell of a claim until the claim is
-// settled: once when the ratio lies far outside the band, the --reps
-// maximum when its samples spread too widely to put it inside the band or
-// out of it. Without a budget every cell takes --reps.
+// A budgeted run samples the costlier cell of a claim as its verdict
+// needs: far outside the band one sample settles it, and the rest of the
+// budget refines it to --reps; when its samples spread too widely to put
+// it inside the band or out of it, the first pass takes one sample, the
+// second tops it up to the --reps maximum. Without a budget every cell
+// takes --reps at once.
 func TestSamplesAsTheVerdictNeeds(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		low, high float64
 		budget    time.Duration
-		want      int
-		stop      string
 		jitter    []float64
 		slow      time.Duration // cpu/fast takes a fiftieth, or a tenth with jitter
+		// The samples and stopping reason of cpu/slow's records, first
+		// to last.
+		want []int
+		stop []string
 	}{
-		{"far", 2, 3, time.Minute, 1, "settled", nil, 200 * time.Millisecond},                                                // 50x against 2x-3x
-		{"near", 9, 11, time.Minute, 6, "--reps maximum", []float64{0.6, 1.4, 0.8, 1.2, 1, 0.7, 1.3}, 20 * time.Millisecond}, // about 10x, spread 30%
-		{"no budget", 2, 3, 0, 6, "fixed repetitions", nil, 20 * time.Millisecond},
+		{"far", 2, 3, time.Minute, nil, 200 * time.Millisecond, // 50x against 2x-3x
+			[]int{1, 6}, []string{"settled after 1", "refined"}},
+		{"near", 9, 11, time.Minute, []float64{0.6, 1.4, 0.8, 1.2, 1, 0.7, 1.3}, 40 * time.Millisecond, // about 10x, spread 30%
+			[]int{1, 6}, []string{"first pass", "--reps maximum"}},
+		{"no budget", 2, 3, 0, nil, 20 * time.Millisecond,
+			[]int{6}, []string{"fixed repetitions"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fast := tc.slow / 50
@@ -81,27 +93,23 @@ func TestSamplesAsTheVerdictNeeds(t *testing.T) {
 			}
 			e := ratioToy(fast, tc.slow, tc.jitter, tc.low, tc.high)
 			recs := runToys(t, Config{Reps: 6, Warmup: 1, Budget: tc.budget}, e)
-			var slows []*bench.Record
+			var got []int
+			var stops []string
 			for i := range recs {
-				if recs[i].Impl == "cpu/slow" {
-					slows = append(slows, &recs[i])
+				if r := &recs[i]; r.Impl == "cpu/slow" {
+					got = append(got, len(r.Phase(bench.TotalPhase).SamplesMS))
+					stops = append(stops, r.Stop)
+					if tc.budget > 0 && (r.EstimateMS <= 0 || r.Basis == "") {
+						t.Errorf("estimate %v ms, basis %q: every record carries the planner's estimate", r.EstimateMS, r.Basis)
+					}
 				}
 			}
-			if len(slows) == 0 {
-				t.Fatal("no record of cpu/slow")
+			ok := slices.Equal(got, tc.want)
+			for i := range stops {
+				ok = ok && i < len(tc.stop) && strings.Contains(stops[i], tc.stop[i])
 			}
-			// The first record decides; a later one (refine: the budget
-			// left brings the claims' cells up to --reps) holds them all.
-			slow, last := slows[0], slows[len(slows)-1]
-			if n := len(last.Phase(bench.TotalPhase).SamplesMS); n != 6 {
-				t.Errorf("cpu/slow's last record holds %d samples, want the --reps 6 (stop %q)", n, last.Stop)
-			}
-			n := len(slow.Phase(bench.TotalPhase).SamplesMS)
-			if n != tc.want || !strings.Contains(slow.Stop, tc.stop) {
-				t.Errorf("cpu/slow took %d sample(s) (stop %q), want %d (%q)", n, slow.Stop, tc.want, tc.stop)
-			}
-			if tc.budget > 0 && (slow.EstimateMS <= 0 || slow.Basis == "") {
-				t.Errorf("estimate %v ms, basis %q: every record carries the planner's estimate", slow.EstimateMS, slow.Basis)
+			if !ok {
+				t.Errorf("cpu/slow's records took %v sample(s), stopping %q; want %v, %q", got, stops, tc.want, tc.stop)
 			}
 		})
 	}
