@@ -158,6 +158,13 @@ func PlotsNotDrawn(f *bench.File) []string {
 // with the summary (see writeSummary); budget is the run's --budget (0:
 // none), which the result file does not keep.
 func WriteReport(path string, f *bench.File, plots []string, budget time.Duration) error {
+	return WriteRunReport(path, f, plots, budget, time.Time{})
+}
+
+// WriteRunReport is WriteReport at the end of the run itself: ended is
+// when its plots were written, and the report states the run's time from
+// its start to its report (zero: a report written later, which does not).
+func WriteRunReport(path string, f *bench.File, plots []string, budget time.Duration, ended time.Time) error {
 	secs, err := renderSections(f, "")
 	if err != nil {
 		return err
@@ -167,14 +174,14 @@ func WriteReport(path string, f *bench.File, plots []string, budget time.Duratio
 		return err
 	}
 	return outfile.Write(context.Background(), path, func(w *bufio.Writer) error {
-		return writeReport(w, f, secs, dir, plots, budget)
+		return writeReport(w, f, secs, dir, plots, budget, ended)
 	})
 }
 
 // writeReport renders the report of WriteReport to w; dir is the report's
 // folder, which the plots' links are relative to.
-func writeReport(w *bufio.Writer, f *bench.File, secs []section, dir string, plots []string, budget time.Duration) error {
-	writeSummary(w, f, budget, secs)
+func writeReport(w *bufio.Writer, f *bench.File, secs []section, dir string, plots []string, budget time.Duration, ended time.Time) error {
+	writeSummary(w, f, budget, secs, ended)
 	for _, s := range secs {
 		for i := range s.tables {
 			if err := s.tables[i].Render(w, "markdown"); err != nil {
@@ -213,7 +220,7 @@ func writeReport(w *bufio.Writer, f *bench.File, secs []section, dir string, plo
 // with its verdict, linked to the table it reads (the first table named by
 // its ID's table, "hungarian/table2"; else its experiment's last table,
 // where the claim's note and rule are).
-func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []section) {
+func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []section, ended time.Time) {
 	fmt.Fprintf(w, "# semibench report: %s\n\n", f.Machine.Label)
 	slugs := slugger{}
 	slugs.slug("semibench report: " + f.Machine.Label)
@@ -242,6 +249,9 @@ func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []secti
 	fmt.Fprintf(w, "- Started %s", f.Started.Format("2006-01-02 15:04:05 MST"))
 	if end := lastFinished(f.Records); !end.IsZero() {
 		fmt.Fprintf(w, ", last cell finished %s: %s", end.Format("2006-01-02 15:04:05 MST"), end.Sub(f.Started).Round(time.Second))
+	}
+	if !ended.IsZero() && !f.Started.IsZero() {
+		fmt.Fprintf(w, "; plots and this report written %s: %s from the run's start to its report", ended.UTC().Format("15:04:05 MST"), ended.Sub(f.Started).Round(time.Second))
 	}
 	fmt.Fprintln(w, ".")
 	if line := WallText(f); line != "" {

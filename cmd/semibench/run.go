@@ -286,7 +286,7 @@ func reproduce(ctx context.Context, args []string, exps []*experiments.Experimen
 	// both are written also when the run was interrupted.
 	plots, plotErr := renderPlots(context.WithoutCancel(ctx), file, dir)
 	reportPath := base + ".md"
-	if err := experiments.WriteReport(reportPath, file, plots, cfg.Budget); err != nil {
+	if err := experiments.WriteRunReport(reportPath, file, plots, cfg.Budget, time.Now()); err != nil {
 		return cmp.Or(runErr, fmt.Errorf("report: %w", err))
 	}
 	if *allTables {
