@@ -99,6 +99,9 @@ func stopKind(stop string) string {
 		{"budget left", "stopped when the budget paid for no more"},
 		{"to wait for", "stopped to wait for their claims' other cells"},
 		{"settled after", "stopped once their claims were settled"},
+		{"no claim reads", "took --reps: no claim reads them"},
+		{"A/A cell", "A/A cells, measured in full"},
+		{"first pass", "took one sample in the first pass, their claims unsettled"},
 		{"fixed repetitions", "took the fixed repetitions"},
 		{"long run", "one long run"},
 	} {

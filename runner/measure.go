@@ -138,15 +138,18 @@ func (r *run) measure(c *cell, est float64) (bench.Record, error) {
 	wall.PeakRSS = sysmem.PeakRSS()
 	rec.Wall = wall
 	if rec.Stop == "" && rec.Status == bench.StatusOK {
-		rec.Stop = r.fullStop(len(experiments.SamplesOf(&rec, bench.TotalPhase)))
+		rec.Stop = r.fullStop(c, len(experiments.SamplesOf(&rec, bench.TotalPhase)))
 	}
 	return rec, nil
 }
 
 // fullStop says why a cell took all its samples.
-func (r *run) fullStop(n int) string {
+func (r *run) fullStop(c *cell, n int) string {
 	if r.aaRunning {
 		return fmt.Sprintf("%d sample(s): an A/A cell, measured in full (its spread is part of the run's noise)", n)
+	}
+	if r.settling && len(r.readers[c]) == 0 {
+		return fmt.Sprintf("%d sample(s): the --reps of a cell no claim reads", n)
 	}
 	if r.settling {
 		return fmt.Sprintf("%d sample(s), the --reps maximum: its claims were not settled before", n)
@@ -239,7 +242,7 @@ func (r *run) measureMore(c *cell, prev bench.Record, extra int) (bench.Record, 
 	wall.PeakRSS = sysmem.PeakRSS()
 	rec.Wall = wall
 	if rec.Stop == "" {
-		rec.Stop = r.fullStop(len(experiments.SamplesOf(&rec, bench.TotalPhase)))
+		rec.Stop = r.fullStop(c, len(experiments.SamplesOf(&rec, bench.TotalPhase)))
 	}
 	if prevp != nil {
 		rec.Stop += fmt.Sprintf(" (topped up from %d)", len(experiments.SamplesOf(prevp, bench.TotalPhase)))

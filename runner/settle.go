@@ -19,7 +19,8 @@ import (
 // of the cells' confidence intervals, at this machine's noise); a cell
 // whose claims are not settled stops after one sample unless its samples
 // are cheap (FirstPassCheap a run, or a quarter of what its claims' other
-// cells still cost). Then, the cheapest claim first, each claim left
+// cells still cost; both judged by the runs the cell has taken). Then,
+// the cheapest claim first, each claim left
 // unsettled tops its cells up, the one with the fewest samples first,
 // until it settles or has --reps. Last, what is left of the budget brings
 // the claims' cells up to --reps (refine), before the rest of the tables.
@@ -42,8 +43,8 @@ func (r *run) indexReaders() {
 // settleHook makes a cell's repetitions stop when its claims are settled.
 // prev is the cell's earlier record when the run tops it up, else nil.
 func (r *run) settleHook(c *cell, p *bench.Protocol, rec *bench.Record, inst *experiments.Instance, prev *bench.Record) {
-	if !r.settling || len(r.readers[c]) == 0 || p.Reps <= 1 || inst.Finish != nil {
-		return // a cell reading shared work gets its samples only after its runs
+	if !r.settling || len(r.readers[c]) == 0 || p.Reps <= 1 {
+		return
 	}
 	per := r.est.estimate(c.exp, c.impl, c.cs.Work)
 	p.Enough = func(phases []bench.Phase) bool {
@@ -75,7 +76,9 @@ func (r *run) settled(c *cell, partial bench.Record) (bool, string) {
 		cp.Experiment = a.exp.Name
 		recs = append(recs, cp)
 	}
-	n := len(experiments.SamplesOf(&partial, bench.TotalPhase))
+	samples := experiments.SamplesOf(&partial, bench.TotalPhase)
+	n := len(samples)
+	per := bench.Median(samples) // what a run of c takes, measured
 	var ids, waiting, unsettled []string
 	for _, cp := range r.readers[c] {
 		cells := cp.levelOf(c)
@@ -86,14 +89,14 @@ func (r *run) settled(c *cell, partial bench.Record) (bool, string) {
 			}
 		}
 		if len(others) > 0 {
-			if r.cheapBeside(c, n, others) {
+			if r.cheapBeside(per, n, others) {
 				return false, ""
 			}
 			waiting = append(waiting, cp.id)
 			continue
 		}
 		if st := experiments.SettleClaimOf(r.hosts[cp.id], cp.id, recs, refsOf(cells), r.noise, r.cfg.Reps); !st.Settled {
-			if r.firstPass && !r.cheap(c) {
+			if r.firstPass && per >= float64(FirstPassCheap)/1e6 {
 				unsettled = append(unsettled, cp.id)
 				continue
 			}
@@ -115,11 +118,11 @@ func (r *run) settled(c *cell, partial bench.Record) (bool, string) {
 	return true, strings.Join(why, "; ")
 }
 
-// cheapBeside reports whether c's samples still to take (after n) cost
-// at most a quarter of the estimate of the claim's other cells still to
-// run: then c takes its --reps while the claim waits for them.
-func (r *run) cheapBeside(c *cell, n int, others []*cell) bool {
-	per := r.est.estimate(c.exp, c.impl, c.cs.Work)
+// cheapBeside reports whether the samples still to take (after n, per ms
+// each) cost at most a quarter of the estimate of the claim's other cells
+// still to run: then the cell takes its --reps while the claim waits for
+// them.
+func (r *run) cheapBeside(per float64, n int, others []*cell) bool {
 	rest := 0.0
 	for _, x := range others {
 		rest += r.estimate(x)
@@ -131,11 +134,6 @@ func (r *run) cheapBeside(c *cell, n int, others []*cell) bool {
 // keeps sampling in the first pass: such samples cost little beside the
 // budget, and settle claims at once.
 const FirstPassCheap = 20 * time.Millisecond
-
-// cheap reports whether a run of c is estimated below FirstPassCheap.
-func (r *run) cheap(c *cell) bool {
-	return r.est.estimate(c.exp, c.impl, c.cs.Work) < float64(FirstPassCheap)/1e6
-}
 
 // settleAll is the second pass: each claim left unsettled by the first,
 // the cheapest first, tops its cells up (settleClaim), the paper's sizes

@@ -65,7 +65,8 @@ func ratioToy(fast, slow time.Duration, jitter []float64, low, high float64) *ex
 // needs: far outside the band one sample settles it, and the rest of the
 // budget refines it to --reps; when its samples spread too widely to put
 // it inside the band or out of it, the first pass takes one sample, the
-// second tops it up to the --reps maximum. Without a budget every cell
+// second tops it up to the --reps maximum (the A/A pairs measured again
+// after the first pass may unsettle a claim one sample had settled). Without a budget every cell
 // takes --reps at once.
 func TestSamplesAsTheVerdictNeeds(t *testing.T) {
 	for _, tc := range []struct {
@@ -82,7 +83,7 @@ func TestSamplesAsTheVerdictNeeds(t *testing.T) {
 		{"far", 2, 3, time.Minute, nil, 200 * time.Millisecond, // 50x against 2x-3x
 			[]int{1, 6}, []string{"settled after 1", "refined"}},
 		{"near", 9, 11, time.Minute, []float64{0.6, 1.4, 0.8, 1.2, 1, 0.7, 1.3}, 40 * time.Millisecond, // about 10x, spread 30%
-			[]int{1, 6}, []string{"first pass", "--reps maximum"}},
+			[]int{1, 6}, []string{"after 1 sample", "--reps maximum"}},
 		{"no budget", 2, 3, 0, nil, 20 * time.Millisecond,
 			[]int{6}, []string{"fixed repetitions"}},
 	} {

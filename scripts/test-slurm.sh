@@ -229,8 +229,9 @@ say "cells: the 3 shards hold the unsharded run's $n, each once, the same status
 # scale a rule's verdict is indicative unless the two sides' samples
 # overlap (Mann-Whitney U), which is the measurement's noise, not the
 # shards'. Then the text, save for the lines that name files or measured
-# times (a duration, a ratio, a share), and for the summary's counts where
-# such a claim moved between those two columns.
+# times (a duration, a ratio, a share) or say what lies within the
+# samples' noise, and for the summary's counts where such a claim moved
+# between those two columns.
 semibench claims "$tmp/unsharded.jsonl" >"$tmp/claims.txt"
 semibench claims --format json "$tmp/unsharded.jsonl" >"$tmp/claims.json"
 semibench claims --format json "${shards[@]}" >"$tmp/merged.json"
@@ -244,7 +245,7 @@ diff <(same "$tmp/a.tsv") <(same "$tmp/b.tsv") >"$tmp/verdicts.diff" ||
 noise=$(join -t $'\t' <(cut -f 1,2 "$tmp/a.tsv") <(cut -f 1,2 "$tmp/b.tsv") | awk -F '\t' '$2 != $3 { print $1 " (" $2 ", " $3 ")" }')
 [[ -z $noise ]] || say "note: verdicts within the samples' noise, unsharded then merged: $noise"
 fixed() {
-	grep -v -E -e '\.jsonl' -e '[0-9](\.[0-9]+)?( ?(ns|µs|ms|s|min|h)|x|%)([^[:alnum:]]|$)' "$1" |
+	grep -v -E -e '\.jsonl' -e '[0-9](\.[0-9]+)?( ?(ns|µs|ms|s|min|h)|x|%)([^[:alnum:]]|$)' -e 'within the noise' "$1" |
 		if [[ -n $noise ]]; then grep -v -E '^│[^│]+│( +[0-9]+ │)+$'; else cat; fi
 }
 diff <(fixed "$tmp/claims.txt") <(fixed "$work/runs/claims.txt") >"$tmp/claims.diff" ||
