@@ -249,6 +249,9 @@ func checkShape(data []byte) error {
 	if len(top) > 0 {
 		fields = "fields " + strings.Join(keys, ", ")
 	}
+	if _, ok := top["experiment"]; ok {
+		return fmt.Errorf("line 1: no header: the file starts with a record (%s), where a result file's first line is its header (schema, machine, build, scale, start): %w", fields, ErrNotResultFile)
+	}
 	return fmt.Errorf("a JSON object without %s (it has %s): %w", strings.Join(missing, " and "), fields, ErrNotResultFile)
 }
 

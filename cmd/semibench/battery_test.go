@@ -132,6 +132,7 @@ func badInputCases() []badCase {
 		results("table", "schema2-lines.jsonl", "line 1:", "schema 2", "semibench convert"), // was "line 2: data after the end"
 		results("claims", "no-schema.jsonl", "line 1:", `no "schema"`),
 		results("report", "no-header.jsonl", "line 1:", "no header line"), // was json: unknown field "experiment", no line
+		results("claims", "one-record.jsonl", "line 1:", "no header"),     // one record alone was "a JSON object without ...", no line
 		results("export", "schema4.jsonl", "line 1", "schema version 4", "newer semibench"),
 		results("compare", "no-machine.jsonl", "line 1", "machine's label"),   // was accepted
 		results("claims", "no-scale.jsonl", "line 1", "lacks the scale"),      // was judged as paper scale
