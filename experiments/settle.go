@@ -146,7 +146,7 @@ func SettleClaimOf(e *Experiment, id string, recs []bench.Record, refs []CellRef
 		spans = append(spans, span{at: i})
 		sp := &spans[len(spans)-1]
 		lo, hi := stats.CellBounds(s, noise, SettleAlpha/float64(max(1, len(refs))), max(looks, len(s)))
-		c := geomean(s) // the location CellBounds bounds
+		c := stats.GeoMean(s) // the location CellBounds bounds
 		sp.lo, sp.hi = lo/c, hi/c
 	}
 	if len(spans) == 0 {
@@ -218,31 +218,14 @@ func recordsOf(recs []bench.Record, e *Experiment, refs []CellRef) []bench.Recor
 	return out
 }
 
-// geomean is the geometric mean of positive samples.
-func geomean(s []float64) float64 {
-	sum := 0.0
-	for _, v := range s {
-		sum += math.Log(v)
-	}
-	return math.Exp(sum / float64(len(s)))
-}
-
 // corners lists which of k cells sit at the high end of their interval:
 // every combination for k <= 4, else all low, all high and each cell
 // alone against the others (2k+2: the extremes of any ratio of products).
 func corners(k int) [][]bool {
-	var out [][]bool
 	if k <= 4 {
-		for m := 0; m < 1<<k; m++ {
-			c := make([]bool, k)
-			for j := range c {
-				c[j] = m>>j&1 == 1
-			}
-			out = append(out, c)
-		}
-		return out
+		return stats.Corners(k)
 	}
-	out = append(out, make([]bool, k), slices.Repeat([]bool{true}, k))
+	out := [][]bool{make([]bool, k), slices.Repeat([]bool{true}, k)}
 	for j := 0; j < k; j++ {
 		hi, lo := make([]bool, k), slices.Repeat([]bool{true}, k)
 		hi[j], lo[j] = true, false

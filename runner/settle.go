@@ -2,7 +2,6 @@ package runner
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -467,7 +466,7 @@ func (r *run) runAA() error {
 	var spreads []float64
 	for _, p := range r.aa.pairs {
 		for _, s := range p {
-			if sd := logSD(s); sd > 0 {
+			if sd := stats.LogSD(s); sd > 0 {
 				spreads = append(spreads, sd)
 			}
 		}
@@ -480,26 +479,4 @@ func (r *run) runAA() error {
 		r.out.AddNotes(experiments.NoiseNote(sigma, n, strings.Join(r.aa.names, "; ")))
 	}
 	return nil
-}
-
-// logSD is the standard deviation of the log of positive samples (0 for
-// fewer than two).
-func logSD(s []float64) float64 {
-	if len(s) < 2 {
-		return 0
-	}
-	mean := 0.0
-	for _, v := range s {
-		if v <= 0 {
-			return 0
-		}
-		mean += math.Log(v)
-	}
-	mean /= float64(len(s))
-	ss := 0.0
-	for _, v := range s {
-		d := math.Log(v) - mean
-		ss += d * d
-	}
-	return math.Sqrt(ss / float64(len(s)-1))
 }

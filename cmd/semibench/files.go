@@ -17,8 +17,8 @@ import (
 	"github.com/semibench/semibench/bench/report"
 
 	"github.com/semibench/semibench/bench"
-	"github.com/semibench/semibench/experiments"
 	"github.com/semibench/semibench/cmd/semibench/internal/placement"
+	"github.com/semibench/semibench/experiments"
 )
 
 func init() {

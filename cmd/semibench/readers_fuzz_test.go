@@ -12,8 +12,8 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/benchfmt"
 	"github.com/semibench/semibench/bench/report"
-	"github.com/semibench/semibench/experiments"
 	"github.com/semibench/semibench/cmd/semibench/internal/placement"
+	"github.com/semibench/semibench/experiments"
 )
 
 // A fuzz target per command that reads result files: whatever the bytes,

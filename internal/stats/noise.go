@@ -3,7 +3,6 @@ package stats
 import (
 	"fmt"
 	"math"
-	"slices"
 )
 
 // NoiseFloor is the least noise NoiseFromPairs reports, 1% in log time:
@@ -24,7 +23,7 @@ const NoiseFloor = 0.01
 func NoiseFromPairs(pairs [][2][]float64) (sigma float64, n int) {
 	var d []float64
 	for _, p := range pairs {
-		first, second := median(p[0]), median(p[1])
+		first, second := Median(p[0]), Median(p[1]) // 0 for none: skipped
 		if !(first > 0 && second > 0) || math.IsInf(first, 1) || math.IsInf(second, 1) {
 			continue
 		}
@@ -33,7 +32,7 @@ func NoiseFromPairs(pairs [][2][]float64) (sigma float64, n int) {
 	if len(d) == 0 {
 		return NoiseFloor, 0
 	}
-	sigma = median(d) / (normalQuantile(0.75) * math.Sqrt2)
+	sigma = Median(d) / (normalQuantile(0.75) * math.Sqrt2)
 	return max(sigma, NoiseFloor), len(d)
 }
 
@@ -57,16 +56,35 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// median is the median of xs (the mean of the middle two for an even
-// count), NaN for none.
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
+// LogSD is the standard deviation of the log of positive samples: a
+// cell's spread as the settle rule reads it (0 for fewer than two, or a
+// sample that is not positive).
+func LogSD(xs []float64) float64 {
+	if len(xs) < 2 {
+		return 0
 	}
-	s := slices.Sorted(slices.Values(xs))
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
+	mean := 0.0
+	for _, v := range xs {
+		if !(v > 0) {
+			return 0
+		}
+		mean += math.Log(v)
 	}
-	return (s[n/2-1] + s[n/2]) / 2
+	mean /= float64(len(xs))
+	ss := 0.0
+	for _, v := range xs {
+		d := math.Log(v) - mean
+		ss += d * d
+	}
+	return math.Sqrt(ss / float64(len(xs)-1))
+}
+
+// GeoMean is the geometric mean of positive samples, the location
+// CellBounds bounds.
+func GeoMean(xs []float64) float64 {
+	sum := 0.0
+	for _, v := range xs {
+		sum += math.Log(v)
+	}
+	return math.Exp(sum / float64(len(xs)))
 }
