@@ -131,6 +131,10 @@ type Experiment struct {
 	// nanoseconds one unit of a case's Work takes, used to estimate a cell
 	// before any cell of that implementation has run.
 	NsPerWork map[string]float64
+	// FixedMS is the prior's fixed cost of one run, per implementation
+	// (launches, allocations, copies of a small case), in milliseconds,
+	// added to NsPerWork's part; none when absent.
+	FixedMS map[string]float64
 	// MeasuredBy names the experiment whose cells this one's tables and
 	// plots are rendered from when both are in one run (hungarian/table2
 	// from hungarian/table1's cells): the runner then measures nothing for
@@ -181,6 +185,29 @@ func (e *Experiment) headline() []string {
 	return []string{"*/fast"}
 }
 
+// Prior is the prior's estimate of one run of cs by impl, in
+// milliseconds: FixedMS plus NsPerWork times the case's work for impl.
+// A GPU implementation without a FixedMS costs at least GPUFixedMS.
+func (e *Experiment) Prior(impl string, cs *Case) float64 {
+	return e.Fixed(impl) + e.NsPerWork[impl]*cs.WorkOf(impl)/1e6
+}
+
+// Fixed is the prior's fixed cost of a run of impl, in milliseconds.
+func (e *Experiment) Fixed(impl string) float64 {
+	if fixed, ok := e.FixedMS[impl]; ok {
+		return fixed
+	}
+	if strings.HasPrefix(impl, "cuda/") {
+		return GPUFixedMS
+	}
+	return 0
+}
+
+// GPUFixedMS is the least a GPU run costs, a launch and a synchronisation
+// with its copies (H100: 0.1-0.5 ms for the smallest cells of the
+// committed runs), where an experiment declares no FixedMS.
+const GPUFixedMS = 0.05
+
 // SameAs names the implementations whose cells an experiment shares with
 // another.
 type SameAs struct {
@@ -198,6 +225,10 @@ type Case struct {
 	// Work is the case's cost in the experiment's units (e.g. m·n updates),
 	// for time estimates.
 	Work float64
+	// ImplWork, when set, gives the work of the implementations whose cost
+	// follows another model (the level-synchronous treefix: its vertices
+	// and its levels); 0 for an implementation means Work.
+	ImplWork func(impl string) float64
 	// HostBytes and DeviceBytes estimate the memory the case needs at its
 	// peak (instance, reference and the largest implementation's working
 	// set), on the host and on one GPU; 0 when small. The runner skips a
@@ -210,6 +241,17 @@ type Case struct {
 	// Setup builds the input (and any reference) once for all the case's
 	// implementations.
 	Setup func(ctx context.Context) (*Instance, error)
+}
+
+// WorkOf is the case's work for impl, in the units of the experiment's
+// NsPerWork for impl.
+func (c *Case) WorkOf(impl string) float64 {
+	if c.ImplWork != nil {
+		if w := c.ImplWork(impl); w > 0 {
+			return w
+		}
+	}
+	return c.Work
 }
 
 // Instance is a prepared input.

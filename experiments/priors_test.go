@@ -8,8 +8,8 @@ import (
 	"github.com/semibench/semibench/experiments"
 )
 
-// TestPriorsAgainstTheGoldenRun holds each experiment's prior (NsPerWork
-// times the case's declared Work) to the golden run's measured cells, a
+// TestPriorsAgainstTheGoldenRun holds each experiment's prior
+// (Experiment.Prior: its fixed cost and NsPerWork times the case's work) to the golden run's measured cells, a
 // committed H100 run at the papers' sizes (testdata/golden-run.jsonl.gz): the
 // priors only start a run's estimates, which this machine's cells then
 // replace, but a prior far off decides what the first cell of each
@@ -25,10 +25,11 @@ func TestPriorsAgainstTheGoldenRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	work := map[string]float64{}
+	cases := map[string]*experiments.Case{}
 	for _, e := range experiments.All() {
-		for _, cs := range e.Cases(sc, experiments.Options{}) {
-			work[e.Name+"|"+cs.Params.String()] = cs.Work
+		cs := e.Cases(sc, experiments.Options{})
+		for i := range cs {
+			cases[e.Name+"|"+cs[i].Params.String()] = &cs[i]
 		}
 	}
 	within, n := 0, 0
@@ -37,10 +38,13 @@ func TestPriorsAgainstTheGoldenRun(t *testing.T) {
 		if r.Status != bench.StatusOK || r.ReusedFrom != "" || e == nil {
 			continue
 		}
-		w, ok := work[r.Experiment+"|"+r.Params.String()]
-		prior := e.NsPerWork[r.Impl] * w / 1e6
+		cs, ok := cases[r.Experiment+"|"+r.Params.String()]
+		if !ok {
+			continue
+		}
+		prior := e.Prior(r.Impl, cs)
 		s := experiments.SamplesOf(&r, bench.TotalPhase)
-		if !ok || prior <= 0 || len(s) == 0 || bench.Median(s) <= 0 {
+		if prior <= 0 || len(s) == 0 || bench.Median(s) <= 0 {
 			continue
 		}
 		off := math.Max(prior/bench.Median(s), bench.Median(s)/prior)

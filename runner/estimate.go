@@ -4,19 +4,26 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
+	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/internal/stats"
 )
 
 // estimator predicts a cell's milliseconds per run. Before an
 // implementation has finished a cell of an experiment (or of its paper),
-// from the experiment's prior (NsPerWork times the case's declared work);
-// after, from this machine's measurements: one measured cell scales by
-// the work (time proportional to work), two or more fit the experiment's
-// cost model to them, time = c * work^b on the upper half of the cells
-// measured (least squares in logs, b kept within [minExp, maxExp]), and
-// scale the nearest measured cell by it. The priors are only a start:
-// what this run measures replaces them.
+// from the experiment's prior (its fixed cost, FixedMS, plus NsPerWork
+// times the case's declared work); after, from this machine's
+// measurements: one measured cell scales by the work (time proportional
+// to work), two or more fit the experiment's cost model to them, time =
+// c * work^b on the upper half of the cells measured (least squares in
+// logs, b kept within [minExp, maxExp]), and scale the nearest measured
+// cell by it, its fixed cost held apart. Cells of the same family (the
+// same non-numeric parameters: the same tree, cost range or semiring)
+// are preferred to the others, whose time may follow the work
+// differently. The priors are only a start: what this run measures
+// replaces them.
 type estimator struct {
 	obs map[string][]observation // by experiment|impl and by paper|impl
 }
@@ -24,8 +31,8 @@ type estimator struct {
 // observation is one measured cell: its declared work, its median ms per
 // run, and its parameters (for the basis text).
 type observation struct {
-	work, ms float64
-	params   string
+	work, ms       float64
+	params, family string
 }
 
 // The bounds of a fitted exponent: a cost model's declared work may be off
@@ -46,45 +53,85 @@ func keys(exp *experiments.Experiment, impl string) [2]string {
 	return [2]string{exp.Name + "|" + impl, exp.Paper + "|" + impl}
 }
 
-func (e *estimator) estimate(exp *experiments.Experiment, impl string, work float64) float64 {
-	ms, _ := e.explain(exp, impl, work)
+func (e *estimator) estimate(exp *experiments.Experiment, impl string, cs *experiments.Case) float64 {
+	ms, _ := e.explain(exp, impl, cs)
 	return ms
 }
 
-// explain is the estimate and what it rests on.
-func (e *estimator) explain(exp *experiments.Experiment, impl string, work float64) (float64, string) {
+// explain is the estimate of a run of cs by impl and what it rests on.
+func (e *estimator) explain(exp *experiments.Experiment, impl string, cs *experiments.Case) (float64, string) {
+	work, family := cs.WorkOf(impl), familyOf(cs.Params)
+	fixed := exp.Fixed(impl)
 	for i, key := range keys(exp, impl) {
 		obs := e.obs[key]
 		if len(obs) == 0 {
 			continue
 		}
-		ms, basis := predict(obs, work)
 		from := "this experiment's"
 		if i == 1 {
 			from = "this paper's"
 		}
+		if kin := sameFamily(obs, family); len(kin) > 0 && len(kin) < len(obs) {
+			obs, from = kin, from+" same-family"
+		}
+		ms, basis := predict(obs, work, fixed)
 		return saturate(ms), fmt.Sprintf("%s on %s %d measured cell(s) of %s", basis, from, len(obs), impl)
 	}
-	return saturate(exp.NsPerWork[impl] * work / 1e6), "the experiment's prior (no cell of " + impl + " measured yet)"
+	return saturate(exp.Prior(impl, cs)), "the experiment's prior (no cell of " + impl + " measured yet)"
+}
+
+// familyOf is a cell's family: its parameters whose values are not
+// numbers (the size parameters vary within a family).
+func familyOf(p bench.Params) string {
+	var s string
+	for _, kv := range p {
+		if _, err := strconv.ParseFloat(kv.Value, 64); err != nil {
+			s += kv.Name + "=" + kv.Value + ","
+		}
+	}
+	return s
+}
+
+// sameFamily are the observations of the family.
+func sameFamily(obs []observation, family string) []observation {
+	var out []observation
+	for _, o := range obs {
+		if o.family == family {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // predict scales the measured cell nearest in work to work by the cost
-// model fitted to obs.
-func predict(obs []observation, work float64) (float64, string) {
+// model fitted to obs. The prior's fixed cost (at most 90% of the least
+// run measured) is held apart: only the rest scales with the work.
+func predict(obs []observation, work, fixed float64) (float64, string) {
 	if work <= 0 {
 		return 0, "no work"
 	}
-	near := obs[0]
+	near, least := obs[0], obs[0].ms
 	for _, o := range obs[1:] {
 		if math.Abs(math.Log(o.work/work)) < math.Abs(math.Log(near.work/work)) {
 			near = o
 		}
+		least = min(least, o.ms)
 	}
+	fixed = min(fixed, 0.9*least)
+	// the cells of the nearest work, by their median (the first cell of
+	// an implementation may be cold)
+	var at []float64
+	for _, o := range obs {
+		if o.work == near.work {
+			at = append(at, o.ms)
+		}
+	}
+	nearMS := stats.Median(at)
 	b, fitted := exponent(obs)
 	if work < near.work {
 		b = min(b, 1) // fixed costs make a smaller cell no faster than linear
 	}
-	ms := near.ms * math.Pow(work/near.work, b)
+	ms := fixed + (nearMS-fixed)*math.Pow(work/near.work, b)
 	if !fitted {
 		return ms, fmt.Sprintf("scaled by the work from %s", near.params)
 	}
@@ -131,11 +178,12 @@ func exponent(obs []observation) (float64, bool) {
 }
 
 // observe adds a measured cell (median ms per run) to the estimator.
-func (e *estimator) observe(exp *experiments.Experiment, impl string, work, ms float64, params string) {
+func (e *estimator) observe(exp *experiments.Experiment, impl string, cs *experiments.Case, ms float64) {
+	work := cs.WorkOf(impl)
 	if work <= 0 || ms <= 0 {
 		return
 	}
 	for _, key := range keys(exp, impl) {
-		e.obs[key] = append(e.obs[key], observation{work: work, ms: ms, params: params})
+		e.obs[key] = append(e.obs[key], observation{work: work, ms: ms, params: cs.Params.String(), family: familyOf(cs.Params)})
 	}
 }

@@ -49,7 +49,7 @@ func gibText(b uint64) string { return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30
 // budget).
 func (r *run) measure(c *cell, est float64) (bench.Record, error) {
 	rec := r.record(c)
-	rec.EstimateRunMS, rec.Basis = r.est.explain(c.exp, c.impl, c.cs.Work)
+	rec.EstimateRunMS, rec.Basis = r.est.explain(c.exp, c.impl, c.cs)
 	rec.EstimateMS = est
 	skip := func(why string) (bench.Record, error) {
 		rec.Status, rec.EstimateMS, rec.Error = bench.StatusSkipped, est, why
@@ -92,7 +92,7 @@ func (r *run) measure(c *cell, est float64) (bench.Record, error) {
 	proto.WarmupMS = &rec.WarmupMS
 	if proto.Reps < r.cfg.Reps {
 		rec.Note = fmt.Sprintf("one run without warm-up: one run was estimated at %s, beyond the %s long-run threshold",
-			duration(r.est.estimate(c.exp, c.impl, c.cs.Work)).Round(time.Second), r.cfg.LongRun)
+			duration(r.est.estimate(c.exp, c.impl, c.cs)).Round(time.Second), r.cfg.LongRun)
 		rec.Stop = "one long run"
 	}
 	r.settleHook(c, &proto, &rec, inst, nil)
@@ -129,7 +129,7 @@ func (r *run) measure(c *cell, est float64) (bench.Record, error) {
 			inst.Finish(c.impl, &rec) // work read from Options.Shared: ReusedFrom, and the samples it reports
 		}
 		if p := rec.Phase(bench.TotalPhase); p != nil && rec.ReusedFrom == "" { // a cell that read shared work says nothing of its cost
-			r.est.observe(c.exp, c.impl, c.cs.Work, p.MedianMS, c.cs.Params.String())
+			r.est.observe(c.exp, c.impl, c.cs, p.MedianMS)
 		}
 		// A cell that reports samples another cell measured (ReusedFrom)
 		// timed no more than its own measurement.

@@ -538,7 +538,7 @@ func (r *run) protocol(c *cell) bench.Protocol {
 	if r.long(c) {
 		p.Warmup, p.Reps = 0, 1
 	}
-	if r.cfg.Budget > 0 && !strings.HasPrefix(c.impl, "cuda/") && r.est.estimate(c.exp, c.impl, c.cs.Work) >= float64(NoWarmup)/1e6 {
+	if r.cfg.Budget > 0 && !strings.HasPrefix(c.impl, "cuda/") && r.est.estimate(c.exp, c.impl, c.cs) >= float64(NoWarmup)/1e6 {
 		p.Warmup = 0
 	}
 	return p
@@ -557,7 +557,7 @@ const NoWarmup = time.Second
 
 // long reports whether one run of c is estimated beyond LongRun.
 func (r *run) long(c *cell) bool {
-	return r.cfg.LongRun > 0 && r.est.estimate(c.exp, c.impl, c.cs.Work) > float64(r.cfg.LongRun)/1e6
+	return r.cfg.LongRun > 0 && r.est.estimate(c.exp, c.impl, c.cs) > float64(r.cfg.LongRun)/1e6
 }
 
 // estimate is a cell's estimated milliseconds, warm-up and timed runs
@@ -573,7 +573,7 @@ func (r *run) estimate(c *cell) float64 {
 		// budget pays for them.
 		runs = float64(r.protocol(c).Warmup) + 1
 	}
-	return saturate(r.est.estimate(c.exp, c.impl, c.cs.Work) * runs)
+	return saturate(r.est.estimate(c.exp, c.impl, c.cs) * runs)
 }
 
 // left is the part of the budget not yet spent, in milliseconds

@@ -45,7 +45,7 @@ func (r *run) settleHook(c *cell, p *bench.Protocol, rec *bench.Record, inst *ex
 	if !r.settling || len(r.readers[c]) == 0 || p.Reps <= 1 {
 		return
 	}
-	per := r.est.estimate(c.exp, c.impl, c.cs.Work)
+	per := r.est.estimate(c.exp, c.impl, c.cs)
 	p.Enough = func(phases []bench.Phase) bool {
 		if per > r.left() {
 			rec.Stop = fmt.Sprintf("stopped after %d sample(s): the budget left pays for no more", len(phases[0].SamplesMS))
@@ -118,15 +118,16 @@ func (r *run) settled(c *cell, partial bench.Record) (bool, string) {
 }
 
 // cheapBeside reports whether the samples still to take (after n, per ms
-// each) cost at most a quarter of the estimate of the claim's other cells
-// still to run: then the cell takes its --reps while the claim waits for
-// them.
+// each) cost at most a quarter of what the claim's other cells still to
+// run cost on average: then the cell takes its --reps while the claim
+// waits for them (a cheap cell beside a costly one). Many cells of one
+// cost (an accuracy study's hundreds) each stop after one sample.
 func (r *run) cheapBeside(per float64, n int, others []*cell) bool {
 	rest := 0.0
 	for _, x := range others {
 		rest += r.estimate(x)
 	}
-	return per*float64(r.cfg.Reps-n) <= rest/4
+	return per*float64(r.cfg.Reps-n) <= rest/float64(4*len(others))
 }
 
 // FirstPassCheap is the run below which a cell of an unsettled claim
@@ -169,7 +170,7 @@ func (r *run) settleAll() error {
 func (r *run) claimRunCost(cells []*cell) float64 {
 	sum := 0.0
 	for _, c := range cells {
-		sum += r.est.estimate(c.exp, c.impl, c.cs.Work)
+		sum += r.est.estimate(c.exp, c.impl, c.cs)
 	}
 	return sum
 }
@@ -302,7 +303,7 @@ func (r *run) topUp(c *cell, extra int, settle bool) error {
 	if prev == nil || extra <= 0 {
 		return nil
 	}
-	per := r.est.estimate(c.exp, c.impl, c.cs.Work)
+	per := r.est.estimate(c.exp, c.impl, c.cs)
 	if per*float64(extra) > r.left() {
 		return nil
 	}
@@ -398,7 +399,7 @@ func (r *run) chooseAA() {
 		if c.unavailable != nil || c.done {
 			continue
 		}
-		if ms := r.est.estimate(c.exp, c.impl, c.cs.Work); ms >= 20 && ms <= 1000 {
+		if ms := r.est.estimate(c.exp, c.impl, c.cs); ms >= 20 && ms <= 1000 {
 			gpu := strings.HasPrefix(c.impl, "cuda/")
 			byBackend[gpu] = append(byBackend[gpu], c)
 		}

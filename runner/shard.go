@@ -89,7 +89,7 @@ func (p *plan) shard(s Shard, r *run) *plan {
 		}
 		est := 0.0
 		if c.unavailable == nil {
-			est = prior.estimate(c.exp, c.impl, c.cs.Work) * r.runs
+			est = prior.estimate(c.exp, c.impl, c.cs) * r.runs
 		}
 		cost[root] = saturate(cost[root] + est)
 	}

@@ -74,6 +74,13 @@ func dominationImplsAt(m int) []string {
 var dominationNsPerWork = map[string]float64{"cpu/paper": 4, "cpu/fast": 0.02, "cpu/sparse": 0.01,
 	"cuda/paper": 3e-4, "cuda/fast": 4e-5, "cuda/sparse": 3e-5}
 
+// dominationFixedMS is the priors' fixed cost of a run (the sparse
+// searches allocate their powers and walk their lists at every m; a GPU
+// run launches and copies): at m = 2 a run of cpu/sparse took 0.4-1 ms on
+// the committed 2-core and H100 hosts, of cuda/sparse about 1 ms on the
+// H100, far above what the work of so small a matrix predicts.
+var dominationFixedMS = map[string]float64{"cpu/sparse": 0.3, "cuda/sparse": 0.5, "cuda/paper": 0.2, "cuda/fast": 0.2}
+
 // dominationMs are the m of each scale: the paper's 2..12 at paper scale
 // (the runner's budget skips what this CPU cannot do, with estimates).
 func dominationMs(s experiments.Scale, quickMax int) []int {
@@ -193,6 +200,7 @@ func Register() {
 		Statistic:   bench.StatMedian,
 		Impls:       dominationAll,
 		NsPerWork:   dominationNsPerWork,
+		FixedMS:     dominationFixedMS,
 		Cases: func(s experiments.Scale, opt experiments.Options) []experiments.Case {
 			ms := []int{4, 5, 6}
 			if s != experiments.Quick {
@@ -238,6 +246,7 @@ func Register() {
 			Statistic: bench.StatMedian,
 			Impls:     append(slices.Clone(dominationExact), domWholeSeq, domWholePar),
 			NsPerWork: dominationPriors(),
+			FixedMS:   dominationFixedMS,
 			Cases: func(s experiments.Scale, opt experiments.Options) []experiments.Case {
 				var cs []experiments.Case
 				for _, m := range dominationMs(s, 7) {
@@ -268,6 +277,7 @@ func Register() {
 		Statistic:   bench.StatMedian,
 		Impls:       append(slices.Clone(dominationAll), domVersions...),
 		NsPerWork:   dominationPriors(),
+		FixedMS:     dominationFixedMS,
 		Cases: func(s experiments.Scale, opt experiments.Options) []experiments.Case {
 			ms := []int{4, 5, 6}
 			if s != experiments.Quick {
@@ -305,6 +315,7 @@ func Register() {
 		Statistic:   bench.StatMedian,
 		Impls:       dominationExact,
 		NsPerWork:   dominationNsPerWork,
+		FixedMS:     dominationFixedMS,
 		Cases: func(s experiments.Scale, opt experiments.Options) []experiments.Case {
 			var cs []experiments.Case
 			for _, m := range dominationMs(s, 7) {

@@ -56,11 +56,49 @@ const (
 	cudaBuild = "cuda/build"
 )
 
-// treefixNs is a conservative prior in ns per vertex.
+// treefixNs is a conservative prior in ns per vertex, or per unit of
+// levelWork for the level-synchronous implementations.
 var treefixNs = map[string]float64{
-	cpuSequential: 60, cpuParallel: 200, cpuVectorial: 10, cpuVectorialCompensated: 20, cpuBuild: 80,
-	cudaParallel: 200, cudaVectorial: 5, cudaVectorialCompensated: 5, cudaBuild: 5,
+	cpuSequential: 60, cpuParallel: 5, cpuVectorial: 10, cpuVectorialCompensated: 20, cpuBuild: 80,
+	cudaParallel: 0.2, cudaVectorial: 5, cudaVectorialCompensated: 5, cudaBuild: 5,
 	cpuLevels: 100,
+}
+
+// levelCost is what one level costs a level-synchronous implementation,
+// in vertices' worth of its time: a level holding many vertices (a wide
+// one: barriers, a frontier built with atomics) and one of a few (a
+// chain's, walked without them). Measured with the committed runs of an
+// H100 (cuda/parallel: 15 µs a wide level of a Table I stand-in, 0.38 µs
+// a caterpillar's, 0.057 ns a star's vertex) and of a 2-core Xeon
+// (cpu/parallel: 25 µs, 73 ns, 2.3 ns); their ratios, not their times,
+// enter the estimate.
+var levelCost = map[string]struct{ wide, narrow float64 }{
+	cudaParallel: {wide: 260000, narrow: 6700},
+	cpuParallel:  {wide: 11000, narrow: 32},
+}
+
+// levelWork is a tree's work for a level-synchronous implementation: its
+// vertices and its levels at levelCost (a level is wide when the tree's
+// mean level holds 64 vertices or more); 0 for the other implementations
+// and trees of unknown depth (the case's Work then).
+func levelWork(impl string, spec treeSpec) float64 {
+	lc, ok := levelCost[impl]
+	levels := fig6WantLevels(spec)
+	if levels == 0 {
+		for _, row := range trees.Table1 {
+			if row.Name == spec.name {
+				levels = min(row.Depth, spec.n)
+			}
+		}
+	}
+	if !ok || levels == 0 {
+		return 0
+	}
+	per := lc.narrow
+	if spec.n >= 64*levels {
+		per = lc.wide
+	}
+	return float64(spec.n) + float64(levels)*per
 }
 
 // treeSpec is one tree of an experiment.
@@ -146,6 +184,7 @@ func treefixTimedCase(spec treeSpec, numbering trees.Numbering, opt experiments.
 		Params:    params,
 		Impls:     names,
 		Work:      float64(spec.n),
+		ImplWork:  func(impl string) float64 { return levelWork(impl, spec) },
 		HostBytes: uint64(spec.n) * treefixBytesPerVertex,
 		Setup: func(ctx context.Context) (*experiments.Instance, error) {
 			need := uint64(spec.n) * treefixBytesPerVertex
@@ -335,6 +374,8 @@ func accuracyCase(i int, cond float64, op treefix.Op, opt experiments.Options) e
 	return experiments.Case{
 		Params: bench.Params{{Name: "chain", Value: strconv.Itoa(i)}, {Name: "cond", Value: strconv.FormatFloat(cond, 'e', 2, 64)}, {Name: "op", Value: op.String()}},
 		Work:   accuracyN,
+		// a chain: one vertex a level, as the caterpillar's
+		ImplWork: func(impl string) float64 { return levelWork(impl, treeSpec{name: "caterpillar", n: accuracyN}) },
 		Setup: func(ctx context.Context) (*experiments.Instance, error) {
 			x, c, err := trees.GenSum(accuracyN, cond, seed)
 			if err != nil {
