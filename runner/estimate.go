@@ -26,6 +26,25 @@ import (
 // replaces them.
 type estimator struct {
 	obs map[string][]observation // by experiment|impl and by paper|impl
+	// version counts the observations; cache holds each estimate made
+	// since the last (the planner asks for every pending cell's estimate
+	// after each cell).
+	version int
+	cache   map[estimateKey]estimated
+	// ran holds the implementations that have finished a cell.
+	ran map[string]bool
+}
+
+type estimateKey struct {
+	exp  *experiments.Experiment
+	impl string
+	cs   *experiments.Case
+}
+
+type estimated struct {
+	version int
+	ms      float64
+	basis   string
 }
 
 // observation is one measured cell: its declared work, its median ms per
@@ -43,14 +62,16 @@ const (
 )
 
 func newEstimator() *estimator {
-	return &estimator{obs: map[string][]observation{}}
+	return &estimator{obs: map[string][]observation{}, cache: map[estimateKey]estimated{}, ran: map[string]bool{}}
 }
 
 // keys are where an experiment's implementation looks its measurements up:
-// its own, then its paper's (the same implementation on another table of
-// the same paper, whose work is counted in the same units).
+// its own, then its paper's: the same implementation on another table of
+// the same paper whose prior is the same, so that its work is counted in
+// the same units (2-domination's Algorithm 1 counts arcs, its Algorithm 2
+// (min,+) updates).
 func keys(exp *experiments.Experiment, impl string) [2]string {
-	return [2]string{exp.Name + "|" + impl, exp.Paper + "|" + impl}
+	return [2]string{exp.Name + "|" + impl, fmt.Sprintf("%s|%s|%g", exp.Paper, impl, exp.NsPerWork[impl])}
 }
 
 func (e *estimator) estimate(exp *experiments.Experiment, impl string, cs *experiments.Case) float64 {
@@ -60,6 +81,17 @@ func (e *estimator) estimate(exp *experiments.Experiment, impl string, cs *exper
 
 // explain is the estimate of a run of cs by impl and what it rests on.
 func (e *estimator) explain(exp *experiments.Experiment, impl string, cs *experiments.Case) (float64, string) {
+	k := estimateKey{exp, impl, cs}
+	if c, ok := e.cache[k]; ok && c.version == e.version {
+		return c.ms, c.basis
+	}
+	ms, basis := e.compute(exp, impl, cs)
+	e.cache[k] = estimated{e.version, ms, basis}
+	return ms, basis
+}
+
+// compute is explain without the cache.
+func (e *estimator) compute(exp *experiments.Experiment, impl string, cs *experiments.Case) (float64, string) {
 	work, family := cs.WorkOf(impl), familyOf(cs.Params)
 	fixed := exp.Fixed(impl)
 	for i, key := range keys(exp, impl) {
@@ -183,6 +215,8 @@ func (e *estimator) observe(exp *experiments.Experiment, impl string, cs *experi
 	if work <= 0 || ms <= 0 {
 		return
 	}
+	e.version++
+	e.ran[impl] = true
 	for _, key := range keys(exp, impl) {
 		e.obs[key] = append(e.obs[key], observation{work: work, ms: ms, params: cs.Params.String(), family: familyOf(cs.Params)})
 	}

@@ -531,28 +531,35 @@ const DefaultLongRun = time.Minute
 
 // protocol is the cell's timing protocol: the run's, or one run without
 // warm-up for a cell whose one run is estimated beyond LongRun; in a
-// budgeted run a CPU cell whose one run is estimated at NoWarmup or more
-// has no warm-up (see NoWarmup).
+// budgeted run a cell whose one run is estimated at NoWarmup or more has
+// no warm-up, a GPU cell once its implementation has finished a cell of
+// this run (see NoWarmup).
 func (r *run) protocol(c *cell) bench.Protocol {
 	p := bench.Protocol{Warmup: r.cfg.Warmup, Reps: r.cfg.Reps, Statistic: statistic(c.exp)}
 	if r.long(c) {
 		p.Warmup, p.Reps = 0, 1
 	}
-	if r.cfg.Budget > 0 && !strings.HasPrefix(c.impl, "cuda/") && r.est.estimate(c.exp, c.impl, c.cs) >= float64(NoWarmup)/1e6 {
+	warm := !strings.HasPrefix(c.impl, "cuda/") || r.est.ran[c.impl]
+	if r.cfg.Budget > 0 && warm && r.est.estimate(c.exp, c.impl, c.cs) >= float64(NoWarmup)/1e6 {
 		p.Warmup = 0
 	}
 	return p
 }
 
-// NoWarmup is the estimated run beyond which a budgeted run measures a CPU
+// NoWarmup is the estimated run beyond which a budgeted run measures a
 // cell without warm-up. In the committed runs of the 2-core Xeon and the
 // H100's host, a CPU cell of a second or more took, in its first timed run
 // (the one right after the warm-up), the median of its later runs within
 // 1% (0.991-0.996 at the median, 0.88-1.23 at the 10th and 90th
 // percentiles, 188 cells): nothing a warm-up measurably changes, at the
-// cost of a whole run. GPU cells keep theirs (module loading, the first
-// launch of each kernel), and short cells too (they cost little). Each
-// record keeps its warm-ups' times (WarmupMS) to measure it again.
+// cost of a whole run. On the H100 (the 7-minute run of d477eb3) a GPU
+// cell of a second or more took its warm-up within 3% of its timed run
+// (2-domination's cuda/sparse at m = 11 and 12, cuda/parallel on the
+// caterpillar of 2^24), but the first cell of an implementation spends
+// seconds loading its module (2.2 s against an 8 ms run): a GPU cell
+// skips its warm-up only once its implementation has run. Short cells
+// keep theirs (they cost little). Each record keeps its warm-ups' times
+// (WarmupMS) to measure it again.
 const NoWarmup = time.Second
 
 // long reports whether one run of c is estimated beyond LongRun.

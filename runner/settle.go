@@ -68,12 +68,17 @@ func (r *run) settleHook(c *cell, p *bench.Protocol, rec *bench.Record, inst *ex
 // settled reports whether c, with the record partial, may stop sampling,
 // and why.
 func (r *run) settled(c *cell, partial bench.Record) (bool, string) {
-	recs := slices.Clone(r.recs)
-	recs = append(recs, partial)
-	for _, a := range c.aliases {
-		cp := partial
-		cp.Experiment = a.exp.Name
-		recs = append(recs, cp)
+	var recs []bench.Record // the run's records with partial, built when a claim is judged
+	withPartial := func() []bench.Record {
+		if recs == nil {
+			recs = append(slices.Clone(r.recs), partial)
+			for _, a := range c.aliases {
+				cp := partial
+				cp.Experiment = a.exp.Name
+				recs = append(recs, cp)
+			}
+		}
+		return recs
 	}
 	samples := experiments.SamplesOf(&partial, bench.TotalPhase)
 	n := len(samples)
@@ -94,7 +99,7 @@ func (r *run) settled(c *cell, partial bench.Record) (bool, string) {
 			waiting = append(waiting, cp.id)
 			continue
 		}
-		if st := experiments.SettleClaimOf(r.hosts[cp.id], cp.id, recs, refsOf(cells), r.noise, r.cfg.Reps); !st.Settled {
+		if st := experiments.SettleClaimOf(r.hosts[cp.id], cp.id, withPartial(), refsOf(cells), r.noise, r.cfg.Reps); !st.Settled {
 			if r.firstPass && per >= float64(FirstPassCheap)/1e6 {
 				unsettled = append(unsettled, cp.id)
 				continue

@@ -69,10 +69,10 @@ func dominationImplsAt(m int) []string {
 // for larger m conservative.
 // The GPU priors are from impls/cuda/minplus/NOTES.md (H100): cuda/paper
 // 3.4 T and cuda/fast 29 T updates/s; cuda/sparse about 1e-6 ns per nominal
-// update at m = 12 (16 ms per product), taken 30x higher for the fixed
-// costs of small m.
+// update at m = 12 (16 ms per product), taken 3x higher (the fixed costs
+// of small m are dominationFixedMS).
 var dominationNsPerWork = map[string]float64{"cpu/paper": 4, "cpu/fast": 0.02, "cpu/sparse": 0.01,
-	"cuda/paper": 3e-4, "cuda/fast": 4e-5, "cuda/sparse": 3e-5}
+	"cuda/paper": 3e-4, "cuda/fast": 4e-5, "cuda/sparse": 3e-6}
 
 // dominationFixedMS is the priors' fixed cost of a run (the sparse
 // searches allocate their powers and walk their lists at every m; a GPU
