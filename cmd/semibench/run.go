@@ -342,13 +342,14 @@ func clip(s string, n int) string {
 
 // reportReserve is the part of reproduce's budget kept for the report, the
 // plots and the tables after the cells, so that the whole command ends
-// within its budget: a twelfth of it, between 10 s and a minute (the H100
-// reproduce of 2,194 cells took 23 s to write them).
+// within its budget: a sixtieth of it, between 5 s and 30 s (the H100's
+// 7-minute reproduce of 2,600 cells writes them in 2-3 s, a 2-core
+// machine's 2-minute one in 2 s).
 func reportReserve(budget time.Duration) time.Duration {
 	if budget <= 0 {
 		return 0
 	}
-	return min(max(budget/12, 10*time.Second), time.Minute, budget/2)
+	return min(max(budget/60, 5*time.Second), 30*time.Second, budget/2)
 }
 
 // budgetText is a budget as a result file keeps it: empty when unlimited.
