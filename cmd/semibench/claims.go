@@ -93,7 +93,7 @@ func claimsCmd(ctx context.Context, args []string) error {
 		if i > 0 && sc != scale {
 			return usagef("%s is a %s-scale run and %s a %s-scale one: claims are judged at one scale", groups[0].paths[0], scale, g.paths[0], sc)
 		}
-		judged[i], scale = experiments.Judge(recs, sc, schema), sc
+		judged[i], scale = experiments.JudgeNoise(recs, sc, schema, noiseOfFiles(g.files)), sc
 	}
 	if *format == "json" {
 		var rows []claimRow
@@ -257,7 +257,7 @@ func currentClaims(ctx context.Context, currentPath, docDir string) (string, err
 		if err != nil {
 			return "", err
 		}
-		judged[i] = experiments.Judge(recs, scale, schema)
+		judged[i] = experiments.JudgeNoise(recs, scale, schema, noiseOfFiles(files))
 	}
 	// of is run i's verdict on claim c (matched by ID).
 	byID := make([]map[string]experiments.Claim, len(runs))
@@ -337,6 +337,22 @@ func currentClaims(ctx context.Context, currentPath, docDir string) (string, err
 
 // paperExperiments lists, in order, the experiments whose tables show the
 // claims of paper.
+// noiseOfFiles is the noise the verdicts on files allow for: the largest
+// any of them measured (experiments.NoiseOf), as each file's own report
+// judges with its own; the default where none measured any.
+func noiseOfFiles(files []*bench.File) float64 {
+	noise, any := 0.0, false
+	for _, f := range files {
+		if n, ok := experiments.NoiseOf(f.Notes); ok {
+			noise, any = max(noise, n), true
+		}
+	}
+	if !any {
+		return experiments.DefaultNoise
+	}
+	return noise
+}
+
 func paperExperiments(claims []experiments.Claim, paper string) []string {
 	var exps []string
 	for _, c := range claims {

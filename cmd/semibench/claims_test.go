@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/experiments"
 )
 
 // TestClaimsCommand: `claims` judges every claim from a quick run's file,
@@ -140,5 +143,39 @@ func TestCurrentBeyond(t *testing.T) {
 	}
 	if _, err := currentClaims(context.Background(), current, dir); err == nil || !strings.Contains(err.Error(), "CURRENT:2") {
 		t.Errorf("a beyond line without files: %v", err)
+	}
+}
+
+// TestClaimsUseTheFilesNoise: claims judges a file at the noise its A/A
+// pairs measured, as the file's own report does (experiments.JudgeFile),
+// not at the default: testdata/runs/noise-kleene.jsonl (Kleene's cells at
+// n = 2000 and 4000 from an H100 reproduce, noise 1.7%) holds a CPU/GPU
+// speedup of 80x, far above its band, from one CPU sample, which the
+// default noise of 10% would leave inconclusive.
+func TestClaimsUseTheFilesNoise(t *testing.T) {
+	path := filepath.Join("testdata", "runs", "noise-kleene.jsonl")
+	f, err := bench.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]experiments.Verdict{}
+	for _, c := range experiments.JudgeFile(f) {
+		want[c.ID] = c.Verdict
+	}
+	if v := want["kleene/table3#speedup"]; v != experiments.Exceeded {
+		t.Fatalf("the file's report gives kleene/table3#speedup %s, want exceeded (the fixture changed?)", v)
+	}
+	code, out, stderr := captureCtx(t, context.Background(), "claims", "--format", "json", path)
+	if code != 0 {
+		t.Fatalf("claims: exit %d: %s", code, stderr)
+	}
+	var rows []claimRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if string(want[r.ID]) != r.Verdict {
+			t.Errorf("%s: claims gives %s, the file's report %s", r.ID, r.Verdict, want[r.ID])
+		}
 	}
 }
