@@ -123,6 +123,12 @@ func classify(c Claim, n *Need, idx Cells, scale Scale, schema int) Claim {
 		where := "below the paper's sizes"
 		if scale != Paper {
 			where = "at " + string(scale) + " scale, below the paper's sizes"
+		} else if n != nil && len(n.Paper) > 0 {
+			// what the paper's sizes would take: a GPU, memory, or the
+			// budget's estimate of the cells left
+			if why := needText(Need{Claim: n.Claim, Paper: n.Paper}, idx, ""); why != "" {
+				where += " (at them: " + why + ")"
+			}
 		}
 		c.Reason = joinReason(where+": the rule gave "+string(c.Verdict), c.Reason)
 		c.Verdict = Indicative
@@ -161,12 +167,27 @@ func lookup(ref CellRef, idx Cells) *bench.Record {
 			if exp == "" {
 				continue
 			}
-			if r := idx.Get(exp, impl, ref.Params); r != nil && (found == nil || found.Status != bench.StatusOK && r.Status == bench.StatusOK) {
+			if r := idx.Get(exp, impl, ref.Params); r != nil && (found == nil || statusRank(r.Status) > statusRank(found.Status)) {
 				found = r
 			}
 		}
 	}
 	return found
+}
+
+// statusRank orders the records of a cell's alternatives: the one that
+// ran, then one that failed its check, then one the budget skipped (it
+// could run here), then the rest (unavailable here).
+func statusRank(s string) int {
+	switch s {
+	case bench.StatusOK:
+		return 3
+	case bench.StatusCheckFailed:
+		return 2
+	case bench.StatusSkipped:
+		return 1
+	}
+	return 0
 }
 
 // measuredBy is the experiment whose cells exp's tables read, or "".
