@@ -6,6 +6,7 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/experiments/experimentstest"
 )
 
 // TestPriorsAgainstTheGoldenRun holds each experiment's prior
@@ -17,21 +18,7 @@ import (
 // every prior off by more than 30x and fails when fewer than 80% of the
 // cells lie within 10x of theirs.
 func TestPriorsAgainstTheGoldenRun(t *testing.T) {
-	f, err := bench.ReadFile(goldenRun)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := experiments.ParseScale(f.Scale)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases := map[string]*experiments.Case{}
-	for _, e := range experiments.All() {
-		cs := e.Cases(sc, experiments.Options{})
-		for i := range cs {
-			cases[e.Name+"|"+cs[i].Params.String()] = &cs[i]
-		}
-	}
+	f, cases := experimentstest.FileCases(t, goldenRun)
 	within, n := 0, 0
 	for _, r := range f.Records {
 		e := experiments.ByName(r.Experiment)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/experiments/experimentstest"
 	"github.com/semibench/semibench/experiments/papers"
 )
 
@@ -19,21 +20,7 @@ import (
 // cost model misses, shows as the worst).
 func TestEstimatorReplaysTheGoldenRun(t *testing.T) {
 	papers.Register()
-	f, err := bench.ReadFile(filepath.Join("..", "experiments", "testdata", "golden-run.jsonl.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := experiments.ParseScale(f.Scale)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases := map[string]*experiments.Case{}
-	for _, e := range experiments.All() {
-		cs := e.Cases(sc, experiments.Options{})
-		for i := range cs {
-			cases[e.Name+"|"+cs[i].Params.String()] = &cs[i]
-		}
-	}
+	f, cases := experimentstest.FileCases(t, filepath.Join("..", "experiments", "testdata", "golden-run.jsonl.gz"))
 	est := newEstimator()
 	within, n, worst, worstCell := 0, 0, 1.0, ""
 	for _, r := range f.Records {

@@ -287,3 +287,27 @@ func HasNote(p report.Plot, want string) bool {
 	}
 	return false
 }
+
+// FileCases reads a result file and the cases of every registered
+// experiment at its scale, by experiment and parameters
+// ("kleene/table2|n=500,weights=normal"): what a test needs to set a
+// committed run's records beside the cases that made them.
+func FileCases(t *testing.T, path string) (*bench.File, map[string]*experiments.Case) {
+	t.Helper()
+	f, err := bench.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := experiments.ParseScale(f.Scale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]*experiments.Case{}
+	for _, e := range experiments.All() {
+		cs := e.Cases(sc, experiments.Options{})
+		for i := range cs {
+			cases[e.Name+"|"+cs[i].Params.String()] = &cs[i]
+		}
+	}
+	return f, cases
+}
