@@ -423,8 +423,14 @@ func WallText(f *bench.File) string {
 	var setup, measure, timed, check float64
 	var peak uint64
 	have := false
-	for _, r := range f.Records {
-		if r.Wall == nil {
+	// A cell topped up is written again with a wall that covers both
+	// measurements: only its last record counts.
+	last := map[string]int{}
+	for i := range f.Records {
+		last[f.Records[i].Key()] = i
+	}
+	for i, r := range f.Records {
+		if r.Wall == nil || last[r.Key()] != i {
 			continue
 		}
 		have = true

@@ -156,3 +156,22 @@ func TestWallTextBoundsReusedCells(t *testing.T) {
 		t.Errorf("WallText = %q, want the reused cell's 20 ms, not its copied 440 s", got)
 	}
 }
+
+// TestWallTextCountsATopUpOnce: a cell topped up is written again with a
+// wall covering both measurements; the breakdown counts its last record
+// only, so it still adds up to the wall time.
+func TestWallTextCountsATopUpOnce(t *testing.T) {
+	start := time.Date(2026, 11, 27, 2, 32, 0, 0, time.UTC)
+	rec := func(measure float64, at time.Duration) bench.Record {
+		return bench.Record{Experiment: "a/cell", Impl: "cpu/paper", Status: bench.StatusOK, Finished: start.Add(at),
+			Wall: &bench.CellWall{MeasureMS: measure, TimedMS: measure}}
+	}
+	f := &bench.File{Started: start, Records: []bench.Record{
+		rec(60_000, 60*time.Second),   // one sample
+		rec(120_000, 120*time.Second), // topped up: both measurements
+	}}
+	got := experiments.WallText(f)
+	if !strings.Contains(got, "timed windows 2.0 min (100%)") {
+		t.Errorf("WallText = %q, want the last record's 2 min once, not 3 min", got)
+	}
+}
