@@ -78,12 +78,22 @@ func hungarianWork(n int, rangeLabel string) float64 {
 // hardly moves beyond range n (the 2-core Xeon's n = 2048: the O(n^3)
 // Hungarian 446 and 406 ms at 100n and 1000n, auction 165 and 154 ms,
 // while the paper's took 5.1 and 16.0 s), so their range factor stops at
-// range n's.
+// range n's. On the GPU the lowest range is far cheaper still: the
+// committed H100 golden run's cuda/paper and cuda/fast took 6 to 16 times
+// less at 0.1n than at n (the CPU's paper code about 2), so a GPU cell's
+// factor at 0.1n is a tenth of range n's.
 func hungarianImplWork(n int, rangeLabel, impl string) float64 {
-	if impl == "cpu/paper" || impl == "cuda/paper" {
-		return hungarianWork(n, rangeLabel)
+	w := hungarianWork(n, rangeLabel)
+	if impl != "cpu/paper" && impl != "cuda/paper" {
+		w = min(w, hungarianWork(n, "n"))
 	}
-	return min(hungarianWork(n, rangeLabel), hungarianWork(n, "n"))
+	if strings.HasPrefix(impl, "cuda/") {
+		if f, err := lapcost.RangeFactor(rangeLabel); err == nil && f < 1 {
+			low := 0.1 + 0.9*max(0, f-0.1)/0.9 // 0.1 at 0.1n, 1 at n
+			w = hungarianWork(n, "n") * low
+		}
+	}
+	return w
 }
 
 // hungarianNsPerWork are priors (ns per unit of hungarianWork), rounded
