@@ -204,7 +204,7 @@ func (e *Experiment) Fixed(impl string) float64 {
 }
 
 // GPUFixedMS is the least a GPU run costs, a launch and a synchronisation
-// with its copies (H100: 0.1-0.5 ms for the smallest cells of the
+// with its copies (H100: 0.1-1 ms for the smallest cells of the
 // committed runs), where an experiment declares no FixedMS.
 const GPUFixedMS = 0.05
 

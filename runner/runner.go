@@ -552,7 +552,8 @@ func (r *run) protocol(c *cell) bench.Protocol {
 // (the one right after the warm-up), the median of its later runs within
 // 1% (0.991-0.996 at the median, 0.88-1.23 at the 10th and 90th
 // percentiles, 188 cells): nothing a warm-up measurably changes, at the
-// cost of a whole run. On the H100 (the 7-minute run of d477eb3) a GPU
+// cost of a whole run. On the H100 (the 7-minute run of d477eb3,
+// results/intel-xeon_nvidia-h100-80gb-hbm3/20261127-reproduce-7m-d477eb3.jsonl.gz) a GPU
 // cell of a second or more took its warm-up within 3% of its timed run
 // (2-domination's cuda/sparse at m = 11 and 12, cuda/parallel on the
 // caterpillar of 2^24), but the first cell of an implementation spends
@@ -660,22 +661,29 @@ func (r *run) finishAll(recs []bench.Record) error {
 // finish stamps and appends a cell's record and a copy for each of its
 // aliases, naming the cell they reuse.
 func (r *run) finish(c *cell, rec bench.Record) error {
-	rec.Finished = time.Now().UTC()
 	if rec.Status != bench.StatusOK {
 		slog.Debug("cell not ok", "experiment", rec.Experiment, "impl", rec.Impl, "params", rec.Params.String(), "status", rec.Status, "err", rec.Error)
 	}
+	recs := r.keep(c, rec)
+	r.done += len(recs)
+	r.meter.finished(c, rec, r.done, r.total, r.decided())
+	return r.out.AppendAll(recs)
+}
+
+// keep stamps a cell's record, adds it and a copy for each of its aliases
+// (naming the cell they reuse) to the run's records, and returns them
+// for the file.
+func (r *run) keep(c *cell, rec bench.Record) []bench.Record {
+	rec.Finished = time.Now().UTC()
 	recs := []bench.Record{rec}
-	r.recs = append(r.recs, rec)
 	for _, a := range c.aliases {
 		cp := rec
 		cp.Experiment, cp.Statistic = a.exp.Name, statistic(a.exp)
 		cp.ReusedFrom, cp.Wall = c.key, nil
 		recs = append(recs, cp)
-		r.recs = append(r.recs, cp)
 	}
-	r.done += len(recs)
-	r.meter.finished(c, rec, r.done, r.total, r.decided())
-	return r.out.AppendAll(recs)
+	r.recs = append(r.recs, recs...)
+	return recs
 }
 
 func statistic(e *experiments.Experiment) string {

@@ -324,17 +324,7 @@ func (r *run) topUp(c *cell, extra int, settle bool) error {
 		rec.Stop = fmt.Sprintf("%d sample(s): refined to --reps with the budget left once every claim had its turn; before, %s",
 			len(experiments.SamplesOf(&rec, bench.TotalPhase)), prev.Stop)
 	}
-	rec.Finished = time.Now().UTC()
-	r.recs = append(r.recs, rec)
-	recs := []bench.Record{rec}
-	for _, a := range c.aliases {
-		cp := rec
-		cp.Experiment, cp.Statistic = a.exp.Name, statistic(a.exp)
-		cp.ReusedFrom, cp.Wall = c.key, nil
-		recs = append(recs, cp)
-		r.recs = append(r.recs, cp)
-	}
-	return r.out.AppendAll(recs)
+	return r.out.AppendAll(r.keep(c, rec))
 }
 
 // mergePhases joins a record's earlier phases with new samples of the same
