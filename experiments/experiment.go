@@ -241,6 +241,11 @@ type Case struct {
 	// Setup builds the input (and any reference) once for all the case's
 	// implementations.
 	Setup func(ctx context.Context) (*Instance, error)
+	// ReadsShared, when set, reports whether impl's cell would now read
+	// its costly work from the run's store (Options.Shared), computed by
+	// another cell, and time only the little it adds: the runner then
+	// estimates it at the experiment's fixed cost. May be nil.
+	ReadsShared func(impl string) bool
 }
 
 // WorkOf is the case's work for impl, in the units of the experiment's

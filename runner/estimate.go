@@ -61,6 +61,12 @@ const (
 	maxExp = 2.0
 )
 
+// sharedReadMS is the least estimate of a cell that reads its work from
+// the run's store (2-domination's Tables 3, 4 and 6 on powers another
+// cell computed: Algorithms 3-5 on their fingerprints, 0.001-0.04 ms on
+// the H100 in the 9-minute run of e770f14).
+const sharedReadMS = 0.01
+
 func newEstimator() *estimator {
 	return &estimator{obs: map[string][]observation{}, cache: map[estimateKey]estimated{}, ran: map[string]bool{}}
 }
@@ -81,6 +87,9 @@ func (e *estimator) estimate(exp *experiments.Experiment, impl string, cs *exper
 
 // explain is the estimate of a run of cs by impl and what it rests on.
 func (e *estimator) explain(exp *experiments.Experiment, impl string, cs *experiments.Case) (float64, string) {
+	if cs.ReadsShared != nil && cs.ReadsShared(impl) {
+		return max(exp.Fixed(impl), sharedReadMS), "reads work another cell of this run computed: the experiment's fixed cost"
+	}
 	k := estimateKey{exp, impl, cs}
 	if c, ok := e.cache[k]; ok && c.version == e.version {
 		return c.ms, c.basis

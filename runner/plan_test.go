@@ -272,3 +272,53 @@ func TestSkippedDecidesNothing(t *testing.T) {
 		t.Errorf("progress %q: want 2 cells and 1 claim decided", out)
 	}
 }
+
+// TestReadsSharedIsCheap: a cell that will read work another cell of the
+// run has computed (Case.ReadsShared) is estimated at the experiment's
+// fixed cost, and its claims run in a budget its own work would not fit.
+func TestReadsSharedIsCheap(t *testing.T) {
+	tr := newTrace()
+	computed := false
+	a := toy(tr, "toy/computes", []string{"cpu/paper", "cpu/fast"}, map[string]float64{"cpu/paper": 4e9, "cpu/fast": 1}, 1, 2)
+	run := a.Cases
+	a.Cases = func(s experiments.Scale, o experiments.Options) []experiments.Case {
+		cs := run(s, o)
+		setup := cs[0].Setup
+		cs[0].Setup = func(ctx context.Context) (*experiments.Instance, error) {
+			inst, err := setup(ctx)
+			computed = true
+			return inst, err
+		}
+		return cs
+	}
+	// Three claims on one cell estimated at 10 s: the budget is 6 s. Once
+	// the 4 s claim above has set its case up, the cell reads its work.
+	b := toy(tr, "toy/reads", []string{"cpu/paper"}, map[string]float64{"cpu/paper": 1e8}, 100)
+	cases := b.Cases
+	b.Cases = func(s experiments.Scale, o experiments.Options) []experiments.Case {
+		cs := cases(s, o)
+		cs[0].ReadsShared = func(string) bool { return computed }
+		return cs
+	}
+	reads := []experiments.CellRef{ref("toy/reads", "cpu/paper", 100)}
+	// Each claim has a cheap first level (Least, in an experiment of its
+	// own: its time says nothing of toy/reads'), so that all are weighed
+	// in one pass at the papers' sizes.
+	c := toy(tr, "toy/least", []string{"cpu/paper"}, map[string]float64{"cpu/paper": 1}, 1)
+	least := []experiments.CellRef{ref("toy/least", "cpu/paper", 1)}
+	b.Needs = needs(experiments.Need{Claim: "x", Paper: reads, Least: least}, experiments.Need{Claim: "y", Paper: reads, Least: least},
+		experiments.Need{Claim: "z", Paper: reads, Least: least})
+	a.Needs = needs(experiments.Need{Claim: "computes", Paper: []experiments.CellRef{ref("toy/computes", "cpu/paper", 1)},
+		Least: []experiments.CellRef{ref("toy/computes", "cpu/fast", 2)}})
+	// A claim of 5 s, weighed after the one of 4 s.
+	d := toy(tr, "toy/later", []string{"cpu/paper"}, map[string]float64{"cpu/paper": 5e9}, 1)
+	d.Needs = needs(experiments.Need{Claim: "later", Paper: []experiments.CellRef{ref("toy/later", "cpu/paper", 1)}, Least: least})
+	recs := runToys(t, Config{Budget: 6 * time.Second}, a, b, c, d)
+	want := []string{"toy/computes cpu/paper n=1", "toy/reads cpu/paper n=100", "toy/later cpu/paper n=1"}
+	if len(tr.ran) < 5 || !slices.Equal(tr.ran[2:5], want) {
+		t.Fatalf("order %v: want %v after the Least cells", tr.ran, want)
+	}
+	if r := find(t, recs, "toy/reads", "cpu/paper", "100"); r.EstimateRunMS > 1 || !strings.Contains(r.Basis, "another cell") {
+		t.Errorf("toy/reads estimated %.3g ms (%s): want the fixed cost of a cell reading shared work", r.EstimateRunMS, r.Basis)
+	}
+}

@@ -155,6 +155,11 @@ func domAnalysisCase(w *domWork, names []string, check func(ref *domination.Anal
 			}
 			return domMemory(m, impl, w.opt.GPUs)
 		},
+		// Tables 3, 4 and 6 on powers another cell computed run only
+		// Algorithms 3-5 on their fingerprints.
+		ReadsShared: func(impl string) bool {
+			return w.reuse != nil && domShareable(impl) && w.opt.Shared.Holds(w.key(impl))
+		},
 		Setup: func(ctx context.Context) (*experiments.Instance, error) {
 			inst := &experiments.Instance{Input: w.input, Metrics: w.metrics, Run: w.run, Finish: w.finish}
 			if w.beyond {

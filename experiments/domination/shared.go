@@ -41,7 +41,9 @@ import (
 //     (domination.Analysis.SearchAgain), its window of total covering those
 //     three; the formula's measures only its witnesses. ReusedFrom names
 //     the cell whose record holds the powers' time (or the reference that
-//     computed them untimed).
+//     computed them untimed). A formula cell on the reference's product
+//     always reads the reference's K powers (they hold the first
+//     repetition): it never computes the powers a second time.
 //   - The checks' reference (the K = 50 powers on cuda/sparse with a GPU,
 //     cpu/sparse without) is the same piece of the store: a cell of that
 //     product reads it or computes it as above; any other cell reads it
@@ -270,7 +272,7 @@ func (w *domWork) compute(ctx context.Context, impl string, rec *bench.Recorder)
 		return an, nil
 	}
 	// The whole-matrix searches (Table 5's versions) need all K powers.
-	stop := w.stop
+	stop := w.stop && w.key(impl) != domKey(w.m, impl, false, false)
 	if im, err := impls.Domination.Lookup(impl); err == nil && im.Search != domination.SearchFingerprints {
 		stop = false
 	}
@@ -303,17 +305,31 @@ func (w *domWork) run(ctx context.Context, impl string, rec *bench.Recorder) (an
 	return w.after(ctx, an, rec)
 }
 
+// key is the piece of the store impl's powers are: the formula's cells on
+// the reference's product read the reference's K powers (run reads them
+// before the window opens), which hold the first repetition and everything
+// the formula derives from it (n0, a, b, γ2 below n0 + a, the α): at m =
+// 12 a powers computation of its own would cost the run as much again as
+// the reference.
+func (w *domWork) key(impl string) string {
+	if w.stop && !w.figure && !w.beyond && impl == dominationRefImpl() {
+		return domKey(w.m, impl, false, false)
+	}
+	return domKey(w.m, impl, w.stop, w.beyond)
+}
+
 // powers is a repetition's analysis: computed in this cell's window (its
 // first repetition through the store) or read from the store.
 func (w *domWork) powers(ctx context.Context, impl string, rec *bench.Recorder) (*domination.Analysis, error) {
 	if !domShareable(impl) {
 		return w.compute(ctx, impl, rec)
 	}
+	key := w.key(impl)
 	c := w.cell(impl)
 	if c == nil {
 		var mine *domination.Analysis
 		self := w.self(impl)
-		d, _, fresh, err := experiments.Obtain(ctx, w.opt.Shared, domKey(w.m, impl, w.stop, w.beyond), self,
+		d, _, fresh, err := experiments.Obtain(ctx, w.opt.Shared, key, self,
 			func(ctx context.Context) (*domShared, uint64, error) {
 				an, err := w.compute(ctx, impl, rec)
 				if err != nil {
@@ -338,7 +354,7 @@ func (w *domWork) powers(ctx context.Context, impl string, rec *bench.Recorder) 
 	}
 	switch {
 	case !c.reused:
-		w.opt.Shared.CountComputed(domKey(w.m, impl, w.stop, w.beyond))
+		w.opt.Shared.CountComputed(key)
 		return w.compute(ctx, impl, rec)
 	case w.figure || w.reuse == nil:
 		return c.d.an, nil
