@@ -369,16 +369,27 @@ type GPUSampler func(n int) []GPUState
 // Readings are taken before each call of the function, as Recorder.Untimed
 // work (outside total and end_to_end), and once after the last; the
 // readings before a timed repetition and after it decide whether that
-// sample was throttled. When the first reading is not NVML's (nvidia-smi
-// takes tens of milliseconds and has no violation counters), only the
-// first and last are taken.
+// sample was throttled. Only the first and last are taken when the first
+// reading is not NVML's (nvidia-smi takes tens of milliseconds and has no
+// violation counters), or when the first call took less than PerRepFactor
+// readings: an NVML reading takes about 5 ms on the H100 host (the median
+// cell of the 7-minute run of e770f14 spent 6 ms a reading), and most GPU
+// cells run for well under a millisecond, so readings around each of
+// their repetitions cost the run far more than the repetitions, and the
+// readings around the cell cover them.
 type GPUWatch struct {
 	sample   GPUSampler
 	n        int
 	warmup   int
 	perRep   bool
-	readings [][]GPUState // before each call, in call order
+	nvml     bool          // the first reading is NVML's
+	readCost time.Duration // what the first reading took
+	readings [][]GPUState  // before each call, in call order
 }
+
+// PerRepFactor is how many times a reading's own time the first call of
+// the function must take for the watch to read before every call.
+const PerRepFactor = 20
 
 // NewGPUWatch returns a watch over devices 0..devices-1 (at least one), or
 // nil when sample is nil.
@@ -395,16 +406,23 @@ func (w *GPUWatch) Wrap(fn func(ctx context.Context, rec *Recorder) error) func(
 		return fn
 	}
 	return func(ctx context.Context, rec *Recorder) error {
-		if len(w.readings) == 0 || w.perRep {
+		first := len(w.readings) == 0
+		if first || w.perRep {
 			rec.Untimed(func() {
+				t0 := time.Now()
 				s := w.sample(w.n)
-				if len(w.readings) == 0 {
-					w.perRep = len(s) > 0 && s[0].Source == "nvml" && s[0].Error == ""
+				if first {
+					w.nvml, w.readCost = len(s) > 0 && s[0].Source == "nvml" && s[0].Error == "", time.Since(t0)
 				}
 				w.readings = append(w.readings, s)
 			})
 		}
-		return fn(ctx, rec)
+		t0 := time.Now()
+		err := fn(ctx, rec)
+		if first {
+			w.perRep = w.nvml && time.Since(t0) >= PerRepFactor*w.readCost
+		}
+		return err
 	}
 }
 

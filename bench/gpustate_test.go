@@ -182,7 +182,8 @@ func (f *fakeSampler) sample(n int) []GPUState {
 func TestGPUWatch(t *testing.T) {
 	p := Protocol{Warmup: 1, Reps: 3, Statistic: StatMedian}
 	calls := 0
-	fn := func(ctx context.Context, rec *Recorder) error { calls++; return nil }
+	// A call of 20 ms: far longer than PerRepFactor readings of the fake.
+	fn := func(ctx context.Context, rec *Recorder) error { calls++; time.Sleep(20 * time.Millisecond); return nil }
 
 	// NVML: a reading before each of the 4 calls and one after. The power
 	// counter advances by 0.2 s between readings 2 and 3: during the second
@@ -201,6 +202,17 @@ func TestGPUWatch(t *testing.T) {
 	}
 	if c.Reps[0].SMClockMHz != 1970 || c.ThrottledReps() != 1 || !slices.Equal(c.Reps[1].Throttled, []string{"power limit"}) {
 		t.Errorf("reps %+v: want the second throttled by the power limit, the first at 1970 MHz", c.Reps)
+	}
+
+	// NVML readings of 2 ms around calls of nothing: the first and the
+	// last reading only.
+	slow := &fakeSampler{source: "nvml", t0: time.Unix(0, 0)}
+	w = NewGPUWatch(func(n int) []GPUState { time.Sleep(2 * time.Millisecond); return slow.sample(n) }, 1, p)
+	if _, err := Measure(context.Background(), p, w.Wrap(func(context.Context, *Recorder) error { return nil })); err != nil {
+		t.Fatal(err)
+	}
+	if c := w.Finish(); slow.calls != 2 || len(c.Reps) != 0 {
+		t.Errorf("short calls: %d readings, %d per-repetition entries; want 2 and none", slow.calls, len(c.Reps))
 	}
 
 	// nvidia-smi: the first and the last reading only.
