@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/impls/cuda/driver"
@@ -174,4 +175,61 @@ func TestUnsupported(t *testing.T) {
 	if e := (&Error{Call: "nvmlInit_v2", Code: errDriverMissing, Text: "Driver Not Loaded"}); e.Error() != "nvmlInit_v2: Driver Not Loaded (9)" {
 		t.Errorf("Error() = %q", e.Error())
 	}
+}
+
+// BenchmarkCalls times each NVML query a reading makes on GPU 0, to see
+// which of them a reading's time goes to. Without NVML it skips.
+func BenchmarkCalls(b *testing.B) {
+	if err := load(); err != nil {
+		b.Skip(err)
+	}
+	d, err := lookup(0)
+	if err != nil {
+		b.Skip(err)
+	}
+	var v uint32
+	var ps int32
+	var energy uint64
+	var vt violationTime
+	p := func(x any) uintptr {
+		switch x := x.(type) {
+		case *uint32:
+			return uintptr(unsafe.Pointer(x))
+		case *int32:
+			return uintptr(unsafe.Pointer(x))
+		case *uint64:
+			return uintptr(unsafe.Pointer(x))
+		case *violationTime:
+			return uintptr(unsafe.Pointer(x))
+		}
+		panic("unknown")
+	}
+	for _, c := range []struct {
+		name string
+		args []uintptr
+	}{
+		{"nvmlDeviceGetClockInfo", []uintptr{d.h, clockSM, p(&v)}},
+		{"nvmlDeviceGetMaxClockInfo", []uintptr{d.h, clockSM, p(&v)}},
+		{"nvmlDeviceGetTemperature", []uintptr{d.h, temperatureGPU, p(&v)}},
+		{"nvmlDeviceGetPowerUsage", []uintptr{d.h, p(&v)}},
+		{"nvmlDeviceGetEnforcedPowerLimit", []uintptr{d.h, p(&v)}},
+		{"nvmlDeviceGetPerformanceState", []uintptr{d.h, p(&ps)}},
+		{"nvmlDeviceGetTotalEnergyConsumption", []uintptr{d.h, p(&energy)}},
+		{"nvmlDeviceGetViolationStatus", []uintptr{d.h, policyPower, p(&vt)}},
+	} {
+		b.Run(strings.TrimPrefix(c.name, "nvmlDeviceGet"), func(b *testing.B) {
+			for b.Loop() {
+				if err := call(c.name, c.args...); err != nil && !unsupported(err) {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("ClockEvents", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := clockEvents(d.h); err != nil && !unsupported(err) {
+				b.Fatal(err)
+			}
+		}
+	})
 }
