@@ -68,11 +68,11 @@ func dominationImplsAt(m int) []string {
 // nominal update is far lower and falls with m, which keeps the estimates
 // for larger m conservative.
 // The GPU priors are from impls/cuda/minplus/NOTES.md (H100): cuda/paper
-// 3.4 T and cuda/fast 29 T updates/s; cuda/sparse about 1e-6 ns per nominal
-// update at m = 12 (16 ms per product), taken 3x higher (the fixed costs
-// of small m are dominationFixedMS).
+// 3.4 T and cuda/fast 29 T updates/s; cuda/sparse's is per unit of its own
+// work (domSparseGPUWork), 0.08-0.25 ns measured on the H100, taken at the
+// high end (the fixed costs of small m are dominationFixedMS).
 var dominationNsPerWork = map[string]float64{"cpu/paper": 4, "cpu/fast": 0.02, "cpu/sparse": 0.01,
-	"cuda/paper": 3e-4, "cuda/fast": 4e-5, "cuda/sparse": 3e-6}
+	"cuda/paper": 3e-4, "cuda/fast": 4e-5, "cuda/sparse": 0.25}
 
 // dominationFixedMS is the priors' fixed cost of a run (the sparse
 // searches allocate their powers and walk their lists at every m; a GPU
@@ -111,6 +111,27 @@ func dominationRows(m int) int {
 func dominationWork(m int) float64 {
 	n := float64(dominationRows(m))
 	return float64(domination.DefaultK-1) * n * n * n
+}
+
+// domSparseGPUWork is cuda/sparse's work: (K-1)·N², not the dense N³. Its
+// time follows N² over m = 8..12 (the H100's 9-minute run of e770f14:
+// 0.25, 0.17, 0.10, 0.08 and 0.09 ns per unit for the formula's cells),
+// where the nominal N³ would predict m = 12 from m = 8 some 40 times too
+// high: the sparse product's work per row falls with m, and the small m
+// leave the GPU idle.
+func domSparseGPUWork(m int) float64 {
+	n := float64(dominationRows(m))
+	return float64(domination.DefaultK-1) * n * n
+}
+
+// dominationImplWork is a case's ImplWork at m (Case.ImplWork).
+func dominationImplWork(m int) func(string) float64 {
+	return func(impl string) float64 {
+		if impl == "cuda/sparse" {
+			return domSparseGPUWork(m)
+		}
+		return 0
+	}
 }
 
 func dominationParams(m int) bench.Params { return bench.Params{{Name: "m", Value: strconv.Itoa(m)}} }

@@ -146,9 +146,10 @@ func domAnalysisCase(w *domWork, names []string, check func(ref *domination.Anal
 		w.figure = w.after == nil // every experiment's figure there is the one analysis, but the formula's witnesses
 	}
 	return experiments.Case{
-		Params: dominationParams(m),
-		Impls:  names,
-		Work:   dominationWork(m),
+		Params:   dominationParams(m),
+		Impls:    names,
+		Work:     dominationWork(m),
+		ImplWork: dominationImplWork(m),
 		Memory: func(impl string) (uint64, uint64) {
 			if w.beyond && w.opt.Shared.Holds(domKey(m, impl, true, true)) {
 				return 0, 0 // the run's one analysis is computed: the cell reads it (and must not drop it for room)
@@ -156,9 +157,10 @@ func domAnalysisCase(w *domWork, names []string, check func(ref *domination.Anal
 			return domMemory(m, impl, w.opt.GPUs)
 		},
 		// Tables 3, 4 and 6 on powers another cell computed run only
-		// Algorithms 3-5 on their fingerprints.
+		// Algorithms 3-5 on their fingerprints, the formula its
+		// witnesses (a few milliseconds).
 		ReadsShared: func(impl string) bool {
-			return w.reuse != nil && domShareable(impl) && w.opt.Shared.Holds(w.key(impl))
+			return (w.reuse != nil || w.after != nil) && domShareable(impl) && w.opt.Shared.Holds(w.key(impl))
 		},
 		Setup: func(ctx context.Context) (*experiments.Instance, error) {
 			inst := &experiments.Instance{Input: w.input, Metrics: w.metrics, Run: w.run, Finish: w.finish}
