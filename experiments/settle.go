@@ -108,6 +108,13 @@ func ClaimHosts(exps []*Experiment) map[string]*Experiment {
 	return by
 }
 
+// span is a cell's confidence interval, relative to its samples' location:
+// at is its record's index in the claim's records.
+type span struct {
+	at     int
+	lo, hi float64
+}
+
 // SettleClaimOf is SettleClaim with the experiment e that computes the
 // claim.
 func SettleClaimOf(e *Experiment, id string, recs []bench.Record, refs []CellRef, noise float64, looks int) Settle {
@@ -123,10 +130,6 @@ func SettleClaimOf(e *Experiment, id string, recs []bench.Record, refs []CellRef
 		return Settle{Claim: nominal, Settled: true} // its class (not comparable, by construction) stands whatever the figure
 	}
 	idx := IndexRecords(recs)
-	type span struct {
-		at     int // index in recs
-		lo, hi float64
-	}
 	var spans []span
 	seen := map[int]bool{}
 	for _, ref := range refs {
@@ -180,7 +183,7 @@ func SettleClaimOf(e *Experiment, id string, recs []bench.Record, refs []CellRef
 	// verdict at both ends and another between (a figure below a band at
 	// one corner and above it at another).
 	got := []Verdict{nominal.Verdict}
-	for _, t := range []float64{1, 0.5, 0.25, 0.75} {
+	for _, t := range pathSteps(spans) {
 		for _, corner := range corners(len(spans)) {
 			if v := at(corner, t).Verdict; !slices.Contains(got, v) {
 				got = append(got, v)
@@ -200,6 +203,37 @@ func SettleClaimOf(e *Experiment, id string, recs []bench.Record, refs []CellRef
 	return Settle{Claim: nominal, Why: fmt.Sprintf("within this machine's noise: across the %d cells' confidence intervals the rule gives %s",
 		len(spans), strings.Join(names, " or "))}
 }
+
+// pathSteps are the fractions of the way to the corners at which the rule
+// is run: 1, 1/2, 1/4, 3/4, and as many more as keep the steps of a
+// figure (a ratio of the cells' times, at most the sum of their
+// intervals' reaches in log time) under maxPathStep, up to maxPathSteps: a
+// band narrower than a step could lie between two steps unseen.
+func pathSteps(spans []span) []float64 {
+	reach := 0.0
+	for _, sp := range spans {
+		reach += max(-math.Log(sp.lo), math.Log(sp.hi))
+	}
+	n := 4
+	for n < maxPathSteps && reach/float64(n) > maxPathStep {
+		n *= 2
+	}
+	out := []float64{1, 0.5, 0.25, 0.75}
+	for k := 1; k < n; k++ {
+		if t := float64(k) / float64(n); !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// maxPathStep (in log time: a factor 1.1) and maxPathSteps bound
+// pathSteps: the claims' narrowest tolerance bands are a factor 1.25
+// either way.
+const (
+	maxPathStep  = 0.1
+	maxPathSteps = 32
+)
 
 // recordsOf keeps the records of the experiments a claim's rule can read:
 // its own experiment's, those its cells name, and the experiments that

@@ -205,8 +205,8 @@ func refsOf(cells []*cell) []experiments.CellRef {
 
 // settleClaim tops up the cells of a claim level whose verdict their
 // samples leave unsettled, the cell with the fewest samples first (the
-// cheaper on a tie), until it settles, every cell has --reps, or the
-// budget cannot pay for the next.
+// cheaper on a tie), until it settles, every cell has --reps (a long cell,
+// one more run), or the budget cannot pay for the next.
 func (r *run) settleClaim(cp *claimPlan, cells []*cell) error {
 	if !r.settling || !allMeasured(cells) {
 		return nil
@@ -231,7 +231,14 @@ func (r *run) settleClaim(cp *claimPlan, cells []*cell) error {
 			return nil
 		}
 		tried[next] = true
-		if err := r.topUp(next, r.cfg.Reps-nextN, true); err != nil {
+		extra := r.cfg.Reps - nextN
+		if r.long(next) {
+			// One more run of a long cell (the Kleene CPU program at n =
+			// 4000: half a minute), then the claim is judged again: up to
+			// --reps of them would spend minutes of the budget on one claim.
+			extra = 1
+		}
+		if err := r.topUp(next, extra, true); err != nil {
 			return err
 		}
 	}
@@ -320,9 +327,12 @@ func (r *run) topUp(c *cell, extra int, settle bool) error {
 	if err != nil || rec.Status != bench.StatusOK {
 		return err // a top-up that failed or was stopped leaves the earlier record standing
 	}
-	if !settle {
-		rec.Stop = fmt.Sprintf("%d sample(s): refined to --reps with the budget left once every claim had its turn; before, %s",
-			len(experiments.SamplesOf(&rec, bench.TotalPhase)), prev.Stop)
+	n := len(experiments.SamplesOf(&rec, bench.TotalPhase))
+	switch {
+	case !settle:
+		rec.Stop = fmt.Sprintf("%d sample(s): refined to --reps with the budget left once every claim had its turn; before, %s", n, prev.Stop)
+	case extra == 1 && r.long(c) && n < r.cfg.Reps:
+		rec.Stop = fmt.Sprintf("%d sample(s): one more run of a long cell, its claims not settled by the first", n)
 	}
 	return r.out.AppendAll(r.keep(c, rec))
 }

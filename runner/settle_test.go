@@ -92,6 +92,11 @@ func TestSamplesAsTheVerdictNeeds(t *testing.T) {
 			[]int{1, 6}, []string{"after 1 sample", "--reps"}},
 		{"no budget", 2, 3, 0, nil, 20 * time.Millisecond,
 			[]int{6}, []string{"fixed repetitions"}},
+		// The same near the band, cpu/slow a long cell (LongRun 10 ms):
+		// one run, one more when its claim is unsettled (not --reps at
+		// once), then --reps.
+		{"long near", 9, 11, time.Minute, []float64{0.6, 1.4, 0.8, 1.2, 1, 0.7, 1.3}, 40 * time.Millisecond,
+			[]int{1, 2, 6}, []string{"one long run", "one more run of a long cell", "refined"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fast := tc.slow / 50
@@ -99,7 +104,11 @@ func TestSamplesAsTheVerdictNeeds(t *testing.T) {
 				fast = tc.slow / 10
 			}
 			e := ratioToy(fast, tc.slow, tc.jitter, tc.low, tc.high)
-			recs := runToys(t, Config{Reps: 6, Warmup: 1, Budget: tc.budget}, e)
+			cfg := Config{Reps: 6, Warmup: 1, Budget: tc.budget}
+			if tc.name == "long near" {
+				cfg.LongRun = 10 * time.Millisecond
+			}
+			recs := runToys(t, cfg, e)
 			var got []int
 			var stops []string
 			for i := range recs {
