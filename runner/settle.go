@@ -397,11 +397,14 @@ const aaPerBackend = 2
 
 // chooseAA picks the A/A cells: per backend the cheapest claim cells of
 // distinct experiments estimated at 20 ms to 1 s a run (shorter cells'
-// spread is the timer's and the launch's more than the machine's).
+// spread is the timer's and the launch's more than the machine's), none
+// of a case whose work the run's store may share (Case.ReadsShared: its
+// second measurement may read what the first computed; 2-domination's
+// cuda/sparse at m = 8 gave a noise of 41% on the H100 that way).
 func (r *run) chooseAA() {
 	byBackend := map[bool][]*cell{}
 	for c := range r.readers {
-		if c.unavailable != nil || c.done {
+		if c.unavailable != nil || c.done || c.cs.ReadsShared != nil {
 			continue
 		}
 		if ms := r.est.estimate(c.exp, c.impl, c.cs); ms >= 20 && ms <= 1000 {
@@ -453,7 +456,7 @@ func (r *run) runAA() error {
 		if err != nil {
 			return err
 		}
-		if again.Status != bench.StatusOK {
+		if again.Status != bench.StatusOK || again.ReusedFrom != "" || first.ReusedFrom != "" {
 			continue
 		}
 		r.aa.pairs = append(r.aa.pairs, [2][]float64{experiments.SamplesOf(first, bench.TotalPhase), experiments.SamplesOf(&again, bench.TotalPhase)})

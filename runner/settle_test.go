@@ -133,3 +133,27 @@ func TestSamplesAsTheVerdictNeeds(t *testing.T) {
 		})
 	}
 }
+
+// TestAANotOnSharedWork: a cell of a case whose work the run's store may
+// share (Case.ReadsShared) is never an A/A cell, though its estimate
+// makes it the cheapest candidate; the same cell without it is one.
+func TestAANotOnSharedWork(t *testing.T) {
+	for _, shared := range []bool{false, true} {
+		tr := newTrace()
+		e := toy(tr, "toy/aa-shared", []string{"cpu/paper"}, map[string]float64{"cpu/paper": 25e6}, 1)
+		cases := e.Cases
+		e.Cases = func(s experiments.Scale, o experiments.Options) []experiments.Case {
+			cs := cases(s, o)
+			if shared {
+				cs[0].ReadsShared = func(string) bool { return false }
+			}
+			return cs
+		}
+		e.Needs = needs(experiments.Need{Claim: "c", Paper: []experiments.CellRef{ref("toy/aa-shared", "cpu/paper", 1)}})
+		recs := runToys(t, Config{Budget: time.Minute}, e)
+		aa := slices.ContainsFunc(recs, func(r bench.Record) bool { return strings.Contains(r.Stop, "A/A") })
+		if aa == shared {
+			t.Errorf("ReadsShared set %v: an A/A cell %v, want %v", shared, aa, !shared)
+		}
+	}
+}
