@@ -26,10 +26,11 @@ import (
 // replaces them.
 type estimator struct {
 	obs map[string][]observation // by experiment|impl and by paper|impl
-	// version counts the observations; cache holds each estimate made
-	// since the last (the planner asks for every pending cell's estimate
-	// after each cell).
-	version int
+	// version counts the observations of each key of obs; cache holds
+	// each estimate with the versions of its two keys it was made at (the
+	// planner and the ETA ask for every pending cell's estimate after each
+	// cell, and an observation changes only its implementation's).
+	version map[string]int
 	cache   map[estimateKey]estimated
 	// ran holds the implementations that have finished a cell.
 	ran map[string]bool
@@ -42,9 +43,10 @@ type estimateKey struct {
 }
 
 type estimated struct {
-	version int
-	ms      float64
-	basis   string
+	keys     [2]string
+	versions [2]int
+	ms       float64
+	basis    string
 }
 
 // observation is one measured cell: its declared work, its median ms per
@@ -68,7 +70,7 @@ const (
 const sharedReadMS = 0.01
 
 func newEstimator() *estimator {
-	return &estimator{obs: map[string][]observation{}, cache: map[estimateKey]estimated{}, ran: map[string]bool{}}
+	return &estimator{obs: map[string][]observation{}, version: map[string]int{}, cache: map[estimateKey]estimated{}, ran: map[string]bool{}}
 }
 
 // keys are where an experiment's implementation looks its measurements up:
@@ -91,16 +93,21 @@ func (e *estimator) explain(exp *experiments.Experiment, impl string, cs *experi
 		return max(exp.Fixed(impl), sharedReadMS), "reads work another cell of this run computed: the experiment's fixed cost"
 	}
 	k := estimateKey{exp, impl, cs}
-	if c, ok := e.cache[k]; ok && c.version == e.version {
+	c, ok := e.cache[k]
+	if ok && c.versions == [2]int{e.version[c.keys[0]], e.version[c.keys[1]]} {
 		return c.ms, c.basis
 	}
-	ms, basis := e.compute(exp, impl, cs)
-	e.cache[k] = estimated{e.version, ms, basis}
-	return ms, basis
+	if !ok {
+		c.keys = keys(exp, impl)
+	}
+	c.versions = [2]int{e.version[c.keys[0]], e.version[c.keys[1]]}
+	c.ms, c.basis = e.compute(exp, impl, cs, c.keys)
+	e.cache[k] = c
+	return c.ms, c.basis
 }
 
 // compute is explain without the cache.
-func (e *estimator) compute(exp *experiments.Experiment, impl string, cs *experiments.Case) (float64, string) {
+func (e *estimator) compute(exp *experiments.Experiment, impl string, cs *experiments.Case, ks [2]string) (float64, string) {
 	work, family := cs.WorkOf(impl), familyOf(cs.Params)
 	fixed := exp.Fixed(impl)
 	// The experiment's own cells, unless its paper's (which hold them)
@@ -110,7 +117,7 @@ func (e *estimator) compute(exp *experiments.Experiment, impl string, cs *experi
 	var obs []observation
 	var from string
 	bestDist := math.Inf(1)
-	for i, key := range keys(exp, impl) {
+	for i, key := range ks {
 		pool := e.obs[key]
 		if len(pool) == 0 {
 			continue
@@ -246,9 +253,9 @@ func (e *estimator) observe(exp *experiments.Experiment, impl string, cs *experi
 	if work <= 0 || ms <= 0 {
 		return
 	}
-	e.version++
 	e.ran[impl] = true
 	for _, key := range keys(exp, impl) {
+		e.version[key]++
 		e.obs[key] = append(e.obs[key], observation{work: work, ms: ms, params: cs.Params.String(), family: familyOf(cs.Params)})
 	}
 }
