@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -206,13 +207,21 @@ func SettleClaimOf(e *Experiment, id string, recs []bench.Record, refs []CellRef
 
 // pathSteps are the fractions of the way to the corners at which the rule
 // is run: 1, 1/2, 1/4, 3/4, and as many more as keep the steps of a
-// figure (a ratio of the cells' times, at most the sum of their
-// intervals' reaches in log time) under maxPathStep, up to maxPathSteps: a
-// band narrower than a step could lie between two steps unseen.
+// figure under maxPathStep, up to maxPathSteps: a band narrower than a
+// step could lie between two steps unseen. A figure is a ratio of at
+// most figureCells cells' times (two sums of two: treefix's transfers),
+// so its step is at most the sum of the widest figureCells reaches (in
+// log time) over the steps; claims of many cells (treefix's growth over
+// 20 trees) compare them in pairs.
 func pathSteps(spans []span) []float64 {
-	reach := 0.0
+	var reaches []float64
 	for _, sp := range spans {
-		reach += max(-math.Log(sp.lo), math.Log(sp.hi))
+		reaches = append(reaches, max(-math.Log(sp.lo), math.Log(sp.hi)))
+	}
+	slices.SortFunc(reaches, func(a, b float64) int { return cmp.Compare(b, a) })
+	reach := 0.0
+	for _, r := range reaches[:min(figureCells, len(reaches))] {
+		reach += r
 	}
 	n := 4
 	for n < maxPathSteps && reach/float64(n) > maxPathStep {
@@ -233,6 +242,7 @@ func pathSteps(spans []span) []float64 {
 const (
 	maxPathStep  = 0.1
 	maxPathSteps = 32
+	figureCells  = 4
 )
 
 // recordsOf keeps the records of the experiments a claim's rule can read:
