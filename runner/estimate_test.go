@@ -1,8 +1,10 @@
 package runner
 
 import (
+	"fmt"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/semibench/semibench/bench"
@@ -53,5 +55,25 @@ func TestEstimatorReplaysTheGoldenRun(t *testing.T) {
 	}
 	if worst > 30 {
 		t.Errorf("an estimate %.0fx off (%s): want none beyond 30x", worst, worstCell)
+	}
+}
+
+// TestEstimatePoolTie: when an experiment's own cells and its paper's are
+// as near in work, the pool that can fit the cost model's exponent is
+// used: one own cell would only scale linearly.
+func TestEstimatePoolTie(t *testing.T) {
+	prior := map[string]float64{"cpu/x": 1}
+	own := &experiments.Experiment{Name: "toy/own", Paper: "toy", NsPerWork: prior}
+	other := &experiments.Experiment{Name: "toy/other", Paper: "toy", NsPerWork: prior}
+	at := func(w float64) *experiments.Case {
+		return &experiments.Case{Params: bench.Params{{Name: "n", Value: fmt.Sprint(w)}}, Work: w}
+	}
+	est := newEstimator()
+	est.observe(own, "cpu/x", at(4), 2)
+	est.observe(other, "cpu/x", at(1), 1)
+	est.observe(other, "cpu/x", at(4), 2)
+	// time ∝ work^0.5 over the paper's cells: 2 ms at 4, 8 ms at 64.
+	if ms, basis := est.explain(own, "cpu/x", at(64)); math.Abs(ms-8) > 0.01 || !strings.Contains(basis, "paper") {
+		t.Errorf("estimate %.3g ms (%s): want 8 ms from the paper's fitted exponent (own cell alone: 32 ms)", ms, basis)
 	}
 }
