@@ -372,8 +372,8 @@ type GPUSampler func(n int) []GPUState
 // sample was throttled. Only the first and last are taken when the first
 // reading is not NVML's (nvidia-smi takes tens of milliseconds and has no
 // violation counters), or when the first call took less than PerRepFactor
-// readings: an NVML reading takes about 5 ms on the H100 host (the median
-// cell of the 7-minute run of e770f14 spent 6 ms a reading), and most GPU
+// readings: an NVML reading took 7.4 ms on the H100 host (BenchmarkSample,
+// results/intel-xeon_nvidia-h100-80gb-hbm3/test-gpu/20261128-b818666-nvml-bench.txt), and most GPU
 // cells run for well under a millisecond, so readings around each of
 // their repetitions cost the run far more than the repetitions, and the
 // readings around the cell cover them.

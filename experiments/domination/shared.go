@@ -272,7 +272,7 @@ func (w *domWork) compute(ctx context.Context, impl string, rec *bench.Recorder)
 		return an, nil
 	}
 	// The whole-matrix searches (Table 5's versions) need all K powers.
-	stop := w.stop && w.key(impl) != domKey(w.m, impl, false, false)
+	stop := w.stop && !w.onReference(impl)
 	if im, err := impls.Domination.Lookup(impl); err == nil && im.Search != domination.SearchFingerprints {
 		stop = false
 	}
@@ -282,7 +282,7 @@ func (w *domWork) compute(ctx context.Context, impl string, rec *bench.Recorder)
 // run is one repetition of a cell: the reference first, outside the
 // timed window; then the powers, computed or read; then after.
 func (w *domWork) run(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
-	refKey := !w.beyond && impl == dominationRefImpl() && w.key(impl) == domKey(w.m, impl, false, false)
+	refKey := w.onReference(impl)
 	if !w.beyond && !refKey {
 		var err error
 		rec.Untimed(func() { _, err = w.reference(ctx, impl) })
@@ -314,10 +314,17 @@ func (w *domWork) run(ctx context.Context, impl string, rec *bench.Recorder) (an
 // first repetition would cost the run as much again as the reference at m
 // = 12.
 func (w *domWork) key(impl string) string {
-	if w.stop && !w.figure && !w.beyond && impl == dominationRefImpl() {
+	if w.onReference(impl) {
 		return domKey(w.m, impl, false, false)
 	}
 	return domKey(w.m, impl, w.stop, w.beyond)
+}
+
+// onReference reports whether impl's cell works on the reference's K
+// powers (key): the reference's product in the paper's range, and the
+// cell one of all K powers or the formula's.
+func (w *domWork) onReference(impl string) bool {
+	return !w.beyond && impl == dominationRefImpl() && (!w.stop || !w.figure)
 }
 
 // powers is a repetition's analysis: computed in this cell's window (its

@@ -30,7 +30,8 @@ type device struct {
 	busID string
 	// maxSM is the device's maximum SM clock, read once: it does not
 	// change, and the query took 1.4 ms on the H100 host, a fifth of a
-	// reading (BenchmarkCalls).
+	// reading (BenchmarkCalls: results/intel-xeon_nvidia-h100-80gb-hbm3/
+	// test-gpu/20261128-b818666-nvml-bench.txt).
 	maxSM uint32
 }
 
