@@ -269,6 +269,10 @@ type CellWall struct {
 	TimedMS   float64 `json:"timed_ms"`
 	CheckMS   float64 `json:"check_ms"`
 	PeakRSS   uint64  `json:"peak_rss,omitempty"`
+	// CPUMS is the CPU time the process used during MeasureMS, all its
+	// threads (CPUMS / MeasureMS: the cores the cell kept busy); absent
+	// where the system gives none, or where other cells ran beside it.
+	CPUMS float64 `json:"cpu_ms,omitempty"`
 }
 
 // Key aligns records across files: experiment, implementation, parameters.

@@ -103,6 +103,9 @@ func stopKind(stop string) string {
 		{"A/A cell", "A/A cells, measured in full"},
 		{"first pass", "took one sample in the first pass, their claims unsettled"},
 		{"fixed repetitions", "took the fixed repetitions"},
+		{"maximum of a cheap cell", "took up to 4 x --reps (cheap cells), their claims still unsettled"},
+		{"one more run", "one long run and one more"},
+		{"side by side", "one long run, side by side with other one-core cells"},
 		{"long run", "one long run"},
 	} {
 		if strings.Contains(stop, k.word) {

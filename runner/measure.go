@@ -66,19 +66,11 @@ func (r *run) measure(c *cell, est float64) (bench.Record, error) {
 		return skip(fmt.Sprintf("estimated %s exceeds the %s left of the %s budget",
 			duration(est).Round(time.Millisecond), duration(left).Round(time.Millisecond), r.cfg.Budget))
 	}
-	// stopped tells an interruption (an error for the run) from the
-	// budget's end (the cell is recorded skipped).
-	stopped := func(what string) (bench.Record, error) {
-		if err := r.interrupted(); err != nil {
-			return rec, err
-		}
-		return skip(fmt.Sprintf("stopped at the end of the %s budget %s", r.cfg.Budget, what))
-	}
 	wall := &bench.CellWall{}
 	inst, err := r.instance(c, wall)
 	if err != nil {
 		if r.ctx.Err() != nil {
-			return stopped("while setting the case up")
+			return r.stopped(rec, est, "while setting the case up")
 		}
 		// The input itself failed: every implementation of the case fails with it.
 		slog.Error("case setup failed", "experiment", c.exp.Name, "params", c.cs.Params.String(), "err", err)
@@ -86,39 +78,88 @@ func (r *run) measure(c *cell, est float64) (bench.Record, error) {
 		return rec, nil
 	}
 	rec.Input, rec.Metrics = inst.Input, inst.Metrics
-	var last any
-	began := time.Now()
 	proto := r.protocol(c)
 	proto.WarmupMS = &rec.WarmupMS
 	if proto.Reps < r.cfg.Reps {
-		rec.Note = fmt.Sprintf("one run without warm-up: one run was estimated at %s, beyond the %s long-run threshold",
-			duration(r.est.estimate(c.exp, c.impl, c.cs)).Round(time.Second), r.cfg.LongRun)
-		rec.Stop = "one long run"
+		rec.Note, rec.Stop = r.longNote(c), "one long run"
 	}
 	r.settleHook(c, &proto, &rec, inst, nil)
 	var watch *bench.GPUWatch // nil-safe: Wrap returns its function, Finish nil
 	if strings.HasPrefix(c.impl, "cuda/") && r.cfg.GPUState != nil {
 		watch = bench.NewGPUWatch(r.cfg.GPUState, max(1, r.cfg.Options.GPUs), proto)
 	}
-	phases, err := bench.Measure(r.ctx, proto, watch.Wrap(
-		func(ctx context.Context, rec *bench.Recorder) error {
-			o, err := inst.Run(ctx, c.impl, rec)
-			last = o
-			return err
-		}))
-	wall.MeasureMS = msSince(began)
+	t := r.timeRuns(c, inst, proto, watch.Wrap)
 	rec.GPU = watch.Finish()
-	switch {
+	wall.CPUMS = t.cpuMS
+	r.cores.observe(c.impl, t.cpuMS, t.wallMS)
+	return r.conclude(c, inst, rec, est, t, wall)
+}
+
+// longNote is the note of a cell run once because one run is long.
+func (r *run) longNote(c *cell) string {
+	return fmt.Sprintf("one run without warm-up: one run was estimated at %s, beyond the %s long-run threshold",
+		duration(r.est.estimate(c.exp, c.impl, c.cs)).Round(time.Second), r.cfg.LongRun)
+}
+
+// stopped is rec ended by an interruption (an error for the run) or by
+// the budget's end (the cell recorded skipped), what saying when.
+func (r *run) stopped(rec bench.Record, est float64, what string) (bench.Record, error) {
+	if err := r.interrupted(); err != nil {
+		return rec, err
+	}
+	rec.Status, rec.EstimateMS = bench.StatusSkipped, est
+	rec.Error = fmt.Sprintf("stopped at the end of the %s budget %s", r.cfg.Budget, what)
+	return rec, nil
+}
+
+// runFunc is one run of a cell, as bench.Measure times it.
+type runFunc = func(ctx context.Context, rec *bench.Recorder) error
+
+// timing is what timeRuns measured: the phases, the last output, the
+// error, and the wall and CPU milliseconds of the whole measurement.
+type timing struct {
+	phases        []bench.Phase
+	last          any
+	err           error
+	began         time.Time
+	wallMS, cpuMS float64
+}
+
+// timeRuns runs c's protocol on inst (wrap wraps each run: the GPU watch).
+func (r *run) timeRuns(c *cell, inst *experiments.Instance, proto bench.Protocol, wrap func(runFunc) runFunc) timing {
+	t := timing{began: time.Now()}
+	cpu0 := sysmem.CPUTime()
+	var run runFunc = func(ctx context.Context, rec *bench.Recorder) error {
+		o, err := inst.Run(ctx, c.impl, rec)
+		t.last = o
+		return err
+	}
+	if wrap != nil {
+		run = wrap(run)
+	}
+	t.phases, t.err = bench.Measure(r.ctx, proto, run)
+	t.wallMS = msSince(t.began)
+	if cpu := sysmem.CPUTime(); cpu > 0 {
+		t.cpuMS = float64(cpu-cpu0) / 1e6
+	}
+	return t
+}
+
+// conclude makes c's record from its timing: checks the output, feeds the
+// estimator, and fills in the wall time and why it stopped.
+func (r *run) conclude(c *cell, inst *experiments.Instance, rec bench.Record, est float64, t timing, wall *bench.CellWall) (bench.Record, error) {
+	wall.MeasureMS = t.wallMS
+	switch err := t.err; {
 	case errors.Is(err, experiments.ErrUnavailable):
 		rec.Status, rec.Error = bench.StatusUnavailable, err.Error()
 	case err != nil && r.ctx.Err() != nil:
-		return stopped(fmt.Sprintf("after %s of it", time.Since(began).Round(time.Millisecond)))
+		return r.stopped(rec, est, fmt.Sprintf("after %s of it", time.Since(t.began).Round(time.Millisecond)))
 	case err != nil:
 		rec.Status, rec.Error = bench.StatusFailed, err.Error()
 	default:
-		rec.Phases = phases
+		rec.Phases = t.phases
 		t0 := time.Now()
-		chk := inst.Check(c.impl, last)
+		chk := inst.Check(c.impl, t.last)
 		wall.CheckMS = msSince(t0)
 		rec.Check = &chk
 		rec.Status = bench.StatusOK
@@ -150,6 +191,9 @@ func (r *run) fullStop(c *cell, n int) string {
 	}
 	if r.settling && len(r.readers[c]) == 0 {
 		return fmt.Sprintf("%d sample(s): the --reps of a cell no claim reads", n)
+	}
+	if r.settling && n > r.cfg.Reps {
+		return fmt.Sprintf("%d sample(s), the maximum of a cheap cell (%d x --reps): its claims were not settled before", n, CheapFactor)
 	}
 	if r.settling {
 		return fmt.Sprintf("%d sample(s), the --reps maximum: its claims were not settled before", n)
@@ -206,14 +250,9 @@ func (r *run) measureMore(c *cell, prev bench.Record, extra int) (bench.Record, 
 		prevp = &prev
 	}
 	r.settleHook(c, &proto, &rec, inst, prevp)
-	var last any
-	began := time.Now()
-	phases, err := bench.Measure(r.ctx, proto, func(ctx context.Context, rc *bench.Recorder) error {
-		o, err := inst.Run(ctx, c.impl, rc)
-		last = o
-		return err
-	})
-	wall.MeasureMS = msSince(began)
+	t := r.timeRuns(c, inst, proto, nil)
+	phases, err, last := t.phases, t.err, t.last
+	wall.MeasureMS, wall.CPUMS = t.wallMS, t.cpuMS
 	if err != nil {
 		if ierr := r.interrupted(); ierr != nil {
 			return rec, ierr

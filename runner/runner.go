@@ -137,9 +137,10 @@ type run struct {
 	// firstPass: the claims' cells are being measured for the first time
 	// (see settle.go); false once each unsettled claim is topped up.
 	firstPass bool
-	aaRunning bool // an A/A cell's first measurement is under way
-	done      int  // cells recorded
-	total     int  // cells in the run
+	aaRunning bool    // an A/A cell's first measurement is under way
+	cores     coreUse // the cores each implementation's cells kept busy (batch.go)
+	done      int     // cells recorded
+	total     int     // cells in the run
 
 	inst     *experiments.Instance
 	instCase *experiments.Case
@@ -174,7 +175,7 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 	}
 	start := time.Now()
 	r := &run{cfg: cfg, out: out, est: newEstimator(), runs: float64(cfg.Warmup + cfg.Reps), start: start,
-		noise: experiments.DefaultNoise, settling: cfg.Budget > 0, firstPass: cfg.Budget > 0}
+		noise: experiments.DefaultNoise, settling: cfg.Budget > 0, firstPass: cfg.Budget > 0, cores: coreUse{}}
 	r.ctx = ctx
 	if cfg.Budget > 0 {
 		r.limit = max(time.Millisecond, cfg.Budget-max(0, cfg.Reserve))
@@ -207,6 +208,11 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 		}
 	}
 	for _, lv := range []int{levelLeast, levelPaper} {
+		if lv == levelPaper {
+			if err := r.runSideBySide(lv); err != nil {
+				return r.stop(err)
+			}
+		}
 		if err := r.runClaims(lv); err != nil {
 			return r.stop(err)
 		}

@@ -205,8 +205,8 @@ func refsOf(cells []*cell) []experiments.CellRef {
 
 // settleClaim tops up the cells of a claim level whose verdict their
 // samples leave unsettled, the cell with the fewest samples first (the
-// cheaper on a tie), until it settles, every cell has --reps (a long cell,
-// one more run), or the budget cannot pay for the next.
+// cheaper on a tie), until it settles, every cell has its maxSamples (a
+// long cell, one more run), or the budget cannot pay for the next.
 func (r *run) settleClaim(cp *claimPlan, cells []*cell) error {
 	if !r.settling || !allMeasured(cells) {
 		return nil
@@ -220,7 +220,7 @@ func (r *run) settleClaim(cp *claimPlan, cells []*cell) error {
 		nextN := 0
 		for _, c := range cells {
 			n := r.samples(c)
-			if tried[c] || n == 0 || n >= r.cfg.Reps {
+			if tried[c] || n == 0 || n >= r.maxSamples(c) {
 				continue
 			}
 			if next == nil || n < nextN || n == nextN && r.estimate(c) < r.estimate(next) {
@@ -231,7 +231,7 @@ func (r *run) settleClaim(cp *claimPlan, cells []*cell) error {
 			return nil
 		}
 		tried[next] = true
-		extra := r.cfg.Reps - nextN
+		extra := r.maxSamples(next) - nextN
 		if r.long(next) {
 			// One more run of a long cell (the Kleene CPU program at n =
 			// 4000: half a minute), then the claim is judged again: up to
@@ -242,6 +242,28 @@ func (r *run) settleClaim(cp *claimPlan, cells []*cell) error {
 			return err
 		}
 	}
+}
+
+// CheapFactor is how many times --reps a cheap cell may take while its
+// claims are unsettled: its interval narrows with the square root of its
+// samples (the error split over all of them: stats.CellBounds), so a
+// claim near its band's edge on cells of milliseconds (Fig. 5's CPU
+// algorithms at n = 2048, treefix's growth over 20 trees) can settle.
+const CheapFactor = 4
+
+// CheapShare is the share of the budget a cheap cell's samples beyond
+// --reps may cost at most: a hundredth (4.2 s of a 7-minute run).
+const CheapShare = 100
+
+// maxSamples is the most samples c takes while its claims are unsettled:
+// --reps, or CheapFactor times it for a cell whose extra samples cost at
+// most a CheapShare-th of the budget.
+func (r *run) maxSamples(c *cell) int {
+	per := r.est.estimate(c.exp, c.impl, c.cs)
+	if r.cfg.Budget > 0 && per*float64((CheapFactor-1)*r.cfg.Reps) <= float64(r.cfg.Budget)/1e6/CheapShare {
+		return CheapFactor * r.cfg.Reps
+	}
+	return r.cfg.Reps
 }
 
 // refine brings every claim's cells up to --reps with what is left of the

@@ -5,6 +5,7 @@ package sysmem
 import (
 	"runtime"
 	"syscall"
+	"time"
 )
 
 // PeakRSS returns this process's peak resident memory in bytes, or 0.
@@ -17,4 +18,14 @@ func PeakRSS() uint64 {
 		return uint64(ru.Maxrss) // bytes there
 	}
 	return uint64(ru.Maxrss) * 1024 // kilobytes on Linux and the BSDs
+}
+
+// CPUTime returns the CPU time (user and system) this process's threads
+// have used so far, or 0.
+func CPUTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

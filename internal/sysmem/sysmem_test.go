@@ -3,7 +3,9 @@ package sysmem
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
+	"time"
 )
 
 func TestMeminfo(t *testing.T) {
@@ -17,5 +19,20 @@ func TestMeminfo(t *testing.T) {
 	}
 	if meminfo(filepath.Join(t.TempDir(), "absent"), "MemTotal") != 0 {
 		t.Error("a missing file must read as unknown (0)")
+	}
+}
+
+func TestCPUTime(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
+		t.Skip("no process CPU time here")
+	}
+	before := CPUTime()
+	x := 0
+	for start := time.Now(); time.Since(start) < 50*time.Millisecond; {
+		x++
+	}
+	used := CPUTime() - before
+	if used < 20*time.Millisecond {
+		t.Errorf("50 ms of spinning used %v of CPU time (%d loops)", used, x)
 	}
 }

@@ -1,0 +1,132 @@
+package runner
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/experiments"
+)
+
+// spin keeps goroutines busy computing for d: CPU time, not sleep.
+func spin(d time.Duration, goroutines int) {
+	var wg sync.WaitGroup
+	for range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			x := 1.0
+			for start := time.Now(); time.Since(start) < d; {
+				for range 1000 {
+					x = x*1.0000001 + 1e-9
+				}
+			}
+			_ = x
+		}()
+	}
+	wg.Wait()
+}
+
+// sideToy has three implementations at n = 1 (the claims' cheaper level,
+// 150 ms a run) and n = 4 (the paper's, 600 ms): cpu/one-a and cpu/one-b
+// compute on one goroutine, cpu/par on two. Each claim reads one
+// implementation.
+func sideToy() *experiments.Experiment {
+	const name = "toy/side"
+	impls := []string{"cpu/one-a", "cpu/one-b", "cpu/par"}
+	threads := map[string]int{"cpu/one-a": 1, "cpu/one-b": 1, "cpu/par": 2}
+	least, paper := bench.Params{{Name: "n", Value: "1"}}, bench.Params{{Name: "n", Value: "4"}}
+	cs := func(p bench.Params, work float64) experiments.Case {
+		return experiments.Case{Params: p, Work: work, Setup: func(context.Context) (*experiments.Instance, error) {
+			return &experiments.Instance{
+				Run: func(_ context.Context, impl string, _ *bench.Recorder) (any, error) {
+					spin(time.Duration(work)*150*time.Millisecond, threads[impl])
+					return 1, nil
+				},
+				Check: func(string, any) bench.Check { return bench.Check{OK: true, Method: "none"} },
+			}, nil
+		}}
+	}
+	ns := map[string]float64{}
+	for _, impl := range impls {
+		ns[impl] = float64(150 * time.Millisecond)
+	}
+	return &experiments.Experiment{
+		Name: name, Paper: name, Impls: impls, NsPerWork: ns,
+		Cases: func(experiments.Scale, experiments.Options) []experiments.Case {
+			return []experiments.Case{cs(least, 1), cs(paper, 4)}
+		},
+		Needs: func(experiments.Scale, experiments.Options) []experiments.Need {
+			var out []experiments.Need
+			for _, impl := range impls {
+				out = append(out, experiments.Need{Claim: name + "#" + impl,
+					Paper: experiments.CellRefs(name, []string{impl}, paper), Least: experiments.CellRefs(name, []string{impl}, least)})
+			}
+			return out
+		},
+		Claims: func([]bench.Record) []experiments.Claim {
+			var out []experiments.Claim
+			for _, impl := range impls {
+				out = append(out, experiments.Claim{ID: name + "#" + impl, Verdict: experiments.ByConstruction})
+			}
+			return out
+		},
+	}
+}
+
+// TestSideBySide: in a budgeted run with two slots, the long paper-size
+// cells of the two one-core implementations (one core each at n = 1, as
+// their records' CPU time shows) are measured at once, their records
+// saying so and naming each other; the two-goroutine implementation's
+// long cell runs alone. Without slots, or without a budget, none does.
+func TestSideBySide(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spins for seconds")
+	}
+	saved := sideSlots
+	defer func() { sideSlots = saved }()
+	for _, tc := range []struct {
+		name   string
+		slots  int
+		budget time.Duration
+		side   []string
+	}{
+		{"two slots", 2, time.Minute, []string{"cpu/one-a", "cpu/one-b"}},
+		{"one slot", 1, time.Minute, nil},
+		{"no budget", 2, 0, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sideSlots = func() int { return tc.slots }
+			recs := runToys(t, Config{Reps: 1, Warmup: 0, Budget: tc.budget, LongRun: 300 * time.Millisecond}, sideToy())
+			var side []string
+			for _, r := range recs {
+				if r.Params.String() == "n=1" && r.Wall != nil && r.Wall.CPUMS > 0 {
+					cores := r.Wall.CPUMS / r.Wall.MeasureMS
+					if want := map[string]float64{"cpu/one-a": 1, "cpu/one-b": 1, "cpu/par": 2}[r.Impl]; cores < 0.7*want || cores > 1.3*want {
+						t.Errorf("%s at n = 1 kept %.2f cores busy, want about %g", r.Impl, cores, want)
+					}
+				}
+				if r.Params.String() != "n=4" || !strings.Contains(r.Stop, "side by side") {
+					continue
+				}
+				side = append(side, r.Impl)
+				if r.Wall == nil || r.Wall.CPUMS != 0 {
+					t.Errorf("%s: a side-by-side record carries the CPU time of all: %+v", r.Impl, r.Wall)
+				}
+				for _, other := range tc.side {
+					if other != r.Impl && !strings.Contains(r.Note, other) {
+						t.Errorf("%s's note does not name %s beside it: %q", r.Impl, other, r.Note)
+					}
+				}
+			}
+			slices.Sort(side) // the longest first: the two take the same time
+			if strings.Join(side, ",") != strings.Join(tc.side, ",") {
+				t.Errorf("measured side by side: %v, want %v", side, tc.side)
+			}
+		})
+	}
+}
