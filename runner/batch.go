@@ -36,21 +36,24 @@ const oneCoreMax = 1.25
 // ones are the runtime's start-up more than the implementation's.
 const oneCoreMinMS = 100
 
-// coreUse is, per implementation, the most cores a cell of it kept busy
-// this run (0: none measured long enough).
-type coreUse map[string]float64
+// coreUse is, per implementation of a paper's problem, the most cores a
+// cell of it kept busy this run (0: none measured long enough).
+type coreUse map[[2]string]float64
 
-// observe adds a cell of impl that used cpuMS of CPU time in wallMS.
-func (u coreUse) observe(impl string, cpuMS, wallMS float64) {
+// observe adds a cell of c's implementation that used cpuMS of CPU time
+// in wallMS.
+func (u coreUse) observe(c *cell, cpuMS, wallMS float64) {
 	if cpuMS <= 0 || wallMS < oneCoreMinMS {
 		return
 	}
-	u[impl] = max(u[impl], cpuMS/wallMS)
+	k := [2]string{c.exp.Paper, c.impl}
+	u[k] = max(u[k], cpuMS/wallMS)
 }
 
-// oneCore reports whether impl's cells measured so far used one core.
-func (u coreUse) oneCore(impl string) bool {
-	k, ok := u[impl]
+// oneCore reports whether the cells of c's implementation (its paper's:
+// cpu/paper is a program of each paper) measured so far used one core.
+func (u coreUse) oneCore(c *cell) bool {
+	k, ok := u[[2]string{c.exp.Paper, c.impl}]
 	return ok && k > 0 && k <= oneCoreMax
 }
 
@@ -80,7 +83,7 @@ func (r *run) sideBySide(lv int, slots int) []*cell {
 		}
 		for _, c := range level {
 			if c.done || c.unavailable != nil || slices.Contains(cells, c) || strings.HasPrefix(c.impl, "cuda/") ||
-				c.cs.ReadsShared != nil || !r.long(c) || !r.cores.oneCore(c.impl) {
+				c.cs.ReadsShared != nil || !r.long(c) || !r.cores.oneCore(c) {
 				continue
 			}
 			cells = append(cells, c)

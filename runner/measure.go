@@ -91,7 +91,7 @@ func (r *run) measure(c *cell, est float64) (bench.Record, error) {
 	t := r.timeRuns(c, inst, proto, watch.Wrap)
 	rec.GPU = watch.Finish()
 	wall.CPUMS = t.cpuMS
-	r.cores.observe(c.impl, t.cpuMS, t.wallMS)
+	r.cores.observe(c, t.cpuMS, t.wallMS)
 	return r.conclude(c, inst, rec, est, t, wall)
 }
 
