@@ -6,16 +6,22 @@ package runner
 // on one core while the machine's other cores wait: on the H100's host
 // six of them took 157 s of a 7-minute run, one after another. A budgeted
 // run on a machine of many cores measures them at once instead, each on a
-// core of its own, before the claims at the papers' sizes: one
-// implementation counts as one-core when every cell of it this run
-// measured for 100 ms or more kept at most oneCoreMax cores busy (the
-// process's CPU time over the measurement's wall time), so nothing is
-// declared and a parallel implementation never joins. The cells share the
-// machine's memory and caches while they run; each record's note says so
-// and names how many ran beside it, so that a reader can set it apart.
+// core of its own: in the claims' first pass such a cell waits, its
+// estimate held back from the budget as if it ran alone, until the slots
+// are full, a claim needs the time held, or the pass ends; then the
+// waiting cells run together. An implementation counts as one-core when
+// every cell of it this run measured for 100 ms or more kept at most
+// oneCoreMax cores busy (the process's CPU time over the measurement's
+// wall time), so nothing is declared and a parallel implementation never
+// joins. The cells share the machine's memory and caches while they run;
+// each record's note says so and names the cells beside it. On the H100's
+// host (the lease of 73f9bbd) the Kleene CPU program at n = 4000 took
+// 35.6 s beside two others and 34.4 s alone, the CPU Hungarian at
+// n = 8192, range 10n, 43.57 s and 43.42 s.
 
 import (
 	"fmt"
+	"log/slog"
 	"runtime"
 	"slices"
 	"strings"
@@ -62,55 +68,27 @@ func (u coreUse) oneCore(c *cell) bool {
 // alone; below 2 none run side by side. (A variable for the tests.)
 var sideSlots = func() int { return runtime.NumCPU() / 2 }
 
-// sideShare: the cells side by side take at most a sideShare-th of the
-// budget left, so that they never crowd out the cheaper claims, which
-// would run first one after another.
-const sideShare = 4
-
-// sideBySide picks the long cells of one-core CPU implementations among
-// the claims' cells at level lv whose claims the budget left can pay for,
-// the longest first, as many as half the free memory and a sideShare-th
-// of the budget left allow.
-func (r *run) sideBySide(lv int, slots int) []*cell {
-	if !r.settling || slots < 2 {
-		return nil
+// deferSide takes c out of its claim's turn when it is a long cell of a
+// one-core CPU implementation and this machine has slots for several:
+// it waits with the others for runSide, its estimate held back from the
+// budget meanwhile (as if it ran alone), and true is returned. A full
+// set of slots runs at once.
+func (r *run) deferSide(c *cell) (bool, error) {
+	slots := sideSlots()
+	if !r.settling || slots < 2 || c.unavailable != nil || strings.HasPrefix(c.impl, "cuda/") ||
+		c.cs.ReadsShared != nil || !r.long(c) || !r.cores.oneCore(c) || slices.Contains(r.side, c) {
+		return false, nil
 	}
-	var cells []*cell
-	for _, cp := range r.plan.claims {
-		level := cp.levels[lv]
-		if level == nil || r.claimCost(level) > r.left() {
-			continue
-		}
-		for _, c := range level {
-			if c.done || c.unavailable != nil || slices.Contains(cells, c) || strings.HasPrefix(c.impl, "cuda/") ||
-				c.cs.ReadsShared != nil || !r.long(c) || !r.cores.oneCore(c) {
-				continue
-			}
-			cells = append(cells, c)
-		}
+	est := r.estimate(c)
+	if est > r.left() {
+		return false, nil // its own turn records why it is skipped
 	}
-	slices.SortStableFunc(cells, func(a, b *cell) int { return cmpFloat(r.estimate(b), r.estimate(a)) })
-	free := sysmem.Free()
-	var out []*cell
-	var host uint64
-	for _, c := range cells {
-		need := c.cs.HostBytes
-		if c.cs.Memory != nil {
-			need, _ = c.cs.Memory(c.impl)
-		}
-		if free > 0 && host+need > free/2 {
-			continue
-		}
-		if makespan(r, append(slices.Clone(out), c), slots) > r.left()/sideShare {
-			continue
-		}
-		out = append(out, c)
-		host += need
+	r.side = append(r.side, c)
+	r.heldMS += est
+	if len(r.side) >= slots {
+		return true, r.runSide()
 	}
-	if len(out) < 2 {
-		return nil
-	}
-	return out
+	return true, nil
 }
 
 // makespan is the estimated wall time of cells (the longest first) run
@@ -124,17 +102,53 @@ func makespan(r *run, cells []*cell, slots int) float64 {
 	return slices.Max(ends)
 }
 
-// runSideBySide measures the cells sideBySide picks at once, one run
-// each: their cases set up first, one after another, then every run
-// started (a slot at a time when there are more cells than slots), then
-// each output checked, again one after another, and the records
-// appended in the order of the cells.
-func (r *run) runSideBySide(lv int) error {
-	slots := sideSlots()
-	cells := r.sideBySide(lv, slots)
-	if len(cells) == 0 {
-		return nil
+// runSide measures the cells deferSide held back: those that fit in
+// half the free memory together at once (measureSide), the others, or a
+// cell left alone, one at a time.
+func (r *run) runSide() error {
+	cells := r.side
+	r.side, r.heldMS = nil, 0
+	slices.SortStableFunc(cells, func(a, b *cell) int { return cmpFloat(r.estimate(b), r.estimate(a)) })
+	free := sysmem.Free()
+	var host uint64
+	var together, alone []*cell
+	for _, c := range cells {
+		need := c.cs.HostBytes
+		if c.cs.Memory != nil {
+			need, _ = c.cs.Memory(c.impl)
+		}
+		if free > 0 && host+need > free/2 {
+			alone = append(alone, c)
+			continue
+		}
+		host += need
+		together = append(together, c)
 	}
+	if len(together) >= 2 {
+		if err := r.measureSide(together); err != nil {
+			return err
+		}
+	} else {
+		alone = append(together, alone...)
+	}
+	for _, c := range alone {
+		if c.done {
+			continue
+		}
+		if err := r.runCell(c, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// measureSide measures cells at once, one run each, sideSlots at a time:
+// their cases set up first, one after another, then every run started,
+// then each output checked, again one after another, and the records
+// appended in the order of the cells. A case whose setup fails is
+// recorded failed, as measure does.
+func (r *run) measureSide(cells []*cell) error {
+	slots := sideSlots()
 	r.release()
 	var sides []*side
 	defer func() {
@@ -144,6 +158,7 @@ func (r *run) runSideBySide(lv int) error {
 			}
 		}
 	}()
+	r.meter.cell(r.done, r.total, cells[0], r.eta(makespan(r, cells, slots), nil), r.decided())
 	for _, c := range cells {
 		s := &side{c: c, est: r.estimate(c), rec: r.record(c), wall: &bench.CellWall{}}
 		s.rec.EstimateRunMS, s.rec.Basis = r.est.explain(c.exp, c.impl, c.cs)
@@ -152,19 +167,21 @@ func (r *run) runSideBySide(lv int) error {
 		inst, err := c.cs.Setup(r.ctx)
 		s.wall.SetupMS = msSince(t0)
 		if err != nil {
-			if ierr := r.interrupted(); ierr != nil {
-				return ierr
+			if r.ctx.Err() != nil {
+				return r.interrupted() // nil at the budget's end: the run's stop records what is left skipped
 			}
-			continue // left to the claims' own pass, which records why
+			slog.Error("case setup failed", "experiment", c.exp.Name, "params", c.cs.Params.String(), "err", err)
+			s.rec.Status, s.rec.Error = bench.StatusFailed, "setup: "+err.Error()
+			c.done = true
+			if err := r.finish(c, s.rec); err != nil {
+				return err
+			}
+			continue
 		}
 		s.inst = inst
 		s.rec.Input, s.rec.Metrics = inst.Input, inst.Metrics
 		sides = append(sides, s)
 	}
-	if len(sides) < 2 {
-		return nil // one cell alone runs in its claim's turn
-	}
-	r.meter.cell(r.done, r.total, sides[0].c, r.eta(makespan(r, cells, slots), nil), r.decided())
 	sem := make(chan struct{}, slots)
 	var wg sync.WaitGroup
 	for _, s := range sides {

@@ -139,6 +139,8 @@ type run struct {
 	firstPass bool
 	aaRunning bool    // an A/A cell's first measurement is under way
 	cores     coreUse // the cores each implementation's cells kept busy (batch.go)
+	side      []*cell // long one-core cells waiting to run side by side
+	heldMS    float64 // their estimates, held back from the budget left
 	done      int     // cells recorded
 	total     int     // cells in the run
 
@@ -203,23 +205,26 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 	r.hosts = experiments.ClaimHosts(exps)
 	if r.settling {
 		r.chooseAA()
-		if err := r.runAA(); err != nil {
+		if err := r.runAA(false); err != nil {
 			return r.stop(err)
 		}
 	}
 	for _, lv := range []int{levelLeast, levelPaper} {
-		if lv == levelPaper {
-			if err := r.runSideBySide(lv); err != nil {
-				return r.stop(err)
-			}
-		}
 		if err := r.runClaims(lv); err != nil {
 			return r.stop(err)
 		}
 		if lv == levelLeast && r.settling {
-			if err := r.runAA(); err != nil { // the pairs again, minutes apart
+			if err := r.runAA(true); err != nil { // the pairs, minutes apart
 				return r.stop(err)
 			}
+		}
+	}
+	if err := r.runSide(); err != nil { // the long one-core cells held back, at once
+		return r.stop(err)
+	}
+	if r.settling {
+		if err := r.runAA(true); err != nil { // more pairs, minutes later
+			return r.stop(err)
 		}
 	}
 	if err := r.settleAll(); err != nil {
@@ -300,12 +305,23 @@ func (r *run) runClaims(lv int) error {
 			return nil
 		}
 		tried[best] = true
+		if bestCost > r.left() && len(r.side) > 0 && bestCost <= r.left()+r.heldMS {
+			if err := r.runSide(); err != nil { // the time held back for them, given back for this claim
+				return err
+			}
+		}
 		if bestCost > r.left() {
 			continue // waits for the rest of the tables, where its cells may still fit one by one
 		}
 		cells := r.claimOrder(best.at(lv))
 		for _, c := range cells {
 			if c.done {
+				continue
+			}
+			if held, err := r.deferSide(c); held || err != nil {
+				if err != nil {
+					return err
+				}
 				continue
 			}
 			if err := r.runCell(c, nil); err != nil {
@@ -503,6 +519,11 @@ func (r *run) runCell(c *cell, pending []*cell) error {
 	if err := r.interrupted(); err != nil {
 		return err
 	}
+	if len(r.side) > 0 && (r.spent() || r.estimate(c) > r.left()) {
+		if err := r.runSide(); err != nil { // the held cells first: their time was set aside
+			return err
+		}
+	}
 	if r.spent() {
 		return errSpent
 	}
@@ -596,7 +617,7 @@ func (r *run) left() float64 {
 	if r.cfg.Budget <= 0 {
 		return math.Inf(1)
 	}
-	return max(0, float64(r.limit-time.Since(r.start))/1e6)
+	return max(0, float64(r.limit-time.Since(r.start))/1e6-r.heldMS)
 }
 
 // eta is the estimate of the cell starting now and every cell after it,

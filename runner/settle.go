@@ -454,10 +454,14 @@ func (r *run) chooseAA() {
 }
 
 // runAA measures the A/A cells (their records are the run's like any
-// other's) when they have none yet, then each again: a pair per cell. The
-// noise becomes what the pairs measured so far say, written as a note of
-// the result file.
-func (r *run) runAA() error {
+// other's) when they have none yet; with pair, it measures each again: a
+// pair per cell, its two sides minutes apart. The noise becomes what the
+// pairs measured so far say, written as a note of the result file. (A
+// pair measured at once, at the run's start, is not apart in time: on the
+// 2-core Xeon cpu/jv's repeat there took 41.6 ms against 55.4 ms first
+// and 54.9 ms minutes later, and the H100's runs read a noise of 14% from
+// such pairs.)
+func (r *run) runAA(pair bool) error {
 	for _, c := range r.aa.cells {
 		if !c.done {
 			saved := r.settling
@@ -468,6 +472,9 @@ func (r *run) runAA() error {
 				return err
 			}
 		}
+	}
+	if !pair {
+		return nil
 	}
 	for _, c := range r.aa.cells {
 		first := r.last(c)
@@ -481,10 +488,9 @@ func (r *run) runAA() error {
 		if again.Status != bench.StatusOK || again.ReusedFrom != "" || first.ReusedFrom != "" {
 			continue
 		}
-		r.aa.pairs = append(r.aa.pairs, [2][]float64{experiments.SamplesOf(first, bench.TotalPhase), experiments.SamplesOf(&again, bench.TotalPhase)})
-		if !slices.Contains(r.aa.names, c.impl+" "+c.cs.Params.String()) {
-			r.aa.names = append(r.aa.names, c.impl+" "+c.cs.Params.String())
-		}
+		a, b := experiments.SamplesOf(first, bench.TotalPhase), experiments.SamplesOf(&again, bench.TotalPhase)
+		r.aa.pairs = append(r.aa.pairs, [2][]float64{a, b})
+		r.aa.names = append(r.aa.names, fmt.Sprintf("%s %s %.4g then %.4g ms", c.impl, c.cs.Params.String(), stats.Median(a), stats.Median(b)))
 	}
 	if len(r.aa.pairs) == 0 {
 		return nil
