@@ -9,15 +9,16 @@ package runner
 // core of its own: in the claims' first pass such a cell waits, its
 // estimate held back from the budget as if it ran alone, until the slots
 // are full, a claim needs the time held, or the pass ends; then the
-// waiting cells run together. An implementation counts as one-core when
-// every cell of it this run measured for 100 ms or more kept at most
-// oneCoreMax cores busy (the process's CPU time over the measurement's
-// wall time), so nothing is declared and a parallel implementation never
-// joins. The cells share the machine's memory and caches while they run;
-// each record's note says so and names the cells beside it. On the H100's
-// host (the lease of 73f9bbd) the Kleene CPU program at n = 4000 took
-// 35.6 s beside two others and 34.4 s alone, the CPU Hungarian at
-// n = 8192, range 10n, 43.57 s and 43.42 s.
+// waiting cells run together. A cell counts as one-core when the longest
+// cell of its implementation and parameters this run measured (for
+// 100 ms or more) kept at most oneCoreMax cores busy: the process's CPU
+// time over the measurement's wall time. Nothing is declared, and a
+// parallel implementation never joins. The cells share the machine's
+// memory and caches while they run; each record's note says so and names
+// the cells beside it. On the H100's host (the lease of 73f9bbd) the
+// Kleene CPU program at n = 4000 took 35.6 s beside two others and
+// 34.4 s alone, the CPU Hungarian at n = 8192, range 10n, 43.57 s and
+// 43.42 s.
 
 import (
 	"fmt"
@@ -39,28 +40,42 @@ import (
 const oneCoreMax = 1.25
 
 // oneCoreMinMS is the shortest measurement whose cores count: shorter
-// ones are the runtime's start-up more than the implementation's.
+// ones are the runtime's start-up and collector more than the
+// implementation's (2-domination's sequential program at m = 2 and 3
+// kept 1.3 cores busy, at m = 5 to 7 1.01).
 const oneCoreMinMS = 100
 
-// coreUse is, per implementation of a paper's problem, the most cores a
-// cell of it kept busy this run (0: none measured long enough).
-type coreUse map[[2]string]float64
+// coreUse is, per kind of cell (coreKey), the cores its longest
+// measurement of this run kept busy, and that measurement's wall time.
+type coreUse map[string][2]float64
 
-// observe adds a cell of c's implementation that used cpuMS of CPU time
-// in wallMS.
+// coreKey is the kind of cell whose cores are alike: an implementation
+// of a paper's problem (cpu/paper is a program of each paper) on cases
+// of the same parameters (Rote's sweep over n = 1..128 is parallel where
+// the cells of one n are not).
+func coreKey(c *cell) string {
+	k := c.exp.Paper + "|" + c.impl
+	for _, p := range c.cs.Params {
+		k += "|" + p.Name
+	}
+	return k
+}
+
+// observe adds a cell that used cpuMS of CPU time in wallMS.
 func (u coreUse) observe(c *cell, cpuMS, wallMS float64) {
 	if cpuMS <= 0 || wallMS < oneCoreMinMS {
 		return
 	}
-	k := [2]string{c.exp.Paper, c.impl}
-	u[k] = max(u[k], cpuMS/wallMS)
+	if k := coreKey(c); wallMS >= u[k][1] {
+		u[k] = [2]float64{cpuMS / wallMS, wallMS}
+	}
 }
 
-// oneCore reports whether the cells of c's implementation (its paper's:
-// cpu/paper is a program of each paper) measured so far used one core.
+// oneCore reports whether the longest cell of c's kind measured so far
+// kept one core busy.
 func (u coreUse) oneCore(c *cell) bool {
-	k, ok := u[[2]string{c.exp.Paper, c.impl}]
-	return ok && k > 0 && k <= oneCoreMax
+	k, ok := u[coreKey(c)]
+	return ok && k[0] > 0 && k[0] <= oneCoreMax
 }
 
 // sideSlots is how many one-core cells run at once: half the machine's
@@ -74,9 +89,12 @@ var sideSlots = func() int { return runtime.NumCPU() / 2 }
 // budget meanwhile (as if it ran alone), and true is returned. A full
 // set of slots runs at once.
 func (r *run) deferSide(c *cell) (bool, error) {
+	if slices.Contains(r.side, c) {
+		return true, nil // held already, for another claim
+	}
 	slots := sideSlots()
 	if !r.settling || slots < 2 || c.unavailable != nil || strings.HasPrefix(c.impl, "cuda/") ||
-		c.cs.ReadsShared != nil || !r.long(c) || !r.cores.oneCore(c) || slices.Contains(r.side, c) {
+		c.cs.ReadsShared != nil || !r.long(c) || !r.cores.oneCore(c) {
 		return false, nil
 	}
 	est := r.estimate(c)
@@ -113,6 +131,9 @@ func (r *run) runSide() error {
 	var host uint64
 	var together, alone []*cell
 	for _, c := range cells {
+		if c.done {
+			continue
+		}
 		need := c.cs.HostBytes
 		if c.cs.Memory != nil {
 			need, _ = c.cs.Memory(c.impl)

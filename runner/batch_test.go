@@ -66,12 +66,14 @@ func sideToy() *experiments.Experiment {
 				out = append(out, experiments.Need{Claim: name + "#" + impl,
 					Paper: experiments.CellRefs(name, []string{impl}, paper), Least: experiments.CellRefs(name, []string{impl}, least)})
 			}
-			return out
+			// A second claim of the one-core cells: a cell held for one
+			// claim is held, not run, for the other.
+			return append(out, experiments.Need{Claim: name + "#both", Paper: experiments.CellRefs(name, impls[:2], paper)})
 		},
 		Claims: func([]bench.Record) []experiments.Claim {
 			var out []experiments.Claim
-			for _, impl := range impls {
-				out = append(out, experiments.Claim{ID: name + "#" + impl, Verdict: experiments.ByConstruction})
+			for _, id := range append(slices.Clone(impls), "both") {
+				out = append(out, experiments.Claim{ID: name + "#" + id, Verdict: experiments.ByConstruction})
 			}
 			return out
 		},
@@ -103,7 +105,9 @@ func TestSideBySide(t *testing.T) {
 			sideSlots = func() int { return tc.slots }
 			recs := runToys(t, Config{Reps: 1, Warmup: 0, Budget: tc.budget, LongRun: 300 * time.Millisecond}, sideToy())
 			var side []string
+			count := map[string]int{}
 			for _, r := range recs {
+				count[r.Impl+" "+r.Params.String()]++
 				if r.Params.String() == "n=1" && r.Wall != nil && r.Wall.CPUMS > 0 {
 					cores := r.Wall.CPUMS / r.Wall.MeasureMS
 					if want := map[string]float64{"cpu/one-a": 1, "cpu/one-b": 1, "cpu/par": 2}[r.Impl]; cores < 0.7*want || cores > 1.3*want {
@@ -123,10 +127,39 @@ func TestSideBySide(t *testing.T) {
 					}
 				}
 			}
+			for k, n := range count {
+				if n != 1 {
+					t.Errorf("%s has %d records, want 1", k, n)
+				}
+			}
 			slices.Sort(side) // the longest first: the two take the same time
 			if strings.Join(side, ",") != strings.Join(tc.side, ",") {
 				t.Errorf("measured side by side: %v, want %v", side, tc.side)
 			}
 		})
+	}
+}
+
+// TestCoreUse: a kind of cell is one-core when its longest measurement of
+// 100 ms or more kept at most oneCoreMax cores busy; cells of other
+// parameters (Rote's parallel sweep beside its one-core cells of one n)
+// are another kind, and short measurements do not count.
+func TestCoreUse(t *testing.T) {
+	e := &experiments.Experiment{Name: "toy/x", Paper: "toy"}
+	one := &cell{exp: e, impl: "cpu/paper", cs: &experiments.Case{Params: bench.Params{{Name: "n", Value: "64"}}}}
+	sweep := &cell{exp: e, impl: "cpu/paper", cs: &experiments.Case{Params: bench.Params{{Name: "sweep", Value: "n=1..128"}}}}
+	u := coreUse{}
+	u.observe(one, 13, 10)     // 1.3 cores, too short to count
+	u.observe(one, 1010, 1000) // 1.01 cores over a second
+	u.observe(one, 260, 200)   // 1.3 cores, shorter than the longest
+	u.observe(sweep, 16000, 1000)
+	if !u.oneCore(one) {
+		t.Errorf("the cells of one n: %v, want one-core", u[coreKey(one)])
+	}
+	if u.oneCore(sweep) {
+		t.Errorf("the sweep: %v, want not one-core", u[coreKey(sweep)])
+	}
+	if other := (&cell{exp: e, impl: "cpu/fast", cs: one.cs}); u.oneCore(other) {
+		t.Error("an implementation never measured counts as one-core")
 	}
 }
