@@ -91,6 +91,10 @@ func SampleText(recs []bench.Record) string {
 	return s + "."
 }
 
+// SideBySideStop ends the stopping reason of a cell the runner measured
+// at once with other one-core cells (runner/batch.go).
+const SideBySideStop = "side by side"
+
 // stopKind is the kind of a record's stopping reason.
 func stopKind(stop string) string {
 	for _, k := range []struct{ word, kind string }{
@@ -105,7 +109,7 @@ func stopKind(stop string) string {
 		{"fixed repetitions", "took the fixed repetitions"},
 		{"maximum of a cheap cell", "took up to 4 x --reps (cheap cells), their claims still unsettled"},
 		{"one more run", "one long run and one more"},
-		{"side by side", "one long run, side by side with other one-core cells"},
+		{SideBySideStop, "one long run, side by side with other one-core cells"},
 		{"long run", "one long run"},
 	} {
 		if strings.Contains(stop, k.word) {

@@ -220,7 +220,7 @@ func (r *run) measureSide(cells []*cell) error {
 	for _, s := range sides {
 		s.rec.Note = fmt.Sprintf("%s; measured side by side with %d other one-core cells (at most %d at once, a core each: %s), its case set up before and its output checked after",
 			r.longNote(s.c), len(sides)-1, slots, sideNames(sides, s.c))
-		s.rec.Stop = "one long run, side by side"
+		s.rec.Stop = "one long run, " + experiments.SideBySideStop
 		s.t.cpuMS = 0 // the process's CPU time is every side's together
 		rec, err := r.conclude(s.c, s.inst, s.rec, s.est, s.t, s.wall)
 		if err != nil {

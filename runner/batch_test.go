@@ -4,7 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -12,39 +12,31 @@ import (
 	"github.com/semibench/semibench/experiments"
 )
 
-// spin keeps goroutines busy computing for d: CPU time, not sleep.
-func spin(d time.Duration, goroutines int) {
-	var wg sync.WaitGroup
-	for range goroutines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			x := 1.0
-			for start := time.Now(); time.Since(start) < d; {
-				for range 1000 {
-					x = x*1.0000001 + 1e-9
-				}
-			}
-			_ = x
-		}()
-	}
-	wg.Wait()
+// fakeCPU is the process CPU time the side tests' runner reads: each
+// run of the toy adds its threads times its duration, so that the cores
+// a cell kept busy do not depend on the test machine's load.
+var fakeCPU atomic.Int64
+
+// work sleeps for d and counts threads x d of CPU time.
+func work(d time.Duration, threads int) {
+	time.Sleep(d)
+	fakeCPU.Add(int64(threads) * int64(d))
 }
 
 // sideToy has three implementations at n = 1 (the claims' cheaper level,
 // 150 ms a run) and n = 4 (the paper's, 600 ms): cpu/one-a and cpu/one-b
-// compute on one goroutine, cpu/par on two. Each claim reads one
-// implementation.
+// keep one core busy, cpu/par two (fakeCPU). Each claim reads one
+// implementation, and a fourth both one-core ones.
 func sideToy() *experiments.Experiment {
 	const name = "toy/side"
 	impls := []string{"cpu/one-a", "cpu/one-b", "cpu/par"}
 	threads := map[string]int{"cpu/one-a": 1, "cpu/one-b": 1, "cpu/par": 2}
 	least, paper := bench.Params{{Name: "n", Value: "1"}}, bench.Params{{Name: "n", Value: "4"}}
-	cs := func(p bench.Params, work float64) experiments.Case {
-		return experiments.Case{Params: p, Work: work, Setup: func(context.Context) (*experiments.Instance, error) {
+	cs := func(p bench.Params, units float64) experiments.Case {
+		return experiments.Case{Params: p, Work: units, Setup: func(context.Context) (*experiments.Instance, error) {
 			return &experiments.Instance{
 				Run: func(_ context.Context, impl string, _ *bench.Recorder) (any, error) {
-					spin(time.Duration(work)*150*time.Millisecond, threads[impl])
+					work(time.Duration(units)*150*time.Millisecond, threads[impl])
 					return 1, nil
 				},
 				Check: func(string, any) bench.Check { return bench.Check{OK: true, Method: "none"} },
@@ -86,11 +78,9 @@ func sideToy() *experiments.Experiment {
 // saying so and naming each other; the two-goroutine implementation's
 // long cell runs alone. Without slots, or without a budget, none does.
 func TestSideBySide(t *testing.T) {
-	if testing.Short() {
-		t.Skip("spins for seconds")
-	}
-	saved := sideSlots
-	defer func() { sideSlots = saved }()
+	savedSlots, savedCPU := sideSlots, cpuTime
+	defer func() { sideSlots, cpuTime = savedSlots, savedCPU }()
+	cpuTime = func() time.Duration { return time.Duration(fakeCPU.Load()) }
 	for _, tc := range []struct {
 		name   string
 		slots  int
@@ -98,6 +88,9 @@ func TestSideBySide(t *testing.T) {
 		side   []string
 	}{
 		{"two slots", 2, time.Minute, []string{"cpu/one-a", "cpu/one-b"}},
+		// Slots to spare: the two wait for the pass's end, held for
+		// both their claims.
+		{"three slots", 3, time.Minute, []string{"cpu/one-a", "cpu/one-b"}},
 		{"one slot", 1, time.Minute, nil},
 		{"no budget", 2, 0, nil},
 	} {

@@ -112,6 +112,9 @@ func (r *run) stopped(rec bench.Record, est float64, what string) (bench.Record,
 	return rec, nil
 }
 
+// cpuTime is the process's CPU time so far (a variable for the tests).
+var cpuTime = sysmem.CPUTime
+
 // runFunc is one run of a cell, as bench.Measure times it.
 type runFunc = func(ctx context.Context, rec *bench.Recorder) error
 
@@ -128,7 +131,7 @@ type timing struct {
 // timeRuns runs c's protocol on inst (wrap wraps each run: the GPU watch).
 func (r *run) timeRuns(c *cell, inst *experiments.Instance, proto bench.Protocol, wrap func(runFunc) runFunc) timing {
 	t := timing{began: time.Now()}
-	cpu0 := sysmem.CPUTime()
+	cpu0 := cpuTime()
 	var run runFunc = func(ctx context.Context, rec *bench.Recorder) error {
 		o, err := inst.Run(ctx, c.impl, rec)
 		t.last = o
@@ -139,7 +142,7 @@ func (r *run) timeRuns(c *cell, inst *experiments.Instance, proto bench.Protocol
 	}
 	t.phases, t.err = bench.Measure(r.ctx, proto, run)
 	t.wallMS = msSince(t.began)
-	if cpu := sysmem.CPUTime(); cpu > 0 {
+	if cpu := cpuTime(); cpu > 0 {
 		t.cpuMS = float64(cpu-cpu0) / 1e6
 	}
 	return t

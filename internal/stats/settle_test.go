@@ -309,4 +309,3 @@ func TestSettleSimulation(t *testing.T) {
 		}
 	}
 }
-
