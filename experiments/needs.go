@@ -31,6 +31,18 @@ type Need struct {
 	// Least is a cheaper set of cells, below the paper's sizes, that gives
 	// an indicative verdict when Paper cannot run; nil when there is none.
 	Least []CellRef
+	// Phases: the claim's rule reads its cells' phases, not only their
+	// headline times. The runner then never measures them side by side
+	// with other cells (runner/batch.go): short memory-bound phases moved
+	// by 7-57% there (the Kleene CPU program's convert CCS and topological
+	// sort at n = 4000 on the H100's host) where whole runs moved by 4%.
+	Phases bool
+}
+
+// WithPhases is n with Phases set: the claim reads its cells' phases.
+func WithPhases(n Need) Need {
+	n.Phases = true
+	return n
 }
 
 // CellRefs lists cells of one experiment and implementation at every

@@ -15,7 +15,10 @@ package runner
 // time over the measurement's wall time. Nothing is declared, and a
 // parallel implementation never joins. The cells share the machine's
 // memory and caches while they run; each record's note says so and names
-// the cells beside it. On the H100's host (the lease of 73f9bbd) the
+// the cells beside it, and a cell whose phases a claim reads runs alone
+// (experiments.Need.Phases: the Kleene CPU program's convert CCS and
+// topological sort, 238 and 15 ms alone, took 254-277 and 19-24 ms
+// beside others). On the H100's host (the lease of 73f9bbd) the
 // Kleene CPU program at n = 4000 took 35.6 s beside two others and
 // 34.4 s alone, the CPU Hungarian at n = 8192, range 10n, 43.57 s and
 // 43.42 s.
@@ -94,7 +97,7 @@ func (r *run) deferSide(c *cell) (bool, error) {
 	}
 	slots := sideSlots()
 	if !r.settling || slots < 2 || c.unavailable != nil || strings.HasPrefix(c.impl, "cuda/") ||
-		c.cs.ReadsShared != nil || !r.long(c) || !r.cores.oneCore(c) {
+		c.cs.ReadsShared != nil && c.cs.ReadsShared(c.impl) || !r.long(c) || !r.cores.oneCore(c) || r.phasesRead(c) {
 		return false, nil
 	}
 	est := r.estimate(c)
@@ -107,6 +110,17 @@ func (r *run) deferSide(c *cell) (bool, error) {
 		return true, r.runSide()
 	}
 	return true, nil
+}
+
+// phasesRead reports whether a claim reads c's phases (Need.Phases):
+// then c runs alone.
+func (r *run) phasesRead(c *cell) bool {
+	for _, cp := range r.readers[c] {
+		if cp.phases {
+			return true
+		}
+	}
+	return false
 }
 
 // makespan is the estimated wall time of cells (the longest first) run

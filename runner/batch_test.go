@@ -26,8 +26,9 @@ func work(d time.Duration, threads int) {
 // sideToy has three implementations at n = 1 (the claims' cheaper level,
 // 150 ms a run) and n = 4 (the paper's, 600 ms): cpu/one-a and cpu/one-b
 // keep one core busy, cpu/par two (fakeCPU). Each claim reads one
-// implementation, and a fourth both one-core ones.
-func sideToy() *experiments.Experiment {
+// implementation, and a fourth both one-core ones (reading their phases
+// when phases is set).
+func sideToy(phases bool) *experiments.Experiment {
 	const name = "toy/side"
 	impls := []string{"cpu/one-a", "cpu/one-b", "cpu/par"}
 	threads := map[string]int{"cpu/one-a": 1, "cpu/one-b": 1, "cpu/par": 2}
@@ -60,7 +61,7 @@ func sideToy() *experiments.Experiment {
 			}
 			// A second claim of the one-core cells: a cell held for one
 			// claim is held, not run, for the other.
-			return append(out, experiments.Need{Claim: name + "#both", Paper: experiments.CellRefs(name, impls[:2], paper)})
+			return append(out, experiments.Need{Claim: name + "#both", Paper: experiments.CellRefs(name, impls[:2], paper), Phases: phases})
 		},
 		Claims: func([]bench.Record) []experiments.Claim {
 			var out []experiments.Claim
@@ -76,7 +77,8 @@ func sideToy() *experiments.Experiment {
 // cells of the two one-core implementations (one core each at n = 1, as
 // their records' CPU time shows) are measured at once, their records
 // saying so and naming each other; the two-goroutine implementation's
-// long cell runs alone. Without slots, or without a budget, none does.
+// long cell runs alone. Without slots, without a budget, or when a claim
+// reads the cells' phases, none does.
 func TestSideBySide(t *testing.T) {
 	savedSlots, savedCPU := sideSlots, cpuTime
 	defer func() { sideSlots, cpuTime = savedSlots, savedCPU }()
@@ -86,17 +88,20 @@ func TestSideBySide(t *testing.T) {
 		slots  int
 		budget time.Duration
 		side   []string
+		phases bool
 	}{
-		{"two slots", 2, time.Minute, []string{"cpu/one-a", "cpu/one-b"}},
+		{"two slots", 2, time.Minute, []string{"cpu/one-a", "cpu/one-b"}, false},
 		// Slots to spare: the two wait for the pass's end, held for
 		// both their claims.
-		{"three slots", 3, time.Minute, []string{"cpu/one-a", "cpu/one-b"}},
-		{"one slot", 1, time.Minute, nil},
-		{"no budget", 2, 0, nil},
+		{"three slots", 3, time.Minute, []string{"cpu/one-a", "cpu/one-b"}, false},
+		// A claim reads their phases: each runs alone.
+		{"phases", 2, time.Minute, nil, true},
+		{"one slot", 1, time.Minute, nil, false},
+		{"no budget", 2, 0, nil, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sideSlots = func() int { return tc.slots }
-			recs := runToys(t, Config{Reps: 1, Warmup: 0, Budget: tc.budget, LongRun: 300 * time.Millisecond}, sideToy())
+			recs := runToys(t, Config{Reps: 1, Warmup: 0, Budget: tc.budget, LongRun: 300 * time.Millisecond}, sideToy(tc.phases))
 			var side []string
 			count := map[string]int{}
 			for _, r := range recs {

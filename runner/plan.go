@@ -35,6 +35,7 @@ type claimPlan struct {
 	id      string
 	levels  [2][]*cell // least, paper
 	blocked [2]string
+	phases  bool // its rule reads its cells' phases (experiments.Need.Phases)
 }
 
 // The levels of a claim's cells.
@@ -105,7 +106,7 @@ func (r *run) buildPlan(exps []*experiments.Experiment) *plan {
 	}
 	slices.SortStableFunc(p.cells, func(a, b *cell) int { return a.order - b.order })
 	for _, n := range experiments.Needs(exps, r.cfg.Scale, r.cfg.Options) {
-		cp := &claimPlan{id: n.Claim}
+		cp := &claimPlan{id: n.Claim, phases: n.Phases}
 		for lv, refs := range [2][]experiments.CellRef{n.Least, n.Paper} {
 			cp.levels[lv], cp.blocked[lv] = p.resolve(refs, inRun, r)
 		}

@@ -38,7 +38,7 @@ func hungarianTable1Needs(s experiments.Scale, o experiments.Options) []experime
 	cpu, gpu := []string{"cpu/paper"}, []string{"cuda/paper"}
 	extremes := []string{"0.1n", "10n"}
 	return []experiments.Need{
-		experiments.ByScale(exp+"#cpu-dominant-steps", s, hungarianAt(exp, cpu, top, lapcost.PaperRanges...), hungarianAt(exp, cpu, mid, lapcost.PaperRanges...)),
+		experiments.WithPhases(experiments.ByScale(exp+"#cpu-dominant-steps", s, hungarianAt(exp, cpu, top, lapcost.PaperRanges...), hungarianAt(exp, cpu, mid, lapcost.PaperRanges...))),
 		experiments.ByScale(exp+"#range-shares", s, hungarianAt(exp, gpu, top, extremes...), hungarianAt(exp, gpu, mid, extremes...)),
 		experiments.ByScale(exp+"#cuda-correct", s, experiments.CaseCells(exp, s, o, gpu, nil), experiments.CaseCells(exp, s, o, gpu, experiments.AtMost("n", mid))),
 	}
@@ -50,11 +50,11 @@ func hungarianTable3Needs(s experiments.Scale, o experiments.Options) []experime
 	both := []string{"cpu/paper", "cuda/paper"}
 	var out []experiments.Need
 	for _, id := range []string{"steps-1-6", "step4", "step3-worst"} {
-		out = append(out, experiments.ByScale("hungarian/table3#"+id, s, hungarianAt("hungarian/table3", both, top, "n"), hungarianAt("hungarian/table3", both, mid, "n")))
+		out = append(out, experiments.WithPhases(experiments.ByScale("hungarian/table3#"+id, s, hungarianAt("hungarian/table3", both, top, "n"), hungarianAt("hungarian/table3", both, mid, "n"))))
 	}
 	// Every range: Table 1's cells (Table 3's own are at range n).
-	return append(out, experiments.ByScale("hungarian/table3#other-ranges", s,
-		hungarianAt("hungarian/table1", both, top, lapcost.PaperRanges...), hungarianAt("hungarian/table1", both, mid, lapcost.PaperRanges...)))
+	return append(out, experiments.WithPhases(experiments.ByScale("hungarian/table3#other-ranges", s,
+		hungarianAt("hungarian/table1", both, top, lapcost.PaperRanges...), hungarianAt("hungarian/table1", both, mid, lapcost.PaperRanges...))))
 }
 
 func hungarianTable4Needs(s experiments.Scale, o experiments.Options) []experiments.Need {

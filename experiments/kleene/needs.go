@@ -38,6 +38,6 @@ func kleeneTable3Needs(s experiments.Scale, o experiments.Options) []experiments
 		experiments.ByScale("kleene/table3#speedup", s, speed(4000), speed(ns[len(ns)-2])),
 		experiments.ByScale("kleene/table3#exact", s, exact, nil),
 		experiments.ByScale("kleene/table3#speedup-grows", s, every, append(speed(ns[0]), speed(ns[1])...)),
-		experiments.ByScale("kleene/table3#host-phases-same", s, speed(4000), speed(ns[len(ns)-2])),
+		experiments.WithPhases(experiments.ByScale("kleene/table3#host-phases-same", s, speed(4000), speed(ns[len(ns)-2]))),
 	}
 }
