@@ -314,9 +314,16 @@ func TestReadsSharedIsCheap(t *testing.T) {
 	d := toy(tr, "toy/later", []string{"cpu/paper"}, map[string]float64{"cpu/paper": 5e9}, 1)
 	d.Needs = needs(experiments.Need{Claim: "later", Paper: []experiments.CellRef{ref("toy/later", "cpu/paper", 1)}, Least: least})
 	recs := runToys(t, Config{Budget: 6 * time.Second}, a, b, c, d)
+	// The order of the cells' first runs (top-ups come back to a cell).
+	var first []string
+	for _, x := range tr.ran {
+		if !slices.Contains(first, x) {
+			first = append(first, x)
+		}
+	}
 	want := []string{"toy/computes cpu/paper n=1", "toy/reads cpu/paper n=100", "toy/later cpu/paper n=1"}
-	if len(tr.ran) < 5 || !slices.Equal(tr.ran[2:5], want) {
-		t.Fatalf("order %v: want %v after the Least cells", tr.ran, want)
+	if len(first) < 5 || !slices.Equal(first[2:5], want) {
+		t.Fatalf("order %v: want %v after the Least cells", first, want)
 	}
 	if r := find(t, recs, "toy/reads", "cpu/paper", "100"); r.EstimateRunMS > 1 || !strings.Contains(r.Basis, "another cell") {
 		t.Errorf("toy/reads estimated %.3g ms (%s): want the fixed cost of a cell reading shared work", r.EstimateRunMS, r.Basis)

@@ -136,13 +136,14 @@ type run struct {
 	settling bool                               // adaptive samples: a budgeted run
 	// firstPass: the claims' cells are being measured for the first time
 	// (see settle.go); false once each unsettled claim is topped up.
-	firstPass bool
-	aaRunning bool    // an A/A cell's first measurement is under way
-	cores     coreUse // the cores each implementation's cells kept busy (batch.go)
-	side      []*cell // long one-core cells waiting to run side by side
-	heldMS    float64 // their estimates, held back from the budget left
-	done      int     // cells recorded
-	total     int     // cells in the run
+	firstPass  bool
+	aaRunning  bool                // an A/A cell's first measurement is under way
+	cores      coreUse             // the cores each implementation's cells kept busy (batch.go)
+	cheapTried map[*claimPlan]bool // claims settleCheap has topped up
+	side       []*cell             // long one-core cells waiting to run side by side
+	heldMS     float64             // their estimates, held back from the budget left
+	done       int                 // cells recorded
+	total      int                 // cells in the run
 
 	inst     *experiments.Instance
 	instCase *experiments.Case
@@ -177,7 +178,7 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 	}
 	start := time.Now()
 	r := &run{cfg: cfg, out: out, est: newEstimator(), runs: float64(cfg.Warmup + cfg.Reps), start: start,
-		noise: experiments.DefaultNoise, settling: cfg.Budget > 0, firstPass: cfg.Budget > 0, cores: coreUse{}}
+		noise: experiments.DefaultNoise, settling: cfg.Budget > 0, firstPass: cfg.Budget > 0, cores: coreUse{}, cheapTried: map[*claimPlan]bool{}}
 	r.ctx = ctx
 	if cfg.Budget > 0 {
 		r.limit = max(time.Millisecond, cfg.Budget-max(0, cfg.Reserve))
@@ -312,6 +313,11 @@ func (r *run) runClaims(lv int) error {
 		}
 		if bestCost > r.left() {
 			continue // waits for the rest of the tables, where its cells may still fit one by one
+		}
+		if lv == levelPaper && bestCost > r.left()/cheapSettleAt {
+			if err := r.settleCheap(); err != nil {
+				return err
+			}
 		}
 		cells := r.claimOrder(best.at(lv))
 		for _, c := range cells {

@@ -166,3 +166,30 @@ func TestAANotOnSharedWork(t *testing.T) {
 		}
 	}
 }
+
+// TestCheapTopUpFirst: a claim measured in the first pass and left
+// unsettled on cheap cells is topped up before a claim that costs a good
+// part of the budget left starts, not after it.
+func TestCheapTopUpFirst(t *testing.T) {
+	near := ratioToy(4*time.Millisecond, 40*time.Millisecond, []float64{0.6, 1.4, 0.8, 1.2, 1, 0.7, 1.3}, 9, 11)
+	tr := newTrace()
+	// Its paper cell estimated at 2 s by the prior (it returns at once):
+	// its cheaper level is another implementation's, which teaches the
+	// estimator nothing of it.
+	costly := toy(tr, "toy/costly", []string{"cpu/paper", "cpu/least"}, map[string]float64{"cpu/paper": 2e8, "cpu/least": 1}, 1, 10)
+	costly.Needs = needs(experiments.Need{Claim: "costly", Paper: []experiments.CellRef{ref("toy/costly", "cpu/paper", 10)},
+		Least: []experiments.CellRef{ref("toy/costly", "cpu/least", 1)}})
+	recs := runToys(t, Config{Reps: 6, Warmup: 1, Budget: 8 * time.Second}, near, costly)
+	topped, big := -1, -1
+	for i, r := range recs {
+		switch {
+		case r.Impl == "cpu/slow" && len(experiments.SamplesOf(&r, bench.TotalPhase)) > 1 && topped < 0:
+			topped = i
+		case r.Experiment == "toy/costly" && r.Params.String() == "n=10" && big < 0:
+			big = i
+		}
+	}
+	if topped < 0 || big < 0 || topped > big {
+		t.Errorf("cpu/slow first topped up at record %d, toy/costly's 2 s cell at %d: want the top-up first", topped, big)
+	}
+}
