@@ -140,6 +140,8 @@ type run struct {
 	aaRunning  bool                // an A/A cell's first measurement is under way
 	cores      coreUse             // the cores each implementation's cells kept busy (batch.go)
 	cheapTried map[*claimPlan]bool // claims settleCheap has topped up
+	aaDue      time.Time           // when the first A/A pairs are measured, at the latest
+	aaBusy     bool                // the A/A pairs are being measured
 	side       []*cell             // long one-core cells waiting to run side by side
 	heldMS     float64             // their estimates, held back from the budget left
 	done       int                 // cells recorded
@@ -205,6 +207,7 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 	r.indexReaders()
 	r.hosts = experiments.ClaimHosts(exps)
 	if r.settling {
+		r.aaDue = start.Add(max(aaFirstPairs, r.limit/6))
 		r.chooseAA()
 		if err := r.runAA(false); err != nil {
 			return r.stop(err)
@@ -214,7 +217,7 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 		if err := r.runClaims(lv); err != nil {
 			return r.stop(err)
 		}
-		if lv == levelLeast && r.settling {
+		if lv == levelLeast && r.settling && len(r.aa.pairs) == 0 {
 			if err := r.runAA(true); err != nil { // the pairs, minutes apart
 				return r.stop(err)
 			}
@@ -523,6 +526,9 @@ func (r *run) runRest() error {
 // the ETA.
 func (r *run) runCell(c *cell, pending []*cell) error {
 	if err := r.interrupted(); err != nil {
+		return err
+	}
+	if err := r.aaWhenDue(); err != nil {
 		return err
 	}
 	if len(r.side) > 0 && (r.spent() || r.estimate(c) > r.left()) {

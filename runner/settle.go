@@ -509,6 +509,23 @@ func (r *run) chooseAA() {
 	}
 }
 
+// aaFirstPairs is the least time between the A/A cells' first
+// measurement and their pairs: the pairs come at the end of the cheaper
+// level's pass, or at a sixth of the budget and a minute at least if that
+// pass lasts longer (a 3-minute run on two cores spent its whole budget
+// in it, on Rote's sweep, and measured no noise).
+const aaFirstPairs = time.Minute
+
+// aaWhenDue measures the first A/A pairs once their time (aaDue) has come.
+func (r *run) aaWhenDue() error {
+	if !r.settling || r.aaBusy || len(r.aa.pairs) > 0 || r.aaDue.IsZero() || time.Now().Before(r.aaDue) {
+		return nil
+	}
+	r.aaBusy = true
+	defer func() { r.aaBusy = false }()
+	return r.runAA(true)
+}
+
 // runAA measures the A/A cells (their records are the run's like any
 // other's) when they have none yet; with pair, it measures each again: a
 // pair per cell, its two sides minutes apart. The noise becomes what the
