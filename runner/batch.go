@@ -17,7 +17,7 @@ package runner
 // memory and caches while they run; each record's note says so and names
 // the cells beside it, and a cell whose phases a claim reads runs alone
 // (experiments.Need.Phases: the Kleene CPU program's convert CCS and
-// topological sort, 238 and 15 ms alone, took 254-277 and 19-24 ms
+// topological sort, 238 and 15 ms alone, took 254-269 and 19-24 ms
 // beside others). On the H100's host (the lease of 73f9bbd) the
 // Kleene CPU program at n = 4000 took 35.6 s beside two others and
 // 34.4 s alone, the CPU Hungarian at n = 8192, range 10n, 43.57 s and

@@ -191,14 +191,13 @@ func (r *run) settleCheap() error {
 	if !r.settling {
 		return nil
 	}
-	limit := r.left() / cheapSettleShare
-	end := r.left() - limit // all of them together spend no more than one may
+	end := r.left() * (1 - 1.0/cheapSettleShare) // all of them together within the share
 	saved := r.firstPass
 	r.firstPass = false // a top-up samples as the second pass does
 	defer func() { r.firstPass = saved }()
 	for _, cp := range r.plan.claims {
 		cells := cp.levels[levelPaper]
-		if cells == nil || r.cheapTried[cp] || !allMeasured(cells) || r.topUpCost(cells) > min(limit, r.left()-end) {
+		if cells == nil || r.cheapTried[cp] || !allMeasured(cells) || r.topUpCost(cells) > r.left()-end {
 			continue
 		}
 		r.cheapTried[cp] = true
