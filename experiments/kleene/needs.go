@@ -18,8 +18,9 @@ func kleeneTable2Needs(s experiments.Scale, o experiments.Options) []experiments
 	if s != experiments.Paper {
 		growth = experiments.Need{Claim: "kleene/table2#growth", Least: top}
 	}
-	return []experiments.Need{growth,
-		experiments.ByScale("kleene/table2#update-bottleneck", s, all, low),
+	// Both read Update W's phase: their cells run alone (Need.Phases).
+	return []experiments.Need{experiments.WithPhases(growth),
+		experiments.WithPhases(experiments.ByScale("kleene/table2#update-bottleneck", s, all, low)),
 		experiments.ByScale("kleene/table2#arcs", s, arcs, nil),
 	}
 }
