@@ -20,3 +20,23 @@ func (c Cells) Get(experiment, impl string, params bench.Params) *bench.Record {
 	r := bench.Record{Experiment: experiment, Impl: impl, Params: params}
 	return c[r.Key()]
 }
+
+// Latest is recs with each cell's latest record only, where its first
+// stood: a cell topped up later in a run (or re-run by a later invocation)
+// appends a record with all its samples, which supersedes the earlier one.
+// Rules that walk an experiment's records would otherwise meet one cell
+// twice and compare it with itself.
+func Latest(recs []bench.Record) []bench.Record {
+	at := make(map[string]int, len(recs))
+	out := make([]bench.Record, 0, len(recs))
+	for _, r := range recs {
+		k := r.Key()
+		if i, ok := at[k]; ok {
+			out[i] = r
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, r)
+	}
+	return out
+}

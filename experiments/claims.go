@@ -240,6 +240,7 @@ func ExactClaim(c Claim, ok int, bad []string, cells []ClaimCell) Claim {
 // catalogue says the paper states it, and a row not testable, with the
 // catalogue's reason, for each claim no cell can decide.
 func AllClaims(run []bench.Record) []Claim {
+	run = Latest(run)
 	present := experimentsIn(run)
 	var out []Claim
 	for _, e := range All() {

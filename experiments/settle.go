@@ -171,11 +171,13 @@ func SettleClaimOf(e *Experiment, id string, recs []bench.Record, refs []CellRef
 	// A rule that reads phases is as uncertain as the phases it reads: a
 	// transfer of tens of MB varies 20% from sample to sample where the
 	// whole run varies 1% (treefix's transfers-same flipped between two
-	// H100 runs on that spread). Each cell's interval is the widest of its
-	// headline's and those phases'.
-	for _, name := range phasesRead(e, id, recs, spans, nominal) {
+	// H100 runs on that spread). Each cell's interval is the wider of its
+	// headline's and that of the sum of those phases, sample by sample (a
+	// rule reads their sum or one of them; a ratio of two phases of one
+	// cell does not move with the cell at all).
+	if read := phasesRead(e, id, recs, spans, nominal); len(read) > 0 {
 		for j := range spans {
-			s := SamplesOf(&recs[spans[j].at], name)
+			s := phaseSums(&recs[spans[j].at], read)
 			if len(s) == 0 {
 				continue
 			}
@@ -239,6 +241,46 @@ func relBounds(s []float64, noise, alpha float64, looks int) (lo, hi float64) {
 	lo, hi = stats.CellBounds(s, noise, alpha, max(looks, len(s)))
 	c := stats.GeoMean(s) // the location CellBounds bounds
 	return lo / c, hi / c
+}
+
+// phaseSums are the sums of r's phases names, sample by sample; where
+// their counts differ, the samples of the phase whose interval is widest
+// (the most uncertain of them stands for the sum).
+func phaseSums(r *bench.Record, names []string) []float64 {
+	var sums []float64
+	for _, name := range names {
+		s := SamplesOf(r, name)
+		switch {
+		case len(s) == 0:
+			continue
+		case sums == nil:
+			sums = slices.Clone(s)
+			continue
+		case len(s) != len(sums):
+			return widestOf(r, names)
+		}
+		for i, v := range s {
+			sums[i] += v
+		}
+	}
+	return sums
+}
+
+// widestOf is the samples of the phase among names with the widest
+// spread of log time.
+func widestOf(r *bench.Record, names []string) []float64 {
+	var best []float64
+	bestW := -1.0
+	for _, name := range names {
+		s := SamplesOf(r, name)
+		if len(s) == 0 {
+			continue
+		}
+		if lo, hi := relBounds(s, 0, SettleAlpha, len(s)); math.Log(hi/lo) > bestW || best == nil {
+			best, bestW = s, math.Log(hi/lo)
+		}
+	}
+	return best
 }
 
 // phasesRead lists the phases, other than the headline, of the spans'
@@ -316,9 +358,10 @@ const (
 	figureCells  = 4
 )
 
-// recordsOf keeps the records of the experiments a claim's rule can read:
-// its own experiment's, those its cells name, and the experiments that
-// measure them; the rule then runs on far fewer records at each corner.
+// recordsOf keeps the latest records of the experiments a claim's rule
+// can read: its own experiment's, those its cells name, and the
+// experiments that measure them; the rule then runs on far fewer records
+// at each corner.
 func recordsOf(recs []bench.Record, e *Experiment, refs []CellRef) []bench.Record {
 	keep := map[string]bool{e.Name: true, e.MeasuredBy: true}
 	for _, ref := range refs {
@@ -330,7 +373,7 @@ func recordsOf(recs []bench.Record, e *Experiment, refs []CellRef) []bench.Recor
 			out = append(out, r)
 		}
 	}
-	return out
+	return Latest(out)
 }
 
 // corners lists which of k cells sit at the high end of their interval:
