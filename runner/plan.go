@@ -36,6 +36,9 @@ type claimPlan struct {
 	levels  [2][]*cell // least, paper
 	blocked [2]string
 	phases  bool // its rule reads its cells' phases (experiments.Need.Phases)
+	// unsettled: the settle rule's last look at it, after a sample of one
+	// of its cells, found it unsettled (runner/settle.go judges those first).
+	unsettled bool
 }
 
 // The levels of a claim's cells.

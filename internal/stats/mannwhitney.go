@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"slices"
+	"sync"
 )
 
 // CompareSamples compares two sets of timed samples (lower is faster) as
@@ -52,11 +53,7 @@ func MannWhitneyP(a, b []float64) float64 {
 	}
 	// counts[u] is the number of orderings of n1 x's among n1+n2 with
 	// U = u (no ties), by the recurrence over the last element.
-	counts := uCounts(n1, n2)
-	total := 0.0
-	for _, c := range counts {
-		total += c
-	}
+	counts, total := uDistribution(n1, n2)
 	mean2 := n1 * n2 // 2 * (n1 n2 / 2)
 	dev := abs(u2 - mean2)
 	tail := 0.0
@@ -89,6 +86,31 @@ func abs(x int) int {
 	}
 	return x
 }
+
+// uDistribution is uCounts(n1, n2) and its sum, computed once per pair of
+// sample counts: the settle rule runs the test thousands of times a look
+// (treefix's Fig. 4 claims over 20 trees, at every corner), always on the
+// same few counts. The slice is shared: read it only.
+func uDistribution(n1, n2 int) ([]float64, float64) {
+	key := [2]int{n1, n2}
+	if d, ok := uCache.Load(key); ok {
+		d := d.(uDist)
+		return d.counts, d.total
+	}
+	d := uDist{counts: uCounts(n1, n2)}
+	for _, c := range d.counts {
+		d.total += c
+	}
+	uCache.Store(key, d)
+	return d.counts, d.total
+}
+
+type uDist struct {
+	counts []float64
+	total  float64
+}
+
+var uCache sync.Map
 
 // uCounts returns, for U = 0..n1*n2, the number of arrangements of n1
 // and n2 items giving that U.
