@@ -163,3 +163,30 @@ func TestSettleTooFewSamples(t *testing.T) {
 		t.Errorf("six samples a side: still asks for more samples (%s)", st.Why)
 	}
 }
+
+// More noise never settles what less noise leaves unsettled: treefix's
+// growth rule over 20 trees (a count of the pairs in order) was unsettled
+// at 1% and 3% noise but settled at 10%, when one probe of whether the
+// rule reads time at all happened to leave the count unchanged.
+func TestSettleMonotoneInNoise(t *testing.T) {
+	f, err := bench.ReadFile("testdata/weak/treefix-transfers.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"treefix/fig4#vectorial-grows", "treefix/fig4#transfers-same", "treefix/fig4#vectorial-faster"} {
+		var refs []experiments.CellRef
+		for _, n := range experiments.Needs(experiments.All(), experiments.Paper, experiments.Options{}) {
+			if n.Claim == id {
+				refs = n.Paper
+			}
+		}
+		unsettled := false
+		for _, noise := range []float64{0.01, 0.03, 0.1, 0.3} {
+			st := experiments.SettleClaim(id, f.Records, refs, noise, 6)
+			if unsettled && st.Settled {
+				t.Errorf("%s: settled at noise %g, unsettled at a smaller one", id, noise)
+			}
+			unsettled = unsettled || !st.Settled
+		}
+	}
+}
