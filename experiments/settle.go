@@ -19,9 +19,9 @@ import (
 // claim's rule is run again with each cell's times moved to the ends of its
 // interval (the corners), and the claim is settled when every corner gives
 // the verdict the samples give. A rule that reads phases (transfers, a
-// step) takes each cell's interval as the widest of its headline's and
-// those phases'; a rule that finds its samples too few for its test is
-// not settled. The runner asks after every sample whether
+// step) takes each cell's interval as the wider of its headline's and
+// that of those phases' sum, sample by sample; a rule that finds its
+// samples too few for its test is not settled. The runner asks after every sample whether
 // the claims a cell feeds are settled and stops sampling when they are;
 // Judge calls a claim at the paper's sizes that is not settled on its
 // records inconclusive.
