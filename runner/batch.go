@@ -193,7 +193,7 @@ func (r *run) measureSide(cells []*cell) error {
 			}
 		}
 	}()
-	r.meter.cell(r.done, r.total, cells[0], r.eta(makespan(r, cells, slots), nil), r.decided())
+	r.meter.cell(r.done, r.total, cells[0], r.eta(makespan(r, cells, slots), nil), r.atPaper())
 	for _, c := range cells {
 		s := &side{c: c, est: r.estimate(c), rec: r.record(c), wall: &bench.CellWall{}}
 		s.rec.EstimateRunMS, s.rec.Basis = r.est.explain(c.exp, c.impl, c.cs)

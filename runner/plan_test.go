@@ -191,7 +191,7 @@ func TestProgressInALog(t *testing.T) {
 	if strings.Contains(out, "\r") || strings.Contains(out, "\033[") {
 		t.Errorf("terminal control codes in a log: %q", out)
 	}
-	if !strings.Contains(out, "semibench: 1/2 cells, 1 claim(s) decided") || !strings.Contains(out, "done: 2 cells") {
+	if !strings.Contains(out, "semibench: 1/2 cells, 1 claim(s) measured at the papers' sizes") || !strings.Contains(out, "done: 2 cells") {
 		t.Errorf("progress log %q", out)
 	}
 }
@@ -268,7 +268,7 @@ func TestSkippedDecidesNothing(t *testing.T) {
 		experiments.Need{Claim: "skipped", Paper: []experiments.CellRef{ref("toy/skip-claim", "cpu/paper", 2)}})
 	var progress strings.Builder
 	runToys(t, Config{Progress: &progress}, e)
-	if out := progress.String(); !strings.Contains(out, "done: 2 cells") || !strings.Contains(out, ", 1 claim(s) with every cell they read measured") {
+	if out := progress.String(); !strings.Contains(out, "done: 2 cells") || !strings.Contains(out, ", 1 claim(s) with every cell they read at the papers' sizes measured") {
 		t.Errorf("progress %q: want 2 cells and 1 claim decided", out)
 	}
 }

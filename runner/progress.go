@@ -23,7 +23,7 @@ type meter struct {
 	label    string        // "[k/n] experiment impl params"
 	since    time.Time     // when the cell in hand started
 	left     time.Duration // estimate of the cells from the one in hand on
-	decided  int           // claims decided so far
+	atPaper  int           // claims measured at the papers' sizes so far
 	lastLine time.Time     // when the last log line was written
 	stop     chan struct{}
 	exited   chan struct{} // closed when the redrawing goroutine has returned
@@ -57,10 +57,10 @@ func newMeter(w io.Writer, terminal bool, start time.Time, budget time.Duration)
 }
 
 // cell announces the cell now starting.
-func (m *meter) cell(k, n int, c *cell, left time.Duration, decided int) {
+func (m *meter) cell(k, n int, c *cell, left time.Duration, atPaper int) {
 	m.mu.Lock()
 	m.label = fmt.Sprintf("[%d/%d] %s %s %s", k+1, n, c.exp.Name, c.impl, c.cs.Params.String())
-	m.since, m.left, m.decided = time.Now(), left, decided
+	m.since, m.left, m.atPaper = time.Now(), left, atPaper
 	m.mu.Unlock()
 	if m.terminal {
 		m.draw()
@@ -69,20 +69,20 @@ func (m *meter) cell(k, n int, c *cell, left time.Duration, decided int) {
 
 // finished reports a cell's end: off a terminal, a line when the last was
 // logEvery ago or the cell itself took that long.
-func (m *meter) finished(c *cell, rec bench.Record, done, total, decided int) {
+func (m *meter) finished(c *cell, rec bench.Record, done, total, atPaper int) {
 	if m.w == nil || m.terminal {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := time.Now()
-	m.decided = decided
+	m.atPaper = atPaper
 	if now.Sub(m.lastLine) < logEvery && now.Sub(m.since) < logEvery {
 		return
 	}
 	m.lastLine = now
-	fmt.Fprintf(m.w, "semibench: %d/%d cells, %d claim(s) decided, elapsed %s, ETA %s; last: %s %s %s %s (%s)\n",
-		done, total, decided, now.Sub(m.start).Round(time.Second), m.eta(now).Round(time.Second),
+	fmt.Fprintf(m.w, "semibench: %d/%d cells, %d claim(s) measured at the papers' sizes, elapsed %s, ETA %s; last: %s %s %s %s (%s)\n",
+		done, total, atPaper, now.Sub(m.start).Round(time.Second), m.eta(now).Round(time.Second),
 		c.exp.Name, c.impl, c.cs.Params.String(), rec.Status, now.Sub(m.since).Round(time.Millisecond))
 }
 
@@ -110,8 +110,8 @@ func (m *meter) tick() {
 		return
 	}
 	m.lastLine = now
-	fmt.Fprintf(m.w, "semibench: running %s for %s, elapsed %s, ETA %s, %d claim(s) decided\n",
-		m.label, now.Sub(m.since).Round(time.Second), now.Sub(m.start).Round(time.Second), m.eta(now).Round(time.Second), m.decided)
+	fmt.Fprintf(m.w, "semibench: running %s for %s, elapsed %s, ETA %s, %d claim(s) measured at the papers' sizes\n",
+		m.label, now.Sub(m.since).Round(time.Second), now.Sub(m.start).Round(time.Second), m.eta(now).Round(time.Second), m.atPaper)
 }
 
 func (m *meter) draw() {
@@ -121,7 +121,7 @@ func (m *meter) draw() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := time.Now()
-	fmt.Fprintf(m.w, "\r\033[K%s  elapsed %s  ETA %s  claims %d", m.label, now.Sub(m.start).Round(time.Second), m.eta(now).Round(time.Second), m.decided)
+	fmt.Fprintf(m.w, "\r\033[K%s  elapsed %s  ETA %s  claims at paper sizes %d", m.label, now.Sub(m.start).Round(time.Second), m.eta(now).Round(time.Second), m.atPaper)
 }
 
 // close ends the redrawing and waits for it to stop; it may be called more
@@ -132,7 +132,7 @@ func (m *meter) close() {
 }
 
 // done ends the redrawing and prints the closing line.
-func (m *meter) done(cells, decided int) {
+func (m *meter) done(cells, atPaper int) {
 	m.close()
 	if m.w == nil {
 		return
@@ -143,5 +143,5 @@ func (m *meter) done(cells, decided int) {
 	if m.terminal {
 		prefix = "\r\033[K"
 	}
-	fmt.Fprintf(m.w, "%sdone: %d cells in %s, %d claim(s) with every cell they read measured\n", prefix, cells, time.Since(m.start).Round(time.Millisecond), decided)
+	fmt.Fprintf(m.w, "%sdone: %d cells in %s, %d claim(s) with every cell they read at the papers' sizes measured (the report says which it decides)\n", prefix, cells, time.Since(m.start).Round(time.Millisecond), atPaper)
 }

@@ -240,7 +240,7 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 	if err := r.runRest(); err != nil {
 		return r.stop(err)
 	}
-	r.meter.done(r.done, r.decided())
+	r.meter.done(r.done, r.atPaper())
 	return nil
 }
 
@@ -260,7 +260,7 @@ func (r *run) stop(err error) error {
 	if err := r.skipAll(left); err != nil {
 		return err
 	}
-	r.meter.done(r.done, r.decided())
+	r.meter.done(r.done, r.atPaper())
 	return nil
 }
 
@@ -429,15 +429,16 @@ func allMeasured(cells []*cell) bool {
 	return true
 }
 
-// decided counts the claims one of whose levels has every cell measured.
-func (r *run) decided() int {
+// atPaper counts the claims whose cells at the papers' sizes are all
+// measured: what the progress line reports. A claim measured only below
+// them is indicative in the report, not decided, so it is not counted
+// (the report's "decided" also leaves out the inconclusive, which only
+// judging tells).
+func (r *run) atPaper() int {
 	n := 0
 	for _, cp := range r.plan.claims {
-		for _, lv := range cp.levels {
-			if lv != nil && allMeasured(lv) {
-				n++
-				break
-			}
+		if lv := cp.levels[levelPaper]; lv != nil && allMeasured(lv) {
+			n++
 		}
 	}
 	return n
@@ -543,7 +544,7 @@ func (r *run) runCell(c *cell, pending []*cell) error {
 	if pending == nil {
 		pending = r.remaining(c)
 	}
-	r.meter.cell(r.done, r.total, c, r.eta(est, pending), r.decided())
+	r.meter.cell(r.done, r.total, c, r.eta(est, pending), r.atPaper())
 	rec, err := r.measure(c, est)
 	if err != nil {
 		return err
@@ -673,9 +674,10 @@ func (r *run) skipAll(cells []*cell) error {
 	var recs []bench.Record
 	for _, c := range cells {
 		est := r.estimate(c)
+		run, basis := r.est.explain(c.exp, c.impl, c.cs) // a claim skipped for time says on what its estimate rests
 		for _, x := range append([]*cell{c}, c.aliases...) {
 			rec := r.record(x)
-			rec.Status, rec.EstimateMS = bench.StatusSkipped, est
+			rec.Status, rec.EstimateMS, rec.EstimateRunMS, rec.Basis = bench.StatusSkipped, est, run, basis
 			rec.Error = fmt.Sprintf("estimated %s; the %s budget is spent", duration(est).Round(time.Millisecond), r.cfg.Budget)
 			recs = append(recs, rec)
 		}
@@ -705,7 +707,7 @@ func (r *run) finish(c *cell, rec bench.Record) error {
 	}
 	recs := r.keep(c, rec)
 	r.done += len(recs)
-	r.meter.finished(c, rec, r.done, r.total, r.decided())
+	r.meter.finished(c, rec, r.done, r.total, r.atPaper())
 	return r.out.AppendAll(recs)
 }
 

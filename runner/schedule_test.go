@@ -282,6 +282,8 @@ func TestBudgetStopsARunningCell(t *testing.T) {
 	}
 	if r := find(t, recs, "toy/stop", "cpu/paper", "1"); r.Status != bench.StatusSkipped || !strings.Contains(r.Error, "budget is spent") {
 		t.Errorf("cpu/paper: %s %q, want skipped, budget spent", r.Status, r.Error)
+	} else if r.Basis == "" {
+		t.Errorf("cpu/paper skipped for time with no basis for its estimate of %g ms: want one, so that its claim can say it", r.EstimateMS)
 	}
 }
 

@@ -412,7 +412,7 @@ func (r *run) topUp(c *cell, extra int, settle bool) error {
 	if per*float64(extra) > r.left() {
 		return nil
 	}
-	r.meter.cell(r.done, r.total, c, r.eta(per*float64(extra), r.remaining(c)), r.decided())
+	r.meter.cell(r.done, r.total, c, r.eta(per*float64(extra), r.remaining(c)), r.atPaper())
 	saved := r.settling
 	r.settling = settle
 	rec, err := r.measureMore(c, *prev, extra)
