@@ -280,3 +280,80 @@ func TestFuseChunk(t *testing.T) {
 		t.Errorf("a cost beyond the bound: scan %+v", s)
 	}
 }
+
+// plainPart is fusedPart's loop without its fast path: the definition
+// fusedPart must agree with.
+func plainPart[T int16 | int32](d []T, src []int64, lim, lo, hi int64) Scan {
+	p := Empty()
+	for k, x := range src {
+		if x > lim || x < -lim {
+			p.Bad = k
+			break
+		}
+		if x < lo || x > hi {
+			p.Wide = k
+			break
+		}
+		d[k] = T(x)
+		p.Lo, p.Hi = min(p.Lo, x), max(p.Hi, x)
+	}
+	return p
+}
+
+// TestFusedPartAgrees: on random parts with costs beyond the range or the
+// bound planted anywhere (in every lane of the four-cost step, and in the
+// tail), and bounds narrower than the range (where the fast path must not
+// run), fusedPart gives plainPart's scan and writes the same costs.
+func TestFusedPartAgrees(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 7))
+	type bounds struct{ lim, lo, hi int64 }
+	cases := []bounds{
+		{1 << 40, math.MinInt16, math.MaxInt16},
+		{1 << 40, math.MinInt32, math.MaxInt32},
+		{1000, math.MinInt16, math.MaxInt16}, // the bound inside the range
+		{math.MaxInt64, math.MinInt32, math.MaxInt32},
+	}
+	for trial := 0; trial < 2000; trial++ {
+		b := cases[trial%len(cases)]
+		n := rnd.IntN(40)
+		src := make([]int64, n)
+		for k := range src {
+			src[k] = rnd.Int64N(2001) - 1000
+		}
+		if n > 0 && trial%3 != 0 {
+			// plant an outlier: beyond the narrow bound but inside int16,
+			// beyond int16, beyond int32, beyond the wide bound, or an extreme
+			k := rnd.IntN(n)
+			src[k] = []int64{5000, -5000, 40000, -40000, math.MaxInt32 + 1, math.MinInt32 - 1, 1 << 41, -(1 << 41), math.MaxInt64, math.MinInt64}[rnd.IntN(10)]
+		}
+		got16, want16 := make([]int16, n), make([]int16, n)
+		gs, ws := fusedPart(got16, src, b.lim, b.lo, min(b.hi, math.MaxInt16)), plainPart(want16, src, b.lim, b.lo, min(b.hi, math.MaxInt16))
+		if b.lo == math.MinInt16 && (gs != ws || !slices.Equal(got16, want16)) {
+			t.Fatalf("int16, bounds %+v, costs %v: scan %+v, want %+v", b, src, gs, ws)
+		}
+		got32, want32 := make([]int32, n), make([]int32, n)
+		gs, ws = fusedPart(got32, src, b.lim, b.lo, b.hi), plainPart(want32, src, b.lim, b.lo, b.hi)
+		if b.lo == math.MinInt32 && (gs != ws || !slices.Equal(got32, want32)) {
+			t.Fatalf("int32, bounds %+v, costs %v: scan %+v, want %+v", b, src, gs, ws)
+		}
+	}
+}
+
+// BenchmarkFuseChunk is the Hungarian's one read of the int64 costs: a
+// chunk of 8M uniform costs of range n at n = 8192, checked and written
+// as int16.
+func BenchmarkFuseChunk(b *testing.B) {
+	const n = 8 << 20
+	src := make([]int64, n)
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for k := range src {
+		src[k] = rnd.Int64N(8192)
+	}
+	d16, d32 := make([]int16, n), make([]int32, n)
+	b.SetBytes(8 * n)
+	for b.Loop() {
+		if _, narrow := FuseChunk(d16, d32, src, 1<<40, true); !narrow {
+			b.Fatal("not narrow")
+		}
+	}
+}
