@@ -208,7 +208,15 @@ func (d *Device) Held() map[string]uint64 {
 // Check refuses a plan that does not fit the device's free memory (see
 // Fits), before anything is allocated. When it does not fit only because of
 // buffers held for other plans, those are freed first.
+//
+// A plan whose every buffer the device holds already, large enough (a
+// solve of the size before), allocates nothing and passes without asking
+// the driver: cuMemGetInfo is a round trip to it, paid by every solve
+// inside the phase that precedes the timed window.
 func (d *Device) Check(t *driver.Thread, p Plan) error {
+	if AllHeld(p, d.Held()) {
+		return nil
+	}
 	free, _, err := t.MemGetInfo()
 	if err != nil {
 		return fmt.Errorf("CUDA device %d: %w", d.Ordinal, err)

@@ -35,6 +35,9 @@ func (p Plan) Total() uint64 {
 // reuse or free first. The instance fits when its new bytes plus Reserve do
 // not exceed free; otherwise the error gives the bytes needed and free.
 func Fits(p Plan, free uint64, held map[string]uint64) error {
+	if AllHeld(p, held) {
+		return nil // nothing to allocate
+	}
 	var need uint64
 	for _, b := range p.Buffers {
 		if h := held[b.Name]; h >= b.Bytes {
@@ -55,6 +58,17 @@ func Fits(p Plan, free uint64, held map[string]uint64) error {
 	}
 	return fmt.Errorf("%s does not fit in device memory: it needs %d bytes (%s: %s) plus %s reserved, and %d bytes (%s) are free",
 		p.What, p.Total(), FormatBytes(p.Total()), strings.Join(parts, ", "), FormatBytes(Reserve), free, FormatBytes(free))
+}
+
+// AllHeld reports whether held (bytes by buffer name) has every buffer of
+// p, each at least as large as p needs: then p allocates nothing.
+func AllHeld(p Plan, held map[string]uint64) bool {
+	for _, b := range p.Buffers {
+		if held[b.Name] < max(b.Bytes, 1) {
+			return false
+		}
+	}
+	return true
 }
 
 // FormatBytes renders a byte count in binary units, e.g. "61.0 MiB".

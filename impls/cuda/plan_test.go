@@ -28,6 +28,18 @@ func TestFits(t *testing.T) {
 	if err := Fits(p, Reserve, held); err != nil {
 		t.Errorf("reused buffers refused: %v", err)
 	}
+	// Every buffer held and large enough: nothing is allocated, so nothing
+	// need be free (Device.Check then asks the driver nothing).
+	if err := Fits(p, 0, held); err != nil {
+		t.Errorf("a plan wholly held refused with no free memory: %v", err)
+	}
+	if !AllHeld(p, held) || AllHeld(p, map[string]uint64{"W": 64_000_000, "val": 16_000_000}) ||
+		AllHeld(p, map[string]uint64{"W": 64_000_000, "val": 16_000_000, "idx": 15_999_999}) {
+		t.Error("AllHeld: want true only when every buffer is held at its size or more")
+	}
+	if AllHeld(Plan{Buffers: []Buffer{{"flag", 0}}}, nil) {
+		t.Error("AllHeld: a buffer of no bytes that is not held counted as held")
+	}
 	// A held buffer that is too small is freed first: its bytes count as free.
 	held = map[string]uint64{"W": 32_000_000}
 	if err := Fits(p, 96_000_000+Reserve-32_000_000, held); err != nil {
