@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -409,7 +410,18 @@ func (r *run) topUp(c *cell, extra int, settle bool) error {
 		return nil
 	}
 	per := r.est.estimate(c.exp, c.impl, c.cs)
-	if per*float64(extra) > r.left() {
+	want := extra
+	if !settle {
+		// The refine takes as many samples as the budget pays for, priced
+		// by what the cell's record measured: 2-domination's formula at
+		// m = 12 on the H200 (its record: one sample of 16.4 s and a check
+		// of 9.3 s) was given five more samples with 64 s left, stopped at
+		// the budget's end, and the 57 s it ran were lost with them.
+		var fixed float64
+		per, fixed = r.topUpCosts(c, prev, per)
+		extra = refineSamples(extra, per, fixed, r.left())
+	}
+	if extra <= 0 || per*float64(extra) > r.left() {
 		return nil
 	}
 	r.meter.cell(r.done, r.total, c, r.eta(per*float64(extra), r.remaining(c)), r.atPaper())
@@ -422,12 +434,42 @@ func (r *run) topUp(c *cell, extra int, settle bool) error {
 	}
 	n := len(experiments.SamplesOf(&rec, bench.TotalPhase))
 	switch {
+	case !settle && extra < want:
+		rec.Stop = fmt.Sprintf("%d sample(s): refined with the budget left once every claim had its turn, as many as it paid for (--reps %d); before, %s", n, r.cfg.Reps, prev.Stop)
 	case !settle:
 		rec.Stop = fmt.Sprintf("%d sample(s): refined to --reps with the budget left once every claim had its turn; before, %s", n, prev.Stop)
 	case extra == 1 && r.long(c) && n < r.cfg.Reps:
 		rec.Stop = fmt.Sprintf("%d sample(s): one more run of a long cell, its claims not settled by the first", n)
 	}
 	return r.out.AppendAll(r.keep(c, rec))
+}
+
+// topUpCosts prices a top-up of c from its last record prev: a sample
+// costs the planner's estimate est, or the wall time per run the record
+// measured when that is more (warm-ups and the time between windows
+// included); once per top-up come the record's setup and check times and,
+// for a CUDA cell, a warm-up run (measureMore takes one there).
+func (r *run) topUpCosts(c *cell, prev *bench.Record, est float64) (per, fixed float64) {
+	per = est
+	if w := prev.Wall; w != nil {
+		if runs := len(experiments.SamplesOf(prev, bench.TotalPhase)) + len(prev.WarmupMS); runs > 0 {
+			per = max(per, w.MeasureMS/float64(runs))
+		}
+		fixed = w.SetupMS + w.CheckMS
+	}
+	if strings.HasPrefix(c.impl, "cuda/") && r.protocol(c).Warmup > 0 {
+		fixed += per
+	}
+	return per, fixed
+}
+
+// refineSamples is how many of want more samples fit in left ms when each
+// costs per ms and the top-up fixed ms once.
+func refineSamples(want int, per, fixed, left float64) int {
+	if per <= 0 {
+		return want
+	}
+	return max(0, min(want, int(math.Floor((left-fixed)/per))))
 }
 
 // mergePhases joins a record's earlier phases with new samples of the same

@@ -193,3 +193,23 @@ func TestCheapTopUpFirst(t *testing.T) {
 		t.Errorf("cpu/slow first topped up at record %d, toy/costly's 2 s cell at %d: want the top-up first", topped, big)
 	}
 }
+
+// TestRefineSamples: the refine takes as many samples as the budget left
+// pays for, after its fixed costs; none when those alone exceed it.
+func TestRefineSamples(t *testing.T) {
+	for _, c := range []struct {
+		want             int
+		per, fixed, left float64
+		got              int
+	}{
+		{5, 16_400, 9_343, 64_000, 3}, // the H200's m = 12: its check, then three samples
+		{5, 1_000, 0, 60_000, 5},       // all of them
+		{5, 1_000, 0, 4_999, 4},
+		{5, 1_000, 70_000, 60_000, 0}, // the check alone is more than is left
+		{3, 0, 0, 0, 3},               // nothing measured to price it by
+	} {
+		if got := refineSamples(c.want, c.per, c.fixed, c.left); got != c.got {
+			t.Errorf("refineSamples(%d, per %g, fixed %g, left %g) = %d, want %d", c.want, c.per, c.fixed, c.left, got, c.got)
+		}
+	}
+}
