@@ -138,8 +138,12 @@ func Convert[T int16 | int32](dst []T, src []int64, shift int64) {
 	})
 }
 
-// grain is the fewest items ParallelFor gives a goroutine of its own.
-const grain = 1 << 18
+// grain is the fewest items ParallelFor gives a goroutine of its own:
+// 32K costs, 256 KiB of int64, about 50 us of one core's scan. At 2^18
+// the whole matrix of n = 512 was scanned on one core and n = 1024 on
+// four: on the H200's 16-core host that scan was nearly all of cuda/fast's
+// h2d there (0.30-0.75 ms at n = 512, for 2 MB of costs).
+const grain = 1 << 15
 
 // ParallelFor runs f over [0, n) in a few goroutines (one per grain items
 // at most, GOMAXPROCS at most): f gets disjoint ranges [a, b) covering

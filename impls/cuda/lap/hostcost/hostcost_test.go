@@ -339,21 +339,25 @@ func TestFusedPartAgrees(t *testing.T) {
 	}
 }
 
-// BenchmarkFuseChunk is the Hungarian's one read of the int64 costs: a
-// chunk of 8M uniform costs of range n at n = 8192, checked and written
-// as int16.
+// BenchmarkFuseChunk is the Hungarian's one read of the int64 costs, a
+// chunk of uniform costs of range n checked and written as int16: at
+// n = 8192 (a full chunk of 8M costs) and at n = 512 (the whole matrix).
 func BenchmarkFuseChunk(b *testing.B) {
-	const n = 8 << 20
-	src := make([]int64, n)
-	rnd := rand.New(rand.NewPCG(1, 2))
-	for k := range src {
-		src[k] = rnd.Int64N(8192)
-	}
-	d16, d32 := make([]int16, n), make([]int32, n)
-	b.SetBytes(8 * n)
-	for b.Loop() {
-		if _, narrow := FuseChunk(d16, d32, src, 1<<40, true); !narrow {
-			b.Fatal("not narrow")
-		}
+	for _, n := range []int{8192, 512} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			k := min(n*n, 8<<20)
+			src := make([]int64, k)
+			rnd := rand.New(rand.NewPCG(1, 2))
+			for i := range src {
+				src[i] = rnd.Int64N(int64(n))
+			}
+			d16, d32 := make([]int16, k), make([]int32, k)
+			b.SetBytes(int64(8 * k))
+			for b.Loop() {
+				if _, narrow := FuseChunk(d16, d32, src, 1<<40, true); !narrow {
+					b.Fatal("not narrow")
+				}
+			}
+		})
 	}
 }
