@@ -235,6 +235,12 @@ func fusedPart[T int16 | int32](d []T, src []int64, lim, lo, hi int64) Scan {
 		}
 		p.Lo, p.Hi = min(lo0, lo1, lo2, lo3), max(hi0, hi1, hi2, hi3)
 	}
+	return plainPart(d, src, lim, lo, hi, k, p)
+}
+
+// plainPart is fusedPart's definition, one cost at a time: it goes on
+// from index k of src, p being the scan of the costs before it.
+func plainPart[T int16 | int32](d []T, src []int64, lim, lo, hi int64, k int, p Scan) Scan {
 	for ; k < len(src); k++ {
 		x := src[k]
 		if x > lim || x < -lim {

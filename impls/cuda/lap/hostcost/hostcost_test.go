@@ -281,25 +281,6 @@ func TestFuseChunk(t *testing.T) {
 	}
 }
 
-// plainPart is fusedPart's loop without its fast path: the definition
-// fusedPart must agree with.
-func plainPart[T int16 | int32](d []T, src []int64, lim, lo, hi int64) Scan {
-	p := Empty()
-	for k, x := range src {
-		if x > lim || x < -lim {
-			p.Bad = k
-			break
-		}
-		if x < lo || x > hi {
-			p.Wide = k
-			break
-		}
-		d[k] = T(x)
-		p.Lo, p.Hi = min(p.Lo, x), max(p.Hi, x)
-	}
-	return p
-}
-
 // TestFusedPartAgrees: on random parts with costs beyond the range or the
 // bound planted anywhere (in every lane of the four-cost step, and in the
 // tail), and bounds narrower than the range (where the fast path must not
@@ -327,12 +308,12 @@ func TestFusedPartAgrees(t *testing.T) {
 			src[k] = []int64{5000, -5000, 40000, -40000, math.MaxInt32 + 1, math.MinInt32 - 1, 1 << 41, -(1 << 41), math.MaxInt64, math.MinInt64}[rnd.IntN(10)]
 		}
 		got16, want16 := make([]int16, n), make([]int16, n)
-		gs, ws := fusedPart(got16, src, b.lim, b.lo, min(b.hi, math.MaxInt16)), plainPart(want16, src, b.lim, b.lo, min(b.hi, math.MaxInt16))
+		gs, ws := fusedPart(got16, src, b.lim, b.lo, min(b.hi, math.MaxInt16)), plainPart(want16, src, b.lim, b.lo, min(b.hi, math.MaxInt16), 0, Empty())
 		if b.lo == math.MinInt16 && (gs != ws || !slices.Equal(got16, want16)) {
 			t.Fatalf("int16, bounds %+v, costs %v: scan %+v, want %+v", b, src, gs, ws)
 		}
 		got32, want32 := make([]int32, n), make([]int32, n)
-		gs, ws = fusedPart(got32, src, b.lim, b.lo, b.hi), plainPart(want32, src, b.lim, b.lo, b.hi)
+		gs, ws = fusedPart(got32, src, b.lim, b.lo, b.hi), plainPart(want32, src, b.lim, b.lo, b.hi, 0, Empty())
 		if b.lo == math.MinInt32 && (gs != ws || !slices.Equal(got32, want32)) {
 			t.Fatalf("int32, bounds %+v, costs %v: scan %+v, want %+v", b, src, gs, ws)
 		}
