@@ -466,10 +466,14 @@ func (r *run) topUpCosts(c *cell, prev *bench.Record, est float64) (per, fixed f
 // refineSamples is how many of want more samples fit in left ms when each
 // costs per ms and the top-up fixed ms once.
 func refineSamples(want int, per, fixed, left float64) int {
-	if per <= 0 {
+	k := (left - fixed) / per
+	switch {
+	case per <= 0 || k >= float64(want): // also an unbounded left (+Inf)
 		return want
+	case k < 1 || math.IsNaN(k):
+		return 0
 	}
-	return max(0, min(want, int(math.Floor((left-fixed)/per))))
+	return int(k)
 }
 
 // mergePhases joins a record's earlier phases with new samples of the same

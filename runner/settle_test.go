@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -203,10 +204,11 @@ func TestRefineSamples(t *testing.T) {
 		got              int
 	}{
 		{5, 16_400, 9_343, 64_000, 3}, // the H200's m = 12: its check, then three samples
-		{5, 1_000, 0, 60_000, 5},       // all of them
+		{5, 1_000, 0, 60_000, 5},      // all of them
 		{5, 1_000, 0, 4_999, 4},
 		{5, 1_000, 70_000, 60_000, 0}, // the check alone is more than is left
 		{3, 0, 0, 0, 3},               // nothing measured to price it by
+		{3, 1_000, 0, math.Inf(1), 3}, // no end to the budget
 	} {
 		if got := refineSamples(c.want, c.per, c.fixed, c.left); got != c.got {
 			t.Errorf("refineSamples(%d, per %g, fixed %g, left %g) = %d, want %d", c.want, c.per, c.fixed, c.left, got, c.got)
