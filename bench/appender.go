@@ -238,15 +238,20 @@ func (a *Appender) AppendAll(rs []Record) error {
 	return a.write(nil, rs)
 }
 
-// Close drops the file's lock; later Appends fail. It may be called more
-// than once.
+// Close writes the notes still pending (added after the last Append) and
+// drops the file's lock; later Appends fail. It may be called more than
+// once.
 func (a *Appender) Close() error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.w == nil {
 		return nil
 	}
-	err := a.w.Close()
+	var err error
+	if len(a.notes) > 0 {
+		err = a.write(nil, nil)
+	}
+	err = errors.Join(err, a.w.Close())
 	a.w = nil
 	return err
 }

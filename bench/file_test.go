@@ -590,3 +590,31 @@ func TestReadSchemas(t *testing.T) {
 		}
 	}
 }
+
+// TestCloseWritesPendingNotes: notes added after the last Append (a run's
+// last words: measurement lost at its budget's end) are written by Close,
+// once, and a second Close writes nothing more.
+func TestCloseWritesPendingNotes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.json")
+	a, err := NewAppender(path, header("m"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Append(sampleRecord("cpu/paper", "1")); err != nil {
+		t.Fatal(err)
+	}
+	a.AddNotes("after the last record")
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := slices.Index(f.Notes, "after the last record"); n < 0 || len(f.Records) != 1 {
+		t.Errorf("notes %q, %d records: want the pending note written by Close, the one record kept", f.Notes, len(f.Records))
+	}
+}

@@ -413,6 +413,31 @@ func RollUp(claims []Claim) report.Table {
 	return t
 }
 
+// lostPrefix starts the note a run writes for measurement it stopped at
+// its budget's end and did not keep (LostNote).
+const lostPrefix = "lost: "
+
+// LostNote records ms of measurement of cell what that the budget's end
+// stopped and no record keeps (a top-up's samples, a cell recorded
+// skipped), so that WallText does not count it as the harness's time.
+func LostNote(ms float64, what string) string {
+	return fmt.Sprintf("%s%.1f ms of measurement stopped at the budget's end, not kept: %s", lostPrefix, ms, what)
+}
+
+// LostOf is the measurement a file's notes record as lost (LostNote).
+func LostOf(notes []string) float64 {
+	sum := 0.0
+	for _, n := range notes {
+		var ms float64
+		if strings.HasPrefix(n, lostPrefix) {
+			if _, err := fmt.Sscanf(n[len(lostPrefix):], "%g ms", &ms); err == nil && ms > 0 {
+				sum += ms
+			}
+		}
+	}
+	return sum
+}
+
 // WallText says where a run's wall time went, from its records' wall
 // accounting: the timed windows, the measurement around them (warm-up
 // runs, work between the windows), the untimed host work (setting cases
@@ -466,12 +491,17 @@ func WallText(f *bench.File) string {
 		return ""
 	}
 	wall := float64(end.Sub(f.Started)) / 1e6
-	harness := max(0, wall-setup-measure-check+overlap)
+	lost := LostOf(f.Notes)
+	harness := max(0, wall-setup-measure-check-lost+overlap)
 	pct := func(x float64) string { return fmt.Sprintf("%.0f%%", 100*x/max(wall, 1)) }
 	s := fmt.Sprintf("Wall time %s: timed windows %s (%s), the rest of the measurement (warm-up, between windows) %s (%s), "+
-		"untimed host work %s (%s: case setup, i.e. generation, digests and references, %s; checks %s), the harness itself %s (%s).",
+		"untimed host work %s (%s: case setup, i.e. generation, digests and references, %s; checks %s), the harness itself %s (%s)",
 		msDuration(wall), msDuration(timed), pct(timed), msDuration(measure-timed), pct(measure-timed),
 		msDuration(setup+check), pct(setup+check), msDuration(setup), msDuration(check), msDuration(harness), pct(harness))
+	if lost > 0 {
+		s += fmt.Sprintf(", measurement stopped at the budget's end and not kept %s (%s)", msDuration(lost), pct(lost))
+	}
+	s += "."
 	if overlap > 0 {
 		s += fmt.Sprintf(" One-core cells measured side by side took %s of measurement in %s of wall time (their times above count each in full).",
 			msDuration(sideSum), msDuration(sideSum-overlap))

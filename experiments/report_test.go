@@ -175,3 +175,19 @@ func TestWallTextCountsATopUpOnce(t *testing.T) {
 		t.Errorf("WallText = %q, want the last record's 2 min once, not 3 min", got)
 	}
 }
+
+// TestWallTextLostMeasurement: measurement the budget's end stopped and no
+// record keeps (LostNote) is said as such, not counted as the harness's.
+func TestWallTextLostMeasurement(t *testing.T) {
+	start := time.Date(2026, 11, 28, 8, 28, 43, 0, time.UTC)
+	f := &bench.File{Started: start, Notes: []string{experiments.LostNote(57_000, "domination/formula cuda/sparse m=12")},
+		Records: []bench.Record{{Experiment: "a/cell", Impl: "cpu/paper", Status: bench.StatusOK, Finished: start.Add(60 * time.Second),
+			Wall: &bench.CellWall{MeasureMS: 3_000, TimedMS: 3_000}}}}
+	got := experiments.WallText(f)
+	if !strings.Contains(got, "the harness itself 0.0 s (0%), measurement stopped at the budget's end and not kept 57.0 s (95%).") {
+		t.Errorf("WallText = %q, want the 57 s lost said apart from the harness", got)
+	}
+	if experiments.LostOf([]string{"lost: x", "other"}) != 0 {
+		t.Error("LostOf counted a note it cannot read")
+	}
+}

@@ -101,6 +101,15 @@ func (r *run) longNote(c *cell) string {
 		duration(r.est.estimate(c.exp, c.impl, c.cs)).Round(time.Second), r.cfg.LongRun)
 }
 
+// lose notes in the result file ms of c's measurement that the budget's
+// end stopped and no record keeps (experiments.LostNote), so that the
+// report does not count it as the harness's time.
+func (r *run) lose(c *cell, ms float64) {
+	if ms > 0 {
+		r.out.AddNotes(experiments.LostNote(ms, c.exp.Name+" "+c.impl+" "+c.cs.Params.String()))
+	}
+}
+
 // stopped is rec ended by an interruption (an error for the run) or by
 // the budget's end (the cell recorded skipped), what saying when.
 func (r *run) stopped(rec bench.Record, est float64, what string) (bench.Record, error) {
@@ -156,6 +165,7 @@ func (r *run) conclude(c *cell, inst *experiments.Instance, rec bench.Record, es
 	case errors.Is(err, experiments.ErrUnavailable):
 		rec.Status, rec.Error = bench.StatusUnavailable, err.Error()
 	case err != nil && r.ctx.Err() != nil:
+		r.lose(c, t.wallMS)
 		return r.stopped(rec, est, fmt.Sprintf("after %s of it", time.Since(t.began).Round(time.Millisecond)))
 	case err != nil:
 		rec.Status, rec.Error = bench.StatusFailed, err.Error()
@@ -259,6 +269,9 @@ func (r *run) measureMore(c *cell, prev bench.Record, extra int) (bench.Record, 
 	if err != nil {
 		if ierr := r.interrupted(); ierr != nil {
 			return rec, ierr
+		}
+		if r.ctx.Err() != nil { // the budget's end: the earlier record stands, these samples are lost
+			r.lose(c, t.wallMS)
 		}
 		rec.Status = bench.StatusFailed
 		return rec, nil

@@ -71,6 +71,12 @@ func toy(tr *trace, name string, impls []string, prior map[string]float64, works
 // runToys runs the experiments into a fresh file and returns its records.
 func runToys(t *testing.T, cfg Config, exps ...*experiments.Experiment) []bench.Record {
 	t.Helper()
+	return runToysFile(t, cfg, exps...).Records
+}
+
+// runToysFile is runToys returning the whole file read back.
+func runToysFile(t *testing.T, cfg Config, exps ...*experiments.Experiment) *bench.File {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "run.json")
 	app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test", CPU: "test CPU", Cores: 1}, Scale: "quick", Started: time.Unix(1, 0)})
 	if err != nil {
@@ -89,7 +95,7 @@ func runToys(t *testing.T, cfg Config, exps ...*experiments.Experiment) []bench.
 	if err != nil {
 		t.Fatal(err)
 	}
-	return f.Records
+	return f
 }
 
 func find(t *testing.T, recs []bench.Record, exp, impl, n string) bench.Record {
@@ -276,7 +282,12 @@ func TestBudgetStopsARunningCell(t *testing.T) {
 	tr := newTrace()
 	tr.block["cpu/fast"] = true
 	e := toy(tr, "toy/stop", []string{"cpu/fast", "cpu/paper"}, nil, 1)
-	recs := runToys(t, Config{Budget: 100 * time.Millisecond}, e)
+	f := runToysFile(t, Config{Budget: 100 * time.Millisecond}, e)
+	recs := f.Records
+	// The stopped measurement is noted as lost, not left to the harness.
+	if lost := experiments.LostOf(f.Notes); lost <= 0 || !slices.ContainsFunc(f.Notes, func(n string) bool { return strings.Contains(n, "toy/stop cpu/fast n=1") }) {
+		t.Errorf("notes %q: want the stopped cpu/fast's measurement noted as lost", f.Notes)
+	}
 	if r := find(t, recs, "toy/stop", "cpu/fast", "1"); r.Status != bench.StatusSkipped || !strings.Contains(r.Error, "stopped at the end of the 100ms budget") {
 		t.Errorf("cpu/fast: %s %q, want skipped at the budget's end", r.Status, r.Error)
 	}
