@@ -42,6 +42,9 @@ func TestPlansBind(t *testing.T) {
 				t.Errorf("%v", err)
 			}
 		}
+		if err := cuda.Bind(ForestPlan(c), &forestBuffers{}); err != nil {
+			t.Errorf("%v", err)
+		}
 		for _, k := range []int{1, 10_000} {
 			for _, elem := range []int{4, 8} {
 				if err := cuda.Bind(BatchPlan(k, r, c, elem), &batchBuffers{}); err != nil {

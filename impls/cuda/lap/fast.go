@@ -91,6 +91,13 @@ const (
 	// themselves on the device, quiet blocks lingering for other blocks'
 	// uncoverings). Its result has duals.
 	StrategyHungarian = "hungarian"
+	// StrategyForest: cuda/paper's steps 1 and 2 (reductions, initial
+	// matching), then the forest search (kernels/lap_forest.cu): the
+	// Hungarian method's alternating forest grown breadth first from every
+	// free column at once, with implicit slacks and one least slack per
+	// row, in one cooperative launch. Its result has duals. It holds the
+	// same spans as StrategyHungarian.
+	StrategyForest = "forest"
 	// StrategyAuction: the asynchronous auction with epsilon scaling.
 	StrategyAuction = "auction"
 	// StrategyAugment: column and row reduction and a greedy matching on
@@ -235,15 +242,19 @@ type FastStats struct {
 // then scans first, so that a refusal never depends on a GPU); the time
 // spent here stays in the h2d phase.
 func fastFused(ctx context.Context, m *lap.Matrix, opt Options, stop func()) (res *lap.Result, ok bool, err error) {
-	if fastStrategy != "" || m == nil || m.CheckShape() != nil || m.Cols < 2 || m.Cols > min(MaxPaperOrder, FastMaxOrder) {
+	if (fastStrategy != "" && fastStrategy != StrategyForest) || m == nil || m.CheckShape() != nil || m.Cols < 2 || m.Cols > min(MaxPaperOrder, FastMaxOrder) {
 		return nil, false, nil
+	}
+	design := paperTuned
+	if fastStrategy == StrategyForest {
+		design = paperForest
 	}
 	if _, err := cuda.Open(opt.Device); err != nil {
 		return nil, false, nil
 	}
 	lim, n := lap.MaxAbsCost(m.Cols), int64(m.Cols)
 	maxSpan := (math.MaxInt32 - 1) / (n + 1) // checkPaperSpan's and fastChoose's bound
-	res, _, err = solvePaperStaged(ctx, m, opt, paperTuned, stop, func(t *driver.Thread, dev *cuda.Device, plan cuda.Plan) (int64, error) {
+	res, _, err = solvePaperStaged(ctx, m, opt, design, stop, func(t *driver.Thread, dev *cuda.Device, plan cuda.Plan) (int64, error) {
 		dst, err := planBuffer(t, dev, plan, paperCosts)
 		if err != nil {
 			return 0, err
@@ -256,7 +267,7 @@ func fastFused(ctx context.Context, m *lap.Matrix, opt Options, stop func()) (re
 		if m.Rows < m.Cols {
 			lo, hi = min(lo, 0), max(hi, 0) // the virtual rows' zeros
 		}
-		if fastChoose(m.Rows, m.Cols, hi-lo) != StrategyHungarian {
+		if st := fastChoose(m.Rows, m.Cols, hi-lo); st != StrategyHungarian && st != StrategyForest {
 			return 0, errUnfused
 		}
 		if sc.Lo != 0 {
@@ -319,6 +330,9 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 	stop := opt.Rec.Start(PhaseH2D)
 	if res, ok, err := fastFused(ctx, m, opt, stop); ok {
 		st.Strategy = StrategyHungarian
+		if fastStrategy == StrategyForest {
+			st.Strategy = StrategyForest
+		}
 		return res, st, err
 	}
 	sc, err := hostcost.ScanMatrix(impl, m)
@@ -354,6 +368,10 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 	if st.Strategy == StrategyHungarian {
 		// The scan above is the Hungarian's too: it goes on in h2d.
 		res, _, err := solvePaperScanned(ctx, m, sc, opt, paperTuned, stop)
+		return res, st, err
+	}
+	if st.Strategy == StrategyForest {
+		res, _, err := solvePaperScanned(ctx, m, sc, opt, paperForest, stop)
 		return res, st, err
 	}
 	if st.Strategy == StrategyAugment {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/impls/cuda/lap/hostcost"
 	"github.com/semibench/semibench/problems/lap"
 )
 
@@ -42,6 +43,7 @@ var solvers = []struct {
 	{"cuda/fast auction", forced(StrategyAuction)},
 	{"cuda/fast hungarian", forced(StrategyHungarian)},
 	{"cuda/fast augment", forced(StrategyAugment)},
+	{"cuda/fast forest", forced(StrategyForest)},
 }
 
 // forced is Fast with its strategy forced.
@@ -366,6 +368,17 @@ func BenchmarkSolvers(b *testing.B) {
 							b.Fatal(err)
 						}
 						b.Logf("auto: %s; auction %d phases, %d bids", st.Strategy, st.Phases, st.Bids)
+					}
+					if s.name == "cuda/fast forest" {
+						sc, err := hostcost.ScanMatrix("cuda/fast", m)
+						if err != nil {
+							b.Fatal(err)
+						}
+						_, cnt, err := solvePaperScanned(ctx, m, sc, Options{}, paperForest, func() {})
+						if err != nil {
+							b.Fatal(err)
+						}
+						b.Logf("forest: %d phases, %d levels, %d dual updates", cnt.ForestPhases, cnt.ForestLevels, cnt.ForestDuals)
 					}
 				})
 			}

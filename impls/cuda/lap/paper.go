@@ -55,6 +55,8 @@ type paperDesign struct {
 	// narrow uploads costs whose span fits int16 as int16, widened on the
 	// device (uploadCosts): cuda/fast's; the paper's design uploads int32.
 	narrow bool
+	// forest replaces steps 3 to 6 by the forest search (forest.go).
+	forest bool
 }
 
 // paperAsPublished drives step 4 as the paper: one launch, the host reads
@@ -67,6 +69,9 @@ type paperDesign struct {
 var (
 	paperAsPublished = paperDesign{impl: "cuda/paper", maxGroup: 1, linger: 0}
 	paperTuned       = paperDesign{impl: "cuda/fast", maxGroup: 64, linger: 10000, narrow: true}
+	// paperForest is cuda/fast's forest strategy: steps 1 and 2, then the
+	// forest search.
+	paperForest = paperDesign{impl: "cuda/fast", narrow: true, forest: true}
 )
 
 // MaxPaperOrder is the largest padded order cuda/paper accepts: positions
@@ -87,6 +92,9 @@ type PaperCounts struct {
 	Blocks, ColsPerBlock int
 	// KernelPath is how kernels/lap_paper.cu was loaded.
 	KernelPath string
+	// The forest search's phases, levels (grid barriers between them) and
+	// dual updates, where it ran instead of steps 3 to 6.
+	ForestPhases, ForestLevels, ForestDuals int
 }
 
 // paperLayout is the shape of one cuda/paper instance.
@@ -371,12 +379,17 @@ func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, l paperLa
 	if err := r.step2(); err != nil {
 		return nil, err
 	}
+	if d.forest {
+		if err := r.forest(); err != nil {
+			return nil, err
+		}
+	}
 	// The loop of steps 3 to 6. The host waits on the device only to read
 	// the flags after a group of step-4 launches (see lap_paper_step4):
 	// step 3 goes ahead unread (when every row has a star the step-4
 	// launches behind it return at once and the flags say so), and step 5
 	// and step 6 need nothing from the host.
-	for {
+	for !d.forest {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -394,7 +407,9 @@ func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, l paperLa
 			return nil, err
 		}
 	}
-	cnt.Step4Runs = int(r.hflags[paperFlagLaunches])
+	if !d.forest {
+		cnt.Step4Runs = int(r.hflags[paperFlagLaunches])
+	}
 	if err := r.endWindow(opt); err != nil {
 		return nil, err
 	}
@@ -690,7 +705,7 @@ func (r *paperRun) endWindow(opt Options) error {
 	if err := r.st.flush(); err != nil {
 		return err
 	}
-	for _, name := range PaperSteps {
+	for _, name := range append(PaperSteps, PhaseForest) {
 		if d, ok := r.st.sums[name]; ok {
 			opt.Rec.Add(name, d)
 		}

@@ -1,0 +1,120 @@
+package cudalap
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/semibench/semibench/impls/cuda"
+	"github.com/semibench/semibench/impls/cuda/driver"
+)
+
+// forestModule is the forest search's kernel source (kernels/lap_forest.cu).
+const forestModule = "lap_forest"
+
+// PhaseForest is the forest search's phase: every phase of it, after
+// cuda/paper's steps 1 and 2, in one cooperative launch (CUDA events).
+const PhaseForest = "forest"
+
+// Words of the forest's control buffer (int64, kernels/lap_forest.cu).
+const (
+	forestError  = 1
+	forestPhases = 2
+	forestLevels = 3
+	forestDuals  = 4
+	forestWords  = 32
+)
+
+// ForestPlan is the device memory the forest search adds to PaperPlan for
+// an order-n instance: its duals and join totals (int64), the rows'
+// prime columns, the columns' trees and the trees' path ends (int32), two
+// lists of n columns, and its control words.
+func ForestPlan(n int) cuda.Plan {
+	k := uint64(n)
+	return cuda.Plan{What: fmt.Sprintf("cuda/fast forest %dx%d", n, n), Buffers: []cuda.Buffer{
+		{Name: "lap.forest.duals", Bytes: 8 * 3 * k},
+		{Name: "lap.forest.vectors", Bytes: 4 * 5 * k},
+		{Name: "lap.forest.ctl", Bytes: 8 * forestWords},
+	}}
+}
+
+// forestBuffers are the forest's device buffers (ForestPlan).
+type forestBuffers struct {
+	Duals   driver.DevicePtr `buf:"lap.forest.duals"`
+	Vectors driver.DevicePtr `buf:"lap.forest.vectors"`
+	Ctl     driver.DevicePtr `buf:"lap.forest.ctl"`
+}
+
+// forestShape returns the rows each block of the forest kernel owns (a
+// power of two from 32 to 1024, the fewest that spread n rows over at
+// most sms blocks) and the blocks.
+func forestShape(n, sms int) (rowsPerBlock, blocks int, err error) {
+	per := max(32, (n+sms-1)/sms)
+	r := 1 << bits.Len(uint(per-1))
+	if r > 1024 {
+		return 0, 0, fmt.Errorf("forest search: order %d needs %d rows per block on %d multiprocessors, at most 1024", n, r, sms)
+	}
+	return r, (n + r - 1) / r, nil
+}
+
+// forestErr turns the kernel's error word into an error.
+func forestErr(code int64) error {
+	switch code {
+	case 0:
+		return nil
+	case 1:
+		return fmt.Errorf("forest search: a phase found no augmenting path (internal error)")
+	case 2:
+		return fmt.Errorf("forest search: a phase ran more than 3n+3 levels (internal error)")
+	case 3:
+		return fmt.Errorf("forest search: a path ran longer than n (internal error)")
+	}
+	return fmt.Errorf("forest search: kernel error %d (internal error)", code)
+}
+
+// forest is the forest search (kernels/lap_forest.cu) in place of steps 3
+// to 6: after step 2 it finds the rest of the assignment and adds its
+// duals to u and v, then reads its counts (one wait on the stream).
+func (r *paperRun) forest() error {
+	n := r.l.n
+	per, blocks, err := forestShape(n, r.dev.Props.SMs)
+	if err != nil {
+		return err
+	}
+	var b forestBuffers
+	if err := r.dev.Allocate(r.t, ForestPlan(n), &b); err != nil {
+		return err
+	}
+	search, err := r.dev.Function(r.t, forestModule, "lap_forest")
+	if err != nil {
+		return err
+	}
+	settle, err := r.dev.Function(r.t, forestModule, "lap_forest_settle")
+	if err != nil {
+		return err
+	}
+	du, dv, djoin := b.Duals, b.Duals.Add(int64(8*n)), b.Duals.Add(int64(16*n))
+	vec := func(k int) driver.DevicePtr { return b.Vectors.Add(int64(4 * k * n)) }
+	parCol, root, found, lists := vec(0), vec(1), vec(2), vec(3)
+	if err := r.st.mark(PhaseForest); err != nil {
+		return err
+	}
+	if err := r.t.MemsetD32Async(b.Ctl, 0, 2*forestWords, r.s); err != nil {
+		return err
+	}
+	if err := r.t.LaunchCooperative(search, driver.D1(blocks), driver.D1(1024), 0, r.s,
+		n, per, r.slack, du, dv, r.rowOfStarAtCol, r.colOfStarAtRow, parCol, root, djoin, found, lists, b.Ctl); err != nil {
+		return fmt.Errorf("forest search: %w", err)
+	}
+	if err := r.launch("forest duals", settle, r.g1, r.b1, n, du, dv, r.u, r.v); err != nil {
+		return err
+	}
+	ctl := make([]int64, forestWords)
+	if err := r.t.StreamSynchronize(r.s); err != nil {
+		return err
+	}
+	if err := driver.CopyFromDevice(r.t, ctl, b.Ctl); err != nil {
+		return err
+	}
+	r.cnt.ForestPhases, r.cnt.ForestLevels, r.cnt.ForestDuals = int(ctl[forestPhases]), int(ctl[forestLevels]), int(ctl[forestDuals])
+	return forestErr(ctl[forestError])
+}
