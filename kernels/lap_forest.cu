@@ -1,5 +1,5 @@
 // cuda/fast's forest search: the Hungarian method's alternating forest
-// grown breadth first over all free columns at once, with the slacks kept
+// grown breadth first from every free column at once, with the slacks kept
 // implicit (duals) and one least slack per row, as in the O(n^3) Hungarian
 // algorithm, so that a dual update reads n values instead of the matrix.
 // It runs after cuda/paper's steps 1 and 2 (kernels/lap_paper.cu), on their
@@ -8,28 +8,36 @@
 // the slack of (r, c) is S0[c*n + r] - du[r] - dv[c].
 //
 // One cooperative launch (every block resident; blocks meet at a grid
-// barrier of their own) runs every phase. A phase:
+// barrier of their own) runs the whole search:
 //   - T, the forest's columns, starts as the free columns (no star), each
 //     the root of its own tree; no row is in the forest (S is empty).
 //   - Level by level, the columns that joined T last are folded into each
-//     candidate row's least key: key(r, c) = slack(r, c) + D_c, where D_c
-//     is the phase's dual total D when c joined. Keys do not change when
-//     the duals do, so a dual update is D += delta and nothing else, and a
-//     row r has a zero slack to T exactly when its least key equals D.
+//     candidate row's least key: key(r, c) = slack(r, c) + D_c, where D is
+//     the total of the dual updates so far and D_c its value when c joined.
+//     Keys do not change when the duals do, so a dual update is D += delta
+//     and nothing else, and row r has a zero slack to T exactly when its
+//     least key equals D.
 //   - A candidate row with a zero joins the tree of its zero's column: if
 //     it has a star, r joins S and its star's column joins T (the next
 //     level folds it); if it is free, it ends an augmenting path of that
 //     tree, which it claims if no other row has (one path per tree).
-//   - When a level adds no column: if a path was found the phase ends,
-//     else D becomes the least key of the candidate rows (the dual update).
-//   - The paths found are flipped (disjoint: one per tree), and the duals
-//     settled: du[r] -= D - D_r for r in S (D_r: when r joined), dv[c] +=
-//     D - D_c for c in T. Every slack stays >= 0 and the paths' slacks 0.
-// The phases end when every column has a star.
+//   - A level that adds no column and finds no path is followed by a dual
+//     update: D becomes the least key of the candidate rows.
+//   - At the first level that finds paths, the round ends: the paths are
+//     flipped (disjoint: one per tree), and the trees that had them leave
+//     the forest, their duals settled (du[r] -= D - D_r for r in S, D_r
+//     when r joined; dv[c] += D - D_c for c in T). The other trees stay:
+//     the rows that left them, and the candidate rows whose least key was
+//     to a column that left, fold the whole forest again; the others fold
+//     only what joined at the last level. Every slack stays >= 0 and the
+//     paths' slacks 0.
+// The search ends when every column has a star (every tree has left).
 //
 // Block b owns the rows and the columns b*R .. b*R+R-1 (R a power of two
-// from 32 to 1024). Its warps are R/32 row groups times 32/(R/32) slices
-// of the folded columns; a warp reads 32 consecutive slacks of a column.
+// from 32 to 1024, one thread per row); its rows' keys and states live in
+// shared memory for the whole search. For the folds its warps are R/32 row
+// groups times 32/(R/32) slices of the columns; a warp reads 32
+// consecutive slacks of a column.
 
 typedef long long i64;
 typedef unsigned long long u64;
@@ -38,18 +46,42 @@ typedef unsigned long long u64;
 
 // Words of ctl (int64).
 #define FC_BARRIER 0 // the grid barrier's arrivals
-#define FC_ERROR 1   // 1: a phase found no path (a row cannot be matched);
-                     // 2: a phase ran more than 3n+3 levels; 3: a path ran
+#define FC_ERROR 1   // 1: no row can reach the forest (an unmatchable row);
+                     // 2: more than 4n+4 levels in a round; 3: a path ran
                      // longer than n (internal errors)
-#define FC_PHASES 2  // phases run
+#define FC_ROUNDS 2  // rounds (each ends in augmentations)
 #define FC_LEVELS 3  // levels run
 #define FC_DUALS 4   // dual updates
+#define FC_FULL 5    // entries of the whole forest's list after a round
 #define FC_SLOTS 8   // 8 + 4*s, s = level % 3: the level's new columns, its
                      // paths found, its least key of a candidate row
+#define FC_TIMES 20  // 20 + k: block 0's nanoseconds in section k (when timed)
+
+// TICK(k) adds the time since the last TICK to section k, in block 0 when
+// the launch is timed.
+#define TICK(k)                                                       \
+    if (timed && leader) {                                            \
+        unsigned long long now_;                                      \
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now_));      \
+        ctl[FC_TIMES + (k)] += (i64)(now_ - tick_);                   \
+        tick_ = now_;                                                 \
+    }
+
+// A column of T as the folds read it: the column, its tree, and the
+// offset of its keys, D_c - dv[c].
+struct __align__(16) ForestEntry {
+    int c;
+    int tree;
+    i64 off;
+};
 
 // gridBarrier waits until every block of the grid has reached it as many
 // times as this one (*target counts this block's passages times the grid).
-__device__ __forceinline__ void gridBarrier(u64* bar, u64* target) {
+// Then, if words > 0, it copies ctl[at .. at+words) into out for the whole
+// block: one thread reads them (every thread of every block reading the
+// same words would queue thousands of requests on one L2 line).
+__device__ __forceinline__ void gridBarrier(u64* bar, u64* target, const i64* ctl = nullptr, int at = 0,
+                                            int words = 0, i64* out = nullptr) {
     __syncthreads();
     if (threadIdx.x == 0) {
         *target += gridDim.x;
@@ -58,6 +90,7 @@ __device__ __forceinline__ void gridBarrier(u64* bar, u64* target) {
         while (*(volatile u64*)bar < *target) {
         }
         __threadfence();
+        for (int i = 0; i < words; ++i) out[i] = ((volatile const i64*)ctl)[at + i];
     }
     __syncthreads();
 }
@@ -67,226 +100,301 @@ __device__ __forceinline__ i64 warpMin64(i64 x) {
     return x;
 }
 
+__device__ __forceinline__ ForestEntry loadEntry(const ForestEntry* e) {
+    const int4 x = __ldcg((const int4*)e);
+    ForestEntry y;
+    y.c = x.x;
+    y.tree = x.y;
+    y.off = (i64)(((u64)(unsigned)x.w << 32) | (unsigned)x.z);
+    return y;
+}
+
 // Row states.
 #define ROW_CANDIDATE 0
 #define ROW_IN_S 1
-#define ROW_DONE 2 // reached a tree that has its path, or a free row that lost its claim
-#define ROW_END 3  // the free row ending its tree's path
+#define ROW_END 2 // the free row ending its tree's path
+
+// FOLD_CHUNK entries of a list are staged in shared memory at a time;
+// a warp reads FOLD_BATCH slacks before using any.
+#define FOLD_CHUNK 256
+#define FOLD_BATCH 8
+
+// foldList folds entries [0, k) of list into the lane's row r (when take):
+// the least key and its column and tree. With live set, it skips the
+// entries of trees that have left (found >= 0). The block stages the
+// entries in sE a chunk at a time; a warp takes every W-th staged entry
+// from slice. Every thread of the block calls it.
+__device__ __forceinline__ void foldList(const ForestEntry* list, int k, int slice, int W, bool take, const int* S0,
+                                         size_t n, int r, i64 ur, bool live, const int* found, ForestEntry* sE,
+                                         i64* best, int* arg, int* tree) {
+    const bool any = __syncthreads_or(take);
+    if (!any) return;
+    const bool warpTakes = __any_sync(0xffffffffu, take);
+    for (int base = 0; base < k; base += FOLD_CHUNK) {
+        const int m = min(FOLD_CHUNK, k - base);
+        if ((int)threadIdx.x < m) {
+            ForestEntry e = loadEntry(list + base + threadIdx.x);
+            if (live && __ldcg(found + e.tree) >= 0) e.c = -1;
+            sE[threadIdx.x] = e;
+        }
+        __syncthreads();
+        if (warpTakes) {
+            for (int q = slice; q < m; q += FOLD_BATCH * W) {
+                int c[FOLD_BATCH], x[FOLD_BATCH];
+#pragma unroll
+                for (int j = 0; j < FOLD_BATCH; ++j) c[j] = q + j * W < m ? sE[q + j * W].c : -1;
+#pragma unroll
+                for (int j = 0; j < FOLD_BATCH; ++j) x[j] = c[j] >= 0 && take ? __ldg(S0 + (size_t)c[j] * n + r) : 0;
+#pragma unroll
+                for (int j = 0; j < FOLD_BATCH; ++j) {
+                    if (c[j] < 0 || !take) continue;
+                    const i64 key = (i64)x[j] - ur + sE[q + j * W].off;
+                    if (key < *best) *best = key, *arg = c[j], *tree = sE[q + j * W].tree;
+                }
+            }
+        }
+        __syncthreads();
+    }
+}
 
 extern "C" __global__ void __launch_bounds__(1024, 1)
     lap_forest(int n, int R, const int* __restrict__ S0, i64* du, i64* dv, int* rowOfStarAtCol, int* colOfStarAtRow,
-               int* parCol, int* root, i64* djoin, int* found, int* lists, i64* ctl) {
+               int2* par, int* root, i64* djoin, int* found, ForestEntry* lists, ForestEntry* full, i64* ctl,
+               int timed) {
     __shared__ i64 sKey[1024];
-    __shared__ i64 sJoin[1024];
+    __shared__ int sJoin[1024];  // D when the row joined S (D < 2^31: see the host's bound)
+    __shared__ ForestEntry sE[FOLD_CHUNK];
     __shared__ int sArg[1024];
+    __shared__ int sTree[1024];
+    __shared__ int sStar[1024];
     __shared__ signed char sState[1024];
+    __shared__ signed char sRepair[1024];
     __shared__ i64 pKey[32][32];
     __shared__ int pArg[32][32];
+    __shared__ int pTree[32][32];
     __shared__ i64 sMin[32];
 
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
     const int RG = R >> 5, W = 32 / RG;
     const int rg = w % RG, slice = w / RG;
     const int r0 = blockIdx.x * R, r1 = min(n, r0 + R);
-    volatile i64* vctl = ctl;
+    const bool leader = blockIdx.x == 0 && tid == 0;
+    __shared__ i64 sCtl[8];  // control words read after a barrier
     u64* bar = (u64*)(ctl + FC_BARRIER);
     u64 target = 0;
-    const bool leader = blockIdx.x == 0 && tid == 0;
+    unsigned long long tick_ = 0;
+    if (timed) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(tick_));
 
+    // Start: every free column a root (the first level's list), every row
+    // a candidate with no key.
     for (int c = r0 + tid; c < r1; c += blockDim.x) {
         du[c] = 0;
         dv[c] = 0;
+        found[c] = -1;
+        root[c] = -1;
+        if (__ldcg(rowOfStarAtCol + c) < 0) {
+            root[c] = c;
+            djoin[c] = 0;
+            ForestEntry e = {c, c, 0};
+            lists[atomicAdd((u64*)(ctl + FC_SLOTS), 1ULL)] = e;
+        }
+    }
+    if (tid < R) {
+        sState[tid] = ROW_CANDIDATE;
+        sRepair[tid] = 0;
+        sKey[tid] = FOREST_INF;
+        sArg[tid] = -1;
+        sTree[tid] = -1;
+        sStar[tid] = r0 + tid < n ? __ldcg(colOfStarAtRow + r0 + tid) : -1;
     }
     if (leader) {
-        for (int s = 0; s < 3; ++s) {
-            ctl[FC_SLOTS + 4 * s] = 0;
-            ctl[FC_SLOTS + 4 * s + 1] = 0;
-            ctl[FC_SLOTS + 4 * s + 2] = FOREST_INF;
-        }
+        ctl[FC_SLOTS + 4] = 0;
+        ctl[FC_SLOTS + 5] = 0;
+        ctl[FC_SLOTS + 6] = FOREST_INF;
     }
-    gridBarrier(bar, &target);
-
-    int L = 0;  // levels so far, the same in every block
-    for (;;) {
-        // Phase start (level L): the free columns are the roots.
+    gridBarrier(bar, &target, ctl, FC_SLOTS, 1, sCtl);
+    i64 freeLeft = sCtl[0];
+    int nIn = (int)freeLeft;                 // entries of the list to fold
+    const ForestEntry* in = lists;           // the list to fold
+    int nFull = 0;                           // entries of full, after a round
+    bool afterRound = false;                 // the level follows a round's end
+    i64 D = 0;
+    int L = 1;  // the level (the start is level 0), the same in every block
+    int levels = 0, rounds = 0, duals = 0, err = 0;  // levels: of this round
+    while (freeLeft > 0) {
+        // Fold: the candidate rows fold the new columns (those of trees that
+        // are still in the forest); after a round, the rows to repair fold
+        // the whole forest.
         {
-            const int slot = FC_SLOTS + 4 * (L % 3);
-            int* out = lists + (L & 1) * n;
-            for (int c = r0 + tid; c < r1; c += blockDim.x) {
-                found[c] = -1;
-                if (__ldcg(rowOfStarAtCol + c) < 0) {
-                    root[c] = c;
-                    djoin[c] = 0;
-                    out[atomicAdd((u64*)(ctl + slot), 1ULL)] = c;
-                } else {
-                    root[c] = -1;
-                }
-            }
-            for (int t = tid; t < R; t += blockDim.x) {
-                sState[t] = ROW_CANDIDATE;
-                sKey[t] = FOREST_INF;
-                sArg[t] = -1;
-            }
-            if (leader) {
-                const int next = FC_SLOTS + 4 * ((L + 1) % 3);
-                ctl[next] = 0;
-                ctl[next + 1] = 0;
-                ctl[next + 2] = FOREST_INF;
-            }
+            const int t = rg * 32 + lane, r = r0 + t;
+            const bool mine = r < n && sState[t] == ROW_CANDIDATE;
+            const bool repair = mine && sRepair[t];
+            const i64 ur = r < n ? du[r] : 0;
+            i64 best = FOREST_INF;
+            int arg = -1, tree = -1;
+            foldList(in, nIn, slice, W, mine && !repair, S0, n, r, ur, afterRound, found, sE, &best, &arg, &tree);
+            if (afterRound) foldList(full, nFull, slice, W, repair, S0, n, r, ur, false, found, sE, &best, &arg, &tree);
+            pKey[w][lane] = best;
+            pArg[w][lane] = arg;
+            pTree[w][lane] = tree;
         }
-        gridBarrier(bar, &target);
-        int nIn = (int)vctl[FC_SLOTS + 4 * (L % 3)];
-        if (nIn == 0) break;  // every column has a star
-        const int* in = lists + (L & 1) * n;
-        ++L;
-        if (leader) ctl[FC_PHASES]++;
-        i64 D = 0;
-        i64 paths = 0;
-        int levels = 0;
-        bool failed = false;  // decided alike by every block
-        for (;;) {
-            // Fold the columns that joined T last into the candidate rows.
-            if (nIn > 0) {
-                const int t = rg * 32 + lane, r = r0 + t;
-                i64 best = FOREST_INF;
-                int arg = -1;
-                if (r < n && sState[t] == ROW_CANDIDATE) {
-                    const i64 ur = du[r];
-                    int k = slice;
-                    for (; k + 3 * W < nIn; k += 4 * W) {
-                        int c[4];
-                        i64 key[4];
-#pragma unroll
-                        for (int q = 0; q < 4; ++q) c[q] = __ldcg(in + k + q * W);
-#pragma unroll
-                        for (int q = 0; q < 4; ++q)
-                            key[q] = (i64)__ldg(S0 + (size_t)c[q] * n + r) - ur - __ldcg(dv + c[q]) + __ldcg(djoin + c[q]);
-#pragma unroll
-                        for (int q = 0; q < 4; ++q)
-                            if (key[q] < best) best = key[q], arg = c[q];
-                    }
-                    for (; k < nIn; k += W) {
-                        const int c = __ldcg(in + k);
-                        const i64 key = (i64)__ldg(S0 + (size_t)c * n + r) - ur - __ldcg(dv + c) + __ldcg(djoin + c);
-                        if (key < best) best = key, arg = c;
-                    }
-                }
-                pKey[w][lane] = best;
-                pArg[w][lane] = arg;
-                __syncthreads();
-                for (int t2 = tid; t2 < R; t2 += blockDim.x) {
-                    const int g = t2 >> 5, l2 = t2 & 31;
-                    i64 b = sKey[t2];
-                    int a = sArg[t2];
-                    for (int s = 0; s < W; ++s) {
-                        const int ww = s * RG + g;
-                        if (pKey[ww][l2] < b) b = pKey[ww][l2], a = pArg[ww][l2];
-                    }
-                    sKey[t2] = b;
-                    sArg[t2] = a;
-                }
-                __syncthreads();
+        __syncthreads();
+        TICK(0)
+        // Each thread of the first R takes its row: the least key over the
+        // slices, then, if it is zero, the row joins the forest.
+        const int slot = FC_SLOTS + 4 * (L % 3);
+        ForestEntry* out = lists + (L & 1) * n;
+        i64 least = FOREST_INF;
+        if (tid < R && r0 + tid < n && sState[tid] == ROW_CANDIDATE) {
+            const int r = r0 + tid, g = tid >> 5, l2 = tid & 31;
+            i64 b = sRepair[tid] ? FOREST_INF : sKey[tid];
+            int a = sArg[tid], tr = sTree[tid];
+            sRepair[tid] = 0;
+            for (int s = 0; s < W; ++s) {
+                const int ww = s * RG + g;
+                if (pKey[ww][l2] < b) b = pKey[ww][l2], a = pArg[ww][l2], tr = pTree[ww][l2];
             }
-            // The rows whose least slack is zero join the forest.
-            const int slot = FC_SLOTS + 4 * (L % 3);
-            int* out = lists + (L & 1) * n;
-            i64 least = FOREST_INF;
-            for (int t = tid; t < R; t += blockDim.x) {
-                const int r = r0 + t;
-                if (r >= n || sState[t] != ROW_CANDIDATE) continue;
-                if (sKey[t] != D) {
-                    least = min(least, sKey[t]);
-                    continue;
-                }
-                const int c = sArg[t];
-                const int tree = __ldcg(root + c);
-                parCol[r] = c;
-                if (__ldcg(found + tree) >= 0) {
-                    sState[t] = ROW_DONE;
-                    continue;
-                }
-                const int star = __ldcg(colOfStarAtRow + r);
-                if (star < 0) {
-                    if (atomicCAS(found + tree, -1, r) == -1) {
-                        sState[t] = ROW_END;
-                        atomicAdd((u64*)(ctl + slot + 1), 1ULL);
-                    } else {
-                        sState[t] = ROW_DONE;
-                    }
-                    continue;
-                }
-                sState[t] = ROW_IN_S;
-                sJoin[t] = D;
-                root[star] = tree;
-                djoin[star] = D;
-                out[atomicAdd((u64*)(ctl + slot), 1ULL)] = star;
-            }
-            least = warpMin64(least);
-            if (lane == 0) sMin[w] = least;
-            __syncthreads();
-            if (tid == 0) {
-                i64 m = sMin[0];
-                for (int k = 1; k < (int)(blockDim.x >> 5); ++k) m = min(m, sMin[k]);
-                if (m < FOREST_INF) atomicMin((u64*)(ctl + slot + 2), (u64)m);
-            }
-            if (leader) {
-                const int next = FC_SLOTS + 4 * ((L + 1) % 3);
-                ctl[next] = 0;
-                ctl[next + 1] = 0;
-                ctl[next + 2] = FOREST_INF;
-            }
-            gridBarrier(bar, &target);
-            const int nNext = (int)vctl[slot];
-            paths += vctl[slot + 1];
-            const i64 m = vctl[slot + 2];
-            ++L;
-            ++levels;
-            if (nNext > 0) {
-                nIn = nNext;
-                in = out;
-            } else if (paths > 0) {
-                break;
-            } else if (m == FOREST_INF) {
-                if (leader) ctl[FC_ERROR] = 1;
-                failed = true;
-                break;
+            sKey[tid] = b;
+            sArg[tid] = a;
+            sTree[tid] = tr;
+            if (b != D) {
+                least = b;
             } else {
-                D = m;
-                nIn = 0;
-                if (leader) ctl[FC_DUALS]++;
-            }
-            if (levels > 3 * n + 3) {
-                if (leader) ctl[FC_ERROR] = 2;
-                failed = true;
-                break;
+                const int star = sStar[tid];
+                if (star < 0) {
+                    if (atomicCAS(found + tr, -1, r) == -1) {
+                        sState[tid] = ROW_END;
+                        par[r] = make_int2(a, __ldcg(rowOfStarAtCol + a));
+                        atomicAdd((u64*)(ctl + slot + 1), 1ULL);
+                    }
+                    // A row that lost its claim stays a candidate: the tree
+                    // leaves at the round's end and the row folds again.
+                } else {
+                    const int prow = __ldcg(rowOfStarAtCol + a);
+                    sState[tid] = ROW_IN_S;
+                    sJoin[tid] = (int)D;
+                    root[star] = tr;
+                    djoin[star] = D;
+                    ForestEntry e = {star, tr, D - __ldcg(dv + star)};
+                    out[atomicAdd((u64*)(ctl + slot), 1ULL)] = e;
+                    par[r] = make_int2(a, prow);
+                }
             }
         }
-        if (leader) ctl[FC_LEVELS] += levels;
-        if (failed) break;
-        // Flip the paths (one per tree: disjoint) and settle the duals.
-        for (int t = tid; t < R; t += blockDim.x) {
-            const int r = r0 + t;
-            if (r >= n) continue;
-            if (sState[t] == ROW_IN_S) du[r] -= D - sJoin[t];
-            if (sState[t] != ROW_END) continue;
-            int row = r;
+        least = warpMin64(least);
+        if (lane == 0) sMin[w] = least;
+        __syncthreads();
+        if (w == 0) {
+            i64 m = lane < (int)(blockDim.x >> 5) ? sMin[lane] : FOREST_INF;
+            m = warpMin64(m);
+            if (lane == 0 && m < FOREST_INF) atomicMin((u64*)(ctl + slot + 2), (u64)m);
+        }
+        if (leader) {
+            const int next = FC_SLOTS + 4 * ((L + 1) % 3);
+            ctl[next] = 0;
+            ctl[next + 1] = 0;
+            ctl[next + 2] = FOREST_INF;
+        }
+        TICK(1)
+        gridBarrier(bar, &target, ctl, slot, 3, sCtl);
+        TICK(2)
+        const int nNext = (int)sCtl[0];
+        const i64 paths = sCtl[1];
+        const i64 m = sCtl[2];
+        ++L;
+        ++levels;
+        nIn = nNext;
+        in = out;
+        afterRound = false;
+        if (paths == 0) {
+            if (nNext == 0) {
+                if (m == FOREST_INF) {
+                    err = 1;
+                    break;
+                }
+                D = m;
+                ++duals;
+            }
+            if (levels > 4 * n + 4) {
+                err = 2;
+                break;
+            }
+            continue;
+        }
+        // The round's end. Flip the paths: from each path's free row back
+        // through the primes and stars to its tree's root. par[r] is r's
+        // prime column and that column's star row when r joined (-1 at a
+        // root): the stars of a tree change only in its own flip.
+        ++rounds;
+        levels = 0;
+        freeLeft -= paths;
+        if (tid < R && sState[tid] == ROW_END) {
+            int row = r0 + tid;
             for (int steps = 0;; ++steps) {
                 if (steps > n) {
                     ctl[FC_ERROR] = 3;
                     break;
                 }
-                const int c = __ldcg(parCol + row);
-                const int prev = __ldcg(rowOfStarAtCol + c);
+                const int2 cp = __ldcg(par + row);
+                const int c = cp.x, prev = cp.y;
                 rowOfStarAtCol[c] = row;
                 colOfStarAtRow[row] = c;
                 if (prev < 0) break;
                 row = prev;
             }
         }
-        for (int c = r0 + tid; c < r1; c += blockDim.x)
-            if (__ldcg(root + c) >= 0) dv[c] += D - __ldcg(djoin + c);
+        if (leader) ctl[FC_FULL] = 0;
+        TICK(3)
         gridBarrier(bar, &target);
-        if (vctl[FC_ERROR] != 0) break;
+        TICK(4)
+        // The trees with paths leave: settle their columns' duals; list the
+        // columns that stay.
+        for (int c = r0 + tid; c < r1; c += blockDim.x) {
+            const int tr = __ldcg(root + c);
+            if (tr < 0) continue;
+            const i64 dj = __ldcg(djoin + c);
+            if (__ldcg(found + tr) >= 0) {
+                dv[c] += D - dj;
+                root[c] = -1;
+            } else {
+                ForestEntry e = {c, tr, dj - dv[c]};
+                full[atomicAdd((u64*)(ctl + FC_FULL), 1ULL)] = e;
+            }
+        }
+        // Rows: those of the trees that left settle their duals and become
+        // candidates again; they, the path ends, and the candidates whose
+        // least key was to a tree that left fold the whole forest next.
+        if (tid < R && r0 + tid < n) {
+            const int r = r0 + tid;
+            const int st = sState[tid];
+            const bool gone = sTree[tid] >= 0 && __ldcg(found + sTree[tid]) >= 0;
+            if (st == ROW_IN_S && gone) {
+                du[r] -= D - (i64)sJoin[tid];
+                sState[tid] = ROW_CANDIDATE;
+                sRepair[tid] = 1;
+            } else if (st == ROW_END) {
+                sState[tid] = ROW_CANDIDATE;
+                sRepair[tid] = 1;
+            } else if (st == ROW_CANDIDATE && gone) {
+                sRepair[tid] = 1;
+            }
+            sStar[tid] = __ldcg(colOfStarAtRow + r);
+        }
+        TICK(5)
+        gridBarrier(bar, &target, ctl, FC_ERROR, FC_FULL - FC_ERROR + 1, sCtl);
+        TICK(6)
+        if (sCtl[0] != 0) {
+            err = 3;
+            break;
+        }
+        nFull = (int)sCtl[FC_FULL - FC_ERROR];
+        afterRound = true;
+    }
+    if (leader) {
+        if (err != 0 && err != 3) ctl[FC_ERROR] = err;
+        ctl[FC_ROUNDS] = rounds;
+        ctl[FC_LEVELS] = L - 1;  // level barriers
+        ctl[FC_DUALS] = duals;
     }
 }
 

@@ -3,6 +3,7 @@ package cudalap
 import (
 	"fmt"
 	"math/bits"
+	"time"
 
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
@@ -18,21 +19,33 @@ const PhaseForest = "forest"
 // Words of the forest's control buffer (int64, kernels/lap_forest.cu).
 const (
 	forestError  = 1
-	forestPhases = 2
+	forestRounds = 2
 	forestLevels = 3
 	forestDuals  = 4
+	forestTimes  = 20 // block 0's time in each section, when timed
 	forestWords  = 32
 )
 
+// forestTimed (int32 1) has the forest kernel time its sections in block
+// 0 (PaperCounts.ForestSections; benchmarks read them).
+var forestTimed int32
+
+// forestEntryBytes is the size of a list entry (ForestEntry in
+// kernels/lap_forest.cu: column, tree, key offset).
+const forestEntryBytes = 16
+
 // ForestPlan is the device memory the forest search adds to PaperPlan for
 // an order-n instance: its duals and join totals (int64), the rows'
-// prime columns, the columns' trees and the trees' path ends (int32), two
-// lists of n columns, and its control words.
+// prime columns and their parent rows, the columns' trees and the trees'
+// path ends (int32),
+// three lists of n entries (the new columns of two levels, the whole
+// forest after a round), and its control words.
 func ForestPlan(n int) cuda.Plan {
 	k := uint64(n)
 	return cuda.Plan{What: fmt.Sprintf("cuda/fast forest %dx%d", n, n), Buffers: []cuda.Buffer{
 		{Name: "lap.forest.duals", Bytes: 8 * 3 * k},
-		{Name: "lap.forest.vectors", Bytes: 4 * 5 * k},
+		{Name: "lap.forest.vectors", Bytes: 4 * 4 * k},
+		{Name: "lap.forest.lists", Bytes: forestEntryBytes * 3 * k},
 		{Name: "lap.forest.ctl", Bytes: 8 * forestWords},
 	}}
 }
@@ -41,8 +54,13 @@ func ForestPlan(n int) cuda.Plan {
 type forestBuffers struct {
 	Duals   driver.DevicePtr `buf:"lap.forest.duals"`
 	Vectors driver.DevicePtr `buf:"lap.forest.vectors"`
+	Lists   driver.DevicePtr `buf:"lap.forest.lists"`
 	Ctl     driver.DevicePtr `buf:"lap.forest.ctl"`
 }
+
+// forestBlockLimit, when positive, caps the forest kernel's blocks below
+// the multiprocessors (benchmarks compare shapes).
+var forestBlockLimit int
 
 // forestShape returns the rows each block of the forest kernel owns (a
 // power of two from 32 to 1024, the fewest that spread n rows over at
@@ -62,9 +80,9 @@ func forestErr(code int64) error {
 	case 0:
 		return nil
 	case 1:
-		return fmt.Errorf("forest search: a phase found no augmenting path (internal error)")
+		return fmt.Errorf("forest search: no candidate row can reach the forest (internal error)")
 	case 2:
-		return fmt.Errorf("forest search: a phase ran more than 3n+3 levels (internal error)")
+		return fmt.Errorf("forest search: a round ran more than 4n+4 levels (internal error)")
 	case 3:
 		return fmt.Errorf("forest search: a path ran longer than n (internal error)")
 	}
@@ -76,7 +94,11 @@ func forestErr(code int64) error {
 // duals to u and v, then reads its counts (one wait on the stream).
 func (r *paperRun) forest() error {
 	n := r.l.n
-	per, blocks, err := forestShape(n, r.dev.Props.SMs)
+	sms := r.dev.Props.SMs
+	if forestBlockLimit > 0 {
+		sms = min(sms, forestBlockLimit)
+	}
+	per, blocks, err := forestShape(n, sms)
 	if err != nil {
 		return err
 	}
@@ -94,7 +116,8 @@ func (r *paperRun) forest() error {
 	}
 	du, dv, djoin := b.Duals, b.Duals.Add(int64(8*n)), b.Duals.Add(int64(16*n))
 	vec := func(k int) driver.DevicePtr { return b.Vectors.Add(int64(4 * k * n)) }
-	parCol, root, found, lists := vec(0), vec(1), vec(2), vec(3)
+	par, root, found := vec(0), vec(2), vec(3) // par: an int32 pair per row
+	lists, full := b.Lists, b.Lists.Add(int64(2*forestEntryBytes*n))
 	if err := r.st.mark(PhaseForest); err != nil {
 		return err
 	}
@@ -102,7 +125,7 @@ func (r *paperRun) forest() error {
 		return err
 	}
 	if err := r.t.LaunchCooperative(search, driver.D1(blocks), driver.D1(1024), 0, r.s,
-		n, per, r.slack, du, dv, r.rowOfStarAtCol, r.colOfStarAtRow, parCol, root, djoin, found, lists, b.Ctl); err != nil {
+		n, per, r.slack, du, dv, r.rowOfStarAtCol, r.colOfStarAtRow, par, root, djoin, found, lists, full, b.Ctl, forestTimed); err != nil {
 		return fmt.Errorf("forest search: %w", err)
 	}
 	if err := r.launch("forest duals", settle, r.g1, r.b1, n, du, dv, r.u, r.v); err != nil {
@@ -115,6 +138,9 @@ func (r *paperRun) forest() error {
 	if err := driver.CopyFromDevice(r.t, ctl, b.Ctl); err != nil {
 		return err
 	}
-	r.cnt.ForestPhases, r.cnt.ForestLevels, r.cnt.ForestDuals = int(ctl[forestPhases]), int(ctl[forestLevels]), int(ctl[forestDuals])
+	r.cnt.ForestRounds, r.cnt.ForestLevels, r.cnt.ForestDuals = int(ctl[forestRounds]), int(ctl[forestLevels]), int(ctl[forestDuals])
+	for k := range r.cnt.ForestSections {
+		r.cnt.ForestSections[k] = time.Duration(ctl[forestTimes+k])
+	}
 	return forestErr(ctl[forestError])
 }

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -348,6 +350,10 @@ func BenchmarkSolvers(b *testing.B) {
 	if !hasGPU() {
 		b.Skip("no CUDA device")
 	}
+	if v, err := strconv.Atoi(os.Getenv("SEMIBENCH_FOREST_BLOCKS")); err == nil {
+		forestBlockLimit = v // the forest kernel's blocks at most (a shape to compare)
+		defer func() { forestBlockLimit = 0 }()
+	}
 	ctx := context.Background()
 	for _, n := range []int{512, 1024, 2048, 4096, 8192} {
 		for _, rf := range []float64{0.1, 1, 10} {
@@ -374,11 +380,14 @@ func BenchmarkSolvers(b *testing.B) {
 						if err != nil {
 							b.Fatal(err)
 						}
+						forestTimed = 1
 						_, cnt, err := solvePaperScanned(ctx, m, sc, Options{}, paperForest, func() {})
+						forestTimed = 0
 						if err != nil {
 							b.Fatal(err)
 						}
-						b.Logf("forest: %d phases, %d levels, %d dual updates", cnt.ForestPhases, cnt.ForestLevels, cnt.ForestDuals)
+						b.Logf("forest: %d rounds, %d levels, %d dual updates; block 0's sections (fold, joins, barrier; flips, barrier, settle, barrier): %v",
+							cnt.ForestRounds, cnt.ForestLevels, cnt.ForestDuals, cnt.ForestSections)
 					}
 				})
 			}

@@ -92,9 +92,14 @@ type PaperCounts struct {
 	Blocks, ColsPerBlock int
 	// KernelPath is how kernels/lap_paper.cu was loaded.
 	KernelPath string
-	// The forest search's phases, levels (grid barriers between them) and
-	// dual updates, where it ran instead of steps 3 to 6.
-	ForestPhases, ForestLevels, ForestDuals int
+	// The forest search's rounds (each ends in augmentations), levels (a
+	// grid barrier each) and dual updates, where it ran instead of steps 3
+	// to 6.
+	ForestRounds, ForestLevels, ForestDuals int
+	// ForestSections is block 0's time in each section of the forest
+	// kernel when it is timed (forestTimed): a level's fold, its rows'
+	// joins, its barrier; a round end's flips, barrier, settling, barrier.
+	ForestSections [7]time.Duration
 }
 
 // paperLayout is the shape of one cuda/paper instance.
