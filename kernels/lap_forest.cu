@@ -46,6 +46,7 @@ typedef unsigned long long u64;
 
 // Words of ctl (int64).
 #define FC_BARRIER 0 // the grid barrier's arrivals
+#define FC_PASSAGE 32 // the grid barrier's passages (a 128-byte line of its own)
 #define FC_ERROR 1   // 1: no row can reach the forest (an unmatchable row);
                      // 2: more than 4n+4 levels in a round; 3: a path ran
                      // longer than n (internal errors)
@@ -76,18 +77,25 @@ struct __align__(16) ForestEntry {
 };
 
 // gridBarrier waits until every block of the grid has reached it as many
-// times as this one (*target counts this block's passages times the grid).
-// Then, if words > 0, it copies ctl[at .. at+words) into out for the whole
-// block: one thread reads them (every thread of every block reading the
-// same words would queue thousands of requests on one L2 line).
-__device__ __forceinline__ void gridBarrier(u64* bar, u64* target, const i64* ctl = nullptr, int at = 0,
-                                            int words = 0, i64* out = nullptr) {
+// times as this one (*gen counts this block's passages): each block's
+// thread 0 adds one to the arrivals; the last of a passage raises the
+// passage word, on which the others wait (a line of its own, so that the
+// waiting does not slow the arrivals). Then, if words > 0, it copies
+// ctl[at .. at+words) into out for the whole block: one thread reads them
+// (every thread of every block reading the same words would queue
+// thousands of requests on one L2 line).
+__device__ __forceinline__ void gridBarrier(i64* ctl, u64* gen, int at = 0, int words = 0, i64* out = nullptr) {
     __syncthreads();
     if (threadIdx.x == 0) {
-        *target += gridDim.x;
+        const u64 g = ++*gen;
         __threadfence();
-        atomicAdd(bar, 1ULL);
-        while (*(volatile u64*)bar < *target) {
+        const u64 arrived = atomicAdd((u64*)(ctl + FC_BARRIER), 1ULL) + 1;
+        volatile u64* passage = (volatile u64*)(ctl + FC_PASSAGE);
+        if (arrived == g * gridDim.x) {
+            *passage = g;
+        } else {
+            while (*passage < g) {
+            }
         }
         __threadfence();
         for (int i = 0; i < words; ++i) out[i] = ((volatile const i64*)ctl)[at + i];
@@ -127,8 +135,6 @@ __device__ __forceinline__ ForestEntry loadEntry(const ForestEntry* e) {
 __device__ __forceinline__ void foldList(const ForestEntry* list, int k, int slice, int W, bool take, const int* S0,
                                          size_t n, int r, i64 ur, bool live, const int* found, ForestEntry* sE,
                                          i64* best, int* arg, int* tree) {
-    const bool any = __syncthreads_or(take);
-    if (!any) return;
     const bool warpTakes = __any_sync(0xffffffffu, take);
     for (int base = 0; base < k; base += FOLD_CHUNK) {
         const int m = min(FOLD_CHUNK, k - base);
@@ -180,8 +186,7 @@ extern "C" __global__ void __launch_bounds__(1024, 1)
     const int r0 = blockIdx.x * R, r1 = min(n, r0 + R);
     const bool leader = blockIdx.x == 0 && tid == 0;
     __shared__ i64 sCtl[8];  // control words read after a barrier
-    u64* bar = (u64*)(ctl + FC_BARRIER);
-    u64 target = 0;
+    u64 gen = 0;  // grid barriers passed
     unsigned long long tick_ = 0;
     if (timed) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(tick_));
 
@@ -212,7 +217,7 @@ extern "C" __global__ void __launch_bounds__(1024, 1)
         ctl[FC_SLOTS + 5] = 0;
         ctl[FC_SLOTS + 6] = FOREST_INF;
     }
-    gridBarrier(bar, &target, ctl, FC_SLOTS, 1, sCtl);
+    gridBarrier(ctl, &gen, FC_SLOTS, 1, sCtl);
     i64 freeLeft = sCtl[0];
     int nIn = (int)freeLeft;                 // entries of the list to fold
     const ForestEntry* in = lists;           // the list to fold
@@ -296,7 +301,7 @@ extern "C" __global__ void __launch_bounds__(1024, 1)
             ctl[next + 2] = FOREST_INF;
         }
         TICK(1)
-        gridBarrier(bar, &target, ctl, slot, 3, sCtl);
+        gridBarrier(ctl, &gen, slot, 3, sCtl);
         TICK(2)
         const int nNext = (int)sCtl[0];
         const i64 paths = sCtl[1];
@@ -345,7 +350,7 @@ extern "C" __global__ void __launch_bounds__(1024, 1)
         }
         if (leader) ctl[FC_FULL] = 0;
         TICK(3)
-        gridBarrier(bar, &target);
+        gridBarrier(ctl, &gen);
         TICK(4)
         // The trees with paths leave: settle their columns' duals; list the
         // columns that stay.
@@ -381,7 +386,7 @@ extern "C" __global__ void __launch_bounds__(1024, 1)
             sStar[tid] = __ldcg(colOfStarAtRow + r);
         }
         TICK(5)
-        gridBarrier(bar, &target, ctl, FC_ERROR, FC_FULL - FC_ERROR + 1, sCtl);
+        gridBarrier(ctl, &gen, FC_ERROR, FC_FULL - FC_ERROR + 1, sCtl);
         TICK(6)
         if (sCtl[0] != 0) {
             err = 3;

@@ -113,20 +113,31 @@ const (
 	StrategyFloat64 = "float64"
 )
 
+// forestMaxOrder is the largest order cuda/fast gives the forest search
+// unforced: its blocks own up to 1024 rows each, one block per
+// multiprocessor, so 16 multiprocessors hold it.
+const forestMaxOrder = 16384
+
 // fastStrategy, when not empty, forces a strategy (tests compare them).
 var fastStrategy string
 
 // fastChoose picks the strategy for an r x c instance whose costs span
-// span, from the H200 measurements in NOTES.md: the tuned Hungarian
-// wherever its int32 slacks hold the span and its int32 positions the
-// order (it was the fastest in every cell of the paper's sizes and ranges,
-// 2-160x below the auction at n = 8192), the auction beyond (its packed
+// span, from the H200 measurements in NOTES.md. Where the int32 slacks
+// hold the span and the int32 positions the order: the forest search up to
+// order 2048 and, up to forestMaxOrder, where the span is at least c/4
+// (1.6-2.1x faster than the tuned Hungarian at ranges n and 10n, n = 1024
+// to 8192); the tuned Hungarian at narrower spans of larger orders (1.4x
+// faster than the forest at n = 8192, range 0.1n), and beyond
+// forestMaxOrder (not measured). The auction beyond the slacks (its packed
 // bids hold spans up to 2^36/(c+1)).
 func fastChoose(r, c int, span int64) string {
 	if fastStrategy != "" {
 		return fastStrategy
 	}
 	if c <= MaxPaperOrder && span <= (math.MaxInt32-1)/(int64(c)+1) {
+		if c <= forestMaxOrder && (c <= 2048 || 4*span >= int64(c)) {
+			return StrategyForest
+		}
 		return StrategyHungarian
 	}
 	return StrategyAuction
@@ -241,20 +252,16 @@ type FastStats struct {
 // upload's int32 or beyond the Hungarian's span, or no device: FastWithStats
 // then scans first, so that a refusal never depends on a GPU); the time
 // spent here stays in the h2d phase.
-func fastFused(ctx context.Context, m *lap.Matrix, opt Options, stop func()) (res *lap.Result, ok bool, err error) {
-	if (fastStrategy != "" && fastStrategy != StrategyForest) || m == nil || m.CheckShape() != nil || m.Cols < 2 || m.Cols > min(MaxPaperOrder, FastMaxOrder) {
-		return nil, false, nil
-	}
-	design := paperTuned
-	if fastStrategy == StrategyForest {
-		design = paperForest
+func fastFused(ctx context.Context, m *lap.Matrix, opt Options, stop func()) (res *lap.Result, strategy string, ok bool, err error) {
+	if (fastStrategy != "" && fastStrategy != StrategyForest && fastStrategy != StrategyHungarian) || m == nil || m.CheckShape() != nil || m.Cols < 2 || m.Cols > min(MaxPaperOrder, FastMaxOrder) {
+		return nil, "", false, nil
 	}
 	if _, err := cuda.Open(opt.Device); err != nil {
-		return nil, false, nil
+		return nil, "", false, nil
 	}
 	lim, n := lap.MaxAbsCost(m.Cols), int64(m.Cols)
 	maxSpan := (math.MaxInt32 - 1) / (n + 1) // checkPaperSpan's and fastChoose's bound
-	res, _, err = solvePaperStaged(ctx, m, opt, design, stop, func(t *driver.Thread, dev *cuda.Device, plan cuda.Plan) (int64, error) {
+	res, _, err = solvePaperStaged(ctx, m, opt, paperTuned, stop, func(t *driver.Thread, dev *cuda.Device, plan cuda.Plan, d *paperDesign) (int64, error) {
 		dst, err := planBuffer(t, dev, plan, paperCosts)
 		if err != nil {
 			return 0, err
@@ -267,9 +274,14 @@ func fastFused(ctx context.Context, m *lap.Matrix, opt Options, stop func()) (re
 		if m.Rows < m.Cols {
 			lo, hi = min(lo, 0), max(hi, 0) // the virtual rows' zeros
 		}
-		if st := fastChoose(m.Rows, m.Cols, hi-lo); st != StrategyHungarian && st != StrategyForest {
+		switch fastChoose(m.Rows, m.Cols, hi-lo) {
+		case StrategyHungarian:
+		case StrategyForest:
+			*d = paperForest
+		default:
 			return 0, errUnfused
 		}
+		strategy = d.strategy()
 		if sc.Lo != 0 {
 			if err := shiftCosts(t, dev, dst, len(m.C), sc.Lo); err != nil {
 				return 0, err
@@ -278,9 +290,9 @@ func fastFused(ctx context.Context, m *lap.Matrix, opt Options, stop func()) (re
 		return sc.Lo, nil
 	})
 	if errors.Is(err, errUnfused) {
-		return nil, false, nil
+		return nil, "", false, nil
 	}
-	return res, true, err
+	return res, strategy, true, err
 }
 
 // shiftCosts subtracts d from the k int32 costs at c on the device
@@ -328,11 +340,8 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 	const impl = "cuda/fast"
 	var st FastStats
 	stop := opt.Rec.Start(PhaseH2D)
-	if res, ok, err := fastFused(ctx, m, opt, stop); ok {
-		st.Strategy = StrategyHungarian
-		if fastStrategy == StrategyForest {
-			st.Strategy = StrategyForest
-		}
+	if res, strategy, ok, err := fastFused(ctx, m, opt, stop); ok {
+		st.Strategy = strategy
 		return res, st, err
 	}
 	sc, err := hostcost.ScanMatrix(impl, m)

@@ -23,7 +23,7 @@ const (
 	forestLevels = 3
 	forestDuals  = 4
 	forestTimes  = 20 // block 0's time in each section, when timed
-	forestWords  = 32
+	forestWords  = 48 // the barrier's passage word is word 32
 )
 
 // forestTimed (int32 1) has the forest kernel time its sections in block

@@ -440,8 +440,10 @@ func TestFastChoose(t *testing.T) {
 		span int64
 		want string
 	}{
-		{512, 5120, StrategyHungarian}, {8192, 81920, StrategyHungarian}, {8192, 262112, StrategyHungarian},
-		{8192, 262113, StrategyAuction}, {MaxPaperOrder, 10, StrategyHungarian}, {MaxPaperOrder + 1, 10, StrategyAuction},
+		{512, 5120, StrategyForest}, {2048, 0, StrategyForest}, {8192, 819, StrategyHungarian}, {8192, 2048, StrategyForest},
+		{8192, 81920, StrategyForest}, {8192, 262112, StrategyForest}, {8192, 262113, StrategyAuction},
+		{16384, 4096, StrategyForest}, {16385, 100000, StrategyHungarian},
+		{MaxPaperOrder, 10, StrategyHungarian}, {MaxPaperOrder + 1, 10, StrategyAuction},
 	} {
 		if got := fastChoose(c.n, c.n, c.span); got != c.want {
 			t.Errorf("n=%d span %d: %s, want %s", c.n, c.span, got, c.want)

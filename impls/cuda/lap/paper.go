@@ -223,7 +223,7 @@ func solvePaperScanned(ctx context.Context, m *lap.Matrix, sc hostcost.Scan, opt
 	if err := checkPaperSpan(m, sc); err != nil {
 		return nil, PaperCounts{}, err
 	}
-	return solvePaperStaged(ctx, m, opt, d, stop, func(t *driver.Thread, dev *cuda.Device, plan cuda.Plan) (int64, error) {
+	return solvePaperStaged(ctx, m, opt, d, stop, func(t *driver.Thread, dev *cuda.Device, plan cuda.Plan, _ *paperDesign) (int64, error) {
 		return sc.Lo, stageInput(t, dev, plan, paperCosts, m, sc.Lo, d.narrow && sc.Fits16(sc.Lo))
 	})
 }
@@ -234,12 +234,13 @@ const paperCosts = "lap.paper.zeros0"
 
 // solvePaperStaged runs the Hungarian of design d on m once stage has put
 // its costs, minus the shift it returns, as int32 into plan's buffer
-// paperCosts (and checked them); stop ends the h2d phase. In the timed
+// paperCosts (and checked them; it may change the design, e.g. once the
+// costs' span is known); stop ends the h2d phase. In the timed
 // window the rest of the plan is allocated (reused from the last solve of
 // the size) and the solve runs to a synchronised stream; the stars and
 // duals come back after it (d2h).
 func solvePaperStaged(ctx context.Context, m *lap.Matrix, opt Options, d paperDesign, stop func(),
-	stage func(t *driver.Thread, dev *cuda.Device, plan cuda.Plan) (shift int64, err error)) (*lap.Result, PaperCounts, error) {
+	stage func(t *driver.Thread, dev *cuda.Device, plan cuda.Plan, d *paperDesign) (shift int64, err error)) (*lap.Result, PaperCounts, error) {
 	var cnt PaperCounts
 	dev, err := cuda.Open(opt.Device)
 	if err != nil {
@@ -248,7 +249,7 @@ func solvePaperStaged(ctx context.Context, m *lap.Matrix, opt Options, d paperDe
 	l := newPaperLayout(m.Rows, m.Cols, dev.Props.SMs)
 	var res *lap.Result
 	err = dev.Run(ctx, func(t *driver.Thread) error {
-		shift, err := stage(t, dev, PaperPlan(l.rows, l.cols, dev.Props.SMs))
+		shift, err := stage(t, dev, PaperPlan(l.rows, l.cols, dev.Props.SMs), &d)
 		if err != nil {
 			return err
 		}
@@ -738,4 +739,12 @@ func (r *paperRun) download(opt Options, shift int64) (*lap.Result, error) {
 		res.U[i] = uv[i] + shift
 	}
 	return res, nil
+}
+
+// strategy names the design as one of cuda/fast's strategies.
+func (d paperDesign) strategy() string {
+	if d.forest {
+		return StrategyForest
+	}
+	return StrategyHungarian
 }

@@ -103,7 +103,7 @@ func TestGPUFastPaths(t *testing.T) {
 		name     string
 		m        *lap.Matrix
 		strategy string
-	}{{"int16 then int32 chunks", mixed, StrategyHungarian}, {"shifted", far, StrategyHungarian}, {"span beyond the slacks", wide, StrategyAuction}} {
+	}{{"int16 then int32 chunks", mixed, StrategyForest}, {"shifted", far, StrategyForest}, {"span beyond the slacks", wide, StrategyAuction}} {
 		res, st, err := FastWithStats(ctx, c.m, Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)

@@ -58,7 +58,7 @@ var lib struct {
 // reads it until it exits.
 func load() error {
 	lib.once.Do(func() {
-		h, _, err := driver.OpenFirst(purego.RTLD_NOW|purego.RTLD_LOCAL, libNames...)
+		h, name, err := driver.OpenFirst(purego.RTLD_NOW|purego.RTLD_LOCAL, libNames...)
 		if err != nil {
 			lib.err = fmt.Errorf("cannot load NVML: %w", err)
 			return
@@ -69,7 +69,7 @@ func load() error {
 			init = "nvmlInit"
 		}
 		if err := call(init); err != nil {
-			lib.err = fmt.Errorf("NVML did not initialise: %w", err)
+			lib.err = fmt.Errorf("NVML (%s) did not initialise: %w", name, err)
 		}
 	})
 	return lib.err
