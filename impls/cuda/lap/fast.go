@@ -326,10 +326,12 @@ func shiftCosts(t *driver.Thread, dev *cuda.Device, c driver.DevicePtr, k int, d
 // has no duals (the prices satisfy epsilon complementary slackness only):
 // lap.Agree with a certified result checks it. Phases: h2d, auction, d2h.
 //
-// Fast takes the tuned block-distributed Hungarian instead where its int32
-// slacks hold the costs (StrategyHungarian, see fastChoose): the fastest
-// here on every instance of the paper's sizes; that result has duals, and
-// its phases are cuda/paper's (PaperSteps).
+// Where int32 slacks hold the costs, Fast takes a Hungarian instead (see
+// fastChoose): the forest search (StrategyForest: cuda/paper's steps 1 and
+// 2, then kernels/lap_forest.cu) up to order 2048 and wherever the span is
+// at least c/4, else the tuned block-distributed Hungarian
+// (StrategyHungarian); either result has duals, and the phases are
+// cuda/paper's (PaperSteps; the forest's steps 3 to 6 are PhaseForest).
 func Fast(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, error) {
 	res, _, err := FastWithStats(ctx, m, opt)
 	return res, err
