@@ -163,6 +163,52 @@ __device__ __forceinline__ void foldList(const ForestEntry* list, int k, int sli
     }
 }
 
+// repairFold folds the whole forest, full[0, k), into the block's rows to
+// repair (rows r0 + list[0, kr)), leaving in key[t] for each such row t its
+// least key and the entry that has it, packed as key << 24 | entry (keys
+// stay below 2^32: a slack below 2^31 plus a dual total below 2^31; -1
+// when none). A block's rows of one column lie within R*4 bytes, so the
+// lanes of a warp take the rows to repair and, when there are fewer than
+// 32, several columns at once: every load of a warp reads a line or two.
+// Every thread of the block calls it.
+__device__ __forceinline__ void repairFold(const ForestEntry* full, int k, const int* list, int kr, const int* S0,
+                                           size_t n, int r0, const i64* du, ForestEntry* sE, u64* key) {
+    const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
+    for (int i = tid; i < kr; i += blockDim.x) key[list[i]] = ~0ULL;
+    for (int base = 0; base < k; base += FOLD_CHUNK) {
+        const int m = min(FOLD_CHUNK, k - base);
+        if (tid < m) sE[tid] = loadEntry(full + base + tid);
+        __syncthreads();
+        for (int rc = 0; rc < kr; rc += 32) {
+            const int rows = min(32, kr - rc), per = 32 / rows;
+            const int col = lane / rows;
+            if (col >= per) continue;
+            const int t = list[rc + lane % rows];
+            const int r = r0 + t;
+            const i64 ur = du[r];
+            u64 best = ~0ULL;
+            const int step = 32 * per;
+            for (int j = w * per + col; j < m; j += FOLD_BATCH * step) {
+                int x[FOLD_BATCH];
+#pragma unroll
+                for (int q = 0; q < FOLD_BATCH; ++q) {
+                    const int jj = j + q * step;
+                    x[q] = jj < m ? __ldg(S0 + (size_t)sE[jj].c * n + r) : 0;
+                }
+#pragma unroll
+                for (int q = 0; q < FOLD_BATCH; ++q) {
+                    const int jj = j + q * step;
+                    if (jj >= m) continue;
+                    const u64 v = ((u64)((i64)x[q] - ur + sE[jj].off) << 24) | (u64)(base + jj);
+                    best = min(best, v);
+                }
+            }
+            if (best != ~0ULL) atomicMin(key + t, best);
+        }
+        __syncthreads();
+    }
+}
+
 extern "C" __global__ void __launch_bounds__(1024, 1)
     lap_forest(int n, int R, const int* __restrict__ S0, i64* du, i64* dv, int* rowOfStarAtCol, int* colOfStarAtRow,
                int2* par, int* root, i64* djoin, int* found, ForestEntry* lists, ForestEntry* full, i64* ctl,
@@ -186,6 +232,7 @@ extern "C" __global__ void __launch_bounds__(1024, 1)
     const int r0 = blockIdx.x * R, r1 = min(n, r0 + R);
     const bool leader = blockIdx.x == 0 && tid == 0;
     __shared__ i64 sCtl[8];  // control words read after a barrier
+    __shared__ int sRepairs;  // rows to repair after a round, listed in pArg
     u64 gen = 0;  // grid barriers passed
     unsigned long long tick_ = 0;
     if (timed) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(tick_));
@@ -238,7 +285,8 @@ extern "C" __global__ void __launch_bounds__(1024, 1)
             i64 best = FOREST_INF;
             int arg = -1, tree = -1;
             foldList(in, nIn, slice, W, mine && !repair, S0, n, r, ur, afterRound, found, sE, &best, &arg, &tree);
-            if (afterRound) foldList(full, nFull, slice, W, repair, S0, n, r, ur, false, found, sE, &best, &arg, &tree);
+            if (afterRound && sRepairs > 0)
+                repairFold(full, nFull, &pArg[0][0], sRepairs, S0, n, r0, du, sE, (u64*)sKey);
             pKey[w][lane] = best;
             pArg[w][lane] = arg;
             pTree[w][lane] = tree;
@@ -252,8 +300,18 @@ extern "C" __global__ void __launch_bounds__(1024, 1)
         i64 least = FOREST_INF;
         if (tid < R && r0 + tid < n && sState[tid] == ROW_CANDIDATE) {
             const int r = r0 + tid, g = tid >> 5, l2 = tid & 31;
-            i64 b = sRepair[tid] ? FOREST_INF : sKey[tid];
+            i64 b = sKey[tid];
             int a = sArg[tid], tr = sTree[tid];
+            if (sRepair[tid]) {  // repairFold's packed least key and entry
+                const u64 v = ((u64*)sKey)[tid];
+                b = FOREST_INF;
+                if (v != ~0ULL) {
+                    const ForestEntry e = loadEntry(full + (int)(v & 0xffffffu));
+                    b = (i64)(v >> 24);
+                    a = e.c;
+                    tr = e.tree;
+                }
+            }
             sRepair[tid] = 0;
             for (int s = 0; s < W; ++s) {
                 const int ww = s * RG + g;
@@ -349,6 +407,7 @@ extern "C" __global__ void __launch_bounds__(1024, 1)
             }
         }
         if (leader) ctl[FC_FULL] = 0;
+        if (tid == 0) sRepairs = 0;
         TICK(3)
         gridBarrier(ctl, &gen);
         TICK(4)
@@ -383,6 +442,7 @@ extern "C" __global__ void __launch_bounds__(1024, 1)
             } else if (st == ROW_CANDIDATE && gone) {
                 sRepair[tid] = 1;
             }
+            if (sRepair[tid]) (&pArg[0][0])[atomicAdd(&sRepairs, 1)] = tid;
             sStar[tid] = __ldcg(colOfStarAtRow + r);
         }
         TICK(5)
