@@ -228,3 +228,15 @@ func planBuffer(t *driver.Thread, dev *cuda.Device, plan cuda.Plan, name string)
 	}
 	return dev.Buffer(t, name, plan.Buffers[i].Bytes)
 }
+
+// kernelError turns a kernel's error word into an error: nil for 0, known[k-1]
+// for code k, else the code; each an internal error, after prefix.
+func kernelError(prefix string, code int64, known ...string) error {
+	switch {
+	case code == 0:
+		return nil
+	case code > 0 && code <= int64(len(known)):
+		return fmt.Errorf("%s%s (internal error)", prefix, known[code-1])
+	}
+	return fmt.Errorf("%skernel error %d (internal error)", prefix, code)
+}

@@ -76,17 +76,8 @@ func forestShape(n, sms int) (rowsPerBlock, blocks int, err error) {
 
 // forestErr turns the kernel's error word into an error.
 func forestErr(code int64) error {
-	switch code {
-	case 0:
-		return nil
-	case 1:
-		return fmt.Errorf("forest search: no candidate row can reach the forest (internal error)")
-	case 2:
-		return fmt.Errorf("forest search: a round ran more than 4n+4 levels (internal error)")
-	case 3:
-		return fmt.Errorf("forest search: a path ran longer than n (internal error)")
-	}
-	return fmt.Errorf("forest search: kernel error %d (internal error)", code)
+	return kernelError("forest search: ", code, "no candidate row can reach the forest",
+		"a round ran more than 4n+4 levels", "a path ran longer than n")
 }
 
 // forest is the forest search (kernels/lap_forest.cu) in place of steps 3

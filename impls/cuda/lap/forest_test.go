@@ -30,3 +30,24 @@ func TestForestShape(t *testing.T) {
 		}
 	}
 }
+
+// TestKernelErrors: the kernels' error words read as what they mean, an
+// unknown code by its number, and 0 as no error.
+func TestKernelErrors(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{forestErr(2), "forest search: a round ran more than 4n+4 levels (internal error)"},
+		{forestErr(9), "forest search: kernel error 9 (internal error)"},
+		{paperError(1), "step 6 found no uncovered slack (internal error)"},
+		{paperError(-1), "kernel error -1 (internal error)"},
+	} {
+		if c.err == nil || c.err.Error() != c.want {
+			t.Errorf("got %v, want %q", c.err, c.want)
+		}
+	}
+	if forestErr(0) != nil || paperError(0) != nil {
+		t.Error("code 0 is an error")
+	}
+}

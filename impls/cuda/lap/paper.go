@@ -2,7 +2,6 @@ package cudalap
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -301,15 +300,7 @@ const (
 
 // paperError turns the kernels' error word into an error.
 func paperError(code int32) error {
-	switch code {
-	case 0:
-		return nil
-	case 1:
-		return errors.New("step 6 found no uncovered slack (internal error)")
-	case 2:
-		return errors.New("step 5 followed a path longer than n (internal error)")
-	}
-	return fmt.Errorf("kernel error %d (internal error)", code)
+	return kernelError("", int64(code), "step 6 found no uncovered slack", "step 5 followed a path longer than n")
 }
 
 // stepTimer attributes the stream's time to steps with CUDA events: mark
