@@ -132,7 +132,8 @@ __device__ __forceinline__ ForestEntry loadEntry(const ForestEntry* e) {
 // entries of trees that have left (found >= 0). The block stages the
 // entries in sE a chunk at a time; a warp takes every W-th staged entry
 // from slice. Every thread of the block calls it.
-__device__ __forceinline__ void foldList(const ForestEntry* list, int k, int slice, int W, bool take, const int* S0,
+template <typename T>
+__device__ __forceinline__ void foldList(const ForestEntry* list, int k, int slice, int W, bool take, const T* S0,
                                          size_t n, int r, i64 ur, bool live, const int* found, ForestEntry* sE,
                                          i64* best, int* arg, int* tree) {
     const bool warpTakes = __any_sync(0xffffffffu, take);
@@ -150,7 +151,7 @@ __device__ __forceinline__ void foldList(const ForestEntry* list, int k, int sli
 #pragma unroll
                 for (int j = 0; j < FOLD_BATCH; ++j) c[j] = q + j * W < m ? sE[q + j * W].c : -1;
 #pragma unroll
-                for (int j = 0; j < FOLD_BATCH; ++j) x[j] = c[j] >= 0 && take ? __ldg(S0 + (size_t)c[j] * n + r) : 0;
+                for (int j = 0; j < FOLD_BATCH; ++j) x[j] = c[j] >= 0 && take ? (int)__ldg(S0 + (size_t)c[j] * n + r) : 0;
 #pragma unroll
                 for (int j = 0; j < FOLD_BATCH; ++j) {
                     if (c[j] < 0 || !take) continue;
@@ -171,7 +172,8 @@ __device__ __forceinline__ void foldList(const ForestEntry* list, int k, int sli
 // lanes of a warp take the rows to repair and, when there are fewer than
 // 32, several columns at once: every load of a warp reads a line or two.
 // Every thread of the block calls it.
-__device__ __forceinline__ void repairFold(const ForestEntry* full, int k, const int* list, int kr, const int* S0,
+template <typename T>
+__device__ __forceinline__ void repairFold(const ForestEntry* full, int k, const int* list, int kr, const T* S0,
                                            size_t n, int r0, const i64* du, ForestEntry* sE, u64* key) {
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
     for (int i = tid; i < kr; i += blockDim.x) key[list[i]] = ~0ULL;
@@ -193,7 +195,7 @@ __device__ __forceinline__ void repairFold(const ForestEntry* full, int k, const
 #pragma unroll
                 for (int q = 0; q < FOLD_BATCH; ++q) {
                     const int jj = j + q * step;
-                    x[q] = jj < m ? __ldg(S0 + (size_t)sE[jj].c * n + r) : 0;
+                    x[q] = jj < m ? (int)__ldg(S0 + (size_t)sE[jj].c * n + r) : 0;
                 }
 #pragma unroll
                 for (int q = 0; q < FOLD_BATCH; ++q) {
@@ -209,10 +211,13 @@ __device__ __forceinline__ void repairFold(const ForestEntry* full, int k, const
     }
 }
 
-extern "C" __global__ void __launch_bounds__(1024, 1)
-    lap_forest(int n, int R, const int* __restrict__ S0, i64* du, i64* dv, int* rowOfStarAtCol, int* colOfStarAtRow,
-               int2* par, int* root, i64* djoin, int* found, ForestEntry* lists, ForestEntry* full, i64* ctl,
-               int timed) {
+// forestSearch is the kernel, on slacks of type T (int, or unsigned short
+// where they fit: half the bytes a fold reads).
+template <typename T>
+__device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__ S0, i64* du, i64* dv,
+                                             int* rowOfStarAtCol, int* colOfStarAtRow, int2* par, int* root,
+                                             i64* djoin, int* found, ForestEntry* lists, ForestEntry* full, i64* ctl,
+                                             int timed) {
     __shared__ i64 sKey[1024];
     __shared__ int sJoin[1024];  // D when the row joined S (D < 2^31: see the host's bound)
     __shared__ ForestEntry sE[FOLD_CHUNK];
@@ -461,6 +466,29 @@ extern "C" __global__ void __launch_bounds__(1024, 1)
         ctl[FC_LEVELS] = L - 1;  // level barriers
         ctl[FC_DUALS] = duals;
     }
+}
+
+extern "C" __global__ void __launch_bounds__(1024, 1)
+    lap_forest(int n, int R, const int* __restrict__ S0, i64* du, i64* dv, int* rowOfStarAtCol, int* colOfStarAtRow,
+               int2* par, int* root, i64* djoin, int* found, ForestEntry* lists, ForestEntry* full, i64* ctl,
+               int timed) {
+    forestSearch(n, R, S0, du, dv, rowOfStarAtCol, colOfStarAtRow, par, root, djoin, found, lists, full, ctl, timed);
+}
+
+// lap_forest16 is lap_forest on the slacks narrowed by lap_forest_narrow.
+extern "C" __global__ void __launch_bounds__(1024, 1)
+    lap_forest16(int n, int R, const unsigned short* __restrict__ S0, i64* du, i64* dv, int* rowOfStarAtCol,
+                 int* colOfStarAtRow, int2* par, int* root, i64* djoin, int* found, ForestEntry* lists,
+                 ForestEntry* full, i64* ctl, int timed) {
+    forestSearch(n, R, S0, du, dv, rowOfStarAtCol, colOfStarAtRow, par, root, djoin, found, lists, full, ctl, timed);
+}
+
+// lap_forest_narrow copies the count slacks of S0 into dst as unsigned
+// 16 bits (the host calls it only when the costs' span is below 2^16: a
+// slack after step 1 is at most the span).
+extern "C" __global__ void lap_forest_narrow(const int* __restrict__ S0, long long count, unsigned short* dst) {
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (long long)gridDim.x * blockDim.x)
+        dst[i] = (unsigned short)S0[i];
 }
 
 // lap_forest_settle adds the forest's duals to cuda/paper's (u += du,

@@ -270,14 +270,12 @@ func fastFused(ctx context.Context, m *lap.Matrix, opt Options, stop func()) (re
 		if err != nil {
 			return 0, err
 		}
-		lo, hi := sc.Lo, sc.Hi
-		if m.Rows < m.Cols {
-			lo, hi = min(lo, 0), max(hi, 0) // the virtual rows' zeros
-		}
-		switch fastChoose(m.Rows, m.Cols, hi-lo) {
+		span := paperSpan(m, sc.Lo, sc.Hi)
+		switch fastChoose(m.Rows, m.Cols, span) {
 		case StrategyHungarian:
 		case StrategyForest:
 			*d = paperForest
+			d.slack16 = span < 1<<16
 		default:
 			return 0, errUnfused
 		}

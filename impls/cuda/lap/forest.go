@@ -58,6 +58,10 @@ type forestBuffers struct {
 	Ctl     driver.DevicePtr `buf:"lap.forest.ctl"`
 }
 
+// forestSlack16 lets the forest read 16-bit slacks where they fit
+// (benchmarks compare it with the int32 slacks).
+var forestSlack16 = true
+
 // forestBlockLimit, when positive, caps the forest kernel's blocks below
 // the multiprocessors (benchmarks compare shapes).
 var forestBlockLimit int
@@ -97,7 +101,14 @@ func (r *paperRun) forest() error {
 	if err := r.dev.Allocate(r.t, ForestPlan(n), &b); err != nil {
 		return err
 	}
-	search, err := r.dev.Function(r.t, forestModule, "lap_forest")
+	slack, kernel := r.slack, "lap_forest"
+	if r.d.slack16 && forestSlack16 {
+		if slack, err = r.narrowSlack(); err != nil {
+			return err
+		}
+		kernel = "lap_forest16"
+	}
+	search, err := r.dev.Function(r.t, forestModule, kernel)
 	if err != nil {
 		return err
 	}
@@ -116,7 +127,7 @@ func (r *paperRun) forest() error {
 		return err
 	}
 	if err := r.t.LaunchCooperative(search, driver.D1(blocks), driver.D1(1024), 0, r.s,
-		n, per, r.slack, du, dv, r.rowOfStarAtCol, r.colOfStarAtRow, par, root, djoin, found, lists, full, b.Ctl, forestTimed); err != nil {
+		n, per, slack, du, dv, r.rowOfStarAtCol, r.colOfStarAtRow, par, root, djoin, found, lists, full, b.Ctl, forestTimed); err != nil {
 		return fmt.Errorf("forest search: %w", err)
 	}
 	if err := r.launch("forest duals", settle, r.g1, r.b1, n, du, dv, r.u, r.v); err != nil {
@@ -134,4 +145,25 @@ func (r *paperRun) forest() error {
 		r.cnt.ForestSections[k] = time.Duration(ctl[forestTimes+k])
 	}
 	return forestErr(ctl[forestError])
+}
+
+// narrowSlack copies the slack matrix into 16-bit slacks (lap_forest_narrow)
+// on the stream, in a buffer of its own, and returns it.
+func (r *paperRun) narrowSlack() (driver.DevicePtr, error) {
+	n := int64(r.l.n)
+	var b struct {
+		Slack16 driver.DevicePtr `buf:"lap.forest.slack16"`
+	}
+	plan := cuda.Plan{What: fmt.Sprintf("cuda/fast forest %dx%d, 16-bit slacks", n, n), Buffers: []cuda.Buffer{
+		{Name: "lap.forest.slack16", Bytes: 2 * uint64(n*n)},
+	}}
+	if err := r.dev.Allocate(r.t, plan, &b); err != nil {
+		return 0, err
+	}
+	narrow, err := r.dev.Function(r.t, forestModule, "lap_forest_narrow")
+	if err != nil {
+		return 0, err
+	}
+	blocks := int(min((n*n+255)/256, int64(8*r.dev.Props.SMs)))
+	return b.Slack16, r.launch("forest 16-bit slacks", narrow, driver.D1(blocks), driver.D1(256), r.slack, n*n, b.Slack16)
 }

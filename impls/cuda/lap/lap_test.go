@@ -354,6 +354,10 @@ func BenchmarkSolvers(b *testing.B) {
 		forestBlockLimit = v // the forest kernel's blocks at most (a shape to compare)
 		defer func() { forestBlockLimit = 0 }()
 	}
+	if os.Getenv("SEMIBENCH_FOREST_SLACK32") != "" {
+		forestSlack16 = false // the forest reads int32 slacks throughout
+		defer func() { forestSlack16 = true }()
+	}
 	ctx := context.Background()
 	for _, n := range []int{512, 1024, 2048, 4096, 8192} {
 		for _, rf := range []float64{0.1, 1, 10} {

@@ -56,6 +56,10 @@ type paperDesign struct {
 	narrow bool
 	// forest replaces steps 3 to 6 by the forest search (forest.go).
 	forest bool
+	// slack16 has the forest search read the slacks as 16 bits, set once
+	// the costs' span is known to be below 2^16 (a slack after step 1 is
+	// at most the span).
+	slack16 bool
 }
 
 // paperAsPublished drives step 4 as the paper: one launch, the host reads
@@ -222,7 +226,8 @@ func solvePaperScanned(ctx context.Context, m *lap.Matrix, sc hostcost.Scan, opt
 	if err := checkPaperSpan(m, sc); err != nil {
 		return nil, PaperCounts{}, err
 	}
-	return solvePaperStaged(ctx, m, opt, d, stop, func(t *driver.Thread, dev *cuda.Device, plan cuda.Plan, _ *paperDesign) (int64, error) {
+	return solvePaperStaged(ctx, m, opt, d, stop, func(t *driver.Thread, dev *cuda.Device, plan cuda.Plan, d *paperDesign) (int64, error) {
+		d.slack16 = d.forest && paperSpan(m, sc.Lo, sc.Hi) < 1<<16
 		return sc.Lo, stageInput(t, dev, plan, paperCosts, m, sc.Lo, d.narrow && sc.Fits16(sc.Lo))
 	})
 }
@@ -738,4 +743,14 @@ func (d paperDesign) strategy() string {
 		return StrategyForest
 	}
 	return StrategyHungarian
+}
+
+// paperSpan is the span of the costs cuda/paper's slack matrix starts from:
+// the costs from lo to hi, with the zero costs of the rows that pad an
+// r x c instance (r < c).
+func paperSpan(m *lap.Matrix, lo, hi int64) int64 {
+	if m.Rows < m.Cols {
+		lo, hi = min(lo, 0), max(hi, 0)
+	}
+	return hi - lo
 }
