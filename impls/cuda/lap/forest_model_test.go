@@ -1,0 +1,233 @@
+package cudalap
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/semibench/semibench/problems/lap"
+)
+
+// forestModel is kernels/lap_forest.cu on the CPU, one level at a time, for
+// tests without a GPU: the same forest, keys, rounds, claims, flips,
+// settling and repairs, on an n x n integer instance (row-major c) started
+// as cuda/paper's steps 1 and 2 start it (row minima, then column minima,
+// then stars on zeros, greedily). The rows a level processes in parallel
+// it takes in order, so a claim goes to the lowest row: one of the
+// outcomes the kernel's atomics allow. It returns the stars by row, the
+// duals (c - u - v >= 0, zero on the stars), the kernel's counts and the
+// largest key folded (the kernel packs keys below 2^32).
+func forestModel(n int, c []int64) (assign []int, u, v []int64, cnt PaperCounts, maxKey int64) {
+	const inf = int64(math.MaxInt64)
+	u, v = make([]int64, n), make([]int64, n)
+	for r := range n {
+		u[r] = inf
+		for k := range n {
+			u[r] = min(u[r], c[r*n+k])
+		}
+	}
+	for k := range n {
+		v[k] = inf
+		for r := range n {
+			v[k] = min(v[k], c[r*n+k]-u[r])
+		}
+	}
+	starCol, starRow := make([]int, n), make([]int, n) // by row, by column; -1: none
+	for i := range n {
+		starCol[i], starRow[i] = -1, -1
+	}
+	for r := range n {
+		for k := range n {
+			if c[r*n+k]-u[r]-v[k] == 0 && starRow[k] < 0 {
+				starCol[r], starRow[k] = k, r
+				break
+			}
+		}
+	}
+	type entry struct {
+		c, tree int
+		off     int64 // D_c - v[c]: key(r, c) = slack0(r, c) + D_c with v[c] not yet settled
+	}
+	const (
+		candidate = iota
+		inS
+		end
+	)
+	root, found := make([]int, n), make([]int, n)
+	djoin := make([]int64, n)
+	key, rjoin := make([]int64, n), make([]int64, n)
+	arg, tree, state, parCol, parRow := make([]int, n), make([]int, n), make([]int, n), make([]int, n), make([]int, n)
+	repair := make([]bool, n)
+	var in, full []entry
+	for k := range n {
+		root[k], found[k] = -1, -1
+		if starRow[k] < 0 {
+			root[k] = k
+			in = append(in, entry{k, k, -v[k]})
+		}
+	}
+	for r := range n {
+		key[r], arg[r], tree[r] = inf, -1, -1
+	}
+	freeLeft := len(in)
+	var D int64
+	afterRound := false
+	fold := func(r int, list []entry, live bool) {
+		for _, e := range list {
+			if live && found[e.tree] >= 0 {
+				continue
+			}
+			k := c[r*n+e.c] - u[r] + e.off
+			maxKey = max(maxKey, k)
+			if k < key[r] {
+				key[r], arg[r], tree[r] = k, e.c, e.tree
+			}
+		}
+	}
+	for freeLeft > 0 {
+		for r := range n {
+			if state[r] != candidate {
+				continue
+			}
+			if repair[r] {
+				key[r] = inf
+				fold(r, full, false)
+				repair[r] = false
+			} else {
+				fold(r, in, afterRound)
+			}
+		}
+		afterRound = false
+		cnt.ForestLevels++
+		var out []entry
+		paths, least := 0, inf
+		for r := range n {
+			if state[r] != candidate {
+				continue
+			}
+			if key[r] != D {
+				least = min(least, key[r])
+				continue
+			}
+			a, tr := arg[r], tree[r]
+			if s := starCol[r]; s < 0 {
+				if found[tr] < 0 {
+					found[tr], state[r] = r, end
+					parCol[r], parRow[r] = a, starRow[a]
+					paths++
+				}
+				continue
+			}
+			s := starCol[r]
+			state[r], rjoin[r] = inS, D
+			parCol[r], parRow[r] = a, starRow[a]
+			root[s], djoin[s] = tr, D
+			out = append(out, entry{s, tr, D - v[s]})
+		}
+		in = out
+		if paths == 0 {
+			if len(out) == 0 {
+				if least == inf {
+					panic("forest model: no candidate row reaches the forest")
+				}
+				D = least
+				cnt.ForestDuals++
+			}
+			continue
+		}
+		// The round's end: flips, then the trees with paths leave.
+		cnt.ForestRounds++
+		freeLeft -= paths
+		for r := range n {
+			if state[r] != end {
+				continue
+			}
+			for row := r; row >= 0; {
+				k, prev := parCol[row], parRow[row]
+				starRow[k], starCol[row] = row, k
+				row = prev
+			}
+		}
+		full = full[:0]
+		for k := range n {
+			if root[k] < 0 {
+				continue
+			}
+			if found[root[k]] >= 0 {
+				v[k] += D - djoin[k]
+				root[k] = -1
+			} else {
+				full = append(full, entry{k, root[k], djoin[k] - v[k]})
+			}
+		}
+		for r := range n {
+			gone := tree[r] >= 0 && found[tree[r]] >= 0
+			switch {
+			case state[r] == inS && gone:
+				u[r] -= D - rjoin[r]
+				state[r], repair[r] = candidate, true
+			case state[r] == end:
+				state[r], repair[r] = candidate, true
+			case state[r] == candidate && gone:
+				repair[r] = true
+			}
+		}
+		afterRound = true
+	}
+	return starCol, u, v, cnt, maxKey
+}
+
+// TestForestModel: the forest search's CPU model finds certified optimal
+// assignments (duals checked by lap.Certify, cost equal to cpu/jv's) on
+// random instances of every range the paper uses, negative costs, equal
+// costs, c_ij = i·j and rectangular instances padded with zero rows as
+// cuda/paper pads them; every round augments and the key bound the kernel
+// packs (keys below 2^32) holds.
+func TestForestModel(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 35))
+	type inst struct {
+		name string
+		m    *lap.Matrix
+	}
+	var cases []inst
+	for _, n := range []int{1, 2, 5, 17, 64, 150} {
+		for _, rf := range []float64{0.1, 1, 10} {
+			cases = append(cases, inst{"random", randomMatrix(rnd, n, n, max(1, int64(rf*float64(n))))})
+		}
+	}
+	n := 60
+	neg, same, prod := randomMatrix(rnd, n, n, 2000), &lap.Matrix{Rows: n, Cols: n, C: make([]int64, n*n)}, &lap.Matrix{Rows: n, Cols: n, C: make([]int64, n*n)}
+	for k := range neg.C {
+		neg.C[k] -= 1000
+		same.C[k] = 5
+		prod.C[k] = int64((k / n) * (k % n))
+	}
+	cases = append(cases, inst{"negative", neg}, inst{"equal", same}, inst{"i*j", prod},
+		inst{"rectangular", randomMatrix(rnd, 31, 64, 64)})
+	for _, tc := range cases {
+		m := tc.m
+		k := m.Cols
+		padded := make([]int64, k*k) // rows m.Rows..k-1 cost zero, as cuda/paper pads
+		copy(padded, m.C)
+		assign, u, v, cnt, maxKey := forestModel(k, padded)
+		if maxKey < 0 || maxKey >= 1<<32 {
+			t.Errorf("%s %dx%d: a key of %d, outside [0, 2^32)", tc.name, m.Rows, m.Cols, maxKey)
+		}
+		res := &lap.Result{Assignment: assign[:m.Rows], U: u[:m.Rows], V: v}
+		res.Cost = m.CostOf(res.Assignment)
+		if err := lap.Certify(m, res); err != nil {
+			t.Fatalf("%s %dx%d: %v", tc.name, m.Rows, m.Cols, err)
+		}
+		ref, err := lap.SolveJV(context.Background(), m, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Cost != ref.Cost {
+			t.Errorf("%s %dx%d: cost %d, cpu/jv %d", tc.name, m.Rows, m.Cols, res.Cost, ref.Cost)
+		}
+		if cnt.ForestRounds > k {
+			t.Errorf("%s %dx%d: %d rounds for %d columns", tc.name, m.Rows, m.Cols, cnt.ForestRounds, k)
+		}
+	}
+}
