@@ -308,6 +308,7 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
             i64 b = sKey[tid];
             int a = sArg[tid], tr = sTree[tid];
             if (sRepair[tid]) {  // repairFold's packed least key and entry
+                sStar[tid] = __ldcg(colOfStarAtRow + r);  // a path's flip may have changed it
                 const u64 v = ((u64*)sKey)[tid];
                 b = FOREST_INF;
                 if (v != ~0ULL) {
@@ -358,6 +359,7 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
             if (lane == 0 && m < FOREST_INF) atomicMin((u64*)(ctl + slot + 2), (u64)m);
         }
         if (leader) {
+            ctl[FC_FULL] = 0;  // for a round's end after this level
             const int next = FC_SLOTS + 4 * ((L + 1) % 3);
             ctl[next] = 0;
             ctl[next + 1] = 0;
@@ -389,10 +391,12 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
             }
             continue;
         }
-        // The round's end. Flip the paths: from each path's free row back
-        // through the primes and stars to its tree's root. par[r] is r's
-        // prime column and that column's star row when r joined (-1 at a
-        // root): the stars of a tree change only in its own flip.
+        // The round's end, one barrier: flip the paths, from each path's
+        // free row back through the primes and stars to its tree's root
+        // (par[r] is r's prime column and that column's star row when r
+        // joined, -1 at a root: the stars of a tree change only in its own
+        // flip), and settle the trees that leave, which reads no star (the
+        // rows to repair reread theirs after the barrier).
         ++rounds;
         levels = 0;
         freeLeft -= paths;
@@ -411,11 +415,9 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
                 row = prev;
             }
         }
-        if (leader) ctl[FC_FULL] = 0;
         if (tid == 0) sRepairs = 0;
+        __syncthreads();
         TICK(3)
-        gridBarrier(ctl, &gen);
-        TICK(4)
         // The trees with paths leave: settle their columns' duals; list the
         // columns that stay.
         for (int c = r0 + tid; c < r1; c += blockDim.x) {
@@ -448,11 +450,10 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
                 sRepair[tid] = 1;
             }
             if (sRepair[tid]) (&pArg[0][0])[atomicAdd(&sRepairs, 1)] = tid;
-            sStar[tid] = __ldcg(colOfStarAtRow + r);
         }
-        TICK(5)
+        TICK(4)
         gridBarrier(ctl, &gen, FC_ERROR, FC_FULL - FC_ERROR + 1, sCtl);
-        TICK(6)
+        TICK(5)
         if (sCtl[0] != 0) {
             err = 3;
             break;
