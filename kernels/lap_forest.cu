@@ -3,7 +3,8 @@
 // implicit (duals) and one least slack per row, as in the O(n^3) Hungarian
 // algorithm, so that a dual update reads n values instead of the matrix.
 // It runs after cuda/paper's steps 1 and 2 (kernels/lap_paper.cu), on their
-// column-major int32 slack matrix S0 (S0 = cost - u - v) and their stars,
+// column-major int32 slack matrix S0 (S0 = cost - u - v; lap_forest16
+// reads a 16-bit copy where the span allows) and their stars,
 // and finds the rest of the assignment with duals du, dv of its own:
 // the slack of (r, c) is S0[c*n + r] - du[r] - dv[c].
 //

@@ -125,8 +125,8 @@ var fastStrategy string
 // span, from the H200 measurements in NOTES.md. Where the int32 slacks
 // hold the span and the int32 positions the order: the forest search up to
 // order 2048 and, up to forestMaxOrder, where the span is at least c/4
-// (1.6-2.1x faster than the tuned Hungarian at ranges n and 10n, n = 1024
-// to 8192); the tuned Hungarian at narrower spans of larger orders (1.4x
+// (1.6-3.0x faster than the tuned Hungarian at ranges n and 10n, n = 512
+// to 8192); the tuned Hungarian at narrower spans of larger orders (1.2x
 // faster than the forest at n = 8192, range 0.1n), and beyond
 // forestMaxOrder (not measured). The auction beyond the slacks (its packed
 // bids hold spans up to 2^36/(c+1)).

@@ -37,9 +37,8 @@ const forestEntryBytes = 16
 // ForestPlan is the device memory the forest search adds to PaperPlan for
 // an order-n instance: its duals and join totals (int64), the rows'
 // prime columns and their parent rows, the columns' trees and the trees'
-// path ends (int32),
-// three lists of n entries (the new columns of two levels, the whole
-// forest after a round), and its control words.
+// path ends (int32), three lists of n entries (the new columns of two
+// levels, the whole forest after a round), and its control words.
 func ForestPlan(n int) cuda.Plan {
 	k := uint64(n)
 	return cuda.Plan{What: fmt.Sprintf("cuda/fast forest %dx%d", n, n), Buffers: []cuda.Buffer{

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/semibench/semibench/problems/lap"
@@ -16,9 +17,10 @@ import (
 // then stars on zeros, greedily). The rows a level processes in parallel
 // it takes in order, so a claim goes to the lowest row: one of the
 // outcomes the kernel's atomics allow. It returns the stars by row, the
-// duals (c - u - v >= 0, zero on the stars), the kernel's counts and the
-// largest key folded (the kernel packs keys below 2^32).
-func forestModel(n int, c []int64) (assign []int, u, v []int64, cnt PaperCounts, maxKey int64) {
+// duals (c - u - v >= 0, zero on the stars) and what it did.
+func forestModel(n int, c []int64) (assign []int, u, v []int64, st forestModelStats) {
+	cnt := &st.PaperCounts
+	maxKey := &st.MaxKey
 	const inf = int64(math.MaxInt64)
 	u, v = make([]int64, n), make([]int64, n)
 	for r := range n {
@@ -71,6 +73,7 @@ func forestModel(n int, c []int64) (assign []int, u, v []int64, cnt PaperCounts,
 		key[r], arg[r], tree[r] = inf, -1, -1
 	}
 	freeLeft := len(in)
+	st.FreeStart = freeLeft
 	var D int64
 	afterRound := false
 	fold := func(r int, list []entry, live bool) {
@@ -79,7 +82,7 @@ func forestModel(n int, c []int64) (assign []int, u, v []int64, cnt PaperCounts,
 				continue
 			}
 			k := c[r*n+e.c] - u[r] + e.off
-			maxKey = max(maxKey, k)
+			*maxKey = max(*maxKey, k)
 			if k < key[r] {
 				key[r], arg[r], tree[r] = k, e.c, e.tree
 			}
@@ -92,9 +95,11 @@ func forestModel(n int, c []int64) (assign []int, u, v []int64, cnt PaperCounts,
 			}
 			if repair[r] {
 				key[r] = inf
+				st.RepairFolds += len(full)
 				fold(r, full, false)
 				repair[r] = false
 			} else {
+				st.LevelFolds += len(in)
 				fold(r, in, afterRound)
 			}
 		}
@@ -137,6 +142,7 @@ func forestModel(n int, c []int64) (assign []int, u, v []int64, cnt PaperCounts,
 			continue
 		}
 		// The round's end: flips, then the trees with paths leave.
+		st.FreeAfter = append(st.FreeAfter, [2]int{freeLeft - paths, cnt.ForestLevels})
 		cnt.ForestRounds++
 		freeLeft -= paths
 		for r := range n {
@@ -175,7 +181,20 @@ func forestModel(n int, c []int64) (assign []int, u, v []int64, cnt PaperCounts,
 		}
 		afterRound = true
 	}
-	return starCol, u, v, cnt, maxKey
+	return starCol, u, v, st
+}
+
+// forestModelStats is what forestModel did: the kernel's counts; the
+// largest key folded (the kernel packs keys below 2^32); the rows times
+// entries folded in the levels and in the repairs after rounds; the free
+// columns after step 2 and, after each round, those left and the levels
+// run so far.
+type forestModelStats struct {
+	PaperCounts
+	MaxKey                  int64
+	FreeStart               int
+	LevelFolds, RepairFolds int
+	FreeAfter               [][2]int
 }
 
 // TestForestModel: the forest search's CPU model finds certified optimal
@@ -210,9 +229,9 @@ func TestForestModel(t *testing.T) {
 		k := m.Cols
 		padded := make([]int64, k*k) // rows m.Rows..k-1 cost zero, as cuda/paper pads
 		copy(padded, m.C)
-		assign, u, v, cnt, maxKey := forestModel(k, padded)
-		if maxKey < 0 || maxKey >= 1<<32 {
-			t.Errorf("%s %dx%d: a key of %d, outside [0, 2^32)", tc.name, m.Rows, m.Cols, maxKey)
+		assign, u, v, st := forestModel(k, padded)
+		if st.MaxKey < 0 || st.MaxKey >= 1<<32 {
+			t.Errorf("%s %dx%d: a key of %d, outside [0, 2^32)", tc.name, m.Rows, m.Cols, st.MaxKey)
 		}
 		res := &lap.Result{Assignment: assign[:m.Rows], U: u[:m.Rows], V: v}
 		res.Cost = m.CostOf(res.Assignment)
@@ -226,8 +245,37 @@ func TestForestModel(t *testing.T) {
 		if res.Cost != ref.Cost {
 			t.Errorf("%s %dx%d: cost %d, cpu/jv %d", tc.name, m.Rows, m.Cols, res.Cost, ref.Cost)
 		}
-		if cnt.ForestRounds > k {
-			t.Errorf("%s %dx%d: %d rounds for %d columns", tc.name, m.Rows, m.Cols, cnt.ForestRounds, k)
+		if st.ForestRounds > k {
+			t.Errorf("%s %dx%d: %d rounds for %d columns", tc.name, m.Rows, m.Cols, st.ForestRounds, k)
+		}
+	}
+}
+
+// TestForestModelCounts logs what forestModel does on BenchmarkSolvers'
+// instances at n = 4096 (the counts impls/cuda/lap/NOTES.md quotes): its
+// rounds, levels and dual updates, the rows times entries folded, and how
+// many levels had run when the free columns fell to a half, a quarter, ...
+// a hundredth. About a minute: it runs when SEMIBENCH_FOREST_MODEL_COUNTS
+// is set.
+func TestForestModelCounts(t *testing.T) {
+	if os.Getenv("SEMIBENCH_FOREST_MODEL_COUNTS") == "" {
+		t.Skip("set SEMIBENCH_FOREST_MODEL_COUNTS to count")
+	}
+	n := 4096
+	for _, rf := range []float64{1, 10} {
+		m := randomMatrix(rand.New(rand.NewPCG(uint64(n), 7)), n, n, int64(rf*float64(n)))
+		_, _, _, st := forestModel(n, m.C)
+		nn := float64(n) * float64(n)
+		t.Logf("n=%d range %gn: %d rounds, %d levels, %d dual updates; folded %.1fn² in levels, %.1fn² in repairs",
+			n, rf, st.ForestRounds, st.ForestLevels, st.ForestDuals, float64(st.LevelFolds)/nn, float64(st.RepairFolds)/nn)
+		free0 := st.FreeStart
+		for _, frac := range []float64{0.5, 0.25, 0.1, 0.05, 0.02, 0.01} {
+			for _, x := range st.FreeAfter {
+				if float64(x[0]) <= frac*float64(free0) {
+					t.Logf("  %d of %d free left (at most %.0f%%) after %d of %d levels", x[0], free0, 100*frac, x[1], st.ForestLevels)
+					break
+				}
+			}
 		}
 	}
 }
