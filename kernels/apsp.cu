@@ -393,12 +393,9 @@ __device__ void sys_clear(Reg<T>* r, int count, T zero) {
 // ---------------------------------------------------------------------------
 // Entry points.
 
-#define AP_FAST(NAME, S, T, BM, BN, BK, TM, TN, MINB, FUSE)                                                               \
-  extern "C" __global__ void apsp_pad_##NAME(const T* X, int n, T* P, int np) { ap::pad<T>(X, n, P, np, S::zero()); } \
-  extern "C" __global__ void apsp_unpad_##NAME(const T* P, int np, T* X, int n) { ap::unpad<T>(P, np, X, n); }         \
-  extern "C" __global__ void __launch_bounds__(1024) apsp_diag_##NAME(T* P, int np, int k0, T* D, int* bad) {         \
-    ap::close_diag<S, 128, 1024>(P, np, k0, D, bad);                                                                        \
-  }                                                                                                                   \
+// AP_PRODUCTS: the panels and the bulk update of one semiring; AP_FAST:
+// those and the element kernels (pad, unpad, pivot block, write-back).
+#define AP_PRODUCTS(NAME, S, T, BM, BN, BK, TM, TN, MINB, FUSE)                                                           \
   extern "C" __global__ void __launch_bounds__(256, MINB)                                                             \
       apsp_panels_##NAME(const T* colK, const T* rowK, long long ld, const T* D, T* Pc, T* Pr) {                     \
     if (blockIdx.y == 0)                                                                                              \
@@ -412,14 +409,39 @@ __device__ void sys_clear(Reg<T>* r, int count, T zero) {
       apsp_mmacc_##NAME(const T* A, long long lda, const T* B, long long ldb, T* C, long long ldc, int K, int skip,   \
                         int skipLen, int next, T* D, int* bad) {                                                      \
     ap::rest<S, BM, BN, BK, TM, TN, FUSE>(A, lda, B, ldb, C, ldc, K, skip, skipLen, next, D, bad);                   \
+  }
+
+#define AP_FAST(NAME, S, T, BM, BN, BK, TM, TN, MINB, FUSE)                                                               \
+  extern "C" __global__ void apsp_pad_##NAME(const T* X, int n, T* P, int np) { ap::pad<T>(X, n, P, np, S::zero()); } \
+  extern "C" __global__ void apsp_unpad_##NAME(const T* P, int np, T* X, int n) { ap::unpad<T>(P, np, X, n); }         \
+  extern "C" __global__ void __launch_bounds__(1024) apsp_diag_##NAME(T* P, int np, int k0, T* D, int* bad) {         \
+    ap::close_diag<S, 128, 1024>(P, np, k0, D, bad);                                                                        \
   }                                                                                                                   \
   extern "C" __global__ void apsp_writeback_##NAME(T* P, int np, int k0, const T* Pc, const T* Pr) {                  \
     ap::writeback<T, 128>(P, np, k0, Pc, Pr);                                                                         \
-  }
+  }                                                                                                                   \
+  AP_PRODUCTS(NAME, S, T, BM, BN, BK, TM, TN, MINB, FUSE)
 
 AP_FAST(minplus32, sr::MinPlus<float>, float, 128, 128, 8, 8, 8, 2, true)
 AP_FAST(bool32, sr::Bool32, unsigned, 128, 128, 8, 8, 8, 2, true)
 AP_FAST(real64, sr::RealF64, double, 64, 64, 16, 4, 4, 2, false)
+// min-plus float32 on non-negative values: the products alone, the element
+// kernels are minplus32's
+AP_PRODUCTS(minplus32nn, sr::MinPlusNonNeg, float, 128, 128, 8, 8, 8, 2, true)
+
+// apsp_signs_f32 sets flag[1] to 0 when any of the 4 x count4 words at x
+// is not +0, positive or +Inf as a float32 (its sign bit set, or a NaN):
+// the test of cuda/fast's non-negative path (sr::MinPlusNonNeg). flag[2]
+// gets SR_DPX, whether this build has the 3-way minimum in one instruction.
+extern "C" __global__ void apsp_signs_f32(const uint4* x, long long count4, int* flag) {
+  bool bad = false;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < count4; i += (long long)gridDim.x * blockDim.x) {
+    const uint4 v = x[i];
+    bad |= v.x > 0x7f800000u || v.y > 0x7f800000u || v.z > 0x7f800000u || v.w > 0x7f800000u;
+  }
+  if (__syncthreads_or(bad) && threadIdx.x == 0) atomicMin(flag + 1, 0);
+  if (blockIdx.x == 0 && threadIdx.x == 0) flag[2] = SR_DPX;
+}
 
 #define AP_SYS(NAME, S, T)                                                                                      \
   extern "C" __global__ void apsp_sys_step_##NAME(const ap::Reg<T>* cur, ap::Reg<T>* next, const T* mats,        \
@@ -453,6 +475,31 @@ extern "C" __global__ void __launch_bounds__(256) apsp_peak_minplus32(const floa
   for (int it = 0; it < iters; ++it) {
 #pragma unroll
     for (int i = 0; i < 16; ++i) c[i] = fminf(c[i], c[i] + e[i]);
+  }
+  float s = c[0];
+#pragma unroll
+  for (int i = 1; i < 16; ++i) s = fminf(s, c[i]);
+  out[tid] = s;
+}
+
+// The measured limit of the update of cuda/fast's non-negative path
+// (sr::MinPlusNonNeg::mac2: two FADDs and one 3-way minimum per two
+// updates), as apsp_peak_minplus32: 16 independent chains a thread, two
+// updates a chain and iteration, c := min(c, c + e, c + f). One launch does
+// gridDim.x * blockDim.x * iters * 32 updates.
+extern "C" __global__ void __launch_bounds__(256) apsp_peak_minplus32nn(const float* d, float* out, int iters) {
+  const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  float c[16], e[16], f[16];
+#pragma unroll
+  for (int i = 0; i < 16; ++i) {
+    c[i] = d[(tid + i) & 255];
+    e[i] = d[(tid + 7 * i + 3) & 255];
+    f[i] = d[(tid + 5 * i + 1) & 255];
+  }
+#pragma unroll 2
+  for (int it = 0; it < iters; ++it) {
+#pragma unroll
+    for (int i = 0; i < 16; ++i) c[i] = sr::MinPlusNonNeg::mac2(c[i], c[i], e[i], c[i], f[i]);
   }
   float s = c[0];
 #pragma unroll

@@ -184,23 +184,36 @@ __device__ __forceinline__ void gemm_tile(const typename S::T* __restrict__ A, i
     for (int k0 = kBeg; k0 < kEnd; k0 += BK) {
       const bool more = k0 + BK < kEnd;
       if (more) load(k0 + BK);
+      // STEP steps of k at a time: two where the semiring folds two
+      // products at once (S::mac2), else one.
+      constexpr int STEP = HasMac2<S>::value ? 2 : 1;
+      static_assert(BK % STEP == 0, "whole steps");
 #pragma unroll
-      for (int kk = 0; kk < BK; ++kk) {
-        T a[TM], b[TN];
+      for (int kk = 0; kk < BK; kk += STEP) {
+        T a[STEP][TM], b[STEP][TN];
 #pragma unroll
-        for (int g = 0; g < GM; ++g) {
-          const V v = *(const V*)&As[buf][kk][ty * 4 + g * SM];
-          a[g * 4 + 0] = v.x; a[g * 4 + 1] = v.y; a[g * 4 + 2] = v.z; a[g * 4 + 3] = v.w;
-        }
+        for (int s = 0; s < STEP; ++s) {
 #pragma unroll
-        for (int g = 0; g < GN; ++g) {
-          const V v = *(const V*)&Bs[buf][kk][tx * 4 + g * SN];
-          b[g * 4 + 0] = v.x; b[g * 4 + 1] = v.y; b[g * 4 + 2] = v.z; b[g * 4 + 3] = v.w;
+          for (int g = 0; g < GM; ++g) {
+            const V v = *(const V*)&As[buf][kk + s][ty * 4 + g * SM];
+            a[s][g * 4 + 0] = v.x; a[s][g * 4 + 1] = v.y; a[s][g * 4 + 2] = v.z; a[s][g * 4 + 3] = v.w;
+          }
+#pragma unroll
+          for (int g = 0; g < GN; ++g) {
+            const V v = *(const V*)&Bs[buf][kk + s][tx * 4 + g * SN];
+            b[s][g * 4 + 0] = v.x; b[s][g * 4 + 1] = v.y; b[s][g * 4 + 2] = v.z; b[s][g * 4 + 3] = v.w;
+          }
         }
 #pragma unroll
         for (int r = 0; r < TM; ++r)
 #pragma unroll
-          for (int q = 0; q < TN; ++q) c[r][q] = S::mac(c[r][q], a[r], b[q]);
+          for (int q = 0; q < TN; ++q) {
+            if constexpr (STEP == 2) {
+              c[r][q] = S::mac2(c[r][q], a[0][r], b[0][q], a[1][r], b[1][q]);
+            } else {
+              c[r][q] = S::mac(c[r][q], a[0][r], b[0][q]);
+            }
+          }
       }
       if (more) {
         store(buf ^ 1);

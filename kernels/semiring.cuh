@@ -11,7 +11,8 @@
 //   mac(c, a, b)  c ⊕ (a ⊗ b), the inner step of a product
 // and, where a kernel needs them, one() (the identity of ⊗), mac_exact
 // (mac rounded as the CPU rounds it), star(c, &bad) (c*, bad when
-// undefined), is_zero and is_valid.
+// undefined), is_zero and is_valid; mac2(c, a0, b0, a1, b1), two products
+// at once, where HasMac2<S> says so.
 #ifndef SEMIBENCH_SEMIRING_CUH
 #define SEMIBENCH_SEMIRING_CUH
 
@@ -95,6 +96,36 @@ struct MinPlus {
     *bad = false;
     return c >= V(0) ? V(0) : -zero();
   }
+};
+
+// MinPlusNonNeg is MinPlus<float> on values that are all +0, positive or
+// +Inf (no sign bit set, no NaN): there the order of the floats is the
+// order of their bits as signed integers, and every sum of two such values
+// is such a value. mac2 folds two products into c with one 3-way integer
+// minimum, c ⊕ (a0 ⊗ b0) ⊕ (a1 ⊗ b1): on Hopper (SR_DPX) two FADDs and one
+// VIMNMX3, three instructions for two updates where mac takes four; the
+// sums are the same FADDs, so the result is MinPlus<float>'s bit for bit.
+// The caller guarantees the values (cuda/fast tests its input's sign bits
+// on the device first).
+struct MinPlusNonNeg : MinPlus<float> {
+  static __device__ __forceinline__ float mac2(float c, float a0, float b0, float a1, float b1) {
+#if SR_DPX
+    return __int_as_float(__vimin3_s32(__float_as_int(c), __float_as_int(a0 + b0), __float_as_int(a1 + b1)));
+#else
+    return fminf(c, fminf(a0 + b0, a1 + b1));
+#endif
+  }
+};
+
+// HasMac2<S>::value says whether S has mac2, two products folded at once,
+// which gemm_tile's inner loop then takes two steps of k at a time.
+template <class S>
+struct HasMac2 {
+  static constexpr bool value = false;
+};
+template <>
+struct HasMac2<MinPlusNonNeg> {
+  static constexpr bool value = true;
 };
 
 // MaxPlus<V> (V = float or int) is the max-plus (tropical) semiring with ε

@@ -76,6 +76,39 @@ func TestAPSPBlockedHeadlineTotal(t *testing.T) {
 	}
 }
 
+// TestAPSPBlockedPath checks that the GPU table names the path of
+// cuda/fast's products by the limits its record carries and rates the
+// total against that path's limit.
+func TestAPSPBlockedPath(t *testing.T) {
+	n := 4096
+	mk := func(metrics map[string]float64) bench.Record {
+		ms := 10.0 // 4096³ updates in 10 ms: 6.87 T/s
+		return bench.Record{Experiment: "apsp/blocked", Impl: "cuda/fast", Params: apspBlockedParams(n), Status: bench.StatusOK, Check: &bench.Check{OK: true},
+			Phases: []bench.Phase{{Name: "total", MedianMS: ms, StatMS: ms}}, Metrics: metrics}
+	}
+	for _, c := range []struct {
+		metrics          map[string]float64
+		path, limit, pct string
+	}{
+		{map[string]float64{"gpu_limit_tups": 14.82, "gpu_limit_nonneg_tups": 17.9}, "3-way", "17.90 (pair 14.82)", "38%"},
+		{map[string]float64{"gpu_limit_tups": 14.82}, "pair", "14.82", "46%"},
+		{nil, "pair", "—", "—"},
+	} {
+		tbs := apspBlockedTable([]bench.Record{mk(c.metrics)})
+		if len(tbs) != 1 || len(tbs[0].Rows) != 1 {
+			t.Fatalf("%v: want one GPU table of one row, got %v", c.metrics, tbs)
+		}
+		row, h := tbs[0].Rows[0], tbs[0].Header
+		got := map[string]string{}
+		for i, name := range h {
+			got[name] = row[i]
+		}
+		if got["products"] != c.path || got["measured limit T updates/s"] != c.limit || got["cuda/fast / limit"] != c.pct {
+			t.Errorf("%v: products %q, limit %q, of limit %q; want %q, %q, %q", c.metrics, got["products"], got["measured limit T updates/s"], got["cuda/fast / limit"], c.path, c.limit, c.pct)
+		}
+	}
+}
+
 // TestAPSPSystolicSweepClaims runs the sweep at quick scale and requires a
 // verdict computed from it for every sweep claim: reproduced for the
 // formulas the simulation matches, not reproduced for the unidirectional

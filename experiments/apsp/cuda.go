@@ -2,6 +2,7 @@ package apsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -56,30 +57,35 @@ func apspSim[T any](ctx context.Context, gpu bool, sr string, n int, mats [][]T,
 	return run.(*systolic.Run[T]), nil
 }
 
-// apspPeak caches cuda/fast's Limit: the device's limit is measured
-// once per process.
+// apspPeak caches cuda/fast's Limit and LimitNonNeg: the device's limits
+// are measured once per process.
 var apspPeak struct {
 	sync.Mutex
-	v float64
+	pair, nonNeg float64
 }
 
-// apspGPUPeak returns the measured limit of the min-plus float32 update on
-// the GPU, in updates per second.
-func apspGPUPeak(ctx context.Context) (float64, error) {
+// apspGPUPeaks returns the measured limits of the min-plus float32 update
+// on the GPU, in updates per second: of the pair path (FADD and FMNMX) and
+// of the non-negative path (0 where the device never takes it).
+func apspGPUPeaks(ctx context.Context) (pair, nonNeg float64, err error) {
 	apspPeak.Lock()
 	defer apspPeak.Unlock()
-	if apspPeak.v == 0 {
+	if apspPeak.pair == 0 {
 		im, err := apspImpl("cuda/fast")
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		v, err := im.Limit(ctx, apsp.Options{})
 		if err != nil {
-			return 0, experiments.MarkUnavailable(err)
+			return 0, 0, experiments.MarkUnavailable(err)
 		}
-		apspPeak.v = v
+		w, err := im.LimitNonNeg(ctx, apsp.Options{})
+		if err != nil && !errors.Is(err, errors.ErrUnsupported) {
+			return 0, 0, experiments.MarkUnavailable(err)
+		}
+		apspPeak.pair, apspPeak.nonNeg = v, w
 	}
-	return apspPeak.v, nil
+	return apspPeak.pair, apspPeak.nonNeg, nil
 }
 
 // apspGPUCertificate checks the closure D of A (min-plus float32, integer

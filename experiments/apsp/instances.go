@@ -578,8 +578,12 @@ func apspBlockedCase(c experiments.Case, o experiments.Options) experiments.Case
 					return bench.Check{Method: "closure equation", Detail: "no output"}
 				}
 				if impl == "cuda/fast" && metrics["gpu_limit_tups"] == 0 {
-					if peak, err := apspGPUPeak(context.Background()); err == nil {
-						metrics["gpu_limit_tups"] = peak / 1e12
+					if pair, nonNeg, err := apspGPUPeaks(context.Background()); err == nil {
+						metrics["gpu_limit_tups"] = pair / 1e12
+						if nonNeg > 0 {
+							// the path this instance (positive weights) takes here
+							metrics["gpu_limit_nonneg_tups"] = nonNeg / 1e12
+						}
 					} else {
 						slog.Warn("apsp/blocked: measuring the GPU's limit failed", "n", n, "err", err)
 					}

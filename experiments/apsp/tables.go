@@ -185,6 +185,23 @@ func apspOfLimit(r *bench.Record, phase string, n int, unit, limit float64) stri
 	return fmt.Sprintf("%.0f%%", 100*float64(n)*float64(n)*float64(n)/(ms*1e-3)/unit/limit)
 }
 
+// apspGPUPath names the path of cuda/fast's products in record g and
+// gives its measured limit, as text and in T updates/s: the non-negative
+// path where g carries its limit, else the pair.
+func apspGPUPath(g *bench.Record) (path, limit string, lim float64) {
+	if g.Metrics == nil {
+		return "pair", "—", 0
+	}
+	pair, nonNeg := g.Metrics["gpu_limit_tups"], g.Metrics["gpu_limit_nonneg_tups"]
+	switch {
+	case nonNeg > 0:
+		return "3-way", fmt.Sprintf("%.2f (pair %.2f)", nonNeg, pair), nonNeg
+	case pair > 0:
+		return "pair", fmt.Sprintf("%.2f", pair), pair
+	}
+	return "pair", "—", 0
+}
+
 func apspBlockedTable(run []bench.Record) []report.Table {
 	const exp = "apsp/blocked"
 	own := experiments.OfExperiment(run, exp)
@@ -198,7 +215,7 @@ func apspBlockedTable(run []bench.Record) []report.Table {
 	}
 	gpu := report.Table{
 		Title:  "apsp/blocked — min-plus float32 closure on the GPU, headline: total (cuda/fast, blocked Gauss-Jordan over 128×128 blocks) against its measured limit",
-		Header: []string{"n", "cuda/fast total ms", "closure ms (events)", "h2d ms", "d2h ms", "end to end ms", "T updates/s (total)", "measured limit T updates/s", "cuda/fast / limit", "cpu/fast total ms", "cpu/fast / cuda/fast (total)", "check"},
+		Header: []string{"n", "cuda/fast total ms", "closure ms (events)", "h2d ms", "d2h ms", "end to end ms", "T updates/s (total)", "products", "measured limit T updates/s", "cuda/fast / limit", "cpu/fast total ms", "cpu/fast / cuda/fast (total)", "check"},
 	}
 	for _, n := range apspBlockedRows(own) {
 		p := apspBlockedParams(n)
@@ -214,13 +231,9 @@ func apspBlockedTable(run []bench.Record) []report.Table {
 				limit, apspOfLimit(f, "total", n, 1e9, lim)})
 		}
 		if g != nil {
-			limit, lim := "—", 0.0
-			if g.Metrics != nil && g.Metrics["gpu_limit_tups"] > 0 {
-				lim = g.Metrics["gpu_limit_tups"]
-				limit = fmt.Sprintf("%.2f", lim)
-			}
+			path, limit, lim := apspGPUPath(g)
 			gpu.Rows = append(gpu.Rows, []string{strconv.Itoa(n), experiments.CellText(g, "total"), experiments.CellText(g, "closure"), experiments.CellText(g, "h2d"), experiments.CellText(g, "d2h"),
-				experiments.CellText(g, "end_to_end"), apspRate(g, "total", n, 1e12), limit, apspOfLimit(g, "total", n, 1e12, lim),
+				experiments.CellText(g, "end_to_end"), apspRate(g, "total", n, 1e12), path, limit, apspOfLimit(g, "total", n, 1e12, lim),
 				experiments.CellText(f, "total"), experiments.Ratio(experiments.PhaseMS(f, "total"), experiments.PhaseMS(g, "total")), checkText(g)})
 		}
 	}
@@ -228,7 +241,8 @@ func apspBlockedTable(run []bench.Record) []report.Table {
 		"An update is one c := c ⊕ a ⊗ b: n³ per closure. Target: cpu/fast at least 8x cpu/sgje at n = 2000 on a 2-core machine.",
 		"In-cache limit: cpu/fast's block update on a 64×256 block that stays in cache, on all threads (apsp.PeakMinPlus32), measured with each case.")
 	gpu.Notes = append(gpu.Notes, "Total is the headline: the host clock around the solve with the matrix in device memory (padding, every launch, the pivots' check and the unpadding inside; the upload before and the download after it outside). closure: CUDA events around the elimination, a part of total; h2d and d2h: the matrix to and from the device (host clock); end to end: the whole call, matrix in host memory to closure in host memory. Rates and ratios are of totals. Target: at least 10 T updates/s at n = 16384 on an H100.",
-		fmt.Sprintf("Measured limit: a kernel of 16 independent chains c := min(c, c + e) per thread on every SM (one FADD and one FMNMX, the pair of the product's inner loop), best of five launches (cudaapsp.PeakMinPlus32). Checks: the certificate D = I ⊕ A ⊗ D, on the CPU up to n = %d, above it with A ⊗ D computed on the GPU by cuda/fast's product kernel.", apspCPUCertificateMax))
+		"Products: the path of cuda/fast's products, by its rule: the instance's weights are positive, so it takes the non-negative path (3-way: two updates in two FADDs and one 3-way integer minimum, VIMNMX3) wherever the device has that minimum in one instruction (the record then carries that path's limit), else the pair (one FADD and one FMNMX an update).",
+		fmt.Sprintf("Measured limit, of the path taken: a kernel of 16 independent chains per thread on every SM, c := min(c, c + e) (the pair, cudaapsp.PeakMinPlus32) or c := min(c, c + e, c + f) (3-way, cudaapsp.PeakMinPlus32NonNeg), best of five launches; the pair's limit is given beside the 3-way's. Checks: the certificate D = I ⊕ A ⊗ D, on the CPU up to n = %d, above it with A ⊗ D computed on the GPU by cuda/fast's product kernel.", apspCPUCertificateMax))
 	var out []report.Table
 	for _, t := range []*report.Table{&cpu, &gpu} {
 		if len(t.Rows) > 0 {

@@ -49,6 +49,11 @@ type Impl struct {
 	// Limit measures the ceiling of the implementation's min-plus float32
 	// update c := min(c, a + b) on this machine, in updates per second.
 	Limit func(ctx context.Context, opt Options) (float64, error)
+	// LimitNonNeg, where the implementation has a path of its own for
+	// min-plus float32 on non-negative values (no sign bit set), measures
+	// that path's ceiling as Limit does; its error matches
+	// errors.ErrUnsupported where this machine never takes it.
+	LimitNonNeg func(ctx context.Context, opt Options) (float64, error)
 	// ProductMinPlus32 returns A ⊗ B in min-plus float32 (a certificate of
 	// a closure D of A: D = I ⊕ A ⊗ D).
 	ProductMinPlus32 func(ctx context.Context, a, b *Matrix[float32], opt Options) (*Matrix[float32], error)

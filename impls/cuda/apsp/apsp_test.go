@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -190,8 +191,12 @@ func testGPUFastMinPlusInteger(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := a.Clone()
-			if _, err := Fast(ctx, semiring.MinPlus[float32]{}, got, Options{}); err != nil {
+			st, err := Fast(ctx, semiring.MinPlus[float32]{}, got, Options{})
+			if err != nil {
 				t.Fatalf("n=%d: %v", n, err)
+			}
+			if st.NonNeg && slices.ContainsFunc(a.Data, func(v float32) bool { return math.Signbit(float64(v)) }) {
+				t.Fatalf("n=%d neg=%v: the non-negative path taken on negative values", n, neg)
 			}
 			negInf := 0
 			for i, v := range want.Data {
@@ -202,7 +207,72 @@ func testGPUFastMinPlusInteger(t *testing.T) {
 					t.Fatalf("n=%d neg=%v: (%d,%d) = %v, cpu/sgje %v", n, neg, i/n+1, i%n+1, got.Data[i], v)
 				}
 			}
-			t.Logf("n=%d neg=%v: equal to cpu/sgje (%d entries -Inf)", n, neg, negInf)
+			t.Logf("n=%d neg=%v: equal to cpu/sgje (%d entries -Inf; non-negative path %v)", n, neg, negInf, st.NonNeg)
+		}
+	}
+}
+
+// TestGPUFastMinPlusNonNeg checks the choice of the non-negative path and
+// that its closures equal the pair path's bit for bit: positive weights
+// and zeros take it wherever the build has the 3-way minimum; one -0
+// (its sign bit set) sends the same matrix down the pair path, with the
+// same closure as cpu/sgje.
+func TestGPUFastMinPlusNonNeg(t *testing.T) {
+	needGPU(t)
+	bothPaths(t, testGPUFastMinPlusNonNeg)
+}
+
+func testGPUFastMinPlusNonNeg(t *testing.T) {
+	ctx := context.Background()
+	_, perr := PeakMinPlus32NonNeg(ctx, Options{})
+	if perr != nil && !errors.Is(perr, errors.ErrUnsupported) {
+		t.Fatal(perr)
+	}
+	has := perr == nil
+	t.Logf("3-way minimum in this build: %v (%v)", has, perr)
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range gpuSizes {
+		a := minPlusInt(r, n, 4/float64(n)+0.05, 50, 0)
+		for i := 0; i < n; i += 3 {
+			a.Data[i*n+(i*7)%n] = 0
+		}
+		pair := a.Clone()
+		allowNonNeg = false
+		_, err := Fast(ctx, semiring.MinPlus[float32]{}, pair, Options{})
+		allowNonNeg = true
+		if err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		got := a.Clone()
+		st, err := Fast(ctx, semiring.MinPlus[float32]{}, got, Options{})
+		if err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		if st.NonNeg != has {
+			t.Fatalf("n=%d: non-negative path %v, the build's 3-way minimum %v", n, st.NonNeg, has)
+		}
+		for i, v := range pair.Data {
+			if math.Float32bits(got.Data[i]) != math.Float32bits(v) {
+				t.Fatalf("n=%d: (%d,%d) = %v, pair path %v", n, i/n+1, i%n+1, got.Data[i], v)
+			}
+		}
+		// One -0: the pair path, and still the closure.
+		a.Data[(n-1)*n] = float32(math.Copysign(0, -1))
+		want := a.Clone()
+		if _, err := cpuapsp.SGJE(ctx, semiring.MinPlus[float32]{}, want); err != nil {
+			t.Fatal(err)
+		}
+		got = a.Clone()
+		if st, err = Fast(ctx, semiring.MinPlus[float32]{}, got, Options{}); err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		if st.NonNeg {
+			t.Fatalf("n=%d: the non-negative path taken with a -0", n)
+		}
+		for i, v := range want.Data {
+			if !equalF32(got.Data[i], v) {
+				t.Fatalf("n=%d with -0: (%d,%d) = %v, cpu/sgje %v", n, i/n+1, i%n+1, got.Data[i], v)
+			}
 		}
 	}
 }

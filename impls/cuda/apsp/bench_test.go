@@ -67,46 +67,73 @@ func benchClosure[T any](b *testing.B, a *apsp.Matrix[T], fast func(c *apsp.Matr
 }
 
 // BenchmarkFastMinPlus32 times cuda/fast's min-plus float32 closure at
-// n = 4096, 8192 and 16384. At n <= 4096 the result is checked against
+// n = 4096, 8192 and 16384 on positive weights, by each path of its
+// products: "3way" (the non-negative path, where the device has it) and
+// "pair" (FADD and FMNMX, the path of inputs with negative values), with
+// the measured limit of each. At n <= 4096 the result is checked against
 // cpu/fast exactly; one traced run logs the GPU time by kind of launch.
 func BenchmarkFastMinPlus32(b *testing.B) {
 	needGPU(b)
 	logDevice(b)
 	ctx := context.Background()
+	limits := map[string]float64{}
+	var err error
+	if limits["pair"], err = PeakMinPlus32(ctx, Options{}); err != nil {
+		b.Fatal(err)
+	}
+	if limits["3way"], err = PeakMinPlus32NonNeg(ctx, Options{}); err != nil {
+		b.Logf("no 3-way path: %v", err)
+	}
+	b.Logf("measured limits (T updates/s): pair %.2f, 3way %.2f", limits["pair"]/1e12, limits["3way"]/1e12)
 	for _, n := range []int{4096, 8192, 16384} {
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			r := rand.New(rand.NewPCG(uint64(n), 11))
-			a := apsp.NewMatrix(n, float32(math.Inf(1)))
-			for i := range a.Data {
-				if r.Float64() < 0.5 {
-					a.Data[i] = float32(1 + r.IntN(1000))
-				}
+		r := rand.New(rand.NewPCG(uint64(n), 11))
+		a := apsp.NewMatrix(n, float32(math.Inf(1)))
+		for i := range a.Data {
+			if r.Float64() < 0.5 {
+				a.Data[i] = float32(1 + r.IntN(1000))
 			}
-			c := benchClosure(b, a, func(c *apsp.Matrix[float32]) (Stats, error) {
-				return Fast(ctx, semiring.MinPlus[float32]{}, c, Options{})
-			})
-			if n <= 4096 {
-				want := a.Clone()
-				if err := cpuapsp.Fast(ctx, semiring.MinPlus[float32]{}, want, cpuapsp.FastOptions{}); err != nil {
-					b.Fatal(err)
+		}
+		for _, path := range []string{"3way", "pair"} {
+			if limits[path] == 0 {
+				continue
+			}
+			b.Run(fmt.Sprintf("n=%d/path=%s", n, path), func(b *testing.B) {
+				old := allowNonNeg
+				allowNonNeg = path == "3way"
+				defer func() { allowNonNeg = old }()
+				var last Stats
+				c := benchClosure(b, a, func(c *apsp.Matrix[float32]) (Stats, error) {
+					var err error
+					last, err = Fast(ctx, semiring.MinPlus[float32]{}, c, Options{})
+					return last, err
+				})
+				if last.NonNeg != (path == "3way") {
+					b.Fatalf("path %s: Stats.NonNeg = %v", path, last.NonNeg)
 				}
-				for i, v := range want.Data {
-					if c.Data[i] != v {
-						b.Fatalf("n=%d: (%d,%d) = %v, cpu/fast %v", n, i/n+1, i%n+1, c.Data[i], v)
+				b.ReportMetric(limits[path]/1e12, "limit-Tupdates/s")
+				if n <= 4096 {
+					want := a.Clone()
+					if err := cpuapsp.Fast(ctx, semiring.MinPlus[float32]{}, want, cpuapsp.FastOptions{}); err != nil {
+						b.Fatal(err)
+					}
+					for i, v := range want.Data {
+						if c.Data[i] != v {
+							b.Fatalf("n=%d: (%d,%d) = %v, cpu/fast %v", n, i/n+1, i%n+1, c.Data[i], v)
+						}
 					}
 				}
-			}
-			// One traced run: GPU time by kind of launch.
-			var parts []string
-			traceFast = func(what string, d time.Duration) { parts = append(parts, what+" "+d.String()) }
-			copy(c.Data, a.Data)
-			_, err := Fast(ctx, semiring.MinPlus[float32]{}, c, Options{})
-			traceFast = nil
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Logf("traced: %s", strings.Join(parts, ", "))
-		})
+				// One traced run: GPU time by kind of launch.
+				var parts []string
+				traceFast = func(what string, d time.Duration) { parts = append(parts, what+" "+d.String()) }
+				copy(c.Data, a.Data)
+				_, err := Fast(ctx, semiring.MinPlus[float32]{}, c, Options{})
+				traceFast = nil
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.Logf("traced: %s", strings.Join(parts, ", "))
+			})
+		}
 	}
 }
 

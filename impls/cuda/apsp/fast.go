@@ -39,6 +39,11 @@ type Stats struct {
 	// KernelPath is how kernels/apsp.cu was loaded (cuda.PathNVRTC or
 	// cuda.PathFallbackPTX).
 	KernelPath string
+	// NonNeg says that the products took the non-negative path of min-plus
+	// float32 (sr::MinPlusNonNeg: two updates in two FADDs and one 3-way
+	// minimum), taken when no input value has its sign bit set or is a NaN
+	// and the build has that minimum in one instruction (Hopper).
+	NonNeg bool
 }
 
 // Updates returns n³, the number of semiring updates c := c ⊕ a⊗b of the
@@ -53,9 +58,12 @@ type kind struct {
 
 var (
 	kMinPlus32 = kind{"minplus32", 4}
-	kBool32    = kind{"bool32", 4}
-	kReal64    = kind{"real64", 8}
-	kMinPlus64 = kind{"minplus64", 8}
+	// kMinPlus32NN is min-plus float32 on values without a sign bit
+	// (kernels/apsp.cu's minplus32nn: the products alone).
+	kMinPlus32NN = kind{"minplus32nn", 4}
+	kBool32      = kind{"bool32", 4}
+	kReal64      = kind{"real64", 8}
+	kMinPlus64   = kind{"minplus64", 8}
 )
 
 // fastKind returns the kernels of cuda/fast for semiring s on T.
@@ -124,7 +132,13 @@ func checkMatrix[T any](impl string, c *apsp.Matrix[T]) error {
 // order fuseMin on the bulk update of step K also closes block K+1 (the block that updates that
 // tile, scheduled first, closes it while the others go on), so after the
 // first step the pivot block takes no launch of its own. The bulk update
-// reads each C tile into shared memory while its product runs. Semirings: min-plus float32
+// reads each C tile into shared memory while its product runs. Min-plus
+// float32 input with no value below +0 (no sign bit set, no NaN: tested on
+// the device after the upload, inside total) takes, where the build has
+// Hopper's 3-way minimum in one instruction, the products of the
+// non-negative path, two updates in two FADDs and one minimum instead of
+// four instructions, with the same result bit for bit (Stats.NonNeg).
+// Semirings: min-plus float32
 // (+Inf no arc, -Inf where a negative cycle reaches, exactly as cpu/sgje
 // defines them), Boolean, and the real semiring in float64 (its bulk
 // update uses fused multiply-adds). The diagonal block is closed with
@@ -199,6 +213,47 @@ func loadFast(t *driver.Thread, dev *cuda.Device, k kind) (fastFns, error) {
 	}
 	return f, nil
 }
+
+// loadNonNeg replaces the products of f, min-plus float32's, by those of
+// the non-negative path.
+func loadNonNeg(t *driver.Thread, dev *cuda.Device, f *fastFns) error {
+	var err error
+	if f.panels, err = dev.Function(t, module, "apsp_panels_"+kMinPlus32NN.name); err != nil {
+		return err
+	}
+	if f.mmacc, err = dev.Function(t, module, "apsp_mmacc_"+kMinPlus32NN.name); err != nil {
+		return err
+	}
+	if err := t.FuncSetAttribute(f.mmacc, driver.FuncMaxDynamicSharedSize, restShared(kMinPlus32NN)); err != nil {
+		return fmt.Errorf("apsp_mmacc_%s: shared memory of %d bytes: %w", kMinPlus32NN.name, restShared(kMinPlus32NN), err)
+	}
+	return nil
+}
+
+// nonNegative launches the test of the non-negative path on the np² values
+// at p (kernels/apsp.cu's apsp_signs_f32) and waits for its answer in
+// flag[1] and flag[2], which must hold MaxInt32 before: true when no value
+// has its sign bit set or is a NaN and the build has the 3-way minimum in
+// one instruction.
+func nonNegative(t *driver.Thread, dev *cuda.Device, p driver.DevicePtr, np int, flag driver.DevicePtr) (bool, error) {
+	fn, err := dev.Function(t, module, "apsp_signs_f32")
+	if err != nil {
+		return false, err
+	}
+	s := dev.Stream()
+	if err := t.Launch(fn, driver.D1(dev.Props.SMs*4), driver.D1(256), 0, s, p, int64(np)*int64(np)/4, flag); err != nil {
+		return false, fmt.Errorf("signs: %w", err)
+	}
+	f := make([]int32, 4)
+	if err := cuda.Download(t, dev, f, flag); err != nil {
+		return false, err
+	}
+	return f[1] != 0 && f[2] == 1, nil
+}
+
+// allowNonNeg lets min-plus float32 take the non-negative path; tests and
+// benchmarks turn it off to measure the other path on the same input.
+var allowNonNeg = true
 
 // fusesDiag says whether the bulk update of a kind also closes the next
 // pivot block (kernels/apsp.cu's rest: the 4-byte kinds, whose 128x128
@@ -291,6 +346,19 @@ func runFast[T any](ctx context.Context, t *driver.Thread, dev *cuda.Device, k k
 		gy := min((np+7)/8, 65535)
 		if err := t.Launch(fn.pad, driver.D2((np+31)/32, gy), driver.D2(32, 8), 0, s, x, n, p, np); err != nil {
 			return fmt.Errorf("pad: %w", err)
+		}
+	}
+
+	// Min-plus float32 on values without a sign bit takes the products of
+	// the non-negative path where the build has them in one instruction.
+	if k == kMinPlus32 && allowNonNeg {
+		if st.NonNeg, err = nonNegative(t, dev, p, np, flag); err != nil {
+			return err
+		}
+		if st.NonNeg {
+			if err := loadNonNeg(t, dev, &fn); err != nil {
+				return err
+			}
 		}
 	}
 

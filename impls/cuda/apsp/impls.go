@@ -10,8 +10,8 @@ import (
 )
 
 // Impls lists the CUDA implementations in display order: cuda/fast (Fast
-// in every semiring, Inverse for --inverse, the measured limit of its
-// update and its product kernel as a certificate) and cuda/systolic
+// in every semiring, Inverse for --inverse, the measured limits of its
+// update's two paths and its product kernel as a certificate) and cuda/systolic
 // (Systolic, the array GJE0). Both mark their own window of the headline
 // total on Options.Rec; without CUDA every function's error matches
 // driver.ErrUnavailable.
@@ -33,6 +33,9 @@ func Impls() []apsp.Impl {
 			},
 			Limit: func(ctx context.Context, opt apsp.Options) (float64, error) {
 				return PeakMinPlus32(ctx, options(opt))
+			},
+			LimitNonNeg: func(ctx context.Context, opt apsp.Options) (float64, error) {
+				return PeakMinPlus32NonNeg(ctx, options(opt))
 			},
 			ProductMinPlus32: func(ctx context.Context, a, b *apsp.Matrix[float32], opt apsp.Options) (*apsp.Matrix[float32], error) {
 				return ProductMinPlus32(ctx, a, b, options(opt))

@@ -2,6 +2,7 @@ package cudaapsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -17,6 +18,23 @@ import (
 // of five launches, in updates per second. Without CUDA the error matches
 // driver.ErrUnavailable.
 func PeakMinPlus32(ctx context.Context, opt Options) (float64, error) {
+	return peak(ctx, opt, "apsp_peak_minplus32", 1, false)
+}
+
+// PeakMinPlus32NonNeg measures, as PeakMinPlus32, the limit of the update
+// of cuda/fast's non-negative path (Stats.NonNeg): chains of two FADDs and
+// one 3-way minimum, two updates each (apsp_peak_minplus32nn). Where the
+// build lacks that minimum in one instruction (before Hopper, or the
+// fallback PTX) the path is never taken and the error matches
+// errors.ErrUnsupported.
+func PeakMinPlus32NonNeg(ctx context.Context, opt Options) (float64, error) {
+	return peak(ctx, opt, "apsp_peak_minplus32nn", 2, true)
+}
+
+// peak times the limit kernel fname, which does perChain updates a chain
+// and iteration; with dpx it first asks apsp_signs_f32 whether the build
+// has the 3-way minimum.
+func peak(ctx context.Context, opt Options, fname string, perChain float64, dpx bool) (float64, error) {
 	dev, err := cuda.Open(opt.Device)
 	if err != nil {
 		return 0, fmt.Errorf("cuda/fast peak: %w", err)
@@ -25,7 +43,7 @@ func PeakMinPlus32(ctx context.Context, opt Options) (float64, error) {
 	err = dev.Run(ctx, func(t *driver.Thread) error {
 		const threads, perBlock, iters, chains = 256, 8, 1 << 14, 16
 		blocks := dev.Props.SMs * perBlock
-		fn, err := dev.Function(t, module, "apsp_peak_minplus32")
+		fn, err := dev.Function(t, module, fname)
 		if err != nil {
 			return err
 		}
@@ -44,7 +62,24 @@ func PeakMinPlus32(ctx context.Context, opt Options) (float64, error) {
 		if err := cuda.Upload(t, dev, in, e); err != nil {
 			return err
 		}
-		pairs := float64(blocks) * threads * iters * chains
+		if dpx {
+			flag, err := dev.Buffer(t, "peak.flag", 16)
+			if err != nil {
+				return err
+			}
+			if err := t.MemsetD32Async(flag, math.MaxInt32, 4, dev.Stream()); err != nil {
+				return err
+			}
+			ok, err := nonNegative(t, dev, in, 16, flag) // 256 positive values
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return fmt.Errorf("the non-negative path (%s): no 3-way minimum in one instruction in this build (%s, compute capability %s): %w",
+					fname, dev.KernelPath(module), dev.Props.ComputeCapability(), errors.ErrUnsupported)
+			}
+		}
+		updates := float64(blocks) * threads * iters * chains * perChain
 		for range 6 { // the first launch warms up
 			if err := dev.StartTimer(t); err != nil {
 				return err
@@ -57,7 +92,7 @@ func PeakMinPlus32(ctx context.Context, opt Options) (float64, error) {
 				return err
 			}
 			if d > 0 {
-				best = max(best, pairs/d.Seconds())
+				best = max(best, updates/d.Seconds())
 			}
 		}
 		return nil
