@@ -57,7 +57,10 @@ typedef unsigned long long u64;
 #define FC_FULL 5    // entries of the whole forest's list after a round
 #define FC_SLOTS 8   // 8 + 4*s, s = level % 3: the level's new columns, its
                      // paths found, its least key of a candidate row
-#define FC_TIMES 20  // 20 + k: block 0's nanoseconds in section k (when timed)
+#define FC_TIMES 20  // 20 + k: block 0's nanoseconds in section k (when timed):
+                     // 0 the levels' folds, 1 joins, 2 level barrier, 3 flips,
+                     // 4 settling, 5 round barrier, 6 the repairs' folds (and
+                     // the block's barrier after the folds)
 
 // TICK(k) adds the time since the last TICK to section k, in block 0 when
 // the launch is timed.
@@ -291,6 +294,7 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
             i64 best = FOREST_INF;
             int arg = -1, tree = -1;
             foldList(in, nIn, slice, W, mine && !repair, S0, n, r, ur, afterRound, found, sE, &best, &arg, &tree);
+            TICK(0)
             if (afterRound && sRepairs > 0)
                 repairFold(full, nFull, &pArg[0][0], sRepairs, S0, n, r0, du, sE, (u64*)sKey);
             pKey[w][lane] = best;
@@ -298,7 +302,7 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
             pTree[w][lane] = tree;
         }
         __syncthreads();
-        TICK(0)
+        TICK(6)
         // Each thread of the first R takes its row: the least key over the
         // slices, then, if it is zero, the row joins the forest.
         const int slot = FC_SLOTS + 4 * (L % 3);

@@ -390,7 +390,7 @@ func BenchmarkSolvers(b *testing.B) {
 						if err != nil {
 							b.Fatal(err)
 						}
-						b.Logf("forest: %d rounds, %d levels, %d dual updates; block 0's sections (fold, joins, barrier; flips, settle, barrier): %v",
+						b.Logf("forest: %d rounds, %d levels, %d dual updates; block 0's sections (fold, joins, barrier; flips, settle, barrier; repairs): %v",
 							cnt.ForestRounds, cnt.ForestLevels, cnt.ForestDuals, cnt.ForestSections)
 					}
 				})

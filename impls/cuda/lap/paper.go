@@ -101,8 +101,10 @@ type PaperCounts struct {
 	ForestRounds, ForestLevels, ForestDuals int
 	// ForestSections is block 0's time in each section of the forest
 	// kernel when it is timed (forestTimed): a level's fold, its rows'
-	// joins, its barrier; a round end's flips, settling, barrier.
-	ForestSections [6]time.Duration
+	// joins, its barrier; a round end's flips, settling, barrier; the
+	// repairs' folds after a round (with the block's barrier after the
+	// level's folds).
+	ForestSections [7]time.Duration
 }
 
 // paperLayout is the shape of one cuda/paper instance.
