@@ -168,6 +168,11 @@ __device__ __forceinline__ void foldList(const ForestEntry* list, int k, int sli
     }
 }
 
+// REPAIR_CHUNK entries of the whole forest are staged at a time for the
+// repairs, in a buffer of their own (the level's partial keys, free then),
+// the next chunk's read from global memory while the block folds this one.
+#define REPAIR_CHUNK 512
+
 // repairFold folds the whole forest, full[0, k), into the block's rows to
 // repair (rows r0 + list[0, kr)), leaving in key[t] for each such row t its
 // least key and the entry that has it, packed as key << 24 | entry (keys
@@ -175,16 +180,23 @@ __device__ __forceinline__ void foldList(const ForestEntry* list, int k, int sli
 // when none). A block's rows of one column lie within R*4 bytes, so the
 // lanes of a warp take the rows to repair and, when there are fewer than
 // 32, several columns at once: every load of a warp reads a line or two.
-// Every thread of the block calls it.
+// The entries are staged in sE, REPAIR_CHUNK at a time, and the next
+// chunk's are loaded before this one's slacks, so a chunk waits on one
+// load of slacks rather than two dependent loads (a round's repairs
+// folded thousands of columns in 256-entry chunks, about 2 us each). Every
+// thread of the block calls it; blockDim.x >= REPAIR_CHUNK.
 template <typename T>
 __device__ __forceinline__ void repairFold(const ForestEntry* full, int k, const int* list, int kr, const T* S0,
                                            size_t n, int r0, const i64* du, ForestEntry* sE, u64* key) {
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
     for (int i = tid; i < kr; i += blockDim.x) key[list[i]] = ~0ULL;
-    for (int base = 0; base < k; base += FOLD_CHUNK) {
-        const int m = min(FOLD_CHUNK, k - base);
-        if (tid < m) sE[tid] = loadEntry(full + base + tid);
+    ForestEntry ahead = {-1, -1, 0};
+    if (tid < min(REPAIR_CHUNK, k)) ahead = loadEntry(full + tid);
+    for (int base = 0; base < k; base += REPAIR_CHUNK) {
+        const int m = min(REPAIR_CHUNK, k - base);
+        if (tid < m) sE[tid] = ahead;
         __syncthreads();
+        if (tid < REPAIR_CHUNK && base + REPAIR_CHUNK + tid < k) ahead = loadEntry(full + base + REPAIR_CHUNK + tid);
         for (int rc = 0; rc < kr; rc += 32) {
             const int rows = min(32, kr - rc), per = 32 / rows;
             const int col = lane / rows;
@@ -230,10 +242,11 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
     __shared__ int sStar[1024];
     __shared__ signed char sState[1024];
     __shared__ signed char sRepair[1024];
-    __shared__ i64 pKey[32][32];
+    __shared__ __align__(16) i64 pKey[32][32];  // also the repairs' staging (8 KiB: REPAIR_CHUNK entries)
     __shared__ int pArg[32][32];
     __shared__ int pTree[32][32];
     __shared__ i64 sMin[32];
+    static_assert(REPAIR_CHUNK * sizeof(ForestEntry) <= sizeof(pKey), "the repairs' staging fits pKey");
 
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
     const int RG = R >> 5, W = 32 / RG;
@@ -296,7 +309,7 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
             foldList(in, nIn, slice, W, mine && !repair, S0, n, r, ur, afterRound, found, sE, &best, &arg, &tree);
             TICK(0)
             if (afterRound && sRepairs > 0)
-                repairFold(full, nFull, &pArg[0][0], sRepairs, S0, n, r0, du, sE, (u64*)sKey);
+                repairFold(full, nFull, &pArg[0][0], sRepairs, S0, n, r0, du, (ForestEntry*)&pKey[0][0], (u64*)sKey);
             pKey[w][lane] = best;
             pArg[w][lane] = arg;
             pTree[w][lane] = tree;
