@@ -29,4 +29,10 @@
 // assigned one. Certify checks this exactly on integer costs. An
 // implementation without exact duals (cpu/auction) is checked by cost
 // against a certified one (Agree).
+//
+// A batch's optima are proven with no tolerance by CertifyOptima, float
+// costs included when they lie on a binary grid (OnGrid: float32 costs
+// k·2^-24 become the integers k); Optima.Check holds answers to them, an
+// objective summed in float32 within the rounding bound of its sum
+// (SumBound).
 package lap
