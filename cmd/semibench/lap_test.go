@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -61,7 +62,8 @@ func TestSolveLAP(t *testing.T) {
 
 // TestGenLAP writes the paper's costs with gen lap and reads them back as
 // solve lap does: the same matrix as lapcost's, deterministic from the
-// seed, every entry in [0, range); bad flags exit 2 naming the flag.
+// seed, every entry in [0, range); bad flags (--dist uniform01's too) exit
+// 2 naming the flag.
 func TestGenLAP(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "c.csv")
@@ -90,6 +92,8 @@ func TestGenLAP(t *testing.T) {
 		{[]string{"--n", "4", "--cols", "3", "--out", out}, "--cols"},
 		{[]string{"--n", "4", "--range", "7", "--out", out}, "--range"},
 		{[]string{"--n", "4"}, "--out"},
+		{[]string{"--dist", "uniform01", "--n", "4", "--range", "n", "--out", out}, "--range is for --dist int"},
+		{[]string{"--dist", "normal", "--n", "4", "--out", out}, "--dist"},
 	} {
 		code, _, stderr := capture(t, append([]string{"gen", "lap"}, c.args...)...)
 		if code != 2 || !strings.Contains(stderr, c.msg) {
@@ -98,5 +102,39 @@ func TestGenLAP(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("temporary files left behind: %v", entries)
+	}
+}
+
+// TestGenLAPUniform01 writes a batch of float32 costs in [0, 1) with gen
+// lap --dist uniform01 and reads it back as the peers' check does: every
+// cost rounded to float32 is the generator's, bit for bit; the file is
+// the fixture the cli package's peer test reads (TestGenLAP has its bad
+// flags).
+func TestGenLAPUniform01(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "b.txt")
+	if code, _, stderr := capture(t, "gen", "lap", "--dist", "uniform01", "--n", "4", "--cols", "5", "--count", "3", "--out", out); code != 0 {
+		t.Fatalf("gen lap: exit %d %s", code, stderr)
+	}
+	b, err := lap.ReadBatchFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := lapcost.GenerateUniform01Batch(context.Background(), 3, 4, 5, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.IsInt() || b.Count != 3 || b.Rows != 4 || b.Cols != 5 || len(b.Float) != len(want) {
+		t.Fatalf("read back %d problems of %dx%d (integers %v)", b.Count, b.Rows, b.Cols, b.IsInt())
+	}
+	for i, x := range b.Float {
+		if float32(x) != want[i] {
+			t.Fatalf("cost %d reads back as %v, want %v", i, float32(x), want[i])
+		}
+	}
+	got, _ := os.ReadFile(out)
+	fixture, err := os.ReadFile(filepath.Join("internal", "cli", "testdata", "uniform01-3x4x5.txt"))
+	if err != nil || string(got) != string(fixture) {
+		t.Errorf("gen lap's batch differs from internal/cli/testdata/uniform01-3x4x5.txt (%v): regenerate the fixture and its answers", err)
 	}
 }

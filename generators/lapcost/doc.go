@@ -18,4 +18,12 @@
 // A label "Fn" (F a positive decimal, "n" alone meaning 1) gives
 // range = max(1, floor(F·n)) with n the number of columns: "0.1n" at
 // n = 512 is [0, 51).
+//
+// # Float costs in [0, 1)
+//
+// Uniform01 costs (GenerateUniform01Batch) are the integers of range 2^24
+// drawn as above, times 2^-24: float32 values k·2^-24, uniform in [0, 1)
+// on the grid torch.rand draws its float32 values from. Every cost is exact
+// in float32, and a problem times 2^24 is the integer problem of range
+// 2^24 with the same seed.
 package lapcost

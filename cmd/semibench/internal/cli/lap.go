@@ -39,8 +39,8 @@ func init() {
 	})
 	addGenerator(&Generator{
 		Name:     "lap",
-		Summary:  "the Hungarian paper's (001) uniform integer costs for solve lap, as CSV (a row per line)",
-		Usage:    "gen lap --n N [--cols C] [--range 0.1n|n|10n] [--seed S] [--count K] --out FILE",
+		Summary:  "the Hungarian paper's (001) uniform integer costs for solve lap, or float32 costs uniform in [0, 1) (--dist uniform01), as CSV (a row per line)",
+		Usage:    "gen lap --n N [--cols C] [--dist int|uniform01] [--range 0.1n|n|10n] [--seed S] [--count K] --out FILE",
 		Out:      "output file: CSV, or with --count a batch file (" + lap.BatchFormat + "); - for standard output",
 		Required: []string{"out"},
 		Flags:    genLAPFlags,
@@ -146,7 +146,9 @@ func solveLAPBatch(ctx context.Context, path string, im lap.Impl, maximize bool)
 func genLAPFlags(fs *flag.FlagSet, _ *string) func() (*Output, error) {
 	n := fs.Int("n", 0, "rows")
 	cols := fs.Int("cols", 0, "columns (0: n, a square matrix; at least n)")
-	rng := fs.String("range", "n", "costs uniform in [0, range): a label Fn such as 0.1n, n or 10n (the paper's)")
+	dist := fs.String("dist", "int", "the costs: int (integers in [0, range), the paper's) or "+lapcost.Uniform01+
+		" (float32 costs uniform in [0, 1): k·2^-24, as torch.rand draws them, written in the shortest form that reads back as the same float32)")
+	rng := fs.String("range", "n", "--dist int: costs uniform in [0, range), a label Fn such as 0.1n, n or 10n (the paper's)")
 	seed := fs.Uint64("seed", 1, "generator seed")
 	count := fs.Int("count", 0, "write a batch file of this many matrices, problem k from seed S+k (0: one matrix as CSV)")
 	return func() (*Output, error) {
@@ -159,33 +161,61 @@ func genLAPFlags(fs *flag.FlagSet, _ *string) func() (*Output, error) {
 		if *n > lapcost.MaxCells / *cols {
 			return nil, Usagef("--n x --cols must be at most %d cells, got %d x %d", lapcost.MaxCells, *n, *cols)
 		}
-		r, err := lapcost.Range(*rng, *cols)
-		if err != nil {
-			return nil, Usagef("--range: %v", err)
-		}
 		if *count < 0 || (*count > 0 && *count > lapcost.MaxCells/(*n**cols)) {
 			return nil, Usagef("--count must be from 0 to %d for %d x %d matrices, got %d", lapcost.MaxCells/(*n**cols), *n, *cols, *count)
 		}
-		what := fmt.Sprintf("a %dx%d cost matrix, integers in [0, %d) (range %s), seed %d", *n, *cols, r, *rng, *seed)
+		shape := fmt.Sprintf("a %dx%d cost matrix", *n, *cols)
 		if *count > 0 {
-			what = fmt.Sprintf("a batch of %d %dx%d cost matrices, integers in [0, %d) (range %s), problem k from seed %d+k", *count, *n, *cols, r, *rng, *seed)
+			shape = fmt.Sprintf("a batch of %d %dx%d cost matrices", *count, *n, *cols)
 		}
-		return &Output{What: what, Write: func(ctx context.Context, w *bufio.Writer) error {
-			return writeLAPCosts(ctx, w, *n, *cols, r, *seed, *count)
-		}}, nil
+		from := fmt.Sprintf("seed %d", *seed)
+		if *count > 0 {
+			from = fmt.Sprintf("problem k from seed %d+k", *seed)
+		}
+		switch *dist {
+		case "int":
+			r, err := lapcost.Range(*rng, *cols)
+			if err != nil {
+				return nil, Usagef("--range: %v", err)
+			}
+			return &Output{What: fmt.Sprintf("%s, integers in [0, %d) (range %s), %s", shape, r, *rng, from), Write: func(ctx context.Context, w *bufio.Writer) error {
+				c, err := lapcost.GenerateBatchContext(ctx, max(1, *count), *n, *cols, r, *seed)
+				if err != nil {
+					return err
+				}
+				return writeLAPCosts(w, *n, *cols, *count, c, func(b []byte, v int64) []byte { return strconv.AppendInt(b, v, 10) })
+			}}, nil
+		case lapcost.Uniform01:
+			if FlagGiven(fs, "range") {
+				return nil, Usagef("--range is for --dist int (%s costs lie in [0, 1))", lapcost.Uniform01)
+			}
+			return &Output{What: fmt.Sprintf("%s, float32 costs uniform in [0, 1) (%s), %s", shape, lapcost.Uniform01, from), Write: func(ctx context.Context, w *bufio.Writer) error {
+				c, err := lapcost.GenerateUniform01Batch(ctx, max(1, *count), *n, *cols, *seed)
+				if err != nil {
+					return err
+				}
+				return writeLAPCosts(w, *n, *cols, *count, c, AppendFloat32)
+			}}, nil
+		}
+		return nil, Usagef("--dist %q: want int or %s", *dist, lapcost.Uniform01)
 	}
 }
 
-// writeLAPCosts writes the costs of gen lap: one matrix as CSV or, with
-// count > 0, a batch file of count matrices.
-func writeLAPCosts(ctx context.Context, w *bufio.Writer, n, cols int, r int64, seed uint64, count int) error {
+// AppendFloat32 appends the shortest decimal that reads back as x, whether
+// parsed as a float32 or parsed as a float64 and then rounded to float32
+// (Python's float, then torch.float32), as gen lap --dist uniform01 writes
+// its costs.
+func AppendFloat32(dst []byte, x float32) []byte {
+	return strconv.AppendFloat(dst, float64(x), 'g', -1, 32)
+}
+
+// writeLAPCosts writes the costs of gen lap, c (max(1, count) matrices of
+// n x cols, back to back): one matrix as CSV or, with count > 0, a batch
+// file of count matrices, each cost written by appendCost.
+func writeLAPCosts[T int64 | float32](w *bufio.Writer, n, cols, count int, c []T, appendCost func([]byte, T) []byte) error {
 	problems := max(1, count)
-	c, err := lapcost.GenerateBatchContext(ctx, problems, n, cols, r, seed)
-	if err != nil {
-		return err
-	}
 	if count > 0 {
-		if _, err := fmt.Fprintf(w, "lapbatch %d %d %d\n", count, n, cols); err != nil {
+		if _, err := fmt.Fprintf(w, "%s %d %d %d\n", lap.BatchHeader, count, n, cols); err != nil {
 			return err
 		}
 	}
@@ -201,7 +231,7 @@ func writeLAPCosts(ctx context.Context, w *bufio.Writer, n, cols int, r int64, s
 			if j > 0 {
 				line = append(line, ',')
 			}
-			line = strconv.AppendInt(line, v, 10)
+			line = appendCost(line, v)
 		}
 		line = append(line, '\n')
 		if _, err := w.Write(line); err != nil {
