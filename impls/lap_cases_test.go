@@ -3,6 +3,7 @@ package impls
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -83,5 +84,38 @@ func TestLAPCases(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLAPBatchFloat32 solves batches of float32 costs k·2^-24 (square and
+// rectangular, one problem of 1 x 1) with cuda/fast's float32 batch solver
+// and holds every answer to the exactly certified optima
+// (lap.CertifyOptima); without a device the error matches ErrUnavailable.
+func TestLAPBatchFloat32(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, sh := range []struct{ count, rows, cols int }{{1, 1, 1}, {17, 8, 8}, {9, 20, 45}, {5, 64, 64}} {
+		c := make([]float32, sh.count*sh.rows*sh.cols)
+		b := &lap.Batch{Name: "float32", Count: sh.count, Rows: sh.rows, Cols: sh.cols, Float: make([]float64, len(c))}
+		for i := range c {
+			c[i] = float32(rng.IntN(1<<24)) / (1 << 24)
+			b.Float[i] = float64(c[i])
+		}
+		res, err := LAPBatchFloat32(t.Context(), sh.count, sh.rows, sh.cols, c, nil)
+		if !hasDevice() {
+			if !errors.Is(err, ErrUnavailable) {
+				t.Fatalf("without a device: %v, want ErrUnavailable", err)
+			}
+			t.Skip("cuda/fast: no CUDA device here")
+		}
+		if err != nil {
+			t.Fatalf("%+v: %v", sh, err)
+		}
+		opt, err := lap.CertifyOptima(t.Context(), b, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if chk := opt.Check(&lap.BatchOutput{Float: res}, 0); !chk.OK {
+			t.Errorf("%+v: %s", sh, chk.Detail)
+		}
 	}
 }
