@@ -21,6 +21,20 @@ func (c Cells) Get(experiment, impl string, params bench.Params) *bench.Record {
 	return c[r.Key()]
 }
 
+// DistinctParams lists the distinct parameter sets of recs in first-seen
+// order: a table's rows, one per cell.
+func DistinctParams(recs []bench.Record) []bench.Params {
+	var out []bench.Params
+	seen := map[string]bool{}
+	for _, r := range recs {
+		if k := r.Params.String(); !seen[k] {
+			seen[k] = true
+			out = append(out, r.Params)
+		}
+	}
+	return out
+}
+
 // Latest is recs with each cell's latest record only, where its first
 // stood: a cell topped up later in a run (or re-run by a later invocation)
 // appends a record with all its samples, which supersedes the earlier one.

@@ -3,7 +3,6 @@ package hungarian
 import (
 	"context"
 	"fmt"
-	"math"
 	"strconv"
 	"sync"
 
@@ -79,42 +78,13 @@ func hungarianBatchCase(n int, rangeLabel string, count int, opt experiments.Opt
 				return nil, err
 			}
 			metrics := map[string]float64{"range": float64(rng), "count": float64(count)}
-			jv := lap.JV
-			// The certified optima, computed once per case when the first
-			// check needs them.
-			var once sync.Once
-			var ref *lap.BatchOutput
-			var refErr error
-			reference := func() (*lap.BatchOutput, error) {
-				once.Do(func() {
-					ref, refErr = lap.SolveBatch(context.Background(), b, jv, opt.Threads)
-					if refErr == nil {
-						refErr = lap.CertifyBatch(b, ref, 0)
-					}
-					if refErr == nil {
-						var sum float64
-						for _, r := range ref.Int {
-							sum += float64(r.Cost)
-						}
-						metrics["optimum_sum"] = sum
-					}
-				})
-				return ref, refErr
-			}
+			reference := batchReference(b, opt.Threads, metrics)
 			return &experiments.Instance{
 				Input: &bench.Input{Generator: "lapcost", Seed: seed, Hash: hash,
 					Description: fmt.Sprintf("%d problems of %dx%d uniform integer costs in [0, %d) (range %s), problem k from seed %d+k", count, n, n, rng, rangeLabel, seed)},
 				Metrics: metrics,
 				Run: func(ctx context.Context, impl string, rec *bench.Recorder) (any, error) {
-					im, err := impls.LAP.Lookup(impl)
-					if err != nil {
-						return nil, err
-					}
-					if im.SolveBatch == nil {
-						return nil, fmt.Errorf("%w: implementation %s has no batch solver", experiments.ErrUnavailable, impl)
-					}
-					out, err := im.SolveBatch(ctx, b, opt.Threads, rec)
-					return out, experiments.MarkUnavailable(err)
+					return runLAPBatch(ctx, impl, b, opt.Threads, rec)
 				},
 				Check: func(_ string, out any) bench.Check {
 					res, _ := out.(*lap.BatchOutput)
@@ -126,10 +96,40 @@ func hungarianBatchCase(n int, rangeLabel string, count int, opt experiments.Opt
 	}
 }
 
+// runLAPBatch solves b with impl's batch solver from impls.LAP.
+func runLAPBatch(ctx context.Context, impl string, b *lap.Batch, threads int, rec *bench.Recorder) (*lap.BatchOutput, error) {
+	im, err := impls.LAP.Lookup(impl)
+	if err != nil {
+		return nil, err
+	}
+	if im.SolveBatch == nil {
+		return nil, fmt.Errorf("%w: implementation %s has no batch solver", experiments.ErrUnavailable, impl)
+	}
+	out, err := im.SolveBatch(ctx, b, threads, rec)
+	return out, experiments.MarkUnavailable(err)
+}
+
+// batchReference returns the function that gives b's certified optima
+// (lap.CertifyOptima), computed once, when the first check needs them,
+// and then set as metrics' optimum_sum.
+func batchReference(b *lap.Batch, threads int, metrics map[string]float64) func() (*lap.Optima, error) {
+	return sync.OnceValues(func() (*lap.Optima, error) {
+		o, err := lap.CertifyOptima(context.Background(), b, threads)
+		if err == nil {
+			var sum float64
+			for k := range b.Count {
+				sum += o.Optimum(k)
+			}
+			metrics["optimum_sum"] = sum
+		}
+		return o, err
+	})
+}
+
 // hungarianBatchCheck certifies every problem by its duals (exactly: the
 // costs are integers) and compares every cost with the certified cpu/jv
-// optimum.
-func hungarianBatchCheck(b *lap.Batch, out *lap.BatchOutput, reference func() (*lap.BatchOutput, error)) bench.Check {
+// optimum (lap.Optima.Check).
+func hungarianBatchCheck(b *lap.Batch, out *lap.BatchOutput, reference func() (*lap.Optima, error)) bench.Check {
 	chk := bench.Check{Method: "every problem's dual certificate (u_i + v_j <= c_ij, equality on the assignment), every cost = cpu/jv's certified optimum"}
 	if out == nil {
 		chk.Detail = "no result"
@@ -144,23 +144,12 @@ func hungarianBatchCheck(b *lap.Batch, out *lap.BatchOutput, reference func() (*
 		chk.Detail = "reference: " + err.Error()
 		return chk
 	}
-	bad := 0
-	for k := range b.Count {
-		if d := math.Abs(float64(out.Int[k].Cost - ref.Int[k].Cost)); d > 0 {
-			if bad == 0 {
-				chk.Detail = fmt.Sprintf("problem %d: cost %d, certified optimum %d", k+1, out.Int[k].Cost, ref.Int[k].Cost)
-			}
-			bad++
-			chk.MaxErr = max(chk.MaxErr, d)
-		}
+	c := ref.Check(out, 0)
+	c.Method = chk.Method
+	if c.OK {
+		c.Detail = fmt.Sprintf("%d problems certified, every cost equal to cpu/jv's", b.Count)
 	}
-	if bad > 0 {
-		chk.Detail = fmt.Sprintf("%d of %d problems off the optimum; first: %s", bad, b.Count, chk.Detail)
-		return chk
-	}
-	chk.OK = true
-	chk.Detail = fmt.Sprintf("%d problems certified, every cost equal to cpu/jv's", b.Count)
-	return chk
+	return c
 }
 
 // registerHungarianBatch registers these experiments.
@@ -192,17 +181,10 @@ func registerHungarianBatch() {
 // of hungarian/batch with the same n, range and count, found in the whole
 // run as hungarian/table4 finds its peers).
 func hungarianBatchTable(run []bench.Record) []report.Table {
-	own := hungarianOwn(run, hungarianBatchExp)
+	own, rc, pc := batchRecords(run, hungarianBatchExp, PeerHyLACStream)
 	if len(own) == 0 {
 		return nil
 	}
-	var peers []bench.Record
-	for _, r := range experiments.OfExperiment(run, hungarianBatchExp) {
-		if r.Impl == PeerHyLACStream {
-			peers = append(peers, r)
-		}
-	}
-	rc, pc := experiments.IndexRecords(own), experiments.IndexRecords(peers)
 	t := report.Table{
 		Title: "hungarian/batch — batches of independent n x n LAPs, ms per batch: cuda/fast (a block per problem, one launch) vs cpu/jv (parallel over the cores) and HyLAC's stream solver",
 		Header: []string{"n", "range", "count", "cuda/fast total", "cuda/fast end_to_end", "cuda/fast check", "cuda/fast h2d", "cuda/fast solve", "cuda/fast d2h", "cuda/fast results",
@@ -237,9 +219,29 @@ func hungarianBatchTable(run []bench.Record) []report.Table {
 		"Problem k of a batch (0-based) is `semibench gen lap --n N --range R --seed S+k` (S the run's seed, 1 by default). cuda/fast: total runs from the batch in device memory to the results in device memory (every launch, allocation and synchronisation inside; the workspace is kept between solves of one shape and reused, while HyLAC allocates its own in every solve; the runs of commits up to c88744e allocated it before the window, in h2d), end_to_end from the batch in host memory (int64) to the results in host memory; check (up to commit 5e9b1cb: one parallel pass over the int64 costs, bounds and int32), h2d (the costs' buffer; from 5e9b1cb the check too: one pass reads the int64 costs, checks them and converts them chunk by chunk to int16 where a chunk fits, else int32, into page-locked memory while the previous chunk is copied; widened to int32 on the device), solve (the batch kernel, CUDA events; each problem's workspace in shared memory where it fits 48 KB; square problems whose costs take at least n values start from a greedy matching), d2h and results (the per-problem assignments, duals and costs built on the host) are its parts, the rest of end_to_end is the device's opening and the calls between them. cpu/jv: total = end_to_end, the whole batch solved in memory. peer/hylac-stream (HyLAC's TLAP<float>, a block per problem): total from the costs in device memory (its allocations inside), end_to_end from float costs in host memory; cuda/fast's end_to_end starts from int64 costs (twice the bytes HyLAC's starts from), which it checks and converts on the host. Ratios above 1: cuda/fast is faster.",
 		"Every cell certifies every problem by its duals and checks its cost equals cpu/jv's certified optimum (exact: integer costs).")
 	if missingPeer {
-		t.Notes = append(t.Notes, fmt.Sprintf("%s: no %s record (experiment %s, same n, range and count) among the records given; measure it with the peer scripts (results/peers/README.md) and merge its result file: `semibench table run.jsonl results/peers/<machine>/*.jsonl --merge`.",
-			peerNotRun, PeerHyLACStream, hungarianBatchExp))
+		t.Notes = append(t.Notes, batchPeerNote(PeerHyLACStream, hungarianBatchExp, "n, range and count"))
 	}
 	t.Notes = append(t.Notes, experiments.CheckSummary(run, hungarianBatchExp))
 	return []report.Table{t}
+}
+
+// batchRecords returns exp's own records in run, indexed, and the peer's
+// records of exp, found in the whole run (as hungarian/table4 finds its
+// peers), indexed.
+func batchRecords(run []bench.Record, exp, peer string) (own []bench.Record, ours, peers experiments.Cells) {
+	own = hungarianOwn(run, exp)
+	var theirs []bench.Record
+	for _, r := range experiments.OfExperiment(run, exp) {
+		if r.Impl == peer {
+			theirs = append(theirs, r)
+		}
+	}
+	return own, experiments.IndexRecords(own), experiments.IndexRecords(theirs)
+}
+
+// batchPeerNote is a batch table's note for a peer without a record of
+// some cell (whose parameters same names).
+func batchPeerNote(peer, exp, same string) string {
+	return fmt.Sprintf("%s: no %s record (experiment %s, same %s) among the records given; measure it with the peer scripts (results/peers/README.md) and merge its result file: `semibench table run.jsonl results/peers/<machine>/*.jsonl --merge`.",
+		peerNotRun, peer, exp, same)
 }

@@ -67,11 +67,7 @@ func TestHungarianBatchQuick(t *testing.T) {
 func TestHungarianBatchPeerColumn(t *testing.T) {
 	p := hungarianBatchParams(64, "n", 10000)
 	mk := func(impl string, phases map[string]float64) bench.Record {
-		r := bench.Record{Experiment: hungarianBatchExp, Impl: impl, Params: p, Status: bench.StatusOK, Check: &bench.Check{OK: true}}
-		for name, v := range phases {
-			r.Phases = append(r.Phases, bench.Phase{Name: name, MedianMS: v, StatMS: v})
-		}
-		return r
+		return checkedRecord(hungarianBatchExp, impl, p, phases)
 	}
 	run := []bench.Record{
 		mk("cuda/fast", map[string]float64{"total": 10, "end_to_end": 20, "solve": 8, "h2d": 7, "d2h": 3}),
@@ -101,4 +97,13 @@ func TestHungarianBatchPeerColumn(t *testing.T) {
 	if strings.Contains(strings.Join(tb.Notes, "\n"), peerNotRun) {
 		t.Errorf("peer note despite the peer record: %q", tb.Notes)
 	}
+}
+
+// checkedRecord is a synthetic ok record of a cell with the phases' medians.
+func checkedRecord(exp, impl string, p bench.Params, phases map[string]float64) bench.Record {
+	r := bench.Record{Experiment: exp, Impl: impl, Params: p, Status: bench.StatusOK, Check: &bench.Check{OK: true}}
+	for name, v := range phases {
+		r.Phases = append(r.Phases, bench.Phase{Name: name, MedianMS: v, StatMS: v})
+	}
+	return r
 }

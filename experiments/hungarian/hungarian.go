@@ -203,6 +203,7 @@ func Register() {
 	experiments.RegisterPaper(Paper)
 	registerHungarianCUDA()
 	registerHungarianBatch()
+	registerHungarianBatchFloat()
 	experiments.Register(&experiments.Experiment{
 		Name: "hungarian/table1",
 		// Table 1's columns are the CUDA implementations; Jonker-Volgenant is the fast CPU one (cuda/hungarian-n3 is Fig. 6's comparison, not a Table 1 column).

@@ -325,7 +325,7 @@ func treefixFig6Table(run []bench.Record) []report.Table {
 			"levels holding 90%", "mean branching (n / levels)", "profile: widths at 0, ¼, ½, ¾, 1 of the depth", "profile time ms"},
 	}
 	standIn := false
-	for _, p := range treefixRows(own) {
+	for _, p := range experiments.DistinctParams(own) {
 		r := rc.Get(exp, cpuLevels, p)
 		if p.Get("source") == srcStandIn {
 			standIn = true
@@ -368,7 +368,7 @@ func treefixFig6Plots(run []bench.Record) []report.Plot {
 	table := mk("treefix-fig6", "Vertices per breadth-first level of the Table I trees", false)
 	shapes := mk("treefix-fig6-shapes", "Vertices per level of the star and the caterpillar", true)
 	stand := false
-	for _, p := range treefixRows(own) {
+	for _, p := range experiments.DistinctParams(own) {
 		r := rc.Get(exp, cpuLevels, p)
 		lv, w := fig6Profile(r)
 		if len(lv) == 0 {

@@ -18,20 +18,6 @@ import (
 	"github.com/semibench/semibench/problems/treefix"
 )
 
-// treefixRows lists the distinct parameter sets of records in first-seen
-// order, with one record each (the first).
-func treefixRows(recs []bench.Record) []bench.Params {
-	var out []bench.Params
-	seen := map[string]bool{}
-	for _, r := range recs {
-		if k := r.Params.String(); !seen[k] {
-			seen[k] = true
-			out = append(out, r.Params)
-		}
-	}
-	return out
-}
-
 func metricText(r *bench.Record, name string, decimals int) string {
 	if r == nil || r.Metrics == nil {
 		return "—"
@@ -89,7 +75,7 @@ func treefixTable1(run []bench.Record) []report.Table {
 			"CSR build", "Euler-tour build", "GPU Euler-tour build (total)", "GPU Euler tour (events)"},
 	}
 	standIn := false
-	for _, p := range treefixRows(own) {
+	for _, p := range experiments.DistinctParams(own) {
 		r := rc.Get(exp, cpuBuild, p)
 		pr := paper[p.Get("tree")]
 		if p.Get("source") == srcStandIn {
@@ -183,7 +169,7 @@ func treefixTimesTable(run []bench.Record, exp string) []report.Table {
 	t.Header = append(t.Header, timedHeader("compute ")...)
 	t.Header = append(t.Header, "h2d cuda/parallel", "h2d cuda/vectorial", "d2h", "GPU Euler tour", "paper parallel computation (GTX670)")
 	paper := treefixPaperByTree("treefix/fig4")
-	for _, p := range treefixRows(own) {
+	for _, p := range experiments.DistinctParams(own) {
 		r := anyRecord(rc, exp, p, treefixTimedImpls...)
 		row := []string{p.Get("tree"), p.Get("source"), p.Get("numbering"), metricText(r, "n", 0), metricText(r, "depth", 0)}
 		paperMS := ""
@@ -245,7 +231,7 @@ func speedupTable(run []bench.Record, exp string) []report.Table {
 	for _, im := range treefixTimedImpls[1:] {
 		t.Header = append(t.Header, "compute "+im)
 	}
-	for _, p := range treefixRows(own) {
+	for _, p := range experiments.DistinctParams(own) {
 		seqR := rc.Get(exp, cpuSequential, p)
 		r := anyRecord(rc, exp, p, treefixTimedImpls...)
 		row := []string{p.Get("tree"), p.Get("source"), p.Get("numbering"), metricText(r, "n", 0), experiments.CellText(seqR, bench.TotalPhase)}
@@ -279,7 +265,7 @@ func treefixTreePlots(run []bench.Record, exp string, speedup bool) []report.Plo
 	}
 	notes := experiments.AvailabilityNotes(own, exp, treefixTimedImpls...)
 	var numberings []string
-	for _, p := range treefixRows(own) {
+	for _, p := range experiments.DistinctParams(own) {
 		if nb := p.Get("numbering"); !slices.Contains(numberings, nb) {
 			numberings = append(numberings, nb)
 		}
@@ -287,7 +273,7 @@ func treefixTreePlots(run []bench.Record, exp string, speedup bool) []report.Plo
 	var out []report.Plot
 	for k, nb := range numberings {
 		var rows []bench.Params
-		for _, p := range treefixRows(own) {
+		for _, p := range experiments.DistinctParams(own) {
 			if p.Get("numbering") == nb {
 				rows = append(rows, p)
 			}
@@ -367,7 +353,7 @@ func treefixFig7Table(run []bench.Record) []report.Table {
 	t.Header = append(t.Header, timedHeader("compute ")...)
 	t.Header = append(t.Header, ratioHeader(" (compute)")...)
 	t.Header = append(t.Header, "paper parallel / vectorial (computation)")
-	for _, p := range treefixRows(own) {
+	for _, p := range experiments.DistinctParams(own) {
 		row := []string{p.Get("tree"), p.Get("n")}
 		row = append(row, timedCells(rc, exp, p, bench.TotalPhase)...)
 		row = append(row, ratioCells(rc, exp, p, bench.TotalPhase)...)
@@ -399,7 +385,7 @@ func treefixFig7Plots(run []bench.Record) []report.Plot {
 			Notes: experiments.AvailabilityNotes(own, exp, treefixTimedImpls...)}
 		for _, im := range treefixTimedImpls {
 			s := report.Series{Name: im, Impl: im}
-			for _, p := range treefixRows(own) {
+			for _, p := range experiments.DistinctParams(own) {
 				if p.Get("tree") != shape {
 					continue
 				}
