@@ -15,6 +15,7 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/cmd/semibench/internal/cli"
 	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/generators/lapcost"
 	"github.com/semibench/semibench/impls"
 	"github.com/semibench/semibench/problems/domination"
 )
@@ -28,16 +29,20 @@ func init() {
 	register(&command{
 		name:    "peers",
 		summary: "record a published code's measured samples as a result record (peers record --help)",
-		usage: "peers record --out FILE --experiment hungarian/table1|domination/table2 --impl peer/NAME " +
+		usage: "peers record --out FILE --experiment hungarian/table1|hungarian/batch|hungarian/batch-float|domination/table2 --impl peer/NAME " +
 			"--param NAME=VALUE... --phase total=MS,MS,...|end_to_end=MS,... " +
-			"[--cost C --instance FILE.csv [--seed S]] [--recurrence r0=R,n0=N,a=A,b=B] [--note TEXT]... [--file-note TEXT]...",
+			"[--cost C --instance FILE.csv [--seed S]] [--costs FILE --instance BATCH [--seed S]] [--recurrence r0=R,n0=N,a=A,b=B] [--note TEXT]... [--file-note TEXT]...",
 		run: peersCmd,
 	})
 }
 
 // peerExperiments are the experiments peers are recorded under; their
 // parameters are checked against the experiment's own cells.
-var peerExperiments = []string{"hungarian/table1", "hungarian/batch", "domination/table2"}
+var peerExperiments = []string{"hungarian/table1", "hungarian/batch", "hungarian/batch-float", "domination/table2"}
+
+// peerBatchExperiments are those whose peers report an answer per problem
+// of a batch (--costs).
+var peerBatchExperiments = []string{"hungarian/batch", "hungarian/batch-float"}
 
 // multiFlag is a repeatable string flag.
 type multiFlag []string
@@ -48,7 +53,7 @@ func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 // peerRecord is what `peers record` was asked to write.
 type peerRecord struct {
 	out, experiment, impl, instance, recurrence string
-	costs                                       string // hungarian/batch: the peer's objectives, a file
+	costs                                       string // the batch experiments: the peer's answers, a file
 	params                                      bench.Params
 	phases                                      []bench.Phase
 	cost                                        int64
@@ -97,12 +102,12 @@ func parsePeerRecord(args []string) (*peerRecord, error) {
 	var params, phases, notes, fileNotes multiFlag
 	fs.StringVar(&pr.out, "out", "", "result file to append the record to (created when absent; one line, fsynced)")
 	fs.StringVar(&pr.experiment, "experiment", "", "semibench experiment whose cell the peer ran: "+strings.Join(peerExperiments, " or "))
-	fs.StringVar(&pr.impl, "impl", "", "implementation name, peer/NAME (peer/hungariangpu, peer/hungariangpu-plain, peer/hylac, peer/2domination)")
-	fs.Var(&params, "param", "a parameter of the cell, NAME=VALUE, repeated: n=1024 and range=n for hungarian/table1, m=9 for domination/table2 (the experiment's own names and values)")
+	fs.StringVar(&pr.impl, "impl", "", "implementation name, peer/NAME (peer/hungariangpu, peer/hungariangpu-plain, peer/hylac, peer/hylac-stream, peer/torch-linear-assignment, peer/2domination)")
+	fs.Var(&params, "param", "a parameter of the cell, NAME=VALUE, repeated: n=1024 and range=n for hungarian/table1, rows=300, cols=600 and count=208 for hungarian/batch-float, m=9 for domination/table2 (the experiment's own names and values)")
 	fs.Var(&phases, "phase", "a headline phase and every sample in ms, NAME=MS,MS,...: total (input already on the device) and/or end_to_end (host to host), repeated")
 	cost := fs.String("cost", "", "the optimal cost the peer reported (LAP); checked against the certified optimum of --instance")
-	fs.StringVar(&pr.instance, "instance", "", "the cost matrix the peer solved, as written by `semibench gen lap` (CSV; for hungarian/batch the batch file of `gen lap --count`); must be the cell's instance for --seed")
-	fs.StringVar(&pr.costs, "costs", "", "hungarian/batch: a file of the peer's reported objectives, one integer per line in problem order; each is checked against the certified optimum of its problem of --instance")
+	fs.StringVar(&pr.instance, "instance", "", "the cost matrix `FILE` the peer solved, as semibench gen lap writes it (CSV; for the batch experiments the batch file of gen lap --count, with --dist uniform01 for hungarian/batch-float); must be the cell's instance for --seed")
+	fs.StringVar(&pr.costs, "costs", "", "hungarian/batch and batch-float: a `FILE` of the peer's answers, "+cli.AnswersFormat+"; each is checked against the certified optimum of its problem of --instance")
 	fs.Uint64Var(&pr.seed, "seed", 1, "generator seed of the cell's instance (semibench run's --seed, 1 by default)")
 	fs.StringVar(&pr.recurrence, "recurrence", "", "domination/table2: the peer's printed r0m=R,n0m=N,am=A,bm=B as r0=R,n0=N,a=A,b=B, compared with semibench's Algorithms 3-4 on cpu/sparse (its r0m is our r0 + 1)")
 	fs.Var(&notes, "note", "a remark kept in the record (what the peer ran on, its generator if not ours), repeated")
@@ -156,9 +161,9 @@ func parsePeerRecord(args []string) (*peerRecord, error) {
 		if pr.haveCost != (pr.instance != "") {
 			return nil, usagef("--cost and --instance go together (the peer's cost, checked on the instance it solved)")
 		}
-	case "hungarian/batch":
+	case "hungarian/batch", "hungarian/batch-float":
 		if pr.recurrence != "" || pr.haveCost {
-			return nil, usagef("hungarian/batch takes --costs FILE (the peer's objective per problem) with --instance, not --cost or --recurrence")
+			return nil, usagef("%s takes --costs FILE (the peer's answer per problem) with --instance, not --cost or --recurrence", pr.experiment)
 		}
 		if (pr.costs != "") != (pr.instance != "") {
 			return nil, usagef("--costs and --instance go together (the peer's objectives, checked on the batch it solved)")
@@ -168,8 +173,8 @@ func parsePeerRecord(args []string) (*peerRecord, error) {
 			return nil, usagef("--cost, --costs and --instance are for the Hungarian experiments")
 		}
 	}
-	if pr.costs != "" && pr.experiment != "hungarian/batch" {
-		return nil, usagef("--costs is for hungarian/batch")
+	if pr.costs != "" && !slices.Contains(peerBatchExperiments, pr.experiment) {
+		return nil, usagef("--costs is for %s", strings.Join(peerBatchExperiments, " and "))
 	}
 	pr.notes, pr.fileNotes = notes, fileNotes
 	return pr, nil
@@ -220,7 +225,7 @@ func (pr *peerRecord) record(ctx context.Context) (bench.Record, error) {
 			}
 			rec.Input, rec.Check = in, chk
 		}
-	case "hungarian/batch":
+	case "hungarian/batch", "hungarian/batch-float":
 		if pr.instance != "" {
 			in, chk, err := checkLAPBatchPeer(ctx, params, pr.instance, pr.seed, pr.costs)
 			if err != nil {
@@ -284,13 +289,23 @@ func cellParams(e *experiments.Experiment, given bench.Params) (bench.Params, er
 	return nil, usagef("--param %s: not a cell of %s (its cells: %s)", given, e.Name, strings.Join(known, "; "))
 }
 
-// lapCell reads the Hungarian cell a peer ran from its parameters.
+// lapCell reads the Hungarian cell a peer ran from its parameters: n and
+// range (hungarian/table1 and batch), or rows and cols (hungarian/
+// batch-float, float32 costs in [0, 1)); count for the batches.
 func lapCell(params bench.Params, seed uint64) (cli.PeerCell, error) {
+	count, _ := strconv.Atoi(params.Get("count"))
+	if params.Get("rows") != "" {
+		rows, err1 := strconv.Atoi(params.Get("rows"))
+		cols, err2 := strconv.Atoi(params.Get("cols"))
+		if err := errors.Join(err1, err2); err != nil {
+			return cli.PeerCell{}, fmt.Errorf("params rows=%q, cols=%q: %w", params.Get("rows"), params.Get("cols"), err)
+		}
+		return cli.PeerCell{N: rows, Cols: cols, Dist: lapcost.Uniform01, Count: count, Seed: seed}, nil
+	}
 	n, err := strconv.Atoi(params.Get("n"))
 	if err != nil {
 		return cli.PeerCell{}, fmt.Errorf("param n=%q: %w", params.Get("n"), err)
 	}
-	count, _ := strconv.Atoi(params.Get("count"))
 	return cli.PeerCell{N: n, Range: params.Get("range"), Count: count, Seed: seed}, nil
 }
 
@@ -308,14 +323,14 @@ func checkLAPPeer(ctx context.Context, params bench.Params, path string, seed ui
 	return in, chk, nil
 }
 
-// checkLAPBatchPeer checks the peer's objectives (costsPath: one integer
-// per line) on the cell's batch (cli.CheckPeerCosts).
+// checkLAPBatchPeer checks the peer's answers (costsPath:
+// cli.AnswersFormat) on the cell's batch (cli.CheckPeerCosts).
 func checkLAPBatchPeer(ctx context.Context, params bench.Params, path string, seed uint64, costsPath string) (*bench.Input, *bench.Check, error) {
 	cell, err := lapCell(params, seed)
 	if err != nil {
 		return nil, nil, err
 	}
-	costs, err := cli.ReadObjectives(costsPath, cell.Count)
+	costs, err := cli.ReadAnswers(costsPath, cell.Count, cell.Dist != "")
 	if err != nil {
 		return nil, nil, fmt.Errorf("--costs: %w", err)
 	}

@@ -224,3 +224,82 @@ func TestPeersRecordBatch(t *testing.T) {
 		t.Errorf("another batch: exit %d, %q", code, stderr)
 	}
 }
+
+// TestPeersRecordBatchFloat: a hungarian/batch-float peer's answers (the
+// objective as a float32 sum, then the assignment) pass on the cell's
+// batch; a wrong objective makes a check-failed record naming its
+// problem; another seed's batch is refused; --cost is bad usage there.
+func TestPeersRecordBatchFloat(t *testing.T) {
+	dir := t.TempDir()
+	in, out, answers := filepath.Join(dir, "b.txt"), filepath.Join(dir, "p.jsonl"), filepath.Join(dir, "a.txt")
+	gen := func(seed, path string) {
+		if code, _, stderr := capture(t, "gen", "lap", "--dist", "uniform01", "--n", "100", "--cols", "300", "--count", "8", "--seed", seed, "--out", path); code != 0 {
+			t.Fatalf("gen lap --dist uniform01: %d %s", code, stderr)
+		}
+	}
+	gen("1", in)
+	b, err := lap.ReadBatchFile(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := lap.JV.SolveBatch(context.Background(), b, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for k, r := range ref.Float {
+		var sum float32 // as the peer sums its costs
+		line := ""
+		for i, j := range r.Assignment {
+			sum += float32(b.Float[k*b.Size()+i*b.Cols+j])
+			line += "," + strconv.Itoa(j)
+		}
+		lines = append(lines, strconv.FormatFloat(float64(sum), 'g', -1, 64)+line)
+	}
+	write := func(ls []string) {
+		if err := os.WriteFile(answers, []byte(strings.Join(ls, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	args := func(batch string, extra ...string) []string {
+		return append([]string{"peers", "record", "--out", out, "--experiment", "hungarian/batch-float", "--impl", "peer/torch-linear-assignment",
+			"--param", "rows=100", "--param", "cols=300", "--param", "count=8", "--phase", "total=2,3,4", "--phase", "end_to_end=5,6,7",
+			"--instance", batch, "--costs", answers}, extra...)
+	}
+	write(lines)
+	if code, _, stderr := capture(t, args(in)...); code != 0 {
+		t.Fatalf("record: exit %d: %s", code, stderr)
+	}
+	bad := slices.Clone(lines)
+	obj, cols, _ := strings.Cut(bad[5], ",")
+	v, _ := strconv.ParseFloat(obj, 64)
+	bad[5] = strconv.FormatFloat(v+0.001, 'g', -1, 64) + "," + cols
+	write(bad)
+	if code, _, stderr := capture(t, args(in)...); code != 0 {
+		t.Fatalf("record (a wrong objective): exit %d: %s", code, stderr)
+	}
+	f, err := bench.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Records) != 2 {
+		t.Fatalf("%d records", len(f.Records))
+	}
+	good, wrong := f.Records[0], f.Records[1]
+	if good.Key() != "hungarian/batch-float|peer/torch-linear-assignment|rows=100,cols=300,count=8" || good.Status != bench.StatusOK || good.Check == nil || !good.Check.OK ||
+		good.Input == nil || !strings.HasPrefix(good.Input.Hash, "xxh64c:") {
+		t.Fatalf("record 0: %s %s %+v %+v", good.Key(), good.Status, good.Check, good.Input)
+	}
+	if wrong.Status != bench.StatusCheckFailed || !strings.Contains(wrong.Check.Detail, "problem 6: reported cost") {
+		t.Errorf("a wrong objective: %s %+v", wrong.Status, wrong.Check)
+	}
+	other := filepath.Join(dir, "other.txt")
+	gen("2", other)
+	write(lines)
+	if code, _, stderr := capture(t, args(other)...); code != 1 || !strings.Contains(stderr, "not the cell's batch") {
+		t.Errorf("another batch: exit %d, %q", code, stderr)
+	}
+	if code, _, stderr := capture(t, args(in, "--cost", "3")...); code != 2 || !strings.Contains(stderr, "takes --costs") {
+		t.Errorf("--cost on batch-float: exit %d, %q", code, stderr)
+	}
+}
