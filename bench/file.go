@@ -273,25 +273,31 @@ func lineOf(data []byte, off int64) int {
 	return bytes.Count(data[:off], []byte("\n")) + 1
 }
 
-// Merge combines files of one machine into one: the header of the first,
-// every record in order, a later record replacing an earlier one of the same
-// key (a re-run of a cell supersedes it).
+// Merge combines files of one machine into one: the header of the first
+// run (of the first file when all are peers files), every record in order,
+// a later record replacing an earlier one of the same key (a re-run of a
+// cell supersedes it). The runs must be of one scale; a peers file
+// (IsPeers: given instances, at no scale of ours) merges with any.
 func Merge(files ...*File) (*File, error) {
 	if len(files) == 0 {
 		return nil, errors.New("merge: no files")
 	}
-	out := *files[0]
+	head := files[0]
+	if i := slices.IndexFunc(files, func(f *File) bool { return !f.IsPeers() }); i >= 0 {
+		head = files[i]
+	}
+	out := *head
 	out.Records, out.Torn, out.lines, out.LeftOut = nil, nil, nil, nil
 	index := map[string]int{}
 	for _, f := range files {
 		out.LeftOut = append(out.LeftOut, f.LeftOut...)
-		if f.Machine.Label != files[0].Machine.Label {
-			return nil, fmt.Errorf("merge: machine %q differs from %q", f.Machine.Label, files[0].Machine.Label)
+		if f.Machine.Label != head.Machine.Label {
+			return nil, fmt.Errorf("merge: machine %q differs from %q", f.Machine.Label, head.Machine.Label)
 		}
-		if f.Scale != files[0].Scale {
-			return nil, fmt.Errorf("merge: a %s-scale file and a %s-scale one: tables of one scale only (compare sets scales side by side)", files[0].Scale, f.Scale)
+		if f.Scale != head.Scale && !f.IsPeers() {
+			return nil, fmt.Errorf("merge: a %s-scale file and a %s-scale one: tables of one scale only (compare sets scales side by side)", head.Scale, f.Scale)
 		}
-		if p, p0 := f.TimingProtocol(), files[0].TimingProtocol(); (p < 2) != (p0 < 2) {
+		if p, p0 := f.TimingProtocol(), head.TimingProtocol(); (p < 2) != (p0 < 2) {
 			return nil, fmt.Errorf("merge: a file of timing protocol %d and one of protocol %d: the old protocol's totals timed another window than today's, so they never stand in one table", p0, p)
 		}
 		for _, r := range f.Records {

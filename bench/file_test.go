@@ -417,6 +417,16 @@ func TestMerge(t *testing.T) {
 	if _, err := Merge(a, &File{Schema: 2, Machine: Machine{Label: "m"}}); err == nil || !strings.Contains(err.Error(), "old protocol") {
 		t.Fatalf("merge of schema 1 and 2: %v", err)
 	}
+	// A peers file has no scale: it merges with a run of any, first or
+	// last, and the run's header is kept.
+	run := &File{Schema: 3, Scale: "paper", Machine: Machine{Label: "m"}, Records: []Record{sampleRecord("cpu/fast", "500")}}
+	peers := &File{Schema: 3, Machine: Machine{Label: "m"}, Notes: []string{PeersNote}, Records: []Record{sampleRecord("peer/x", "500")}}
+	for _, files := range [][]*File{{run, peers}, {peers, run}} {
+		m, err := Merge(files...)
+		if err != nil || m.Scale != "paper" || len(m.Records) != 2 {
+			t.Fatalf("a run and a peers file: %+v, %v", m, err)
+		}
+	}
 }
 
 // TestAppendNotesCPUKernel: records appended by a run whose CPU kernels
