@@ -33,16 +33,20 @@ const (
 	PeerTorchLinearAssignment = "peer/torch-linear-assignment"
 )
 
-// hungarianBatchFloatShapes are the (rows, cols) of the cells.
-var hungarianBatchFloatShapes = [][2]int{{100, 300}, {300, 300}, {300, 600}}
+// hungarianBatchFloatShapes are the cells at paper and large scale (the
+// same cells: the paper has none of its own): 208 problems of 100x300,
+// 300x300 and 300x600, and the shape of torch-linear-assignment's own
+// benchmark (tests/benchmark.py: 5,000 problems of 20x40), the many small
+// problems its kernel, a thread a problem, is made for.
+var hungarianBatchFloatShapes = []struct{ rows, cols, count int }{{100, 300, 208}, {300, 300, 208}, {300, 600, 208}, {20, 40, 5000}}
 
-// hungarianBatchFloatCount is the problems per batch at a scale: 208 at
-// paper and large scale (the same cells: the paper has none of its own).
-func hungarianBatchFloatCount(s experiments.Scale) int {
+// hungarianBatchFloatCount is the problems per batch of a shape at a
+// scale: the shape's count, 8 at quick scale.
+func hungarianBatchFloatCount(s experiments.Scale, count int) int {
 	if s == experiments.Quick {
-		return 8
+		return min(count, 8)
 	}
-	return 208
+	return count
 }
 
 // hungarianBatchFloatParams are a cell's parameters; peer records carry
@@ -133,7 +137,7 @@ func registerHungarianBatchFloat() {
 	experiments.Register(&experiments.Experiment{
 		Name:  hungarianBatchFloatExp,
 		Paper: Paper.File,
-		Description: "beyond the paper: batches of 208 LAPs of 100x300, 300x300 and 300x600 on float32 costs uniform in [0, 1): " +
+		Description: "beyond the paper: batches of 208 LAPs of 100x300, 300x300 and 300x600, and of 5,000 of 20x40 (torch-linear-assignment's own benchmark shape), on float32 costs uniform in [0, 1): " +
 			"cuda/fast's float32 batch kernel (a block per problem, one launch) against cpu/jv in parallel over the cores, and torch-linear-assignment through results/peers",
 		Statistic: bench.StatMedian,
 		Impls:     []string{"cuda/fast", "cpu/jv"},
@@ -145,7 +149,7 @@ func registerHungarianBatchFloat() {
 		Cases: func(s experiments.Scale, o experiments.Options) []experiments.Case {
 			var cs []experiments.Case
 			for _, sh := range hungarianBatchFloatShapes {
-				cs = append(cs, hungarianBatchFloatCase(sh[0], sh[1], hungarianBatchFloatCount(s), o))
+				cs = append(cs, hungarianBatchFloatCase(sh.rows, sh.cols, hungarianBatchFloatCount(s, sh.count), o))
 			}
 			return cs
 		},

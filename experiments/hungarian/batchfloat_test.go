@@ -22,11 +22,11 @@ func TestHungarianBatchFloatQuick(t *testing.T) {
 		t.Fatal("hungarian/batch-float is not registered")
 	}
 	cases := e.Cases(experiments.Quick, experiments.Options{})
-	if len(cases) != 3 || cases[0].Params.String() != "rows=100,cols=300,count=8" {
+	if len(cases) != 4 || cases[0].Params.String() != "rows=100,cols=300,count=8" || cases[3].Params.String() != "rows=20,cols=40,count=8" {
 		t.Fatalf("quick cases: %d, first %v", len(cases), cases[0].Params)
 	}
 	for _, s := range []experiments.Scale{experiments.Paper, experiments.Large} {
-		if cs := e.Cases(s, experiments.Options{}); len(cs) != 3 || cs[2].Params.String() != "rows=300,cols=600,count=208" {
+		if cs := e.Cases(s, experiments.Options{}); len(cs) != 4 || cs[2].Params.String() != "rows=300,cols=600,count=208" || cs[3].Params.String() != "rows=20,cols=40,count=5000" {
 			t.Fatalf("%s cases: %d, last %v", s, len(cs), cs[len(cs)-1].Params)
 		}
 	}
@@ -37,7 +37,7 @@ func TestHungarianBatchFloatQuick(t *testing.T) {
 		}
 	}
 	tables := e.Tables(run)
-	if len(tables) != 1 || len(tables[0].Rows) != 3 {
+	if len(tables) != 1 || len(tables[0].Rows) != 4 {
 		t.Fatalf("tables: %+v", tables)
 	}
 	if !strings.Contains(strings.Join(tables[0].Notes, "\n"), peerNotRun) {
