@@ -409,20 +409,29 @@ func benchSolve(b *testing.B, solve func(context.Context, *lap.Matrix, Options) 
 	if _, err := solve(ctx, m, Options{}); err != nil {
 		b.Fatalf("warm-up: %v", err)
 	}
+	var res *lap.Result
+	benchPhases(b, func(ctx context.Context, rec *bench.Recorder) error {
+		var err error
+		res, err = solve(ctx, m, Options{Rec: rec})
+		return err
+	}, func() error { return lap.Agree(m, res, ref) })
+}
+
+// benchPhases runs b.Loop's iterations of run, each measured by
+// bench.Measure (one repetition) and then checked by check (untimed), and
+// reports the mean of each phase as <phase>-ms/op.
+func benchPhases(b *testing.B, run func(context.Context, *bench.Recorder) error, check func() error) {
+	b.Helper()
+	ctx := context.Background()
 	var order []string
 	sum := map[string]float64{}
 	ops := 0
 	for b.Loop() {
-		var res *lap.Result
-		phases, err := bench.Measure(ctx, bench.Protocol{Reps: 1, Statistic: bench.StatMedian}, func(ctx context.Context, rec *bench.Recorder) error {
-			var err error
-			res, err = solve(ctx, m, Options{Rec: rec})
-			return err
-		})
+		phases, err := bench.Measure(ctx, bench.Protocol{Reps: 1, Statistic: bench.StatMedian}, run)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := lap.Agree(m, res, ref); err != nil {
+		if err := check(); err != nil {
 			b.Fatal(err)
 		}
 		for _, p := range phases {

@@ -1,0 +1,77 @@
+package cuda
+
+import (
+	"testing"
+
+	"github.com/semibench/semibench/impls/cuda/driver"
+)
+
+// BenchmarkRoundTrips times the driver round trips a solve's phases are
+// made of, one kind a sub-benchmark (ns/op), on an idle device: the free
+// memory query, an event recorded and waited for, a stream synchronized,
+// a 4-byte and a 4 MiB download and upload through the staging ring, and
+// Device.Run's hand-over to the device's thread. None asserts a time.
+func BenchmarkRoundTrips(b *testing.B) {
+	if _, err := DeviceCount(); err != nil {
+		b.Skip("no CUDA device")
+	}
+	d, err := Open(0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := func(b *testing.B, f func(t *driver.Thread) error) {
+		err := d.Run(b.Context(), func(t *driver.Thread) error {
+			if err := f(t); err != nil { // warm-up: buffers and staging
+				return err
+			}
+			for b.Loop() {
+				if err := f(t); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	var ev driver.Event
+	small, big := make([]int32, 1), make([]int32, 1<<20)
+	var buf driver.DevicePtr
+	err = d.Run(b.Context(), func(t *driver.Thread) error {
+		var err error
+		if ev, err = t.EventCreate(driver.EventDefault); err != nil {
+			return err
+		}
+		buf, err = d.Buffer(t, "roundtrip", 4<<20)
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("MemGetInfo", func(b *testing.B) {
+		in(b, func(t *driver.Thread) error { _, _, err := t.MemGetInfo(); return err })
+	})
+	b.Run("EventRecordSynchronize", func(b *testing.B) {
+		in(b, func(t *driver.Thread) error {
+			if err := t.EventRecord(ev, d.Stream()); err != nil {
+				return err
+			}
+			return t.EventSynchronize(ev)
+		})
+	})
+	b.Run("StreamSynchronize", func(b *testing.B) {
+		in(b, func(t *driver.Thread) error { return t.StreamSynchronize(d.Stream()) })
+	})
+	b.Run("Download4B", func(b *testing.B) { in(b, func(t *driver.Thread) error { return Download(t, d, small, buf) }) })
+	b.Run("Upload4B", func(b *testing.B) { in(b, func(t *driver.Thread) error { return Upload(t, d, buf, small) }) })
+	b.Run("Download4MiB", func(b *testing.B) { in(b, func(t *driver.Thread) error { return Download(t, d, big, buf) }) })
+	b.Run("Upload4MiB", func(b *testing.B) { in(b, func(t *driver.Thread) error { return Upload(t, d, buf, big) }) })
+	b.Run("Run", func(b *testing.B) {
+		for b.Loop() {
+			if err := d.Run(b.Context(), func(*driver.Thread) error { return nil }); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
