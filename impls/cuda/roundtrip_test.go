@@ -9,7 +9,9 @@ import (
 // BenchmarkRoundTrips times the driver round trips a solve's phases are
 // made of, one kind a sub-benchmark (ns/op), on an idle device: the free
 // memory query, an event recorded and waited for, a stream synchronized,
-// a 4-byte and a 4 MiB download and upload through the staging ring, and
+// a 4-byte and a 4 MiB download and upload through the staging ring, the
+// upload's two stages apart (the host copy into a page-locked chunk, in
+// parallel and on one core, and the copy engine's move of it), and
 // Device.Run's hand-over to the device's thread. None asserts a time.
 func BenchmarkRoundTrips(b *testing.B) {
 	if _, err := DeviceCount(); err != nil {
@@ -67,6 +69,33 @@ func BenchmarkRoundTrips(b *testing.B) {
 	b.Run("Upload4B", func(b *testing.B) { in(b, func(t *driver.Thread) error { return Upload(t, d, buf, small) }) })
 	b.Run("Download4MiB", func(b *testing.B) { in(b, func(t *driver.Thread) error { return Download(t, d, big, buf) }) })
 	b.Run("Upload4MiB", func(b *testing.B) { in(b, func(t *driver.Thread) error { return Upload(t, d, buf, big) }) })
+	// The two stages of Upload4MiB apart: the host copy into a page-locked
+	// chunk, and the copy engine's move of that chunk.
+	bigBytes := asBytes(big)
+	err = d.Run(b.Context(), func(t *driver.Thread) error { return d.ensureStaging(t, len(bigBytes)) })
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("ParallelCopy4MiBToPinned", func(b *testing.B) {
+		in(b, func(t *driver.Thread) error {
+			parallelCopy(d.stage.Bufs[0].Bytes()[:len(bigBytes)], bigBytes)
+			return nil
+		})
+	})
+	b.Run("Copy4MiBToPinned", func(b *testing.B) {
+		in(b, func(t *driver.Thread) error {
+			copy(d.stage.Bufs[0].Bytes()[:len(bigBytes)], bigBytes)
+			return nil
+		})
+	})
+	b.Run("DMA4MiBFromPinned", func(b *testing.B) {
+		in(b, func(t *driver.Thread) error {
+			if err := t.CopyToDeviceAsync(buf, d.stage.Bufs[0], 0, int64(len(bigBytes)), d.Stream()); err != nil {
+				return err
+			}
+			return t.StreamSynchronize(d.Stream())
+		})
+	})
 	b.Run("Run", func(b *testing.B) {
 		for b.Loop() {
 			if err := d.Run(b.Context(), func(*driver.Thread) error { return nil }); err != nil {
