@@ -360,9 +360,15 @@ func (d *Device) ensureStaging(t *driver.Thread, bytes int) error {
 	return d.stage.Grow(t, min(max(1, (bytes+stageChunk-1)/stageChunk), stageMax/stageChunk))
 }
 
+// copyGrain is the fewest bytes parallelCopy gives a goroutine of its own
+// (a variable for BenchmarkRoundTrips; 2 MiB pieces, which memmove writes
+// around the cache, did not move the staged transfers on the H200:
+// results/intel-xeon_nvidia-h200/bench/20261128-batch-float-roundtrips.txt).
+var copyGrain = 256 << 10
+
 // parallelCopy copies src into dst with several goroutines.
 func parallelCopy(dst, src []byte) {
-	const grain = 256 << 10
+	grain := copyGrain
 	workers := min(runtime.GOMAXPROCS(0), (len(src)+grain-1)/grain)
 	if workers <= 1 {
 		copy(dst, src)

@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/semibench/semibench/impls/cuda/driver"
@@ -96,6 +97,25 @@ func BenchmarkRoundTrips(b *testing.B) {
 			return t.StreamSynchronize(d.Stream())
 		})
 	})
+	// The copy and the move one after the other, the copy's pieces of
+	// 256 KiB (16 goroutines) to 4 MiB (one): whether the copy engine's
+	// read of lines the cores have just written costs more than its read
+	// of clean ones (memmove writes pieces of 1 MiB and more around the
+	// cache).
+	for _, grain := range []int{256 << 10, 1 << 20, 2 << 20, 4 << 20} {
+		b.Run(fmt.Sprintf("CopyThenDMA4MiB/grain=%dKiB", grain>>10), func(b *testing.B) {
+			old := copyGrain
+			copyGrain = grain
+			defer func() { copyGrain = old }()
+			in(b, func(t *driver.Thread) error {
+				parallelCopy(d.stage.Bufs[0].Bytes()[:len(bigBytes)], bigBytes)
+				if err := t.CopyToDeviceAsync(buf, d.stage.Bufs[0], 0, int64(len(bigBytes)), d.Stream()); err != nil {
+					return err
+				}
+				return t.StreamSynchronize(d.Stream())
+			})
+		})
+	}
 	b.Run("Run", func(b *testing.B) {
 		for b.Loop() {
 			if err := d.Run(b.Context(), func(*driver.Thread) error { return nil }); err != nil {
