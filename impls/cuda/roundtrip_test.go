@@ -116,6 +116,15 @@ func BenchmarkRoundTrips(b *testing.B) {
 			})
 		})
 	}
+	b.Run("StreamCopyThenDMA4MiB", func(b *testing.B) {
+		in(b, func(t *driver.Thread) error {
+			parallelStreamCopy(d.stage.Bufs[0].Bytes()[:len(bigBytes)], bigBytes)
+			if err := t.CopyToDeviceAsync(buf, d.stage.Bufs[0], 0, int64(len(bigBytes)), d.Stream()); err != nil {
+				return err
+			}
+			return t.StreamSynchronize(d.Stream())
+		})
+	})
 	b.Run("Run", func(b *testing.B) {
 		for b.Loop() {
 			if err := d.Run(b.Context(), func(*driver.Thread) error { return nil }); err != nil {
