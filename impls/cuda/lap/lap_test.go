@@ -158,6 +158,53 @@ func TestAssignFromColumns(t *testing.T) {
 	}
 }
 
+// TestBatchResults: floatResults over a batch of several runs of problems
+// (1,000 of 3x5) gives each problem its own assignment, its duals without
+// the leading slot and its cost; with two bad problems the error names
+// the first.
+func TestBatchResults(t *testing.T) {
+	const n, r, c = 1000, 3, 5
+	costs := make([]float32, n*r*c)
+	for i := range costs {
+		costs[i] = float32(i%7) / 8
+	}
+	p := make([]int32, n*(c+1))
+	u, v := make([]float64, n*(r+1)), make([]float64, n*(c+1))
+	for k := range n {
+		for i := range r {
+			p[k*(c+1)+1+(i+k)%c] = int32(i + 1) // row i in column (i+k) mod c
+			u[k*(r+1)+1+i] = float64(k*10 + i)
+		}
+		v[k*(c+1)+1] = float64(-k)
+	}
+	res, err := floatResults(n, r, c, costs, p, u, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, x := range res {
+		var cost float64
+		for i, j := range x.Assignment {
+			if j != (i+k)%c {
+				t.Fatalf("problem %d: assignment %v", k+1, x.Assignment)
+			}
+			cost += float64(costs[k*r*c+i*c+j])
+		}
+		if x.Cost != cost || len(x.U) != r || x.U[2] != float64(k*10+2) || len(x.V) != c || x.V[0] != float64(-k) {
+			t.Fatalf("problem %d: cost %v (want %v), U %v, V %v", k+1, x.Cost, cost, x.U, x.V)
+		}
+	}
+	res[0].Assignment[0] = -1
+	if res[1].Assignment[0] != 1 {
+		t.Fatal("problems share an assignment")
+	}
+	for _, k := range []int{899, 699} {
+		p[k*(c+1)+1], p[k*(c+1)+2] = 1, 1
+	}
+	if _, err := floatResults(n, r, c, costs, p, u, v); err == nil || !strings.Contains(err.Error(), "problem 700:") {
+		t.Fatalf("two bad problems: %v", err)
+	}
+}
+
 // ---- GPU tests ----------------------------------------------------------
 
 func needGPU(t *testing.T) {
