@@ -77,53 +77,35 @@ func BenchmarkRoundTrips(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	chunk := d.stage.Bufs[0].Bytes()[:len(bigBytes)]
 	b.Run("ParallelCopy4MiBToPinned", func(b *testing.B) {
-		in(b, func(t *driver.Thread) error {
-			parallelCopy(d.stage.Bufs[0].Bytes()[:len(bigBytes)], bigBytes)
-			return nil
-		})
+		in(b, func(*driver.Thread) error { parallelCopy(chunk, bigBytes); return nil })
 	})
 	b.Run("Copy4MiBToPinned", func(b *testing.B) {
-		in(b, func(t *driver.Thread) error {
-			copy(d.stage.Bufs[0].Bytes()[:len(bigBytes)], bigBytes)
-			return nil
-		})
+		in(b, func(*driver.Thread) error { copy(chunk, bigBytes); return nil })
 	})
-	b.Run("DMA4MiBFromPinned", func(b *testing.B) {
-		in(b, func(t *driver.Thread) error {
-			if err := t.CopyToDeviceAsync(buf, d.stage.Bufs[0], 0, int64(len(bigBytes)), d.Stream()); err != nil {
-				return err
-			}
-			return t.StreamSynchronize(d.Stream())
-		})
-	})
+	move := func(t *driver.Thread) error { // the chunk to the device
+		if err := t.CopyToDeviceAsync(buf, d.stage.Bufs[0], 0, int64(len(bigBytes)), d.Stream()); err != nil {
+			return err
+		}
+		return t.StreamSynchronize(d.Stream())
+	}
+	b.Run("DMA4MiBFromPinned", func(b *testing.B) { in(b, move) })
 	// The copy and the move one after the other, the copy's pieces of
-	// 256 KiB (16 goroutines) to 4 MiB (one): whether the copy engine's
-	// read of lines the cores have just written costs more than its read
-	// of clean ones (memmove writes pieces of 1 MiB and more around the
-	// cache).
+	// 256 KiB (16 goroutines) to 4 MiB (one), and around the cache: whether
+	// the copy engine's read of lines the cores have just written costs
+	// more than its read of clean ones (memmove writes pieces of 1 MiB and
+	// more around the cache).
 	for _, grain := range []int{256 << 10, 1 << 20, 2 << 20, 4 << 20} {
 		b.Run(fmt.Sprintf("CopyThenDMA4MiB/grain=%dKiB", grain>>10), func(b *testing.B) {
 			old := copyGrain
 			copyGrain = grain
 			defer func() { copyGrain = old }()
-			in(b, func(t *driver.Thread) error {
-				parallelCopy(d.stage.Bufs[0].Bytes()[:len(bigBytes)], bigBytes)
-				if err := t.CopyToDeviceAsync(buf, d.stage.Bufs[0], 0, int64(len(bigBytes)), d.Stream()); err != nil {
-					return err
-				}
-				return t.StreamSynchronize(d.Stream())
-			})
+			in(b, func(t *driver.Thread) error { parallelCopy(chunk, bigBytes); return move(t) })
 		})
 	}
 	b.Run("StreamCopyThenDMA4MiB", func(b *testing.B) {
-		in(b, func(t *driver.Thread) error {
-			parallelStreamCopy(d.stage.Bufs[0].Bytes()[:len(bigBytes)], bigBytes)
-			if err := t.CopyToDeviceAsync(buf, d.stage.Bufs[0], 0, int64(len(bigBytes)), d.Stream()); err != nil {
-				return err
-			}
-			return t.StreamSynchronize(d.Stream())
-		})
+		in(b, func(t *driver.Thread) error { parallelStreamCopy(chunk, bigBytes); return move(t) })
 	})
 	b.Run("Run", func(b *testing.B) {
 		for b.Loop() {
