@@ -180,7 +180,7 @@ func TestHungarianTable4Peers(t *testing.T) {
 	peers := &bench.File{Schema: bench.SchemaVersion, Machine: bench.Machine{Label: "h100", CPU: "c", Cores: 1}, Scale: "paper", Started: time.Unix(1, 0), Records: []bench.Record{
 		mk(PeerHungarianGPU, map[string]float64{"total": 400}),
 		mk(PeerHungarianGPUPlain, map[string]float64{"total": 20}),
-		mk(PeerHyLAC, map[string]float64{"total": 90, "end_to_end": 122}),
+		mk(PeerHyLAC, map[string]float64{"total": 90, "end_to_end": 183}),
 	}}
 	dir := t.TempDir()
 	runPath, peerPath := filepath.Join(dir, "run.json"), filepath.Join(dir, "peers.json")
@@ -226,19 +226,20 @@ func TestHungarianTable4Peers(t *testing.T) {
 		"HungarianGPU published, total":          "400.0",
 		"HungarianGPU plain, total":              "20.0",
 		"HyLAC, total":                           "90.0",
-		"HyLAC, end_to_end":                      "122.0",
+		"HyLAC, end_to_end":                      "183.0",
 		"cuda/paper, total":                      "50.0",
 		"cuda/fast, total":                       "40.0",
 		"cuda/fast, end_to_end":                  "61.0",
 		"HungarianGPU plain / cuda/fast (total)": "0.500x", // cuda/fast slower: 20 / 40
-		"HyLAC / cuda/fast (end_to_end)":         "2.00x",  // 122 / 61
+		"HyLAC / cuda/fast (end_to_end)":         "3.00x",  // 183 / 61
 	} {
 		if got := cell[col]; got != want {
 			t.Errorf("table4 %q = %q, want %q", col, got, want)
 		}
 	}
 	notes := strings.Join(t4.Notes, "\n")
-	if !strings.Contains(notes, "slower than HungarianGPU plain (total) in 1 of 1") || strings.Contains(notes, peerNotRun) {
+	if !strings.Contains(notes, "slower than HungarianGPU plain (total) in 1 of 1 cells measured on both sides and at least 3x faster in 0") ||
+		!strings.Contains(notes, "slower than HyLAC (end_to_end) in 0 of 1 and at least 3x faster in 1") || strings.Contains(notes, peerNotRun) {
 		t.Errorf("table4 notes:\n%s", notes)
 	}
 }
