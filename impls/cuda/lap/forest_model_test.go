@@ -89,11 +89,15 @@ func forestModel(n int, c []int64) (assign []int, u, v []int64, st forestModelSt
 		}
 	}
 	for freeLeft > 0 {
+		lv := modelLevel{Free: freeLeft, New: len(in)}
 		for r := range n {
 			if state[r] != candidate {
 				continue
 			}
+			lv.Candidates++
 			if repair[r] {
+				lv.Repairs++
+				lv.Full = len(full)
 				key[r] = inf
 				st.RepairFolds += len(full)
 				fold(r, full, false)
@@ -104,6 +108,7 @@ func forestModel(n int, c []int64) (assign []int, u, v []int64, st forestModelSt
 			}
 		}
 		afterRound = false
+		st.Levels = append(st.Levels, lv)
 		cnt.ForestLevels++
 		var out []entry
 		paths, least := 0, inf
@@ -195,7 +200,14 @@ type forestModelStats struct {
 	FreeStart               int
 	LevelFolds, RepairFolds int
 	FreeAfter               [][2]int
+	Levels                  []modelLevel
 }
+
+// modelLevel is one level of forestModel: the free columns when it began,
+// the entries it folded into candidate rows (the last level's new
+// columns), its candidate rows, and the rows it repaired against the
+// whole forest of Full entries.
+type modelLevel struct{ Free, New, Candidates, Repairs, Full int }
 
 // TestForestModel: the forest search's CPU model finds certified optimal
 // assignments (duals checked by lap.Certify, cost equal to cpu/jv's) on
@@ -268,6 +280,23 @@ func TestForestModelCounts(t *testing.T) {
 		nn := float64(n) * float64(n)
 		t.Logf("n=%d range %gn: %d rounds, %d levels, %d dual updates; folded %.1fn² in levels, %.1fn² in repairs",
 			n, rf, st.ForestRounds, st.ForestLevels, st.ForestDuals, float64(st.LevelFolds)/nn, float64(st.RepairFolds)/nn)
+		for _, tail := range []int{256, 64, 16, 4} {
+			var lv, rounds, newc, rep, repFold int
+			for i, x := range st.Levels {
+				if x.Free > tail {
+					continue
+				}
+				lv++
+				newc += x.New
+				rep += x.Repairs
+				repFold += x.Repairs * x.Full
+				if i+1 < len(st.Levels) && st.Levels[i+1].Free < x.Free {
+					rounds++
+				}
+			}
+			t.Logf("  at most %d free: %d levels, %d rounds, %d new columns, %d rows repaired, %d repair entries (%.2fn²)",
+				tail, lv, rounds, newc, rep, repFold, float64(repFold)/nn)
+		}
 		free0 := st.FreeStart
 		for _, frac := range []float64{0.5, 0.25, 0.1, 0.05, 0.02, 0.01} {
 			for _, x := range st.FreeAfter {

@@ -46,6 +46,15 @@ var solvers = []struct {
 	{"cuda/fast hungarian", forced(StrategyHungarian)},
 	{"cuda/fast augment", forced(StrategyAugment)},
 	{"cuda/fast forest", forced(StrategyForest)},
+	{"cuda/fast forest async", forcedAsync},
+}
+
+// forcedAsync is Fast with the forest strategy forced, its asynchronous
+// search.
+func forcedAsync(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, error) {
+	forestAsync = true
+	defer func() { forestAsync = false }()
+	return forced(StrategyForest)(ctx, m, opt)
 }
 
 // forced is Fast with its strategy forced.
@@ -426,7 +435,9 @@ func BenchmarkSolvers(b *testing.B) {
 						}
 						b.Logf("auto: %s; auction %d phases, %d bids", st.Strategy, st.Phases, st.Bids)
 					}
-					if s.name == "cuda/fast forest" {
+					if s.name == "cuda/fast forest" || s.name == "cuda/fast forest async" {
+						forestAsync = s.name == "cuda/fast forest async"
+						defer func() { forestAsync = false }()
 						sc, err := hostcost.ScanMatrix("cuda/fast", m)
 						if err != nil {
 							b.Fatal(err)
