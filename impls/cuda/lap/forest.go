@@ -22,12 +22,8 @@ const (
 	forestRounds = 2
 	forestLevels = 3
 	forestDuals  = 4
-	forestTimes  = 20  // block 0's time in each section, when timed
-	forestWords  = 384 // the barrier's passage word is word 32, its arrivals word 48; the asynchronous search's from 64, its blocks' states from 128
-
-	// forestMaxBlocks is the most blocks the asynchronous search has
-	// states for (FA_MAX_BLOCKS).
-	forestMaxBlocks = 256
+	forestTimes  = 20 // block 0's time in each section, when timed
+	forestWords  = 48 // the barrier's passage word is word 32
 )
 
 // forestTimed (int32 1) has the forest kernel time its sections in block
@@ -65,10 +61,6 @@ type forestBuffers struct {
 // (benchmarks compare it with the int32 slacks).
 var forestSlack16 = true
 
-// forestAsync runs the asynchronous forest search (lap_forest_async: no
-// grid barrier per level) in place of the level-synchronous one.
-var forestAsync = false
-
 // forestBlockLimit, when positive, caps the forest kernel's blocks below
 // the multiprocessors (benchmarks compare shapes).
 var forestBlockLimit int
@@ -88,7 +80,7 @@ func forestShape(n, sms int) (rowsPerBlock, blocks int, err error) {
 // forestErr turns the kernel's error word into an error.
 func forestErr(code int64) error {
 	return kernelError("forest search: ", code, "no candidate row can reach the forest",
-		"a round ran more than 4n+4 levels", "a path ran longer than n", "a block waited more than 2 s on the others")
+		"a round ran more than 4n+4 levels", "a path ran longer than n")
 }
 
 // forest is the forest search (kernels/lap_forest.cu) in place of steps 3
@@ -108,19 +100,12 @@ func (r *paperRun) forest() error {
 	if err := r.dev.Allocate(r.t, ForestPlan(n), &b); err != nil {
 		return err
 	}
-	kernel := "lap_forest"
-	if forestAsync {
-		if blocks > forestMaxBlocks {
-			return fmt.Errorf("forest search: %d blocks, at most %d", blocks, forestMaxBlocks)
-		}
-		kernel = "lap_forest_async"
-	}
-	slack := r.slack
+	slack, kernel := r.slack, "lap_forest"
 	if r.d.slack16 && forestSlack16 {
 		if slack, err = r.narrowSlack(); err != nil {
 			return err
 		}
-		kernel += "16"
+		kernel = "lap_forest16"
 	}
 	search, err := r.dev.Function(r.t, forestModule, kernel)
 	if err != nil {

@@ -46,15 +46,6 @@ var solvers = []struct {
 	{"cuda/fast hungarian", forced(StrategyHungarian)},
 	{"cuda/fast augment", forced(StrategyAugment)},
 	{"cuda/fast forest", forced(StrategyForest)},
-	{"cuda/fast forest async", forcedAsync},
-}
-
-// forcedAsync is Fast with the forest strategy forced, its asynchronous
-// search.
-func forcedAsync(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, error) {
-	forestAsync = true
-	defer func() { forestAsync = false }()
-	return forced(StrategyForest)(ctx, m, opt)
 }
 
 // forced is Fast with its strategy forced.
@@ -435,9 +426,7 @@ func BenchmarkSolvers(b *testing.B) {
 						}
 						b.Logf("auto: %s; auction %d phases, %d bids", st.Strategy, st.Phases, st.Bids)
 					}
-					if s.name == "cuda/fast forest" || s.name == "cuda/fast forest async" {
-						forestAsync = s.name == "cuda/fast forest async"
-						defer func() { forestAsync = false }()
+					if s.name == "cuda/fast forest" {
 						sc, err := hostcost.ScanMatrix("cuda/fast", m)
 						if err != nil {
 							b.Fatal(err)
