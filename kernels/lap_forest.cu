@@ -175,9 +175,12 @@ __device__ __forceinline__ void foldList(const ForestEntry* list, int k, int sli
 }
 
 // REPAIR_CHUNK entries of the whole forest are staged at a time for the
-// repairs, in a buffer of their own (the level's partial keys, free then),
-// the next chunk's read from global memory while the block folds this one.
-#define REPAIR_CHUNK 512
+// repairs, in the launch's dynamic shared memory (16 KiB,
+// forestDynamicSmem on the host), the next chunk's read from global
+// memory while the block folds this one: a block's repairs take about a
+// round trip a chunk however few rows it repairs (about 10 a block at n =
+// 8192), so the chunk is as large as a thread an entry allows.
+#define REPAIR_CHUNK 1024
 
 // repairFold folds the whole forest, full[0, k), into the block's rows to
 // repair (rows r0 + list[0, kr)), leaving in key[t] for each such row t its
@@ -248,11 +251,11 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
     __shared__ int sStar[1024];
     __shared__ signed char sState[1024];
     __shared__ signed char sRepair[1024];
-    __shared__ __align__(16) i64 pKey[32][32];  // also the repairs' staging (8 KiB: REPAIR_CHUNK entries)
+    __shared__ __align__(16) i64 pKey[32][32];
     __shared__ int pArg[32][32];
     __shared__ int pTree[32][32];
     __shared__ i64 sMin[32];
-    static_assert(REPAIR_CHUNK * sizeof(ForestEntry) <= sizeof(pKey), "the repairs' staging fits pKey");
+    extern __shared__ __align__(16) unsigned char forestDyn[];  // the repairs' staging (REPAIR_CHUNK entries)
 
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
     const int RG = R >> 5, W = 32 / RG;
@@ -317,7 +320,7 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
             foldList(in, nIn, slice, W, mine && !repair, S0, n, r, ur, afterRound, found, sE, &best, &arg, &tree);
             TICK(0)
             if (afterRound && sRepairs > 0)
-                repairFold(full, nFull, &pArg[0][0], sRepairs, S0, n, r0, du, (ForestEntry*)&pKey[0][0], (u64*)sKey);
+                repairFold(full, nFull, &pArg[0][0], sRepairs, S0, n, r0, du, (ForestEntry*)forestDyn, (u64*)sKey);
             pKey[w][lane] = best;
             pArg[w][lane] = arg;
             pTree[w][lane] = tree;

@@ -24,6 +24,10 @@ const (
 	forestDuals  = 4
 	forestTimes  = 20 // block 0's time in each section, when timed
 	forestWords  = 48 // the barrier's passage word is word 32
+
+	// forestDynamicSmem is the forest kernel's dynamic shared memory, the
+	// repairs' staging (REPAIR_CHUNK entries, kernels/lap_forest.cu).
+	forestDynamicSmem = 1024 * forestEntryBytes
 )
 
 // forestTimed (int32 1) has the forest kernel time its sections in block
@@ -111,6 +115,9 @@ func (r *paperRun) forest() error {
 	if err != nil {
 		return err
 	}
+	if err := r.t.FuncSetAttribute(search, driver.FuncMaxDynamicSharedSize, forestDynamicSmem); err != nil {
+		return fmt.Errorf("forest search: %w", err)
+	}
 	settle, err := r.dev.Function(r.t, forestModule, "lap_forest_settle")
 	if err != nil {
 		return err
@@ -125,7 +132,7 @@ func (r *paperRun) forest() error {
 	if err := r.t.MemsetD32Async(b.Ctl, 0, 2*forestWords, r.s); err != nil {
 		return err
 	}
-	if err := r.t.LaunchCooperative(search, driver.D1(blocks), driver.D1(1024), 0, r.s,
+	if err := r.t.LaunchCooperative(search, driver.D1(blocks), driver.D1(1024), forestDynamicSmem, r.s,
 		n, per, slack, du, dv, r.rowOfStarAtCol, r.colOfStarAtRow, par, root, djoin, found, lists, full, b.Ctl, forestTimed); err != nil {
 		return fmt.Errorf("forest search: %w", err)
 	}
