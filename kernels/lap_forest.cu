@@ -35,10 +35,10 @@
 // The search ends when every column has a star (every tree has left).
 //
 // Block b owns the rows and the columns b*R .. b*R+R-1 (R a power of two
-// from 32 to 1024, one thread per row); its rows' keys and states live in
-// shared memory for the whole search. For the folds its warps are R/32 row
-// groups times 32/(R/32) slices of the columns; a warp reads 32
-// consecutive slacks of a column.
+// from 32 to the block's threads, 1,024 or 512; a thread per row); its
+// rows' keys and states live in shared memory for the whole search. For
+// the folds its warps are R/32 row groups times warps/(R/32) slices of the
+// columns; a warp reads 32 consecutive slacks of a column.
 
 typedef long long i64;
 typedef unsigned long long u64;
@@ -174,13 +174,14 @@ __device__ __forceinline__ void foldList(const ForestEntry* list, int k, int sli
     }
 }
 
-// REPAIR_CHUNK entries of the whole forest are staged at a time for the
-// repairs, in the launch's dynamic shared memory (16 KiB,
-// forestDynamicSmem on the host), the next chunk's read from global
-// memory while the block folds this one: a block's repairs take about a
-// round trip a chunk however few rows it repairs (about 10 a block at n =
-// 8192), so the chunk is as large as a thread an entry allows.
-#define REPAIR_CHUNK 1024
+// The repairs stage CHUNK entries of the whole forest at a time, a thread
+// an entry (CHUNK is the block's threads), in the launch's dynamic shared
+// memory (16 bytes an entry: forestDynamicSmem on the host), the next
+// chunk's read from global memory while the block folds this one: a
+// block's repairs take about a round trip a chunk however few rows it
+// repairs (about 10 a block at n = 8192). A lane reads BATCH slacks before
+// using any: 8 in blocks of 1,024 threads (64 registers a thread), 16 in
+// blocks of 512.
 
 // repairFold folds the whole forest, full[0, k), into the block's rows to
 // repair (rows r0 + list[0, kr)), leaving in key[t] for each such row t its
@@ -189,23 +190,23 @@ __device__ __forceinline__ void foldList(const ForestEntry* list, int k, int sli
 // when none). A block's rows of one column lie within R*4 bytes, so the
 // lanes of a warp take the rows to repair and, when there are fewer than
 // 32, several columns at once: every load of a warp reads a line or two.
-// The entries are staged in sE, REPAIR_CHUNK at a time, and the next
+// The entries are staged in sE, CHUNK at a time, and the next
 // chunk's are loaded before this one's slacks, so a chunk waits on one
 // load of slacks rather than two dependent loads (a round's repairs
 // folded thousands of columns in 256-entry chunks, about 2 us each). Every
-// thread of the block calls it; blockDim.x >= REPAIR_CHUNK.
-template <typename T>
+// thread of the block calls it; blockDim.x == CHUNK.
+template <typename T, int CHUNK, int BATCH>
 __device__ __forceinline__ void repairFold(const ForestEntry* full, int k, const int* list, int kr, const T* S0,
                                            size_t n, int r0, const i64* du, ForestEntry* sE, u64* key) {
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
     for (int i = tid; i < kr; i += blockDim.x) key[list[i]] = ~0ULL;
     ForestEntry ahead = {-1, -1, 0};
-    if (tid < min(REPAIR_CHUNK, k)) ahead = loadEntry(full + tid);
-    for (int base = 0; base < k; base += REPAIR_CHUNK) {
-        const int m = min(REPAIR_CHUNK, k - base);
+    if (tid < min(CHUNK, k)) ahead = loadEntry(full + tid);
+    for (int base = 0; base < k; base += CHUNK) {
+        const int m = min(CHUNK, k - base);
         if (tid < m) sE[tid] = ahead;
         __syncthreads();
-        if (tid < REPAIR_CHUNK && base + REPAIR_CHUNK + tid < k) ahead = loadEntry(full + base + REPAIR_CHUNK + tid);
+        if (tid < CHUNK && base + CHUNK + tid < k) ahead = loadEntry(full + base + CHUNK + tid);
         for (int rc = 0; rc < kr; rc += 32) {
             const int rows = min(32, kr - rc), per = 32 / rows;
             const int col = lane / rows;
@@ -214,16 +215,16 @@ __device__ __forceinline__ void repairFold(const ForestEntry* full, int k, const
             const int r = r0 + t;
             const i64 ur = du[r];
             u64 best = ~0ULL;
-            const int step = 32 * per;
-            for (int j = w * per + col; j < m; j += FOLD_BATCH * step) {
-                int x[FOLD_BATCH];
+            const int step = (int)(blockDim.x >> 5) * per;  // the block's warps times a warp's columns
+            for (int j = w * per + col; j < m; j += BATCH * step) {
+                int x[BATCH];
 #pragma unroll
-                for (int q = 0; q < FOLD_BATCH; ++q) {
+                for (int q = 0; q < BATCH; ++q) {
                     const int jj = j + q * step;
                     x[q] = jj < m ? (int)__ldg(S0 + (size_t)sE[jj].c * n + r) : 0;
                 }
 #pragma unroll
-                for (int q = 0; q < FOLD_BATCH; ++q) {
+                for (int q = 0; q < BATCH; ++q) {
                     const int jj = j + q * step;
                     if (jj >= m) continue;
                     const u64 v = ((u64)((i64)x[q] - ur + sE[jj].off) << 24) | (u64)(base + jj);
@@ -237,8 +238,9 @@ __device__ __forceinline__ void repairFold(const ForestEntry* full, int k, const
 }
 
 // forestSearch is the kernel, on slacks of type T (int, or unsigned short
-// where they fit: half the bytes a fold reads).
-template <typename T>
+// where they fit: half the bytes a fold reads), in blocks of THREADS
+// threads (1,024 or 512: the host picks by order and span, NOTES.md).
+template <typename T, int THREADS>
 __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__ S0, i64* du, i64* dv,
                                              int* rowOfStarAtCol, int* colOfStarAtRow, int2* par, int* root,
                                              i64* djoin, int* found, ForestEntry* lists, ForestEntry* full, i64* ctl,
@@ -255,10 +257,10 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
     __shared__ int pArg[32][32];
     __shared__ int pTree[32][32];
     __shared__ i64 sMin[32];
-    extern __shared__ __align__(16) unsigned char forestDyn[];  // the repairs' staging (REPAIR_CHUNK entries)
+    extern __shared__ __align__(16) unsigned char forestDyn[];  // the repairs' staging (THREADS entries)
 
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
-    const int RG = R >> 5, W = 32 / RG;
+    const int RG = R >> 5, W = (int)(blockDim.x >> 5) / RG;
     const int rg = w % RG, slice = w / RG;
     const int r0 = blockIdx.x * R, r1 = min(n, r0 + R);
     const bool leader = blockIdx.x == 0 && tid == 0;
@@ -320,7 +322,8 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
             foldList(in, nIn, slice, W, mine && !repair, S0, n, r, ur, afterRound, found, sE, &best, &arg, &tree);
             TICK(0)
             if (afterRound && sRepairs > 0)
-                repairFold(full, nFull, &pArg[0][0], sRepairs, S0, n, r0, du, (ForestEntry*)forestDyn, (u64*)sKey);
+                repairFold<T, THREADS, THREADS >= 1024 ? 8 : 16>(full, nFull, &pArg[0][0], sRepairs, S0, n, r0, du,
+                                                                 (ForestEntry*)forestDyn, (u64*)sKey);
             pKey[w][lane] = best;
             pArg[w][lane] = arg;
             pTree[w][lane] = tree;
@@ -499,20 +502,21 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
     }
 }
 
-extern "C" __global__ void __launch_bounds__(1024, 1)
-    lap_forest(int n, int R, const int* __restrict__ S0, i64* du, i64* dv, int* rowOfStarAtCol, int* colOfStarAtRow,
-               int2* par, int* root, i64* djoin, int* found, ForestEntry* lists, ForestEntry* full, i64* ctl,
-               int timed) {
-    forestSearch(n, R, S0, du, dv, rowOfStarAtCol, colOfStarAtRow, par, root, djoin, found, lists, full, ctl, timed);
-}
-
-// lap_forest16 is lap_forest on the slacks narrowed by lap_forest_narrow.
-extern "C" __global__ void __launch_bounds__(1024, 1)
-    lap_forest16(int n, int R, const unsigned short* __restrict__ S0, i64* du, i64* dv, int* rowOfStarAtCol,
-                 int* colOfStarAtRow, int2* par, int* root, i64* djoin, int* found, ForestEntry* lists,
-                 ForestEntry* full, i64* ctl, int timed) {
-    forestSearch(n, R, S0, du, dv, rowOfStarAtCol, colOfStarAtRow, par, root, djoin, found, lists, full, ctl, timed);
-}
+// lap_forest and lap_forest16 (int32 slacks, and the slacks narrowed by
+// lap_forest_narrow) in blocks of 1,024 threads; lap_forest_512 and
+// lap_forest16_512 in blocks of 512.
+#define FOREST_ENTRY(name, T, THREADS)                                                                          \
+    extern "C" __global__ void __launch_bounds__(THREADS, 1)                                                     \
+        name(int n, int R, const T* __restrict__ S0, i64* du, i64* dv, int* rowOfStarAtCol, int* colOfStarAtRow, \
+             int2* par, int* root, i64* djoin, int* found, ForestEntry* lists, ForestEntry* full, i64* ctl,      \
+             int timed) {                                                                                        \
+        forestSearch<T, THREADS>(n, R, S0, du, dv, rowOfStarAtCol, colOfStarAtRow, par, root, djoin, found,     \
+                                 lists, full, ctl, timed);                                                       \
+    }
+FOREST_ENTRY(lap_forest, int, 1024)
+FOREST_ENTRY(lap_forest16, unsigned short, 1024)
+FOREST_ENTRY(lap_forest_512, int, 512)
+FOREST_ENTRY(lap_forest16_512, unsigned short, 512)
 
 // lap_forest_narrow copies the count slacks of S0 into dst as unsigned
 // 16 bits (the host calls it only when the costs' span is below 2^16: a

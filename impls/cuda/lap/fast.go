@@ -275,7 +275,7 @@ func fastFused(ctx context.Context, m *lap.Matrix, opt Options, stop func()) (re
 		case StrategyHungarian:
 		case StrategyForest:
 			*d = paperForest
-			d.slack16 = span < 1<<16
+			d.slack16, d.span = span < 1<<16, span
 		default:
 			return 0, errUnfused
 		}

@@ -25,9 +25,6 @@ const (
 	forestTimes  = 20 // block 0's time in each section, when timed
 	forestWords  = 48 // the barrier's passage word is word 32
 
-	// forestDynamicSmem is the forest kernel's dynamic shared memory, the
-	// repairs' staging (REPAIR_CHUNK entries, kernels/lap_forest.cu).
-	forestDynamicSmem = 1024 * forestEntryBytes
 )
 
 // forestTimed (int32 1) has the forest kernel time its sections in block
@@ -69,14 +66,34 @@ var forestSlack16 = true
 // the multiprocessors (benchmarks compare shapes).
 var forestBlockLimit int
 
+// forestThreadsOverride, when positive, sets the forest kernel's block
+// size (benchmarks compare 1024 and 512).
+var forestThreadsOverride int
+
+// forestThreads is the forest kernel's block size for an order-n instance
+// whose costs span span: 512 threads at ranges from n/2 up to order 4096
+// and from 4n at larger orders, 1024 otherwise (NOTES.md: 10-18% less at
+// n = 2048 and 4096, ranges n and 10n, and at 8192 range 10n; 10-15% more
+// at range 0.1n and no gain at 8192 range n). A block's threads bound its
+// rows (forestShape).
+func forestThreads(n int, span int64) int {
+	if forestThreadsOverride > 0 {
+		return forestThreadsOverride
+	}
+	if 2*span >= int64(n) && (n <= 4096 || span >= 4*int64(n)) {
+		return 512
+	}
+	return 1024
+}
+
 // forestShape returns the rows each block of the forest kernel owns (a
-// power of two from 32 to 1024, the fewest that spread n rows over at
-// most sms blocks) and the blocks.
-func forestShape(n, sms int) (rowsPerBlock, blocks int, err error) {
+// power of two from 32 to the block's threads, the fewest that spread n
+// rows over at most sms blocks) and the blocks.
+func forestShape(n, sms, threads int) (rowsPerBlock, blocks int, err error) {
 	per := max(32, (n+sms-1)/sms)
 	r := 1 << bits.Len(uint(per-1))
-	if r > 1024 {
-		return 0, 0, fmt.Errorf("forest search: order %d needs %d rows per block on %d multiprocessors, at most 1024", n, r, sms)
+	if r > threads {
+		return 0, 0, fmt.Errorf("forest search: order %d needs %d rows per block on %d multiprocessors, at most %d", n, r, sms, threads)
 	}
 	return r, (n + r - 1) / r, nil
 }
@@ -96,7 +113,8 @@ func (r *paperRun) forest() error {
 	if forestBlockLimit > 0 {
 		sms = min(sms, forestBlockLimit)
 	}
-	per, blocks, err := forestShape(n, sms)
+	threads := forestThreads(n, r.d.span)
+	per, blocks, err := forestShape(n, sms, threads)
 	if err != nil {
 		return err
 	}
@@ -111,11 +129,16 @@ func (r *paperRun) forest() error {
 		}
 		kernel = "lap_forest16"
 	}
+	if threads != 1024 {
+		kernel += fmt.Sprintf("_%d", threads)
+	}
 	search, err := r.dev.Function(r.t, forestModule, kernel)
 	if err != nil {
 		return err
 	}
-	if err := r.t.FuncSetAttribute(search, driver.FuncMaxDynamicSharedSize, forestDynamicSmem); err != nil {
+	// The repairs' staging: an entry a thread.
+	smem := threads * forestEntryBytes
+	if err := r.t.FuncSetAttribute(search, driver.FuncMaxDynamicSharedSize, smem); err != nil {
 		return fmt.Errorf("forest search: %w", err)
 	}
 	settle, err := r.dev.Function(r.t, forestModule, "lap_forest_settle")
@@ -132,7 +155,7 @@ func (r *paperRun) forest() error {
 	if err := r.t.MemsetD32Async(b.Ctl, 0, 2*forestWords, r.s); err != nil {
 		return err
 	}
-	if err := r.t.LaunchCooperative(search, driver.D1(blocks), driver.D1(1024), forestDynamicSmem, r.s,
+	if err := r.t.LaunchCooperative(search, driver.D1(blocks), driver.D1(threads), smem, r.s,
 		n, per, slack, du, dv, r.rowOfStarAtCol, r.colOfStarAtRow, par, root, djoin, found, lists, full, b.Ctl, forestTimed); err != nil {
 		return fmt.Errorf("forest search: %w", err)
 	}

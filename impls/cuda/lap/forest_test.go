@@ -3,30 +3,34 @@ package cudalap
 import "testing"
 
 // TestForestShape: the forest kernel's blocks own a power of two of rows,
-// 32 to 1024, enough that every row has a block and no more blocks than
-// multiprocessors (a cooperative launch needs them all resident).
+// 32 to the block's threads, enough that every row has a block and no
+// more blocks than multiprocessors (a cooperative launch needs them all
+// resident).
 func TestForestShape(t *testing.T) {
-	for _, c := range []struct{ n, sms, per, blocks int }{
-		{1, 132, 32, 1},
-		{1000, 132, 32, 32},
-		{8192, 132, 64, 128},
-		{8193, 132, 64, 129},
-		{16384, 132, 128, 128},
-		{46340, 132, 512, 91},
-		{4096, 1, 0, 0},
+	for _, c := range []struct{ n, sms, threads, per, blocks int }{
+		{1, 132, 1024, 32, 1},
+		{1000, 132, 1024, 32, 32},
+		{8192, 132, 1024, 64, 128},
+		{8193, 132, 1024, 64, 129},
+		{16384, 132, 1024, 128, 128},
+		{46340, 132, 1024, 512, 91},
+		{46340, 132, 512, 512, 91},
+		{67585, 132, 512, 0, 0},
+		{67585, 132, 1024, 1024, 67},
+		{4096, 1, 1024, 0, 0},
 	} {
-		per, blocks, err := forestShape(c.n, c.sms)
+		per, blocks, err := forestShape(c.n, c.sms, c.threads)
 		if c.per == 0 {
 			if err == nil {
-				t.Errorf("forestShape(%d, %d) = %d, %d; want an error", c.n, c.sms, per, blocks)
+				t.Errorf("forestShape(%d, %d, %d) = %d, %d; want an error", c.n, c.sms, c.threads, per, blocks)
 			}
 			continue
 		}
 		if err != nil || per != c.per || blocks != c.blocks {
-			t.Errorf("forestShape(%d, %d) = %d, %d, %v; want %d, %d", c.n, c.sms, per, blocks, err, c.per, c.blocks)
+			t.Errorf("forestShape(%d, %d, %d) = %d, %d, %v; want %d, %d", c.n, c.sms, c.threads, per, blocks, err, c.per, c.blocks)
 		}
 		if blocks > c.sms || per*blocks < c.n {
-			t.Errorf("forestShape(%d, %d): %d blocks of %d rows", c.n, c.sms, blocks, per)
+			t.Errorf("forestShape(%d, %d, %d): %d blocks of %d rows", c.n, c.sms, c.threads, blocks, per)
 		}
 	}
 }
@@ -49,5 +53,23 @@ func TestKernelErrors(t *testing.T) {
 	}
 	if forestErr(0) != nil || paperError(0) != nil {
 		t.Error("code 0 is an error")
+	}
+}
+
+// TestForestThreads: the forest kernel's block size by order and span,
+// the rule NOTES.md's measurements set.
+func TestForestThreads(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		span int64
+		want int
+	}{
+		{1024, 102, 1024}, {1024, 1024, 512}, {1024, 10240, 512},
+		{4096, 409, 1024}, {4096, 2048, 512}, {4096, 40960, 512},
+		{8192, 819, 1024}, {8192, 8192, 1024}, {8192, 32767, 1024}, {8192, 32768, 512}, {8192, 81920, 512},
+	} {
+		if got := forestThreads(c.n, c.span); got != c.want {
+			t.Errorf("forestThreads(%d, %d) = %d, want %d", c.n, c.span, got, c.want)
+		}
 	}
 }

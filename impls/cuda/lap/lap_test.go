@@ -401,6 +401,10 @@ func BenchmarkSolvers(b *testing.B) {
 		forestBlockLimit = v // the forest kernel's blocks at most (a shape to compare)
 		defer func() { forestBlockLimit = 0 }()
 	}
+	if v, err := strconv.Atoi(os.Getenv("SEMIBENCH_FOREST_THREADS")); err == nil {
+		forestThreadsOverride = v // the forest kernel's block size, 1024 or 512 (a shape to compare)
+		defer func() { forestThreadsOverride = 0 }()
+	}
 	if os.Getenv("SEMIBENCH_FOREST_SLACK32") != "" {
 		forestSlack16 = false // the forest reads int32 slacks throughout
 		defer func() { forestSlack16 = true }()

@@ -60,6 +60,9 @@ type paperDesign struct {
 	// the costs' span is known to be below 2^16 (a slack after step 1 is
 	// at most the span).
 	slack16 bool
+	// span is the costs' span (the largest minus the least), set with
+	// slack16: the forest search's block size depends on it.
+	span int64
 }
 
 // paperAsPublished drives step 4 as the paper: one launch, the host reads
@@ -229,7 +232,8 @@ func solvePaperScanned(ctx context.Context, m *lap.Matrix, sc hostcost.Scan, opt
 		return nil, PaperCounts{}, err
 	}
 	return solvePaperStaged(ctx, m, opt, d, stop, func(t *driver.Thread, dev *cuda.Device, plan cuda.Plan, d *paperDesign) (int64, error) {
-		d.slack16 = d.forest && paperSpan(m, sc.Lo, sc.Hi) < 1<<16
+		d.span = paperSpan(m, sc.Lo, sc.Hi)
+		d.slack16 = d.forest && d.span < 1<<16
 		return sc.Lo, stageInput(t, dev, plan, paperCosts, m, sc.Lo, d.narrow && sc.Fits16(sc.Lo))
 	})
 }
