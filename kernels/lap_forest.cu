@@ -174,14 +174,13 @@ __device__ __forceinline__ void foldList(const ForestEntry* list, int k, int sli
     }
 }
 
-// The repairs stage CHUNK entries of the whole forest at a time, a thread
-// an entry (CHUNK is the block's threads), in the launch's dynamic shared
-// memory (16 bytes an entry: forestDynamicSmem on the host), the next
-// chunk's read from global memory while the block folds this one: a
-// block's repairs take about a round trip a chunk however few rows it
-// repairs (about 10 a block at n = 8192). A lane reads BATCH slacks before
-// using any: 8 in blocks of 1,024 threads (64 registers a thread), 16 in
-// blocks of 512.
+// The repairs stage THREADS*PER entries of the whole forest at a time, PER
+// a thread, in the launch's dynamic shared memory (16 KiB on the host),
+// the next chunk's read from global memory while the block folds this
+// one: a block's repairs take about a round trip a chunk however few rows
+// it repairs (about 10 a block at n = 8192). A lane reads BATCH slacks
+// before using any: 8 in blocks of 1,024 threads (64 registers a thread),
+// 16 in blocks of 512.
 
 // repairFold folds the whole forest, full[0, k), into the block's rows to
 // repair (rows r0 + list[0, kr)), leaving in key[t] for each such row t its
@@ -194,19 +193,25 @@ __device__ __forceinline__ void foldList(const ForestEntry* list, int k, int sli
 // chunk's are loaded before this one's slacks, so a chunk waits on one
 // load of slacks rather than two dependent loads (a round's repairs
 // folded thousands of columns in 256-entry chunks, about 2 us each). Every
-// thread of the block calls it; blockDim.x == CHUNK.
-template <typename T, int CHUNK, int BATCH>
+// thread of the block calls it; blockDim.x == THREADS.
+template <typename T, int THREADS, int PER, int BATCH>
 __device__ __forceinline__ void repairFold(const ForestEntry* full, int k, const int* list, int kr, const T* S0,
                                            size_t n, int r0, const i64* du, ForestEntry* sE, u64* key) {
+    constexpr int CHUNK = THREADS * PER;
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
     for (int i = tid; i < kr; i += blockDim.x) key[list[i]] = ~0ULL;
-    ForestEntry ahead = {-1, -1, 0};
-    if (tid < min(CHUNK, k)) ahead = loadEntry(full + tid);
+    ForestEntry ahead[PER];
+#pragma unroll
+    for (int p = 0; p < PER; ++p) ahead[p] = p * THREADS + tid < k ? loadEntry(full + p * THREADS + tid) : ForestEntry{-1, -1, 0};
     for (int base = 0; base < k; base += CHUNK) {
         const int m = min(CHUNK, k - base);
-        if (tid < m) sE[tid] = ahead;
+#pragma unroll
+        for (int p = 0; p < PER; ++p)
+            if (p * THREADS + tid < m) sE[p * THREADS + tid] = ahead[p];
         __syncthreads();
-        if (tid < CHUNK && base + CHUNK + tid < k) ahead = loadEntry(full + base + CHUNK + tid);
+#pragma unroll
+        for (int p = 0; p < PER; ++p)
+            if (base + CHUNK + p * THREADS + tid < k) ahead[p] = loadEntry(full + base + CHUNK + p * THREADS + tid);
         for (int rc = 0; rc < kr; rc += 32) {
             const int rows = min(32, kr - rc), per = 32 / rows;
             const int col = lane / rows;
@@ -236,6 +241,10 @@ __device__ __forceinline__ void repairFold(const ForestEntry* full, int k, const
         __syncthreads();
     }
 }
+
+// FOREST_REPAIR_PER is the entries a thread stages for the repairs: 1,024
+// entries a chunk either way (16 KiB of dynamic shared memory).
+#define FOREST_REPAIR_PER(THREADS) (1024 / (THREADS))
 
 // forestSearch is the kernel, on slacks of type T (int, or unsigned short
 // where they fit: half the bytes a fold reads), in blocks of THREADS
@@ -322,8 +331,8 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
             foldList(in, nIn, slice, W, mine && !repair, S0, n, r, ur, afterRound, found, sE, &best, &arg, &tree);
             TICK(0)
             if (afterRound && sRepairs > 0)
-                repairFold<T, THREADS, THREADS >= 1024 ? 8 : 16>(full, nFull, &pArg[0][0], sRepairs, S0, n, r0, du,
-                                                                 (ForestEntry*)forestDyn, (u64*)sKey);
+                repairFold<T, THREADS, FOREST_REPAIR_PER(THREADS), THREADS >= 1024 ? 8 : 16>(
+                    full, nFull, &pArg[0][0], sRepairs, S0, n, r0, du, (ForestEntry*)forestDyn, (u64*)sKey);
             pKey[w][lane] = best;
             pArg[w][lane] = arg;
             pTree[w][lane] = tree;

@@ -136,8 +136,8 @@ func (r *paperRun) forest() error {
 	if err != nil {
 		return err
 	}
-	// The repairs' staging: an entry a thread.
-	smem := threads * forestEntryBytes
+	// The repairs' staging: 1,024 entries (FOREST_REPAIR_PER).
+	smem := 1024 * forestEntryBytes
 	if err := r.t.FuncSetAttribute(search, driver.FuncMaxDynamicSharedSize, smem); err != nil {
 		return fmt.Errorf("forest search: %w", err)
 	}
