@@ -24,7 +24,6 @@ const (
 	forestDuals  = 4
 	forestTimes  = 20 // block 0's time in each section, when timed
 	forestWords  = 48 // the barrier's passage word is word 32
-
 )
 
 // forestTimed (int32 1) has the forest kernel time its sections in block
@@ -71,16 +70,16 @@ var forestBlockLimit int
 var forestThreadsOverride int
 
 // forestThreads is the forest kernel's block size for an order-n instance
-// whose costs span span: 512 threads at ranges from n/2 up to order 4096
-// and from 4n at larger orders, 1024 otherwise (NOTES.md: 10-18% less at
-// n = 2048 and 4096, ranges n and 10n, and at 8192 range 10n; 10-15% more
-// at range 0.1n and no gain at 8192 range n). A block's threads bound its
-// rows (forestShape).
-func forestThreads(n int, span int64) int {
+// whose costs span span, on sms multiprocessors: 512 threads at ranges
+// from n/2 up to order 4096 and from 4n at larger orders, 1024 otherwise
+// (NOTES.md: the smaller block is faster at ranges n and 10n up to 4096
+// and at 8192 range 10n, slower at range 0.1n, even at 8192 range n), and
+// 1024 wherever a block would own more than 512 rows (forestShape).
+func forestThreads(n, sms int, span int64) int {
 	if forestThreadsOverride > 0 {
 		return forestThreadsOverride
 	}
-	if 2*span >= int64(n) && (n <= 4096 || span >= 4*int64(n)) {
+	if _, _, err := forestShape(n, sms, 512); err == nil && 2*span >= int64(n) && (n <= 4096 || span >= 4*int64(n)) {
 		return 512
 	}
 	return 1024
@@ -113,7 +112,7 @@ func (r *paperRun) forest() error {
 	if forestBlockLimit > 0 {
 		sms = min(sms, forestBlockLimit)
 	}
-	threads := forestThreads(n, r.d.span)
+	threads := forestThreads(n, sms, r.d.span)
 	per, blocks, err := forestShape(n, sms, threads)
 	if err != nil {
 		return err
