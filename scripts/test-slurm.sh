@@ -246,7 +246,9 @@ noise=$(join -t $'\t' <(cut -f 1,2 "$tmp/a.tsv") <(cut -f 1,2 "$tmp/b.tsv") | aw
 [[ -z $noise ]] || say "note: verdicts within the samples' noise, unsharded then merged: $noise"
 # The rows of claims whose figure differs between the two runs (a ranking
 # or a test within the samples' noise, which the figure says) are left
-# out of the text; their verdicts were compared above.
+# out of the text; their verdicts were compared above. A column is as
+# wide as its widest cell, left-out rows included, so runs of spaces and
+# of rules are squeezed before the comparison.
 jq -r '.[] | [.id, .ours] | @tsv' "$tmp/claims.json" | sort >"$tmp/a.ours"
 jq -r '.[] | [.id, .ours] | @tsv' "$tmp/merged.json" | sort >"$tmp/b.ours"
 moved=$(join -t $'\t' "$tmp/a.ours" "$tmp/b.ours" | awk -F '\t' '$2 != $3 { print $1 }')
@@ -254,7 +256,8 @@ jq -r --arg ids "$moved" '.[] | select(.id as $i | ($ids | split("\n") | index($
 fixed() {
 	grep -v -E -e '\.jsonl' -e '[0-9](\.[0-9]+)?( ?(ns|µs|ms|s|min|h)|x|%)([^[:alnum:]]|$)' -e 'within the noise' "$1" |
 		{ if [[ -s $tmp/moved.txt ]]; then grep -v -F -f "$tmp/moved.txt"; else cat; fi; } |
-		if [[ -n $noise ]]; then grep -v -E '^│[^│]+│( +[0-9]+ │)+$'; else cat; fi
+		if [[ -n $noise ]]; then grep -v -E '^│[^│]+│( +[0-9]+ │)+$'; else cat; fi |
+		sed -E 's/ +/ /g; s/─+/─/g'
 }
 diff <(fixed "$tmp/claims.txt") <(fixed "$work/runs/claims.txt") >"$tmp/claims.diff" ||
 	die "claims differ (< unsharded, > merged): $(cat "$tmp/claims.diff")"

@@ -4,7 +4,8 @@
 // pass that also finds the least and largest cost and the first cost
 // beyond int32 (Scan), and converts int64 costs, minus a shift, to int32
 // or int16 in parallel (Convert, and FuseChunk, which scans and converts
-// a chunk in one pass). Its refusals are worded for the solver named.
+// a chunk in one pass, with AVX-512 and non-temporal stores where the CPU
+// has them: lines_amd64.s). Its refusals are worded for the solver named.
 package hostcost
 
 import (
@@ -12,6 +13,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"unsafe"
 
 	"github.com/semibench/semibench/problems/lap"
 )
@@ -206,9 +208,10 @@ func fusedPass[T int16 | int32](dst []T, src []int64, lim, lo, hi int64) Scan {
 // least) while their least and largest are found, up to the first cost
 // beyond ±lim (Bad) or outside [lo, hi] (Wide), indices into src. Where
 // [lo, hi] lies within ±lim, a cost inside [lo, hi] passes both checks,
-// so the loop tests one unsigned difference a cost, four costs a step
-// with a least and a largest of their own (no chain of dependent min and
-// max from one cost to the next); the first step with a cost outside
+// so one unsigned difference a cost tests it: the head before d's first
+// 64-byte line goes through quadPart, the whole lines after it through
+// fuseLines (AVX-512 with non-temporal stores, where the CPU has it) and
+// the rest through quadPart again; the first step with a cost outside
 // finishes in the plain loop, which finds that cost's index and kind.
 // (The plain loop alone ran the Hungarian's one read of the int64 costs
 // at about 31 GB/s on the 16-core Xeon host of the H200, against the
@@ -219,23 +222,51 @@ func fusedPart[T int16 | int32](d []T, src []int64, lim, lo, hi int64) Scan {
 	k := 0
 	if lo <= hi && lim >= hi && lim >= -lo {
 		span := uint64(hi - lo)
-		lo0, lo1, lo2, lo3 := p.Lo, p.Lo, p.Lo, p.Lo
-		hi0, hi1, hi2, hi3 := p.Hi, p.Hi, p.Hi, p.Hi
-		for ; k+4 <= len(src); k += 4 {
-			s := src[k : k+4 : k+4]
-			x0, x1, x2, x3 := s[0], s[1], s[2], s[3]
-			// x in [lo, hi] exactly when x - lo, modulo 2^64, is at most hi - lo.
-			if uint64(x0-lo) > span || uint64(x1-lo) > span || uint64(x2-lo) > span || uint64(x3-lo) > span {
-				break
-			}
-			o := d[k : k+4 : k+4]
-			o[0], o[1], o[2], o[3] = T(x0), T(x1), T(x2), T(x3)
-			lo0, lo1, lo2, lo3 = min(lo0, x0), min(lo1, x1), min(lo2, x2), min(lo3, x3)
-			hi0, hi1, hi2, hi3 = max(hi0, x0), max(hi1, x1), max(hi2, x2), max(hi3, x3)
+		h := min(len(src), headLen(d))
+		k, p = quadPart(d[:h], src[:h], lo, span, 0, p)
+		if p = plainPart(d[:h], src[:h], lim, lo, hi, k, p); p.Bad >= 0 || p.Wide >= 0 {
+			return p
 		}
-		p.Lo, p.Hi = min(lo0, lo1, lo2, lo3), max(hi0, hi1, hi2, hi3)
+		n, q := fuseLines(d[h:], src[h:], lo, span)
+		p.Lo, p.Hi = min(p.Lo, q.Lo), max(p.Hi, q.Hi)
+		k, p = quadPart(d, src, lo, span, h+n, p)
 	}
 	return plainPart(d, src, lim, lo, hi, k, p)
+}
+
+// lineCosts is the costs fuseLines takes a step: 256 bytes of int64.
+const lineCosts = 32
+
+// headLen is the number of elements of d before its first 64-byte
+// boundary, where fuseLines's non-temporal stores may begin.
+func headLen[T int16 | int32](d []T) int {
+	var t T
+	return int(-uintptr(unsafe.Pointer(unsafe.SliceData(d)))&63) / int(unsafe.Sizeof(t))
+}
+
+// quadPart goes on from index k of src while every cost is in [lo,
+// lo+span], four costs a step with a least and a largest of their own (no
+// chain of dependent min and max from one cost to the next), writing them
+// to d; it returns where it stopped (before the first step with a cost
+// outside, or fewer than four costs from the end) and p joined with the
+// scan of the costs it wrote.
+func quadPart[T int16 | int32](d []T, src []int64, lo int64, span uint64, k int, p Scan) (int, Scan) {
+	lo0, lo1, lo2, lo3 := p.Lo, p.Lo, p.Lo, p.Lo
+	hi0, hi1, hi2, hi3 := p.Hi, p.Hi, p.Hi, p.Hi
+	for ; k+4 <= len(src); k += 4 {
+		s := src[k : k+4 : k+4]
+		x0, x1, x2, x3 := s[0], s[1], s[2], s[3]
+		// x in [lo, lo+span] exactly when x - lo, modulo 2^64, is at most span.
+		if uint64(x0-lo) > span || uint64(x1-lo) > span || uint64(x2-lo) > span || uint64(x3-lo) > span {
+			break
+		}
+		o := d[k : k+4 : k+4]
+		o[0], o[1], o[2], o[3] = T(x0), T(x1), T(x2), T(x3)
+		lo0, lo1, lo2, lo3 = min(lo0, x0), min(lo1, x1), min(lo2, x2), min(lo3, x3)
+		hi0, hi1, hi2, hi3 = max(hi0, x0), max(hi1, x1), max(hi2, x2), max(hi3, x3)
+	}
+	p.Lo, p.Hi = min(lo0, lo1, lo2, lo3), max(hi0, hi1, hi2, hi3)
+	return k, p
 }
 
 // plainPart is fusedPart's definition, one cost at a time: it goes on

@@ -282,10 +282,27 @@ func TestFuseChunk(t *testing.T) {
 }
 
 // TestFusedPartAgrees: on random parts with costs beyond the range or the
-// bound planted anywhere (in every lane of the four-cost step, and in the
-// tail), and bounds narrower than the range (where the fast path must not
-// run), fusedPart gives plainPart's scan and writes the same costs.
+// bound planted anywhere (in every lane of the four-cost step, in the
+// assembly's lines, in the head before the first 64-byte line and in the
+// tail), at every alignment of the destination, and bounds narrower than
+// the range (where the fast path must not run), fusedPart gives
+// plainPart's scan and writes the same costs: in Go alone, and with the
+// AVX-512 lines where the CPU has them.
 func TestFusedPartAgrees(t *testing.T) {
+	paths := []bool{false}
+	if hasAVX512 {
+		paths = append(paths, true)
+	}
+	for _, asm := range paths {
+		t.Run(fmt.Sprintf("avx512=%v", asm), func(t *testing.T) {
+			defer func(old bool) { hasAVX512 = old }(hasAVX512)
+			hasAVX512 = asm
+			fusedPartAgrees(t)
+		})
+	}
+}
+
+func fusedPartAgrees(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(5, 7))
 	type bounds struct{ lim, lo, hi int64 }
 	cases := []bounds{
@@ -294,9 +311,9 @@ func TestFusedPartAgrees(t *testing.T) {
 		{1000, math.MinInt16, math.MaxInt16}, // the bound inside the range
 		{math.MaxInt64, math.MinInt32, math.MaxInt32},
 	}
-	for trial := 0; trial < 2000; trial++ {
+	for trial := 0; trial < 4000; trial++ {
 		b := cases[trial%len(cases)]
-		n := rnd.IntN(40)
+		n := rnd.IntN([]int{40, 400}[trial%2])
 		src := make([]int64, n)
 		for k := range src {
 			src[k] = rnd.Int64N(2001) - 1000
@@ -307,16 +324,53 @@ func TestFusedPartAgrees(t *testing.T) {
 			k := rnd.IntN(n)
 			src[k] = []int64{5000, -5000, 40000, -40000, math.MaxInt32 + 1, math.MinInt32 - 1, 1 << 41, -(1 << 41), math.MaxInt64, math.MinInt64}[rnd.IntN(10)]
 		}
-		got16, want16 := make([]int16, n), make([]int16, n)
-		gs, ws := fusedPart(got16, src, b.lim, b.lo, min(b.hi, math.MaxInt16)), plainPart(want16, src, b.lim, b.lo, min(b.hi, math.MaxInt16), 0, Empty())
-		if b.lo == math.MinInt16 && (gs != ws || !slices.Equal(got16, want16)) {
-			t.Fatalf("int16, bounds %+v, costs %v: scan %+v, want %+v", b, src, gs, ws)
+		off := rnd.IntN(40) // the destination's alignment
+		got16, want16 := make([]int16, off+n), make([]int16, n)
+		gs, ws := fusedPart(got16[off:], src, b.lim, b.lo, min(b.hi, math.MaxInt16)), plainPart(want16, src, b.lim, b.lo, min(b.hi, math.MaxInt16), 0, Empty())
+		if b.lo == math.MinInt16 && (gs != ws || !slices.Equal(got16[off:], want16)) {
+			t.Fatalf("int16, bounds %+v, offset %d, costs %v: scan %+v, want %+v", b, off, src, gs, ws)
 		}
-		got32, want32 := make([]int32, n), make([]int32, n)
-		gs, ws = fusedPart(got32, src, b.lim, b.lo, b.hi), plainPart(want32, src, b.lim, b.lo, b.hi, 0, Empty())
-		if b.lo == math.MinInt32 && (gs != ws || !slices.Equal(got32, want32)) {
-			t.Fatalf("int32, bounds %+v, costs %v: scan %+v, want %+v", b, src, gs, ws)
+		got32, want32 := make([]int32, off+n), make([]int32, n)
+		gs, ws = fusedPart(got32[off:], src, b.lim, b.lo, b.hi), plainPart(want32, src, b.lim, b.lo, b.hi, 0, Empty())
+		if b.lo == math.MinInt32 && (gs != ws || !slices.Equal(got32[off:], want32)) {
+			t.Fatalf("int32, bounds %+v, offset %d, costs %v: scan %+v, want %+v", b, off, src, gs, ws)
 		}
+	}
+}
+
+// TestFuseLines: where the CPU has AVX-512, the assembly takes every
+// whole line before the first line with a cost outside the range (and
+// none after it), writes their costs, and finds their least and largest
+// (the extremes planted in a lane the other lines do not reach).
+func TestFuseLines(t *testing.T) {
+	if !hasAVX512 {
+		t.Skip("no AVX-512 on this CPU: fusedPart runs in Go (TestFusedPartAgrees)")
+	}
+	const lines = 9
+	buf := make([]int16, lines*lineCosts+64)
+	d := buf[headLen(buf):][:lines*lineCosts]
+	src := make([]int64, lines*lineCosts)
+	for k := range src {
+		src[k] = int64(k%200) - 100
+	}
+	src[2*lineCosts+29], src[3*lineCosts+7] = -32768, 32767
+	bad := 6*lineCosts + 17
+	src[bad] = 32768
+	n, s := fuseLines(d, src, math.MinInt16, math.MaxInt16-math.MinInt16)
+	if n != 6*lineCosts || s.Lo != -32768 || s.Hi != 32767 {
+		t.Fatalf("fuseLines: %d costs, scan %+v; want %d, least -32768, largest 32767", n, s, 6*lineCosts)
+	}
+	for k := range d {
+		if want := int16(src[k]); k < n && d[k] != want || k >= n && d[k] != 0 {
+			t.Fatalf("cost %d written as %d (lines done %d)", k, d[k], n/lineCosts)
+		}
+	}
+	// The range's ends themselves, in every lane, are inside it.
+	for k := range src {
+		src[k] = []int64{-5, 7}[(k+k/lineCosts)%2]
+	}
+	if n, s = fuseLines(d, src, -5, 12); n != len(src) || s.Lo != -5 || s.Hi != 7 {
+		t.Fatalf("costs at the range's ends: %d of %d costs, scan %+v", n, len(src), s)
 	}
 }
 
