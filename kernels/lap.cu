@@ -337,12 +337,14 @@ using namespace lapk;
     n3BatchShared<C, D, GREEDY>(c, rows, cols, u, v, p, greedy != 0, sd, sk, &sj0);                                \
   }
 
-// lap_widen16 widens count int16 costs to int32 (grid-stride): the upload
-// of costs that fit int16 moves half the bytes over the bus and widens them
-// on the device, chunk by chunk, into the solvers' int32 cost buffer.
-extern "C" __global__ void lap_widen16(const short* __restrict__ src, long long count, int* __restrict__ dst) {
+// lap_widen16 widens count 16-bit costs to int32 (grid-stride): the upload
+// of costs that fit 16 bits moves half the bytes over the bus and widens
+// them on the device, chunk by chunk, into the solvers' int32 cost buffer.
+// Each is sign-extended, then masked: mask -1 keeps int16 costs, 0xffff
+// takes the low 16 bits of costs from 0 to 65,535 (hostcost.Width).
+extern "C" __global__ void lap_widen16(const short* __restrict__ src, long long count, int* __restrict__ dst, int mask) {
   for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < count; k += (long long)gridDim.x * blockDim.x)
-    dst[k] = src[k];
+    dst[k] = (int)src[k] & mask;
 }
 
 // lap_shift32 subtracts d from count int32 costs (grid-stride): the fused

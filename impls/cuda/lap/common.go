@@ -86,19 +86,19 @@ func (ws *workspace) ensureStage(t *driver.Thread, bytes int) error {
 	return ws.stage.Grow(t, min(stageSlots, max(1, (bytes+stageBytes-1)/stageBytes)))
 }
 
-// uploadCosts converts m's costs minus shift to int32 and copies them to
-// dst, pipelined through the page-locked ring (streamCosts). narrow (every
-// cost minus shift fits int16: hostcost.Scan.Fits16) converts to int16
-// instead, widened to int32 on the device, so half the bytes cross the
-// bus. It returns when the costs are on the device.
-func uploadCosts(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, m *lap.Matrix, shift int64, narrow bool) error {
-	return streamCosts(t, dev, dst, len(m.C), func(b *driver.HostBuffer, off, k int) (bool, error) {
-		if narrow {
-			hostcost.Convert(b.Int16s()[:k], m.C[off:off+k], shift)
-		} else {
+// uploadCosts converts m's costs minus shift to width w (every cost minus
+// shift fits it: hostcost.Scan.Width) and copies them to dst as int32,
+// pipelined through the page-locked ring (streamCosts); 16-bit widths are
+// widened to int32 on the device, so half the bytes cross the bus. It
+// returns when the costs are on the device.
+func uploadCosts(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, m *lap.Matrix, shift int64, w hostcost.Width) error {
+	return streamCosts(t, dev, dst, len(m.C), func(b *driver.HostBuffer, off, k int) (hostcost.Width, error) {
+		if w == hostcost.Int32 {
 			hostcost.Convert(b.Int32s()[:k], m.C[off:off+k], shift)
+		} else {
+			hostcost.Convert(b.Int16s()[:k], m.C[off:off+k], shift)
 		}
-		return narrow, nil
+		return w, nil
 	})
 }
 
@@ -109,38 +109,39 @@ var errUnfused = errors.New("costs not fit for the fused upload")
 
 // scanUpload is hostcost.ScanMatrix and uploadCosts (shift 0) in one pass
 // over the costs c: each chunk is checked and converted by several
-// goroutines straight into page-locked memory, as int16 where every cost
-// of the chunk fits, as int32 otherwise, and copied while the next chunk
-// is read. It returns errUnfused, with the device buffer's contents
-// undefined, at the first chunk with a cost beyond ±lim or beyond int32,
-// or once the costs span more than maxSpan.
+// goroutines straight into page-locked memory, in the narrowest width
+// that holds all its costs as they are (hostcost.FuseChunk, starting from
+// the previous chunk's width: once a chunk needed int32 the rest go so),
+// and copied while the next chunk is read. It returns errUnfused, with
+// the device buffer's contents undefined, at the first chunk with a cost
+// beyond ±lim or beyond int32, or once the costs span more than maxSpan.
 func scanUpload(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, c []int64, lim, maxSpan int64) (hostcost.Scan, error) {
 	all := hostcost.Empty()
-	wide := false // once a chunk needed int32, the next ones start there
-	err := streamCosts(t, dev, dst, len(c), func(b *driver.HostBuffer, off, k int) (bool, error) {
-		s, narrow := hostcost.FuseChunk(b.Int16s()[:k], b.Int32s()[:k], c[off:off+k], lim, !wide)
+	next := hostcost.Int16
+	err := streamCosts(t, dev, dst, len(c), func(b *driver.HostBuffer, off, k int) (hostcost.Width, error) {
+		s, w := hostcost.FuseChunk(b.Int16s()[:k], b.Int32s()[:k], c[off:off+k], lim, next)
 		if s.Bad >= 0 || s.Wide >= 0 {
-			return false, errUnfused
+			return w, errUnfused
 		}
 		all.Lo, all.Hi = min(all.Lo, s.Lo), max(all.Hi, s.Hi)
 		if all.Hi-all.Lo > maxSpan {
-			return false, errUnfused
+			return w, errUnfused
 		}
-		wide = wide || !narrow
-		return narrow, nil
+		next = w
+		return w, nil
 	})
 	return all, err
 }
 
 // streamCosts moves n int32 costs to dst through the workspace's ring of
 // page-locked chunks of stageBytes/4 costs: fill converts costs [off,
-// off+k) into a chunk and says whether it wrote them as int16 (copied into
-// a device chunk buffer and widened to int32 at dst there, lap_widen16) or
-// as int32 (copied to dst); the host fills chunk k+1 while the copy engine
-// moves chunk k, and a chunk is refilled once its copy has completed. A
-// fill error stops the upload (after the copies queued so far). It returns
-// when the costs are on the device.
-func streamCosts(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, n int, fill func(b *driver.HostBuffer, off, k int) (narrow bool, err error)) error {
+// off+k) into a chunk and says in which width it wrote them (16-bit
+// chunks are copied into a device chunk buffer and widened to int32 at
+// dst there, lap_widen16; int32 chunks are copied to dst); the host fills
+// chunk k+1 while the copy engine moves chunk k, and a chunk is refilled
+// once its copy has completed. A fill error stops the upload (after the
+// copies queued so far). It returns when the costs are on the device.
+func streamCosts(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, n int, fill func(b *driver.HostBuffer, off, k int) (hostcost.Width, error)) error {
 	ws, err := workspaceOf(t, dev)
 	if err != nil {
 		return err
@@ -162,7 +163,8 @@ func streamCosts(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, n int
 		}
 		k := min(per, n-off)
 		buf := ws.stage.Bufs[slot]
-		narrow, err := fill(buf, off, k)
+		w, err := fill(buf, off, k)
+		narrow := w != hostcost.Int32
 		if err != nil {
 			ferr = err
 			break
@@ -188,7 +190,7 @@ func streamCosts(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, n int
 		if narrow {
 			// The next chunk's copy into the same device buffer follows
 			// this launch on the stream.
-			if err := t.Launch(widen, driver.D1(widenBlocks(k)), driver.D1(256), 0, s, chunk, int64(k), dst.Add(4*int64(off))); err != nil {
+			if err := t.Launch(widen, driver.D1(widenBlocks(k)), driver.D1(256), 0, s, chunk, int64(k), dst.Add(4*int64(off)), w.Mask()); err != nil {
 				return fmt.Errorf("costs upload: %w", err)
 			}
 		}
@@ -205,12 +207,12 @@ func widenBlocks(k int) int { return max(1, min(65535, (k+2047)/2048)) }
 
 // stageInput uploads the costs minus shift into plan's buffer name
 // (planBuffer).
-func stageInput(t *driver.Thread, dev *cuda.Device, plan cuda.Plan, name string, m *lap.Matrix, shift int64, narrow bool) error {
+func stageInput(t *driver.Thread, dev *cuda.Device, plan cuda.Plan, name string, m *lap.Matrix, shift int64, w hostcost.Width) error {
 	dst, err := planBuffer(t, dev, plan, name)
 	if err != nil {
 		return err
 	}
-	return uploadCosts(t, dev, dst, m, shift, narrow)
+	return uploadCosts(t, dev, dst, m, shift, w)
 }
 
 // planBuffer checks plan against the device (freeing other plans' buffers

@@ -149,7 +149,7 @@ const PhaseReduce = "reduce"
 
 // fastAugment is cuda/fast's augmenting strategy (see StrategyAugment). Its
 // result has the duals. stop ends the h2d phase.
-func fastAugment(ctx context.Context, m *lap.Matrix, opt Options, narrow bool, stop func()) (*lap.Result, error) {
+func fastAugment(ctx context.Context, m *lap.Matrix, opt Options, w hostcost.Width, stop func()) (*lap.Result, error) {
 	const impl = "cuda/fast"
 	dev, err := cuda.Open(opt.Device)
 	if err != nil {
@@ -159,7 +159,7 @@ func fastAugment(ctx context.Context, m *lap.Matrix, opt Options, narrow bool, s
 	res := &lap.Result{Assignment: make([]int, r), U: make([]int64, r+1), V: make([]int64, c+1)}
 	err = dev.Run(ctx, func(t *driver.Thread) error {
 		plan := fastAugmentPlan(r, c)
-		if err := stageInput(t, dev, plan, "lap.c", m, 0, narrow); err != nil {
+		if err := stageInput(t, dev, plan, "lap.c", m, 0, w); err != nil {
 			return err
 		}
 		stop()
@@ -384,7 +384,7 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 		return res, st, err
 	}
 	if st.Strategy == StrategyAugment {
-		res, err := fastAugment(ctx, m, opt, sc.Fits16(0), stop)
+		res, err := fastAugment(ctx, m, opt, sc.Width(0), stop)
 		return res, st, err
 	}
 	dev, err := cuda.Open(opt.Device)
@@ -395,7 +395,7 @@ func FastWithStats(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result
 	words := make([]uint64, n)
 	err = dev.Run(ctx, func(t *driver.Thread) error {
 		plan := FastPlan(r, n)
-		if err := stageInput(t, dev, plan, "lap.c", m, 0, sc.Fits16(0)); err != nil {
+		if err := stageInput(t, dev, plan, "lap.c", m, 0, sc.Width(0)); err != nil {
 			return err
 		}
 		stop()

@@ -90,7 +90,7 @@ func HungarianN3(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, 
 	res := &lap.Result{Assignment: make([]int, r), U: make([]int64, r+1), V: make([]int64, c+1)}
 	err = dev.Run(ctx, func(t *driver.Thread) error {
 		plan := N3Plan(r, c)
-		if err := stageInput(t, dev, plan, "lap.c", m, 0, false); err != nil {
+		if err := stageInput(t, dev, plan, "lap.c", m, 0, hostcost.Int32); err != nil {
 			return err
 		}
 		stop()

@@ -51,8 +51,9 @@ type paperDesign struct {
 	// linger is how long (ns) a quiet step-4 block waits for another
 	// block's uncovering before it finishes (see lap_paper_step4).
 	linger int
-	// narrow uploads costs whose span fits int16 as int16, widened on the
-	// device (uploadCosts): cuda/fast's; the paper's design uploads int32.
+	// narrow uploads costs whose span fits 16 bits in 16 bits, widened on
+	// the device (uploadCosts): cuda/fast's; the paper's design uploads
+	// int32.
 	narrow bool
 	// forest replaces steps 3 to 6 by the forest search (forest.go).
 	forest bool
@@ -225,7 +226,7 @@ func solvePaper(ctx context.Context, m *lap.Matrix, opt Options, d paperDesign) 
 
 // solvePaperScanned is solvePaper once the costs are scanned; stop ends the
 // h2d phase, which goes on through the conversion and the upload. The
-// costs, minus their least, go to the device as int32 (as int16 widened
+// costs, minus their least, go to the device as int32 (in 16 bits widened
 // there where d says so and they fit), then solvePaperStaged solves.
 func solvePaperScanned(ctx context.Context, m *lap.Matrix, sc hostcost.Scan, opt Options, d paperDesign, stop func()) (*lap.Result, PaperCounts, error) {
 	if err := checkPaperSpan(m, sc); err != nil {
@@ -234,7 +235,11 @@ func solvePaperScanned(ctx context.Context, m *lap.Matrix, sc hostcost.Scan, opt
 	return solvePaperStaged(ctx, m, opt, d, stop, func(t *driver.Thread, dev *cuda.Device, plan cuda.Plan, d *paperDesign) (int64, error) {
 		d.span = paperSpan(m, sc.Lo, sc.Hi)
 		d.slack16 = d.forest && d.span < 1<<16
-		return sc.Lo, stageInput(t, dev, plan, paperCosts, m, sc.Lo, d.narrow && sc.Fits16(sc.Lo))
+		w := hostcost.Int32
+		if d.narrow {
+			w = sc.Width(sc.Lo)
+		}
+		return sc.Lo, stageInput(t, dev, plan, paperCosts, m, sc.Lo, w)
 	})
 }
 

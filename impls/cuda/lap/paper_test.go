@@ -17,6 +17,7 @@ import (
 	"github.com/semibench/semibench/generators/lapcost"
 	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/driver"
+	"github.com/semibench/semibench/impls/cuda/lap/hostcost"
 	"github.com/semibench/semibench/problems/lap"
 )
 
@@ -375,11 +376,11 @@ func benchPaper(b *testing.B, in *paperInstance, m *lap.Matrix, d paperDesign) {
 }
 
 // TestGPUUpload: the costs reach the device exactly, in the int32 and the
-// narrow (int16, widened on the device) forms, through several chunks of
-// the page-locked ring and beyond it (more chunks than slots).
+// 16-bit forms (int16 and uint16, widened on the device), through several
+// chunks of the page-locked ring and beyond it (more chunks than slots).
 func TestGPUUpload(t *testing.T) {
 	needGPU(t)
-	n := stageSlots*stageBytes/2 + 12345 // int16 chunks: more than the ring's slots
+	n := stageSlots*stageBytes/2 + 12345 // 16-bit chunks: more than the ring's slots
 	src := make([]int64, n)
 	rnd := rand.New(rand.NewPCG(8, 8))
 	for k := range src {
@@ -389,14 +390,17 @@ func TestGPUUpload(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, narrow := range []bool{false, true} {
+	for _, c := range []struct {
+		w     hostcost.Width
+		shift int64
+	}{{hostcost.Int32, 1e9}, {hostcost.Int16, 1e9}, {hostcost.Uint16, 1e9 - 32768}} {
 		got := make([]int32, n)
 		err = dev.Run(context.Background(), func(th *driver.Thread) error {
 			dst, err := dev.Buffer(th, "lap.test.upload", uint64(4*n))
 			if err != nil {
 				return err
 			}
-			if err := uploadCosts(th, dev, dst, &lap.Matrix{C: src}, 1e9, narrow); err != nil {
+			if err := uploadCosts(th, dev, dst, &lap.Matrix{C: src}, c.shift, c.w); err != nil {
 				return err
 			}
 			return cuda.Download(th, dev, got, dst)
@@ -405,8 +409,8 @@ func TestGPUUpload(t *testing.T) {
 			t.Fatal(err)
 		}
 		for k, x := range got {
-			if int64(x) != src[k]-1e9 {
-				t.Fatalf("narrow %v: cost %d on the device is %d, want %d", narrow, k, x, src[k]-1e9)
+			if int64(x) != src[k]-c.shift {
+				t.Fatalf("%v: cost %d on the device is %d, want %d", c.w, k, x, src[k]-c.shift)
 			}
 		}
 	}

@@ -14,10 +14,11 @@ import (
 )
 
 // TestGPUScanUpload: the fused upload puts the costs on the device exactly
-// through chunks of both forms (int16 chunks, then a chunk that needs
-// int32, after which the rest go as int32), finds their least and largest,
-// and gives up (errUnfused) on a cost beyond int32 or a span beyond its
-// bound; lap_shift32 then subtracts the least on the device.
+// through chunks of every width (int16 chunks, then a chunk that needs
+// int32, after which the rest go as int32; uint16 chunks, then int16
+// ones), finds their least and largest, and gives up (errUnfused) on a
+// cost beyond int32 or a span beyond its bound; lap_shift32 then
+// subtracts the least on the device.
 func TestGPUScanUpload(t *testing.T) {
 	needGPU(t)
 	per := stageBytes / 4
@@ -80,13 +81,31 @@ func TestGPUScanUpload(t *testing.T) {
 	if _, _, err = run(src, math.MaxInt64, 0); !errors.Is(err, errUnfused) {
 		t.Errorf("a cost beyond int32: %v", err)
 	}
+	// Costs from 0 to 65,535 in the first chunk (uint16), then from -100 on.
+	for k := range src {
+		src[k] = rnd.Int64N(65536)
+		if k >= per {
+			src[k] -= 100
+		}
+	}
+	if got, sc, err = run(src, math.MaxInt64, 0); err != nil {
+		t.Fatal(err)
+	}
+	if sc.Lo < -100 || sc.Hi > 65535 || sc.Hi < 65000 {
+		t.Errorf("scan %+v", sc)
+	}
+	for k, x := range got {
+		if int64(x) != src[k] {
+			t.Fatalf("uint16 then int16 chunks: cost %d on the device is %d, want %d", k, x, src[k])
+		}
+	}
 }
 
 // TestGPUFastPaths: cuda/fast certified on instances that take each of its
-// upload paths: fused with int16 chunks and a later int32 chunk, fused with
-// costs shifted by a negative least on the device, costs beyond int32 (the
-// scan first; refused as before), and a span beyond the Hungarian's slacks
-// (the auction).
+// upload paths: fused with int16 chunks and a later uint16 or int32 chunk,
+// fused with costs shifted by a negative least on the device, costs beyond
+// int32 (the scan first; refused as before), and a span beyond the
+// Hungarian's slacks (the auction).
 func TestGPUFastPaths(t *testing.T) {
 	needGPU(t)
 	ctx := context.Background()
@@ -94,6 +113,8 @@ func TestGPUFastPaths(t *testing.T) {
 	n := 3000 // 9M costs: two chunks
 	mixed := randomMatrix(rnd, n, n, 3000)
 	mixed.C[len(mixed.C)-2] = 50000
+	wider := randomMatrix(rnd, n, n, 3000)
+	wider.C[len(wider.C)-2] = 70000
 	far := randomMatrix(rnd, 300, 300, 1000)
 	wide := randomMatrix(rnd, 300, 300, 100_000_000)
 	for k := range far.C {
@@ -103,7 +124,7 @@ func TestGPUFastPaths(t *testing.T) {
 		name     string
 		m        *lap.Matrix
 		strategy string
-	}{{"int16 then int32 chunks", mixed, StrategyForest}, {"shifted", far, StrategyForest}, {"span beyond the slacks", wide, StrategyAuction}} {
+	}{{"int16 then uint16 chunks", mixed, StrategyForest}, {"int16 then int32 chunks", wider, StrategyForest}, {"shifted", far, StrategyForest}, {"span beyond the slacks", wide, StrategyAuction}} {
 		res, st, err := FastWithStats(ctx, c.m, Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)

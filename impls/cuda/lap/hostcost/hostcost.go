@@ -123,10 +123,51 @@ func (s Scan) Need32(impl string, m *lap.Matrix) error {
 	return nil
 }
 
-// Fits16 reports whether every cost of the scan minus shift fits int16, so
-// that an upload can move half the bytes.
-func (s Scan) Fits16(shift int64) bool {
-	return s.Lo <= s.Hi && s.Lo-shift >= math.MinInt16 && s.Hi-shift <= math.MaxInt16
+// Width is the type costs cross the bus in, on the way to the device's
+// int32 cost buffer.
+type Width uint8
+
+const (
+	Int16  Width = iota // int16, sign-extended on the device
+	Uint16              // the low 16 bits of costs from 0 to 65,535, zero-extended on the device
+	Int32               // int32 as they are
+)
+
+// bounds is the range of costs that width w holds.
+func (w Width) bounds() (lo, hi int64) {
+	switch w {
+	case Int16:
+		return math.MinInt16, math.MaxInt16
+	case Uint16:
+		return 0, math.MaxUint16
+	}
+	return math.MinInt32, math.MaxInt32
+}
+
+// Mask is what the device keeps of a 16-bit cost it has sign-extended
+// (lap_widen16): every bit for Int16, the low 16 for Uint16.
+func (w Width) Mask() int32 {
+	if w == Uint16 {
+		return math.MaxUint16
+	}
+	return -1
+}
+
+// String names the width as the type it writes.
+func (w Width) String() string {
+	return [...]string{"int16", "uint16", "int32"}[min(w, Int32)]
+}
+
+// Width is the narrowest width that holds every cost of the scan minus
+// shift (Int32 for the scan of no costs), so that an upload moves half
+// the bytes where the costs span at most 65,535.
+func (s Scan) Width(shift int64) Width {
+	for _, w := range []Width{Int16, Uint16} {
+		if lo, hi := w.bounds(); s.Lo <= s.Hi && s.Lo-shift >= lo && s.Hi-shift <= hi {
+			return w
+		}
+	}
+	return Int32
 }
 
 // Convert writes src minus shift to dst as int32 or int16, in parallel;
@@ -168,19 +209,28 @@ func ParallelFor(n int, f func(a, b int)) {
 	wg.Wait()
 }
 
-// FuseChunk scans src and converts it in one parallel pass: into d16 when
-// try16 and every cost fits int16 (narrow true), otherwise (a second pass,
-// only when the int16 one failed) into d32. d16 and d32 may be views of
-// the same memory, each at least as long as src. The scan's Bad and Wide
-// are set (to some index of src) when a cost is beyond ±lim or beyond
-// int32; the chunk's contents are then undefined.
-func FuseChunk(d16 []int16, d32 []int32, src []int64, lim int64, try16 bool) (s Scan, narrow bool) {
-	if try16 {
-		if s = fusedPass(d16[:len(src)], src, lim, math.MinInt16, math.MaxInt16); s.Wide < 0 {
-			return s, true
+// FuseChunk scans src and converts it in one parallel pass, into d16 in
+// width first when every cost fits it; otherwise (a further pass, only
+// when one failed) into the other 16-bit width where the costs seen so
+// far allow, then into d32 as Int32. It returns the width written. d16 and
+// d32 may be views of the same memory, each at least as long as src; a
+// Uint16 chunk holds the costs' low 16 bits. The scan's Bad and Wide are
+// set (to some index of src) when a cost is beyond ±lim or beyond int32;
+// the chunk's contents are then undefined.
+func FuseChunk(d16 []int16, d32 []int32, src []int64, lim int64, first Width) (Scan, Width) {
+	seen := Empty() // the costs the failed passes took
+	for i, w := range [...]Width{first, Int16, Uint16} {
+		lo, hi := w.bounds()
+		if w == Int32 || i > 0 && w == first || seen.Lo < lo || seen.Hi > hi {
+			continue
 		}
+		s := fusedPass(d16[:len(src)], src, lim, lo, hi)
+		if s.Wide < 0 {
+			return s, w
+		}
+		seen.Lo, seen.Hi = min(seen.Lo, s.Lo), max(seen.Hi, s.Hi)
 	}
-	return fusedPass(d32[:len(src)], src, lim, math.MinInt32, math.MaxInt32), false
+	return fusedPass(d32[:len(src)], src, lim, math.MinInt32, math.MaxInt32), Int32
 }
 
 // fusedPass writes src to dst while it finds their least and largest, in

@@ -82,7 +82,7 @@ func TestScanValues(t *testing.T) {
 	if s := ScanValues(c, 1<<40); s.Bad != grain+5 || s.Wide != grain+2 {
 		t.Errorf("beyond the bound: scan %+v, want Bad %d, Wide %d", s, grain+5, grain+2)
 	}
-	if s := ScanValues(nil, 1); s != Empty() || s.Fits16(0) {
+	if s := ScanValues(nil, 1); s != Empty() || s.Width(0) != Int32 {
 		t.Errorf("no costs: scan %+v", s)
 	}
 }
@@ -212,18 +212,21 @@ func TestScanAndConvert(t *testing.T) {
 	}
 }
 
-// TestFits16: the narrow upload is chosen exactly when every cost minus
-// the shift fits int16.
-func TestFits16(t *testing.T) {
+// TestWidth: an upload goes as int16 exactly when every cost minus the
+// shift fits int16, as uint16 when they fit [0, 65535] instead, as int32
+// otherwise; the device keeps a uint16 cost's low 16 bits.
+func TestWidth(t *testing.T) {
 	for _, c := range []struct {
 		lo, hi, shift int64
-		want          bool
+		want          Width
 	}{
-		{0, 32767, 0, true}, {0, 32768, 0, false}, {-32768, 0, 0, true}, {-32769, 0, 0, false},
-		{1e10, 1e10 + 60000, 1e10, false}, {1e10, 1e10 + 30000, 1e10, true}, {5, 4, 0, false},
+		{0, 32767, 0, Int16}, {0, 32768, 0, Uint16}, {0, 65535, 0, Uint16}, {0, 65536, 0, Int32},
+		{-32768, 0, 0, Int16}, {-32769, 0, 0, Int32}, {-1, 32768, 0, Int32},
+		{1e10, 1e10 + 60000, 1e10, Uint16}, {1e10, 1e10 + 30000, 1e10, Int16}, {1e10, 1e10 + 70000, 1e10, Int32},
+		{5, 4, 0, Int32},
 	} {
-		if got := (Scan{Lo: c.lo, Hi: c.hi}).Fits16(c.shift); got != c.want {
-			t.Errorf("lo %d hi %d shift %d: Fits16 = %v", c.lo, c.hi, c.shift, got)
+		if got := (Scan{Lo: c.lo, Hi: c.hi}).Width(c.shift); got != c.want {
+			t.Errorf("lo %d hi %d shift %d: Width = %v, want %v", c.lo, c.hi, c.shift, got, c.want)
 		}
 	}
 	dst := make([]int16, 4)
@@ -231,11 +234,22 @@ func TestFits16(t *testing.T) {
 	if !slices.Equal(dst, []int16{-32768, 0, 32767, 1}) {
 		t.Errorf("int16 costs %v", dst)
 	}
+	// What the device does with a chunk (lap_widen16): sign-extend, then mask.
+	Convert(dst, []int64{1e10 + 65535, 1e10, 1e10 + 32768, 1e10 + 40000}, 1e10)
+	for k, want := range []int32{65535, 0, 32768, 40000} {
+		if got := int32(dst[k]) & Uint16.Mask(); got != want {
+			t.Errorf("uint16 cost %d widened to %d, want %d", k, got, want)
+		}
+	}
+	if got := int32(int16(-5)) & Int16.Mask(); got != -5 {
+		t.Errorf("int16 -5 widened to %d", got)
+	}
 }
 
-// TestFuseChunk: one pass converts a chunk to int16 when every cost fits,
-// to int32 when one does not, and flags a cost beyond int32 or beyond the
-// bound, wherever in the chunk (which goroutine's part) it is.
+// TestFuseChunk: one pass converts a chunk to the first width tried when
+// every cost fits, to the other 16-bit width when they fit that, to int32
+// otherwise, and flags a cost beyond int32 or beyond the bound, wherever
+// in the chunk (which goroutine's part) it is.
 func TestFuseChunk(t *testing.T) {
 	withProcs(t, 4)
 	const n = 3<<18 + 7 // several parts of ParallelFor
@@ -245,38 +259,48 @@ func TestFuseChunk(t *testing.T) {
 		src[k] = rnd.Int64N(65536) - 32768
 	}
 	d16, d32 := make([]int16, n), make([]int32, n)
-	s, narrow := FuseChunk(d16, d32, src, 1<<40, true)
-	if !narrow || s.Bad >= 0 || s.Wide >= 0 || s.Lo != -32768 || s.Hi != 32767 {
-		t.Fatalf("int16 chunk: narrow %v, scan %+v", narrow, s)
-	}
-	for k, x := range d16 {
-		if int64(x) != src[k] {
-			t.Fatalf("int16 cost %d: %d, want %d", k, x, src[k])
+	fuse := func(first, want Width) Scan {
+		t.Helper()
+		clear(d16)
+		clear(d32)
+		s, w := FuseChunk(d16, d32, src, 1<<40, first)
+		if w != want || s.Bad >= 0 || s.Wide >= 0 {
+			t.Fatalf("first %v: width %v, scan %+v; want %v", first, w, s, want)
 		}
-	}
-	// One cost beyond int16, late in the chunk: the whole chunk goes as int32.
-	src[n-3] = 40000
-	s, narrow = FuseChunk(d16, d32, src, 1<<40, true)
-	if narrow || s.Bad >= 0 || s.Wide >= 0 || s.Hi != 40000 {
-		t.Fatalf("int32 chunk: narrow %v, scan %+v", narrow, s)
-	}
-	for k, x := range d32 {
-		if int64(x) != src[k] {
-			t.Fatalf("int32 cost %d: %d, want %d", k, x, src[k])
+		for k, x := range src {
+			if got := [...]int64{int64(d16[k]), int64(d16[k]) & 0xffff, int64(d32[k])}[w]; got != x {
+				t.Fatalf("%v cost %d: %d, want %d", w, k, got, x)
+			}
 		}
+		return s
 	}
-	// try16 false goes straight to int32.
-	src[n-3] = 7
-	if _, narrow = FuseChunk(d16, d32, src, 1<<40, false); narrow {
-		t.Error("try16 false gave an int16 chunk")
+	if s := fuse(Int16, Int16); s.Lo != -32768 || s.Hi != 32767 {
+		t.Fatalf("int16 chunk: scan %+v", s)
 	}
+	fuse(Uint16, Int16) // a negative cost early on: no uint16
+	// Costs from 0 to 65,535: uint16 from either start.
+	for k := range src {
+		src[k] += 32768
+	}
+	fuse(Int16, Uint16)
+	if s := fuse(Uint16, Uint16); s.Lo != 0 || s.Hi != 65535 {
+		t.Fatalf("uint16 chunk: scan %+v", s)
+	}
+	// One cost beyond both, late in the chunk: the whole chunk goes as int32.
+	src[n-3] = 70000
+	if s := fuse(Int16, Int32); s.Hi != 70000 {
+		t.Fatalf("int32 chunk: scan %+v", s)
+	}
+	src[n-3] = -1
+	fuse(Uint16, Int32)
+	fuse(Int32, Int32) // int32 first goes straight there
 	// Beyond int32, and beyond the bound (which is checked first).
 	src[5] = math.MaxInt32 + 1
-	if s, _ = FuseChunk(d16, d32, src, 1<<40, true); s.Wide != 5 || s.Bad >= 0 {
+	if s, _ := FuseChunk(d16, d32, src, 1<<40, Int16); s.Wide != 5 || s.Bad >= 0 {
 		t.Errorf("a cost beyond int32: scan %+v", s)
 	}
 	src[5], src[n/2] = 0, -(1 << 41)
-	if s, _ = FuseChunk(d16, d32, src, 1<<40, true); s.Bad != n/2 {
+	if s, _ := FuseChunk(d16, d32, src, 1<<40, Int16); s.Bad != n/2 {
 		t.Errorf("a cost beyond the bound: scan %+v", s)
 	}
 }
@@ -389,8 +413,8 @@ func BenchmarkFuseChunk(b *testing.B) {
 			d16, d32 := make([]int16, k), make([]int32, k)
 			b.SetBytes(int64(8 * k))
 			for b.Loop() {
-				if _, narrow := FuseChunk(d16, d32, src, 1<<40, true); !narrow {
-					b.Fatal("not narrow")
+				if _, w := FuseChunk(d16, d32, src, 1<<40, Int16); w != Int16 {
+					b.Fatal("not int16")
 				}
 			}
 		})
