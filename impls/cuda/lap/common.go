@@ -48,6 +48,15 @@ const (
 	stageSlots = 4
 )
 
+// chunkCosts is how many costs each chunk of an upload of n costs holds:
+// an eighth of them, so that every copy but the last runs under the next
+// chunk's conversion and the last, which nothing hides, is short; at
+// least 2^20 (a chunk's fixed costs, a goroutine a core, an event and a
+// launch, stay small beside its conversion) and at most the ring's
+// stageBytes/4. (Chunks of stageBytes/4 made an upload of up to 8M costs,
+// n = 2048 for one, a conversion then a copy one after the other.)
+func chunkCosts(n int) int { return min(stageBytes/4, max(1<<20, (n+7)/8)) }
+
 var workspaces struct {
 	mu sync.Mutex
 	m  map[*cuda.Device]*workspace
@@ -80,10 +89,10 @@ func workspaceOf(t *driver.Thread, dev *cuda.Device) (*workspace, error) {
 	return ws, nil
 }
 
-// ensureStage grows the ring to the chunks a transfer of bytes uses.
-func (ws *workspace) ensureStage(t *driver.Thread, bytes int) error {
+// ensureStage grows the ring to the slots a transfer of chunks uses.
+func (ws *workspace) ensureStage(t *driver.Thread, chunks int) error {
 	ws.stage.Chunk = stageBytes
-	return ws.stage.Grow(t, min(stageSlots, max(1, (bytes+stageBytes-1)/stageBytes)))
+	return ws.stage.Grow(t, min(stageSlots, max(1, chunks)))
 }
 
 // uploadCosts converts m's costs minus shift to width w (every cost minus
@@ -134,7 +143,7 @@ func scanUpload(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, c []in
 }
 
 // streamCosts moves n int32 costs to dst through the workspace's ring of
-// page-locked chunks of stageBytes/4 costs: fill converts costs [off,
+// page-locked chunks of chunkCosts(n) costs: fill converts costs [off,
 // off+k) into a chunk and says in which width it wrote them (16-bit
 // chunks are copied into a device chunk buffer and widened to int32 at
 // dst there, lap_widen16; int32 chunks are copied to dst); the host fills
@@ -146,13 +155,13 @@ func streamCosts(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, n int
 	if err != nil {
 		return err
 	}
-	if err := ws.ensureStage(t, 4*n); err != nil {
+	per := chunkCosts(n)
+	if err := ws.ensureStage(t, (n+per-1)/per); err != nil {
 		return err
 	}
 	var widen driver.Function
 	var chunk driver.DevicePtr
 	s := dev.Stream()
-	per := stageBytes / 4
 	var ferr error
 	for c, off := 0, 0; off < n; c, off = c+1, off+per {
 		slot := c % len(ws.stage.Bufs)

@@ -21,8 +21,8 @@ import (
 // subtracts the least on the device.
 func TestGPUScanUpload(t *testing.T) {
 	needGPU(t)
-	per := stageBytes / 4
-	n := 2*per + 4321 // three chunks
+	n := stageBytes/2 + 4321 // 16.8M costs: eight chunks and a short one
+	per := chunkCosts(n)
 	src := make([]int64, n)
 	rnd := rand.New(rand.NewPCG(8, 9))
 	for k := range src {
@@ -81,11 +81,12 @@ func TestGPUScanUpload(t *testing.T) {
 	if _, _, err = run(src, math.MaxInt64, 0); !errors.Is(err, errUnfused) {
 		t.Errorf("a cost beyond int32: %v", err)
 	}
-	// Costs from 0 to 65,535 in the first chunk (uint16), then from -100 on.
+	// Costs from 0 to 65,535 in the first chunk (uint16), then from -100
+	// to 29,899 (int16).
 	for k := range src {
 		src[k] = rnd.Int64N(65536)
 		if k >= per {
-			src[k] -= 100
+			src[k] = rnd.Int64N(30000) - 100
 		}
 	}
 	if got, sc, err = run(src, math.MaxInt64, 0); err != nil {
@@ -143,4 +144,24 @@ func TestGPUFastPaths(t *testing.T) {
 		t.Fatalf("a cost beyond int32: %v", err)
 	}
 	check(t, "cuda/fast beyond int32", beyond, res)
+}
+
+// TestChunkCosts: an upload of up to 2^20 costs is one chunk; above it
+// the chunks are an eighth of the costs (so at most nine, the last
+// shorter) until they reach the ring's size, and never exceed it.
+func TestChunkCosts(t *testing.T) {
+	for _, c := range []struct{ n, want int }{
+		{1, 1 << 20}, {1 << 20, 1 << 20}, {1<<20 + 1, 1 << 20}, {1 << 22, 1 << 20},
+		{1<<23 + 8, 1<<20 + 1}, {1 << 24, 1 << 21}, {1 << 26, stageBytes / 4}, {1 << 28, stageBytes / 4},
+	} {
+		if got := chunkCosts(c.n); got != c.want {
+			t.Errorf("chunkCosts(%d) = %d, want %d", c.n, got, c.want)
+		}
+	}
+	for n := 1; n < 1<<30; n = n*3 + 1 {
+		per := chunkCosts(n)
+		if chunks := (n + per - 1) / per; per > stageBytes/4 || n > 1<<20 && n <= 1<<26 && chunks > 9 {
+			t.Errorf("n = %d: %d chunks of %d", n, chunks, per)
+		}
+	}
 }
