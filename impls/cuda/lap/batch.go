@@ -201,8 +201,8 @@ func SolveBatch(ctx context.Context, b *lap.Batch, opt Options) (*lap.BatchOutpu
 }
 
 // solveIntBatch runs the integer batch b: each slab's costs are checked,
-// converted and uploaded in one pass (scanUpload: int16 where a chunk's
-// costs fit, int32 otherwise), and the slab starts from the greedy
+// converted and uploaded in one pass (scanUpload: in 16 bits where a
+// chunk's costs fit, int32 otherwise), and the slab starts from the greedy
 // matching when its costs take at least as many values as columns
 // (BatchGreedy). A batch the fused upload cannot send as it is (a cost
 // beyond int32 or beyond ±lap.MaxAbsCost), and any batch on a machine
