@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"unsafe"
 
 	"github.com/semibench/semibench/problems/lap"
 )
@@ -399,22 +400,30 @@ func TestFuseLines(t *testing.T) {
 }
 
 // BenchmarkFuseChunk is the Hungarian's one read of the int64 costs, a
-// chunk of uniform costs of range n checked and written as int16: at
-// n = 8192 (a full chunk of 8M costs) and at n = 512 (the whole matrix).
+// chunk of uniform costs checked and written as the upload's first chunk
+// is (int16 tried first): range n at n = 8192 (a full chunk of 8M costs,
+// int16) and at n = 512 (the whole matrix), range 10n at n = 4096 (a
+// chunk of 8M costs, uint16 after a failed int16 pass) and at 8192
+// (int32 after two failed passes).
 func BenchmarkFuseChunk(b *testing.B) {
-	for _, n := range []int{8192, 512} {
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			k := min(n*n, 8<<20)
+	for _, c := range []struct {
+		name   string
+		n, rng int
+		want   Width
+	}{{"n=8192", 8192, 8192, Int16}, {"n=512", 512, 512, Int16}, {"n=4096,range=10n", 4096, 40960, Uint16}, {"n=8192,range=10n", 8192, 81920, Int32}} {
+		b.Run(c.name, func(b *testing.B) {
+			k := min(c.n*c.n, 8<<20)
 			src := make([]int64, k)
 			rnd := rand.New(rand.NewPCG(1, 2))
 			for i := range src {
-				src[i] = rnd.Int64N(int64(n))
+				src[i] = rnd.Int64N(int64(c.rng))
 			}
-			d16, d32 := make([]int16, k), make([]int32, k)
+			d32 := make([]int32, k)
+			d16 := unsafe.Slice((*int16)(unsafe.Pointer(&d32[0])), 2*k) // one buffer, as the ring's chunks
 			b.SetBytes(int64(8 * k))
 			for b.Loop() {
-				if _, w := FuseChunk(d16, d32, src, 1<<40, Int16); w != Int16 {
-					b.Fatal("not int16")
+				if _, w := FuseChunk(d16, d32, src, 1<<40, Int16); w != c.want {
+					b.Fatalf("width %v, want %v", w, c.want)
 				}
 			}
 		})
