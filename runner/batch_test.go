@@ -17,10 +17,14 @@ import (
 // a cell kept busy do not depend on the test machine's load.
 var fakeCPU atomic.Int64
 
-// work sleeps for d and counts threads x d of CPU time.
+// work sleeps for d and counts threads times the time the sleep took as
+// CPU time: on a loaded machine a sleep can overrun d by more than d (CI
+// once measured a one-core toy at 0.44 cores), and the runner's window
+// around the run holds the overrun.
 func work(d time.Duration, threads int) {
+	start := time.Now()
 	time.Sleep(d)
-	fakeCPU.Add(int64(threads) * int64(d))
+	fakeCPU.Add(int64(threads) * int64(time.Since(start)))
 }
 
 // sideToy has three implementations at n = 1 (the claims' cheaper level,
