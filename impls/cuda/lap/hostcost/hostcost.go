@@ -212,7 +212,8 @@ func ParallelFor(n int, f func(a, b int)) {
 // FuseChunk scans src and converts it in one parallel pass, into d16 in
 // width first when every cost fits it; otherwise (a further pass, only
 // when one failed) into the other 16-bit width where the costs seen so
-// far allow, then into d32 as Int32. It returns the width written. d16 and
+// far allow, then into d32 as Int32 (at once when first is Int32: the
+// chunks after one that needed it). It returns the width written. d16 and
 // d32 may be views of the same memory, each at least as long as src; a
 // Uint16 chunk holds the costs' low 16 bits. The scan's Bad and Wide are
 // set (to some index of src) when a cost is beyond ±lim or beyond int32;
@@ -220,8 +221,11 @@ func ParallelFor(n int, f func(a, b int)) {
 func FuseChunk(d16 []int16, d32 []int32, src []int64, lim int64, first Width) (Scan, Width) {
 	seen := Empty() // the costs the failed passes took
 	for i, w := range [...]Width{first, Int16, Uint16} {
+		if first == Int32 {
+			break
+		}
 		lo, hi := w.bounds()
-		if w == Int32 || i > 0 && w == first || seen.Lo < lo || seen.Hi > hi {
+		if i > 0 && w == first || seen.Lo < lo || seen.Hi > hi {
 			continue
 		}
 		s := fusedPass(d16[:len(src)], src, lim, lo, hi)

@@ -279,6 +279,7 @@ func TestFuseChunk(t *testing.T) {
 		t.Fatalf("int16 chunk: scan %+v", s)
 	}
 	fuse(Uint16, Int16) // a negative cost early on: no uint16
+	fuse(Int32, Int32)  // after a chunk that needed int32, straight there
 	// Costs from 0 to 65,535: uint16 from either start.
 	for k := range src {
 		src[k] += 32768
@@ -294,7 +295,6 @@ func TestFuseChunk(t *testing.T) {
 	}
 	src[n-3] = -1
 	fuse(Uint16, Int32)
-	fuse(Int32, Int32) // int32 first goes straight there
 	// Beyond int32, and beyond the bound (which is checked first).
 	src[5] = math.MaxInt32 + 1
 	if s, _ := FuseChunk(d16, d32, src, 1<<40, Int16); s.Wide != 5 || s.Bad >= 0 {
