@@ -34,13 +34,17 @@ func withProcs(t *testing.T, p int) {
 func TestParallelFor(t *testing.T) {
 	for _, procs := range []int{1, 2, 3, 4} {
 		withProcs(t, procs)
-		for _, n := range []int{0, 1, 2, grain - 1, grain, grain + 1, 2*grain - 1, 2 * grain, 2*grain + 1, 3*grain + 7, 4*grain + 3} {
+		for _, n := range []int{0, 1, 2, grain - 1, grain, grain + 1, 2*grain - 1, 2 * grain, 2*grain + 1, 3*grain + 7, 4*grain + 3, 40*grain + 5} {
 			seen := make([]int32, n)
 			var mu sync.Mutex
-			calls := 0
+			var parts [][2]int
+			var active, most atomic.Int32
 			ParallelFor(n, func(a, b int) {
+				now := active.Add(1)
+				defer active.Add(-1)
 				mu.Lock()
-				calls++
+				parts = append(parts, [2]int{a, b})
+				most.Store(max(most.Load(), now))
 				mu.Unlock()
 				if a < 0 || b > n || a > b {
 					t.Errorf("procs %d, n %d: range [%d, %d)", procs, n, a, b)
@@ -53,9 +57,20 @@ func TestParallelFor(t *testing.T) {
 			if k := slices.IndexFunc(seen, func(c int32) bool { return c != 1 }); k >= 0 {
 				t.Errorf("procs %d, n %d: index %d covered %d times", procs, n, k, seen[k])
 			}
-			want := min(procs, max(1, (n+grain-1)/grain))
-			if calls != want {
-				t.Errorf("procs %d, n %d: %d parts, want %d", procs, n, calls, want)
+			if m := most.Load(); int(m) > procs {
+				t.Errorf("procs %d, n %d: %d calls at once", procs, n, m)
+			}
+			// One call where one goroutine is all there is; otherwise a
+			// part for every goroutine at least, none but the last
+			// shorter than grain.
+			workers := min(procs, max(1, (n+grain-1)/grain))
+			if workers == 1 && len(parts) != 1 || len(parts) < workers {
+				t.Errorf("procs %d, n %d: %d parts for %d goroutines", procs, n, len(parts), workers)
+			}
+			for _, p := range parts {
+				if p[1] < n && p[1]-p[0] < grain {
+					t.Errorf("procs %d, n %d: part [%d, %d) shorter than the grain", procs, n, p[0], p[1])
+				}
 			}
 		}
 	}
@@ -413,11 +428,7 @@ func BenchmarkFuseChunk(b *testing.B) {
 	}{{"n=8192", 8192, 8192, Int16}, {"n=512", 512, 512, Int16}, {"n=4096,range=10n", 4096, 40960, Uint16}, {"n=8192,range=10n", 8192, 81920, Int32}} {
 		b.Run(c.name, func(b *testing.B) {
 			k := min(c.n*c.n, 8<<20)
-			src := make([]int64, k)
-			rnd := rand.New(rand.NewPCG(1, 2))
-			for i := range src {
-				src[i] = rnd.Int64N(int64(c.rng))
-			}
+			src := uniformCosts(k, c.rng)
 			d32 := make([]int32, k)
 			d16 := unsafe.Slice((*int16)(unsafe.Pointer(&d32[0])), 2*k) // one buffer, as the ring's chunks
 			b.SetBytes(int64(8 * k))
@@ -428,4 +439,59 @@ func BenchmarkFuseChunk(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkFuseMatrix is the same read over a whole matrix of n = 8192
+// (range n, 512 MiB of int64: no cache holds it), chunk after chunk into
+// one chunk-sized buffer, as the upload's ring reuses its chunks; beside
+// it BenchmarkHostRead, the bound under it: one parallel read (a sum) of
+// the same costs, nothing written.
+func BenchmarkFuseMatrix(b *testing.B) {
+	const n, chunk = 8192, 8 << 20
+	src := uniformCosts(n*n, n)
+	d32 := make([]int32, chunk)
+	d16 := unsafe.Slice((*int16)(unsafe.Pointer(&d32[0])), 2*chunk)
+	b.SetBytes(int64(8 * len(src)))
+	for b.Loop() {
+		for off := 0; off < len(src); off += chunk {
+			if _, w := FuseChunk(d16, d32, src[off:off+chunk], 1<<40, Int16); w != Int16 {
+				b.Fatalf("width %v, want int16", w)
+			}
+		}
+	}
+}
+
+func BenchmarkHostRead(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		k    int
+	}{{"chunk", 8 << 20}, {"matrix", 8192 * 8192}} {
+		b.Run(c.name, func(b *testing.B) {
+			src := uniformCosts(c.k, 8192)
+			b.SetBytes(int64(8 * c.k))
+			var sum atomic.Int64
+			for b.Loop() {
+				ParallelFor(len(src), func(a, e int) {
+					var s0, s1, s2, s3 int64
+					for k := a; k+4 <= e; k += 4 {
+						s0, s1, s2, s3 = s0+src[k], s1+src[k+1], s2+src[k+2], s3+src[k+3]
+					}
+					sum.Add(s0 + s1 + s2 + s3)
+				})
+			}
+			if sum.Load() < 0 {
+				b.Fatal("negative sum of nonnegative costs")
+			}
+		})
+	}
+}
+
+// uniformCosts is k costs drawn uniformly from [0, rng).
+func uniformCosts(k, rng int) []int64 {
+	src := make([]int64, k)
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for i := range src {
+		src[i] = rnd.Int64N(int64(rng))
+	}
+	return src
 }
