@@ -11,9 +11,7 @@ package hostcost
 import (
 	"fmt"
 	"math"
-	"runtime"
 	"sync"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/semibench/semibench/problems/lap"
@@ -182,44 +180,6 @@ func Convert[T int16 | int32](dst []T, src []int64, shift int64) {
 	})
 }
 
-// grain is the fewest items ParallelFor gives a goroutine of its own:
-// 32K costs, 256 KiB of int64, about 50 us of one core's scan. At 2^18
-// the whole matrix of n = 512 was scanned on one core and n = 1024 on
-// four: on the H200's 16-core host that scan was nearly all of cuda/fast's
-// h2d there (0.30-0.75 ms at n = 512, for 2 MB of costs).
-const grain = 1 << 15
-
-// ParallelFor runs f over [0, n) in a few goroutines (one per grain items
-// at most, GOMAXPROCS at most): f gets disjoint ranges [a, b) covering
-// [0, n), and ParallelFor returns once every call has. The goroutines take
-// parts of about an eighth of an even share from a shared counter, so a
-// core that reads slower (another NUMA node's memory, a virtual CPU the
-// host lends elsewhere) holds back one part, not a whole share.
-func ParallelFor(n int, f func(a, b int)) {
-	w := min(runtime.GOMAXPROCS(0), (n+grain-1)/grain)
-	if w <= 1 {
-		f(0, n)
-		return
-	}
-	part := max(grain, (n+8*w-1)/(8*w))
-	var next atomic.Int64
-	take := func() {
-		for {
-			b := int(next.Add(int64(part)))
-			if b-part >= n {
-				return
-			}
-			f(b-part, min(n, b))
-		}
-	}
-	var wg sync.WaitGroup
-	for range w - 1 {
-		wg.Go(take)
-	}
-	take()
-	wg.Wait()
-}
-
 // FuseChunk scans src and converts it in one parallel pass, into d16 in
 // width first when every cost fits it; otherwise (a further pass, only
 // when one failed) into the other 16-bit width where the costs seen so
@@ -230,6 +190,12 @@ func ParallelFor(n int, f func(a, b int)) {
 // set (to some index of src) when a cost is beyond ±lim or beyond int32;
 // the chunk's contents are then undefined.
 func FuseChunk(d16 []int16, d32 []int32, src []int64, lim int64, first Width) (Scan, Width) {
+	return (*Crew)(nil).FuseChunk(d16, d32, src, lim, first)
+}
+
+// FuseChunk is the package's FuseChunk with its loops run by the crew
+// (by fresh goroutines when c is nil).
+func (c *Crew) FuseChunk(d16 []int16, d32 []int32, src []int64, lim int64, first Width) (Scan, Width) {
 	seen := Empty() // the costs the failed passes took
 	for i, w := range [...]Width{first, Int16, Uint16} {
 		if first == Int32 {
@@ -239,22 +205,22 @@ func FuseChunk(d16 []int16, d32 []int32, src []int64, lim int64, first Width) (S
 		if i > 0 && w == first || seen.Lo < lo || seen.Hi > hi {
 			continue
 		}
-		s := fusedPass(d16[:len(src)], src, lim, lo, hi)
+		s := fusedPass(c, d16[:len(src)], src, lim, lo, hi)
 		if s.Wide < 0 {
 			return s, w
 		}
 		seen.Lo, seen.Hi = min(seen.Lo, s.Lo), max(seen.Hi, s.Hi)
 	}
-	return fusedPass(d32[:len(src)], src, lim, math.MinInt32, math.MaxInt32), Int32
+	return fusedPass(c, d32[:len(src)], src, lim, math.MinInt32, math.MaxInt32), Int32
 }
 
 // fusedPass writes src to dst while it finds their least and largest, in
-// parallel; a part stops at its first cost beyond ±lim (Bad) or outside
-// [lo, hi] (Wide), and the scan names one such index.
-func fusedPass[T int16 | int32](dst []T, src []int64, lim, lo, hi int64) Scan {
+// parallel (crew c's loop); a part stops at its first cost beyond ±lim
+// (Bad) or outside [lo, hi] (Wide), and the scan names one such index.
+func fusedPass[T int16 | int32](c *Crew, dst []T, src []int64, lim, lo, hi int64) Scan {
 	var mu sync.Mutex
 	s := Empty()
-	ParallelFor(len(src), func(a, b int) {
+	c.For(len(src), func(a, b int) {
 		p := fusedPart(dst[a:b], src[a:b], lim, lo, hi)
 		mu.Lock()
 		s.Lo, s.Hi = min(s.Lo, p.Lo), max(s.Hi, p.Hi)

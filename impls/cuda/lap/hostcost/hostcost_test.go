@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/semibench/semibench/problems/lap"
@@ -34,44 +35,59 @@ func withProcs(t *testing.T, p int) {
 func TestParallelFor(t *testing.T) {
 	for _, procs := range []int{1, 2, 3, 4} {
 		withProcs(t, procs)
-		for _, n := range []int{0, 1, 2, grain - 1, grain, grain + 1, 2*grain - 1, 2 * grain, 2*grain + 1, 3*grain + 7, 4*grain + 3, 40*grain + 5} {
-			seen := make([]int32, n)
-			var mu sync.Mutex
-			var parts [][2]int
-			var active, most atomic.Int32
-			ParallelFor(n, func(a, b int) {
-				now := active.Add(1)
-				defer active.Add(-1)
-				mu.Lock()
-				parts = append(parts, [2]int{a, b})
-				most.Store(max(most.Load(), now))
-				mu.Unlock()
-				if a < 0 || b > n || a > b {
-					t.Errorf("procs %d, n %d: range [%d, %d)", procs, n, a, b)
-					return
-				}
-				for k := a; k < b; k++ {
-					atomic.AddInt32(&seen[k], 1)
-				}
-			})
-			if k := slices.IndexFunc(seen, func(c int32) bool { return c != 1 }); k >= 0 {
-				t.Errorf("procs %d, n %d: index %d covered %d times", procs, n, k, seen[k])
-			}
-			if m := most.Load(); int(m) > procs {
-				t.Errorf("procs %d, n %d: %d calls at once", procs, n, m)
-			}
-			// One call where one goroutine is all there is; otherwise a
-			// part for every goroutine at least, none but the last
-			// shorter than grain.
-			workers := min(procs, max(1, (n+grain-1)/grain))
-			if workers == 1 && len(parts) != 1 || len(parts) < workers {
-				t.Errorf("procs %d, n %d: %d parts for %d goroutines", procs, n, len(parts), workers)
-			}
-			for _, p := range parts {
-				if p[1] < n && p[1]-p[0] < grain {
-					t.Errorf("procs %d, n %d: part [%d, %d) shorter than the grain", procs, n, p[0], p[1])
+		crew := StartCrew()
+		for name, run := range map[string]func(int, func(a, b int)){"ParallelFor": ParallelFor, "Crew.For": crew.For, "nil Crew.For": (*Crew)(nil).For} {
+			// Each runs several loops in a row, as an upload's chunks.
+			for r := range 3 {
+				for _, n := range []int{0, 1, 2, grain - 1, grain, grain + 1, 2*grain - 1, 2 * grain, 2*grain + 1, 3*grain + 7, 4*grain + 3, 40*grain + 5} {
+					if r == 0 || n < 5*grain {
+						checkLoop(t, fmt.Sprintf("%s, procs %d, n %d", name, procs, n), procs, n, run)
+					}
 				}
 			}
+		}
+		crew.Stop()
+	}
+}
+
+// checkLoop runs a loop over [0, n) with run and checks its calls: every
+// index once, no more calls at once than procs, a single call where one
+// goroutine is all there is and otherwise a part for every goroutine at
+// least, none but the last shorter than grain.
+func checkLoop(t *testing.T, what string, procs, n int, run func(int, func(a, b int))) {
+	t.Helper()
+	seen := make([]int32, n)
+	var mu sync.Mutex
+	var parts [][2]int
+	var active, most atomic.Int32
+	run(n, func(a, b int) {
+		now := active.Add(1)
+		defer active.Add(-1)
+		mu.Lock()
+		parts = append(parts, [2]int{a, b})
+		most.Store(max(most.Load(), now))
+		mu.Unlock()
+		if a < 0 || b > n || a > b {
+			t.Errorf("%s: range [%d, %d)", what, a, b)
+			return
+		}
+		for k := a; k < b; k++ {
+			atomic.AddInt32(&seen[k], 1)
+		}
+	})
+	if k := slices.IndexFunc(seen, func(c int32) bool { return c != 1 }); k >= 0 {
+		t.Fatalf("%s: index %d covered %d times", what, k, seen[k])
+	}
+	if m := most.Load(); int(m) > procs {
+		t.Errorf("%s: %d calls at once", what, m)
+	}
+	workers := min(procs, max(1, (n+grain-1)/grain))
+	if workers == 1 && len(parts) != 1 || len(parts) < workers {
+		t.Errorf("%s: %d parts for %d goroutines", what, len(parts), workers)
+	}
+	for _, p := range parts {
+		if p[1] < n && p[1]-p[0] < grain {
+			t.Errorf("%s: part [%d, %d) shorter than the grain", what, p[0], p[1])
 		}
 	}
 }
@@ -494,4 +510,40 @@ func uniformCosts(k, rng int) []int64 {
 		src[i] = rnd.Int64N(int64(rng))
 	}
 	return src
+}
+
+// BenchmarkFuseChunkIdle is one chunk of the upload at n = 2048 (2^20
+// costs, range n) back to back (busy), and 200 us apart (untimed), as
+// the upload's thread waits on the device between chunks: by fresh
+// goroutines (idle), whose cores have gone to sleep, and by a crew kept
+// awake (idle,crew).
+func BenchmarkFuseChunkIdle(b *testing.B) {
+	const k = 1 << 20
+	src := uniformCosts(k, 2048)
+	d32 := make([]int32, k)
+	d16 := unsafe.Slice((*int16)(unsafe.Pointer(&d32[0])), 2*k)
+	for _, c := range []struct {
+		name string
+		idle time.Duration
+		crew bool
+	}{{"busy", 0, false}, {"idle", 200 * time.Microsecond, false}, {"idle,crew", 200 * time.Microsecond, true}} {
+		b.Run(c.name, func(b *testing.B) {
+			var crew *Crew
+			if c.crew {
+				crew = StartCrew()
+				defer crew.Stop()
+			}
+			b.SetBytes(8 * k)
+			for b.Loop() {
+				if c.idle > 0 {
+					b.StopTimer()
+					time.Sleep(c.idle)
+					b.StartTimer()
+				}
+				if _, w := crew.FuseChunk(d16, d32, src, 1<<40, Int16); w != Int16 {
+					b.Fatalf("width %v, want int16", w)
+				}
+			}
+		})
+	}
 }
