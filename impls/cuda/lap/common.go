@@ -118,7 +118,8 @@ var errUnfused = errors.New("costs not fit for the fused upload")
 
 // scanUpload is hostcost.ScanMatrix and uploadCosts (shift 0) in one pass
 // over the costs c: each chunk is checked and converted by a crew of
-// goroutines kept awake for the whole upload (hostcost.Crew) straight
+// goroutines kept awake for the whole upload (hostcost.Crew; an upload of
+// one chunk, which it would only slow, by fresh goroutines) straight
 // into page-locked memory, in the narrowest width
 // that holds all its costs as they are (hostcost.FuseChunk, starting from
 // the previous chunk's width: once a chunk needed int32 the rest go so),
@@ -128,8 +129,11 @@ var errUnfused = errors.New("costs not fit for the fused upload")
 func scanUpload(t *driver.Thread, dev *cuda.Device, dst driver.DevicePtr, c []int64, lim, maxSpan int64) (hostcost.Scan, error) {
 	all := hostcost.Empty()
 	next := hostcost.Int16
-	crew := hostcost.StartCrew()
-	defer crew.Stop()
+	var crew *hostcost.Crew // fresh goroutines for an upload of one chunk
+	if len(c) > chunkCosts(len(c)) {
+		crew = hostcost.StartCrew()
+		defer crew.Stop()
+	}
 	err := streamCosts(t, dev, dst, len(c), func(b *driver.HostBuffer, off, k int) (hostcost.Width, error) {
 		s, w := crew.FuseChunk(b.Int16s()[:k], b.Int32s()[:k], c[off:off+k], lim, next)
 		if s.Bad >= 0 || s.Wide >= 0 {
