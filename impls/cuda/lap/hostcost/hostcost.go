@@ -5,7 +5,10 @@
 // beyond int32 (Scan), and converts int64 costs, minus a shift, to int32
 // or int16 in parallel (Convert, and FuseChunk, which scans and converts
 // a chunk in one pass, with AVX-512 and non-temporal stores where the CPU
-// has them: lines_amd64.s). Its refusals are worded for the solver named.
+// has them: lines_amd64.s). Its parallel loops (crew.go) take parts from a
+// shared counter, in fresh goroutines (ParallelFor) or in a Crew kept
+// awake across the chunks of one upload. Its refusals are worded for the
+// solver named.
 package hostcost
 
 import (
