@@ -64,9 +64,11 @@ func (l *loop) take() {
 
 // A Crew is GOMAXPROCS-1 goroutines kept awake for a run of parallel loops
 // close together, such as the chunks of one upload: the goroutines of
-// ParallelFor find the other cores asleep at every call, and waking them
-// cost about 100 us a chunk of 2^20 costs on the 2-core dev machine
-// (BenchmarkFuseChunkIdle), as much as the chunk's read. Between loops
+// ParallelFor find the other cores asleep at every call, and on the
+// H200's 16-core host a chunk of 2^20 costs took 148-149 us after idle
+// cores against 100-108 us with a crew (BenchmarkFuseChunkIdle,
+// results/intel-xeon_nvidia-h200/bench/20261201-f2fd438-fusechunk-idle.txt).
+// Between loops
 // its goroutines poll for the next, yielding their processor at every
 // poll, so that the caller's goroutine, back from a cgo call, finds one
 // at once. One goroutine at a time calls For; Stop ends the crew.
