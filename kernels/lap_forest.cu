@@ -511,8 +511,8 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
     }
 }
 
-// lap_forest and lap_forest16 (int32 slacks, and the slacks narrowed by
-// lap_forest_narrow) in blocks of 1,024 threads; lap_forest_512 and
+// lap_forest and lap_forest16 (int32 slacks, and the 16-bit copy step 1
+// makes where the span allows: lap_paper_step1_fused16) in blocks of 1,024 threads; lap_forest_512 and
 // lap_forest16_512 in blocks of 512.
 #define FOREST_ENTRY(name, T, THREADS)                                                                          \
     extern "C" __global__ void __launch_bounds__(THREADS, 1)                                                     \
@@ -526,14 +526,6 @@ FOREST_ENTRY(lap_forest, int, 1024)
 FOREST_ENTRY(lap_forest16, unsigned short, 1024)
 FOREST_ENTRY(lap_forest_512, int, 512)
 FOREST_ENTRY(lap_forest16_512, unsigned short, 512)
-
-// lap_forest_narrow copies the count slacks of S0 into dst as unsigned
-// 16 bits (the host calls it only when the costs' span is below 2^16: a
-// slack after step 1 is at most the span).
-extern "C" __global__ void lap_forest_narrow(const int* __restrict__ S0, long long count, unsigned short* dst) {
-    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (long long)gridDim.x * blockDim.x)
-        dst[i] = (unsigned short)S0[i];
-}
 
 // lap_forest_settle adds the forest's duals to cuda/paper's (u += du,
 // v += dv).

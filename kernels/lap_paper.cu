@@ -236,6 +236,60 @@ extern "C" __global__ void lap_paper_compress(int n, int a, const int* __restric
     }
 }
 
+// lap_paper_step1_fused is cuda/fast's step 1 after the row minima:
+// lap_paper_step1_colmin and lap_paper_compress in one pass, one block per
+// step-4 block b. For each of b's columns in turn it reduces the column
+// minus the row minima to its minimum m, then writes the slacks minus m to
+// out (in place, or the forest search's 16-bit copy, T unsigned short,
+// where the span fits: a slack after step 1 is at most the span) and
+// appends the zeros to b's segment; the second read of a column comes from
+// the cache. u_c and v_c get the row minimum of row c and the minimum of
+// column c.
+template <typename T>
+__device__ __forceinline__ void step1Fused(int n, int a, const int* slack, const int* __restrict__ rowMin, long long* u,
+                                           long long* v, T* out, int* flags, int* __restrict__ zeros,
+                                           int* __restrict__ zerosSize) {
+    __shared__ int count;
+    const int b = blockIdx.x, lane = threadIdx.x & 31;
+    const int c0 = b * a, c1 = min(n, c0 + a);
+    int* seg = zeros + (size_t)b * a * n;
+    if (threadIdx.x == 0) count = 0;
+    for (int c = c0; c < c1; c++) {
+        const int* col = slack + (size_t)c * n;
+        int m = LAP_INF;
+        for (int r = threadIdx.x; r < n; r += blockDim.x) m = min(m, col[r] - rowMin[r]);
+        m = blockMin(m);
+        // Every warp runs whole rounds of 32 rows, so the ballot is full.
+        for (int r0 = threadIdx.x - lane; r0 < n; r0 += blockDim.x) {
+            const int r = r0 + lane;
+            const int x = r < n ? col[r] - rowMin[r] - m : 1;
+            if (r < n) out[(size_t)c * n + r] = (T)x;
+            warpAppend(x == 0, c * n + r, seg, &count);
+        }
+        if (threadIdx.x == 0) {
+            u[c] = rowMin[c];
+            v[c] = m;
+        }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        zerosSize[b] = count;
+        atomicAdd(&flags[F_ZEROS], count);
+    }
+}
+
+extern "C" __global__ void lap_paper_step1_fused(int n, int a, const int* slack, const int* __restrict__ rowMin,
+                                                 long long* u, long long* v, int* out, int* flags, int* zeros,
+                                                 int* zerosSize) {
+    step1Fused<int>(n, a, slack, rowMin, u, v, out, flags, zeros, zerosSize);
+}
+
+extern "C" __global__ void lap_paper_step1_fused16(int n, int a, const int* __restrict__ slack,
+                                                   const int* __restrict__ rowMin, long long* u, long long* v,
+                                                   unsigned short* out, int* flags, int* zeros, int* zerosSize) {
+    step1Fused<unsigned short>(n, a, slack, rowMin, u, v, out, flags, zeros, zerosSize);
+}
+
 // lap_paper_step2 is the initial matching (Algorithm 1), in one block:
 // every zero whose row and column are uncovered tries to cover its row and
 // then its column with atomicExch; it is starred when both succeed and

@@ -262,7 +262,7 @@ func fastFused(ctx context.Context, m *lap.Matrix, opt Options, stop func()) (re
 	lim, n := lap.MaxAbsCost(m.Cols), int64(m.Cols)
 	maxSpan := (math.MaxInt32 - 1) / (n + 1) // checkPaperSpan's and fastChoose's bound
 	res, _, err = solvePaperStaged(ctx, m, opt, paperTuned, stop, func(t *driver.Thread, dev *cuda.Device, plan cuda.Plan, d *paperDesign) (int64, error) {
-		dst, err := planBuffer(t, dev, plan, paperCosts)
+		dst, err := planBuffer(t, dev, plan, d.costsBuffer())
 		if err != nil {
 			return 0, err
 		}

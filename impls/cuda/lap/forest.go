@@ -122,11 +122,8 @@ func (r *paperRun) forest() error {
 		return err
 	}
 	slack, kernel := r.slack, "lap_forest"
-	if r.d.slack16 && forestSlack16 {
-		if slack, err = r.narrowSlack(); err != nil {
-			return err
-		}
-		kernel = "lap_forest16"
+	if r.slack16 != 0 {
+		slack, kernel = r.slack16, "lap_forest16"
 	}
 	if threads != 1024 {
 		kernel += fmt.Sprintf("_%d", threads)
@@ -173,25 +170,4 @@ func (r *paperRun) forest() error {
 		r.cnt.ForestSections[k] = time.Duration(ctl[forestTimes+k])
 	}
 	return forestErr(ctl[forestError])
-}
-
-// narrowSlack copies the slack matrix into 16-bit slacks (lap_forest_narrow)
-// on the stream, in a buffer of its own, and returns it.
-func (r *paperRun) narrowSlack() (driver.DevicePtr, error) {
-	n := int64(r.l.n)
-	var b struct {
-		Slack16 driver.DevicePtr `buf:"lap.forest.slack16"`
-	}
-	plan := cuda.Plan{What: fmt.Sprintf("cuda/fast forest %dx%d, 16-bit slacks", n, n), Buffers: []cuda.Buffer{
-		{Name: "lap.forest.slack16", Bytes: 2 * uint64(n*n)},
-	}}
-	if err := r.dev.Allocate(r.t, plan, &b); err != nil {
-		return 0, err
-	}
-	narrow, err := r.dev.Function(r.t, forestModule, "lap_forest_narrow")
-	if err != nil {
-		return 0, err
-	}
-	blocks := int(min((n*n+255)/256, int64(8*r.dev.Props.SMs)))
-	return b.Slack16, r.launch("forest 16-bit slacks", narrow, driver.D1(blocks), driver.D1(256), r.slack, n*n, b.Slack16)
 }

@@ -55,6 +55,18 @@ type paperDesign struct {
 	// the device (uploadCosts): cuda/fast's; the paper's design uploads
 	// int32.
 	narrow bool
+	// transposed stages the row-major costs straight into the slack
+	// matrix, which the kernels read column-major: they solve the
+	// transposed instance (their columns are the instance's rows, the
+	// padding rows whole zero columns at the end), so that no transpose
+	// runs, and the download swaps the roles back (cuda/fast's; the
+	// paper's design transposes in its phase init).
+	transposed bool
+	// fused runs step 1's column pass and the compression of the zeros as
+	// one kernel (lap_paper_step1_fused), which writes the forest search's
+	// 16-bit slacks itself where they fit (cuda/fast's; the paper's design
+	// runs its three kernels of step 1).
+	fused bool
 	// forest replaces steps 3 to 6 by the forest search (forest.go).
 	forest bool
 	// slack16 has the forest search read the slacks as 16 bits, set once
@@ -75,10 +87,10 @@ type paperDesign struct {
 // settings).
 var (
 	paperAsPublished = paperDesign{impl: "cuda/paper", maxGroup: 1, linger: 0}
-	paperTuned       = paperDesign{impl: "cuda/fast", maxGroup: 64, linger: 10000, narrow: true}
+	paperTuned       = paperDesign{impl: "cuda/fast", maxGroup: 64, linger: 10000, narrow: true, transposed: true, fused: true}
 	// paperForest is cuda/fast's forest strategy: steps 1 and 2, then the
 	// forest search.
-	paperForest = paperDesign{impl: "cuda/fast", narrow: true, forest: true}
+	paperForest = paperDesign{impl: "cuda/fast", narrow: true, transposed: true, fused: true, forest: true}
 )
 
 // MaxPaperOrder is the largest padded order cuda/paper accepts: positions
@@ -239,13 +251,25 @@ func solvePaperScanned(ctx context.Context, m *lap.Matrix, sc hostcost.Scan, opt
 		if d.narrow {
 			w = sc.Width(sc.Lo)
 		}
-		return sc.Lo, stageInput(t, dev, plan, paperCosts, m, sc.Lo, w)
+		return sc.Lo, stageInput(t, dev, plan, d.costsBuffer(), m, sc.Lo, w)
 	})
 }
 
-// paperCosts is the buffer of PaperPlan the costs are uploaded into (the
-// first buffer of zeros, free until step 1 ends).
-const paperCosts = "lap.paper.zeros0"
+// paperCosts is the buffer of PaperPlan the costs are uploaded into for
+// the transpose (the first buffer of zeros, free until step 1 ends);
+// paperSlack is the slack matrix, where a transposed design stages them.
+const (
+	paperCosts = "lap.paper.zeros0"
+	paperSlack = "lap.paper.slack"
+)
+
+// costsBuffer is the buffer of PaperPlan design d stages the costs in.
+func (d paperDesign) costsBuffer() string {
+	if d.transposed {
+		return paperSlack
+	}
+	return paperCosts
+}
 
 // solvePaperStaged runs the Hungarian of design d on m once stage has put
 // its costs, minus the shift it returns, as int32 into plan's buffer
@@ -282,7 +306,7 @@ func solvePaperStaged(ctx context.Context, m *lap.Matrix, opt Options, d paperDe
 
 // paperFns are the kernels of kernels/lap_paper.cu.
 type paperFns struct {
-	transpose, init, rowmin, colmin, compress, step6update, step2, step3init, step3, step4, step5a, step5b, reduce1, reduce2 driver.Function
+	transpose, init, rowmin, colmin, compress, fused, fused16, step6update, step2, step3init, step3, step4, step5a, step5b, reduce1, reduce2 driver.Function
 }
 
 func loadPaper(t *driver.Thread, dev *cuda.Device) (paperFns, error) {
@@ -292,7 +316,7 @@ func loadPaper(t *driver.Thread, dev *cuda.Device) (paperFns, error) {
 		name string
 	}{
 		{&f.transpose, "transpose"}, {&f.init, "init"}, {&f.rowmin, "step1_rowmin"}, {&f.colmin, "step1_colmin"},
-		{&f.compress, "compress"}, {&f.step6update, "step6_update"}, {&f.step2, "step2"}, {&f.step3init, "step3_init"}, {&f.step3, "step3"},
+		{&f.compress, "compress"}, {&f.fused, "step1_fused"}, {&f.fused16, "step1_fused16"}, {&f.step6update, "step6_update"}, {&f.step2, "step2"}, {&f.step3init, "step3_init"}, {&f.step3, "step3"},
 		{&f.step4, "step4"}, {&f.step5a, "step5a"}, {&f.step5b, "step5b"},
 		{&f.reduce1, "step6_reduce1"}, {&f.reduce2, "step6_reduce2"},
 	} {
@@ -446,6 +470,9 @@ type paperRun struct {
 	hflags []int32            // host as int32 words
 
 	slack, flags driver.DevicePtr
+	// slack16 is the forest search's 16-bit slacks (slack16Buffer), once
+	// step 1 has made them.
+	slack16 driver.DevicePtr
 	// The compressed zeros: step 6 builds the other copy from the current
 	// one, zerosBuf[cur] with its sizes sizeBuf[cur].
 	zerosBuf, sizeBuf [2]driver.DevicePtr
@@ -526,14 +553,22 @@ func (r *paperRun) readFlags() error {
 }
 
 // initSlack is the phase "init": the slack matrix (the costs transposed to
-// column-major, the rows padded) and the vectors set.
+// column-major, the rows padded; a transposed design staged them there
+// and pads the columns that stand for the missing rows) and the vectors
+// set.
 func (r *paperRun) initSlack() error {
-	n, zeros := r.l.n, r.zerosBuf[0] // the staged costs (paperCosts)
+	n, rows, zeros := r.l.n, r.l.rows, r.zerosBuf[0] // the staged costs (paperCosts)
 	if err := r.st.mark("init"); err != nil {
 		return err
 	}
-	if err := r.launch("transpose", r.fn.transpose, driver.D2((n+31)/32, (n+31)/32), driver.D2(32, 8), n, r.l.rows, zeros, r.slack); err != nil {
-		return err
+	if !r.d.transposed {
+		if err := r.launch("transpose", r.fn.transpose, driver.D2((n+31)/32, (n+31)/32), driver.D2(32, 8), n, rows, zeros, r.slack); err != nil {
+			return err
+		}
+	} else if rows < n {
+		if err := r.t.MemsetD32Async(r.slack.Add(4*int64(rows)*int64(n)), 0, int64(n-rows)*int64(n), r.s); err != nil {
+			return fmt.Errorf("padding: %w", err)
+		}
 	}
 	return r.launch("init", r.fn.init, r.g1, r.b1, n, r.rowOfStarAtCol, r.colOfStarAtRow, r.colOfPrimeAtRow, r.rowOfGreenAtCol, r.coveredRow, r.coveredCol, r.rowMin, r.flags)
 }
@@ -551,10 +586,51 @@ func (r *paperRun) step1() error {
 	if err := r.launch("step 1 rows", r.fn.rowmin, driver.D2((n+paperThreads-1)/paperThreads, (n+colsPerSlice-1)/colsPerSlice), r.b1, n, colsPerSlice, r.slack, r.rowMin); err != nil {
 		return err
 	}
+	if r.d.fused {
+		return r.step1Fused(zeros, zerosSize)
+	}
 	if err := r.launch("step 1 columns", r.fn.colmin, driver.D1(min(n, 65535)), r.b1, n, r.slack, r.rowMin, r.u, r.v); err != nil {
 		return err
 	}
 	return r.launch("step 1 compression", r.fn.compress, driver.D1(r.l.nb), r.b1, n, r.l.a, r.slack, r.flags, zeros, zerosSize)
+}
+
+// step1Fused is step 1's column pass and compression in one kernel, a
+// block per step-4 block (lap_paper_step1_fused): the reduced slacks go
+// back in place, or, where the forest search reads 16 bits, to its 16-bit
+// copy (r.slack16) and nowhere else: after step 1 only the forest reads
+// the slacks.
+func (r *paperRun) step1Fused(zeros, zerosSize driver.DevicePtr) error {
+	n := r.l.n
+	kernel, out := r.fn.fused, r.slack
+	if r.d.forest && r.d.slack16 && forestSlack16 {
+		var err error
+		if out, err = r.slack16Buffer(); err != nil {
+			return err
+		}
+		kernel = r.fn.fused16
+	}
+	return r.launch("step 1 columns and compression", kernel, driver.D1(r.l.nb), r.b1, n, r.l.a, r.slack, r.rowMin, r.u, r.v, out, r.flags, zeros, zerosSize)
+}
+
+// slack16Buffer is the forest search's 16-bit copy of the slacks, made by
+// step 1 where the costs' span is below 2^16 (a slack after step 1 is at
+// most the span): half the bytes a fold reads.
+func (r *paperRun) slack16Buffer() (driver.DevicePtr, error) {
+	if r.slack16 == 0 {
+		n := uint64(r.l.n)
+		var b struct {
+			Slack16 driver.DevicePtr `buf:"lap.forest.slack16"`
+		}
+		plan := cuda.Plan{What: fmt.Sprintf("cuda/fast forest %dx%d, 16-bit slacks", n, n), Buffers: []cuda.Buffer{
+			{Name: "lap.forest.slack16", Bytes: 2 * n * n},
+		}}
+		if err := r.dev.Allocate(r.t, plan, &b); err != nil {
+			return 0, err
+		}
+		r.slack16 = b.Slack16
+	}
+	return r.slack16, nil
 }
 
 // step2 is the paper's step 2: the initial matching, in one block.
@@ -731,21 +807,38 @@ func (r *paperRun) endWindow(opt Options) error {
 // the row duals shifted back by the costs' shift.
 func (r *paperRun) download(opt Options, shift int64) (*lap.Result, error) {
 	defer opt.Rec.Start(PhaseD2H)()
-	n, l := r.l.n, r.l
-	star := make([]int32, n)
-	uv := make([]int64, 2*n)
-	if err := cuda.Download(r.t, r.dev, star, r.colOfStarAtRow); err != nil {
+	star := make([]int32, r.l.n)
+	uv := make([]int64, 2*r.l.n)
+	stars := r.colOfStarAtRow
+	if r.d.transposed {
+		stars = r.rowOfStarAtCol // the kernels' columns are the rows
+	}
+	if err := cuda.Download(r.t, r.dev, star, stars); err != nil {
 		return nil, err
 	}
 	if err := cuda.Download(r.t, r.dev, uv, r.u); err != nil {
 		return nil, err
 	}
-	res := &lap.Result{Assignment: make([]int, l.rows), U: make([]int64, l.rows), V: uv[n : n+l.cols]}
+	return paperResult(r.l, star, uv, shift, r.d.transposed), nil
+}
+
+// paperResult is the result of an instance of layout l from the kernels'
+// stars (star[i], the instance's row i's column: colOfStarAtRow, or
+// rowOfStarAtCol where the kernels solved the transposed instance) and
+// duals (uv: u then v, n each; transposed, u is the columns' and v the
+// rows'), the row duals shifted back by shift.
+func paperResult(l paperLayout, star []int32, uv []int64, shift int64, transposed bool) *lap.Result {
+	n := l.n
+	u, v := uv[:n], uv[n:]
+	if transposed {
+		u, v = v, u
+	}
+	res := &lap.Result{Assignment: make([]int, l.rows), U: make([]int64, l.rows), V: v[:l.cols]}
 	for i := range l.rows {
 		res.Assignment[i] = int(star[i])
-		res.U[i] = uv[i] + shift
+		res.U[i] = u[i] + shift
 	}
-	return res, nil
+	return res
 }
 
 // strategy names the design as one of cuda/fast's strategies.

@@ -126,6 +126,54 @@ func TestPaperLayout(t *testing.T) {
 	}
 }
 
+// TestPaperResult: paperResult turns the kernels' stars and duals back into
+// a certified result of the instance, for the paper's layout (the kernels'
+// rows are the rows, padded) and the transposed one (the kernels' columns
+// are the rows, padded with zero columns), square and rectangular, the
+// costs shifted by their least. The kernels' answer is cpu/jv's on the
+// padded instance each layout stages.
+func TestPaperResult(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(3, 5))
+	for _, transposed := range []bool{false, true} {
+		for _, shape := range [][2]int{{1, 1}, {5, 5}, {3, 7}, {1, 4}, {6, 9}} {
+			rows, n := shape[0], shape[1]
+			m := &lap.Matrix{Rows: rows, Cols: n, C: make([]int64, rows*n)}
+			for i := range m.C {
+				m.C[i] = 5 + rng.Int64N(40)
+			}
+			shift := slices.Min(m.C)
+			k := &lap.Matrix{Rows: n, Cols: n, C: make([]int64, n*n)} // the kernels' instance
+			for i := range rows {
+				for j := range n {
+					if transposed {
+						k.C[j*n+i] = m.C[i*n+j] - shift
+					} else {
+						k.C[i*n+j] = m.C[i*n+j] - shift
+					}
+				}
+			}
+			ks, err := lap.SolveJV(ctx, k, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			star := make([]int32, n)
+			for kr, kc := range ks.Assignment {
+				if transposed {
+					star[kc] = int32(kr) // rowOfStarAtCol
+				} else {
+					star[kr] = int32(kc) // colOfStarAtRow
+				}
+			}
+			res := paperResult(paperLayout{rows: rows, cols: n, n: n}, star, slices.Concat(ks.U, ks.V), shift, transposed)
+			res.Cost = m.CostOf(res.Assignment)
+			if err := lap.Certify(m, res); err != nil {
+				t.Errorf("transposed=%v %dx%d: %v", transposed, rows, n, err)
+			}
+		}
+	}
+}
+
 // paperCheck solves m with cuda/paper and checks it against cpu/jv:
 // certified by its duals, and the same cost.
 func paperCheck(t *testing.T, name string, m *lap.Matrix, ref *lap.Result) (*lap.Result, PaperCounts) {
