@@ -236,35 +236,80 @@ extern "C" __global__ void lap_paper_compress(int n, int a, const int* __restric
     }
 }
 
-// lap_paper_step1_fused is cuda/fast's step 1 after the row minima:
-// lap_paper_step1_colmin and lap_paper_compress in one pass, one block per
-// step-4 block b. For each of b's columns in turn it reduces the column
-// minus the row minima to its minimum m, then writes the slacks minus m to
-// out (in place, or the forest search's 16-bit copy, T unsigned short,
-// where the span fits: a slack after step 1 is at most the span) and
-// appends the zeros to b's segment; the second read of a column comes from
-// the cache. u_c and v_c get the row minimum of row c and the minimum of
-// column c.
+// cuda/fast's step 1: the same reductions as lap_paper_step1_rowmin,
+// lap_paper_step1_colmin and lap_paper_compress in two kernels that keep
+// more loads in flight.
+
+// lap_paper_step1_rows4 is step 1's row minima with each thread taking four
+// consecutive rows (one 16-byte load a column, n a multiple of 4) and
+// eight columns of its slice at a time.
+extern "C" __global__ void lap_paper_step1_rows4(int n, int colsPerSlice, const int* __restrict__ slack, int* rowMin) {
+    const int r = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
+    if (r >= n) return;
+    const int c0 = blockIdx.y * colsPerSlice, c1 = min(n, c0 + colsPerSlice);
+    int4 m = make_int4(LAP_INF, LAP_INF, LAP_INF, LAP_INF);
+#pragma unroll 8
+    for (int c = c0; c < c1; c++) {
+        const int4 x = __ldcs((const int4*)(slack + (size_t)c * n + r));
+        m = make_int4(min(m.x, x.x), min(m.y, x.y), min(m.z, x.z), min(m.w, x.w));
+    }
+    atomicMin(&rowMin[r], m.x);
+    atomicMin(&rowMin[r + 1], m.y);
+    atomicMin(&rowMin[r + 2], m.z);
+    atomicMin(&rowMin[r + 3], m.w);
+}
+
+// STEP1_BATCH is how many slacks of a column a thread of
+// lap_paper_step1_fused loads before it uses any.
+#define STEP1_BATCH 8
+
+// lap_paper_step1_fused is step 1 after the row minima: the column pass
+// and the compression in one, one block per step-4 block b. For each of
+// b's columns in turn it reduces the column minus the row minima to its
+// minimum m, then writes the slacks minus m to out (in place, or the
+// forest search's 16-bit copy, T unsigned short, where the span fits: a
+// slack after step 1 is at most the span) and appends the zeros to b's
+// segment; the column's second read comes from the cache. u_c and v_c get
+// the row minimum of row c and the minimum of column c.
 template <typename T>
 __device__ __forceinline__ void step1Fused(int n, int a, const int* slack, const int* __restrict__ rowMin, long long* u,
                                            long long* v, T* out, int* flags, int* __restrict__ zeros,
                                            int* __restrict__ zerosSize) {
     __shared__ int count;
-    const int b = blockIdx.x, lane = threadIdx.x & 31;
+    const int b = blockIdx.x, lane = threadIdx.x & 31, step = blockDim.x;
     const int c0 = b * a, c1 = min(n, c0 + a);
     int* seg = zeros + (size_t)b * a * n;
     if (threadIdx.x == 0) count = 0;
     for (int c = c0; c < c1; c++) {
         const int* col = slack + (size_t)c * n;
+        T* dst = out + (size_t)c * n;
         int m = LAP_INF;
-        for (int r = threadIdx.x; r < n; r += blockDim.x) m = min(m, col[r] - rowMin[r]);
+        for (int r0 = threadIdx.x; r0 < n; r0 += STEP1_BATCH * step) {
+            int x[STEP1_BATCH];
+#pragma unroll
+            for (int k = 0; k < STEP1_BATCH; ++k) {
+                const int r = r0 + k * step;
+                x[k] = r < n ? col[r] - __ldg(rowMin + r) : LAP_INF;
+            }
+#pragma unroll
+            for (int k = 0; k < STEP1_BATCH; ++k) m = min(m, x[k]);
+        }
         m = blockMin(m);
-        // Every warp runs whole rounds of 32 rows, so the ballot is full.
-        for (int r0 = threadIdx.x - lane; r0 < n; r0 += blockDim.x) {
-            const int r = r0 + lane;
-            const int x = r < n ? col[r] - rowMin[r] - m : 1;
-            if (r < n) out[(size_t)c * n + r] = (T)x;
-            warpAppend(x == 0, c * n + r, seg, &count);
+        // A warp's rows of a round are one run of 32: the ballot is full.
+        for (int r0 = threadIdx.x - lane; r0 < n; r0 += STEP1_BATCH * step) {
+            int y[STEP1_BATCH];
+#pragma unroll
+            for (int k = 0; k < STEP1_BATCH; ++k) {
+                const int r = r0 + lane + k * step;
+                y[k] = r < n ? col[r] - __ldg(rowMin + r) - m : 1;
+            }
+#pragma unroll
+            for (int k = 0; k < STEP1_BATCH; ++k) {
+                const int r = r0 + lane + k * step;
+                if (r0 + k * step >= n) break;
+                if (r < n) dst[r] = (T)y[k];
+                warpAppend(y[k] == 0, c * n + r, seg, &count);
+            }
         }
         if (threadIdx.x == 0) {
             u[c] = rowMin[c];
@@ -278,13 +323,13 @@ __device__ __forceinline__ void step1Fused(int n, int a, const int* slack, const
     }
 }
 
-extern "C" __global__ void lap_paper_step1_fused(int n, int a, const int* slack, const int* __restrict__ rowMin,
+extern "C" __global__ void __launch_bounds__(256) lap_paper_step1_fused(int n, int a, const int* slack, const int* __restrict__ rowMin,
                                                  long long* u, long long* v, int* out, int* flags, int* zeros,
                                                  int* zerosSize) {
     step1Fused<int>(n, a, slack, rowMin, u, v, out, flags, zeros, zerosSize);
 }
 
-extern "C" __global__ void lap_paper_step1_fused16(int n, int a, const int* __restrict__ slack,
+extern "C" __global__ void __launch_bounds__(256) lap_paper_step1_fused16(int n, int a, const int* __restrict__ slack,
                                                    const int* __restrict__ rowMin, long long* u, long long* v,
                                                    unsigned short* out, int* flags, int* zeros, int* zerosSize) {
     step1Fused<unsigned short>(n, a, slack, rowMin, u, v, out, flags, zeros, zerosSize);

@@ -306,7 +306,7 @@ func solvePaperStaged(ctx context.Context, m *lap.Matrix, opt Options, d paperDe
 
 // paperFns are the kernels of kernels/lap_paper.cu.
 type paperFns struct {
-	transpose, init, rowmin, colmin, compress, fused, fused16, step6update, step2, step3init, step3, step4, step5a, step5b, reduce1, reduce2 driver.Function
+	transpose, init, rowmin, rows4, colmin, compress, fused, fused16, step6update, step2, step3init, step3, step4, step5a, step5b, reduce1, reduce2 driver.Function
 }
 
 func loadPaper(t *driver.Thread, dev *cuda.Device) (paperFns, error) {
@@ -315,7 +315,7 @@ func loadPaper(t *driver.Thread, dev *cuda.Device) (paperFns, error) {
 		fn   *driver.Function
 		name string
 	}{
-		{&f.transpose, "transpose"}, {&f.init, "init"}, {&f.rowmin, "step1_rowmin"}, {&f.colmin, "step1_colmin"},
+		{&f.transpose, "transpose"}, {&f.init, "init"}, {&f.rowmin, "step1_rowmin"}, {&f.rows4, "step1_rows4"}, {&f.colmin, "step1_colmin"},
 		{&f.compress, "compress"}, {&f.fused, "step1_fused"}, {&f.fused16, "step1_fused16"}, {&f.step6update, "step6_update"}, {&f.step2, "step2"}, {&f.step3init, "step3_init"}, {&f.step3, "step3"},
 		{&f.step4, "step4"}, {&f.step5a, "step5a"}, {&f.step5b, "step5b"},
 		{&f.reduce1, "step6_reduce1"}, {&f.reduce2, "step6_reduce2"},
@@ -583,7 +583,12 @@ func (r *paperRun) step1() error {
 	}
 	slices1 := min(paperRowSlices, n)
 	colsPerSlice := (n + slices1 - 1) / slices1
-	if err := r.launch("step 1 rows", r.fn.rowmin, driver.D2((n+paperThreads-1)/paperThreads, (n+colsPerSlice-1)/colsPerSlice), r.b1, n, colsPerSlice, r.slack, r.rowMin); err != nil {
+	rowmin, perThread := r.fn.rowmin, 1
+	if r.d.fused && n%4 == 0 {
+		rowmin, perThread = r.fn.rows4, 4
+	}
+	threads := (n + perThread - 1) / perThread
+	if err := r.launch("step 1 rows", rowmin, driver.D2((threads+paperThreads-1)/paperThreads, (n+colsPerSlice-1)/colsPerSlice), r.b1, n, colsPerSlice, r.slack, r.rowMin); err != nil {
 		return err
 	}
 	if r.d.fused {
