@@ -330,6 +330,9 @@ func shiftCosts(t *driver.Thread, dev *cuda.Device, c driver.DevicePtr, k int, d
 // at least c/4, else the tuned block-distributed Hungarian
 // (StrategyHungarian); either result has duals, and the phases are
 // cuda/paper's (PaperSteps; the forest's steps 3 to 6 are PhaseForest).
+// Either stages the costs as they are in the slack matrix, whose
+// column-major reading is the transposed instance (no transpose runs),
+// and runs step 1 in two kernels (paperDesign's transposed and fused).
 func Fast(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, error) {
 	res, _, err := FastWithStats(ctx, m, opt)
 	return res, err
