@@ -40,14 +40,15 @@
 // the folds its warps are R/32 row groups times warps/(R/32) slices of the
 // columns; a warp reads 32 consecutive slacks of a column.
 
+#include "grid.cuh"
+
 typedef long long i64;
 typedef unsigned long long u64;
 
 #define FOREST_INF 0x7fffffffffffffffLL
 
 // Words of ctl (int64).
-#define FC_BARRIER 0 // the grid barrier's arrivals
-#define FC_PASSAGE 32 // the grid barrier's passages (a 128-byte line of its own)
+// Words 0 and 32 are the grid barrier's (grid.cuh: GRID_ARRIVALS, GRID_PASSAGE).
 #define FC_ERROR 1   // 1: no row can reach the forest (an unmatchable row);
                      // 2: more than 4n+4 levels in a round; 3: a path ran
                      // longer than n (internal errors)
@@ -85,33 +86,6 @@ struct __align__(16) ForestEntry {
     int tree;
     i64 off;
 };
-
-// gridBarrier waits until every block of the grid has reached it as many
-// times as this one (*gen counts this block's passages): each block's
-// thread 0 adds one to the arrivals; the last of a passage raises the
-// passage word, on which the others wait (a line of its own, so that the
-// waiting does not slow the arrivals). Then, if words > 0, it copies
-// ctl[at .. at+words) into out for the whole block: one thread reads them
-// (every thread of every block reading the same words would queue
-// thousands of requests on one L2 line).
-__device__ __forceinline__ void gridBarrier(i64* ctl, u64* gen, int at = 0, int words = 0, i64* out = nullptr) {
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        const u64 g = ++*gen;
-        __threadfence();
-        const u64 arrived = atomicAdd((u64*)(ctl + FC_BARRIER), 1ULL) + 1;
-        volatile u64* passage = (volatile u64*)(ctl + FC_PASSAGE);
-        if (arrived == g * gridDim.x) {
-            *passage = g;
-        } else {
-            while (*passage < g) {
-            }
-        }
-        __threadfence();
-        for (int i = 0; i < words; ++i) out[i] = ((volatile const i64*)ctl)[at + i];
-    }
-    __syncthreads();
-}
 
 __device__ __forceinline__ i64 warpMin64(i64 x) {
     for (int o = 16; o > 0; o >>= 1) x = min(x, __shfl_xor_sync(0xffffffffu, x, o));

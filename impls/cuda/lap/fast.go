@@ -275,10 +275,10 @@ func fastFused(ctx context.Context, m *lap.Matrix, opt Options, stop func()) (re
 		case StrategyHungarian:
 		case StrategyForest:
 			*d = paperForest
-			d.slack16, d.span = span < 1<<16, span
 		default:
 			return 0, errUnfused
 		}
+		d.setSpan(m.Rows, m.Cols, span)
 		strategy = d.strategy()
 		if sc.Lo != 0 {
 			if err := shiftCosts(t, dev, dst, len(m.C), sc.Lo); err != nil {

@@ -10,6 +10,25 @@ import (
 	"github.com/semibench/semibench/problems/lap"
 )
 
+// step1Model is cuda/paper's step 1 on the CPU: the row minima u of the
+// n x n costs c (row-major), then the column minima v of c - u.
+func step1Model(n int, c []int64) (u, v []int64) {
+	u, v = make([]int64, n), make([]int64, n)
+	for r := range n {
+		u[r] = math.MaxInt64
+		for k := range n {
+			u[r] = min(u[r], c[r*n+k])
+		}
+	}
+	for k := range n {
+		v[k] = math.MaxInt64
+		for r := range n {
+			v[k] = min(v[k], c[r*n+k]-u[r])
+		}
+	}
+	return u, v
+}
+
 // forestModel is kernels/lap_forest.cu on the CPU, one level at a time, for
 // tests without a GPU: the same forest, keys, rounds, claims, flips,
 // settling and repairs, on an n x n integer instance (row-major c) started
@@ -22,19 +41,7 @@ func forestModel(n int, c []int64) (assign []int, u, v []int64, st forestModelSt
 	cnt := &st.PaperCounts
 	maxKey := &st.MaxKey
 	const inf = int64(math.MaxInt64)
-	u, v = make([]int64, n), make([]int64, n)
-	for r := range n {
-		u[r] = inf
-		for k := range n {
-			u[r] = min(u[r], c[r*n+k])
-		}
-	}
-	for k := range n {
-		v[k] = inf
-		for r := range n {
-			v[k] = min(v[k], c[r*n+k]-u[r])
-		}
-	}
+	u, v = step1Model(n, c)
 	starCol, starRow := make([]int, n), make([]int, n) // by row, by column; -1: none
 	for i := range n {
 		starCol[i], starRow[i] = -1, -1

@@ -405,6 +405,11 @@ func BenchmarkSolvers(b *testing.B) {
 		forestThreadsOverride = v // the forest kernel's block size, 1024 or 512 (a shape to compare)
 		defer func() { forestThreadsOverride = 0 }()
 	}
+	if os.Getenv("SEMIBENCH_MATCH_OFF") != "" {
+		// step 2 everywhere, where cuda/fast matches dense zeros with lap_match
+		paperTuned.matching, paperForest.matching = false, false
+		defer func() { paperTuned.matching, paperForest.matching = true, true }()
+	}
 	if os.Getenv("SEMIBENCH_FOREST_SLACK32") != "" {
 		forestSlack16 = false // the forest reads int32 slacks throughout
 		defer func() { forestSlack16 = true }()
@@ -430,19 +435,27 @@ func BenchmarkSolvers(b *testing.B) {
 						}
 						b.Logf("auto: %s; auction %d phases, %d bids", st.Strategy, st.Phases, st.Bids)
 					}
-					if s.name == "cuda/fast forest" {
+					if s.name == "cuda/fast forest" || s.name == "cuda/fast hungarian" {
 						sc, err := hostcost.ScanMatrix("cuda/fast", m)
 						if err != nil {
 							b.Fatal(err)
 						}
-						forestTimed = 1
-						_, cnt, err := solvePaperScanned(ctx, m, sc, Options{}, paperForest, func() {})
+						d := paperTuned
+						if s.name == "cuda/fast forest" {
+							d, forestTimed = paperForest, 1
+						}
+						_, cnt, err := solvePaperScanned(ctx, m, sc, Options{}, d, func() {})
 						forestTimed = 0
 						if err != nil {
 							b.Fatal(err)
 						}
-						b.Logf("forest: %d rounds, %d levels, %d dual updates; block 0's sections (fold, joins, barrier; flips, settle, barrier; repairs): %v",
-							cnt.ForestRounds, cnt.ForestLevels, cnt.ForestDuals, cnt.ForestSections)
+						if d.forest {
+							b.Logf("forest: %d rounds, %d levels, %d dual updates; block 0's sections (fold, joins, barrier; flips, settle, barrier; repairs): %v",
+								cnt.ForestRounds, cnt.ForestLevels, cnt.ForestDuals, cnt.ForestSections)
+						} else {
+							b.Logf("steps 3 to 6: %d, %d (%d launches, %d ran), %d, %d calls", cnt.Step3Calls, cnt.Step4Calls, cnt.Step4Launches, cnt.Step4Runs, cnt.Step5Calls, cnt.Step6Calls)
+						}
+						b.Logf("matching of the zeros: %d rounds, %d levels, %d columns left free (all 0: step 2 ran)", cnt.MatchRounds, cnt.MatchLevels, cnt.MatchFree)
 					}
 				})
 			}

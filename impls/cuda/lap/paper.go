@@ -69,6 +69,10 @@ type paperDesign struct {
 	fused bool
 	// forest replaces steps 3 to 6 by the forest search (forest.go).
 	forest bool
+	// matching lets step 2 be the maximum matching of the zeros
+	// (match.go) where they are dense; match is set once the span says so
+	// (setSpan).
+	matching, match bool
 	// slack16 has the forest search read the slacks as 16 bits, set once
 	// the costs' span is known to be below 2^16 (a slack after step 1 is
 	// at most the span).
@@ -87,10 +91,10 @@ type paperDesign struct {
 // settings).
 var (
 	paperAsPublished = paperDesign{impl: "cuda/paper", maxGroup: 1, linger: 0}
-	paperTuned       = paperDesign{impl: "cuda/fast", maxGroup: 64, linger: 10000, narrow: true, transposed: true, fused: true}
+	paperTuned       = paperDesign{impl: "cuda/fast", maxGroup: 64, linger: 10000, narrow: true, transposed: true, fused: true, matching: true}
 	// paperForest is cuda/fast's forest strategy: steps 1 and 2, then the
 	// forest search.
-	paperForest = paperDesign{impl: "cuda/fast", narrow: true, transposed: true, fused: true, forest: true}
+	paperForest = paperDesign{impl: "cuda/fast", narrow: true, transposed: true, fused: true, forest: true, matching: true}
 )
 
 // MaxPaperOrder is the largest padded order cuda/paper accepts: positions
@@ -121,6 +125,9 @@ type PaperCounts struct {
 	// repairs' folds after a round (with the block's barrier after the
 	// level's folds).
 	ForestSections [7]time.Duration
+	// Where the zeros were matched in place of step 2 (match.go): the
+	// rounds that flipped paths, the levels, and the columns left free.
+	MatchRounds, MatchLevels, MatchFree int
 }
 
 // paperLayout is the shape of one cuda/paper instance.
@@ -245,8 +252,7 @@ func solvePaperScanned(ctx context.Context, m *lap.Matrix, sc hostcost.Scan, opt
 		return nil, PaperCounts{}, err
 	}
 	return solvePaperStaged(ctx, m, opt, d, stop, func(t *driver.Thread, dev *cuda.Device, plan cuda.Plan, d *paperDesign) (int64, error) {
-		d.span = paperSpan(m, sc.Lo, sc.Hi)
-		d.slack16 = d.forest && d.span < 1<<16
+		d.setSpan(m.Rows, m.Cols, paperSpan(m, sc.Lo, sc.Hi))
 		w := hostcost.Int32
 		if d.narrow {
 			w = sc.Width(sc.Lo)
@@ -413,7 +419,11 @@ func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, l paperLa
 	if err := r.step1(); err != nil {
 		return nil, err
 	}
-	if err := r.step2(); err != nil {
+	step2 := r.step2
+	if d.match {
+		step2 = r.match
+	}
+	if err := step2(); err != nil {
 		return nil, err
 	}
 	if d.forest {
@@ -473,6 +483,8 @@ type paperRun struct {
 	// slack16 is the forest search's 16-bit slacks (slack16Buffer), once
 	// step 1 has made them.
 	slack16 driver.DevicePtr
+	// matchCtl is lap_match's control words, where it ran (match.go).
+	matchCtl driver.DevicePtr
 	// The compressed zeros: step 6 builds the other copy from the current
 	// one, zerosBuf[cur] with its sizes sizeBuf[cur].
 	zerosBuf, sizeBuf [2]driver.DevicePtr
@@ -564,7 +576,7 @@ func (r *paperRun) endWindow(opt Options) error {
 	if err := r.st.flush(); err != nil {
 		return err
 	}
-	for _, name := range append(PaperSteps, PhaseForest) {
+	for _, name := range append(PaperSteps, PhaseMatch, PhaseForest) {
 		if d, ok := r.st.sums[name]; ok {
 			opt.Rec.Add(name, d)
 		}
@@ -577,6 +589,11 @@ func (r *paperRun) endWindow(opt Options) error {
 // the row duals shifted back by the costs' shift.
 func (r *paperRun) download(opt Options, shift int64) (*lap.Result, error) {
 	defer opt.Rec.Start(PhaseD2H)()
+	if r.d.match {
+		if err := r.matchCounts(); err != nil {
+			return nil, err
+		}
+	}
 	star := make([]int32, r.l.n)
 	uv := make([]int64, 2*r.l.n)
 	stars := r.colOfStarAtRow
