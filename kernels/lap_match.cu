@@ -21,15 +21,18 @@
 //         (a compare-and-swap of r's parent column). A visited row with a
 //         star adds its star's column to the tree at level L+1; a free row
 //         ends an augmenting path, which the tree claims if it has none
-//         (one path a tree: the paths are disjoint);
+//         (one path a tree: the paths are disjoint). A free row whose tree
+//         had claimed one meanwhile is released, and the level runs again
+//         (up to MC_REPEATS passes) while it releases rows, so that another
+//         tree's zero may take them;
 //       - at the first level that adds no column the search ends, and every
 //         claimed path is flipped (its zeros starred, the stars between
 //         them unstarred).
 //     The matching is maximum after a round that claims no path: the
 //     search from every free column reached every row that an alternating
 //     path of zeros reaches, and none was free. From no stars, the first
-//     round is a greedy matching: every row is visited by one of its zeros'
-//     columns, and every column claims one of the rows it visited.
+//     round is a greedy matching: every column a root, every row free, and
+//     its passes those of a parallel greedy matching.
 // The column, tree, parent and path-end vectors are cuda/paper's covers,
 // primes and greens, which step 3 resets.
 
@@ -45,9 +48,11 @@ typedef unsigned long long u64;
 #define MC_LEVELS 3 // levels run
 #define MC_FREE 4   // free columns at the end
 #define MC_EDGES 5  // zeros in the list
-#define MC_SLOTS 8  // 8 + 2*s, s = step % 3: a step's two counts (a round's
-                    // start: its free columns; a level: its new columns and
-                    // its paths claimed; a round's flips: paths too long)
+#define MC_SLOTS 8  // 8 + 3*s, s = step % 3: a step's counts (a round's
+                    // start: its free columns; a level: its new columns,
+                    // its paths claimed and its rows released; a round's
+                    // flips: paths too long)
+#define MC_REPEATS 8 // passes of a level at most
 
 // lap_match is the matching above. zeros and zerosSize are step 1's
 // segments (nb of them, segment b at b*a*n); edges has room for n*n ints;
@@ -58,8 +63,8 @@ extern "C" __global__ void __launch_bounds__(1024, 1)
               int* rowOfStarAtCol, int* colOfStarAtRow, int* level, int* tree, int* parent, int* end, i64* ctl) {
     extern __shared__ int sOff[];
     __shared__ int sWarp[32];
-    __shared__ int sCount[2];
-    __shared__ i64 sCtl[2];
+    __shared__ int sCount[3];
+    __shared__ i64 sCtl[3];
     u64 gen = 0;
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, warps = blockDim.x >> 5;
     const int gtid = blockIdx.x * blockDim.x + tid, gthreads = gridDim.x * blockDim.x;
@@ -105,14 +110,10 @@ extern "C" __global__ void __launch_bounds__(1024, 1)
     // startStep clears this step's block counts and the slot of the step
     // after it (read by every block two barriers ago at the latest).
     auto startStep = [&]() {
-        if (tid == 0) {
-            sCount[0] = 0;
-            sCount[1] = 0;
-        }
+        if (tid < 3) sCount[tid] = 0;
         if (leader) {
-            const int next = MC_SLOTS + 2 * ((step + 1) % 3);
-            ctl[next] = 0;
-            ctl[next + 1] = 0;
+            const int next = MC_SLOTS + 3 * ((step + 1) % 3);
+            for (int k = 0; k < 3; ++k) ctl[next + k] = 0;
         }
         __syncthreads();
     };
@@ -120,12 +121,9 @@ extern "C" __global__ void __launch_bounds__(1024, 1)
     // grid, and reads the slot into sCtl.
     auto endStep = [&]() {
         __syncthreads();
-        const int slot = MC_SLOTS + 2 * (step % 3);
-        if (tid == 0) {
-            if (sCount[0]) atomicAdd((u64*)(ctl + slot), (u64)sCount[0]);
-            if (sCount[1]) atomicAdd((u64*)(ctl + slot + 1), (u64)sCount[1]);
-        }
-        gridBarrier(ctl, &gen, slot, 2, sCtl);
+        const int slot = MC_SLOTS + 3 * (step % 3);
+        if (tid < 3 && sCount[tid]) atomicAdd((u64*)(ctl + slot + tid), (u64)sCount[tid]);
+        gridBarrier(ctl, &gen, slot, 3, sCtl);
         step++;
     };
     for (;;) {
@@ -148,10 +146,10 @@ extern "C" __global__ void __launch_bounds__(1024, 1)
             err = 2;
             break;
         }
-        i64 paths = 0;
-        for (int L = 0;; ++L) {
+        i64 paths = 0, addedL = 0;
+        for (int L = 0, pass = 1;; ++pass) {
             startStep();
-            int added = 0, claimed = 0;
+            int added = 0, claimed = 0, released = 0;
             for (int e = gtid; e < E; e += gthreads) {
                 const int z = edges[e];
                 const int c = z / n, r = z - c * n;
@@ -161,7 +159,12 @@ extern "C" __global__ void __launch_bounds__(1024, 1)
                 if (atomicCAS(parent + r, -1, c) != -1) continue;
                 const int s = __ldcg(colOfStarAtRow + r);
                 if (s < 0) {
-                    claimed += atomicCAS(end + t, -1, r) == -1;
+                    if (atomicCAS(end + t, -1, r) == -1) {
+                        ++claimed;
+                    } else {
+                        parent[r] = -1; // its tree had a path: free for another
+                        ++released;
+                    }
                 } else {
                     tree[s] = t;
                     level[s] = L + 1;
@@ -170,14 +173,20 @@ extern "C" __global__ void __launch_bounds__(1024, 1)
             }
             if (added) atomicAdd(&sCount[0], added);
             if (claimed) atomicAdd(&sCount[1], claimed);
+            if (released) atomicAdd(&sCount[2], released);
             endStep();
             ++levels;
+            addedL += sCtl[0];
             paths += sCtl[1];
-            if (sCtl[0] == 0) break;
+            if (sCtl[2] != 0 && pass < MC_REPEATS) continue; // the level again, for the released rows
+            if (addedL == 0) break;
             if (L > n) {
                 err = 1;
                 break;
             }
+            ++L;
+            addedL = 0;
+            pass = 0;
         }
         if (err != 0 || paths == 0) break;
         // Flip every claimed path, from its free row back to its root.

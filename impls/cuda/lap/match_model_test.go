@@ -14,7 +14,9 @@ import (
 // breadth-first search over the zeros from every free column, with the
 // same visits, claims and flips, on an n x n instance (row-major c). A
 // level takes its zeros in the list's order (by column, then row, as step
-// 1's segments hold them), one of the outcomes the kernel's atomics allow.
+// 1's segments hold them), one of the outcomes the kernel's atomics allow;
+// in that order no tree claims a path after one of its zeros passed the
+// test, so the kernel's released rows and repeated passes do not arise.
 // It returns the stars by row (-1: none), the duals of step 1, and the
 // rounds that flipped paths and the levels run.
 func matchModel(n int, c []int64) (starCol []int, u, v []int64, rounds, levels int) {
