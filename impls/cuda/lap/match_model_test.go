@@ -240,14 +240,17 @@ func TestMatchModelCounts(t *testing.T) {
 		t.Skip("set SEMIBENCH_MATCH_MODEL_COUNTS to count")
 	}
 	for _, n := range []int{1024, 4096, 8192} {
-		m := randomMatrix(rand.New(rand.NewPCG(uint64(n), 7)), n, n, int64(0.1*float64(n)))
-		starCol, _, _, rounds, levels := matchModel(n, m.C)
-		free := 0
-		for _, k := range starCol {
-			if k < 0 {
-				free++
+		for _, rf := range []float64{0.1, 1, 10} {
+			m := randomMatrix(rand.New(rand.NewPCG(uint64(n), 7)), n, n, int64(rf*float64(n)))
+			starCol, _, _, rounds, levels := matchModel(n, m.C)
+			free := 0
+			for _, k := range starCol {
+				if k < 0 {
+					free++
+				}
 			}
+			_, _, _, st := forestModel(n, m.C)
+			t.Logf("n=%d range %gn: %d rounds, %d levels, %d columns left free; step 2 left %d", n, rf, rounds, levels, free, st.FreeStart)
 		}
-		t.Logf("n=%d range 0.1n: %d rounds, %d levels, %d columns left free", n, rounds, levels, free)
 	}
 }
