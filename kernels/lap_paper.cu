@@ -323,17 +323,69 @@ __device__ __forceinline__ void step1Fused(int n, int a, const int* slack, const
     }
 }
 
-extern "C" __global__ void __launch_bounds__(256) lap_paper_step1_fused(int n, int a, const int* slack, const int* __restrict__ rowMin,
-                                                 long long* u, long long* v, int* out, int* flags, int* zeros,
-                                                 int* zerosSize) {
-    step1Fused<int>(n, a, slack, rowMin, u, v, out, flags, zeros, zerosSize);
+// step1FusedRegs is step1Fused where a column fits the block's registers
+// (n <= PER * blockDim.x): every load of a column is issued before any is
+// used, streaming past L1 (__ldcs) so that the row minima stay there, and
+// the second pass writes from the registers instead of reading the column
+// again.
+template <typename T, int PER>
+__device__ __forceinline__ void step1FusedRegs(int n, int a, const int* slack, const int* rowMin, long long* u,
+                                               long long* v, T* out, int* flags, int* __restrict__ zeros,
+                                               int* __restrict__ zerosSize) {
+    constexpr int step = 256; // the block's threads: the offsets below are immediates
+    __shared__ int count;
+    const int b = blockIdx.x, t = threadIdx.x, warp0 = t & ~31;
+    const int c0 = b * a, c1 = min(n, c0 + a);
+    int* seg = zeros + (size_t)b * a * n;
+    const int* rm = rowMin + t;
+    if (t == 0) count = 0;
+    for (int c = c0; c < c1; c++) {
+        const int* col = slack + (size_t)c * n + t;
+        T* dst = out + (size_t)c * n + t;
+        int x[PER];
+#pragma unroll
+        for (int k = 0; k < PER; ++k) x[k] = t + k * step < n ? __ldcs(col + k * step) - rm[k * step] : LAP_INF;
+        int m = LAP_INF;
+#pragma unroll
+        for (int k = 0; k < PER; ++k) m = min(m, x[k]);
+        m = blockMin(m);
+#pragma unroll
+        for (int k = 0; k < PER; ++k) {
+            if (warp0 + k * step >= n) break; // the warp's rows are past the column
+            const bool in = t + k * step < n;
+            const int y = x[k] - m;
+            if (in) dst[k * step] = (T)y;
+            warpAppend(in && y == 0, c * n + t + k * step, seg, &count);
+        }
+        if (t == 0) {
+            u[c] = rowMin[c];
+            v[c] = m;
+        }
+    }
+    __syncthreads();
+    if (t == 0) {
+        zerosSize[b] = count;
+        atomicAdd(&flags[F_ZEROS], count);
+    }
 }
 
-extern "C" __global__ void __launch_bounds__(256) lap_paper_step1_fused16(int n, int a, const int* __restrict__ slack,
-                                                   const int* __restrict__ rowMin, long long* u, long long* v,
-                                                   unsigned short* out, int* flags, int* zeros, int* zerosSize) {
-    step1Fused<unsigned short>(n, a, slack, rowMin, u, v, out, flags, zeros, zerosSize);
-}
+// lap_paper_step1_fused_rPER (in place) and lap_paper_step1_fused16_rPER
+// (the forest search's 16-bit copy): step1FusedRegs for orders up to 256 *
+// PER, in blocks of 256 threads, minBlocks of them an SM.
+#define STEP1_FUSED_REGS(PER, minBlocks)                                                                           \
+    extern "C" __global__ void __launch_bounds__(256, minBlocks)                                                   \
+        lap_paper_step1_fused_r##PER(int n, int a, const int* slack, const int* rowMin, long long* u, long long* v, \
+                                     int* out, int* flags, int* zeros, int* zerosSize) {                            \
+        step1FusedRegs<int, PER>(n, a, slack, rowMin, u, v, out, flags, zeros, zerosSize);                         \
+    }                                                                                                              \
+    extern "C" __global__ void __launch_bounds__(256, minBlocks)                                                   \
+        lap_paper_step1_fused16_r##PER(int n, int a, const int* slack, const int* rowMin, long long* u,             \
+                                       long long* v, unsigned short* out, int* flags, int* zeros, int* zerosSize) { \
+        step1FusedRegs<unsigned short, PER>(n, a, slack, rowMin, u, v, out, flags, zeros, zerosSize);              \
+    }
+STEP1_FUSED_REGS(8, 6)
+STEP1_FUSED_REGS(16, 4)
+STEP1_FUSED_REGS(32, 3)
 
 // lap_paper_step2 is the initial matching (Algorithm 1), in one block:
 // every zero whose row and column are uncovered tries to cover its row and

@@ -312,7 +312,7 @@ func solvePaperStaged(ctx context.Context, m *lap.Matrix, opt Options, d paperDe
 
 // paperFns are the kernels of kernels/lap_paper.cu.
 type paperFns struct {
-	transpose, init, rowmin, rows4, colmin, compress, fused, fused16, step6update, step2, step3init, step3, step4, step5a, step5b, reduce1, reduce2 driver.Function
+	transpose, init, rowmin, rows4, colmin, compress, step6update, step2, step3init, step3, step4, step5a, step5b, reduce1, reduce2 driver.Function
 }
 
 func loadPaper(t *driver.Thread, dev *cuda.Device) (paperFns, error) {
@@ -322,7 +322,7 @@ func loadPaper(t *driver.Thread, dev *cuda.Device) (paperFns, error) {
 		name string
 	}{
 		{&f.transpose, "transpose"}, {&f.init, "init"}, {&f.rowmin, "step1_rowmin"}, {&f.rows4, "step1_rows4"}, {&f.colmin, "step1_colmin"},
-		{&f.compress, "compress"}, {&f.fused, "step1_fused"}, {&f.fused16, "step1_fused16"}, {&f.step6update, "step6_update"}, {&f.step2, "step2"}, {&f.step3init, "step3_init"}, {&f.step3, "step3"},
+		{&f.compress, "compress"}, {&f.step6update, "step6_update"}, {&f.step2, "step2"}, {&f.step3init, "step3_init"}, {&f.step3, "step3"},
 		{&f.step4, "step4"}, {&f.step5a, "step5a"}, {&f.step5b, "step5b"},
 		{&f.reduce1, "step6_reduce1"}, {&f.reduce2, "step6_reduce2"},
 	} {

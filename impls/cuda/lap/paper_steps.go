@@ -67,15 +67,35 @@ func (r *paperRun) step1() error {
 // the slacks.
 func (r *paperRun) step1Fused(zeros, zerosSize driver.DevicePtr) error {
 	n := r.l.n
-	kernel, out := r.fn.fused, r.slack
-	if r.d.forest && r.d.slack16 && forestSlack16 {
+	out, narrow := r.slack, r.d.forest && r.d.slack16 && forestSlack16
+	if narrow {
 		var err error
 		if out, err = r.slack16Buffer(); err != nil {
 			return err
 		}
-		kernel = r.fn.fused16
 	}
-	return r.launch("step 1 columns and compression", kernel, driver.D1(r.l.nb), r.b1, n, r.l.a, r.slack, r.rowMin, r.u, r.v, out, r.flags, zeros, zerosSize)
+	kernel, err := r.dev.Function(r.t, paperModule, step1FusedKernel(n, narrow))
+	if err != nil {
+		return err
+	}
+	return r.launch("step 1 columns and compression", kernel, driver.D1(r.l.nb), driver.D1(paperThreads), n, r.l.a, r.slack, r.rowMin, r.u, r.v, out, r.flags, zeros, zerosSize)
+}
+
+// step1FusedKernel names step 1's fused column pass for order n, writing
+// the 16-bit copy where narrow: up to order 8192 the kernel that holds a
+// column in its 256 threads' registers (8, 16 or 32 slacks a thread,
+// lap_paper_step1_fused_rPER), beyond it the loop over a column's rows.
+func step1FusedKernel(n int, narrow bool) string {
+	name := "lap_paper_step1_fused"
+	if narrow {
+		name += "16"
+	}
+	for _, per := range []int{8, 16, 32} {
+		if n <= per*paperThreads {
+			return fmt.Sprintf("%s_r%d", name, per)
+		}
+	}
+	return name
 }
 
 // slack16Buffer is the forest search's 16-bit copy of the slacks, made by
