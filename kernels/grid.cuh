@@ -35,41 +35,4 @@ __device__ __forceinline__ void gridBarrier(long long* ctl, unsigned long long* 
     __syncthreads();
 }
 
-// gridBarrierThen is gridBarrier with after() run by every thread of the
-// block once the passage is seen, while thread 0 reads the words (at most
-// 8): loads that after() issues are in flight with thread 0's, one round
-// trip for both where gridBarrier and loads after it take two.
-template <typename F>
-__device__ __forceinline__ void gridBarrierThen(long long* ctl, unsigned long long* gen, int at, int words, long long* out,
-                                                F after) {
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        const unsigned long long g = ++*gen;
-        __threadfence();
-        const unsigned long long arrived = atomicAdd((unsigned long long*)(ctl + GRID_ARRIVALS), 1ULL) + 1;
-        volatile unsigned long long* passage = (volatile unsigned long long*)(ctl + GRID_PASSAGE);
-        if (arrived == g * gridDim.x) {
-            *passage = g;
-        } else {
-            while (*passage < g) {
-            }
-        }
-        __threadfence();
-    }
-    __syncthreads();
-    long long w[8];
-    if (threadIdx.x == 0) {
-#pragma unroll
-        for (int i = 0; i < 8; ++i)
-            if (i < words) w[i] = ((volatile const long long*)ctl)[at + i];
-    }
-    after();
-    if (threadIdx.x == 0) {
-#pragma unroll
-        for (int i = 0; i < 8; ++i)
-            if (i < words) out[i] = w[i];
-    }
-    __syncthreads();
-}
-
 #endif

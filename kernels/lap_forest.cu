@@ -111,14 +111,6 @@ __device__ __forceinline__ ForestEntry loadEntry(const ForestEntry* e) {
 #define FOLD_CHUNK 256
 #define FOLD_BATCH 8
 
-// stageEntries copies the first FOLD_CHUNK entries of list (of k at most
-// n, the first chunk the next foldList folds) into sE, whether written or
-// not: run by every thread inside the level's barrier (gridBarrierThen),
-// so that their loads overlap thread 0's read of the level's counts.
-__device__ __forceinline__ void stageEntries(const ForestEntry* list, int n, ForestEntry* sE) {
-    if ((int)threadIdx.x < min(FOLD_CHUNK, n)) sE[threadIdx.x] = loadEntry(list + threadIdx.x);
-}
-
 // foldList folds entries [0, k) of list into the lane's row r (when take):
 // the least key and its column and tree. With live set, it skips the
 // entries of trees that have left (found >= 0). The block stages the
@@ -127,14 +119,12 @@ __device__ __forceinline__ void stageEntries(const ForestEntry* list, int n, For
 template <typename T>
 __device__ __forceinline__ void foldList(const ForestEntry* list, int k, int slice, int W, bool take, const T* S0,
                                          size_t n, int r, i64 ur, bool live, const int* found, ForestEntry* sE,
-                                         bool staged, i64* best, int* arg, int* tree) {
+                                         i64* best, int* arg, int* tree) {
     const bool warpTakes = __any_sync(0xffffffffu, take);
     for (int base = 0; base < k; base += FOLD_CHUNK) {
         const int m = min(FOLD_CHUNK, k - base);
         if ((int)threadIdx.x < m) {
-            // The first chunk may be in sE already (staged by the level's
-            // barrier: stageEntries).
-            ForestEntry e = base == 0 && staged ? sE[threadIdx.x] : loadEntry(list + base + threadIdx.x);
+            ForestEntry e = loadEntry(list + base + threadIdx.x);
             if (live && __ldcg(found + e.tree) >= 0) e.c = -1;
             sE[threadIdx.x] = e;
         }
@@ -298,7 +288,6 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
     const ForestEntry* in = lists;           // the list to fold
     int nFull = 0;                           // entries of full, after a round
     bool afterRound = false;                 // the level follows a round's end
-    bool staged = false;                     // in's first chunk is in sE
     i64 D = 0;
     int L = 1;  // the level (the start is level 0), the same in every block
     int levels = 0, rounds = 0, duals = 0, err = 0;  // levels: of this round
@@ -313,8 +302,7 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
             const i64 ur = r < n ? du[r] : 0;
             i64 best = FOREST_INF;
             int arg = -1, tree = -1;
-            foldList(in, nIn, slice, W, mine && !repair, S0, n, r, ur, afterRound, found, sE, staged, &best, &arg,
-                     &tree);
+            foldList(in, nIn, slice, W, mine && !repair, S0, n, r, ur, afterRound, found, sE, &best, &arg, &tree);
             TICK(0)
             if (afterRound && sRepairs > 0)
                 repairFold<T, THREADS, FOREST_REPAIR_PER(THREADS), THREADS >= 1024 ? 8 : 16>(
@@ -393,8 +381,7 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
             ctl[next + 2] = FOREST_INF;
         }
         TICK(1)
-        gridBarrierThen(ctl, &gen, slot, 3, sCtl, [&]() { stageEntries(out, n, sE); });
-        staged = true;
+        gridBarrier(ctl, &gen, slot, 3, sCtl);
         TICK(2)
         const int nNext = (int)sCtl[0];
         const i64 paths = sCtl[1];
