@@ -8,7 +8,8 @@
 //
 // Headers: code that several sources share lives in kernels/NAME.cuh
 // (semiring.cuh: the semiring operator structs; gemm.cuh: the one
-// register-tiled semiring GEMM), included with `#include "NAME.cuh"` on a
+// register-tiled semiring GEMM; grid.cuh: the grid barrier of the
+// cooperative kernels), included with `#include "NAME.cuh"` on a
 // line of its own (quotes, no folder). Each header has an include guard and
 // may include other headers the same way. A source's headers are the
 // transitive closure of its quoted includes (Source.Headers); NVRTC is handed

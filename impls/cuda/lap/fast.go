@@ -332,7 +332,9 @@ func shiftCosts(t *driver.Thread, dev *cuda.Device, c driver.DevicePtr, k int, d
 // cuda/paper's (PaperSteps; the forest's steps 3 to 6 are PhaseForest).
 // Either stages the costs as they are in the slack matrix, whose
 // column-major reading is the transposed instance (no transpose runs),
-// and runs step 1 in two kernels (paperDesign's transposed and fused).
+// runs step 1 in two kernels (paperDesign's transposed and fused) and,
+// on square instances whose span is at most c/4, finds a maximum
+// matching of step 1's zeros (kernels/lap_match.cu) in place of step 2.
 func Fast(ctx context.Context, m *lap.Matrix, opt Options) (*lap.Result, error) {
 	res, _, err := FastWithStats(ctx, m, opt)
 	return res, err
