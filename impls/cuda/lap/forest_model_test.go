@@ -216,6 +216,31 @@ type forestModelStats struct {
 // whole forest of Full entries.
 type modelLevel struct{ Free, New, Candidates, Repairs, Full int }
 
+// modelInstance is one instance of the CPU models' case tables.
+type modelInstance struct {
+	name string
+	m    *lap.Matrix
+}
+
+// modelCases is the CPU models' case table: a random n x n instance for
+// every size and range (costs in [0, rf·n)), then three structured ones of
+// order k: negative costs, equal costs and c_ij = i·j.
+func modelCases(rnd *rand.Rand, sizes []int, ranges []float64, k int) []modelInstance {
+	var cases []modelInstance
+	for _, n := range sizes {
+		for _, rf := range ranges {
+			cases = append(cases, modelInstance{"random", randomMatrix(rnd, n, n, max(1, int64(rf*float64(n))))})
+		}
+	}
+	neg, same, prod := randomMatrix(rnd, k, k, 2000), &lap.Matrix{Rows: k, Cols: k, C: make([]int64, k*k)}, &lap.Matrix{Rows: k, Cols: k, C: make([]int64, k*k)}
+	for i := range neg.C {
+		neg.C[i] -= 1000
+		same.C[i] = 5
+		prod.C[i] = int64((i / k) * (i % k))
+	}
+	return append(cases, modelInstance{"negative", neg}, modelInstance{"equal", same}, modelInstance{"i*j", prod})
+}
+
 // TestForestModel: the forest search's CPU model finds certified optimal
 // assignments (duals checked by lap.Certify, cost equal to cpu/jv's) on
 // random instances of every range the paper uses, negative costs, equal
@@ -224,25 +249,8 @@ type modelLevel struct{ Free, New, Candidates, Repairs, Full int }
 // packs (keys below 2^32) holds.
 func TestForestModel(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(3, 35))
-	type inst struct {
-		name string
-		m    *lap.Matrix
-	}
-	var cases []inst
-	for _, n := range []int{1, 2, 5, 17, 64, 150} {
-		for _, rf := range []float64{0.1, 1, 10} {
-			cases = append(cases, inst{"random", randomMatrix(rnd, n, n, max(1, int64(rf*float64(n))))})
-		}
-	}
-	n := 60
-	neg, same, prod := randomMatrix(rnd, n, n, 2000), &lap.Matrix{Rows: n, Cols: n, C: make([]int64, n*n)}, &lap.Matrix{Rows: n, Cols: n, C: make([]int64, n*n)}
-	for k := range neg.C {
-		neg.C[k] -= 1000
-		same.C[k] = 5
-		prod.C[k] = int64((k / n) * (k % n))
-	}
-	cases = append(cases, inst{"negative", neg}, inst{"equal", same}, inst{"i*j", prod},
-		inst{"rectangular", randomMatrix(rnd, 31, 64, 64)})
+	cases := append(modelCases(rnd, []int{1, 2, 5, 17, 64, 150}, []float64{0.1, 1, 10}, 60),
+		modelInstance{"rectangular", randomMatrix(rnd, 31, 64, 64)})
 	for _, tc := range cases {
 		m := tc.m
 		k := m.Cols

@@ -140,27 +140,10 @@ func maxZeroMatching(n int, c, u, v []int64) int {
 // (Kuhn's), in at most n+1 rounds; where that matching is perfect it is an
 // optimum, certified by step 1's duals and costing what cpu/jv's does.
 // Instances: random at spans from 0.1n (about ten zeros a row) to 10n (a
-// zero a row and a column at most, no perfect matching), equal costs (every
-// entry a zero) and c_ij = i·j.
+// zero a row and a column at most, no perfect matching), negative costs,
+// equal costs (every entry a zero) and c_ij = i·j.
 func TestMatchModel(t *testing.T) {
-	rnd := rand.New(rand.NewPCG(5, 41))
-	type inst struct {
-		name string
-		m    *lap.Matrix
-	}
-	var cases []inst
-	for _, n := range []int{1, 2, 5, 17, 64, 150, 300} {
-		for _, rf := range []float64{0.1, 0.25, 1, 10} {
-			cases = append(cases, inst{"random", randomMatrix(rnd, n, n, max(1, int64(rf*float64(n))))})
-		}
-	}
-	n := 60
-	same, prod := &lap.Matrix{Rows: n, Cols: n, C: make([]int64, n*n)}, &lap.Matrix{Rows: n, Cols: n, C: make([]int64, n*n)}
-	for k := range same.C {
-		same.C[k] = 5
-		prod.C[k] = int64((k / n) * (k % n))
-	}
-	cases = append(cases, inst{"equal", same}, inst{"i*j", prod})
+	cases := modelCases(rand.New(rand.NewPCG(5, 41)), []int{1, 2, 5, 17, 64, 150, 300}, []float64{0.1, 0.25, 1, 10}, 60)
 	perfect := 0
 	for _, tc := range cases {
 		m, n := tc.m, tc.m.Cols
