@@ -37,7 +37,7 @@ func step1Model(n int, c []int64) (u, v []int64) {
 // it takes in order, so a claim goes to the lowest row: one of the
 // outcomes the kernel's atomics allow. It returns the stars by row, the
 // duals (c - u - v >= 0, zero on the stars) and what it did.
-func forestModel(n int, c []int64) (assign []int, u, v []int64, st forestModelStats) {
+func forestModel(n int, c []int64, start []int) (assign []int, u, v []int64, st forestModelStats) {
 	cnt := &st.PaperCounts
 	maxKey := &st.MaxKey
 	const inf = int64(math.MaxInt64)
@@ -47,6 +47,12 @@ func forestModel(n int, c []int64) (assign []int, u, v []int64, st forestModelSt
 		starCol[i], starRow[i] = -1, -1
 	}
 	for r := range n {
+		if start != nil {
+			if k := start[r]; k >= 0 {
+				starCol[r], starRow[k] = k, r
+			}
+			continue
+		}
 		for k := range n {
 			if c[r*n+k]-u[r]-v[k] == 0 && starRow[k] < 0 {
 				starCol[r], starRow[k] = k, r
@@ -256,7 +262,7 @@ func TestForestModel(t *testing.T) {
 		k := m.Cols
 		padded := make([]int64, k*k) // rows m.Rows..k-1 cost zero, as cuda/paper pads
 		copy(padded, m.C)
-		assign, u, v, st := forestModel(k, padded)
+		assign, u, v, st := forestModel(k, padded, nil)
 		if st.MaxKey < 0 || st.MaxKey >= 1<<32 {
 			t.Errorf("%s %dx%d: a key of %d, outside [0, 2^32)", tc.name, m.Rows, m.Cols, st.MaxKey)
 		}
@@ -291,7 +297,7 @@ func TestForestModelCounts(t *testing.T) {
 	n := 4096
 	for _, rf := range []float64{1, 10} {
 		m := randomMatrix(rand.New(rand.NewPCG(uint64(n), 7)), n, n, int64(rf*float64(n)))
-		_, _, _, st := forestModel(n, m.C)
+		_, _, _, st := forestModel(n, m.C, nil)
 		nn := float64(n) * float64(n)
 		t.Logf("n=%d range %gn: %d rounds, %d levels, %d dual updates; folded %.1fn² in levels, %.1fn² in repairs",
 			n, rf, st.ForestRounds, st.ForestLevels, st.ForestDuals, float64(st.LevelFolds)/nn, float64(st.RepairFolds)/nn)

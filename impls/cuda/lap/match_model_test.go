@@ -222,7 +222,7 @@ func TestMatchModelCounts(t *testing.T) {
 	if os.Getenv("SEMIBENCH_MATCH_MODEL_COUNTS") == "" {
 		t.Skip("set SEMIBENCH_MATCH_MODEL_COUNTS to count")
 	}
-	for _, n := range []int{1024, 4096, 8192} {
+	for _, n := range []int{1024, 2048, 4096, 8192} {
 		for _, rf := range []float64{0.1, 1, 10} {
 			m := randomMatrix(rand.New(rand.NewPCG(uint64(n), 7)), n, n, int64(rf*float64(n)))
 			starCol, _, _, rounds, levels := matchModel(n, m.C)
@@ -232,8 +232,20 @@ func TestMatchModelCounts(t *testing.T) {
 					free++
 				}
 			}
-			_, _, _, st := forestModel(n, m.C)
+			_, _, _, st := forestModel(n, m.C, nil)
 			t.Logf("n=%d range %gn: %d rounds, %d levels, %d columns left free; step 2 left %d", n, rf, rounds, levels, free, st.FreeStart)
+			if rf >= 1 && n <= 4096 {
+				// The forest from step 2's stars and from the matching's.
+				_, _, _, mt := forestModel(n, m.C, starCol)
+				nn := float64(n) * float64(n)
+				for _, x := range []struct {
+					from string
+					st   forestModelStats
+				}{{"step 2", st}, {"the matching", mt}} {
+					t.Logf("  the forest from %s's stars: %d rounds, %d levels, %d dual updates; folded %.2fn² in levels, %.2fn² in repairs",
+						x.from, x.st.ForestRounds, x.st.ForestLevels, x.st.ForestDuals, float64(x.st.LevelFolds)/nn, float64(x.st.RepairFolds)/nn)
+				}
+			}
 		}
 	}
 }
