@@ -6,7 +6,7 @@
 // on from those stars; where the zeros hold a perfect matching (range 0.1n:
 // about ten zeros a row) it is the optimum, and nothing is left to search.
 // Step 2's greedy matching runs in one block, a thread walking a segment's
-// zeros one after another, and leaves what it misses (a tenth of the rows
+// zeros one after another, and leaves what it misses (about 7% of the columns
 // at range 0.1n) to rounds of step 4 and step 5.
 //
 // One cooperative launch (every block resident; grid.cuh's barrier):

@@ -34,7 +34,7 @@ const matchThreads = 1024
 // columns) whose span is at most c/4, so that a row has about four zeros
 // or more after step 1. There step 2's one block walks tens of thousands
 // of zeros a thread at a time (0.13 ms at n = 8192, range 0.1n) and leaves
-// about a tenth of the rows to steps 3 to 5, where the zeros alone hold a
+// about 7% of the columns to steps 3 to 5, where the zeros alone hold a
 // perfect matching and lap_match finds it.
 func matchDense(r, c int, span int64) bool {
 	return r == c && 4*span <= int64(c)
