@@ -62,6 +62,14 @@ typedef unsigned long long u64;
                      // 0 the levels' folds, 1 joins, 2 level barrier, 3 flips,
                      // 4 settling, 5 round barrier, 6 the repairs' folds (and
                      // the block's barrier after the folds)
+#define FC_LPASS 48  // levelBarrier's passage: level << 40 | new columns << 20
+                     // | paths (a 128-byte line of its own, with FC_LMIN)
+#define FC_LMIN 49   // levelBarrier: the level's least key, where it added
+                     // no column and found no path
+
+// flags of the launch (variants under measurement)
+#define FOREST_PREFETCH 1       // a block's new columns are prefetched to L2
+#define FOREST_LEVEL_BARRIER 2  // levelBarrier in place of gridBarrier at levels
 
 // TICK(k) adds the time since the last TICK to section k, in block 0 when
 // the launch is timed: in block 0's shared memory (secs_, written to ctl
@@ -99,6 +107,42 @@ __device__ __forceinline__ ForestEntry loadEntry(const ForestEntry* e) {
     y.tree = x.y;
     y.off = (i64)(((u64)(unsigned)x.w << 32) | (unsigned)x.z);
     return y;
+}
+
+// levelBarrier is a level's grid barrier that carries the level's counts
+// (new columns cnt, paths found) in its arrivals, word slot+3 (arrivals in
+// bits 0-11, columns from bit 12, paths from bit 32), so that the last
+// block to arrive publishes them with the passage, FC_LPASS, and no block
+// reads a control word after it: out gets the level's new columns, its
+// paths and, where both are 0, its least key (FC_LMIN, read once by the
+// last block). The word slot+3 is zeroed before the level starts.
+__device__ __forceinline__ void levelBarrier(i64* ctl, int slot, u64 level, const int* cnt, const int* paths,
+                                             i64* out) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        const u64 add = 1ULL | ((u64)*cnt << 12) | ((u64)*paths << 32);
+        __threadfence();
+        const u64 tot = atomicAdd((u64*)(ctl + slot + 3), add) + add;
+        volatile u64* passage = (volatile u64*)(ctl + FC_LPASS);
+        u64 p;
+        if ((tot & 0xfffULL) == gridDim.x) {
+            const u64 nn = (tot >> 12) & 0xfffffULL, pp = (tot >> 32) & 0xfffffULL;
+            if (nn == 0 && pp == 0) {
+                ((volatile i64*)ctl)[FC_LMIN] = ((volatile i64*)ctl)[slot + 2];
+                __threadfence();
+            }
+            p = (level << 40) | (nn << 20) | pp;
+            *passage = p;
+        } else {
+            while (((p = *passage) >> 40) < level) {
+            }
+        }
+        __threadfence();
+        out[0] = (i64)((p >> 20) & 0xfffffULL);
+        out[1] = (i64)(p & 0xfffffULL);
+        out[2] = out[0] == 0 && out[1] == 0 ? ((volatile i64*)ctl)[FC_LMIN] : FOREST_INF;
+    }
+    __syncthreads();
 }
 
 // Row states.
@@ -227,7 +271,7 @@ template <typename T, int THREADS>
 __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__ S0, i64* du, i64* dv,
                                              int* rowOfStarAtCol, int* colOfStarAtRow, int2* par, int* root,
                                              i64* djoin, int* found, ForestEntry* lists, ForestEntry* full, i64* ctl,
-                                             int timed) {
+                                             int timed, int flags) {
     __shared__ i64 sKey[1024];
     __shared__ int sJoin[1024];  // D when the row joined S (D < 2^31: see the host's bound)
     __shared__ ForestEntry sE[FOLD_CHUNK];
@@ -249,6 +293,8 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
     const bool leader = blockIdx.x == 0 && tid == 0;
     __shared__ i64 sCtl[8];  // control words read after a barrier
     __shared__ int sRepairs;  // rows to repair after a round, listed in pArg
+    __shared__ int sNewCount, sPathCount;  // the block's new columns and paths at a level
+    int* sNew = (int*)sE;  // the block's new columns (the first 4*FOLD_CHUNK), free after the fold
     u64 gen = 0;  // grid barriers passed
     unsigned long long tick_ = 0;
     __shared__ i64 secs_[7];
@@ -310,6 +356,7 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
             pKey[w][lane] = best;
             pArg[w][lane] = arg;
             pTree[w][lane] = tree;
+            if (tid == 0) sNewCount = 0, sPathCount = 0;
         }
         __syncthreads();
         TICK(6)
@@ -350,6 +397,7 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
                         sState[tid] = ROW_END;
                         par[r] = make_int2(a, __ldcg(rowOfStarAtCol + a));
                         atomicAdd((u64*)(ctl + slot + 1), 1ULL);
+                        atomicAdd(&sPathCount, 1);
                     }
                     // A row that lost its claim stays a candidate: the tree
                     // leaves at the round's end and the row folds again.
@@ -362,12 +410,24 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
                     ForestEntry e = {star, tr, D - __ldcg(dv + star)};
                     out[atomicAdd((u64*)(ctl + slot), 1ULL)] = e;
                     par[r] = make_int2(a, prow);
+                    const int k = atomicAdd(&sNewCount, 1);
+                    if (k < 4 * FOLD_CHUNK) sNew[k] = star;
                 }
             }
         }
         least = warpMin64(least);
         if (lane == 0) sMin[w] = least;
         __syncthreads();
+        // The next level folds the columns that joined: where the block
+        // added a few, its warps but the first ask L2 for their slacks now.
+        if ((flags & FOREST_PREFETCH) && tid >= 32 && sNewCount <= 8) {
+            constexpr int per = 128 / (int)sizeof(T);  // slacks a line
+            const int lines = (n + per - 1) / per, all = sNewCount * lines;
+            for (int i = tid - 32; i < all; i += (int)blockDim.x - 32) {
+                const T* p = S0 + (size_t)sNew[i / lines] * n + (size_t)(i % lines) * per;
+                asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+            }
+        }
         if (w == 0) {
             i64 m = lane < (int)(blockDim.x >> 5) ? sMin[lane] : FOREST_INF;
             m = warpMin64(m);
@@ -379,9 +439,13 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
             ctl[next] = 0;
             ctl[next + 1] = 0;
             ctl[next + 2] = FOREST_INF;
+            ctl[next + 3] = 0;
         }
         TICK(1)
-        gridBarrier(ctl, &gen, slot, 3, sCtl);
+        if (flags & FOREST_LEVEL_BARRIER)
+            levelBarrier(ctl, slot, (u64)L, &sNewCount, &sPathCount, sCtl);
+        else
+            gridBarrier(ctl, &gen, slot, 3, sCtl);
         TICK(2)
         const int nNext = (int)sCtl[0];
         const i64 paths = sCtl[1];
@@ -492,9 +556,9 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
     extern "C" __global__ void __launch_bounds__(THREADS, 1)                                                     \
         name(int n, int R, const T* __restrict__ S0, i64* du, i64* dv, int* rowOfStarAtCol, int* colOfStarAtRow, \
              int2* par, int* root, i64* djoin, int* found, ForestEntry* lists, ForestEntry* full, i64* ctl,      \
-             int timed) {                                                                                        \
+             int timed, int flags) {                                                                             \
         forestSearch<T, THREADS>(n, R, S0, du, dv, rowOfStarAtCol, colOfStarAtRow, par, root, djoin, found,     \
-                                 lists, full, ctl, timed);                                                       \
+                                 lists, full, ctl, timed, flags);                                                \
     }
 FOREST_ENTRY(lap_forest, int, 1024)
 FOREST_ENTRY(lap_forest16, unsigned short, 1024)

@@ -23,12 +23,17 @@ const (
 	forestLevels = 3
 	forestDuals  = 4
 	forestTimes  = 20 // block 0's time in each section, when timed
-	forestWords  = 48 // the barrier's passage word is word 32
+	forestWords  = 64 // the barriers' passage words are words 32 and 48
 )
 
 // forestTimed (int32 1) has the forest kernel time its sections in block
 // 0 (PaperCounts.ForestSections; benchmarks read them).
 var forestTimed int32
+
+// forestFlags selects variants of the forest kernel under measurement
+// (FOREST_PREFETCH 1, FOREST_LEVEL_BARRIER 2 in kernels/lap_forest.cu;
+// benchmarks set it).
+var forestFlags int32
 
 // forestEntryBytes is the size of a list entry (ForestEntry in
 // kernels/lap_forest.cu: column, tree, key offset).
@@ -153,7 +158,7 @@ func (r *paperRun) forest() error {
 		return err
 	}
 	if err := r.t.LaunchCooperative(search, driver.D1(blocks), driver.D1(threads), smem, r.s,
-		n, per, slack, du, dv, r.rowOfStarAtCol, r.colOfStarAtRow, par, root, djoin, found, lists, full, b.Ctl, forestTimed); err != nil {
+		n, per, slack, du, dv, r.rowOfStarAtCol, r.colOfStarAtRow, par, root, djoin, found, lists, full, b.Ctl, forestTimed, forestFlags); err != nil {
 		return fmt.Errorf("forest search: %w", err)
 	}
 	if err := r.launch("forest duals", settle, r.g1, r.b1, n, du, dv, r.u, r.v); err != nil {
