@@ -145,6 +145,40 @@ __device__ __forceinline__ void levelBarrier(i64* ctl, int slot, u64 level, cons
     __syncthreads();
 }
 
+// FOREST_CLUSTER is the blocks of the cluster kernels (lap_forest_cluster,
+// lap_forest16_cluster): the whole search in one thread-block cluster,
+// whose blocks meet at the cluster's hardware barrier, where the grid's
+// meet at gridBarrier's words in L2. Hopper (sm_90) and later only.
+#define FOREST_CLUSTER 8
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define FOREST_CLUSTER_DIMS __cluster_dims__(FOREST_CLUSTER, 1, 1)
+#else
+#define FOREST_CLUSTER_DIMS
+#endif
+
+// clusterBarrier is gridBarrier for a grid that is one cluster: every
+// thread arrives (release) and waits (acquire) at the cluster's barrier;
+// then thread 0 copies ctl[at .. at+words) into out for the block.
+__device__ __forceinline__ void clusterBarrier(const i64* ctl, int at, int words, i64* out) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("barrier.cluster.arrive.aligned;\n\tbarrier.cluster.wait.aligned;" ::: "memory");
+#else
+    __trap();
+#endif
+    if (threadIdx.x == 0)
+        for (int i = 0; i < words; ++i) out[i] = ((volatile const i64*)ctl)[at + i];
+    __syncthreads();
+}
+
+// forestBarrier is the search's barrier: the cluster's or the grid's.
+template <bool CLUSTER>
+__device__ __forceinline__ void forestBarrier(i64* ctl, u64* gen, int at, int words, i64* out) {
+    if (CLUSTER)
+        clusterBarrier(ctl, at, words, out);
+    else
+        gridBarrier(ctl, gen, at, words, out);
+}
+
 // Row states.
 #define ROW_CANDIDATE 0
 #define ROW_IN_S 1
@@ -267,7 +301,7 @@ __device__ __forceinline__ void repairFold(const ForestEntry* full, int k, const
 // forestSearch is the kernel, on slacks of type T (int, or unsigned short
 // where they fit: half the bytes a fold reads), in blocks of THREADS
 // threads (1,024 or 512: the host picks by order and span, NOTES.md).
-template <typename T, int THREADS>
+template <typename T, int THREADS, bool CLUSTER>
 __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__ S0, i64* du, i64* dv,
                                              int* rowOfStarAtCol, int* colOfStarAtRow, int2* par, int* root,
                                              i64* djoin, int* found, ForestEntry* lists, ForestEntry* full, i64* ctl,
@@ -328,7 +362,7 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
         ctl[FC_SLOTS + 5] = 0;
         ctl[FC_SLOTS + 6] = FOREST_INF;
     }
-    gridBarrier(ctl, &gen, FC_SLOTS, 1, sCtl);
+    forestBarrier<CLUSTER>(ctl, &gen, FC_SLOTS, 1, sCtl);
     i64 freeLeft = sCtl[0];
     int nIn = (int)freeLeft;                 // entries of the list to fold
     const ForestEntry* in = lists;           // the list to fold
@@ -442,10 +476,10 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
             ctl[next + 3] = 0;
         }
         TICK(1)
-        if (flags & FOREST_LEVEL_BARRIER)
+        if (!CLUSTER && (flags & FOREST_LEVEL_BARRIER))
             levelBarrier(ctl, slot, (u64)L, &sNewCount, &sPathCount, sCtl);
         else
-            gridBarrier(ctl, &gen, slot, 3, sCtl);
+            forestBarrier<CLUSTER>(ctl, &gen, slot, 3, sCtl);
         TICK(2)
         const int nNext = (int)sCtl[0];
         const i64 paths = sCtl[1];
@@ -531,7 +565,7 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
             if (sRepair[tid]) (&pArg[0][0])[atomicAdd(&sRepairs, 1)] = tid;
         }
         TICK(4)
-        gridBarrier(ctl, &gen, FC_ERROR, FC_FULL - FC_ERROR + 1, sCtl);
+        forestBarrier<CLUSTER>(ctl, &gen, FC_ERROR, FC_FULL - FC_ERROR + 1, sCtl);
         TICK(5)
         if (sCtl[0] != 0) {
             err = 3;
@@ -552,18 +586,20 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
 // lap_forest and lap_forest16 (int32 slacks, and the 16-bit copy step 1
 // makes where the span allows: lap_paper_step1_fused16) in blocks of 1,024 threads; lap_forest_512 and
 // lap_forest16_512 in blocks of 512.
-#define FOREST_ENTRY(name, T, THREADS)                                                                          \
-    extern "C" __global__ void __launch_bounds__(THREADS, 1)                                                     \
+#define FOREST_ENTRY(name, T, THREADS, CLUSTER, DIMS)                                                           \
+    extern "C" __global__ void DIMS __launch_bounds__(THREADS, 1)                                                \
         name(int n, int R, const T* __restrict__ S0, i64* du, i64* dv, int* rowOfStarAtCol, int* colOfStarAtRow, \
              int2* par, int* root, i64* djoin, int* found, ForestEntry* lists, ForestEntry* full, i64* ctl,      \
              int timed, int flags) {                                                                             \
-        forestSearch<T, THREADS>(n, R, S0, du, dv, rowOfStarAtCol, colOfStarAtRow, par, root, djoin, found,     \
+        forestSearch<T, THREADS, CLUSTER>(n, R, S0, du, dv, rowOfStarAtCol, colOfStarAtRow, par, root, djoin, found,     \
                                  lists, full, ctl, timed, flags);                                                \
     }
-FOREST_ENTRY(lap_forest, int, 1024)
-FOREST_ENTRY(lap_forest16, unsigned short, 1024)
-FOREST_ENTRY(lap_forest_512, int, 512)
-FOREST_ENTRY(lap_forest16_512, unsigned short, 512)
+FOREST_ENTRY(lap_forest, int, 1024, false, )
+FOREST_ENTRY(lap_forest16, unsigned short, 1024, false, )
+FOREST_ENTRY(lap_forest_512, int, 512, false, )
+FOREST_ENTRY(lap_forest16_512, unsigned short, 512, false, )
+FOREST_ENTRY(lap_forest_cluster, int, 1024, true, FOREST_CLUSTER_DIMS)
+FOREST_ENTRY(lap_forest16_cluster, unsigned short, 1024, true, FOREST_CLUSTER_DIMS)
 
 // lap_forest_settle adds the forest's duals to cuda/paper's (u += du,
 // v += dv).
