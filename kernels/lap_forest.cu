@@ -38,7 +38,9 @@
 // from 32 to the block's threads, 1,024 or 512; a thread per row); its
 // rows' keys and states live in shared memory for the whole search. For
 // the folds its warps are R/32 row groups times warps/(R/32) slices of the
-// columns; a warp reads 32 consecutive slacks of a column.
+// columns; a warp reads 32 consecutive slacks of a column. A level's
+// barrier carries the level's counts (levelBarrier), and a block that added
+// a few columns at a level asks L2 for their slacks before that barrier.
 
 #include "grid.cuh"
 
@@ -56,8 +58,9 @@ typedef unsigned long long u64;
 #define FC_LEVELS 3  // levels run
 #define FC_DUALS 4   // dual updates
 #define FC_FULL 5    // entries of the whole forest's list after a round
-#define FC_SLOTS 8   // 8 + 4*s, s = level % 3: the level's new columns, its
-                     // paths found, its least key of a candidate row
+#define FC_SLOTS 8   // 8 + 4*s, s = level % 3: the level's list of new columns
+                     // (a counter), its arrivals at levelBarrier, its least
+                     // key of a candidate row
 #define FC_TIMES 20  // 20 + k: block 0's nanoseconds in section k (when timed):
                      // 0 the levels' folds, 1 joins, 2 level barrier, 3 flips,
                      // 4 settling, 5 round barrier, 6 the repairs' folds (and
@@ -66,10 +69,6 @@ typedef unsigned long long u64;
                      // | paths (a 128-byte line of its own, with FC_LMIN)
 #define FC_LMIN 49   // levelBarrier: the level's least key, where it added
                      // no column and found no path
-
-// flags of the launch (variants under measurement)
-#define FOREST_PREFETCH 1       // a block's new columns are prefetched to L2
-#define FOREST_LEVEL_BARRIER 2  // levelBarrier in place of gridBarrier at levels
 
 // TICK(k) adds the time since the last TICK to section k, in block 0 when
 // the launch is timed: in block 0's shared memory (secs_, written to ctl
@@ -110,19 +109,20 @@ __device__ __forceinline__ ForestEntry loadEntry(const ForestEntry* e) {
 }
 
 // levelBarrier is a level's grid barrier that carries the level's counts
-// (new columns cnt, paths found) in its arrivals, word slot+3 (arrivals in
-// bits 0-11, columns from bit 12, paths from bit 32), so that the last
-// block to arrive publishes them with the passage, FC_LPASS, and no block
-// reads a control word after it: out gets the level's new columns, its
-// paths and, where both are 0, its least key (FC_LMIN, read once by the
-// last block). The word slot+3 is zeroed before the level starts.
+// (the block's new columns cnt and paths found) in its arrivals, word
+// slot+1 (arrivals in bits 0-11, columns from bit 12, paths from bit 32;
+// n < 2^20), so that the last block to arrive publishes them with the
+// passage, FC_LPASS, and no block reads a control word after it: out gets
+// the level's new columns, its paths and, where both are 0, its least key
+// (FC_LMIN, read once by the last block). The word slot+1 is zeroed before
+// the level starts.
 __device__ __forceinline__ void levelBarrier(i64* ctl, int slot, u64 level, const int* cnt, const int* paths,
                                              i64* out) {
     __syncthreads();
     if (threadIdx.x == 0) {
         const u64 add = 1ULL | ((u64)*cnt << 12) | ((u64)*paths << 32);
         __threadfence();
-        const u64 tot = atomicAdd((u64*)(ctl + slot + 3), add) + add;
+        const u64 tot = atomicAdd((u64*)(ctl + slot + 1), add) + add;
         volatile u64* passage = (volatile u64*)(ctl + FC_LPASS);
         u64 p;
         if ((tot & 0xfffULL) == gridDim.x) {
@@ -145,39 +145,11 @@ __device__ __forceinline__ void levelBarrier(i64* ctl, int slot, u64 level, cons
     __syncthreads();
 }
 
-// FOREST_CLUSTER is the blocks of the cluster kernels (lap_forest_cluster,
-// lap_forest16_cluster): the whole search in one thread-block cluster,
-// whose blocks meet at the cluster's hardware barrier, where the grid's
-// meet at gridBarrier's words in L2. Hopper (sm_90) and later only.
-#define FOREST_CLUSTER 8
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-#define FOREST_CLUSTER_DIMS __cluster_dims__(FOREST_CLUSTER, 1, 1)
-#else
-#define FOREST_CLUSTER_DIMS
-#endif
-
-// clusterBarrier is gridBarrier for a grid that is one cluster: every
-// thread arrives (release) and waits (acquire) at the cluster's barrier;
-// then thread 0 copies ctl[at .. at+words) into out for the block.
-__device__ __forceinline__ void clusterBarrier(const i64* ctl, int at, int words, i64* out) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("barrier.cluster.arrive.aligned;\n\tbarrier.cluster.wait.aligned;" ::: "memory");
-#else
-    __trap();
-#endif
-    if (threadIdx.x == 0)
-        for (int i = 0; i < words; ++i) out[i] = ((volatile const i64*)ctl)[at + i];
-    __syncthreads();
-}
-
-// forestBarrier is the search's barrier: the cluster's or the grid's.
-template <bool CLUSTER>
-__device__ __forceinline__ void forestBarrier(i64* ctl, u64* gen, int at, int words, i64* out) {
-    if (CLUSTER)
-        clusterBarrier(ctl, at, words, out);
-    else
-        gridBarrier(ctl, gen, at, words, out);
-}
+// FOREST_PREFETCH is the most new columns a block prefetches at a level
+// (the whole column each, n slacks): a few a block in the levels that
+// wait on latency, none in the first levels after a round, which fold
+// thousands of columns and would evict what they prefetch.
+#define FOREST_PREFETCH 8
 
 // Row states.
 #define ROW_CANDIDATE 0
@@ -301,11 +273,11 @@ __device__ __forceinline__ void repairFold(const ForestEntry* full, int k, const
 // forestSearch is the kernel, on slacks of type T (int, or unsigned short
 // where they fit: half the bytes a fold reads), in blocks of THREADS
 // threads (1,024 or 512: the host picks by order and span, NOTES.md).
-template <typename T, int THREADS, bool CLUSTER>
+template <typename T, int THREADS>
 __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__ S0, i64* du, i64* dv,
                                              int* rowOfStarAtCol, int* colOfStarAtRow, int2* par, int* root,
                                              i64* djoin, int* found, ForestEntry* lists, ForestEntry* full, i64* ctl,
-                                             int timed, int flags) {
+                                             int timed) {
     __shared__ i64 sKey[1024];
     __shared__ int sJoin[1024];  // D when the row joined S (D < 2^31: see the host's bound)
     __shared__ ForestEntry sE[FOLD_CHUNK];
@@ -328,7 +300,7 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
     __shared__ i64 sCtl[8];  // control words read after a barrier
     __shared__ int sRepairs;  // rows to repair after a round, listed in pArg
     __shared__ int sNewCount, sPathCount;  // the block's new columns and paths at a level
-    int* sNew = (int*)sE;  // the block's new columns (the first 4*FOLD_CHUNK), free after the fold
+    __shared__ int sNew[FOREST_PREFETCH];  // its first new columns
     u64 gen = 0;  // grid barriers passed
     unsigned long long tick_ = 0;
     __shared__ i64 secs_[7];
@@ -362,7 +334,7 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
         ctl[FC_SLOTS + 5] = 0;
         ctl[FC_SLOTS + 6] = FOREST_INF;
     }
-    forestBarrier<CLUSTER>(ctl, &gen, FC_SLOTS, 1, sCtl);
+    gridBarrier(ctl, &gen, FC_SLOTS, 1, sCtl);
     i64 freeLeft = sCtl[0];
     int nIn = (int)freeLeft;                 // entries of the list to fold
     const ForestEntry* in = lists;           // the list to fold
@@ -430,7 +402,6 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
                     if (atomicCAS(found + tr, -1, r) == -1) {
                         sState[tid] = ROW_END;
                         par[r] = make_int2(a, __ldcg(rowOfStarAtCol + a));
-                        atomicAdd((u64*)(ctl + slot + 1), 1ULL);
                         atomicAdd(&sPathCount, 1);
                     }
                     // A row that lost its claim stays a candidate: the tree
@@ -445,7 +416,7 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
                     out[atomicAdd((u64*)(ctl + slot), 1ULL)] = e;
                     par[r] = make_int2(a, prow);
                     const int k = atomicAdd(&sNewCount, 1);
-                    if (k < 4 * FOLD_CHUNK) sNew[k] = star;
+                    if (k < FOREST_PREFETCH) sNew[k] = star;
                 }
             }
         }
@@ -453,8 +424,9 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
         if (lane == 0) sMin[w] = least;
         __syncthreads();
         // The next level folds the columns that joined: where the block
-        // added a few, its warps but the first ask L2 for their slacks now.
-        if ((flags & FOREST_PREFETCH) && tid >= 32 && sNewCount <= 8) {
+        // added a few, its warps but the first ask L2 for their slacks now,
+        // while the grid meets at the barrier.
+        if (tid >= 32 && sNewCount <= FOREST_PREFETCH) {
             constexpr int per = 128 / (int)sizeof(T);  // slacks a line
             const int lines = (n + per - 1) / per, all = sNewCount * lines;
             for (int i = tid - 32; i < all; i += (int)blockDim.x - 32) {
@@ -473,13 +445,9 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
             ctl[next] = 0;
             ctl[next + 1] = 0;
             ctl[next + 2] = FOREST_INF;
-            ctl[next + 3] = 0;
         }
         TICK(1)
-        if (!CLUSTER && (flags & FOREST_LEVEL_BARRIER))
-            levelBarrier(ctl, slot, (u64)L, &sNewCount, &sPathCount, sCtl);
-        else
-            forestBarrier<CLUSTER>(ctl, &gen, slot, 3, sCtl);
+        levelBarrier(ctl, slot, (u64)L, &sNewCount, &sPathCount, sCtl);
         TICK(2)
         const int nNext = (int)sCtl[0];
         const i64 paths = sCtl[1];
@@ -565,7 +533,7 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
             if (sRepair[tid]) (&pArg[0][0])[atomicAdd(&sRepairs, 1)] = tid;
         }
         TICK(4)
-        forestBarrier<CLUSTER>(ctl, &gen, FC_ERROR, FC_FULL - FC_ERROR + 1, sCtl);
+        gridBarrier(ctl, &gen, FC_ERROR, FC_FULL - FC_ERROR + 1, sCtl);
         TICK(5)
         if (sCtl[0] != 0) {
             err = 3;
@@ -586,20 +554,18 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
 // lap_forest and lap_forest16 (int32 slacks, and the 16-bit copy step 1
 // makes where the span allows: lap_paper_step1_fused16) in blocks of 1,024 threads; lap_forest_512 and
 // lap_forest16_512 in blocks of 512.
-#define FOREST_ENTRY(name, T, THREADS, CLUSTER, DIMS)                                                           \
-    extern "C" __global__ void DIMS __launch_bounds__(THREADS, 1)                                                \
+#define FOREST_ENTRY(name, T, THREADS)                                                                          \
+    extern "C" __global__ void __launch_bounds__(THREADS, 1)                                                     \
         name(int n, int R, const T* __restrict__ S0, i64* du, i64* dv, int* rowOfStarAtCol, int* colOfStarAtRow, \
              int2* par, int* root, i64* djoin, int* found, ForestEntry* lists, ForestEntry* full, i64* ctl,      \
-             int timed, int flags) {                                                                             \
-        forestSearch<T, THREADS, CLUSTER>(n, R, S0, du, dv, rowOfStarAtCol, colOfStarAtRow, par, root, djoin, found,     \
-                                 lists, full, ctl, timed, flags);                                                \
+             int timed) {                                                                                        \
+        forestSearch<T, THREADS>(n, R, S0, du, dv, rowOfStarAtCol, colOfStarAtRow, par, root, djoin, found,     \
+                                 lists, full, ctl, timed);                                                       \
     }
-FOREST_ENTRY(lap_forest, int, 1024, false, )
-FOREST_ENTRY(lap_forest16, unsigned short, 1024, false, )
-FOREST_ENTRY(lap_forest_512, int, 512, false, )
-FOREST_ENTRY(lap_forest16_512, unsigned short, 512, false, )
-FOREST_ENTRY(lap_forest_cluster, int, 1024, true, FOREST_CLUSTER_DIMS)
-FOREST_ENTRY(lap_forest16_cluster, unsigned short, 1024, true, FOREST_CLUSTER_DIMS)
+FOREST_ENTRY(lap_forest, int, 1024)
+FOREST_ENTRY(lap_forest16, unsigned short, 1024)
+FOREST_ENTRY(lap_forest_512, int, 512)
+FOREST_ENTRY(lap_forest16_512, unsigned short, 512)
 
 // lap_forest_settle adds the forest's duals to cuda/paper's (u += du,
 // v += dv).

@@ -30,19 +30,6 @@ const (
 // 0 (PaperCounts.ForestSections; benchmarks read them).
 var forestTimed int32
 
-// forestFlags selects variants of the forest kernel under measurement
-// (FOREST_PREFETCH 1, FOREST_LEVEL_BARRIER 2 in kernels/lap_forest.cu;
-// benchmarks set it).
-var forestFlags int32
-
-// forestCluster in forestFlags runs the search in one thread-block cluster
-// of forestClusterBlocks blocks (lap_forest_cluster, FOREST_CLUSTER in
-// kernels/lap_forest.cu; Hopper and later, orders up to 8192).
-const (
-	forestCluster       = 4
-	forestClusterBlocks = 8
-)
-
 // forestEntryBytes is the size of a list entry (ForestEntry in
 // kernels/lap_forest.cu: column, tree, key offset).
 const forestEntryBytes = 16
@@ -127,16 +114,9 @@ func (r *paperRun) forest() error {
 		sms = min(sms, forestBlockLimit)
 	}
 	threads := forestThreads(n, sms, r.d.span)
-	cluster := forestFlags&forestCluster != 0
-	if cluster {
-		sms, threads = forestClusterBlocks, 1024
-	}
 	per, blocks, err := forestShape(n, sms, threads)
 	if err != nil {
 		return err
-	}
-	if cluster {
-		blocks = forestClusterBlocks // the cluster's size, whether or not every block has rows
 	}
 	var b forestBuffers
 	if err := r.dev.Allocate(r.t, ForestPlan(n), &b); err != nil {
@@ -146,9 +126,7 @@ func (r *paperRun) forest() error {
 	if r.slack16 != 0 {
 		slack, kernel = r.slack16, "lap_forest16"
 	}
-	if cluster {
-		kernel += "_cluster"
-	} else if threads != 1024 {
+	if threads != 1024 {
 		kernel += fmt.Sprintf("_%d", threads)
 	}
 	search, err := r.dev.Function(r.t, forestModule, kernel)
@@ -174,12 +152,8 @@ func (r *paperRun) forest() error {
 	if err := r.t.MemsetD32Async(b.Ctl, 0, 2*forestWords, r.s); err != nil {
 		return err
 	}
-	launch := r.t.LaunchCooperative
-	if cluster {
-		launch = r.t.Launch // the kernel's cluster is its whole grid, resident by construction
-	}
-	if err := launch(search, driver.D1(blocks), driver.D1(threads), smem, r.s,
-		n, per, slack, du, dv, r.rowOfStarAtCol, r.colOfStarAtRow, par, root, djoin, found, lists, full, b.Ctl, forestTimed, forestFlags); err != nil {
+	if err := r.t.LaunchCooperative(search, driver.D1(blocks), driver.D1(threads), smem, r.s,
+		n, per, slack, du, dv, r.rowOfStarAtCol, r.colOfStarAtRow, par, root, djoin, found, lists, full, b.Ctl, forestTimed); err != nil {
 		return fmt.Errorf("forest search: %w", err)
 	}
 	if err := r.launch("forest duals", settle, r.g1, r.b1, n, du, dv, r.u, r.v); err != nil {

@@ -1,12 +1,6 @@
 package cudalap
 
-import (
-	"fmt"
-	"os"
-	"strconv"
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestForestShape: the forest kernel's blocks own a power of two of rows,
 // 32 to the block's threads, enough that every row has a block and no
@@ -78,48 +72,6 @@ func TestForestThreads(t *testing.T) {
 	} {
 		if got := forestThreads(c.n, c.sms, c.span); got != c.want {
 			t.Errorf("forestThreads(%d, %d, %d) = %d, want %d", c.n, c.sms, c.span, got, c.want)
-		}
-	}
-}
-
-// BenchmarkForestFlags alternates variants of the forest kernel
-// (forestFlags) on cuda/fast's own choice, n = 512 .. 8192, ranges 0.1n,
-// n and 10n: SEMIBENCH_FOREST_AB lists the flags, e.g. "0,1,2,3", and every
-// instance runs the list twice in turn, so that a variant and the base
-// share the instance, the process and the lease. Every answer must cost
-// the certified optimum.
-func BenchmarkForestFlags(b *testing.B) {
-	if !hasGPU() {
-		b.Skip("no CUDA device")
-	}
-	list := os.Getenv("SEMIBENCH_FOREST_AB")
-	if list == "" {
-		b.Skip("SEMIBENCH_FOREST_AB names no flags")
-	}
-	var flags []int32
-	for _, f := range strings.Split(list, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil {
-			b.Fatalf("SEMIBENCH_FOREST_AB: %q is not a number", f)
-		}
-		flags = append(flags, int32(v))
-	}
-	defer func() { forestFlags = 0 }()
-	for _, n := range []int{512, 1024, 2048, 4096, 8192} {
-		for _, rf := range []float64{0.1, 1, 10} {
-			in := &benchInstance{n: n, rf: rf}
-			for pass := 1; pass <= 2; pass++ {
-				for _, f := range flags {
-					b.Run(fmt.Sprintf("n=%d/range=%gn/flags=%d/pass=%d", n, rf, f, pass), func(b *testing.B) {
-						m, ref, err := in.get()
-						if err != nil {
-							b.Fatalf("cpu/jv: %v", err)
-						}
-						forestFlags = f
-						benchSolve(b, Fast, m, ref)
-					})
-				}
-			}
 		}
 	}
 }

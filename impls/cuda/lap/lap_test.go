@@ -410,10 +410,6 @@ func BenchmarkSolvers(b *testing.B) {
 		paperTuned.matching, paperForest.matching = false, false
 		defer func() { paperTuned.matching, paperForest.matching = true, true }()
 	}
-	if v, err := strconv.Atoi(os.Getenv("SEMIBENCH_FOREST_FLAGS")); err == nil {
-		forestFlags = int32(v) // variants of the forest kernel (forest.go)
-		defer func() { forestFlags = 0 }()
-	}
 	if os.Getenv("SEMIBENCH_FOREST_SLACK32") != "" {
 		forestSlack16 = false // the forest reads int32 slacks throughout
 		defer func() { forestSlack16 = true }()
