@@ -323,28 +323,37 @@ __device__ __forceinline__ void step1Fused(int n, int a, const int* slack, const
     }
 }
 
+// step1Column loads a column's slacks minus the row minima into x, PER a
+// thread of 256 (rows t, t+256, ...; LAP_INF past n): every load issued
+// before any is used, the column's streamed past L1 (__ldcs) so that the
+// row minima stay there.
+template <int PER>
+__device__ __forceinline__ void step1Column(const int* col, const int* rm, int n, int t, int* x) {
+    constexpr int step = 256; // the block's threads: the offsets below are immediates
+#pragma unroll
+    for (int k = 0; k < PER; ++k) x[k] = t + k * step < n ? __ldcs(col + k * step) - rm[k * step] : LAP_INF;
+}
+
 // step1FusedRegs is step1Fused where a column fits the block's registers
-// (n <= PER * blockDim.x): every load of a column is issued before any is
-// used, streaming past L1 (__ldcs) so that the row minima stay there, and
-// the second pass writes from the registers instead of reading the column
-// again.
+// (n <= PER * 256, blocks of 256 threads): the second pass writes from the
+// registers instead of reading the column again. With write unset it
+// writes no slack (the zeros, u and v only): where lap_match follows and
+// finds a perfect matching, no step reads them, and lap_paper_step1_write
+// writes them after it otherwise.
 template <typename T, int PER>
 __device__ __forceinline__ void step1FusedRegs(int n, int a, const int* slack, const int* rowMin, long long* u,
                                                long long* v, T* out, int* flags, int* __restrict__ zeros,
-                                               int* __restrict__ zerosSize) {
-    constexpr int step = 256; // the block's threads: the offsets below are immediates
+                                               int* __restrict__ zerosSize, int write) {
+    constexpr int step = 256;
     __shared__ int count;
     const int b = blockIdx.x, t = threadIdx.x, warp0 = t & ~31;
     const int c0 = b * a, c1 = min(n, c0 + a);
     int* seg = zeros + (size_t)b * a * n;
-    const int* rm = rowMin + t;
     if (t == 0) count = 0;
     for (int c = c0; c < c1; c++) {
-        const int* col = slack + (size_t)c * n + t;
         T* dst = out + (size_t)c * n + t;
         int x[PER];
-#pragma unroll
-        for (int k = 0; k < PER; ++k) x[k] = t + k * step < n ? __ldcs(col + k * step) - rm[k * step] : LAP_INF;
+        step1Column<PER>(slack + (size_t)c * n + t, rowMin + t, n, t, x);
         int m = LAP_INF;
 #pragma unroll
         for (int k = 0; k < PER; ++k) m = min(m, x[k]);
@@ -354,7 +363,7 @@ __device__ __forceinline__ void step1FusedRegs(int n, int a, const int* slack, c
             if (warp0 + k * step >= n) break; // the warp's rows are past the column
             const bool in = t + k * step < n;
             const int y = x[k] - m;
-            if (in) dst[k * step] = (T)y;
+            if (in && write) dst[k * step] = (T)y;
             warpAppend(in && y == 0, c * n + t + k * step, seg, &count);
         }
         if (t == 0) {
@@ -369,19 +378,53 @@ __device__ __forceinline__ void step1FusedRegs(int n, int a, const int* slack, c
     }
 }
 
+// step1WriteRegs writes the slacks step1FusedRegs left unwritten (the
+// column minus the row minima minus v), unless *freeCols, lap_match's
+// count of the columns it left free, is 0.
+template <typename T, int PER>
+__device__ __forceinline__ void step1WriteRegs(int n, int a, const int* slack, const int* rowMin, const long long* v,
+                                               T* out, const long long* freeCols) {
+    constexpr int step = 256;
+    if (*(volatile const long long*)freeCols == 0) return;
+    const int t = threadIdx.x, c0 = blockIdx.x * a, c1 = min(n, c0 + a);
+#pragma unroll 1
+    for (int c = c0; c < c1; c++) {
+        int x[PER];
+        step1Column<PER>(slack + (size_t)c * n + t, rowMin + t, n, t, x);
+        const int m = (int)v[c];
+        T* dst = out + (size_t)c * n + t;
+#pragma unroll
+        for (int k = 0; k < PER; ++k)
+            if (t + k * step < n) dst[k * step] = (T)(x[k] - m);
+    }
+}
+
 // lap_paper_step1_fused_rPER (in place) and lap_paper_step1_fused16_rPER
 // (the forest search's 16-bit copy): step1FusedRegs for orders up to 256 *
-// PER, in blocks of 256 threads, minBlocks of them an SM.
-#define STEP1_FUSED_REGS(PER, minBlocks)                                                                           \
-    extern "C" __global__ void __launch_bounds__(256, minBlocks)                                                   \
-        lap_paper_step1_fused_r##PER(int n, int a, const int* slack, const int* rowMin, long long* u, long long* v, \
-                                     int* out, int* flags, int* zeros, int* zerosSize) {                            \
-        step1FusedRegs<int, PER>(n, a, slack, rowMin, u, v, out, flags, zeros, zerosSize);                         \
-    }                                                                                                              \
-    extern "C" __global__ void __launch_bounds__(256, minBlocks)                                                   \
-        lap_paper_step1_fused16_r##PER(int n, int a, const int* slack, const int* rowMin, long long* u,             \
-                                       long long* v, unsigned short* out, int* flags, int* zeros, int* zerosSize) { \
-        step1FusedRegs<unsigned short, PER>(n, a, slack, rowMin, u, v, out, flags, zeros, zerosSize);              \
+// PER, in blocks of 256 threads, minBlocks of them an SM;
+// lap_paper_step1_write{,16}_rPER: step1WriteRegs, the same orders, two
+// blocks an SM at least (it runs only where lap_match left a column free).
+#define STEP1_FUSED_REGS(PER, minBlocks)                                                                            \
+    extern "C" __global__ void __launch_bounds__(256, minBlocks)                                                    \
+        lap_paper_step1_fused_r##PER(int n, int a, const int* slack, const int* rowMin, long long* u, long long* v,  \
+                                     int* out, int* flags, int* zeros, int* zerosSize, int write) {                  \
+        step1FusedRegs<int, PER>(n, a, slack, rowMin, u, v, out, flags, zeros, zerosSize, write);                   \
+    }                                                                                                               \
+    extern "C" __global__ void __launch_bounds__(256, minBlocks)                                                    \
+        lap_paper_step1_fused16_r##PER(int n, int a, const int* slack, const int* rowMin, long long* u,              \
+                                       long long* v, unsigned short* out, int* flags, int* zeros, int* zerosSize,    \
+                                       int write) {                                                                 \
+        step1FusedRegs<unsigned short, PER>(n, a, slack, rowMin, u, v, out, flags, zeros, zerosSize, write);        \
+    }                                                                                                               \
+    extern "C" __global__ void __launch_bounds__(256, 2)                                                            \
+        lap_paper_step1_write_r##PER(int n, int a, const int* slack, const int* rowMin, const long long* v, int* out, \
+                                     const long long* freeCols) {                                                   \
+        step1WriteRegs<int, PER>(n, a, slack, rowMin, v, out, freeCols);                                            \
+    }                                                                                                               \
+    extern "C" __global__ void __launch_bounds__(256, 2)                                                            \
+        lap_paper_step1_write16_r##PER(int n, int a, const int* slack, const int* rowMin, const long long* v,        \
+                                       unsigned short* out, const long long* freeCols) {                            \
+        step1WriteRegs<unsigned short, PER>(n, a, slack, rowMin, v, out, freeCols);                                 \
     }
 STEP1_FUSED_REGS(8, 6)
 STEP1_FUSED_REGS(16, 4)

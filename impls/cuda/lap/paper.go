@@ -426,6 +426,9 @@ func runPaper(ctx context.Context, t *driver.Thread, dev *cuda.Device, l paperLa
 	if err := step2(); err != nil {
 		return nil, err
 	}
+	if err := r.step1Write(); err != nil {
+		return nil, err
+	}
 	if d.forest {
 		if err := r.forest(); err != nil {
 			return nil, err
@@ -486,6 +489,9 @@ type paperRun struct {
 	// matchCtl and forestCtl are lap_match's and the forest search's
 	// control words, where they ran, read after the window.
 	matchCtl, forestCtl driver.DevicePtr
+	// deferred is step 1's write of the slacks, where it waits for
+	// lap_match (step1Fused).
+	deferred deferredWrite
 	// The compressed zeros: step 6 builds the other copy from the current
 	// one, zerosBuf[cur] with its sizes sizeBuf[cur].
 	zerosBuf, sizeBuf [2]driver.DevicePtr

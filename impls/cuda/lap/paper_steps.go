@@ -64,7 +64,9 @@ func (r *paperRun) step1() error {
 // block per step-4 block (lap_paper_step1_fused): the reduced slacks go
 // back in place, or, where the forest search reads 16 bits, to its 16-bit
 // copy (r.slack16) and nowhere else: after step 1 only the forest reads
-// the slacks.
+// the slacks. Where lap_match follows and the kernel holds columns in
+// registers, the slacks are written after the matching, and only where it
+// left a column free (step1Write): at range 0.1n no step reads them.
 func (r *paperRun) step1Fused(zeros, zerosSize driver.DevicePtr) error {
 	n := r.l.n
 	out, narrow := r.slack, r.d.forest && r.d.slack16 && forestSlack16
@@ -74,28 +76,64 @@ func (r *paperRun) step1Fused(zeros, zerosSize driver.DevicePtr) error {
 			return err
 		}
 	}
-	kernel, err := r.dev.Function(r.t, paperModule, step1FusedKernel(n, narrow))
+	fused, write := step1FusedKernel(n, narrow)
+	kernel, err := r.dev.Function(r.t, paperModule, fused)
 	if err != nil {
 		return err
 	}
-	return r.launch("step 1 columns and compression", kernel, driver.D1(r.l.nb), driver.D1(paperThreads), n, r.l.a, r.slack, r.rowMin, r.u, r.v, out, r.flags, zeros, zerosSize)
+	args := []any{n, r.l.a, r.slack, r.rowMin, r.u, r.v, out, r.flags, zeros, zerosSize}
+	if write != "" {
+		now := int32(1)
+		if r.d.match {
+			now, r.deferred = 0, deferredWrite{kernel: write, out: out}
+		}
+		args = append(args, now)
+	}
+	return r.launch("step 1 columns and compression", kernel, driver.D1(r.l.nb), driver.D1(paperThreads), args...)
+}
+
+// deferredWrite is step 1's write of the slacks left for after lap_match:
+// its kernel and the slacks it writes.
+type deferredWrite struct {
+	kernel string
+	out    driver.DevicePtr
+}
+
+// step1Write is step 1's deferred write of the slacks (phase step1), after
+// lap_match: lap_paper_step1_write{,16}_rPER returns at once where the
+// matching left no column free.
+func (r *paperRun) step1Write() error {
+	if r.deferred.kernel == "" {
+		return nil
+	}
+	kernel, err := r.dev.Function(r.t, paperModule, r.deferred.kernel)
+	if err != nil {
+		return err
+	}
+	if err := r.st.mark("step1"); err != nil {
+		return err
+	}
+	return r.launch("step 1's slacks", kernel, driver.D1(r.l.nb), driver.D1(paperThreads), r.l.n, r.l.a, r.slack, r.rowMin, r.v, r.deferred.out,
+		r.matchCtl.Add(8*matchFree))
 }
 
 // step1FusedKernel names step 1's fused column pass for order n, writing
 // the 16-bit copy where narrow: up to order 8192 the kernel that holds a
 // column in its 256 threads' registers (8, 16 or 32 slacks a thread,
-// lap_paper_step1_fused_rPER), beyond it the loop over a column's rows.
-func step1FusedKernel(n int, narrow bool) string {
-	name := "lap_paper_step1_fused"
+// lap_paper_step1_fused_rPER, whose slacks can be written later by write,
+// lap_paper_step1_write_rPER), beyond it the loop over a column's rows
+// (write "").
+func step1FusedKernel(n int, narrow bool) (fused, write string) {
+	w := ""
 	if narrow {
-		name += "16"
+		w = "16"
 	}
 	for _, per := range []int{8, 16, 32} {
 		if n <= per*paperThreads {
-			return fmt.Sprintf("%s_r%d", name, per)
+			return fmt.Sprintf("lap_paper_step1_fused%s_r%d", w, per), fmt.Sprintf("lap_paper_step1_write%s_r%d", w, per)
 		}
 	}
-	return name
+	return "lap_paper_step1_fused" + w, ""
 }
 
 // slack16Buffer is the forest search's 16-bit copy of the slacks, made by

@@ -465,19 +465,24 @@ func TestGPUUpload(t *testing.T) {
 }
 
 // TestStep1FusedKernel: step 1's fused pass holds a column in registers up
-// to order 8192 (256 threads, 8, 16 or 32 slacks each) and loops beyond.
+// to order 8192 (256 threads, 8, 16 or 32 slacks each), with a kernel that
+// writes its slacks later, and loops beyond, where it has none.
 func TestStep1FusedKernel(t *testing.T) {
 	for _, c := range []struct {
-		n      int
-		narrow bool
-		want   string
+		n            int
+		narrow       bool
+		fused, write string
 	}{
-		{2, false, "lap_paper_step1_fused_r8"}, {2048, true, "lap_paper_step1_fused16_r8"}, {2049, false, "lap_paper_step1_fused_r16"},
-		{4096, false, "lap_paper_step1_fused_r16"}, {8192, true, "lap_paper_step1_fused16_r32"}, {8193, false, "lap_paper_step1_fused"},
-		{46340, true, "lap_paper_step1_fused16"},
+		{2, false, "lap_paper_step1_fused_r8", "lap_paper_step1_write_r8"},
+		{2048, true, "lap_paper_step1_fused16_r8", "lap_paper_step1_write16_r8"},
+		{2049, false, "lap_paper_step1_fused_r16", "lap_paper_step1_write_r16"},
+		{4096, false, "lap_paper_step1_fused_r16", "lap_paper_step1_write_r16"},
+		{8192, true, "lap_paper_step1_fused16_r32", "lap_paper_step1_write16_r32"},
+		{8193, false, "lap_paper_step1_fused", ""},
+		{46340, true, "lap_paper_step1_fused16", ""},
 	} {
-		if got := step1FusedKernel(c.n, c.narrow); got != c.want {
-			t.Errorf("step1FusedKernel(%d, %v) = %s, want %s", c.n, c.narrow, got, c.want)
+		if fused, write := step1FusedKernel(c.n, c.narrow); fused != c.fused || write != c.write {
+			t.Errorf("step1FusedKernel(%d, %v) = %s, %s; want %s, %s", c.n, c.narrow, fused, write, c.fused, c.write)
 		}
 	}
 }
