@@ -356,117 +356,60 @@ template <int ITEMS> __device__ __forceinline__ bool load_blocked(const float* p
   return true;
 }
 
-// load_tile puts the inputs of the tile at base in x and in sx (the padded
-// layout the store reads back) and returns the thread's sum of its x:
-// whole tiles of floats with 16-byte loads straight into registers (ahead:
-// x holds them already, loaded while the tile before looked back), other
-// tiles coalesced through shared memory.
-template <class T, class A, int ITEMS>
-__device__ __forceinline__ A load_tile(const T* in, long long base, long long m, T* sx, T (&x)[ITEMS], bool ahead) {
+// scan is the inclusive +scan of in[0..m) with carrier A, one tile of
+// kScanThreads*ITEMS entries per block, tiles taken in launch order from
+// *counter (zeroed before the launch, with flags).
+template <class T, class A, int ITEMS, class St>
+__device__ void scan(const T* __restrict__ in, long long m, St st, int* counter, volatile int* flags, A* aggs, A* incls) {
   constexpr int TILE = kScanThreads * ITEMS;
+  constexpr int SLOT = sizeof(T) > St::kSlot ? sizeof(T) : St::kSlot;
+  __shared__ __align__(16) unsigned char smem[(TILE + TILE / 32) * SLOT];
+  __shared__ A warp_tot[kScanThreads / 32];
+  __shared__ int s_tile;
+  __shared__ A s_excl;
+  if (threadIdx.x == 0) s_tile = atomicAdd(counter, 1);
+  __syncthreads();
+  int tile = s_tile;
+  long long base = (long long)tile * TILE;
+  T* sx = (T*)smem;
+  T x[ITEMS];
   A run = zero<A>();
-  if (ahead || (base + TILE <= m && load_blocked(in + base + threadIdx.x * ITEMS, x))) {
+  if (base + TILE <= m && load_blocked(in + base + threadIdx.x * ITEMS, x)) {
+    // a whole tile of floats: the thread's inputs straight into registers,
+    // and into shared memory for the store
 #pragma unroll
     for (int k = 0; k < ITEMS; k++) {
       int j = threadIdx.x * ITEMS + k;
       sx[j + j / 32] = x[k];
       run = add(run, widen<A>(x[k]));
     }
-    return run;
-  }
+  } else {
+    // coalesced through shared memory
 #pragma unroll
-  for (int k = 0; k < ITEMS; k++) {
-    int j = k * kScanThreads + threadIdx.x;
-    long long g = base + j;
-    sx[j + j / 32] = g < m ? in[g] : (T)0;
-  }
-  __syncthreads();
+    for (int k = 0; k < ITEMS; k++) {
+      int j = k * kScanThreads + threadIdx.x;
+      long long g = base + j;
+      sx[j + j / 32] = g < m ? in[g] : (T)0;
+    }
+    __syncthreads();
 #pragma unroll
-  for (int k = 0; k < ITEMS; k++) {
-    int j = threadIdx.x * ITEMS + k;
-    x[k] = sx[j + j / 32];
-    run = add(run, widen<A>(x[k]));
+    for (int k = 0; k < ITEMS; k++) {
+      int j = threadIdx.x * ITEMS + k;
+      x[k] = sx[j + j / 32];
+      run = add(run, widen<A>(x[k]));
+    }
   }
-  return run;
-}
-
-// Shared memory of a scan block: the tile (padded), the warps' totals, the
-// tiles taken and the tile's exclusive prefix.
-template <class T, class A, int ITEMS, class St> struct ScanShared {
-  static constexpr int TILE = kScanThreads * ITEMS;
-  static constexpr int SLOT = sizeof(T) > St::kSlot ? sizeof(T) : St::kSlot;
-  __align__(16) unsigned char smem[(TILE + TILE / 32) * SLOT];
-  A warp_tot[kScanThreads / 32];
-  int tile, next;
-  A excl;
-};
-
-// finish_tile ends the tile that load_tile loaded and block_excl scanned
-// (ex the thread's exclusive prefix in the tile, agg the tile's total):
-// the look-back by warp 0, then the stores.
-template <class T, class A, int ITEMS, class St>
-__device__ __forceinline__ void finish_tile(int tile, long long base, long long m, A ex, A agg, St st,
-                                            const T (&x)[ITEMS], volatile int* flags, A* aggs, A* incls,
-                                            ScanShared<T, A, ITEMS, St>& sh) {
+  A agg;
+  A ex = block_excl(run, warp_tot, &agg);
   if (threadIdx.x < 32) {
     A p = tile_prefix(tile, agg, flags, aggs, incls);
     if (threadIdx.x == 0) {
-      sh.excl = p;
+      s_excl = p;
       if (tile > 0) publish_incl(tile, add(p, agg), flags, aggs, incls);
     }
   }
   __syncthreads();
-  st.store(base, m, x, add(sh.excl, ex), sh.smem);
-}
-
-// scan is the inclusive +scan of in[0..m) with carrier A, one tile of
-// kScanThreads*ITEMS entries per block, tiles taken in launch order from
-// *counter (zeroed before the launch, with flags).
-template <class T, class A, int ITEMS, class St>
-__device__ void scan(const T* __restrict__ in, long long m, St st, int* counter, volatile int* flags, A* aggs, A* incls) {
-  __shared__ ScanShared<T, A, ITEMS, St> sh;
-  if (threadIdx.x == 0) sh.tile = atomicAdd(counter, 1);
-  __syncthreads();
-  const int tile = sh.tile;
-  const long long base = (long long)tile * sh.TILE;
-  T x[ITEMS];
-  A run = load_tile<T, A, ITEMS>(in, base, m, (T*)sh.smem, x, false);
-  A agg;
-  A ex = block_excl(run, sh.warp_tot, &agg);
-  finish_tile(tile, base, m, ex, agg, st, x, flags, aggs, incls, sh);
-}
-
-// scan_pipelined is scan for the float carrier with blocks that take tile
-// after tile (as many blocks as fit the device at once, or fewer): a
-// block takes its next tile before it looks back and loads it while it
-// waits on the tiles before, where a block of scan holds no load in
-// flight through its look-back. It runs in place (in == out allowed: a
-// block reads and writes only its own tiles).
-template <int ITEMS>
-__device__ void scan_pipelined(const float* in, long long m, float* out, int* counter, volatile int* flags,
-                               float* aggs, float* incls) {
-  typedef StoreElem<float> St;
-  __shared__ ScanShared<float, float, ITEMS, St> sh;
-  St st;
-  st.out = out;
-  if (threadIdx.x == 0) sh.tile = atomicAdd(counter, 1);
-  __syncthreads();
-  int tile = sh.tile;
-  float x[ITEMS];  // free once load_tile has put it in shared memory: the next tile loads into it
-  bool ahead = false;
-  while ((long long)tile * sh.TILE < m) {
-    const long long base = (long long)tile * sh.TILE;
-    if (threadIdx.x == 0) sh.next = atomicAdd(counter, 1);  // read after block_excl's barriers
-    float run = load_tile<float, float, ITEMS>(in, base, m, (float*)sh.smem, x, ahead);
-    float agg;
-    float ex = block_excl(run, sh.warp_tot, &agg);
-    const int next = sh.next;
-    const long long nb = (long long)next * sh.TILE;
-    ahead = nb + sh.TILE <= m && load_blocked(in + nb + threadIdx.x * ITEMS, x);
-    finish_tile(tile, base, m, ex, agg, st, x, flags, aggs, incls, sh);
-    __syncthreads();  // the store's reads of the tile before the next tile's writes
-    tile = next;
-  }
+  st.store(base, m, x, add(s_excl, ex), smem);
 }
 
 // ---------------------------------------------------------------------------
@@ -869,17 +812,6 @@ TF_VECTORIAL(i64, long long)
 // The float scan keeps 16.5 KiB of shared memory and few registers a
 // block, so six blocks fit an SM: more of the tile loads in flight.
 TF_SCAN(tf_scan_f32, float, float, 16, 6)
-
-// tf_scan_f32_pipe is tf_scan_f32 with blocks that take tile after tile
-// and load the next while they look back (scan_pipelined), for three
-// blocks an SM (tf_scan_f32_pipe4: four, at 64 registers a thread).
-#define TF_SCAN_PIPE(NAME, MINB)                                                                                          \
-  extern "C" __global__ void __launch_bounds__(kScanThreads, MINB)                                                         \
-      NAME(const float* in, long long m, float* out, int* counter, int* flags, float* aggs, float* incls) {              \
-    scan_pipelined<16>(in, m, out, counter, flags, aggs, incls);                                                          \
-  }
-TF_SCAN_PIPE(tf_scan_f32_pipe, 3)
-TF_SCAN_PIPE(tf_scan_f32_pipe4, 4)
 TF_SCAN(tf_scan_f64, double, double, 8, 3)
 TF_SCAN(tf_scan_i64, long long, long long, 8, 3)
 TF_SCAN(tf_scan_dd_f32, float, DD, 16, 3)

@@ -78,12 +78,6 @@ func suffix[T Element]() (string, int) {
 	return "i64", 8
 }
 
-// scanPipeBlocks is the blocks an SM of the pipelined float scan
-// (tf_scan_f32_pipe at 3, tf_scan_f32_pipe4 at 4): blocks that take tile
-// after tile and load the next while they look back. At 0 the float scan
-// is tf_scan_f32, a block a tile (benchmarks compare them).
-var scanPipeBlocks = 3
-
 // scanTile is the number of entries one scan block handles.
 func scanTile(elem int) int {
 	if elem == 4 {
@@ -514,18 +508,10 @@ func (r *runner) vectorial(comp bool, sfx string, elem, n, leaf int) error {
 		return err
 	}
 	name := "tf_scan_" + sfx
-	blocks := tiles
 	if sfx == "f32" && !comp {
 		// the float carrier's tiles publish in one word each, in Aggs
 		if err := th.MemsetD32Async(b.Aggs, 0, int64(2*tiles), s); err != nil {
 			return err
-		}
-		if scanPipeBlocks > 0 {
-			name = "tf_scan_f32_pipe"
-			if scanPipeBlocks == 4 {
-				name += "4"
-			}
-			blocks = min(tiles, scanPipeBlocks*r.dev.Props.SMs)
 		}
 	}
 	if comp && sfx != "i64" {
@@ -543,7 +529,7 @@ func (r *runner) vectorial(comp bool, sfx string, elem, n, leaf int) error {
 		args = []any{ein, int64(m), b.E2, b.E}
 	}
 	args = append(args, counter, flags, b.Aggs, b.Incls)
-	if err := th.Launch(f, driver.D1(blocks), driver.D1(scanThreads), 0, s, args...); err != nil {
+	if err := th.Launch(f, driver.D1(tiles), driver.D1(scanThreads), 0, s, args...); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	if err := th.EventRecord(ev[2], s); err != nil {

@@ -5,11 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"maps"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strconv"
 	"testing"
 	"time"
 
@@ -150,51 +147,6 @@ func TestExact(t *testing.T) {
 	}
 }
 
-// TestScanPipelined holds the float scan, pipelined at three and four
-// blocks an SM and a block a tile, to the reference sums, exactly, on a
-// tree whose tour has more tiles than the pipelined blocks (so that blocks
-// take several) and a partial last tile, and on the small trees of
-// TestExact.
-func TestScanPipelined(t *testing.T) {
-	needGPU(t)
-	ctx := t.Context()
-	all := testTrees(t)
-	big, err := trees.Random(1<<21+77, 300, trees.Bell, 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	all["random2M-300"] = big
-	defer func(was int) { scanPipeBlocks = was }(scanPipeBlocks)
-	for _, name := range slices.Sorted(maps.Keys(all)) {
-		pt, err := treefix.NewTree(all[name].Parent)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := pt.N()
-		rng := rand.New(rand.NewPCG(uint64(n), 9))
-		w := make([]float32, n)
-		for i := range w {
-			w[i] = float32(rng.IntN(3) - 1)
-		}
-		for _, op := range []treefix.Op{treefix.Rootfix, treefix.Leaffix} {
-			ref := make([]float32, n)
-			if err := treefix.Reference(pt, op, w, ref); err != nil {
-				t.Fatal(err)
-			}
-			for _, blocks := range []int{0, 3, 4} {
-				scanPipeBlocks = blocks
-				got := make([]float32, n)
-				if err := run(ctx, Vectorial, op, pt, w, got, Options{}); err != nil {
-					t.Fatalf("%s %s, %d blocks an SM: %v", name, op, blocks, err)
-				}
-				if i := firstDiff(got, ref); i >= 0 {
-					t.Errorf("%s %s, %d blocks an SM: vertex %d = %g, want %g", name, op, blocks, i, got[i], ref[i])
-				}
-			}
-		}
-	}
-}
-
 func firstDiff[T comparable](a, b []T) int {
 	for i := range a {
 		if a[i] != b[i] {
@@ -275,10 +227,6 @@ func TestCompensatedBound(t *testing.T) {
 // Without a GPU it is skipped.
 func BenchmarkTreefix(b *testing.B) {
 	needGPU(b)
-	if v, err := strconv.Atoi(os.Getenv("SEMIBENCH_SCAN_PIPE")); err == nil {
-		defer func(was int) { scanPipeBlocks = was }(scanPipeBlocks)
-		scanPipeBlocks = v // the float scan: pipelined, v blocks an SM, or at 0 a block a tile (treefix.go)
-	}
 	ctx := b.Context()
 	const n = 1 << 24
 	shapes := map[string]func() (*trees.Tree, error){
