@@ -87,14 +87,24 @@ func forestThreads(n, sms int, span int64) int {
 
 // forestShape returns the rows each block of the forest kernel owns (a
 // power of two from 32 to the block's threads, the fewest that spread n
-// rows over at most sms blocks) and the blocks.
+// rows over at most sms blocks) and the blocks. The level's barrier counts
+// its blocks in 12 bits and its columns and paths in 20 (levelBarrier in
+// kernels/lap_forest.cu), so the order stays below 2^20 and the blocks
+// below 2^12.
 func forestShape(n, sms, threads int) (rowsPerBlock, blocks int, err error) {
+	if n >= 1<<20 {
+		return 0, 0, fmt.Errorf("forest search: order %d, at most %d", n, 1<<20-1)
+	}
 	per := max(32, (n+sms-1)/sms)
 	r := 1 << bits.Len(uint(per-1))
 	if r > threads {
 		return 0, 0, fmt.Errorf("forest search: order %d needs %d rows per block on %d multiprocessors, at most %d", n, r, sms, threads)
 	}
-	return r, (n + r - 1) / r, nil
+	blocks = (n + r - 1) / r
+	if blocks >= 1<<12 {
+		return 0, 0, fmt.Errorf("forest search: order %d needs %d blocks on %d multiprocessors, at most %d", n, blocks, sms, 1<<12-1)
+	}
+	return r, blocks, nil
 }
 
 // forestErr turns the kernel's error word into an error.

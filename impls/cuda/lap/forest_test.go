@@ -5,7 +5,7 @@ import "testing"
 // TestForestShape: the forest kernel's blocks own a power of two of rows,
 // 32 to the block's threads, enough that every row has a block and no
 // more blocks than multiprocessors (a cooperative launch needs them all
-// resident).
+// resident), and the shape fits the level barrier's counts.
 func TestForestShape(t *testing.T) {
 	for _, c := range []struct{ n, sms, threads, per, blocks int }{
 		{1, 132, 1024, 32, 1},
@@ -18,6 +18,9 @@ func TestForestShape(t *testing.T) {
 		{67585, 132, 512, 0, 0},
 		{67585, 132, 1024, 1024, 67},
 		{4096, 1, 1024, 0, 0},
+		{200000, 5000, 1024, 64, 3125},
+		{500000, 10000, 1024, 0, 0}, // 7,813 blocks: beyond the level barrier's 12 bits
+		{1 << 20, 2048, 1024, 0, 0}, // beyond its 20-bit counts
 	} {
 		per, blocks, err := forestShape(c.n, c.sms, c.threads)
 		if c.per == 0 {
