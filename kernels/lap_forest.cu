@@ -53,7 +53,8 @@ typedef unsigned long long u64;
 // Words 0 and 32 are the grid barrier's (grid.cuh: GRID_ARRIVALS, GRID_PASSAGE).
 #define FC_ERROR 1   // 1: no row can reach the forest (an unmatchable row);
                      // 2: more than 4n+4 levels in a round; 3: a path ran
-                     // longer than n (internal errors)
+                     // longer than n (internal errors); 4: 2^24 levels, the
+                     // most levelBarrier's passage word counts
 #define FC_ROUNDS 2  // rounds (each ends in augmentations)
 #define FC_LEVELS 3  // levels run
 #define FC_DUALS 4   // dual updates
@@ -344,6 +345,10 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
     int L = 1;  // the level (the start is level 0), the same in every block
     int levels = 0, rounds = 0, duals = 0, err = 0;  // levels: of this round
     while (freeLeft > 0) {
+        if (L >= (1 << 24)) {  // the same L in every block: all stop here
+            err = 4;
+            break;
+        }
         // Fold: the candidate rows fold the new columns (those of trees that
         // are still in the forest); after a round, the rows to repair fold
         // the whole forest.

@@ -110,7 +110,8 @@ func forestShape(n, sms, threads int) (rowsPerBlock, blocks int, err error) {
 // forestErr turns the kernel's error word into an error.
 func forestErr(code int64) error {
 	return kernelError("forest search: ", code, "no candidate row can reach the forest",
-		"a round ran more than 4n+4 levels", "a path ran longer than n")
+		"a round ran more than 4n+4 levels", "a path ran longer than n",
+		"the search reached 2^24 levels, the most its level barrier counts")
 }
 
 // forest is the forest search (kernels/lap_forest.cu) in place of steps 3

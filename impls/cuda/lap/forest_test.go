@@ -47,6 +47,7 @@ func TestKernelErrors(t *testing.T) {
 	}{
 		{forestErr(2), "forest search: a round ran more than 4n+4 levels (internal error)"},
 		{forestErr(9), "forest search: kernel error 9 (internal error)"},
+		{forestErr(4), "forest search: the search reached 2^24 levels, the most its level barrier counts (internal error)"},
 		{paperError(1), "step 6 found no uncovered slack (internal error)"},
 		{paperError(-1), "kernel error -1 (internal error)"},
 	} {
