@@ -238,14 +238,15 @@ __device__ __forceinline__ void put_word(float* aggs, int tile, int state, float
 }
 
 // The float look-back waits before its first read and between reads of a
-// word not yet published (ns, __nanosleep; sm_70 and later). Polling at
-// once, a window mostly finds aggregates and walks back over them while
-// its reads compete with the tiles' loads at L2; after a pause the tile
-// just before has mostly published its inclusive prefix. On the H200 the
-// scan of 2^25 floats took 0.095-0.099 ms with 2000/800 against
-// 0.108-0.112 without (results/intel-xeon_nvidia-h200/bench/
-// 20261202-56f2256-treefix-scan-delay-ab.txt); waits of 1500 to 4000 ns were
-// alike, 6000 slower.
+// word not yet published (ns, __nanosleep; sm_70 and later). The likely
+// reading, not measured apart: polling at once, a window finds mostly
+// aggregates and walks back over them while its reads compete with the
+// tiles' loads at L2, where after a pause the tile just before has more
+// often published its inclusive prefix. On the H200 the scan of 2^25
+// floats took 0.094-0.100 ms with 2000/800 against 0.108-0.117 without
+// (results/intel-xeon_nvidia-h200/bench/
+// 20261202-56f2256-treefix-scan-delay-ab.txt); first waits of 1500 to
+// 4000 ns were alike, 6000 slower.
 constexpr unsigned kLookbackWait = 2000, kPollWait = 800;
 
 __device__ __forceinline__ void pause_ns(unsigned ns) {
