@@ -12,11 +12,14 @@
 //     rulers' list is ranked by pointer jumping), so the build costs O(n)
 //     work whatever the depth.
 //   - The vectorial algorithm (Algorithm 2 and its Leaffix twin): write,
-//     an inclusive +scan over the 2n entries, read. The scan is single
-//     pass with decoupled look-back (Merrill and Garland 2016): each tile
-//     publishes its aggregate, then its inclusive prefix, and a warp looks
-//     back over 32 predecessors at a time. Its carrier is a template
-//     parameter: the element itself (cuda/vectorial) or a double-double
+//     an inclusive +scan over the 2n entries, read. cuda/vectorial's
+//     float32 scan runs in two passes: each tile scans itself and writes
+//     its total, one block scans the totals, and the read adds a tile's
+//     prefix to each entry it reads. Every other scan is single pass with
+//     decoupled look-back (Merrill and Garland 2016): each tile publishes
+//     its aggregate, then its inclusive prefix, and a warp looks back over
+//     32 predecessors at a time. Its carrier is a template parameter: the
+//     element itself (cuda/vectorial) or a double-double
 //     (cuda/vectorial-compensated: a TwoSum-based pair, the "wider
 //     accumulator" of issue 7).
 //   - The paper's Algorithm 1 (cuda/parallel): level-synchronous BFS over
@@ -228,74 +231,12 @@ __device__ A tile_prefix(int tile, A agg, volatile int* flags, A* aggs, A* incls
   return excl;
 }
 
-// A float carrier publishes a tile's state and value in one 64-bit word,
-// state << 32 | the float's bits, in aggs (8 bytes a tile, zeroed before
-// the launch; flags and incls unused): one store publishes both and one
-// load reads both, so neither side needs a fence between flag and value,
-// and the look-back costs one round trip to L2 per window instead of two.
-__device__ __forceinline__ void put_word(float* aggs, int tile, int state, float v) {
-  *((volatile unsigned long long*)aggs + tile) = ((unsigned long long)state << 32) | __float_as_uint(v);
-}
-
-// The float look-back waits before its first read and between reads of a
-// word not yet published (ns, __nanosleep; sm_70 and later). The likely
-// reading, not measured apart: polling at once, a window finds mostly
-// aggregates and walks back over them while its reads compete with the
-// tiles' loads at L2, where after a pause the tile just before has more
-// often published its inclusive prefix. On the H200 the scan of 2^25
-// floats took 0.094-0.100 ms with 2000/800 against 0.108-0.117 without
-// (results/intel-xeon_nvidia-h200/bench/
-// 20261202-56f2256-treefix-scan-delay-ab.txt); first waits of 1500 to
-// 4000 ns were alike, 6000 slower.
-constexpr unsigned kLookbackWait = 2000, kPollWait = 800;
-
-__device__ __forceinline__ void pause_ns(unsigned ns) {
-#if __CUDA_ARCH__ >= 700
-  __nanosleep(ns);
-#endif
-}
-
-// tile_prefix for a float carrier: the same look-back over packed words.
-__device__ float tile_prefix(int tile, float agg, volatile int* flags, float* aggs, float* incls) {
-  int lane = threadIdx.x & 31;
-  if (lane == 0) put_word(aggs, tile, tile == 0 ? kInclusive : kAggregate, agg);
-  if (tile == 0) return 0.0f;
-  pause_ns(kLookbackWait);
-  volatile unsigned long long* words = (volatile unsigned long long*)aggs;
-  float excl = 0.0f;
-  int end = tile - 1;
-  for (;;) {
-    int idx = end - lane;
-    unsigned long long w = (unsigned long long)kInclusive << 32;  // before tile 0: an inclusive 0
-    if (idx >= 0) {
-      w = words[idx];
-      while ((int)(w >> 32) == kNotReady) {
-        pause_ns(kPollWait);
-        w = words[idx];
-      }
-    }
-    float v = __uint_as_float((unsigned)w);
-    unsigned inc = __ballot_sync(0xffffffffu, (int)(w >> 32) == kInclusive);
-    int stop = inc ? __ffs(inc) - 1 : 31;
-    if (lane > stop) v = 0.0f;
-#pragma unroll
-    for (int d = 16; d > 0; d >>= 1) v = add(v, shfl_down(v, d));
-    excl = add(v, excl);
-    if (inc) break;
-    end -= 32;
-  }
-  return excl;
-}
-
 // publish_incl publishes the tile's inclusive prefix v (tile > 0).
 template <class A>
 __device__ __forceinline__ void publish_incl(int tile, A v, volatile int* flags, A* aggs, A* incls) {
   stcg(&incls[tile], v);
   __threadfence();
   flags[tile] = kInclusive;
-}
-__device__ __forceinline__ void publish_incl(int tile, float v, volatile int* flags, float* aggs, float* incls) {
-  put_word(aggs, tile, kInclusive, v);
 }
 
 // StoreElem writes each inclusive prefix rounded to the element type. The
@@ -433,6 +374,82 @@ __device__ void scan(const T* __restrict__ in, long long m, St st, int* counter,
   st.store(base, m, x, add(s_excl, ex), smem);
 }
 
+// scan_local is the first of the float scan's two passes: each block scans
+// its own tile (blockIdx.x) without looking back, stores the tile's local
+// inclusive prefixes and writes the tile's total to sums; scan_tiles turns
+// the totals into exclusive prefixes, and the reads add a tile's prefix to
+// each local one (read_root_tiled, read_leaf_tiled). No block waits on
+// another, so the pass streams near the copy's rate where the single pass
+// held its blocks at the look-back (on the H200, 2^25 floats in 0.076-0.078
+// ms against 0.096-0.101, both passes counted: docs/gpu-notes.md).
+template <class T, int ITEMS>
+__device__ void scan_local(T* __restrict__ E, long long m, T* __restrict__ sums) {
+  constexpr int TILE = kScanThreads * ITEMS;
+  __shared__ __align__(16) unsigned char smem[(TILE + TILE / 32) * sizeof(T)];
+  __shared__ T warp_tot[kScanThreads / 32];
+  const int tile = blockIdx.x;
+  const long long base = (long long)tile * TILE;
+  T* sx = (T*)smem;
+  T x[ITEMS];
+  T run = zero<T>();
+  if (base + TILE <= m && load_blocked(E + base + threadIdx.x * ITEMS, x)) {
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+      int j = threadIdx.x * ITEMS + k;
+      sx[j + j / 32] = x[k];
+      run = add(run, x[k]);
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+      int j = k * kScanThreads + threadIdx.x;
+      long long g = base + j;
+      sx[j + j / 32] = g < m ? E[g] : (T)0;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+      int j = threadIdx.x * ITEMS + k;
+      x[k] = sx[j + j / 32];
+      run = add(run, x[k]);
+    }
+  }
+  T agg;
+  T ex = block_excl(run, warp_tot, &agg);
+  if (threadIdx.x == 0) sums[tile] = agg;
+  StoreElem<T> st;
+  st.out = E;
+  st.store(base, m, x, ex, smem);
+}
+
+// scan_tiles replaces sums[0..k) by their exclusive prefixes: one block of
+// kTileThreads threads, ITEMS consecutive sums a thread, chunk after chunk
+// with the running total carried.
+constexpr int kTileThreads = 1024;
+template <class T, int ITEMS>
+__device__ void scan_tiles(T* sums, int k) {
+  __shared__ T warp_tot[kTileThreads / 32];
+  T carry = zero<T>();
+  for (int base = 0; base < k; base += kTileThreads * ITEMS) {
+    const int at = base + threadIdx.x * ITEMS;
+    T x[ITEMS];
+    T run = zero<T>();
+#pragma unroll
+    for (int j = 0; j < ITEMS; j++) {
+      x[j] = at + j < k ? sums[at + j] : zero<T>();
+      run = add(run, x[j]);
+    }
+    T tot;
+    T ex = add(carry, block_excl(run, warp_tot, &tot));
+#pragma unroll
+    for (int j = 0; j < ITEMS; j++) {
+      if (at + j < k) sums[at + j] = ex;
+      ex = add(ex, x[j]);
+    }
+    carry = add(carry, tot);
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Write and read steps of the vectorial algorithm (grid-stride loops).
 
@@ -476,6 +493,39 @@ __device__ void read_root(const int* __restrict__ open, const T* __restrict__ E,
 template <class T>
 __device__ void read_leaf(const int* __restrict__ open, const int* __restrict__ close, const T* __restrict__ E, const T* __restrict__ w, T* out, int n) {
   TF_FOR(i, n) out[i] = (E[close[i]] - E[open[i]]) + w[i];
+}
+
+// read_root_tiled: R_v = E[(v] + P[tile of (v], where the two-pass scan
+// left E tile-local and P the tiles' exclusive prefixes (SHIFT: log2 of
+// the tile), four consecutive vertices a thread as read_root.
+template <class T, int SHIFT>
+__device__ void read_root_tiled(const int* __restrict__ open, const T* __restrict__ E, const T* __restrict__ P, T* out, int n) {
+  const int q = n / 4;
+  TF_FOR(i, q) {
+    const int4 o = ((const int4*)open)[i];
+    Four<T> r;
+    r.v[0] = E[o.x] + P[o.x >> SHIFT];
+    r.v[1] = E[o.y] + P[o.y >> SHIFT];
+    r.v[2] = E[o.z] + P[o.z >> SHIFT];
+    r.v[3] = E[o.w] + P[o.w >> SHIFT];
+    ((Four<T>*)out)[i] = r;
+  }
+  TF_FOR(i, n - 4 * q) {
+    const int o = open[4 * q + i];
+    out[4 * q + i] = E[o] + P[o >> SHIFT];
+  }
+}
+
+// read_leaf_tiled: R_v = E[v)] - E[(v] + w_v on the two-pass scan's
+// tile-local prefixes: the tiles' prefixes cancel where both entries lie
+// in one tile, and are added to each otherwise.
+template <class T, int SHIFT>
+__device__ void read_leaf_tiled(const int* __restrict__ open, const int* __restrict__ close, const T* __restrict__ E, const T* __restrict__ P, const T* __restrict__ w, T* out, int n) {
+  TF_FOR(i, n) {
+    const int o = open[i], c = close[i];
+    const T d = (o >> SHIFT) == (c >> SHIFT) ? E[c] - E[o] : (E[c] + P[c >> SHIFT]) - (E[o] + P[o >> SHIFT]);
+    out[i] = d + w[i];
+  }
 }
 
 // read_leaf_dd: the same on double-double prefixes, rounded once.
@@ -830,9 +880,22 @@ TF_VECTORIAL(i64, long long)
     scan<T, A, ITEMS>(in, m, st, counter, flags, aggs, incls);                                                            \
   }
 
-// The float scan keeps 16.5 KiB of shared memory and few registers a
-// block, so six blocks fit an SM: more of the tile loads in flight.
-TF_SCAN(tf_scan_f32, float, float, 16, 6)
+
+// The float scan in two passes (scan_local, scan_tiles) and its reads:
+// tiles of 4096 floats (16 a thread), 2^12. Five blocks an SM: at six the
+// local scan spills.
+extern "C" __global__ void __launch_bounds__(kScanThreads, 5) tf_scan_local_f32(float* E, long long m, float* sums) {
+  scan_local<float, 16>(E, m, sums);
+}
+extern "C" __global__ void __launch_bounds__(kTileThreads, 1) tf_scan_tiles_f32(float* sums, int k) {
+  scan_tiles<float, 8>(sums, k);
+}
+extern "C" __global__ void tf_read_root_tiled_f32(const int* open, const float* E, const float* P, float* out, int n) {
+  read_root_tiled<float, 12>(open, E, P, out, n);
+}
+extern "C" __global__ void tf_read_leaf_tiled_f32(const int* open, const int* close, const float* E, const float* P, const float* w, float* out, int n) {
+  read_leaf_tiled<float, 12>(open, close, E, P, w, out, n);
+}
 TF_SCAN(tf_scan_f64, double, double, 8, 3)
 TF_SCAN(tf_scan_i64, long long, long long, 8, 3)
 TF_SCAN(tf_scan_dd_f32, float, DD, 16, 3)

@@ -475,13 +475,18 @@ type errModel struct {
 }
 
 // cudaScanHeight bounds the height of the evaluation tree of any prefix of
-// cuda/vectorial's float32 scan over m entries (kernels/treefix.cu,
-// tf_scan_f32: tiles of 256 threads x 16 items, decoupled look-back): a
-// thread's 16 items summed in turn (16 additions), the block's warp scans
-// (5 + 5) and the thread's offset (1), the look-back's warp reductions of
-// 32 tiles (5) and its running exclusive prefix (1) and the published
-// inclusive prefix (1) per tile before it, then the offset and the
-// thread's 16 items again (17): at most 45 + 7·tiles; 64 + 8·tiles here.
+// cuda/vectorial's float32 scan over m entries (kernels/treefix.cu), for
+// both scans its records may come from. The single pass with decoupled
+// look-back (tf_scan_f32, before the two passes): a thread's 16 items
+// summed in turn (16 additions), the block's warp scans (5 + 5) and the
+// thread's offset (1), the look-back's warp reductions of 32 tiles (5)
+// and its running exclusive prefix (1) and the published inclusive prefix
+// (1) per tile before it, then the offset and the thread's 16 items again
+// (17): at most 45 + 7·tiles. The two passes: a tile's local prefix at
+// most 43 (the same first 27, then 16 items), its total 26, the tiles'
+// scan 8 items in turn, 11 in the block scan, the carry and 7 items more
+// (53 + one a chunk of 8,192 tiles), and the read's addition (1): at most
+// 55 + tiles/8192. 64 + 8·tiles bounds both.
 func cudaScanHeight(m int) int {
 	const tile = 256 * 16
 	return 64 + 8*((m+tile-1)/tile)

@@ -62,6 +62,8 @@ type Options struct {
 // Kernel geometry, as in kernels/treefix.cu.
 const (
 	scanThreads = 256
+	// tileThreads is tf_scan_tiles_f32's one block (kTileThreads).
+	tileThreads = 1024
 	bfsThreads  = 512
 	rulerEvery  = 32 // about one tour node in rulerEvery is a ruler
 )
@@ -310,12 +312,16 @@ func (r *runner) fn(name string) (driver.Function, error) { return r.dev.Functio
 
 // launch runs kernel name over a grid covering items threads.
 func (r *runner) launch(name string, items int, args ...any) error {
+	return r.launchGrid(name, max(1, min((items+255)/256, 1<<20)), 256, args...)
+}
+
+// launchGrid runs kernel name on blocks blocks of threads threads.
+func (r *runner) launchGrid(name string, blocks, threads int, args ...any) error {
 	f, err := r.fn(name)
 	if err != nil {
 		return err
 	}
-	blocks := max(1, min((items+255)/256, 1<<20))
-	if err := r.th.Launch(f, driver.D1(blocks), driver.D1(256), 0, r.s, args...); err != nil {
+	if err := r.th.Launch(f, driver.D1(blocks), driver.D1(threads), 0, r.s, args...); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
@@ -499,53 +505,13 @@ func (r *runner) vectorial(comp bool, sfx string, elem, n, leaf int) error {
 	if err := th.EventRecord(ev[1], s); err != nil {
 		return err
 	}
-	// the scan runs in place on E (a tile is loaded whole before it is
-	// stored), except the wide one: Ein to the hi and lo prefixes in E2 and E
 	tiles := (m + scanTile(elem) - 1) / scanTile(elem)
-	counter := b.Flags
-	flags := counter.Add(4)
-	if err := th.MemsetD32Async(counter, 0, int64(tiles+1), s); err != nil {
-		return err
-	}
-	name := "tf_scan_" + sfx
+	scan := func() error { return r.scanOnePass(comp, wide, sfx, tiles, m, ein, ev[2], leaf, n) }
 	if sfx == "f32" && !comp {
-		// the float carrier's tiles publish in one word each, in Aggs
-		if err := th.MemsetD32Async(b.Aggs, 0, int64(2*tiles), s); err != nil {
-			return err
-		}
+		scan = func() error { return r.scanTwoPass(tiles, m, ev[2], leaf, n) }
 	}
-	if comp && sfx != "i64" {
-		name = "tf_scan_dd_" + sfx
-		if wide {
-			name = "tf_scan_ddw_" + sfx
-		}
-	}
-	f, err := r.fn(name)
-	if err != nil {
+	if err := scan(); err != nil {
 		return err
-	}
-	args := []any{b.E, int64(m), b.E}
-	if wide {
-		args = []any{ein, int64(m), b.E2, b.E}
-	}
-	args = append(args, counter, flags, b.Aggs, b.Incls)
-	if err := th.Launch(f, driver.D1(tiles), driver.D1(scanThreads), 0, s, args...); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	if err := th.EventRecord(ev[2], s); err != nil {
-		return err
-	}
-	var rerr error
-	switch {
-	case leaf == 0:
-		rerr = r.launch("tf_read_root_"+sfx, (n+3)/4, b.Open, b.E, b.Out, n) // four vertices a thread
-	case wide:
-		rerr = r.launch("tf_read_leaf_dd_"+sfx, n, b.Open, b.Close, b.E2, b.E, b.W, b.Out, n)
-	default:
-		rerr = r.launch("tf_read_leaf_"+sfx, n, b.Open, b.Close, b.E, b.W, b.Out, n)
-	}
-	if rerr != nil {
-		return rerr
 	}
 	if err := th.EventRecord(ev[3], s); err != nil {
 		return err
@@ -564,4 +530,71 @@ func (r *runner) vectorial(comp bool, sfx string, elem, n, leaf int) error {
 	}
 	r.rec.AddSummary(treefix.PhaseCompute, total)
 	return nil
+}
+
+// scanTwoPass is vectorial's scan and read for cuda/vectorial's float32,
+// the scan's end recorded at scanned: two passes in place on E (each
+// tile's local prefixes, then the tiles' totals in Aggs made exclusive
+// prefixes), and reads that add a tile's prefix to each entry they read.
+func (r *runner) scanTwoPass(tiles, m int, scanned driver.Event, leaf, n int) error {
+	b := &r.vec
+	if err := r.launchGrid("tf_scan_local_f32", tiles, scanThreads, b.E, int64(m), b.Aggs); err != nil {
+		return err
+	}
+	if err := r.launchGrid("tf_scan_tiles_f32", 1, tileThreads, b.Aggs, tiles); err != nil {
+		return err
+	}
+	if err := r.th.EventRecord(scanned, r.s); err != nil {
+		return err
+	}
+	if leaf == 0 {
+		return r.launch("tf_read_root_tiled_f32", (n+3)/4, b.Open, b.E, b.Aggs, b.Out, n) // four vertices a thread
+	}
+	return r.launch("tf_read_leaf_tiled_f32", n, b.Open, b.Close, b.E, b.Aggs, b.W, b.Out, n)
+}
+
+// scanOnePass is vectorial's scan and read where the scan is the single
+// pass with decoupled look-back (every carrier but cuda/vectorial's
+// float32),
+// the scan's end recorded at scanned: in place on E (a tile is loaded
+// whole before it is stored), except the wide one: Ein to the hi and lo
+// prefixes in E2 and E.
+func (r *runner) scanOnePass(comp, wide bool, sfx string, tiles, m int, ein driver.DevicePtr, scanned driver.Event, leaf, n int) error {
+	b := &r.vec
+	th, s := r.th, r.s
+	counter := b.Flags
+	flags := counter.Add(4)
+	if err := th.MemsetD32Async(counter, 0, int64(tiles+1), s); err != nil {
+		return err
+	}
+	name := "tf_scan_" + sfx
+	if comp && sfx != "i64" {
+		name = "tf_scan_dd_" + sfx
+		if wide {
+			name = "tf_scan_ddw_" + sfx
+		}
+	}
+	f, err := r.fn(name)
+	if err != nil {
+		return err
+	}
+	args := []any{b.E, int64(m), b.E}
+	if wide {
+		args = []any{ein, int64(m), b.E2, b.E}
+	}
+	args = append(args, counter, flags, b.Aggs, b.Incls)
+	if err := th.Launch(f, driver.D1(tiles), driver.D1(scanThreads), 0, s, args...); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if err := th.EventRecord(scanned, s); err != nil {
+		return err
+	}
+	switch {
+	case leaf == 0:
+		return r.launch("tf_read_root_"+sfx, (n+3)/4, b.Open, b.E, b.Out, n) // four vertices a thread
+	case wide:
+		return r.launch("tf_read_leaf_dd_"+sfx, n, b.Open, b.Close, b.E2, b.E, b.W, b.Out, n)
+	default:
+		return r.launch("tf_read_leaf_"+sfx, n, b.Open, b.Close, b.E, b.W, b.Out, n)
+	}
 }
