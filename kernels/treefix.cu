@@ -858,10 +858,14 @@ extern "C" __global__ void tf_rank(int m, const int* __restrict__ owner, const i
   }
 }
 
-#define TF_VECTORIAL(S, T)                                                                                           \
+// tf_write_S for every element type; tf_read_root_S and tf_read_leaf_S
+// for those whose scan is the single pass (float32's reads are the tiled
+// ones, after tf_scan_local_f32).
+#define TF_WRITE(S, T)                                                                                               \
   extern "C" __global__ void tf_write_##S(const int* open, const int* close, const T* w, T* E, int n, int leaffix) { \
     write<T>(open, close, w, E, n, leaffix);                                                                         \
-  }                                                                                                                  \
+  }
+#define TF_READ(S, T)                                                                                                \
   extern "C" __global__ void tf_read_root_##S(const int* open, const T* E, T* out, int n) {                          \
     read_root<T>(open, E, out, n);                                                                                   \
   }                                                                                                                  \
@@ -869,9 +873,11 @@ extern "C" __global__ void tf_rank(int m, const int* __restrict__ owner, const i
     read_leaf<T>(open, close, E, w, out, n);                                                                         \
   }
 
-TF_VECTORIAL(f32, float)
-TF_VECTORIAL(f64, double)
-TF_VECTORIAL(i64, long long)
+TF_WRITE(f32, float)
+TF_WRITE(f64, double)
+TF_WRITE(i64, long long)
+TF_READ(f64, double)
+TF_READ(i64, long long)
 
 #define TF_SCAN(NAME, T, A, ITEMS, MINB)                                                                                  \
   extern "C" __global__ void __launch_bounds__(kScanThreads, MINB) NAME(const T* in, long long m, T* out, int* counter, int* flags, A* aggs, A* incls) { \
