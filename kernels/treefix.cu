@@ -859,8 +859,8 @@ extern "C" __global__ void tf_rank(int m, const int* __restrict__ owner, const i
 }
 
 // tf_write_S for every element type; tf_read_root_S and tf_read_leaf_S
-// for those whose scan is the single pass (float32's reads are the tiled
-// ones, after tf_scan_local_f32).
+// after the single-pass scans (float32's after cuda/vectorial-compensated's
+// Rootfix scan; cuda/vectorial's float32 reads are the tiled ones).
 #define TF_WRITE(S, T)                                                                                               \
   extern "C" __global__ void tf_write_##S(const int* open, const int* close, const T* w, T* E, int n, int leaffix) { \
     write<T>(open, close, w, E, n, leaffix);                                                                         \
@@ -876,6 +876,7 @@ extern "C" __global__ void tf_rank(int m, const int* __restrict__ owner, const i
 TF_WRITE(f32, float)
 TF_WRITE(f64, double)
 TF_WRITE(i64, long long)
+TF_READ(f32, float)
 TF_READ(f64, double)
 TF_READ(i64, long long)
 

@@ -332,7 +332,7 @@ func TestFallbackPTX(t *testing.T) {
 		}
 		defer th.ModuleUnload(m)
 		names := []string{"tf_pos", "tf_succ", "tf_rulers", "tf_walk", "tf_jump", "tf_rank", "tf_read_leaf_dd_f32", "tf_read_leaf_dd_f64",
-			"tf_scan_local_f32", "tf_scan_tiles_f32", "tf_read_root_tiled_f32", "tf_read_leaf_tiled_f32"}
+			"tf_scan_local_f32", "tf_scan_tiles_f32", "tf_read_root_tiled_f32", "tf_read_leaf_tiled_f32", "tf_read_root_f32"}
 		for _, s := range []string{"f32", "f64", "i64"} {
 			names = append(names, "tf_write_"+s, "tf_bfs_"+s)
 			if s != "f32" {
