@@ -318,6 +318,41 @@ template <int ITEMS> __device__ __forceinline__ bool load_blocked(const float* p
   return true;
 }
 
+// load_tile loads the tile of kScanThreads*ITEMS entries of in at base
+// (zeros past m) into x, a thread's ITEMS consecutive entries, and into
+// the shared sx (a slot skipped every 32), and returns the sum of the
+// thread's entries in carrier A: straight into registers with 16-byte
+// loads where the tile is whole and the type allows, else coalesced
+// through sx.
+template <class T, class A, int ITEMS>
+__device__ __forceinline__ A load_tile(const T* __restrict__ in, long long base, long long m, T* sx, T (&x)[ITEMS]) {
+  constexpr int TILE = kScanThreads * ITEMS;
+  A run = zero<A>();
+  if (base + TILE <= m && load_blocked(in + base + threadIdx.x * ITEMS, x)) {
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+      int j = threadIdx.x * ITEMS + k;
+      sx[j + j / 32] = x[k];
+      run = add(run, widen<A>(x[k]));
+    }
+    return run;
+  }
+#pragma unroll
+  for (int k = 0; k < ITEMS; k++) {
+    int j = k * kScanThreads + threadIdx.x;
+    long long g = base + j;
+    sx[j + j / 32] = g < m ? in[g] : (T)0;
+  }
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < ITEMS; k++) {
+    int j = threadIdx.x * ITEMS + k;
+    x[k] = sx[j + j / 32];
+    run = add(run, widen<A>(x[k]));
+  }
+  return run;
+}
+
 // scan is the inclusive +scan of in[0..m) with carrier A, one tile of
 // kScanThreads*ITEMS entries per block, tiles taken in launch order from
 // *counter (zeroed before the launch, with flags).
@@ -335,32 +370,7 @@ __device__ void scan(const T* __restrict__ in, long long m, St st, int* counter,
   long long base = (long long)tile * TILE;
   T* sx = (T*)smem;
   T x[ITEMS];
-  A run = zero<A>();
-  if (base + TILE <= m && load_blocked(in + base + threadIdx.x * ITEMS, x)) {
-    // a whole tile of floats: the thread's inputs straight into registers,
-    // and into shared memory for the store
-#pragma unroll
-    for (int k = 0; k < ITEMS; k++) {
-      int j = threadIdx.x * ITEMS + k;
-      sx[j + j / 32] = x[k];
-      run = add(run, widen<A>(x[k]));
-    }
-  } else {
-    // coalesced through shared memory
-#pragma unroll
-    for (int k = 0; k < ITEMS; k++) {
-      int j = k * kScanThreads + threadIdx.x;
-      long long g = base + j;
-      sx[j + j / 32] = g < m ? in[g] : (T)0;
-    }
-    __syncthreads();
-#pragma unroll
-    for (int k = 0; k < ITEMS; k++) {
-      int j = threadIdx.x * ITEMS + k;
-      x[k] = sx[j + j / 32];
-      run = add(run, widen<A>(x[k]));
-    }
-  }
+  A run = load_tile<T, A, ITEMS>(in, base, m, sx, x);
   A agg;
   A ex = block_excl(run, warp_tot, &agg);
   if (threadIdx.x < 32) {
@@ -391,29 +401,7 @@ __device__ void scan_local(T* __restrict__ E, long long m, T* __restrict__ sums)
   const long long base = (long long)tile * TILE;
   T* sx = (T*)smem;
   T x[ITEMS];
-  T run = zero<T>();
-  if (base + TILE <= m && load_blocked(E + base + threadIdx.x * ITEMS, x)) {
-#pragma unroll
-    for (int k = 0; k < ITEMS; k++) {
-      int j = threadIdx.x * ITEMS + k;
-      sx[j + j / 32] = x[k];
-      run = add(run, x[k]);
-    }
-  } else {
-#pragma unroll
-    for (int k = 0; k < ITEMS; k++) {
-      int j = k * kScanThreads + threadIdx.x;
-      long long g = base + j;
-      sx[j + j / 32] = g < m ? E[g] : (T)0;
-    }
-    __syncthreads();
-#pragma unroll
-    for (int k = 0; k < ITEMS; k++) {
-      int j = threadIdx.x * ITEMS + k;
-      x[k] = sx[j + j / 32];
-      run = add(run, x[k]);
-    }
-  }
+  T run = load_tile<T, T, ITEMS>(E, base, m, sx, x);
   T agg;
   T ex = block_excl(run, warp_tot, &agg);
   if (threadIdx.x == 0) sums[tile] = agg;
