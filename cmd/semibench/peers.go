@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,7 +32,7 @@ func init() {
 		summary: "record a published code's measured samples as a result record (peers record --help)",
 		usage: "peers record --out FILE --experiment hungarian/table1|hungarian/batch|hungarian/batch-float|domination/table2 --impl peer/NAME " +
 			"--param NAME=VALUE... --phase total=MS,MS,...|end_to_end=MS,... " +
-			"[--cost C --instance FILE.csv [--seed S]] [--costs FILE --instance BATCH [--seed S]] [--recurrence r0=R,n0=N,a=A,b=B] [--note TEXT]... [--file-note TEXT]...",
+			"[--cost C --instance FILE.csv [--seed S]] [--costs FILE --instance BATCH [--seed S]] [--recurrence r0=R,n0=N,a=A,b=B] [--machine-of FILE] [--note TEXT]... [--file-note TEXT]...",
 		run: peersCmd,
 	})
 }
@@ -60,6 +61,10 @@ type peerRecord struct {
 	haveCost                                    bool
 	seed                                        uint64
 	notes, fileNotes                            []string
+	// machineOf is a result file of the machine that ran the peer (a run
+	// of the same device command), when the record is made on another
+	// host: its machine header describes the new file.
+	machineOf string
 }
 
 func peersCmd(ctx context.Context, args []string) error {
@@ -78,11 +83,15 @@ func peersCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	machine, err := pr.machine(ctx)
+	if err != nil {
+		return err
+	}
 	rec, err := pr.record(ctx)
 	if err != nil {
 		return err
 	}
-	if err := appendPeerRecord(pr.out, rec, pr.fileNotes); err != nil {
+	if err := appendPeerRecord(pr.out, machine, rec, pr.fileNotes); err != nil {
 		return err
 	}
 	verdict := "check passed"
@@ -93,6 +102,26 @@ func peersCmd(ctx context.Context, args []string) error {
 	}
 	fmt.Fprintf(os.Stderr, "semibench peers: %s %s %s -> %s (%s)\n", rec.Experiment, rec.Impl, rec.Params, pr.out, verdict)
 	return nil
+}
+
+// machine is the machine the peer ran on: this host's, or that of the
+// result file --machine-of names (read before the check, which can take
+// minutes), with a note in the record saying where it was recorded.
+func (pr *peerRecord) machine(ctx context.Context) (bench.Machine, error) {
+	here := currentMachine()
+	if pr.machineOf == "" {
+		return here, nil
+	}
+	src, err := bench.ReadFileContext(ctx, pr.machineOf)
+	if err != nil {
+		return bench.Machine{}, fmt.Errorf("--machine-of: %w", err)
+	}
+	if src.Machine.Label == "" {
+		return bench.Machine{}, fmt.Errorf("--machine-of %s: its header names no machine", pr.machineOf)
+	}
+	pr.notes = append(pr.notes, fmt.Sprintf("measured on %s (the machine of %s); recorded and checked on %s",
+		src.Machine.Label, filepath.Base(pr.machineOf), here.Label))
+	return src.Machine, nil
 }
 
 // parsePeerRecord reads and validates the flags of `peers record`.
@@ -112,6 +141,7 @@ func parsePeerRecord(args []string) (*peerRecord, error) {
 	fs.StringVar(&pr.recurrence, "recurrence", "", "domination/table2: the peer's printed r0m=R,n0m=N,am=A,bm=B as r0=R,n0=N,a=A,b=B, compared with semibench's Algorithms 3-4 on cpu/sparse (its r0m is our r0 + 1)")
 	fs.Var(&notes, "note", "a remark kept in the record (what the peer ran on, its generator if not ours), repeated")
 	fs.Var(&fileNotes, "file-note", "a note kept in the file (the peer's repository and commit, build flags and fixes, timing method), repeated; added once")
+	fs.StringVar(&pr.machineOf, "machine-of", "", "a result `FILE` written on the machine that ran the peer (semibench's own run in the same device command): the new file's machine is that file's, not this host's, so that the record and its check can be made on another host; the record notes both")
 	if err := parseFlags(fs, &command{name: "peers record", summary: commands["peers"].summary, usage: commands["peers"].usage}, args, "out", "experiment", "impl"); err != nil {
 		return nil, err
 	}
@@ -367,14 +397,13 @@ func checkDominationPeer(ctx context.Context, m int, got string) (*bench.Check, 
 }
 
 // appendPeerRecord adds the record to the result file at path, creating it
-// (this machine, as `semibench run` describes it) when absent, and keeps
-// each file note once.
-func appendPeerRecord(path string, rec bench.Record, fileNotes []string) error {
-	// The header describes this machine; an existing file of this machine is
+// (machine: where the peer ran) when absent, and keeps each file note once.
+func appendPeerRecord(path string, machine bench.Machine, rec bench.Record, fileNotes []string) error {
+	// The header describes machine; an existing file of that machine is
 	// appended to (bench.NewAppender refuses any other). Started is set
 	// only for a new file, so that the many calls of one script add one
 	// "appended" note.
-	f := &bench.File{Schema: bench.SchemaVersion, Semibench: bench.CurrentBuild(), Machine: currentMachine(),
+	f := &bench.File{Schema: bench.SchemaVersion, Semibench: bench.CurrentBuild(), Machine: machine,
 		Notes: []string{bench.PeersNote}}
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		f.Started = time.Now().UTC() // a new file starts now; an appended one keeps its start

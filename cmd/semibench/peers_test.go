@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/lapcost"
@@ -301,5 +302,45 @@ func TestPeersRecordBatchFloat(t *testing.T) {
 	}
 	if code, _, stderr := capture(t, args(in, "--cost", "3")...); code != 2 || !strings.Contains(stderr, "takes --costs") {
 		t.Errorf("--cost on batch-float: exit %d, %q", code, stderr)
+	}
+}
+
+// TestPeersRecordMachineOf records on this host samples measured on
+// another machine: the file's header is the machine of --machine-of's
+// file, and the record says where it was recorded; a file that cannot be
+// read stops the call before anything is written.
+func TestPeersRecordMachineOf(t *testing.T) {
+	dir := t.TempDir()
+	src, out := filepath.Join(dir, "run.jsonl"), filepath.Join(dir, "p.jsonl")
+	app, err := bench.NewAppender(src, &bench.File{Schema: bench.SchemaVersion, Semibench: bench.CurrentBuild(),
+		Machine: bench.Machine{Label: "gpu-host", CPU: "some CPU", Cores: 16}, Started: time.Now().UTC(), Scale: "paper"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := app.Close(); err != nil {
+		t.Fatal(err)
+	}
+	args := func(machineOf string) []string {
+		return []string{"peers", "record", "--out", out, "--experiment", "hungarian/table1", "--impl", "peer/x",
+			"--param", "n=64", "--param", "range=n", "--phase", "end_to_end=4,5,6", "--machine-of", machineOf}
+	}
+	if code, _, stderr := capture(t, args(filepath.Join(dir, "absent.jsonl"))...); code != 1 || !strings.Contains(stderr, "--machine-of") {
+		t.Errorf("an absent --machine-of file: exit %d, %q", code, stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Fatalf("a refused call wrote %s", out)
+	}
+	if code, _, stderr := capture(t, args(src)...); code != 0 {
+		t.Fatalf("record: exit %d: %s", code, stderr)
+	}
+	f, err := bench.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Machine.Label != "gpu-host" || f.Machine.Cores != 16 || len(f.Records) != 1 {
+		t.Fatalf("machine %+v, %d records", f.Machine, len(f.Records))
+	}
+	if note := f.Records[0].Note; !strings.Contains(note, "measured on gpu-host (the machine of run.jsonl); recorded and checked on ") {
+		t.Errorf("record note %q", note)
 	}
 }
