@@ -18,8 +18,11 @@
 //   - cuda/vectorial: Algorithm 2 on the vector tree representation of
 //     Fig. 2 (Euler tour, "(V" and "V)"), which is built on the GPU from
 //     the CSR lists (phase euler_tour: the tour as a linked list ranked by
-//     a sparse ruling set): write, an inclusive +scan over the 2n entries
-//     (single pass, decoupled look-back), read.
+//     a sparse ruling set): write, an inclusive +scan over the 2n entries,
+//     read. In float32 the scan takes two passes (each tile's local
+//     prefixes and total, then the totals' prefixes, which the read adds);
+//     the other element types scan in a single pass with decoupled
+//     look-back.
 //   - cuda/vectorial-compensated: the same with a double-double carrier in
 //     the scan (TwoSum-based), so every prefix is the exact one within
 //     about u64² relative to the prefix sums of |w|; Rootfix stores each
