@@ -847,16 +847,18 @@ extern "C" __global__ void tf_rank(int m, const int* __restrict__ owner, const i
 }
 
 // tf_write_S for every element type; tf_read_root_S and tf_read_leaf_S
-// after the single-pass scans (float32's after cuda/vectorial-compensated's
-// Rootfix scan; cuda/vectorial's float32 reads are the tiled ones).
+// after the single-pass scans (float32: only cuda/vectorial-compensated's
+// Rootfix reads with tf_read_root_f32; its Leaffix reads double-doubles,
+// and cuda/vectorial's float32 reads are the tiled ones).
 #define TF_WRITE(S, T)                                                                                               \
   extern "C" __global__ void tf_write_##S(const int* open, const int* close, const T* w, T* E, int n, int leaffix) { \
     write<T>(open, close, w, E, n, leaffix);                                                                         \
   }
-#define TF_READ(S, T)                                                                                                \
+#define TF_READ_ROOT(S, T)                                                                                           \
   extern "C" __global__ void tf_read_root_##S(const int* open, const T* E, T* out, int n) {                          \
     read_root<T>(open, E, out, n);                                                                                   \
-  }                                                                                                                  \
+  }
+#define TF_READ_LEAF(S, T)                                                                                           \
   extern "C" __global__ void tf_read_leaf_##S(const int* open, const int* close, const T* E, const T* w, T* out, int n) { \
     read_leaf<T>(open, close, E, w, out, n);                                                                         \
   }
@@ -864,9 +866,11 @@ extern "C" __global__ void tf_rank(int m, const int* __restrict__ owner, const i
 TF_WRITE(f32, float)
 TF_WRITE(f64, double)
 TF_WRITE(i64, long long)
-TF_READ(f32, float)
-TF_READ(f64, double)
-TF_READ(i64, long long)
+TF_READ_ROOT(f32, float)
+TF_READ_ROOT(f64, double)
+TF_READ_ROOT(i64, long long)
+TF_READ_LEAF(f64, double)
+TF_READ_LEAF(i64, long long)
 
 #define TF_SCAN(NAME, T, A, ITEMS, MINB)                                                                                  \
   extern "C" __global__ void __launch_bounds__(kScanThreads, MINB) NAME(const T* in, long long m, T* out, int* counter, int* flags, A* aggs, A* incls) { \
@@ -875,10 +879,10 @@ TF_READ(i64, long long)
     scan<T, A, ITEMS>(in, m, st, counter, flags, aggs, incls);                                                            \
   }
 
-
 // The float scan in two passes (scan_local, scan_tiles) and its reads:
 // tiles of 4096 floats (16 a thread), 2^12. Five blocks an SM: at six the
 // local scan spills.
+static_assert(kScanThreads * 16 == 1 << 12, "the tiled reads' shift is log2 of the float scan's tile");
 extern "C" __global__ void __launch_bounds__(kScanThreads, 5) tf_scan_local_f32(float* E, long long m, float* sums) {
   scan_local<float, 16>(E, m, sums);
 }

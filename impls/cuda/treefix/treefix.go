@@ -506,11 +506,13 @@ func (r *runner) vectorial(comp bool, sfx string, elem, n, leaf int) error {
 		return err
 	}
 	tiles := (m + scanTile(elem) - 1) / scanTile(elem)
-	scan := func() error { return r.scanOnePass(comp, wide, sfx, tiles, m, ein, ev[2], leaf, n) }
+	var err error
 	if sfx == "f32" && !comp {
-		scan = func() error { return r.scanTwoPass(tiles, m, ev[2], leaf, n) }
+		err = r.scanTwoPass(tiles, m, ev[2], leaf, n)
+	} else {
+		err = r.scanOnePass(comp, wide, sfx, tiles, m, ein, ev[2], leaf, n)
 	}
-	if err := scan(); err != nil {
+	if err != nil {
 		return err
 	}
 	if err := th.EventRecord(ev[3], s); err != nil {
@@ -555,10 +557,9 @@ func (r *runner) scanTwoPass(tiles, m int, scanned driver.Event, leaf, n int) er
 
 // scanOnePass is vectorial's scan and read where the scan is the single
 // pass with decoupled look-back (every carrier but cuda/vectorial's
-// float32),
-// the scan's end recorded at scanned: in place on E (a tile is loaded
-// whole before it is stored), except the wide one: Ein to the hi and lo
-// prefixes in E2 and E.
+// float32), the scan's end recorded at scanned: in place on E (a tile is
+// loaded whole before it is stored), except the wide one: Ein to the hi
+// and lo prefixes in E2 and E.
 func (r *runner) scanOnePass(comp, wide bool, sfx string, tiles, m int, ein driver.DevicePtr, scanned driver.Event, leaf, n int) error {
 	b := &r.vec
 	th, s := r.th, r.s
