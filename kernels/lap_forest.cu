@@ -22,16 +22,19 @@
 //     it has a star, r joins S and its star's column joins T (the next
 //     level folds it); if it is free, it ends an augmenting path of that
 //     tree, which it claims if no other row has (one path per tree).
-//   - A level that adds no column and finds no path is followed by a dual
-//     update: D becomes the least key of the candidate rows.
-//   - At the first level that finds paths, the round ends: the paths are
-//     flipped (disjoint: one per tree), and the trees that had them leave
-//     the forest, their duals settled (du[r] -= D - D_r for r in S, D_r
-//     when r joined; dv[c] += D - D_c for c in T). The other trees stay:
-//     the rows that left them, and the candidate rows whose least key was
-//     to a column that left, fold the whole forest again; the others fold
-//     only what joined at the last level. Every slack stays >= 0 and the
-//     paths' slacks 0.
+//   - A level that adds no column in a round that has found no path yet
+//     is followed by a dual update: D becomes the least key of the
+//     candidate rows.
+//   - The first level that finds paths starts the round's end: the round
+//     goes on goOn levels more while they add columns (no dual update; a
+//     row that reaches a tree that has its path stays a candidate), then
+//     the paths are flipped (disjoint: one per tree), and the trees that
+//     had them leave the forest, their duals settled (du[r] -= D - D_r for
+//     r in S, D_r when r joined; dv[c] += D - D_c for c in T). The other
+//     trees stay: the rows that left them, and the candidate rows whose
+//     least key was to a column that left, fold the whole forest again;
+//     the others fold only what joined at the last level. Every slack
+//     stays >= 0 and the paths' slacks 0.
 // The search ends when every column has a star (every tree has left).
 //
 // Block b owns the rows and the columns b*R .. b*R+R-1 (R a power of two
@@ -278,7 +281,7 @@ template <typename T, int THREADS>
 __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__ S0, i64* du, i64* dv,
                                              int* rowOfStarAtCol, int* colOfStarAtRow, int2* par, int* root,
                                              i64* djoin, int* found, ForestEntry* lists, ForestEntry* full, i64* ctl,
-                                             int timed) {
+                                             int timed, int goOn) {
     __shared__ i64 sKey[1024];
     __shared__ int sJoin[1024];  // D when the row joined S (D < 2^31: see the host's bound)
     __shared__ ForestEntry sE[FOLD_CHUNK];
@@ -344,6 +347,7 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
     i64 D = 0;
     int L = 1;  // the level (the start is level 0), the same in every block
     int levels = 0, rounds = 0, duals = 0, err = 0;  // levels: of this round
+    int going = 0;  // the round's paths so far (bits 0-19) and its levels since the first (from bit 20)
     while (freeLeft > 0) {
         if (L >= (1 << 24)) {  // the same L in every block: all stop here
             err = 4;
@@ -403,7 +407,10 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
                 least = b;
             } else {
                 const int star = sStar[tid];
-                if (star < 0) {
+                if (star >= 0 && going > 0 && __ldcg(found + tr) >= 0) {
+                    // The tree has its path: the row stays a candidate and
+                    // is repaired at the round's end.
+                } else if (star < 0) {
                     if (atomicCAS(found + tr, -1, r) == -1) {
                         sState[tid] = ROW_END;
                         par[r] = make_int2(a, __ldcg(rowOfStarAtCol + a));
@@ -455,13 +462,22 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
         levelBarrier(ctl, slot, (u64)L, &sNewCount, &sPathCount, sCtl);
         TICK(2)
         const int nNext = (int)sCtl[0];
-        const i64 paths = sCtl[1];
+        i64 paths = sCtl[1];
         const i64 m = sCtl[2];
         ++L;
         ++levels;
         nIn = nNext;
         in = out;
         afterRound = false;
+        // A round that has its first paths goes on up to goOn levels while
+        // they add columns: the trees without a path keep growing.
+        going += (int)paths;
+        if (going > 0 && nNext > 0 && (going >> 20) < goOn) {
+            going += 1 << 20;
+            continue;
+        }
+        paths = going & 0xfffff;
+        going = 0;
         if (paths == 0) {
             if (nNext == 0) {
                 if (m == FOREST_INF) {
@@ -563,9 +579,9 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
     extern "C" __global__ void __launch_bounds__(THREADS, 1)                                                     \
         name(int n, int R, const T* __restrict__ S0, i64* du, i64* dv, int* rowOfStarAtCol, int* colOfStarAtRow, \
              int2* par, int* root, i64* djoin, int* found, ForestEntry* lists, ForestEntry* full, i64* ctl,      \
-             int timed) {                                                                                        \
+             int timed, int goOn) {                                                                              \
         forestSearch<T, THREADS>(n, R, S0, du, dv, rowOfStarAtCol, colOfStarAtRow, par, root, djoin, found,     \
-                                 lists, full, ctl, timed);                                                       \
+                                 lists, full, ctl, timed, goOn);                                                 \
     }
 FOREST_ENTRY(lap_forest, int, 1024)
 FOREST_ENTRY(lap_forest16, unsigned short, 1024)

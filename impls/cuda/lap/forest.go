@@ -65,6 +65,13 @@ var forestSlack16 = true
 // the multiprocessors (benchmarks compare shapes).
 var forestBlockLimit int
 
+// forestGoOn is the levels a round of the forest search goes on after its
+// first paths while they add columns (the kernel's goOn; forestModel's
+// too): two, from the H200 measurements in NOTES.md (rounds 40-45% fewer,
+// the forest 5-8% faster at n = 4096 range n and at 8192, even from 1024
+// to 2048; four and eight fewer rounds still but more levels).
+var forestGoOn = 2
+
 // forestThreadsOverride, when positive, sets the forest kernel's block
 // size (benchmarks compare 1024 and 512).
 var forestThreadsOverride int
@@ -164,7 +171,7 @@ func (r *paperRun) forest() error {
 		return err
 	}
 	if err := r.t.LaunchCooperative(search, driver.D1(blocks), driver.D1(threads), smem, r.s,
-		n, per, slack, du, dv, r.rowOfStarAtCol, r.colOfStarAtRow, par, root, djoin, found, lists, full, b.Ctl, forestTimed); err != nil {
+		n, per, slack, du, dv, r.rowOfStarAtCol, r.colOfStarAtRow, par, root, djoin, found, lists, full, b.Ctl, forestTimed, forestGoOn); err != nil {
 		return fmt.Errorf("forest search: %w", err)
 	}
 	if err := r.launch("forest duals", settle, r.g1, r.b1, n, du, dv, r.u, r.v); err != nil {

@@ -34,11 +34,14 @@ func step1Model(n int, c []int64) (u, v []int64) {
 // tests without a GPU: the same forest, keys, rounds, claims, flips,
 // settling and repairs, on an n x n integer instance (row-major c) started
 // as cuda/paper's steps 1 and 2 start it (row minima, then column minima,
-// then stars on zeros, greedily). The rows a level processes in parallel
-// it takes in order, so a claim goes to the lowest row: one of the
-// outcomes the kernel's atomics allow. It returns the stars by row, the
-// duals (c - u - v >= 0, zero on the stars) and what it did.
-func forestModel(n int, c []int64, start []int) (assign []int, u, v []int64, st forestModelStats) {
+// then stars on zeros, greedily). A round goes on goOn levels after its
+// first paths while they add columns (the kernel's goOn), its rows that
+// reach a tree with a path staying candidates until the round's end. The
+// rows a level processes in parallel it takes in order, so a claim goes
+// to the lowest row: one of the outcomes the kernel's atomics allow. It
+// returns the stars by row, the duals (c - u - v >= 0, zero on the stars)
+// and what it did.
+func forestModel(n int, c []int64, start []int, goOn int) (assign []int, u, v []int64, st forestModelStats) {
 	cnt := &st.PaperCounts
 	maxKey := &st.MaxKey
 	const inf = int64(math.MaxInt64)
@@ -90,6 +93,7 @@ func forestModel(n int, c []int64, start []int) (assign []int, u, v []int64, st 
 	st.FreeStart = freeLeft
 	var D int64
 	afterRound := false
+	pathsRound, extra := 0, 0
 	fold := func(r int, list []entry, live bool) {
 		for _, e := range list {
 			if live && found[e.tree] >= 0 {
@@ -143,6 +147,9 @@ func forestModel(n int, c []int64, start []int) (assign []int, u, v []int64, st 
 				}
 				continue
 			}
+			if found[tr] >= 0 {
+				continue // its tree has its path: repaired at the round's end
+			}
 			s := starCol[r]
 			state[r], rjoin[r] = inS, D
 			parCol[r], parRow[r] = a, starRow[a]
@@ -150,6 +157,13 @@ func forestModel(n int, c []int64, start []int) (assign []int, u, v []int64, st 
 			out = append(out, entry{s, tr, D - v[s]})
 		}
 		in = out
+		pathsRound += paths
+		if pathsRound > 0 && len(out) > 0 && extra < goOn {
+			extra++
+			continue
+		}
+		paths, extra = pathsRound, 0
+		pathsRound = 0
 		if paths == 0 {
 			if len(out) == 0 {
 				if least == inf {
@@ -253,7 +267,8 @@ func modelCases(rnd *rand.Rand, sizes []int, ranges []float64, k int) []modelIns
 // random instances of every range the paper uses, negative costs, equal
 // costs, c_ij = i·j and rectangular instances padded with zero rows as
 // cuda/paper pads them; every round augments and the key bound the kernel
-// packs (keys below 2^32) holds.
+// packs (keys below 2^32) holds. Rounds end at their first paths, go on
+// as the kernel's do (forestGoOn levels), and go on 8 levels.
 func TestForestModel(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(3, 35))
 	cases := append(modelCases(rnd, []int{1, 2, 5, 17, 64, 150}, []float64{0.1, 1, 10}, 60),
@@ -263,33 +278,37 @@ func TestForestModel(t *testing.T) {
 		k := m.Cols
 		padded := make([]int64, k*k) // rows m.Rows..k-1 cost zero, as cuda/paper pads
 		copy(padded, m.C)
-		assign, u, v, st := forestModel(k, padded, nil)
-		if st.MaxKey < 0 || st.MaxKey >= 1<<32 {
-			t.Errorf("%s %dx%d: a key of %d, outside [0, 2^32)", tc.name, m.Rows, m.Cols, st.MaxKey)
-		}
-		res := &lap.Result{Assignment: assign[:m.Rows], U: u[:m.Rows], V: v}
-		res.Cost = m.CostOf(res.Assignment)
-		if err := lap.Certify(m, res); err != nil {
-			t.Fatalf("%s %dx%d: %v", tc.name, m.Rows, m.Cols, err)
-		}
 		ref, err := lap.SolveJV(context.Background(), m, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Cost != ref.Cost {
-			t.Errorf("%s %dx%d: cost %d, cpu/jv %d", tc.name, m.Rows, m.Cols, res.Cost, ref.Cost)
-		}
-		if st.ForestRounds > k {
-			t.Errorf("%s %dx%d: %d rounds for %d columns", tc.name, m.Rows, m.Cols, st.ForestRounds, k)
+		for _, g := range []int{0, forestGoOn, 8} {
+			assign, u, v, st := forestModel(k, padded, nil, g)
+			if st.MaxKey < 0 || st.MaxKey >= 1<<32 {
+				t.Errorf("%s %dx%d, go on %d: a key of %d, outside [0, 2^32)", tc.name, m.Rows, m.Cols, g, st.MaxKey)
+			}
+			res := &lap.Result{Assignment: assign[:m.Rows], U: u[:m.Rows], V: v}
+			res.Cost = m.CostOf(res.Assignment)
+			if err := lap.Certify(m, res); err != nil {
+				t.Fatalf("%s %dx%d, go on %d: %v", tc.name, m.Rows, m.Cols, g, err)
+			}
+			if res.Cost != ref.Cost {
+				t.Errorf("%s %dx%d, go on %d: cost %d, cpu/jv %d", tc.name, m.Rows, m.Cols, g, res.Cost, ref.Cost)
+			}
+			if st.ForestRounds > k {
+				t.Errorf("%s %dx%d, go on %d: %d rounds for %d columns", tc.name, m.Rows, m.Cols, g, st.ForestRounds, k)
+			}
 		}
 	}
 }
 
 // TestForestModelCounts logs what forestModel does on BenchmarkSolvers'
-// instances at n = 4096 (the counts impls/cuda/lap/NOTES.md quotes): its
+// instances at n = 4096 (the counts impls/cuda/lap/NOTES.md quotes): the
+// rounds, levels and rows repaired where rounds go on 0, 1, 4 or 8 levels
+// after their first paths; then, as the kernel goes on, its
 // rounds, levels and dual updates, the rows times entries folded, and how
 // many levels had run when the free columns fell to a half, a quarter, ...
-// a hundredth. About a minute: it runs when SEMIBENCH_FOREST_MODEL_COUNTS
+// a hundredth. A few minutes: it runs when SEMIBENCH_FOREST_MODEL_COUNTS
 // is set, at the order it names when it is a number of 2 or more
 // (SEMIBENCH_FOREST_MODEL_COUNTS=8192), else at 4096.
 func TestForestModelCounts(t *testing.T) {
@@ -303,7 +322,15 @@ func TestForestModelCounts(t *testing.T) {
 	}
 	for _, rf := range []float64{1, 10} {
 		m := randomMatrix(rand.New(rand.NewPCG(uint64(n), 7)), n, n, int64(rf*float64(n)))
-		_, _, _, st := forestModel(n, m.C, nil)
+		for _, g := range []int{0, 1, 4, 8} {
+			_, _, _, st := forestModel(n, m.C, nil, g)
+			var rep int
+			for _, x := range st.Levels {
+				rep += x.Repairs
+			}
+			t.Logf("n=%d range %gn, rounds going on %d levels after their first paths: %d rounds, %d levels, %d rows repaired", n, rf, g, st.ForestRounds, st.ForestLevels, rep)
+		}
+		_, _, _, st := forestModel(n, m.C, nil, forestGoOn)
 		nn := float64(n) * float64(n)
 		t.Logf("n=%d range %gn: %d rounds, %d levels, %d dual updates; folded %.1fn² in levels, %.1fn² in repairs",
 			n, rf, st.ForestRounds, st.ForestLevels, st.ForestDuals, float64(st.LevelFolds)/nn, float64(st.RepairFolds)/nn)

@@ -410,6 +410,11 @@ func BenchmarkSolvers(b *testing.B) {
 		paperTuned.matching, paperForest.matching = false, false
 		defer func() { paperTuned.matching, paperForest.matching = true, true }()
 	}
+	if v, err := strconv.Atoi(os.Getenv("SEMIBENCH_FOREST_GOON")); err == nil {
+		g0 := forestGoOn
+		forestGoOn = v // the levels the forest's rounds go on after their first paths (a rule to compare)
+		defer func() { forestGoOn = g0 }()
+	}
 	if os.Getenv("SEMIBENCH_FOREST_SLACK32") != "" {
 		forestSlack16 = false // the forest reads int32 slacks throughout
 		defer func() { forestSlack16 = true }()

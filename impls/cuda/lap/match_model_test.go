@@ -232,11 +232,11 @@ func TestMatchModelCounts(t *testing.T) {
 					free++
 				}
 			}
-			_, _, _, st := forestModel(n, m.C, nil)
+			_, _, _, st := forestModel(n, m.C, nil, forestGoOn)
 			t.Logf("n=%d range %gn: %d rounds, %d levels, %d columns left free; step 2 left %d", n, rf, rounds, levels, free, st.FreeStart)
 			if rf >= 1 && n <= 4096 {
 				// The forest from step 2's stars and from the matching's.
-				_, _, _, mt := forestModel(n, m.C, starCol)
+				_, _, _, mt := forestModel(n, m.C, starCol, forestGoOn)
 				nn := float64(n) * float64(n)
 				for _, x := range []struct {
 					from string
