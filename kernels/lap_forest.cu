@@ -38,7 +38,7 @@
 // The search ends when every column has a star (every tree has left).
 //
 // Block b owns the rows and the columns b*R .. b*R+R-1 (R a power of two
-// from 32 to the block's threads, 1,024 or 512; a thread per row); its
+// from 32 to the block's threads, 1,024, 512 or 256; a thread per row); its
 // rows' keys and states live in shared memory for the whole search. For
 // the folds its warps are R/32 row groups times warps/(R/32) slices of the
 // columns; a warp reads 32 consecutive slacks of a column. A level's
@@ -276,12 +276,13 @@ __device__ __forceinline__ void repairFold(const ForestEntry* full, int k, const
 
 // forestSearch is the kernel, on slacks of type T (int, or unsigned short
 // where they fit: half the bytes a fold reads), in blocks of THREADS
-// threads (1,024 or 512: the host picks by order and span, NOTES.md).
+// threads (1,024, 512 or 256: the host picks by order and span, NOTES.md).
 template <typename T, int THREADS>
 __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__ S0, i64* du, i64* dv,
                                              int* rowOfStarAtCol, int* colOfStarAtRow, int2* par, int* root,
                                              i64* djoin, int* found, ForestEntry* lists, ForestEntry* full, i64* ctl,
                                              int timed, int goOn) {
+    static_assert(THREADS >= FOLD_CHUNK && THREADS <= 1024, "a fold stages a chunk of entries, one a thread");
     __shared__ i64 sKey[1024];
     __shared__ int sJoin[1024];  // D when the row joined S (D < 2^31: see the host's bound)
     __shared__ ForestEntry sE[FOLD_CHUNK];
@@ -573,8 +574,9 @@ __device__ __forceinline__ void forestSearch(int n, int R, const T* __restrict__
 }
 
 // lap_forest and lap_forest16 (int32 slacks, and the 16-bit copy step 1
-// makes where the span allows: lap_paper_step1_fused16) in blocks of 1,024 threads; lap_forest_512 and
-// lap_forest16_512 in blocks of 512.
+// makes where the span allows: lap_paper_step1_fused16) in blocks of 1,024
+// threads; lap_forest_512 and lap_forest16_512 in blocks of 512, and the
+// _256 pair in blocks of 256.
 #define FOREST_ENTRY(name, T, THREADS)                                                                          \
     extern "C" __global__ void __launch_bounds__(THREADS, 1)                                                     \
         name(int n, int R, const T* __restrict__ S0, i64* du, i64* dv, int* rowOfStarAtCol, int* colOfStarAtRow, \
@@ -587,6 +589,8 @@ FOREST_ENTRY(lap_forest, int, 1024)
 FOREST_ENTRY(lap_forest16, unsigned short, 1024)
 FOREST_ENTRY(lap_forest_512, int, 512)
 FOREST_ENTRY(lap_forest16_512, unsigned short, 512)
+FOREST_ENTRY(lap_forest_256, int, 256)
+FOREST_ENTRY(lap_forest16_256, unsigned short, 256)
 
 // lap_forest_settle adds the forest's duals to cuda/paper's (u += du,
 // v += dv).

@@ -73,20 +73,26 @@ var forestBlockLimit int
 var forestGoOn = 2
 
 // forestThreadsOverride, when positive, sets the forest kernel's block
-// size (benchmarks compare 1024 and 512).
+// size, 1024, 512 or 256 (benchmarks and tests compare them).
 var forestThreadsOverride int
 
 // forestThreads is the forest kernel's block size for an order-n instance
-// whose costs span span, on sms multiprocessors: 512 threads at ranges
-// from n/2 up to order 4096 and from 4n at larger orders, 1024 otherwise
-// (NOTES.md: the smaller block is faster at ranges n and 10n up to 4096
-// and at 8192 range 10n, slower at range 0.1n, even at 8192 range n), and
-// 1024 wherever a block would own more than 512 rows (forestShape).
+// whose costs span span, on sms multiprocessors (NOTES.md has the
+// measurements): 256 threads at spans from 4n for orders 1024 to 4096
+// (range 10n: 2-7% faster than 512, and 8% slower at order 8192); 512 at
+// spans from n/2 up to order 4096 and from 4n at larger orders (faster
+// than 1024 at ranges n and 10n up to 4096 and at 8192 range 10n, slower
+// at range 0.1n, even at 8192 range n); 1024 otherwise, and wherever a
+// block would own more rows than its threads (forestShape).
 func forestThreads(n, sms int, span int64) int {
 	if forestThreadsOverride > 0 {
 		return forestThreadsOverride
 	}
-	if _, _, err := forestShape(n, sms, 512); err == nil && 2*span >= int64(n) && (n <= 4096 || span >= 4*int64(n)) {
+	fits := func(threads int) bool { _, _, err := forestShape(n, sms, threads); return err == nil }
+	switch {
+	case n >= 1024 && n <= 4096 && span >= 4*int64(n) && fits(256):
+		return 256
+	case 2*span >= int64(n) && (n <= 4096 || span >= 4*int64(n)) && fits(512):
 		return 512
 	}
 	return 1024

@@ -1,6 +1,11 @@
 package cudalap
 
-import "testing"
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
 
 // TestForestShape: the forest kernel's blocks own a power of two of rows,
 // 32 to the block's threads, enough that every row has a block and no
@@ -61,21 +66,47 @@ func TestKernelErrors(t *testing.T) {
 }
 
 // TestForestThreads: the forest kernel's block size by order and span,
-// the rule NOTES.md's measurements set, and 1024 where 512 threads could
-// not hold a block's rows (few multiprocessors).
+// the rule NOTES.md's measurements set, and a larger block where the
+// smaller could not hold a block's rows (few multiprocessors).
 func TestForestThreads(t *testing.T) {
 	for _, c := range []struct {
 		n, sms int
 		span   int64
 		want   int
 	}{
-		{1024, 132, 102, 1024}, {1024, 132, 1024, 512}, {1024, 132, 10240, 512},
-		{4096, 132, 409, 1024}, {4096, 132, 2048, 512}, {4096, 132, 40960, 512},
+		{1024, 132, 102, 1024}, {1024, 132, 1024, 512}, {1024, 132, 4095, 512}, {1024, 132, 4096, 256}, {1024, 132, 10240, 256},
+		{1000, 132, 10000, 512}, {4096, 132, 409, 1024}, {4096, 132, 2048, 512}, {4096, 132, 40960, 256},
+		{4096, 8, 40960, 512}, {4096, 4, 40960, 1024},
 		{8192, 132, 819, 1024}, {8192, 132, 8192, 1024}, {8192, 132, 32767, 1024}, {8192, 132, 32768, 512},
 		{8192, 132, 81920, 512}, {16384, 16, 163840, 1024}, {8192, 16, 81920, 512},
 	} {
 		if got := forestThreads(c.n, c.sms, c.span); got != c.want {
 			t.Errorf("forestThreads(%d, %d, %d) = %d, want %d", c.n, c.sms, c.span, got, c.want)
+		}
+	}
+}
+
+// TestGPUForestThreads: the forest search certified at every block size
+// (1024, 512 and 256 threads, each forced) on random shapes of every
+// range, so that each of its kernels runs in the GPU suite whatever
+// forestThreads picks for these orders.
+func TestGPUForestThreads(t *testing.T) {
+	needGPU(t)
+	ctx := context.Background()
+	rnd := rand.New(rand.NewPCG(9, 35))
+	solve := forced(StrategyForest)
+	defer func() { forestThreadsOverride = 0 }()
+	for _, threads := range []int{1024, 512, 256} {
+		forestThreadsOverride = threads
+		for _, sh := range [][2]int{{17, 17}, {100, 100}, {257, 300}, {1000, 1000}, {2048, 2048}} {
+			for _, rf := range []float64{0.1, 1, 10} {
+				m := randomMatrix(rnd, sh[0], sh[1], max(1, int64(rf*float64(sh[1]))))
+				res, err := solve(ctx, m, Options{})
+				if err != nil {
+					t.Fatalf("%d threads, %dx%d range %gn: %v", threads, sh[0], sh[1], rf, err)
+				}
+				check(t, fmt.Sprintf("cuda/fast forest, %d threads", threads), m, res)
+			}
 		}
 	}
 }
