@@ -402,7 +402,7 @@ func BenchmarkSolvers(b *testing.B) {
 		defer func() { forestBlockLimit = 0 }()
 	}
 	if v, err := strconv.Atoi(os.Getenv("SEMIBENCH_FOREST_THREADS")); err == nil {
-		forestThreadsOverride = v // the forest kernel's block size, 1024 or 512 (a shape to compare)
+		forestThreadsOverride = v // the forest kernel's block size, 1024, 512 or 256 (a shape to compare)
 		defer func() { forestThreadsOverride = 0 }()
 	}
 	if os.Getenv("SEMIBENCH_MATCH_OFF") != "" {
