@@ -147,8 +147,8 @@ func forestModel(n int, c []int64, start []int, goOn int) (assign []int, u, v []
 				}
 				continue
 			}
-			if found[tr] >= 0 {
-				continue // its tree has its path: repaired at the round's end
+			if pathsRound > 0 && found[tr] >= 0 {
+				continue // going on after paths, its tree has one: repaired at the round's end
 			}
 			s := starCol[r]
 			state[r], rjoin[r] = inS, D
