@@ -226,6 +226,12 @@ type Record struct {
 	// EstimateRunMS is the planner's estimate of one run of the cell, the
 	// figure its cost model gives (EstimateMS counts the runs planned).
 	EstimateRunMS float64 `json:"estimate_run_ms,omitempty"`
+	// EstimateWallMS is the planner's estimate, made before the cell ran,
+	// of the cell's whole wall time: its case's setup where this cell pays
+	// it (generation, digest, reference), the warm-up and timed runs with
+	// whatever the implementation does between its windows, and the check;
+	// what Wall measures. 0 in files written before it was recorded.
+	EstimateWallMS float64 `json:"estimate_wall_ms,omitempty"`
 	// Basis says what EstimateMS rests on: the experiment's prior, or this
 	// machine's measurements ("fit to 3 cells of cpu/jv up to n=4096").
 	Basis string `json:"basis,omitempty"`
@@ -251,11 +257,34 @@ type Record struct {
 	// Wall is where the cell's wall time went, for the harness's own
 	// accounting; nil in papers' files and files written before it.
 	Wall *CellWall `json:"wall,omitempty"`
+	// Replicates are the cell measured again at the outer level of noise
+	// (Kalibera and Jones: executions, not iterations), each in a fresh
+	// process or on fresh allocations, interleaved with the other cells of
+	// the claims it feeds; the two-level verdict reads them, the tables
+	// read Phases. nil when the cell was not sampled at the outer level.
+	Replicates []Replicate `json:"replicates,omitempty"`
 	// GPU is the GPU state around a GPU cell (clocks, temperature, power,
 	// throttle reasons at its start and end and per repetition); nil for
 	// CPU cells and files written before it was recorded.
 	GPU *GPUCellState `json:"gpu,omitempty"`
 }
+
+// Replicate is one outer-level measurement of a cell: its phases, with
+// every sample, measured in a fresh process (Level "process") or on fresh
+// allocations in the run's own process (Level "allocation").
+type Replicate struct {
+	Level  string  `json:"level"`
+	Phases []Phase `json:"phases"`
+	// WallMS is the replicate's whole wall time: its start (a process's
+	// start, a fresh setup), its runs and its check.
+	WallMS float64 `json:"wall_ms,omitempty"`
+}
+
+// The levels of a Replicate.
+const (
+	LevelProcess    = "process"    // a fresh process of the same binary
+	LevelAllocation = "allocation" // a fresh setup of the case in the run's process
+)
 
 // CellWall splits one cell's wall time: the setup of its case (generation,
 // digest, reference; zero when an earlier cell of the case did it), the
