@@ -79,6 +79,9 @@ type Config struct {
 	// DeviceMemory is one GPU's memory in bytes, for the cells' declared
 	// needs; 0: unknown (not checked).
 	DeviceMemory uint64
+	// Past is the history of earlier runs of this machine kind and scale
+	// (the cells' records there); nil: none.
+	Past Past
 }
 
 // DefaultReps is Config.Reps's default: the fewest samples benchstat
