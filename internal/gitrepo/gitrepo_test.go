@@ -1,0 +1,244 @@
+package gitrepo
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// testRepo makes a throwaway repository in a temporary folder and returns
+// its folder and a function that runs git there; the test is skipped
+// where git is absent.
+func testRepo(t *testing.T) (string, func(args ...string) string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t",
+			"GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q", "-b", "main")
+	return dir, git
+}
+
+func write(t *testing.T, dir, path string, data []byte) {
+	t.Helper()
+	p := filepath.Join(dir, path)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func gz(t *testing.T, data []byte) []byte {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write(data)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestHistory(t *testing.T) {
+	dir, git := testRepo(t)
+	ctx := context.Background()
+	write(t, dir, "results/a.jsonl", []byte("one\n"))
+	write(t, dir, "README", []byte("x"))
+	git("add", ".")
+	git("commit", "-q", "-m", "first")
+	c1 := git("rev-parse", "HEAD")
+	write(t, dir, "results/a.jsonl", []byte("one\ntwo\n"))
+	git("commit", "-q", "-am", "append")
+	c2 := git("rev-parse", "HEAD")
+	// gzip and move it: a deletion and an addition
+	write(t, dir, "results/old/a.jsonl.gz", gz(t, []byte("one\ntwo\n")))
+	git("rm", "-q", "results/a.jsonl")
+	git("add", ".")
+	git("commit", "-q", "-m", "gzip")
+	c3 := git("rev-parse", "HEAD")
+	// a side branch merged
+	git("checkout", "-q", "-b", "side", c2)
+	write(t, dir, "results/b.jsonl", []byte("b\n"))
+	git("add", ".")
+	git("commit", "-q", "-m", "side")
+	c4 := git("rev-parse", "HEAD")
+	git("checkout", "-q", "main")
+	git("merge", "-q", "--no-edit", "side")
+	c5 := git("rev-parse", "HEAD")
+
+	r, err := Open(ctx, filepath.Join(dir, "results"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := filepath.EvalSymlinks(r.Root()); got != mustEval(t, dir) {
+		t.Errorf("Root() = %s, want %s", r.Root(), dir)
+	}
+	if sh, err := r.IsShallow(ctx); err != nil || sh {
+		t.Errorf("IsShallow() = %v, %v, want false", sh, err)
+	}
+	all, err := r.Commits(ctx, "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 5 || all[0] != c1 || all[1] != c2 || all[4] != c5 {
+		t.Errorf("Commits() = %v, want 5 commits from %s to %s", all, c1, c5)
+	}
+	fp, err := r.Commits(ctx, "", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(fp, []string{c1, c2, c3, c5}) {
+		t.Errorf("Commits(first parent) = %v, want %v", fp, []string{c1, c2, c3, c5})
+	}
+	if ok, err := r.IsAncestor(ctx, c2, c5); err != nil || !ok {
+		t.Errorf("IsAncestor(c2, c5) = %v, %v", ok, err)
+	}
+	if ok, err := r.IsAncestor(ctx, c4, c3); err != nil || ok {
+		t.Errorf("IsAncestor(c4, c3) = %v, %v, want false", ok, err)
+	}
+	if full, err := r.Resolve(ctx, c3[:8]); err != nil || full != c3 {
+		t.Errorf("Resolve(%s) = %s, %v, want %s", c3[:8], full, err, c3)
+	}
+	if _, err := r.Resolve(ctx, "deadbeef"); !errors.Is(err, ErrMissing) {
+		t.Errorf("Resolve(deadbeef) error %v, want ErrMissing", err)
+	}
+
+	vs, err := r.Versions(ctx, "", func(p string) bool { return strings.Contains(p, ".jsonl") }, "results/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range vs {
+		got = append(got, v.Commit[:7]+" "+v.Path)
+		if v.Time.IsZero() || len(v.Blob) != 40 {
+			t.Errorf("version %+v: no time or blob", v)
+		}
+	}
+	want := []string{c4[:7] + " results/b.jsonl", c3[:7] + " results/old/a.jsonl.gz", c2[:7] + " results/a.jsonl", c1[:7] + " results/a.jsonl"}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("Versions() = %v, want %v", got, want)
+	}
+
+	// Stream: blobs by hash, COMMIT:PATH, and a missing name, in order.
+	names := []string{vs[0].Blob, c1 + ":results/a.jsonl", c3[:9] + ":results/old/a.jsonl.gz", c1 + ":nope", "0123456789012345678901234567890123456789"}
+	var texts []string
+	var missing int
+	err = r.Stream(ctx, names, func(name string, o Object, err error) error {
+		if errors.Is(err, ErrMissing) {
+			missing++
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		data, err := Gunzip(o.Data, 1<<20)
+		if err != nil {
+			return err
+		}
+		texts = append(texts, string(data))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if missing != 2 || len(texts) != 3 || texts[1] != "one\n" || texts[2] != "one\ntwo\n" {
+		t.Errorf("Stream: %d missing, texts %q; want 2 missing, then one, one two", missing, texts)
+	}
+	stop := errors.New("stop")
+	if err := r.Stream(ctx, names, func(string, Object, error) error { return stop }); !errors.Is(err, stop) {
+		t.Errorf("Stream with fn failing: %v, want fn's error", err)
+	}
+	if o, err := r.Read(ctx, "HEAD:README"); err != nil || string(o.Data) != "x" || o.Type != "blob" {
+		t.Errorf("Read(HEAD:README) = %+v, %v", o, err)
+	}
+}
+
+func mustEval(t *testing.T, p string) string {
+	t.Helper()
+	e, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func TestShallowAndNotRepo(t *testing.T) {
+	dir, git := testRepo(t)
+	ctx := context.Background()
+	for i := range 3 {
+		write(t, dir, "f", []byte{byte('a' + i)})
+		git("add", ".")
+		git("commit", "-q", "-m", "c")
+	}
+	clone := filepath.Join(t.TempDir(), "clone")
+	git("clone", "-q", "--depth", "1", "file://"+dir, clone)
+	r, err := Open(ctx, clone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sh, err := r.IsShallow(ctx); err != nil || !sh {
+		t.Errorf("IsShallow(depth-1 clone) = %v, %v, want true", sh, err)
+	}
+	if _, err := Open(ctx, t.TempDir()); !errors.Is(err, ErrNotRepo) {
+		t.Errorf("Open(plain folder) error %v, want ErrNotRepo", err)
+	}
+}
+
+func TestSplitRef(t *testing.T) {
+	for _, tc := range []struct {
+		in           string
+		commit, path string
+		ok           bool
+	}{
+		{"3393cf4:results/x.jsonl", "3393cf4", "results/x.jsonl", true},
+		{"HEAD~2:a.jsonl.gz", "HEAD~2", "a.jsonl.gz", true},
+		{"results/x.jsonl", "", "", false},
+		{`C:\x.jsonl`, "", "", false},
+		{"./a:b", "", "", false},
+		{":x", "", "", false},
+		{"abc:", "", "", false},
+	} {
+		c, p, ok := SplitRef(tc.in)
+		if c != tc.commit || p != tc.path || ok != tc.ok {
+			t.Errorf("SplitRef(%q) = %q, %q, %v; want %q, %q, %v", tc.in, c, p, ok, tc.commit, tc.path, tc.ok)
+		}
+	}
+}
+
+func TestGunzip(t *testing.T) {
+	plain := []byte("hello")
+	if got, err := Gunzip(plain, 0); err != nil || !bytes.Equal(got, plain) {
+		t.Errorf("Gunzip(plain) = %q, %v", got, err)
+	}
+	if got, err := Gunzip(gz(t, plain), 10); err != nil || !bytes.Equal(got, plain) {
+		t.Errorf("Gunzip(gzipped) = %q, %v", got, err)
+	}
+	if _, err := Gunzip(gz(t, plain), 3); err == nil {
+		t.Error("Gunzip over its limit: no error")
+	}
+	if _, err := Gunzip([]byte{0x1f, 0x8b, 1}, 0); err == nil {
+		t.Error("Gunzip(torn gzip): no error")
+	}
+}
