@@ -8,6 +8,11 @@
 // general symmetry. Other fields (pattern, complex) and symmetries
 // (symmetric, skew-symmetric, hermitian) are refused with an error that says
 // so. Lines starting with % are comments; blank lines are ignored anywhere.
+// A value written as an integer (digits and a sign, in either field) is
+// read exactly or refused: one float64 (or, after SetBitSize(32), float32)
+// cannot hold, such as 2^53+1, is an error naming its line, never rounded.
+// A value written with a point or an exponent is a real, rounded to the
+// nearest.
 //
 // Every error a reader returns is an *Error naming the file (as the caller
 // passed it) and the line, and wraps one of the sentinel errors (ErrHeader,

@@ -125,6 +125,12 @@ func TestReadErrors(t *testing.T) {
 		{"entry NaN", coo + "2 2 1\n1 1 NaN\n", ErrEntry, 3, "NaN"},
 		{"entry overflow", coo + "2 2 1\n1 1 1e999\n", ErrEntry, 3, "range"},
 		{"integer field real value", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 1.5\n", ErrEntry, 3, "not an integer"},
+		// Integers float64 cannot hold are refused, never rounded (issue
+		// 56, item 2: 2^53+1 was read as 2^53, 2^63-1 as 2^63).
+		{"integer 2^53+1", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 9007199254740993\n", ErrEntry, 3, "integer 9007199254740993 is not exactly representable in float64 (the nearest is 9007199254740992"},
+		{"integer 2^63-1", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 -9223372036854775807\n", ErrEntry, 3, "not exactly representable in float64"},
+		{"integer 10^20+1", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 100000000000000000001\n", ErrEntry, 3, "not exactly representable"},
+		{"integer token in a real file", coo + "2 2 1\n1 1 +9007199254740993\n", ErrEntry, 3, "not exactly representable in float64"},
 		{"row zero", coo + "2 2 1\n0 1 1\n", ErrRange, 3, "row 0 not in 1..2"},
 		{"row too big", coo + "2 3 1\n3 1 1\n", ErrRange, 3, "row 3 not in 1..2"},
 		{"col too big", coo + "2 3 2\n1 1 1\n\n1 4 1\n", ErrRange, 5, "column 4 not in 1..3"},
@@ -157,6 +163,40 @@ func TestReadErrors(t *testing.T) {
 				t.Errorf("%q lacks %q", err.Error(), tc.contains)
 			}
 		})
+	}
+}
+
+// TestExactIntegers: the integers float64 (float32) holds are read as
+// they are, whatever their size; a real written with a point or an
+// exponent is rounded as reals are.
+func TestExactIntegers(t *testing.T) {
+	for _, c := range []struct {
+		field, text string
+		bits        int
+		want        float64
+	}{
+		{"integer", "9007199254740992", 64, 1 << 53},
+		{"integer", "-9007199254740992", 64, -(1 << 53)},
+		{"integer", "18446744073709551616", 64, 1 << 64}, // was "not an integer"
+		{"integer", "0000000000000000000012", 64, 12},
+		{"real", "9007199254740993.0", 64, 1 << 53},
+		{"real", "9.007199254740993e15", 64, 1 << 53},
+		{"integer", "16777216", 32, 1 << 24},
+		{"real", "16777217.5", 32, 1<<24 + 2},
+	} {
+		s, err := NewScanner(strings.NewReader("%%MatrixMarket matrix coordinate "+c.field+" general\n1 1 1\n1 1 "+c.text+"\n"), "f.mtx")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.SetBitSize(c.bits)
+		if e, err := s.Next(); err != nil || e.V != c.want {
+			t.Errorf("%s %s in float%d: %v, %v; want %v", c.field, c.text, c.bits, e.V, err, c.want)
+		}
+	}
+	s, _ := NewScanner(strings.NewReader("%%MatrixMarket matrix coordinate integer general\n1 1 1\n1 1 16777217\n"), "f.mtx")
+	s.SetBitSize(32)
+	if _, err := s.Next(); err == nil || !strings.Contains(err.Error(), "f.mtx:3: malformed entry: integer 16777217 is not exactly representable in float32 (the nearest is 16777216; integers beyond ±2^24") {
+		t.Errorf("2^24+1 in float32: %v", err)
 	}
 }
 

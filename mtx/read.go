@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"strconv"
+	"strings"
 )
 
 // Formats, fields and the symmetry this package understands, as they are
@@ -441,17 +443,16 @@ func (s *Scanner) Next() (Entry, error) {
 }
 
 func (s *Scanner) value(b []byte) (float64, error) {
-	if s.h.Field == FieldInteger {
-		x, err := strconv.ParseInt(string(b), 10, 64)
-		if err != nil {
-			return 0, s.errAt(s.line, ErrEntry, "value %q is not an integer", clip(b))
-		}
-		if s.bits == 32 && float64(float32(x)) != float64(x) {
-			return 0, s.errAt(s.line, ErrEntry, "integer %d is not exactly representable in float32", x)
-		}
-		return float64(x), nil
+	integer := isInteger(b)
+	if s.h.Field == FieldInteger && !integer {
+		return 0, s.errAt(s.line, ErrEntry, "value %q is not an integer", clip(b))
 	}
 	x, err := strconv.ParseFloat(string(b), s.bits)
+	if integer && err == nil && !exact(b, x, s.bits) {
+		// An integer is the user's exact value: never round it.
+		return 0, s.errAt(s.line, ErrEntry, "integer %s is not exactly representable in float%d (the nearest is %s; integers beyond ±2^%d are not all)",
+			clip(b), s.bits, strconv.FormatFloat(x, 'f', -1, 64), map[int]int{32: 24, 64: 53}[s.bits])
+	}
 	if err != nil {
 		if errors.Is(err, strconv.ErrRange) && !math.IsInf(x, 0) {
 			return x, nil // underflow to zero or a subnormal: a valid nearest value
@@ -465,6 +466,39 @@ func (s *Scanner) value(b []byte) (float64, error) {
 		return 0, s.errAt(s.line, ErrEntry, "value %q is NaN", clip(b))
 	}
 	return x, nil
+}
+
+// isInteger reports whether b is a decimal integer: an optional sign and
+// digits.
+func isInteger(b []byte) bool {
+	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
+		b = b[1:]
+	}
+	if len(b) == 0 {
+		return false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// exact reports whether x, parsed from the decimal integer b to bits
+// (32 or 64), is its value exactly (an integer of 15 digits or fewer
+// always is in float64, of 7 or fewer in float32).
+func exact(b []byte, x float64, bits int) bool {
+	digits := len(bytes.TrimLeft(bytes.TrimLeft(b, "+-"), "0"))
+	if digits <= 7 || (bits == 64 && digits <= 15) {
+		return true
+	}
+	want, ok := new(big.Int).SetString(strings.TrimPrefix(string(b), "+"), 10)
+	if !ok || math.IsInf(x, 0) {
+		return false
+	}
+	got, _ := new(big.Float).SetFloat64(x).Int(nil)
+	return got.Cmp(want) == 0
 }
 
 // clip shortens text quoted in messages.

@@ -112,6 +112,15 @@ func badInputCases() []badCase {
 		apsp("range.mtx", ":3:", "row 3 not in 1..2"),
 		apsp("duplicate.mtx", ":4:", "first at line 3"),
 		apsp("rect.mtx", "not square"),
+		// Issue 56, item 1: path sums beyond float64 were +inf ("no path")
+		// or -inf ("a negative cycle"), with "check: ok".
+		apsp("sum-overflow.mtx", ":4:", "exceeds", "the bound for 3 vertices"),
+		apsp("sum-overflow-negative.mtx", ":4:", "exceeds", "the bound for 3 vertices"),
+		{name: "solve apsp max-plus cpu/sgje sum-overflow.mtx", args: []string{"solve", "apsp", "--semiring", "max-plus", "--impl", "cpu/sgje", "--in", "{in}", "--out", "{out}"},
+			in: "testdata/bad/apsp/sum-overflow.mtx", code: 1, want: []string{":4:", "exceeds"}},
+		// Issue 56, item 2: integers float64 cannot hold were rounded.
+		apsp("int-2p53.mtx", ":4:", "integer 9007199254740993 is not exactly representable in float64"),
+		apsp("int-2p63.mtx", ":4:", "integer 9223372036854775807 is not exactly representable in float64"),
 
 		treefix("two-roots.txt", nil, ":2:", "second root"),
 		treefix("cycle.txt", nil, "cycle"),

@@ -17,7 +17,10 @@ const CheckColumns = 32
 // infinities exactly, finite floats within n·2^-50 (n·2^-22 when D holds
 // float32 values) of the magnitudes that meet in the entry (the path weights in min-plus and max-plus, the terms
 // of the sum in real), so that rounding passes and a wrong entry does
-// not. The error names the entry, 1-based.
+// not. A sum that overflows float64 in the certificate, a NaN anywhere in
+// D, or an infinity in a real D, is an error too: an overflowed entry
+// would otherwise meet its certificate's overflow (+inf reading as "no
+// path"). The error names the entry, 1-based.
 func (d *Closure) Check() error {
 	in := d.In
 	n := in.N()
@@ -31,6 +34,9 @@ func (d *Closure) Check() error {
 	s := floatSemiring(in.Semiring)
 	if in.Inverse {
 		s = semiring.Real[float64]{}
+	}
+	if err := checkFinite(d.F, in.Semiring == "real" || in.Inverse); err != nil {
+		return err
 	}
 	return checkFloat(s, in.F, d.F, cols, !in.Inverse, in.Semiring == "real" || in.Inverse)
 }
@@ -65,14 +71,21 @@ func checkFloat(s semiring.Semiring[float64], a, d *Matrix[float64], cols []int,
 					continue
 				}
 				y := d.At(k, j)
-				want = s.Plus(want, s.Times(x, y))
+				xy := s.Times(x, y)
+				if math.IsInf(xy, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
+					return fmt.Errorf("A[%d,%d] ⊗ D[%d,%d] = %s ⊗ %s overflows float64 (to %s): the entries are too large to be computed or checked", i+1, k+1, k+1, j+1, formatFloat(x), formatFloat(y), formatFloat(xy))
+				}
+				want = s.Plus(want, xy)
 				if sum && !math.IsInf(y, 0) {
 					scale += math.Abs(x * y)
 				}
 			}
 			got := d.At(i, j)
 			if !sum {
-				scale += math.Abs(got) + float64(n)*maxA
+				scale += float64(n) * maxA
+				if !math.IsInf(got, 0) {
+					scale += math.Abs(got)
+				}
 			}
 			if !identity {
 				// a ⊗ d = e: want is a row of a ⊗ d, got the identity's entry
@@ -81,7 +94,14 @@ func checkFloat(s semiring.Semiring[float64], a, d *Matrix[float64], cols []int,
 					want = 1
 				}
 			}
-			if got == want || (!math.IsInf(got, 0) && !math.IsInf(want, 0) && math.Abs(got-want) <= tol*scale) {
+			if got == want {
+				continue
+			}
+			if math.IsInf(scale, 0) {
+				//lint:ignore ST1005 D is the paper's name for the closure
+				return fmt.Errorf("D[%d,%d] = %s: the magnitudes that meet in it overflow float64, so it cannot be checked", i+1, j+1, formatFloat(got))
+			}
+			if !math.IsInf(got, 0) && !math.IsInf(want, 0) && math.Abs(got-want) <= tol*scale {
 				continue
 			}
 			if identity {
@@ -89,6 +109,20 @@ func checkFloat(s semiring.Semiring[float64], a, d *Matrix[float64], cols []int,
 				return fmt.Errorf("D[%d,%d] = %s, but (I ⊕ A ⊗ D)[%d,%d] = %s", i+1, j+1, formatFloat(got), i+1, j+1, formatFloat(want))
 			}
 			return fmt.Errorf("(A · A^-1)[%d,%d] = %s, not %s", i+1, j+1, formatFloat(got), formatFloat(want))
+		}
+	}
+	return nil
+}
+
+// checkFinite checks every entry of d, not only the columns checked
+// against the certificate: none may be NaN, and with real (sums of
+// products, where no entry is infinite) none infinite, which is an
+// overflow of float64.
+func checkFinite(d *Matrix[float64], real bool) error {
+	for k, v := range d.Data {
+		if math.IsNaN(v) || (real && math.IsInf(v, 0)) {
+			//lint:ignore ST1005 D is the paper's name for the closure
+			return fmt.Errorf("D[%d,%d] = %s: the computation overflowed float64", k/d.N+1, k%d.N+1, formatFloat(v))
 		}
 	}
 	return nil

@@ -64,3 +64,45 @@ func TestClosureCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestClosureCheckOverflow (issue 56, item 1): weights whose path sums
+// overflow float64 are refused on reading, naming the line and the bound,
+// and the check alone fails the answers such sums gave (1→2→3 read as no
+// path, or as a negative cycle), and an overflowed real closure.
+func TestClosureCheckOverflow(t *testing.T) {
+	for _, sr := range []string{"min-plus", "max-plus"} {
+		for _, w := range []string{"1e308", "-1e308"} {
+			in := "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 " + w + "\n2 3 " + w + "\n"
+			_, err := apsp.ReadInstance(strings.NewReader(in), "huge.mtx", sr, false)
+			if err == nil || !strings.Contains(err.Error(), "huge.mtx:3:") || !strings.Contains(err.Error(), "the bound for 3 vertices") {
+				t.Errorf("%s, weights %s: %v; want a refusal naming line 3 and the bound", sr, w, err)
+			}
+		}
+	}
+	inf := math.Inf(1)
+	a := &apsp.Matrix[float64]{N: 3, Data: []float64{inf, 1e308, inf, inf, inf, 1e308, inf, inf, inf}}
+	for _, d := range [][]float64{
+		{0, 1e308, inf, inf, 0, 1e308, inf, inf, 0},          // (1,3) as no path
+		{0, 1e308, math.Inf(-1), inf, 0, 1e308, inf, inf, 0}, // (1,3) as a negative cycle
+		{0, 1e308, math.NaN(), inf, 0, 1e308, inf, inf, 0},   // a NaN
+	} {
+		c := &apsp.Closure{In: &apsp.Instance{Name: "huge.mtx", Semiring: "min-plus", F: a}, F: &apsp.Matrix[float64]{N: 3, Data: d}}
+		if err := c.Check(); err == nil || !strings.Contains(err.Error(), "overflow") {
+			t.Errorf("an overflowed closure %v passes its check (%v)", d, err)
+		}
+	}
+	ra := &apsp.Matrix[float64]{N: 3, Data: []float64{0, 1e200, 0, 0, 0, 1e200, 0, 0, 0}}
+	rd := &apsp.Matrix[float64]{N: 3, Data: []float64{1, 1e200, inf, 0, 1, 1e200, 0, 0, 1}}
+	c := &apsp.Closure{In: &apsp.Instance{Name: "huge.mtx", Semiring: "real", F: ra}, F: rd}
+	if err := c.Check(); err == nil || !strings.Contains(err.Error(), "overflow") {
+		t.Errorf("an overflowed real closure passes its check (%v)", err)
+	}
+	// The bound itself: within it the worst sum of two paths of n arcs
+	// stays finite.
+	for _, n := range []int{1, 2, 3, 1000, 1 << 20} {
+		w := apsp.PathSumBound(n, math.MaxFloat64)
+		if s := 2 * float64(n) * w; math.IsInf(s, 0) || s > math.MaxFloat64/1.5 {
+			t.Errorf("n=%d: bound %g lets a sum reach %g", n, w, s)
+		}
+	}
+}

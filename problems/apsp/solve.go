@@ -105,7 +105,9 @@ func floatSemiring(name string) semiring.Semiring[float64] {
 // listed are the semiring's zero; a cell listed twice is an error naming
 // both lines) in the named semiring (values in float64; any nonzero value
 // is true in "boolean"). A matrix that is not square, or whose dense form
-// does not fit in the memory available, is an error.
+// does not fit in the memory available, is an error; so is a finite weight
+// beyond PathSumBound in min-plus and max-plus, and an infinite entry in
+// the real semiring.
 func ReadInstance(r io.Reader, name, semiringName string, inverse bool) (*Instance, error) {
 	if !slices.Contains(semiring.Names, semiringName) {
 		return nil, fmt.Errorf("unknown semiring %q (known: %s)", semiringName, strings.Join(semiring.Names, ", "))
@@ -127,9 +129,9 @@ func ReadInstance(r io.Reader, name, semiringName string, inverse bool) (*Instan
 	}
 	in := &Instance{Name: name, Semiring: semiringName, Inverse: inverse}
 	if semiringName == "boolean" {
-		in.B, err = readMatrix(sc, n, semiring.Boolean{}, func(v float64) bool { return v != 0 })
+		in.B, err = readMatrix(sc, n, semiring.Boolean{}, func(v float64) (bool, error) { return v != 0, nil })
 	} else {
-		in.F, err = readMatrix(sc, n, floatSemiring(semiringName), func(v float64) float64 { return v })
+		in.F, err = readMatrix(sc, n, floatSemiring(semiringName), weightCheck(sc, semiringName, n))
 	}
 	if err != nil {
 		return nil, err
@@ -236,7 +238,36 @@ func Solvers(reg problems.Registry[Impl]) []string {
 	return out
 }
 
-func readMatrix[T any, S semiring.Semiring[T]](sc *mtx.Scanner, n int, s S, conv func(float64) T) (*Matrix[T], error) {
+// PathSumBound is the largest arc weight magnitude, for order n, below
+// which every sum an elimination forms in min-plus or max-plus stays
+// within largest (the largest finite value of the type it computes in):
+// a finite entry is the weight of a path or cycle of at most n arcs, an
+// update adds two of them (2n·|w|), and a factor 2 more covers the
+// rounding of those sums. Beyond it a sum may overflow to an infinity,
+// which reads as "no path" or as a cycle, a wrong answer.
+func PathSumBound(n int, largest float64) float64 {
+	return largest / (4 * float64(max(n, 1)))
+}
+
+// weightCheck returns readMatrix's conversion for a float semiring of
+// order n: in min-plus and max-plus a finite weight beyond PathSumBound
+// is refused, naming its line and the bound; in the real semiring an
+// infinite entry is.
+func weightCheck(sc *mtx.Scanner, semiringName string, n int) func(float64) (float64, error) {
+	lim := PathSumBound(n, math.MaxFloat64)
+	return func(v float64) (float64, error) {
+		switch {
+		case semiringName == "real" && math.IsInf(v, 0):
+			return 0, sc.Errorf("entry %s: the real semiring takes finite entries only", formatFloat(v))
+		case semiringName != "real" && !math.IsInf(v, 0) && math.Abs(v) > lim:
+			return 0, sc.Errorf("weight %s exceeds ±%.6g, the bound for %d vertices (the largest float64 / 4n): sums of paths could overflow to an infinity; scale the weights down",
+				formatFloat(v), lim, n)
+		}
+		return v, nil
+	}
+}
+
+func readMatrix[T any, S semiring.Semiring[T]](sc *mtx.Scanner, n int, s S, conv func(float64) (T, error)) (*Matrix[T], error) {
 	a := NewMatrix(n, s.Zero())
 	for {
 		e, err := sc.Next()
@@ -246,7 +277,11 @@ func readMatrix[T any, S semiring.Semiring[T]](sc *mtx.Scanner, n int, s S, conv
 		if err != nil {
 			return nil, err
 		}
-		a.Set(e.I, e.J, s.Plus(a.At(e.I, e.J), conv(e.V)))
+		v, err := conv(e.V)
+		if err != nil {
+			return nil, err
+		}
+		a.Set(e.I, e.J, s.Plus(a.At(e.I, e.J), v))
 	}
 }
 

@@ -71,6 +71,14 @@ func TestArgumentChecks(t *testing.T) {
 	if _, err := Fast(ctx, semiring.MinPlus[float64]{}, apsp.NewMatrix(3, 0.0), Options{}); err == nil || errors.Is(err, driver.ErrUnavailable) {
 		t.Errorf("min-plus float64 in cuda/fast: %v", err)
 	}
+	// Weights whose float32 path sums could overflow (issue 56, item 1).
+	huge := apsp.NewMatrix(3, math.Inf(1))
+	huge.Set(0, 1, 1e38)
+	for _, sr := range []string{"min-plus", "max-plus"} {
+		if _, err := fastFloat(ctx, sr, huge.Clone(), apsp.Options{}); err == nil || !strings.Contains(err.Error(), "a[1,2] = 1e+38 exceeds") {
+			t.Errorf("%s, weight 1e38 at n=3 in cuda/fast: %v", sr, err)
+		}
+	}
 	mats := [][]float64{make([]float64, 4)}
 	cases := []struct {
 		name string

@@ -3,6 +3,7 @@ package cudaapsp
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/semibench/semibench/problems/apsp"
 	"github.com/semibench/semibench/problems/apsp/semiring"
@@ -65,8 +66,13 @@ func fastFloat(ctx context.Context, sr string, a *apsp.Matrix[float64], opt apsp
 		if sr == "max-plus" {
 			sign = -1
 		}
+		lim := apsp.PathSumBound(a.N, math.MaxFloat32)
 		c := &apsp.Matrix[float32]{N: a.N, Data: make([]float32, len(a.Data))}
 		for i, v := range a.Data {
+			if !math.IsInf(v, 0) && math.Abs(v) > lim {
+				return apsp.Counts{}, fmt.Errorf("cuda/fast computes %s in float32: weight a[%d,%d] = %g exceeds ±%.6g, the float32 bound for %d vertices (its path sums could overflow); cpu/fast computes in float64",
+					sr, i/a.N+1, i%a.N+1, v, lim, a.N)
+			}
 			c.Data[i] = float32(sign * v)
 		}
 		if _, err = Fast(ctx, semiring.MinPlus[float32]{}, c, options(opt)); err != nil {

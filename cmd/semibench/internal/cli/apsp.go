@@ -24,7 +24,9 @@ func init() {
 			"Input: Matrix Market; a line \"i j w\" is a_ij = w, the weight of the arc i -> j (Rote's convention,\n" +
 			"the transpose of kleene's); absent entries are the semiring's zero (+inf in min-plus).\n" +
 			"In min-plus d_ij is the shortest distance from i to j, -inf where a negative cycle lies on the way\n" +
-			"(d_ii = -inf for i on a negative cycle). gen apsp writes such graphs.",
+			"(d_ii = -inf for i on a negative cycle). In min-plus and max-plus a weight beyond ±(largest float64)/4n is\n" +
+			"refused (path sums could overflow); an integer float64 cannot hold exactly is refused, never rounded.\n" +
+			"gen apsp writes such graphs.",
 		Usage:    "solve apsp --semiring min-plus|max-plus|boolean|real --in FILE.mtx [--out FILE.mtx] [--impl NAME] [--inverse]",
 		In:       "input Matrix Market coordinate file (a_ij is the weight of the arc i -> j)",
 		Out:      "output Matrix Market file for D = A* (default standard output, also -)",
