@@ -67,7 +67,8 @@ func (c Claim) Note() string {
 }
 
 // Short is the claim in words without its rule: the text up to where it
-// turns to ours (": ours", " Ours:"), at most 200 characters.
+// turns to ours (": ours", " Ours:"), at most 200 characters, shortened
+// by whole words.
 func (c Claim) Short() string {
 	t := c.Text
 	for _, cut := range []string{": ours", " Ours:", ". Ours", ". Reproduced", " Tolerance:"} {
@@ -75,8 +76,10 @@ func (c Claim) Short() string {
 			t = t[:i]
 		}
 	}
-	if len(t) > 200 {
-		t = t[:197] + "..."
+	if r := []rune(t); len(r) > 200 {
+		// shortened by whole words, so that no figure is cut
+		cut := strings.LastIndex(string(r[:197]), " ")
+		t = strings.TrimRight(string(r[:max(cut, 0)]), " ,;:") + "..."
 	}
 	return strings.TrimSuffix(t, ".") + "."
 }

@@ -28,6 +28,10 @@ type Table struct {
 	Header []string
 	Rows   [][]string
 	Notes  []string
+	// Width, when positive, is the widest a text rendering may be: its
+	// long columns wrap, words kept whole (fitColumns), and its title and
+	// notes wrap at spaces. 0 leaves every cell on one line.
+	Width int
 }
 
 // Output formats understood by Table.Render.
@@ -153,13 +157,15 @@ func isNumeric(s string) bool {
 
 func (t *Table) renderText(w io.Writer) error {
 	header, rows := t.grid()
+	numeric := numericColumns(rows, len(header))
+	header, rows = fitColumns(header, rows, numeric, t.Width)
 	var buf bytes.Buffer
 	if t.Title != "" {
-		buf.WriteString(t.Title + "\n")
+		buf.WriteString(t.wrapLine(t.Title) + "\n")
 	}
 	if len(header) > 0 {
 		aligns := make(tw.Alignment, len(header))
-		for i, num := range numericColumns(rows, len(header)) {
+		for i, num := range numeric {
 			aligns[i] = tw.AlignLeft
 			if num {
 				aligns[i] = tw.AlignRight
@@ -191,10 +197,18 @@ func (t *Table) renderText(w io.Writer) error {
 		}
 	}
 	for _, n := range t.Notes {
-		buf.WriteString(n + "\n")
+		buf.WriteString(t.wrapLine(n) + "\n")
 	}
 	_, err := w.Write(buf.Bytes())
 	return err
+}
+
+// wrapLine wraps a title or note to t.Width, when set.
+func (t *Table) wrapLine(s string) string {
+	if t.Width <= 0 || textWidth(s) <= t.Width {
+		return s
+	}
+	return wrapText(s, t.Width)
 }
 
 func anySlice(s []string) []any {

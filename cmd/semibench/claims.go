@@ -110,14 +110,32 @@ func claimsCmd(ctx context.Context, args []string) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rows)
 	}
+	width := report.TerminalWidth(os.Stdout)
 	var tables []*report.Table
 	for i, g := range groups {
-		roll := experiments.RollUp(judged[i])
-		roll.Title = fmt.Sprintf("claims of the five papers from %s (%s scale)", strings.Join(g.paths, ", "), scale)
+		title := fmt.Sprintf("claims of the five papers from %s (%s scale)", strings.Join(g.paths, ", "), scale)
 		if len(groups) > 1 {
-			roll.Title += " on " + g.label()
+			title += " on " + g.label()
 		}
+		roll := rollUp(judged[i], title, width, *format == report.FormatText)
 		tables = append(tables, &roll)
+	}
+	if *format == report.FormatText {
+		for _, tb := range tables {
+			tb.Width = width
+			if err := tb.Render(os.Stdout, *format); err != nil {
+				return err
+			}
+			fmt.Println()
+		}
+		labels := make([]string, len(groups))
+		for i, g := range groups {
+			labels[i] = g.label()
+		}
+		if err := writeClaimCards(os.Stdout, judged, labels, width); err != nil {
+			return err
+		}
+		tables = nil
 	}
 	t := report.Table{Header: []string{"paper", "where", "claim", "paper's figure", "ours", "verdict", "why / re-run"}}
 	if len(groups) > 1 {
@@ -150,7 +168,9 @@ func claimsCmd(ctx context.Context, args []string) error {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	tables = append(tables, &t)
+	if *format != report.FormatText {
+		tables = append(tables, &t)
+	}
 	for i, g := range groups {
 		beyond := current.BeyondOf(".", []current.Run{{Label: g.files[0].Machine.Label, Paths: g.paths}}, [][]*bench.File{g.files})
 		if len(beyond.Table.Rows) > 0 {
@@ -162,6 +182,7 @@ func claimsCmd(ctx context.Context, args []string) error {
 		}
 	}
 	for _, tb := range tables {
+		tb.Width = width
 		if err := tb.Render(os.Stdout, *format); err != nil {
 			return err
 		}
@@ -412,4 +433,17 @@ func spliceInto(ctx context.Context, path, part string) error {
 		_, err := w.WriteString(before + "\n" + part + after)
 		return err
 	})
+}
+
+// rollUp is the claims counted per paper and verdict, titled, fitted to
+// width: in text wider than width, a row per verdict and a column per
+// paper, so that every count stays whole.
+func rollUp(claims []experiments.Claim, title string, width int, text bool) report.Table {
+	roll := experiments.RollUp(claims)
+	roll.Title, roll.Width = title, width
+	if text && roll.TextWidth() > width {
+		roll = *roll.Transposed()
+		roll.Header[0] = "verdict"
+	}
+	return roll
 }

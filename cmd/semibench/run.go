@@ -295,7 +295,7 @@ func reproduce(ctx context.Context, args []string, exps []*experiments.Experimen
 			err = printTables(tables, f.format)
 		}
 	} else {
-		err = printSummary(os.Stdout, file)
+		err = printSummary(os.Stdout, file, report.TerminalWidth(os.Stdout))
 	}
 	fmt.Fprintf(os.Stderr, "semibench: results %s, report %s, %d plot file(s) in %s\n", out, reportPath, len(plots), dir)
 	return cmp.Or(runErr, plotErr, err, failedCells(file))
@@ -303,11 +303,10 @@ func reproduce(ctx context.Context, args []string, exps []*experiments.Experimen
 
 // printSummary writes what a run decided in a screen: the claims per paper
 // by verdict, the claims not reproduced or inconclusive, and what the
-// claims not run would need, at most a line each.
-func printSummary(w io.Writer, f *bench.File) error {
+// claims not run would need, each wrapped to width, never cut.
+func printSummary(w io.Writer, f *bench.File, width int) error {
 	claims := experiments.JudgeFile(f)
-	roll := experiments.RollUp(claims)
-	roll.Title = fmt.Sprintf("the papers' claims on %s (%s scale)", f.Machine.Label, f.Scale)
+	roll := rollUp(claims, fmt.Sprintf("the papers' claims on %s (%s scale)", f.Machine.Label, f.Scale), width, true)
 	if err := roll.Render(w, report.FormatText); err != nil {
 		return err
 	}
@@ -321,7 +320,7 @@ func printSummary(w io.Writer, f *bench.File) error {
 			if v == experiments.NotRun {
 				what = c.Reason
 			}
-			lines = append(lines, fmt.Sprintf("  %s %s: %s", c.Paper, c.Where, clip(c.Short()+" "+what, 150)))
+			lines = append(lines, "  "+report.Wrap(fmt.Sprintf("%s %s: %s %s", c.Paper, c.Where, c.Short(), what), width-2, "    "))
 		}
 		if len(lines) > 0 {
 			fmt.Fprintf(w, "\n%s (%d):\n%s\n", v, len(lines), strings.Join(lines, "\n"))
@@ -329,15 +328,6 @@ func printSummary(w io.Writer, f *bench.File) error {
 	}
 	_, err := fmt.Fprintln(w, "\nThe report has every claim, its rule and the command that re-runs its cells; --tables prints every table here.")
 	return err
-}
-
-// clip shortens s to at most n characters.
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 // reportReserve is the part of reproduce's budget kept for the report, the
@@ -364,10 +354,13 @@ func budgetText(b time.Duration) string {
 // the budget goes to them before any other cell.
 const defaultBudget = 25 * time.Minute
 
-// printTables renders tables to standard output; an unknown format is bad
-// usage, any other error (a closed output) a failure.
+// printTables renders tables to standard output, text fitted to the
+// terminal's width (report.TerminalWidth); an unknown format is bad usage,
+// any other error (a closed output) a failure.
 func printTables(tables []report.Table, format string) error {
+	width := report.TerminalWidth(os.Stdout)
 	for i := range tables {
+		tables[i].Width = width
 		if err := tables[i].Render(os.Stdout, format); err != nil {
 			if !slices.Contains(report.Formats(), format) {
 				return usagef("--format: %v", err)
