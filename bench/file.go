@@ -12,6 +12,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -310,6 +311,38 @@ func Merge(files ...*File) (*File, error) {
 		}
 	}
 	return &out, nil
+}
+
+// schemaKey is how a result file of any schema names its schema near its
+// start: the header line of schema 3, the top of a schema-1 or 2
+// document.
+var schemaKey = regexp.MustCompile(`"schema"\s*:\s*[0-9]`)
+
+// IsResultFile reports whether path names a regular file that holds a
+// semibench result file, gzipped or not, as far as its first 64 KiB show:
+// a JSON object naming its "schema". A command that writes a file (an
+// export, a report, a generated input) refuses such a path, for a result
+// file is only ever appended to: replacing it loses its measurements. It
+// never opens anything but a regular file (a FIFO would block), and a
+// file it cannot read is no result file to it.
+func IsResultFile(path string) bool {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	r, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer r.Close()
+	in, err := gunzipped(r)
+	if err != nil {
+		return false
+	}
+	head := make([]byte, 64<<10)
+	n, _ := io.ReadFull(in, head)
+	head = bytes.TrimSpace(head[:n])
+	return len(head) > 0 && head[0] == '{' && schemaKey.Match(head)
 }
 
 // gunzipped returns r, or r read through gzip when it starts with gzip's

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"os"
@@ -626,5 +627,41 @@ func TestCloseWritesPendingNotes(t *testing.T) {
 	}
 	if n := slices.Index(f.Notes, "after the last record"); n < 0 || len(f.Records) != 1 {
 		t.Errorf("notes %q, %d records: want the pending note written by Close, the one record kept", f.Notes, len(f.Records))
+	}
+}
+
+// TestIsResultFile: result files of every schema, gzipped or not, are
+// told from other files, and a FIFO is never opened.
+func TestIsResultFile(t *testing.T) {
+	dir := t.TempDir()
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("{\"schema\":3,\"machine\":{}}\n"))
+	zw.Close()
+	for name, c := range map[string]struct {
+		data string
+		want bool
+	}{
+		"schema3.jsonl":  {"{\"schema\":3,\"semibench\":{}}\n{\"experiment\":\"e\"}\n", true},
+		"schema2.json":   {"{\n \"schema\": 2,\n \"records\": []\n}\n", true},
+		"run.jsonl.gz":   {gz.String(), true},
+		"records.jsonl":  {"{\"experiment\":\"e\"}\n", false},
+		"report.md":      {"# semibench report\n\"schema\": 3\n", false},
+		"empty":          {"", false},
+		"export.txt":     {"goos: linux\nBenchmarkX 1 2 ns/op\n", false},
+		"solve-lap.json": {"{\"cost\": 3, \"assignment\": [0]}\n", false},
+	} {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(c.data), 0o644)
+		if got := IsResultFile(p); got != c.want {
+			t.Errorf("IsResultFile(%s) = %v, want %v", name, got, c.want)
+		}
+	}
+	if IsResultFile(filepath.Join(dir, "absent")) || IsResultFile(dir) {
+		t.Errorf("an absent path or a folder is a result file")
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if syscall.Mkfifo(fifo, 0o644) == nil && IsResultFile(fifo) { // would block if opened
+		t.Errorf("a FIFO is a result file")
 	}
 }

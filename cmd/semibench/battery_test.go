@@ -251,6 +251,52 @@ var writers = []struct {
 	{"export", []string{"export", "--benchfmt", "testdata/good/run.json", "--out", "{out}"}},
 }
 
+// TestBatteryOutputResultFile (issue 56, item 3): no command that writes a
+// file replaces a result file, the one it reads or another: export
+// --benchfmt X --out X and report Y --out Y replaced theirs, and every
+// writer replaced another. Each is refused as bad usage, and the file is
+// left byte for byte.
+func TestBatteryOutputResultFile(t *testing.T) {
+	run, err := os.ReadFile("testdata/runs/noise-kleene.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	in, other := filepath.Join(dir, "in.jsonl"), filepath.Join(dir, "other.jsonl")
+	mtxIn := filepath.Join(dir, "a.mtx")
+	good, _ := os.ReadFile("testdata/good/apsp.mtx")
+	figure := filepath.Join(dir, "plots", "kleene-table3-total.svg") // a name plot writes
+	os.MkdirAll(filepath.Dir(figure), 0o755)
+	files := map[string][]byte{in: run, other: run, mtxIn: good, figure: run}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"export", "--benchfmt", in, "--out", in}, "is the input"},
+		{[]string{"export", in, "--out", other}, "holds a semibench result file"},
+		{[]string{"report", in, "--out", in}, "is the input"},
+		{[]string{"report", in, "--out", other}, "holds a semibench result file"},
+		{[]string{"plot", in, "--dir", filepath.Dir(figure)}, "holds a semibench result file"},
+		{[]string{"gen", "lap", "--n", "3", "--out", other}, "holds a semibench result file"},
+		{[]string{"solve", "apsp", "--in", mtxIn, "--out", other}, "holds a semibench result file"},
+		{[]string{"solve", "apsp", "--in", mtxIn, "--out", mtxIn}, "is the input"},
+	}
+	for _, c := range cases {
+		for p, b := range files {
+			os.WriteFile(p, b, 0o644)
+		}
+		code, _, stderr := capture(t, c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("semibench %s: exit %d, stderr %q; want 2 and %q", strings.Join(c.args, " "), code, stderr, c.want)
+		}
+		for p, b := range files {
+			if now, _ := os.ReadFile(p); !bytes.Equal(now, b) {
+				t.Errorf("semibench %s replaced %s", strings.Join(c.args, " "), p)
+			}
+		}
+	}
+}
+
 // TestBatteryOutputs: every command that writes a file refuses a folder
 // and a FIFO at --out (unchanged), writes through a symlink (the link
 // stays), leaves an existing file as it was when interrupted, and leaves

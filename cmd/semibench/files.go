@@ -229,6 +229,9 @@ func reportCmd(ctx context.Context, args []string) error {
 	}
 	base := runBase(paths[0])
 	report, dir := cmp.Or(*out, base+".md"), cmp.Or(*plotDir, base+".plots")
+	if err := cmp.Or(refuseInput("--out", report, paths[0]), refuseResultFile(report)); err != nil {
+		return err
+	}
 	plots, plotErr := renderPlots(ctx, f, dir)
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("interrupted before the report was written: %w", err)
@@ -306,6 +309,9 @@ func exportCmd(ctx context.Context, args []string) error {
 	}
 	if *in == "" {
 		return usagef("--benchfmt FILE is required")
+	}
+	if err := refuseInput("--out", *out, *in); err != nil {
+		return err
 	}
 	f, err := bench.ReadFileContext(ctx, *in)
 	if err != nil {

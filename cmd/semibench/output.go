@@ -19,18 +19,56 @@ import (
 // symlinks written through, anything but a regular file refused unless the
 // user asked for standard output ("-").
 
+// Every command that writes a file refuses to replace a result file
+// (refuseResultFile), and one that reads a file refuses an output that is
+// that file (refuseInput): the measurements would be gone.
+
 // writeOutput writes the file at path with write (see outfile.Write): the
 // generators' output, and any file written once its contents are known.
 func writeOutput(ctx context.Context, path string, write func(w *bufio.Writer) error) error {
+	if err := refuseResultFile(path); err != nil {
+		return err
+	}
 	return outfile.Write(ctx, path, write)
 }
 
+// refuseResultFile refuses, as bad usage, an output path that holds a
+// result file (bench.IsResultFile): a result file is only appended to,
+// and writing over it would lose its measurements.
+func refuseResultFile(path string) error {
+	if path == "" || path == outfile.Stdout || !bench.IsResultFile(path) {
+		return nil
+	}
+	return usagef("%s holds a semibench result file, which this command would replace, and its measurements would be lost: name another output (a result file is only appended to, by run --out and peers record --out)", path)
+}
+
+// refuseInput refuses, as bad usage, an output path that is one of the
+// files the command reads (the same file, through a link or not).
+func refuseInput(flagName, path string, inputs ...string) error {
+	if path == "" || path == outfile.Stdout {
+		return nil
+	}
+	out, err := os.Stat(path)
+	if err != nil {
+		return nil // not there yet: no input
+	}
+	for _, in := range inputs {
+		if st, err := os.Stat(in); err == nil && os.SameFile(out, st) {
+			return usagef("%s %s is the input %s: writing it would replace what the command reads; name another output", flagName, path, in)
+		}
+	}
+	return nil
+}
+
 // withOutput opens the output named path (standard output when path is ""
-// or "-") before work starts, so that a path that cannot be written is
-// refused before any input is read; work writes into it, and the output is
+// or "-") before work starts, so that a path that cannot be written (or
+// holds a result file) is refused before any input is read; work writes into it, and the output is
 // put in place only when work succeeds. work's own errors are returned as
 // they are (they name the input); a failed write names the output.
 func withOutput(ctx context.Context, path string, work func(w *bufio.Writer) error) error {
+	if err := refuseResultFile(path); err != nil {
+		return err
+	}
 	f, err := outfile.Create(ctx, cmp.Or(path, outfile.Stdout))
 	if err != nil {
 		return err
@@ -90,6 +128,11 @@ func renderPlots(ctx context.Context, f *bench.File, dir string) ([]string, erro
 	if len(drawn) > 0 {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("plots: %w", err)
+		}
+	}
+	for _, p := range drawn {
+		if err := refuseResultFile(filepath.Join(dir, filepath.Base(p))); err != nil {
+			return nil, err // before any plot is written
 		}
 	}
 	var written []string

@@ -90,6 +90,15 @@ func solveWith(ctx context.Context, s *cli.Solver, args []string) error {
 	if err := needDevice(p.Impl); err != nil {
 		return err
 	}
+	var inputs []string
+	for _, name := range []string{"in", "batch"} {
+		if f := fs.Lookup(name); f != nil && f.Value.String() != "" {
+			inputs = append(inputs, f.Value.String())
+		}
+	}
+	if err := refuseInput("--out", c.Out, inputs...); err != nil {
+		return err
+	}
 	var a *cli.Answer
 	err = withOutput(ctx, c.Out, func(w *bufio.Writer) error {
 		var err error
