@@ -40,7 +40,13 @@ type Claim struct {
 	// PaperFigure is the paper's own figure for the claim ("29.3x").
 	PaperFigure string
 	// Ours is the run's figure, from its records ("—" when none).
-	Ours    string
+	Ours string
+	// Figure is the claim's own number where its rule reads one against
+	// a band (a ratio, a time, a share: the number Ours shows), NaN where
+	// it has none (an exact equality, an ordering, many figures); Band is
+	// how the rule reads it (the zero Band with no figure). See figure.go.
+	Figure  float64
+	Band    Band
 	Verdict Verdict
 	// Reason says why a claim was not run (skipped by the budget with its
 	// estimate, unavailable, not in this run) or qualifies a verdict.
@@ -132,6 +138,7 @@ func firstLineOf(s string) string {
 // NotRunFor returns c with the verdict not run and the reason of the first of
 // the cells that has no figure.
 func (c Claim) NotRunFor(cells ...ClaimCell) Claim {
+	c = c.withoutFigure()
 	c.Verdict, c.Ours = NotRun, "—"
 	for _, x := range cells {
 		if !Ran(x.Rec) || x.Rec.Status != bench.StatusOK {
@@ -258,6 +265,7 @@ func AllClaims(run []bench.Record) []Claim {
 			host = e.MeasuredBy
 		}
 		for _, c := range e.Claims(run) {
+			c = figureChecked(c)
 			c.Experiment = host
 			if c.Paper == "" {
 				c.Paper = PaperName(e.Paper)
@@ -274,7 +282,7 @@ func AllClaims(run []bench.Record) []Claim {
 		order[cc.ID] = i
 		if cc.Untestable != "" {
 			out = append(out, Claim{ID: cc.ID, Paper: PaperName(cc.Paper), Text: cc.Claim + ".", PaperFigure: cc.Figure.Text,
-				Ours: "—", Verdict: NotTestable, Reason: cc.Untestable})
+				Ours: "—", Figure: math.NaN(), Verdict: NotTestable, Reason: cc.Untestable})
 		}
 	}
 	for i := range out {

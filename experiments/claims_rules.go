@@ -135,6 +135,7 @@ func MissingMetric(r *bench.Record, keys ...string) string {
 // NoMetric is c not run because a record lacks a metric the rule reads (a
 // record of an older run): missing metrics give no verdict, never 0.
 func (c Claim) NoMetric(key, cell string) Claim {
+	c = c.withoutFigure()
 	c.Verdict, c.Ours, c.Reason = NotRun, "—", fmt.Sprintf("no %s in the record of %s (a record of an older run, or a broken one): no verdict", key, cell)
 	return c
 }

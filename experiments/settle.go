@@ -464,7 +464,7 @@ func recordIndex(recs []bench.Record, r *bench.Record) int {
 func claimOf(e *Experiment, id string, recs []bench.Record) (Claim, bool) {
 	for _, c := range e.Claims(recs) {
 		if c.ID == id {
-			return c, true
+			return figureChecked(c), true
 		}
 	}
 	return Claim{}, false

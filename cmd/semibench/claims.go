@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -37,10 +38,13 @@ type claimRow struct {
 	Rule        string `json:"rule"`
 	PaperFigure string `json:"paper_figure"`
 	Ours        string `json:"ours"`
-	Verdict     string `json:"verdict"`
-	Scored      bool   `json:"scored"`
-	Reason      string `json:"reason,omitempty"`
-	Rerun       string `json:"rerun,omitempty"`
+	// Figure is the claim's own number (Claim.Figure); null where it has
+	// none.
+	Figure  *float64 `json:"figure"`
+	Verdict string   `json:"verdict"`
+	Scored  bool     `json:"scored"`
+	Reason  string   `json:"reason,omitempty"`
+	Rerun   string   `json:"rerun,omitempty"`
 	// Machine names the machine whose files gave the verdict, when the
 	// files are of several.
 	Machine string `json:"machine,omitempty"`
@@ -99,7 +103,11 @@ func claimsCmd(ctx context.Context, args []string) error {
 		var rows []claimRow
 		for i, claims := range judged {
 			for _, c := range claims {
-				row := claimRow{c.ID, c.Paper, c.Where, c.Short(), c.Text, c.PaperFigure, c.Ours, string(c.Verdict), c.Verdict.Scored(), c.Reason, c.Rerun, ""}
+				row := claimRow{ID: c.ID, Paper: c.Paper, Where: c.Where, Claim: c.Short(), Rule: c.Text, PaperFigure: c.PaperFigure, Ours: c.Ours,
+					Verdict: string(c.Verdict), Scored: c.Verdict.Scored(), Reason: c.Reason, Rerun: c.Rerun}
+				if !math.IsNaN(c.Figure) && !math.IsInf(c.Figure, 0) {
+					row.Figure = &c.Figure
+				}
 				if len(groups) > 1 {
 					row.Machine = groups[i].label()
 				}

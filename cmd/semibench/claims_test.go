@@ -41,6 +41,12 @@ func TestClaimsCommand(t *testing.T) {
 		if r.Verdict != "not run" {
 			decided++
 		}
+		if r.ID == "kleene/table2#growth" && (r.Figure == nil || !strings.Contains(r.Ours, experiments.RatioText(*r.Figure))) {
+			t.Errorf("%s: figure %v, ours %q: the growth's figure is the ratio ours shows", r.ID, r.Figure, r.Ours)
+		}
+		if r.ID == "kleene/table2#arcs" && r.Figure != nil {
+			t.Errorf("%s: figure %v for a claim of many counts", r.ID, *r.Figure)
+		}
 		if strings.HasPrefix(r.ID, "kleene/table2") && !strings.Contains(r.Rerun, "semibench run kleene/table2 --scale quick") {
 			t.Errorf("%s: re-run %q", r.ID, r.Rerun)
 		}

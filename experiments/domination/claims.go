@@ -45,9 +45,8 @@ func domSpeedupClaim(run []bench.Record, c experiments.Claim, slow, fast, paperI
 		if at == "" {
 			c.PaperFigure = experiments.CatalogueFigure(c.ID)
 		}
-		v, band := experiments.RatioJudge(c.ID, ps, ours, experiments.HigherBetter, experiments.RatioText)
+		c, band := c.JudgeRatio(ps, ours, experiments.HigherBetter, experiments.UnitRatio)
 		c.Ours = fmt.Sprintf("%s at m = %d, %s", report.FormatRatio(ours), ms[i], band)
-		c.Verdict = v
 		return c
 	}
 	m := 10
@@ -477,9 +476,8 @@ func domTimeClaim(run []bench.Record, c experiments.Claim, paperExp, paperImpl, 
 		if x := experiments.CellOf(rc, exp, impl, p); experiments.OKCells(x) && !math.IsNaN(experiments.PhaseMS(x.Rec, phase)) {
 			pv, ov := experiments.PhaseMS(pr, paperPhase), experiments.PhaseMS(x.Rec, phase)
 			c.PaperFigure = fmt.Sprintf("%s at m = %d", experiments.MsText(pr, paperPhase), have[i])
-			v, band := experiments.RatioJudge(c.ID, pv, ov, experiments.LowerBetter, experiments.MsTextOf)
+			c, band := c.JudgeRatio(pv, ov, experiments.LowerBetter, experiments.UnitMS)
 			c.Ours = fmt.Sprintf("%s at m = %d (paper / ours %s; %s)", experiments.MsText(x.Rec, phase), have[i], experiments.Ratio(pv, ov), band)
-			c.Verdict = v
 			return c
 		}
 	}
@@ -577,7 +575,8 @@ func domV4FasterClaim(run []bench.Record) experiments.Claim {
 		faster, note := experiments.CompareWithin(c.ID, experiments.SamplesOf(x4.Rec, bench.TotalPhase), experiments.SamplesOf(x3.Rec, bench.TotalPhase))
 		c.Ours = fmt.Sprintf("V4 %s, V3 %s at m = %d (V4 / V3 %s; %s)", experiments.MsText(x4.Rec, bench.TotalPhase), experiments.MsText(x3.Rec, bench.TotalPhase), ms[i], experiments.Ratio(b, a), note)
 		c.Verdict = experiments.BySamples(faster, -1)
-		return c
+		// ours: V4 / V3, below the margin when V4 is the faster
+		return c.WithFigure(b/a, experiments.MarginBand(c.ID, experiments.Reproduced, experiments.Inconclusive, experiments.NotReproduced))
 	}
 	if len(ms) == 0 {
 		c.Verdict, c.Ours, c.Reason = experiments.NotRun, "—", "no cell of it in this run"

@@ -92,7 +92,8 @@ func hungarianWorstClaim(run []bench.Record) experiments.Claim {
 		c.Ours = fmt.Sprintf("at n = %d, range %s: cpu/paper takes %s the time of the slowest other, %s (%s)", hc.n, hc.r,
 			experiments.Ratio(hungarianMS(base.Rec), hungarianMS(rival)), rival.Impl, note)
 		c.Verdict = experiments.BySamples(sign, -1)
-		return c
+		// ours: cpu/paper / the slowest other, above the margin when cpu/paper is the slower
+		return c.WithFigure(hungarianMS(base.Rec)/hungarianMS(rival), experiments.MarginBand(c.ID, experiments.NotReproduced, experiments.Inconclusive, experiments.Reproduced))
 	}
 	if len(missing) == 0 {
 		missing = []experiments.ClaimCell{{Rec: nil, Impl: "cpu/paper", Params: hungarianParams(2048, hungarianFig5Ranges[len(hungarianFig5Ranges)-1])}}
@@ -417,8 +418,7 @@ func hungarianK20cClaim(run []bench.Record) experiments.Claim {
 	}
 	pv, ov := experiments.PhaseMS(pr, bench.TotalPhase), hungarianMS(rc.Get(exp, "cuda/paper", hungarianParams(n, "n")))
 	c.PaperFigure = fmt.Sprintf("%s ms at n = %d", report.FormatMS(pv), n)
-	v, band := experiments.RatioJudge(c.ID, pv, ov, experiments.LowerBetter, experiments.MsTextOf)
+	c, band := c.JudgeRatio(pv, ov, experiments.LowerBetter, experiments.UnitMS)
 	c.Ours = fmt.Sprintf("%s ms at n = %d (paper / ours %s; %s)", report.FormatMS(ov), n, experiments.Ratio(pv, ov), band)
-	c.Verdict = v
 	return c
 }

@@ -581,8 +581,8 @@ func hungarianTable2Claims(run []bench.Record) []experiments.Claim {
 			continue
 		}
 		ours := hungarianMS(rc.Get(exp, "cpu/paper", p)) / hungarianMS(rc.Get(exp, "cuda/paper", p))
-		v, band := experiments.RatioJudge(c.ID, ps, ours, experiments.HigherBetter, experiments.RatioText)
-		c.Ours, c.Verdict = fmt.Sprintf("%s at n = %d, %s", report.FormatRatio(ours), last.n, band), v
+		c, band := c.JudgeRatio(ps, ours, experiments.HigherBetter, experiments.UnitRatio)
+		c.Ours = fmt.Sprintf("%s at n = %d, %s", report.FormatRatio(ours), last.n, band)
 		out = append(out, c)
 	}
 	return out
@@ -627,5 +627,5 @@ func hungarianFig6Claims(run []bench.Record) []experiments.Claim {
 	if least >= floor {
 		c.Verdict = experiments.Reproduced
 	}
-	return []experiments.Claim{c}
+	return []experiments.Claim{c.WithFigure(least, experiments.ThresholdBand(floor, math.Inf(1), experiments.UnitRatio))}
 }

@@ -593,6 +593,8 @@ func hungarianRelClaims(run []bench.Record, exp string) []experiments.Claim {
 		c.Ours = fmt.Sprintf("at n = %d, range %s: the fastest other, %s, takes %s of cpu/paper's time (%s)", hc.n, hc.r, rival.Impl,
 			experiments.Ratio(hungarianMS(rival), hungarianMS(base.Rec)), note)
 		c.Verdict = experiments.BySamples(faster, -1)
+		// ours: the fastest other / cpu/paper, above the margin when cpu/paper is the faster
+		c = c.WithFigure(hungarianMS(rival)/hungarianMS(base.Rec), experiments.MarginBand(c.ID, experiments.NotReproduced, experiments.Inconclusive, experiments.Reproduced))
 		return []experiments.Claim{c}
 	}
 	if len(missing) == 0 {

@@ -176,7 +176,7 @@ func kleeneHostPhasesClaim(run []bench.Record) experiments.Claim {
 		}
 		c.Ours = fmt.Sprintf("%s ms on the GPU program, %s ms on the CPU one at n = %d (%s; tolerance %s)", report.FormatMS(a), report.FormatMS(b), ns[i], experiments.Ratio(a, b), experiments.ClaimTolerance(c.ID).Text)
 		c.Verdict = experiments.Holds(experiments.WithinFactor(c.ID, a, b))
-		return c
+		return c.WithFigure(a/b, experiments.MarginBand(c.ID, experiments.NotReproduced, experiments.Reproduced, experiments.NotReproduced))
 	}
 	n := 4000
 	if len(ns) > 0 {

@@ -366,8 +366,8 @@ func kleeneTable2Claims(run []bench.Record) []experiments.Claim {
 		c.PaperFigure += fmt.Sprintf(" (Table 2: %s from n = %d to %d)", report.FormatRatio(g), n/2, n)
 	}
 	if g, n := growth(rc, "cpu/paper", kleeneRows(own)); n > 0 {
-		v, band := experiments.RatioJudge(c.ID, fold, g, experiments.Neither, experiments.RatioText)
-		c.Ours, c.Verdict = fmt.Sprintf("%s (n = %d to %d), %s", report.FormatRatio(g), n/2, n, band), v
+		c, band := c.JudgeRatio(fold, g, experiments.Neither, experiments.UnitRatio)
+		c.Ours = fmt.Sprintf("%s (n = %d to %d), %s", report.FormatRatio(g), n/2, n, band)
 		return []experiments.Claim{c}
 	}
 	ns := kleeneRows(own)
@@ -395,8 +395,9 @@ func kleeneTable3Claims(run []bench.Record) []experiments.Claim {
 	cpu, gpu := experiments.CellOf(rc, exp, "cpu/paper", p), experiments.CellOf(rc, exp, "cuda/paper", p)
 	if experiments.OKCells(cpu, gpu) {
 		ours := experiments.PhaseMS(cpu.Rec, bench.TotalPhase) / experiments.PhaseMS(gpu.Rec, bench.TotalPhase)
-		v, band := experiments.RatioJudge(speed.ID, paper, ours, experiments.HigherBetter, experiments.RatioText)
-		speed.Ours, speed.Verdict = report.FormatRatio(ours)+", "+band, v
+		var band string
+		speed, band = speed.JudgeRatio(paper, ours, experiments.HigherBetter, experiments.UnitRatio)
+		speed.Ours = report.FormatRatio(ours) + ", " + band
 	} else {
 		speed = speed.NotRunFor(gpu, cpu)
 	}

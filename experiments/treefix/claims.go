@@ -186,8 +186,12 @@ func treefixCage15Claim(run []bench.Record) experiments.Claim {
 			continue
 		}
 		sign, note := experiments.CompareWithin(c.ID, experiments.SamplesOf(cage, treefix.PhaseCompute), experiments.SamplesOf(kkt, treefix.PhaseCompute))
-		c.Ours = fmt.Sprintf("cage15 %s, nlpkkt120 %s (%s numbering; %s)", experiments.MsText(cage, treefix.PhaseCompute), experiments.MsText(kkt, treefix.PhaseCompute), nb, note)
+		c.Ours = fmt.Sprintf("cage15 %s, nlpkkt120 %s (%s numbering; cage15 / nlpkkt120 %s; %s)", experiments.MsText(cage, treefix.PhaseCompute), experiments.MsText(kkt, treefix.PhaseCompute), nb,
+			experiments.Ratio(experiments.PhaseMS(cage, treefix.PhaseCompute), experiments.PhaseMS(kkt, treefix.PhaseCompute)), note)
 		c.Verdict = experiments.BySamples(sign, -1)
+		// ours: cage15 / nlpkkt120, below the margin when cage15 is faster
+		c = c.WithFigure(experiments.PhaseMS(cage, treefix.PhaseCompute)/experiments.PhaseMS(kkt, treefix.PhaseCompute),
+			experiments.MarginBand(c.ID, experiments.Reproduced, experiments.Inconclusive, experiments.NotReproduced))
 		if cage.Params.Get("source") == srcStandIn || kkt.Params.Get("source") == srcStandIn {
 			c.Class = experiments.NotComparable
 			c.Reason = "on stand-in trees of ours (Table I's vertices and depths, not the SuiteSparse spanning trees: SEMIBENCH_MTX_DIR)"
@@ -228,7 +232,7 @@ func treefixTransfersClaim(run []bench.Record) experiments.Claim {
 	}
 	c.Ours = fmt.Sprintf("parallel %s ms, vectorial %s ms on %s (%s; tolerance %s)", report.FormatMS(a), report.FormatMS(b), treeName(x.p), experiments.Ratio(a, b), experiments.ClaimTolerance(c.ID).Text)
 	c.Verdict = experiments.Holds(experiments.WithinFactor(c.ID, a, b))
-	return c
+	return c.WithFigure(a/b, experiments.MarginBand(c.ID, experiments.NotReproduced, experiments.Reproduced, experiments.NotReproduced))
 }
 
 // treefixIntegerClaim: on integer data (ours: weights in {-1, 0, 1}, every
@@ -300,9 +304,8 @@ func treefixSixtyClaim(run []bench.Record) experiments.Claim {
 		return treefixNotRun(c, cells, cpuSequential)
 	}
 	ours := experiments.PhaseMS(seqOf, treefix.PhaseCompute) / experiments.PhaseMS(best, treefix.PhaseCompute)
-	v, band := experiments.RatioJudge(c.ID, paper, ours, experiments.HigherBetter, experiments.RatioText)
+	c, band := c.JudgeRatio(paper, ours, experiments.HigherBetter, experiments.UnitRatio)
 	c.Ours = fmt.Sprintf("%s on %s, %s", report.FormatRatio(ours), treeName(best.Params), band)
-	c.Verdict = v
 	return c
 }
 
@@ -349,6 +352,9 @@ func treefixFig7MoreClaims(run []bench.Record) []experiments.Claim {
 			sign, note := experiments.CompareWithin(slow.ID, experiments.SamplesOf(seq.Rec, treefix.PhaseCompute), experiments.SamplesOf(par.Rec, treefix.PhaseCompute))
 			slow.Ours = fmt.Sprintf("parallel %s, sequential %s at n = %d (%s)", experiments.MsText(par.Rec, treefix.PhaseCompute), experiments.MsText(seq.Rec, treefix.PhaseCompute), n, note)
 			slow.Verdict, slowDone = experiments.BySamples(sign, -1), true
+			// ours: parallel / sequential, above the margin when the sequential is faster
+			slow = slow.WithFigure(experiments.PhaseMS(par.Rec, treefix.PhaseCompute)/experiments.PhaseMS(seq.Rec, treefix.PhaseCompute),
+				experiments.MarginBand(slow.ID, experiments.NotReproduced, experiments.Inconclusive, experiments.Reproduced))
 		}
 		star, cat := cell(cudaVectorial, "star", n), cell(cudaVectorial, "caterpillar", n)
 		if !flatDone && experiments.OKCells(star, cat) {
@@ -359,6 +365,7 @@ func treefixFig7MoreClaims(run []bench.Record) []experiments.Claim {
 			}
 			flat.Ours = fmt.Sprintf("star %s ms, caterpillar %s ms at n = %d (%s; tolerance %s)", report.FormatMS(a), report.FormatMS(b), n, experiments.Ratio(b, a), experiments.ClaimTolerance(flat.ID).Text)
 			flat.Verdict, flatDone = experiments.Holds(experiments.WithinFactor(flat.ID, a, b)), true
+			flat = flat.WithFigure(b/a, experiments.MarginBand(flat.ID, experiments.NotReproduced, experiments.Reproduced, experiments.NotReproduced))
 		}
 	}
 	if !slowDone {

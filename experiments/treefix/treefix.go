@@ -659,8 +659,8 @@ func treefixFig7Claims(run []bench.Record) []experiments.Claim {
 			continue
 		}
 		ours := experiments.PhaseMS(par.Rec, treefix.PhaseCompute) / experiments.PhaseMS(vec.Rec, treefix.PhaseCompute)
-		v, band := experiments.RatioJudge(id, paper, ours, experiments.HigherBetter, experiments.RatioText)
-		c.Ours, c.Verdict = report.FormatRatio(ours)+", "+band, v
+		c, band := c.JudgeRatio(paper, ours, experiments.HigherBetter, experiments.UnitRatio)
+		c.Ours = report.FormatRatio(ours) + ", " + band
 		out = append(out, c)
 	}
 	return out
