@@ -81,6 +81,17 @@ func (u coreUse) oneCore(c *cell) bool {
 	return ok && k[0] > 0 && k[0] <= oneCoreMax
 }
 
+// sideBatch is the long one-core cells waiting to run side by side (their
+// estimates held back from the budget meanwhile: budget.heldMS), and the
+// cores each kind of cell kept busy.
+type sideBatch struct {
+	cells []*cell
+	cores coreUse
+}
+
+// waiting reports whether cells wait.
+func (s *sideBatch) waiting() bool { return len(s.cells) > 0 }
+
 // sideSlots is how many one-core cells run at once: half the machine's
 // cores, so that the memory bandwidth each sees stays near what it has
 // alone; below 2 none run side by side. (A variable for the tests.)
@@ -92,44 +103,34 @@ var sideSlots = func() int { return runtime.NumCPU() / 2 }
 // budget meanwhile (as if it ran alone), and true is returned. A full
 // set of slots runs at once.
 func (r *run) deferSide(c *cell) (bool, error) {
-	if slices.Contains(r.side, c) {
+	if slices.Contains(r.side.cells, c) {
 		return true, nil // held already, for another claim
 	}
 	slots := sideSlots()
-	if !r.settling || slots < 2 || c.unavailable != nil || strings.HasPrefix(c.impl, "cuda/") ||
-		c.cs.ReadsShared != nil && c.cs.ReadsShared(c.impl) || !r.long(c) || !r.cores.oneCore(c) || r.phasesRead(c) {
+	// A cell whose phases a claim reads runs alone.
+	if !r.budget.on() || slots < 2 || c.unavailable != nil || strings.HasPrefix(c.impl, "cuda/") ||
+		c.cs.ReadsShared != nil && c.cs.ReadsShared(c.impl) || !r.price.long(c) || !r.side.cores.oneCore(c) || r.plan.phasesRead(c) {
 		return false, nil
 	}
-	est := r.estimate(c)
-	if est > r.left() {
+	est := r.price.cell(c)
+	if est > r.budget.left() {
 		return false, nil // its own turn records why it is skipped
 	}
-	r.side = append(r.side, c)
-	r.heldMS += est
-	if len(r.side) >= slots {
+	r.side.cells = append(r.side.cells, c)
+	r.budget.heldMS += est
+	if len(r.side.cells) >= slots {
 		return true, r.runSide()
 	}
 	return true, nil
 }
 
-// phasesRead reports whether a claim reads c's phases (Need.Phases):
-// then c runs alone.
-func (r *run) phasesRead(c *cell) bool {
-	for _, cp := range r.readers[c] {
-		if cp.phases {
-			return true
-		}
-	}
-	return false
-}
-
 // makespan is the estimated wall time of cells (the longest first) run
 // slots at a time, each starting when a slot frees.
-func makespan(r *run, cells []*cell, slots int) float64 {
+func makespan(price *pricer, cells []*cell, slots int) float64 {
 	ends := make([]float64, slots)
 	for _, c := range cells {
 		i := slices.Index(ends, slices.Min(ends))
-		ends[i] += r.estimate(c)
+		ends[i] += price.cell(c)
 	}
 	return slices.Max(ends)
 }
@@ -138,9 +139,9 @@ func makespan(r *run, cells []*cell, slots int) float64 {
 // half the free memory together at once (measureSide), the others, or a
 // cell left alone, one at a time.
 func (r *run) runSide() error {
-	cells := r.side
-	r.side, r.heldMS = nil, 0
-	slices.SortStableFunc(cells, func(a, b *cell) int { return cmpFloat(r.estimate(b), r.estimate(a)) })
+	cells := r.side.cells
+	r.side.cells, r.budget.heldMS = nil, 0
+	slices.SortStableFunc(cells, func(a, b *cell) int { return cmpFloat(r.price.cell(b), r.price.cell(a)) })
 	free := sysmem.Free()
 	var host uint64
 	var together, alone []*cell
@@ -170,7 +171,7 @@ func (r *run) runSide() error {
 		if c.done {
 			continue
 		}
-		if err := r.runCell(c, nil); err != nil {
+		if err := r.runCell(c, nil, passClaims); err != nil {
 			return err
 		}
 	}
@@ -184,7 +185,7 @@ func (r *run) runSide() error {
 // recorded failed, as measure does.
 func (r *run) measureSide(cells []*cell) error {
 	slots := sideSlots()
-	r.release()
+	r.hand.release()
 	var sides []*side
 	defer func() {
 		for _, s := range sides {
@@ -193,10 +194,10 @@ func (r *run) measureSide(cells []*cell) error {
 			}
 		}
 	}()
-	r.meter.cell(r.done, r.total, cells[0], r.eta(makespan(r, cells, slots), nil), r.atPaper())
+	r.meter.cell(cells[0], r.eta(makespan(r.price, cells, slots), nil), r.plan.atPaper())
 	for _, c := range cells {
-		s := &side{c: c, est: r.estimate(c), rec: r.record(c), wall: &bench.CellWall{}}
-		s.rec.EstimateRunMS, s.rec.Basis = r.est.explain(c.exp, c.impl, c.cs)
+		s := &side{c: c, est: r.price.cell(c), rec: c.record(), wall: &bench.CellWall{}}
+		s.rec.EstimateRunMS, s.rec.Basis = r.price.explain(c)
 		s.rec.EstimateMS = s.est
 		t0 := time.Now()
 		inst, err := c.cs.Setup(r.ctx)

@@ -5,11 +5,116 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
 	"github.com/semibench/semibench/internal/stats"
 )
+
+// pricer prices cells for the planner: what one run of a cell costs (the
+// estimator), how many runs its protocol takes in this run, and so what
+// the cell costs.
+type pricer struct {
+	cfg    *Config
+	est    *estimator
+	budget *budget
+	aa     *aaPairs // the A/A cells, measured in full
+	plan   *plan    // the claims reading each cell; nil while the plan is made
+	runs   float64  // warm-up plus timed runs of a cell measured in full
+}
+
+func newPricer(cfg *Config, b *budget, aa *aaPairs) *pricer {
+	return &pricer{cfg: cfg, est: newEstimator(), budget: b, aa: aa, runs: float64(cfg.Warmup + cfg.Reps)}
+}
+
+// perRun is the estimate of one run of c in milliseconds.
+func (p *pricer) perRun(c *cell) float64 { return p.est.estimate(c.exp, c.impl, c.cs) }
+
+// explain is the estimate of one run of c and what it rests on.
+func (p *pricer) explain(c *cell) (float64, string) { return p.est.explain(c.exp, c.impl, c.cs) }
+
+// read reports whether a claim reads c.
+func (p *pricer) read(c *cell) bool { return p.plan != nil && len(p.plan.readers[c]) > 0 }
+
+// long reports whether one run of c is estimated beyond LongRun.
+func (p *pricer) long(c *cell) bool {
+	return p.cfg.LongRun > 0 && p.perRun(c) > float64(p.cfg.LongRun)/1e6
+}
+
+// protocol is the cell's timing protocol: the run's, or one run without
+// warm-up for a cell whose one run is estimated beyond LongRun; in a
+// budgeted run a cell whose one run is estimated at NoWarmup or more has
+// no warm-up, a GPU cell once its implementation has finished a cell of
+// this run (see NoWarmup).
+func (p *pricer) protocol(c *cell) bench.Protocol {
+	pr := bench.Protocol{Warmup: p.cfg.Warmup, Reps: p.cfg.Reps, Statistic: statistic(c.exp)}
+	if p.long(c) {
+		pr.Warmup, pr.Reps = 0, 1
+	}
+	warm := !strings.HasPrefix(c.impl, "cuda/") || p.est.ran[c.impl]
+	if p.cfg.Budget > 0 && warm && p.perRun(c) >= float64(NoWarmup)/1e6 {
+		pr.Warmup = 0
+	}
+	return pr
+}
+
+// cell is a cell's estimated milliseconds, warm-up and timed runs
+// together, saturated.
+func (p *pricer) cell(c *cell) float64 {
+	runs := p.runs
+	switch {
+	case p.long(c):
+		runs = 1
+	case p.budget.on() && p.read(c) && !p.aa.pending(c):
+		// A cell that claims read may stop after its first sample: the
+		// plan counts that one, and a cell takes more only while the
+		// budget pays for them. (An A/A cell takes --reps.)
+		runs = float64(p.protocol(c).Warmup) + 1
+	}
+	return saturate(p.perRun(c) * runs)
+}
+
+// cells is the estimate of the cells not yet measured.
+func (p *pricer) cells(cells []*cell) float64 {
+	sum := 0.0
+	for _, c := range cells {
+		if !c.done {
+			sum = saturate(sum + p.cell(c))
+		}
+	}
+	return sum
+}
+
+// oneRunEach is the estimate of one more run of each of the cells.
+func (p *pricer) oneRunEach(cells []*cell) float64 {
+	sum := 0.0
+	for _, c := range cells {
+		sum += p.perRun(c)
+	}
+	return sum
+}
+
+// DefaultLongRun is Config.LongRun's default: a minute a run.
+const DefaultLongRun = time.Minute
+
+// NoWarmup is the estimated run beyond which a budgeted run measures a
+// cell without warm-up. In the committed runs of the 2-core Xeon and the
+// H100's host, a CPU cell of a second or more took, in its first timed run
+// (the one right after the warm-up), the median of its later runs within
+// 1% (0.991-0.996 at the median, 0.88-1.23 at the 10th and 90th
+// percentiles, 188 cells): nothing a warm-up measurably changes, at the
+// cost of a whole run. On the H100 (the 7-minute run of d477eb3,
+// results/intel-xeon_nvidia-h100-80gb-hbm3/20261127-reproduce-7m-d477eb3.jsonl.gz) a GPU
+// cell of a second or more took its warm-up within 3% of its timed run
+// (2-domination's cuda/sparse at m = 11 and 12, cuda/parallel on the
+// caterpillar of 2^24), but the first cell of an implementation spends
+// seconds loading its module (2.2 s against an 8 ms run): a GPU cell
+// skips its warm-up only once its implementation has run. Short cells
+// keep theirs (they cost little). Each record keeps its warm-ups' times
+// (WarmupMS) to measure it again.
+const NoWarmup = time.Second
 
 // estimator predicts a cell's milliseconds per run. Before an
 // implementation has finished a cell of an experiment (or of its paper),

@@ -25,8 +25,8 @@ func (r *run) memoryCheck(c *cell) string {
 		host, device = c.cs.Memory(c.impl)
 	}
 	if host > 0 {
-		if r.instCase != c.cs {
-			r.release() // the instance in hand goes before the next is judged
+		if r.hand.cs != c.cs {
+			r.hand.release() // the instance in hand goes before the next is judged
 		}
 		if r.cfg.Options.Shared != nil {
 			r.cfg.Options.Shared.MakeRoom(host) // shared pieces give way first
@@ -44,12 +44,12 @@ func (r *run) memoryCheck(c *cell) string {
 
 func gibText(b uint64) string { return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30)) }
 
-// measure runs one cell, or decides it is skipped, and returns its record.
-// The error is for the whole run: its context cancelled (not by the
-// budget).
-func (r *run) measure(c *cell, est float64) (bench.Record, error) {
-	rec := r.record(c)
-	rec.EstimateRunMS, rec.Basis = r.est.explain(c.exp, c.impl, c.cs)
+// measure runs one cell in pass p, or decides it is skipped, and returns
+// its record. The error is for the whole run: its context cancelled (not
+// by the budget).
+func (r *run) measure(c *cell, est float64, p pass) (bench.Record, error) {
+	rec := c.record()
+	rec.EstimateRunMS, rec.Basis = r.price.explain(c)
 	rec.EstimateMS = est
 	skip := func(why string) (bench.Record, error) {
 		rec.Status, rec.EstimateMS, rec.Error = bench.StatusSkipped, est, why
@@ -59,7 +59,7 @@ func (r *run) measure(c *cell, est float64) (bench.Record, error) {
 	if why := r.memoryCheck(c); why != "" {
 		return skip(why)
 	}
-	if left := r.left(); est > left || left == 0 {
+	if left := r.budget.left(); est > left || left == 0 {
 		if left == 0 {
 			return skip(fmt.Sprintf("estimated %s; the %s budget is spent", duration(est).Round(time.Millisecond), r.cfg.Budget))
 		}
@@ -67,7 +67,7 @@ func (r *run) measure(c *cell, est float64) (bench.Record, error) {
 			duration(est).Round(time.Millisecond), duration(left).Round(time.Millisecond), r.cfg.Budget))
 	}
 	wall := &bench.CellWall{}
-	inst, err := r.instance(c, wall)
+	inst, err := r.hand.instance(r.ctx, c, wall)
 	if err != nil {
 		if r.ctx.Err() != nil {
 			return r.stopped(rec, est, "while setting the case up")
@@ -78,12 +78,15 @@ func (r *run) measure(c *cell, est float64) (bench.Record, error) {
 		return rec, nil
 	}
 	rec.Input, rec.Metrics = inst.Input, inst.Metrics
-	proto := r.protocol(c)
+	proto := r.price.protocol(c)
 	proto.WarmupMS = &rec.WarmupMS
+	limit := limitRule{most: proto.Reps, why: func(n int) string { return r.fullStop(c, n, p) }}
 	if proto.Reps < r.cfg.Reps {
 		rec.Note, rec.Stop = r.longNote(c), "one long run"
+		limit.why = fixedWhy(rec.Stop)
 	}
-	r.settleHook(c, &proto, &rec, inst, nil)
+	smp := r.sampling(c, p, limit, &rec, inst, nil)
+	proto = smp.protocol(proto)
 	var watch *bench.GPUWatch // nil-safe: Wrap returns its function, Finish nil
 	if strings.HasPrefix(c.impl, "cuda/") && r.cfg.GPUState != nil {
 		watch = bench.NewGPUWatch(r.cfg.GPUState, max(1, r.cfg.Options.GPUs), proto)
@@ -91,14 +94,35 @@ func (r *run) measure(c *cell, est float64) (bench.Record, error) {
 	t := r.timeRuns(c, inst, proto, watch.Wrap)
 	rec.GPU = watch.Finish()
 	wall.CPUMS = t.cpuMS
-	r.cores.observe(c, t.cpuMS, t.wallMS)
-	return r.conclude(c, inst, rec, est, t, wall)
+	r.side.cores.observe(c, t.cpuMS, t.wallMS)
+	if smp.why != "" {
+		rec.Stop = smp.why
+	}
+	rec, err = r.conclude(c, inst, rec, est, t, wall)
+	if err == nil && rec.Stop == "" && rec.Status == bench.StatusOK {
+		rec.Stop = smp.final(rec.Phases)
+	}
+	return rec, err
+}
+
+// sampling is the stopping rules of c measured in pass p up to limit
+// (sampling.go): in a pass that settles claims, for a cell that claims
+// read, the budget's and the settle rule's, else the limit alone. rec is
+// the record being measured, prev the earlier record's phases of a
+// top-up.
+func (r *run) sampling(c *cell, p pass, limit limitRule, rec *bench.Record, inst *experiments.Instance, prev []bench.Phase) *sampling {
+	if !p.settles(r.budget.on()) || len(r.plan.readers[c]) == 0 {
+		return newSampling(limit, prev, rec.Statistic)
+	}
+	return newSampling(limit, prev, rec.Statistic,
+		budgetRule{perMS: r.price.perRun(c), b: r.budget},
+		settleRule{r: r, c: c, rec: rec, inst: inst, first: p == passClaims})
 }
 
 // longNote is the note of a cell run once because one run is long.
 func (r *run) longNote(c *cell) string {
 	return fmt.Sprintf("one run without warm-up: one run was estimated at %s, beyond the %s long-run threshold",
-		duration(r.est.estimate(c.exp, c.impl, c.cs)).Round(time.Second), r.cfg.LongRun)
+		duration(r.price.perRun(c)).Round(time.Second), r.cfg.LongRun)
 }
 
 // lose notes in the result file ms of c's measurement that the budget's
@@ -183,7 +207,7 @@ func (r *run) conclude(c *cell, inst *experiments.Instance, rec bench.Record, es
 			inst.Finish(c.impl, &rec) // work read from Options.Shared: ReusedFrom, and the samples it reports
 		}
 		if p := rec.Phase(bench.TotalPhase); p != nil && rec.ReusedFrom == "" { // a cell that read shared work says nothing of its cost
-			r.est.observe(c.exp, c.impl, c.cs, p.MedianMS)
+			r.price.est.observe(c.exp, c.impl, c.cs, p.MedianMS)
 		}
 		// A cell that reports samples another cell measured (ReusedFrom)
 		// timed no more than its own measurement.
@@ -191,58 +215,69 @@ func (r *run) conclude(c *cell, inst *experiments.Instance, rec bench.Record, es
 	}
 	wall.PeakRSS = sysmem.PeakRSS()
 	rec.Wall = wall
-	if rec.Stop == "" && rec.Status == bench.StatusOK {
-		rec.Stop = r.fullStop(c, len(experiments.SamplesOf(&rec, bench.TotalPhase)))
-	}
 	return rec, nil
 }
 
-// fullStop says why a cell took all its samples.
-func (r *run) fullStop(c *cell, n int) string {
-	if r.aaRunning {
+// fullStop says why a cell measured in pass p took all its n samples.
+func (r *run) fullStop(c *cell, n int, p pass) string {
+	settling := r.budget.on() && p != passRefine
+	switch {
+	case p == passAA:
 		return fmt.Sprintf("%d sample(s): an A/A cell, measured in full (its spread is part of the run's noise)", n)
-	}
-	if r.settling && len(r.readers[c]) == 0 {
+	case settling && len(r.plan.readers[c]) == 0:
 		return fmt.Sprintf("%d sample(s): the --reps of a cell no claim reads", n)
-	}
-	if r.settling && n > r.cfg.Reps {
+	case settling && n > r.cfg.Reps:
 		return fmt.Sprintf("%d sample(s), the maximum of a cheap cell (%d x --reps): its claims were not settled before", n, CheapFactor)
-	}
-	if r.settling {
+	case settling:
 		return fmt.Sprintf("%d sample(s), the --reps maximum: its claims were not settled before", n)
 	}
 	return fmt.Sprintf("%d sample(s): the fixed repetitions of a run without a budget", n)
 }
 
+// hand is the case set up in hand: a case's cells that run one after
+// another share one Setup.
+type hand struct {
+	inst *experiments.Instance
+	cs   *experiments.Case
+}
+
 // instance is c's case set up, the one in hand when it is c's; the setup
 // time goes to wall.
-func (r *run) instance(c *cell, wall *bench.CellWall) (*experiments.Instance, error) {
-	if r.instCase == c.cs {
-		return r.inst, nil
+func (h *hand) instance(ctx context.Context, c *cell, wall *bench.CellWall) (*experiments.Instance, error) {
+	if h.cs == c.cs {
+		return h.inst, nil
 	}
-	r.release()
+	h.release()
 	t0 := time.Now()
-	inst, err := c.cs.Setup(r.ctx)
+	inst, err := c.cs.Setup(ctx)
 	wall.SetupMS = msSince(t0)
 	if err != nil {
 		return nil, err
 	}
-	r.inst, r.instCase = inst, c.cs
+	h.inst, h.cs = inst, c.cs
 	return inst, nil
 }
 
-// measureMore times extra more runs of c, without a new estimate or
-// budget decision: a top-up (prev holds the earlier samples, which come
-// first in the record returned) or an A/A repeat (prev is empty: the
-// record holds the new samples alone, and is not written). Its status
-// is not ok when the runs failed, or were stopped.
-func (r *run) measureMore(c *cell, prev bench.Record, extra int) (bench.Record, error) {
+// release frees the instance in hand.
+func (h *hand) release() {
+	if h.inst != nil && h.inst.Release != nil {
+		h.inst.Release()
+	}
+	h.inst, h.cs = nil, nil
+}
+
+// measureMore times extra more runs of c in pass p, without a new
+// estimate or budget decision: a top-up (prev holds the earlier samples,
+// which come first in the record returned) or an A/A repeat (prev is
+// empty: the record holds the new samples alone, and is not written). Its
+// status is not ok when the runs failed, or were stopped.
+func (r *run) measureMore(c *cell, prev bench.Record, extra int, p pass) (bench.Record, error) {
 	rec := prev
 	if len(prev.Phases) == 0 {
-		rec = r.record(c)
+		rec = c.record()
 	}
 	wall := &bench.CellWall{}
-	inst, err := r.instance(c, wall)
+	inst, err := r.hand.instance(r.ctx, c, wall)
 	if err != nil {
 		if ierr := r.interrupted(); ierr != nil {
 			return rec, ierr
@@ -250,8 +285,7 @@ func (r *run) measureMore(c *cell, prev bench.Record, extra int) (bench.Record, 
 		rec.Status = bench.StatusFailed
 		return rec, nil
 	}
-	proto := r.protocol(c)
-	proto.Reps = extra
+	proto := r.price.protocol(c)
 	if len(prev.Phases) > 0 && !strings.HasPrefix(c.impl, "cuda/") {
 		proto.Warmup = 0 // its case's data may be cold, but a CPU cell's code is not
 	}
@@ -262,8 +296,10 @@ func (r *run) measureMore(c *cell, prev bench.Record, extra int) (bench.Record, 
 	if len(prev.Phases) > 0 {
 		prevp = &prev
 	}
-	r.settleHook(c, &proto, &rec, inst, prevp)
+	smp := r.sampling(c, p, limitRule{most: extra, why: func(n int) string { return r.fullStop(c, n, p) }}, &rec, inst, prev.Phases)
+	proto = smp.protocol(proto)
 	t := r.timeRuns(c, inst, proto, nil)
+	rec.Stop = smp.why
 	phases, err, last := t.phases, t.err, t.last
 	wall.MeasureMS, wall.CPUMS = t.wallMS, t.cpuMS
 	if err != nil {
@@ -297,7 +333,7 @@ func (r *run) measureMore(c *cell, prev bench.Record, extra int) (bench.Record, 
 	wall.PeakRSS = sysmem.PeakRSS()
 	rec.Wall = wall
 	if rec.Stop == "" {
-		rec.Stop = r.fullStop(c, len(experiments.SamplesOf(&rec, bench.TotalPhase)))
+		rec.Stop = smp.final(t.phases)
 	}
 	if prevp != nil {
 		rec.Stop += fmt.Sprintf(" (topped up from %d)", len(experiments.SamplesOf(prevp, bench.TotalPhase)))

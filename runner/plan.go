@@ -39,6 +39,8 @@ type claimPlan struct {
 	// unsettled: the settle rule's last look at it, after a sample of one
 	// of its cells, found it unsettled (runner/settle.go judges those first).
 	unsettled bool
+	// cheapTried: settleCheap has topped it up (once a run).
+	cheapTried bool
 }
 
 // The levels of a claim's cells.
@@ -47,17 +49,23 @@ const (
 	levelPaper
 )
 
-// plan is every cell of a run and the claims that read them.
+// plan is every cell of a run and the claims that read them: what the
+// passes (passes.go) walk. It is made once, before any cell runs; the
+// cells' done and measured and the claims' unsettled and cheapTried are
+// the only state the passes change.
 type plan struct {
-	cells  []*cell          // measured here, in the experiments' order
-	byKey  map[string]*cell // every cell, aliases included
-	claims []*claimPlan
+	cells   []*cell          // measured here, in the experiments' order
+	byKey   map[string]*cell // every cell, aliases included
+	claims  []*claimPlan
+	readers map[*cell][]*claimPlan             // the claims that read each cell
+	hosts   map[string]*experiments.Experiment // the experiment computing each claim
 }
 
 // buildPlan lists the cells of exps at the run's scale, resolves the
 // claims' needs to them, folds aliases (SameAs, MeasuredBy) into the cells
-// that measure them, and asks once per implementation whether it can run.
-func (r *run) buildPlan(exps []*experiments.Experiment) *plan {
+// that measure them, and asks once per implementation whether it can run
+// (cfg.Available); a claim's alternatives resolve to the cheapest by price.
+func buildPlan(cfg *Config, price *pricer, exps []*experiments.Experiment) *plan {
 	p := &plan{byKey: map[string]*cell{}}
 	inRun := map[string]*experiments.Experiment{}
 	for _, e := range exps {
@@ -67,7 +75,7 @@ func (r *run) buildPlan(exps []*experiments.Experiment) *plan {
 	available := func(impl string) error {
 		err, seen := avail[impl]
 		if !seen {
-			err = r.cfg.Available(impl)
+			err = cfg.Available(impl)
 			avail[impl] = err
 		}
 		return err
@@ -78,13 +86,13 @@ func (r *run) buildPlan(exps []*experiments.Experiment) *plan {
 		if e.MeasuredBy != "" && inRun[e.MeasuredBy] != nil {
 			continue // rendered from the cells of MeasuredBy, measured once there
 		}
-		cs := e.Cases(r.cfg.Scale, r.cfg.Options)
+		cs := e.Cases(cfg.Scale, cfg.Options)
 		for i := range cs {
-			if !r.cfg.Where.Match(cs[i].Params) {
+			if !cfg.Where.Match(cs[i].Params) {
 				continue
 			}
 			caseIdx++
-			for _, impl := range e.ImplsFor(cs[i], r.cfg.Impl) {
+			for _, impl := range e.ImplsFor(cs[i], cfg.Impl) {
 				c := &cell{exp: e, cs: &cs[i], impl: impl, order: len(p.byKey), caseIdx: caseIdx}
 				c.key = e.Name + "|" + impl + "|" + cs[i].Params.String()
 				c.unavailable = available(impl)
@@ -108,10 +116,10 @@ func (r *run) buildPlan(exps []*experiments.Experiment) *plan {
 		target.aliases = append(target.aliases, a)
 	}
 	slices.SortStableFunc(p.cells, func(a, b *cell) int { return a.order - b.order })
-	for _, n := range experiments.Needs(exps, r.cfg.Scale, r.cfg.Options) {
+	for _, n := range experiments.Needs(exps, cfg.Scale, cfg.Options) {
 		cp := &claimPlan{id: n.Claim, phases: n.Phases}
 		for lv, refs := range [2][]experiments.CellRef{n.Least, n.Paper} {
-			cp.levels[lv], cp.blocked[lv] = p.resolve(refs, inRun, r)
+			cp.levels[lv], cp.blocked[lv] = p.resolve(refs, inRun, price)
 		}
 		p.claims = append(p.claims, cp)
 	}
@@ -133,7 +141,7 @@ func sameAs(e *experiments.Experiment, impl string, inRun map[string]*experiment
 // cells: through MeasuredBy and aliases, and to the cheapest alternative
 // that can run here. It returns nil when a reference is not in this run,
 // and nil with the reason when one cannot run on this machine.
-func (p *plan) resolve(refs []experiments.CellRef, inRun map[string]*experiments.Experiment, r *run) ([]*cell, string) {
+func (p *plan) resolve(refs []experiments.CellRef, inRun map[string]*experiments.Experiment, price *pricer) ([]*cell, string) {
 	if len(refs) == 0 {
 		return nil, ""
 	}
@@ -154,7 +162,7 @@ func (p *plan) resolve(refs []experiments.CellRef, inRun map[string]*experiments
 				why = c.unavailable
 				continue
 			}
-			if m := p.measurer(c); best == nil || r.estimate(m) < r.estimate(best) {
+			if m := p.measurer(c); best == nil || price.cell(m) < price.cell(best) {
 				best = m
 			}
 		}
@@ -184,6 +192,89 @@ func (p *plan) measurer(c *cell) *cell {
 }
 
 // record starts a cell's record.
-func (r *run) record(c *cell) bench.Record {
+func (c *cell) record() bench.Record {
 	return bench.Record{Experiment: c.exp.Name, Impl: c.impl, Params: c.cs.Params, Statistic: statistic(c.exp)}
+}
+
+// indexReaders records which claims read each cell.
+func (p *plan) indexReaders() {
+	p.readers = map[*cell][]*claimPlan{}
+	for _, cp := range p.claims {
+		for _, lv := range cp.levels {
+			for _, c := range lv {
+				if !slices.Contains(p.readers[c], cp) {
+					p.readers[c] = append(p.readers[c], cp)
+				}
+			}
+		}
+	}
+}
+
+// at is the cells the claim runs in a phase: in the first, its Least
+// cells, or its Paper ones when it has no Least; in the second, its Paper
+// ones.
+func (cp *claimPlan) at(lv int) []*cell {
+	if lv == levelLeast && cp.levels[levelLeast] == nil && cp.blocked[levelLeast] == "" {
+		return cp.levels[levelPaper]
+	}
+	return cp.levels[lv]
+}
+
+// levelOf is the level of the claim's cells that holds c (its paper
+// level first).
+func (cp *claimPlan) levelOf(c *cell) []*cell {
+	for _, lv := range []int{levelPaper, levelLeast} {
+		if slices.Contains(cp.levels[lv], c) {
+			return cp.levels[lv]
+		}
+	}
+	return nil
+}
+
+// decides counts the claims not yet tried at this level whose cells
+// would all be measured once these are: the claims a set of cells decides.
+func (p *plan) decides(cells []*cell, lv int, tried map[*claimPlan]bool) int {
+	n := 0
+	for _, cq := range p.claims {
+		if tried[cq] || cq.at(lv) == nil {
+			continue
+		}
+		covered := true
+		for _, c := range cq.at(lv) {
+			if !c.done && !slices.Contains(cells, c) {
+				covered = false
+				break
+			}
+		}
+		if covered {
+			n++
+		}
+	}
+	return max(1, n)
+}
+
+// atPaper counts the claims whose cells at the papers' sizes are all
+// measured: what the progress line reports. A claim measured only below
+// them is indicative in the report, not decided, so it is not counted
+// (the report's "decided" also leaves out the inconclusive, which only
+// judging tells).
+func (p *plan) atPaper() int {
+	n := 0
+	for _, cp := range p.claims {
+		if lv := cp.levels[levelPaper]; lv != nil && allMeasured(lv) {
+			n++
+		}
+	}
+	return n
+}
+
+// phasesRead reports whether a claim reads c's phases (Need.Phases):
+// then c never runs side by side with others (batch.go).
+func (p *plan) phasesRead(c *cell) bool {
+	for _, cp := range p.readers[c] {
+		if cp.phases {
+			return true
+		}
+	}
+	return false
 }

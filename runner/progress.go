@@ -20,6 +20,8 @@ type meter struct {
 	start    time.Time
 	budget   time.Duration // 0: none
 	mu       sync.Mutex
+	done     int           // records written
+	total    int           // cells in the run, aliases included
 	label    string        // "[k/n] experiment impl params"
 	since    time.Time     // when the cell in hand started
 	left     time.Duration // estimate of the cells from the one in hand on
@@ -33,8 +35,8 @@ type meter struct {
 // logEvery is the least interval between log lines off a terminal.
 var logEvery = 10 * time.Second
 
-func newMeter(w io.Writer, terminal bool, start time.Time, budget time.Duration) *meter {
-	m := &meter{w: w, terminal: terminal, start: start, budget: budget, lastLine: start,
+func newMeter(w io.Writer, terminal bool, start time.Time, budget time.Duration, total int) *meter {
+	m := &meter{w: w, terminal: terminal, start: start, budget: budget, total: total, lastLine: start,
 		stop: make(chan struct{}), exited: make(chan struct{})}
 	if w == nil {
 		close(m.exited)
@@ -56,10 +58,17 @@ func newMeter(w io.Writer, terminal bool, start time.Time, budget time.Duration)
 	return m
 }
 
-// cell announces the cell now starting.
-func (m *meter) cell(k, n int, c *cell, left time.Duration, atPaper int) {
+// add counts n records written.
+func (m *meter) add(n int) {
 	m.mu.Lock()
-	m.label = fmt.Sprintf("[%d/%d] %s %s %s", k+1, n, c.exp.Name, c.impl, c.cs.Params.String())
+	m.done += n
+	m.mu.Unlock()
+}
+
+// cell announces the cell now starting.
+func (m *meter) cell(c *cell, left time.Duration, atPaper int) {
+	m.mu.Lock()
+	m.label = fmt.Sprintf("[%d/%d] %s %s %s", m.done+1, m.total, c.exp.Name, c.impl, c.cs.Params.String())
 	m.since, m.left, m.atPaper = time.Now(), left, atPaper
 	m.mu.Unlock()
 	if m.terminal {
@@ -69,7 +78,7 @@ func (m *meter) cell(k, n int, c *cell, left time.Duration, atPaper int) {
 
 // finished reports a cell's end: off a terminal, a line when the last was
 // logEvery ago or the cell itself took that long.
-func (m *meter) finished(c *cell, rec bench.Record, done, total, atPaper int) {
+func (m *meter) finished(c *cell, rec bench.Record, atPaper int) {
 	if m.w == nil || m.terminal {
 		return
 	}
@@ -82,7 +91,7 @@ func (m *meter) finished(c *cell, rec bench.Record, done, total, atPaper int) {
 	}
 	m.lastLine = now
 	fmt.Fprintf(m.w, "semibench: %d/%d cells, %d claim(s) measured at the papers' sizes, elapsed %s, ETA %s; last: %s %s %s %s (%s)\n",
-		done, total, atPaper, now.Sub(m.start).Round(time.Second), m.eta(now).Round(time.Second),
+		m.done, m.total, atPaper, now.Sub(m.start).Round(time.Second), m.eta(now).Round(time.Second),
 		c.exp.Name, c.impl, c.cs.Params.String(), rec.Status, now.Sub(m.since).Round(time.Millisecond))
 }
 
@@ -132,7 +141,7 @@ func (m *meter) close() {
 }
 
 // done ends the redrawing and prints the closing line.
-func (m *meter) done(cells, atPaper int) {
+func (m *meter) finish(atPaper int) {
 	m.close()
 	if m.w == nil {
 		return
@@ -143,5 +152,5 @@ func (m *meter) done(cells, atPaper int) {
 	if m.terminal {
 		prefix = "\r\033[K"
 	}
-	fmt.Fprintf(m.w, "%sdone: %d cells in %s, %d claim(s) with every cell they read at the papers' sizes measured (the report says which it decides)\n", prefix, cells, time.Since(m.start).Round(time.Millisecond), atPaper)
+	fmt.Fprintf(m.w, "%sdone: %d cells in %s, %d claim(s) with every cell they read at the papers' sizes measured (the report says which it decides)\n", prefix, m.done, time.Since(m.start).Round(time.Millisecond), atPaper)
 }

@@ -27,8 +27,6 @@ import (
 	"io"
 	"log/slog"
 	"math"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/semibench/semibench/bench"
@@ -117,41 +115,22 @@ func duration(ms float64) time.Duration {
 // errBudget is the cause of the run's context ending at the budget.
 var errBudget = errors.New("budget spent")
 
-// run is the state of one Run.
+// run is one Run: the configuration, and the parts that each do one job
+// (their types say which). The passes over the plan (passes.go,
+// settle.go, aa.go, batch.go) are its methods; which pass measures a cell
+// is an argument (pass), never a flag of the run.
 type run struct {
-	cfg   Config
-	ctx   context.Context // ctx of Run, ended at the budget's end too
-	out   *bench.Appender
-	est   *estimator
-	runs  float64 // warm-up plus timed runs per cell
-	start time.Time
-	limit time.Duration // Budget - Reserve; 0 without a budget
-	plan  *plan
-	meter *meter
-	// recs are the records this run wrote, for the settle rule.
-	recs []bench.Record
-	// noise is the machine's noise the settle rule uses (log-sd):
-	// DefaultNoise until the run's A/A pairs measure it.
-	noise    float64
-	aa       aaState
-	readers  map[*cell][]*claimPlan             // the claims that read each cell
-	hosts    map[string]*experiments.Experiment // the experiment computing each claim
-	settling bool                               // adaptive samples: a budgeted run
-	// firstPass: the claims' cells are being measured for the first time
-	// (see settle.go); false once each unsettled claim is topped up.
-	firstPass  bool
-	aaRunning  bool                // an A/A cell's first measurement is under way
-	cores      coreUse             // the cores each implementation's cells kept busy (batch.go)
-	cheapTried map[*claimPlan]bool // claims settleCheap has topped up
-	aaDue      time.Time           // when the first A/A pairs are measured, at the latest
-	aaBusy     bool                // the A/A pairs are being measured
-	side       []*cell             // long one-core cells waiting to run side by side
-	heldMS     float64             // their estimates, held back from the budget left
-	done       int                 // cells recorded
-	total      int                 // cells in the run
-
-	inst     *experiments.Instance
-	instCase *experiments.Case
+	cfg    Config
+	ctx    context.Context // ctx of Run, ended at the budget's end too
+	out    *bench.Appender
+	budget *budget
+	plan   *plan
+	price  *pricer    // the estimates of cells (estimate.go)
+	ledger *ledger    // the records this run wrote
+	aa     *aaPairs   // the A/A cells and the noise they measured (aa.go)
+	side   *sideBatch // long one-core cells waiting to run side by side (batch.go)
+	hand   hand       // the case set up in hand (measure.go)
+	meter  *meter     // progress (progress.go)
 }
 
 // Run executes the experiments and appends a record per cell to out, in
@@ -182,69 +161,81 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 		defer func() { slog.Info(cfg.Options.Shared.Summary()); cfg.Options.Shared.Release() }()
 	}
 	start := time.Now()
-	r := &run{cfg: cfg, out: out, est: newEstimator(), runs: float64(cfg.Warmup + cfg.Reps), start: start,
-		noise: experiments.DefaultNoise, settling: cfg.Budget > 0, firstPass: cfg.Budget > 0, cores: coreUse{}, cheapTried: map[*claimPlan]bool{}}
+	r := &run{cfg: cfg, out: out, budget: newBudget(cfg.Budget, cfg.Reserve, start), ledger: &ledger{},
+		aa: newAAPairs(), side: &sideBatch{cores: coreUse{}}}
 	r.ctx = ctx
-	if cfg.Budget > 0 {
-		r.limit = max(time.Millisecond, cfg.Budget-max(0, cfg.Reserve))
+	if r.budget.on() {
 		var cancel context.CancelFunc
-		r.ctx, cancel = context.WithDeadlineCause(ctx, start.Add(r.limit), errBudget)
+		r.ctx, cancel = context.WithDeadlineCause(ctx, r.budget.end(), errBudget)
 		defer cancel()
 	}
-	r.plan = r.buildPlan(exps)
+	r.price = newPricer(&r.cfg, r.budget, r.aa)
+	r.plan = buildPlan(&r.cfg, r.price, exps)
+	r.price.plan = r.plan
 	if cfg.Shard.N > 1 {
-		r.plan = r.plan.shard(cfg.Shard, r)
+		r.plan = r.plan.shard(cfg.Shard, r.price)
+		r.price.plan = r.plan
 	}
+	total := 0
 	for _, c := range r.plan.cells {
-		r.total += 1 + len(c.aliases)
+		total += 1 + len(c.aliases)
 		if cfg.Done[c.key] {
 			c.done, c.measured = true, true
 		}
 	}
-	r.meter = newMeter(cfg.Progress, cfg.Terminal, start, r.limit)
+	r.meter = newMeter(cfg.Progress, cfg.Terminal, start, r.budget.limit, total)
 	defer r.meter.close()
-	defer r.release()
+	defer r.hand.release()
 	if err := r.recordUnavailable(); err != nil {
 		return err
 	}
-	r.indexReaders()
-	r.hosts = experiments.ClaimHosts(exps)
-	if r.settling {
-		r.aaDue = start.Add(max(aaFirstPairs, r.limit/6))
-		r.chooseAA()
-		if err := r.runAA(false); err != nil {
-			return r.stop(err)
+	r.plan.indexReaders()
+	r.plan.hosts = experiments.ClaimHosts(exps)
+	if err := r.passes(); err != nil {
+		return r.stop(err)
+	}
+	r.meter.finish(r.plan.atPaper())
+	return nil
+}
+
+// passes runs the planner's passes in order (ARCHITECTURE.md, "The
+// planner"): in a budgeted run the A/A cells, every claim's Least cells,
+// the A/A pairs, every claim's Paper cells, the long one-core cells held
+// back, the A/A pairs again, the claims' top-ups, the refine; then, in
+// every run, the rest of the tables.
+func (r *run) passes() error {
+	if r.budget.on() {
+		r.aa.due = r.budget.start.Add(max(aaFirstPairs, r.budget.limit/6))
+		r.aa.choose(r.plan, r.price)
+		if err := r.runAA(false, passClaims); err != nil {
+			return err
 		}
 	}
 	for _, lv := range []int{levelLeast, levelPaper} {
 		if err := r.runClaims(lv); err != nil {
-			return r.stop(err)
+			return err
 		}
-		if lv == levelLeast && r.settling && len(r.aa.pairs) == 0 {
-			if err := r.runAA(true); err != nil { // the pairs, minutes apart
-				return r.stop(err)
+		if lv == levelLeast && r.budget.on() && len(r.aa.pairs) == 0 {
+			if err := r.runAA(true, passClaims); err != nil { // the pairs, minutes apart
+				return err
 			}
 		}
 	}
 	if err := r.runSide(); err != nil { // the long one-core cells held back, at once
-		return r.stop(err)
+		return err
 	}
-	if r.settling {
-		if err := r.runAA(true); err != nil { // more pairs, minutes later
-			return r.stop(err)
+	if r.budget.on() {
+		if err := r.runAA(true, passClaims); err != nil { // more pairs, minutes later
+			return err
 		}
 	}
 	if err := r.settleAll(); err != nil {
-		return r.stop(err)
+		return err
 	}
 	if err := r.refine(); err != nil {
-		return r.stop(err)
+		return err
 	}
-	if err := r.runRest(); err != nil {
-		return r.stop(err)
-	}
-	r.meter.done(r.done, r.atPaper())
-	return nil
+	return r.runRest()
 }
 
 // stop ends a run cut short: at the budget's end every cell not measured
@@ -263,7 +254,7 @@ func (r *run) stop(err error) error {
 	if err := r.skipAll(left); err != nil {
 		return err
 	}
-	r.meter.done(r.done, r.atPaper())
+	r.meter.finish(r.plan.atPaper())
 	return nil
 }
 
@@ -277,7 +268,7 @@ func (r *run) recordUnavailable() error {
 		}
 		c.done = true
 		for _, x := range append([]*cell{c}, c.aliases...) {
-			rec := r.record(x)
+			rec := x.record()
 			rec.Status, rec.Error = bench.StatusUnavailable, c.unavailable.Error()
 			recs = append(recs, rec)
 		}
@@ -285,270 +276,30 @@ func (r *run) recordUnavailable() error {
 	return r.finishAll(recs)
 }
 
-// runClaims runs the claims' cells of one level, the cheapest claim first
-// by the current estimates per claim it decides (the cells of Rote's sweep
-// decide eight claims at once), each claim's cells together (a case's
-// cells one after another).
-func (r *run) runClaims(lv int) error {
-	tried := map[*claimPlan]bool{}
-	for {
-		var best *claimPlan
-		bestScore, bestCost := 0.0, 0.0
-		for _, cp := range r.plan.claims {
-			if tried[cp] || cp.at(lv) == nil {
-				continue
-			}
-			cost := r.claimCost(cp.at(lv))
-			if cost == 0 && r.allDone(cp.at(lv)) {
-				tried[cp] = true
-				continue
-			}
-			score := cost / float64(r.decides(cp.at(lv), lv, tried))
-			if best == nil || score < bestScore {
-				best, bestScore, bestCost = cp, score, cost
-			}
-		}
-		if best == nil {
-			return nil
-		}
-		tried[best] = true
-		if bestCost > r.left() && len(r.side) > 0 && bestCost <= r.left()+r.heldMS {
-			if err := r.runSide(); err != nil { // the time held back for them, given back for this claim
-				return err
-			}
-		}
-		if bestCost > r.left() {
-			continue // waits for the rest of the tables, where its cells may still fit one by one
-		}
-		if lv == levelPaper && bestCost > r.left()/cheapSettleAt {
-			if err := r.settleCheap(); err != nil {
-				return err
-			}
-		}
-		cells := r.claimOrder(best.at(lv))
-		for _, c := range cells {
-			if c.done {
-				continue
-			}
-			if held, err := r.deferSide(c); held || err != nil {
-				if err != nil {
-					return err
-				}
-				continue
-			}
-			if err := r.runCell(c, nil); err != nil {
-				return err
-			}
-		}
-	}
-}
-
-// claimOrder orders a claim's cells so that a case's cells run one after
-// another on one Setup, the cheapest case first, and within a case the
-// cheapest cell first: the costliest cell comes last, when the claim can
-// be judged, so that it stops sampling as soon as the claim is settled.
-func (r *run) claimOrder(cells []*cell) []*cell {
-	out := slices.Clone(cells)
-	caseCost := map[int]float64{}
-	for _, c := range out {
-		caseCost[c.caseIdx] += r.estimate(c)
-	}
-	slices.SortStableFunc(out, func(a, b *cell) int {
-		if a.caseIdx != b.caseIdx {
-			if d := cmpFloat(caseCost[a.caseIdx], caseCost[b.caseIdx]); d != 0 {
-				return d
-			}
-			return caseOrder(a) - caseOrder(b)
-		}
-		return cmpFloat(r.estimate(a), r.estimate(b))
-	})
-	return out
-}
-
-// at is the cells the claim runs in a phase: in the first, its Least
-// cells, or its Paper ones when it has no Least; in the second, its Paper
-// ones.
-func (cp *claimPlan) at(lv int) []*cell {
-	if lv == levelLeast && cp.levels[levelLeast] == nil && cp.blocked[levelLeast] == "" {
-		return cp.levels[levelPaper]
-	}
-	return cp.levels[lv]
-}
-
-// caseOrder orders cells by their case, so that a case's cells run one
-// after another on one Setup.
-func caseOrder(c *cell) int { return c.caseIdx }
-
-// decides counts the claims not yet tried at this level whose cells
-// would all be measured once these are: the claims a set of cells decides.
-func (r *run) decides(cells []*cell, lv int, tried map[*claimPlan]bool) int {
-	n := 0
-	for _, cq := range r.plan.claims {
-		if tried[cq] || cq.at(lv) == nil {
-			continue
-		}
-		covered := true
-		for _, c := range cq.at(lv) {
-			if !c.done && !slices.Contains(cells, c) {
-				covered = false
-				break
-			}
-		}
-		if covered {
-			n++
-		}
-	}
-	return max(1, n)
-}
-
-// claimCost is the estimate of a claim level's cells not yet measured.
-func (r *run) claimCost(cells []*cell) float64 {
-	sum := 0.0
-	for _, c := range cells {
-		if !c.done {
-			sum = saturate(sum + r.estimate(c))
-		}
-	}
-	return sum
-}
-
-func (r *run) allDone(cells []*cell) bool {
-	for _, c := range cells {
-		if !c.done {
-			return false
-		}
-	}
-	return true
-}
-
-// allMeasured reports whether every cell has a record with times (ok or
-// check failed): not skipped, unavailable or failed.
-func allMeasured(cells []*cell) bool {
-	for _, c := range cells {
-		if !c.measured {
-			return false
-		}
-	}
-	return true
-}
-
-// atPaper counts the claims whose cells at the papers' sizes are all
-// measured: what the progress line reports. A claim measured only below
-// them is indicative in the report, not decided, so it is not counted
-// (the report's "decided" also leaves out the inconclusive, which only
-// judging tells).
-func (r *run) atPaper() int {
-	n := 0
-	for _, cp := range r.plan.claims {
-		if lv := cp.levels[levelPaper]; lv != nil && allMeasured(lv) {
-			n++
-		}
-	}
-	return n
-}
-
-// The tiers of the cells no claim reads, in the order they run.
-const (
-	tierGPUHeadline = iota // headline cells of CUDA implementations
-	tierHeadline           // the other headline cells
-	tierRest               // every other cell
-)
-
-// tierOf is the tier of an implementation's cells in an experiment.
-func tierOf(e *experiments.Experiment, impl string) int {
-	switch {
-	case !e.IsHeadline(impl):
-		return tierRest
-	case strings.HasPrefix(impl, "cuda/"):
-		return tierGPUHeadline
-	}
-	return tierHeadline
-}
-
-// runRest runs the cells no claim has run, by tier, the cheapest case
-// first, a case's cells of one tier together.
-func (r *run) runRest() error {
-	type group struct {
-		tier  int
-		cells []*cell
-	}
-	var groups []*group
-	byCase := map[*experiments.Case]map[int]*group{}
-	for _, c := range r.plan.cells {
-		if c.done {
-			continue
-		}
-		t := tierOf(c.exp, c.impl)
-		if byCase[c.cs] == nil {
-			byCase[c.cs] = map[int]*group{}
-		}
-		g := byCase[c.cs][t]
-		if g == nil {
-			g = &group{tier: t}
-			byCase[c.cs][t] = g
-			groups = append(groups, g)
-		}
-		g.cells = append(g.cells, c)
-	}
-	cost := func(g *group) float64 { return r.claimCost(g.cells) }
-	for len(groups) > 0 {
-		k := 0
-		for i, g := range groups {
-			if g.tier < groups[k].tier || g.tier == groups[k].tier && cost(g) < cost(groups[k]) {
-				k = i
-			}
-		}
-		g := groups[k]
-		groups = append(groups[:k], groups[k+1:]...)
-		var pending []*cell
-		for _, h := range groups {
-			pending = append(pending, h.cells...)
-		}
-		cells := g.cells
-		for len(cells) > 0 {
-			j := 0
-			for i := range cells {
-				if r.estimate(cells[i]) < r.estimate(cells[j]) {
-					j = i
-				}
-			}
-			c := cells[j]
-			cells = append(cells[:j:j], cells[j+1:]...)
-			if c.done {
-				continue
-			}
-			if err := r.runCell(c, append(slices.Clone(cells), pending...)); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// runCell measures one cell, or records why it is skipped, and appends
-// its record and its aliases' copies. pending are the cells after it, for
-// the ETA.
-func (r *run) runCell(c *cell, pending []*cell) error {
+// runCell measures one cell in pass p, or records why it is skipped, and
+// appends its record and its aliases' copies. pending are the cells after
+// it, for the ETA.
+func (r *run) runCell(c *cell, pending []*cell, p pass) error {
 	if err := r.interrupted(); err != nil {
 		return err
 	}
-	if err := r.aaWhenDue(); err != nil {
+	if err := r.aaWhenDue(p); err != nil {
 		return err
 	}
-	if len(r.side) > 0 && (r.spent() || r.estimate(c) > r.left()) {
+	if r.side.waiting() && (r.budget.spent() || r.price.cell(c) > r.budget.left()) {
 		if err := r.runSide(); err != nil { // the held cells first: their time was set aside
 			return err
 		}
 	}
-	if r.spent() {
+	if r.budget.spent() {
 		return errSpent
 	}
-	est := r.estimate(c)
+	est := r.price.cell(c)
 	if pending == nil {
 		pending = r.remaining(c)
 	}
-	r.meter.cell(r.done, r.total, c, r.eta(est, pending), r.atPaper())
-	rec, err := r.measure(c, est)
+	r.meter.cell(c, r.eta(est, pending), r.plan.atPaper())
+	rec, err := r.measure(c, est, p)
 	if err != nil {
 		return err
 	}
@@ -569,83 +320,16 @@ func (r *run) remaining(c *cell) []*cell {
 	return out
 }
 
-// DefaultLongRun is Config.LongRun's default: a minute a run.
-const DefaultLongRun = time.Minute
-
-// protocol is the cell's timing protocol: the run's, or one run without
-// warm-up for a cell whose one run is estimated beyond LongRun; in a
-// budgeted run a cell whose one run is estimated at NoWarmup or more has
-// no warm-up, a GPU cell once its implementation has finished a cell of
-// this run (see NoWarmup).
-func (r *run) protocol(c *cell) bench.Protocol {
-	p := bench.Protocol{Warmup: r.cfg.Warmup, Reps: r.cfg.Reps, Statistic: statistic(c.exp)}
-	if r.long(c) {
-		p.Warmup, p.Reps = 0, 1
-	}
-	warm := !strings.HasPrefix(c.impl, "cuda/") || r.est.ran[c.impl]
-	if r.cfg.Budget > 0 && warm && r.est.estimate(c.exp, c.impl, c.cs) >= float64(NoWarmup)/1e6 {
-		p.Warmup = 0
-	}
-	return p
-}
-
-// NoWarmup is the estimated run beyond which a budgeted run measures a
-// cell without warm-up. In the committed runs of the 2-core Xeon and the
-// H100's host, a CPU cell of a second or more took, in its first timed run
-// (the one right after the warm-up), the median of its later runs within
-// 1% (0.991-0.996 at the median, 0.88-1.23 at the 10th and 90th
-// percentiles, 188 cells): nothing a warm-up measurably changes, at the
-// cost of a whole run. On the H100 (the 7-minute run of d477eb3,
-// results/intel-xeon_nvidia-h100-80gb-hbm3/20261127-reproduce-7m-d477eb3.jsonl.gz) a GPU
-// cell of a second or more took its warm-up within 3% of its timed run
-// (2-domination's cuda/sparse at m = 11 and 12, cuda/parallel on the
-// caterpillar of 2^24), but the first cell of an implementation spends
-// seconds loading its module (2.2 s against an 8 ms run): a GPU cell
-// skips its warm-up only once its implementation has run. Short cells
-// keep theirs (they cost little). Each record keeps its warm-ups' times
-// (WarmupMS) to measure it again.
-const NoWarmup = time.Second
-
-// long reports whether one run of c is estimated beyond LongRun.
-func (r *run) long(c *cell) bool {
-	return r.cfg.LongRun > 0 && r.est.estimate(c.exp, c.impl, c.cs) > float64(r.cfg.LongRun)/1e6
-}
-
-// estimate is a cell's estimated milliseconds, warm-up and timed runs
-// together, saturated.
-func (r *run) estimate(c *cell) float64 {
-	runs := r.runs
-	switch {
-	case r.long(c):
-		runs = 1
-	case r.settling && len(r.readers[c]) > 0:
-		// A cell that claims read may stop after its first sample: the
-		// plan counts that one, and a cell takes more only while the
-		// budget pays for them.
-		runs = float64(r.protocol(c).Warmup) + 1
-	}
-	return saturate(r.est.estimate(c.exp, c.impl, c.cs) * runs)
-}
-
-// left is the part of the budget not yet spent, in milliseconds
-// (+Inf without a budget).
-func (r *run) left() float64 {
-	if r.cfg.Budget <= 0 {
-		return math.Inf(1)
-	}
-	return max(0, float64(r.limit-time.Since(r.start))/1e6-r.heldMS)
-}
-
 // eta is the estimate of the cell starting now and every cell after it,
 // never more than the budget left.
 func (r *run) eta(first float64, pending []*cell) time.Duration {
 	sum := first
 	for _, c := range pending {
 		if !c.done {
-			sum = saturate(sum + r.estimate(c))
+			sum = saturate(sum + r.price.cell(c))
 		}
 	}
-	return duration(min(sum, r.left()))
+	return duration(min(sum, r.budget.left()))
 }
 
 // interrupted returns the error that ends the whole run: Run's context
@@ -657,29 +341,18 @@ func (r *run) interrupted() error {
 	return nil
 }
 
-// release frees the instance in hand.
-func (r *run) release() {
-	if r.inst != nil && r.inst.Release != nil {
-		r.inst.Release()
-	}
-	r.inst, r.instCase = nil, nil
-}
-
 // errSpent tells Run that the budget is spent with cells left.
 var errSpent = errors.New("budget spent")
-
-// spent reports whether a budget was set and nothing of it is left.
-func (r *run) spent() bool { return r.cfg.Budget > 0 && r.left() == 0 }
 
 // skipAll records the cells as skipped because the budget is spent, in
 // one write of the result file.
 func (r *run) skipAll(cells []*cell) error {
 	var recs []bench.Record
 	for _, c := range cells {
-		est := r.estimate(c)
-		run, basis := r.est.explain(c.exp, c.impl, c.cs) // a claim skipped for time says on what its estimate rests
+		est := r.price.cell(c)
+		run, basis := r.price.explain(c) // a claim skipped for time says on what its estimate rests
 		for _, x := range append([]*cell{c}, c.aliases...) {
-			rec := r.record(x)
+			rec := x.record()
 			rec.Status, rec.EstimateMS, rec.EstimateRunMS, rec.Basis = bench.StatusSkipped, est, run, basis
 			rec.Error = fmt.Sprintf("estimated %s; the %s budget is spent", duration(est).Round(time.Millisecond), r.cfg.Budget)
 			recs = append(recs, rec)
@@ -698,7 +371,7 @@ func (r *run) finishAll(recs []bench.Record) error {
 	for i := range recs {
 		recs[i].Finished = now
 	}
-	r.done += len(recs)
+	r.meter.add(len(recs))
 	return r.out.AppendAll(recs)
 }
 
@@ -708,26 +381,10 @@ func (r *run) finish(c *cell, rec bench.Record) error {
 	if rec.Status != bench.StatusOK {
 		slog.Debug("cell not ok", "experiment", rec.Experiment, "impl", rec.Impl, "params", rec.Params.String(), "status", rec.Status, "err", rec.Error)
 	}
-	recs := r.keep(c, rec)
-	r.done += len(recs)
-	r.meter.finished(c, rec, r.done, r.total, r.atPaper())
+	recs := r.ledger.keep(c, rec)
+	r.meter.add(len(recs))
+	r.meter.finished(c, rec, r.plan.atPaper())
 	return r.out.AppendAll(recs)
-}
-
-// keep stamps a cell's record, adds it and a copy for each of its aliases
-// (naming the cell they reuse) to the run's records, and returns them
-// for the file.
-func (r *run) keep(c *cell, rec bench.Record) []bench.Record {
-	rec.Finished = time.Now().UTC()
-	recs := []bench.Record{rec}
-	for _, a := range c.aliases {
-		cp := rec
-		cp.Experiment, cp.Statistic = a.exp.Name, statistic(a.exp)
-		cp.ReusedFrom, cp.Wall = c.key, nil
-		recs = append(recs, cp)
-	}
-	r.recs = append(r.recs, recs...)
-	return recs
 }
 
 func statistic(e *experiments.Experiment) string {

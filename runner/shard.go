@@ -39,7 +39,7 @@ func (s Shard) String() string {
 // levels) and a case's cells (one Setup). The units, the costliest first,
 // each go to the share with the least estimated cost so far (the lowest
 // numbered among equals): a balanced partition, the same in every shard.
-func (p *plan) shard(s Shard, r *run) *plan {
+func (p *plan) shard(s Shard, price *pricer) *plan {
 	idx := map[*cell]int{}
 	for i, c := range p.cells {
 		idx[c] = i
@@ -89,7 +89,7 @@ func (p *plan) shard(s Shard, r *run) *plan {
 		}
 		est := 0.0
 		if c.unavailable == nil {
-			est = prior.estimate(c.exp, c.impl, c.cs) * r.runs
+			est = prior.estimate(c.exp, c.impl, c.cs) * price.runs
 		}
 		cost[root] = saturate(cost[root] + est)
 	}
