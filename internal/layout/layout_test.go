@@ -35,7 +35,7 @@ var rules = []rule{
 // problem's own packages (its semirings, matrix types, simulations) go
 // under problems/<p>, not beside them.
 var topLevel = []string{
-	"bench", "cmd", "example", "experiments", "generators", "impls", "internal",
+	"bench", "cmd", "example", "experiments", "generators", "history", "impls", "internal",
 	"kernels", "mtx", "problems", "results", "runner",
 }
 
