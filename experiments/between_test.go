@@ -1,0 +1,46 @@
+package experiments_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/semibench/semibench/experiments"
+)
+
+func TestBetween(t *testing.T) {
+	run := func(name, commit string, fig float64, v experiments.Verdict) experiments.RunFigure {
+		return experiments.RunFigure{Run: name, Commit: commit, Figure: fig, Verdict: v}
+	}
+	b := &experiments.Between{Claim: "kleene/table2#growth", Kind: "h100", Runs: []experiments.RunFigure{
+		run("a", "c1", 8, experiments.Reproduced),
+		run("b", "c2", 12, experiments.NotReproduced),
+		run("c", "c3", 4.6, experiments.Indicative), // below the papers' sizes: not counted
+		run("d", "c4", math.NaN(), experiments.Inconclusive),
+	}}
+	if b.Usable(true) {
+		t.Errorf("usable on %d runs with a figure", len(b.Counted(true)))
+	}
+	if !b.Usable(false) {
+		t.Errorf("not usable on the three runs at the papers' sizes")
+	}
+	sd, basis := b.LogSD()
+	if want := math.Abs(math.Log(12.0/8)) / math.Sqrt2; math.Abs(sd-want) > 1e-12 || !strings.Contains(basis, "all 2 runs") {
+		t.Errorf("LogSD over all runs = %g (%s), want %g", sd, basis, want)
+	}
+	if lo, hi := b.Range(); lo != 8 || hi != 12 {
+		t.Errorf("Range = %g-%g", lo, hi)
+	}
+	// Two runs of one commit: their spread alone, not the commits' change.
+	b = b.With(run("e", "c1", 9, experiments.Reproduced))
+	sd, basis = b.LogSD()
+	if want := math.Log(9.0/8) / math.Sqrt2; math.Abs(sd-want) > 1e-12 || !strings.Contains(basis, "pooled over the replicates of 1 commit") {
+		t.Errorf("LogSD pooled = %g (%s), want %g", sd, basis, want)
+	}
+	if !b.Usable(true) || len(b.Runs) != 5 {
+		t.Errorf("With: %d runs, usable %v", len(b.Runs), b.Usable(true))
+	}
+	if b = b.With(run("e", "c1", 10, experiments.Reproduced)); len(b.Runs) != 5 || b.Runs[4].Figure != 10 {
+		t.Errorf("With a run of the same name replaces it: %+v", b.Runs)
+	}
+}
