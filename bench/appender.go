@@ -155,7 +155,8 @@ func (a *Appender) readCompatible(f *File, size int64) (*File, error) {
 
 // Unjoinable says why records of the run whose header is f may not join
 // the result file old (one run per file: the same build, machine and
-// scale), in words that follow the file's name; "" when they may. An
+// scale, and one generator seed where both headers name one), in words
+// that follow the file's name; "" when they may. An
 // append and a --resume refuse a file with the same words.
 func Unjoinable(old, f *File) string {
 	switch {
@@ -165,6 +166,9 @@ func Unjoinable(old, f *File) string {
 		return fmt.Sprintf("was measured on machine %s, and this is machine %s", old.Machine, f.Machine)
 	case old.Scale != f.Scale:
 		return fmt.Sprintf("holds records of scale %s (its header says so), and this run is scale %s", cmp.Or(old.Scale, "none"), cmp.Or(f.Scale, "none"))
+	}
+	if old.Seed != 0 && f.Seed != 0 && old.Seed != f.Seed {
+		return fmt.Sprintf("holds records of generator seed %d, and this run's is seed %d: its inputs would differ from theirs", old.Seed, f.Seed)
 	}
 	return ""
 }
@@ -180,6 +184,9 @@ func appendNote(f, old *File) string {
 	about := []string{"semibench " + cmp.Or(f.Semibench.Version, "of no version") + ", " + f.Semibench.String()}
 	if f.Scale != "" {
 		about = append(about, "scale "+f.Scale)
+	}
+	if f.Seed != 0 {
+		about = append(about, fmt.Sprintf("seed %d", f.Seed))
 	}
 	if len(about) > 0 {
 		s += ": " + strings.Join(about, ", ")

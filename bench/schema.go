@@ -53,7 +53,12 @@ type File struct {
 	// Memory is the host memory limit the run planned its cells by.
 	Memory *MemoryLimit `json:"memory,omitempty"`
 	// Shard is the run's share of a sharded plan ("2/4"), empty when whole.
-	Shard   string   `json:"shard,omitempty"`
+	Shard string `json:"shard,omitempty"`
+	// Seed is the generator seed of the run (run's --seed): every
+	// generated input of its records comes from it (or from it plus an
+	// index, as the experiment says). 0 where none was recorded: files
+	// written before it was, papers' tables and peers files.
+	Seed    uint64   `json:"seed,omitempty"`
 	Notes   []string `json:"notes,omitempty"`
 	Records []Record `json:"records,omitempty"`
 	// Torn is the last line of a schema-3 file left incomplete by an

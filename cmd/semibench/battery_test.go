@@ -595,6 +595,35 @@ func TestBatteryRunFiles(t *testing.T) {
 	}
 }
 
+// TestBatteryRunSeeds (issue 56, item 4): an append or a --resume of
+// another --seed is refused, and the file left as it was (they appended
+// the other seed's records, which tables then read as one run); the same
+// seed appends, and its notes line names the seed.
+func TestBatteryRunSeeds(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "seed1.jsonl")
+	quick := []string{"run", "kleene/table2", "--scale", "quick", "--impl", "cpu/paper", "--reps", "1", "--warmup", "0", "--out", out}
+	if code, _, stderr := capture(t, append(slices.Clone(quick), "--where", "n=60", "--seed", "1")...); code != 0 {
+		t.Fatalf("the seed-1 run: exit %d, %s", code, stderr)
+	}
+	before, _ := os.ReadFile(out)
+	for _, extra := range [][]string{{"--where", "n=60"}, {"--where", "n=60|120", "--resume"}} {
+		args := append(append(slices.Clone(quick), extra...), "--seed", "2")
+		code, _, stderr := capture(t, args...)
+		if code != 2 || !strings.Contains(stderr, "seed 1") || !strings.Contains(stderr, "seed 2") || !strings.Contains(stderr, out) {
+			t.Errorf("semibench %s: exit %d, stderr %q; want 2, naming the file and both seeds", strings.Join(args, " "), code, stderr)
+		}
+		if after, _ := os.ReadFile(out); !bytes.Equal(before, after) {
+			t.Errorf("semibench %s changed the seed-1 file", strings.Join(args, " "))
+		}
+	}
+	if code, _, stderr := capture(t, append(slices.Clone(quick), "--where", "n=60", "--seed", "1")...); code != 0 {
+		t.Fatalf("a second seed-1 run: exit %d, %s", code, stderr)
+	}
+	if f, err := bench.ReadFile(out); err != nil || !strings.Contains(strings.Join(f.Notes, "\n"), "seed 1") {
+		t.Errorf("the notes of a seed-1 append do not name the seed (%v)", err)
+	}
+}
+
 // TestBatteryInterruptedRunSaysOnce: an interrupted run's "interrupted;
 // N finished record(s) kept" comes once (it came twice).
 func TestBatteryInterruptedRunSaysOnce(t *testing.T) {

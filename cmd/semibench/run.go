@@ -178,7 +178,8 @@ func execute(ctx context.Context, cfg runner.Config, f *runFlags, exps []*experi
 	limit := sysmem.HostLimit()
 	head := &bench.File{Schema: bench.SchemaVersion, Semibench: bench.CurrentBuild(),
 		Machine: machine, Started: started, Scale: string(cfg.Scale), Budget: budgetText(cfg.Budget),
-		Memory: &bench.MemoryLimit{Bytes: limit.Bytes, Source: limit.Source}, Shard: cfg.Shard.String()}
+		Memory: &bench.MemoryLimit{Bytes: limit.Bytes, Source: limit.Source}, Shard: cfg.Shard.String(),
+		Seed: cmp.Or(cfg.Options.Seed, 1)} // experiments read seed 0 as 1
 	if f.resume {
 		done, err := resumable(out, head)
 		if err != nil {
