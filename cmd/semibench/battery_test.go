@@ -624,6 +624,37 @@ func TestBatteryRunSeeds(t *testing.T) {
 	}
 }
 
+// TestBatteryResumeFIFO (issue 56, item 5): run --resume --out FIFO is
+// refused at once, as without --resume (it blocked in the open, deaf to
+// SIGINT and SIGTERM).
+func TestBatteryResumeFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here")
+	}
+	cmd, stderr := startCLI(t, false, "run", "kleene/table2", "--scale", "quick", "--impl", "cpu/paper", "--where", "n=60", "--out", fifo, "--resume")
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(3 * time.Second):
+		cmd.Process.Signal(syscall.SIGINT)
+		select {
+		case err = <-done:
+			t.Errorf("run --resume --out FIFO waited 3 s, until SIGINT")
+		case <-time.After(2 * time.Second):
+			cmd.Process.Kill()
+			err = <-done
+			t.Errorf("run --resume --out FIFO waited 3 s, and 2 s more after SIGINT")
+		}
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), fifo+" is a FIFO") {
+		t.Errorf("run --resume --out FIFO: %v, stderr %q; want exit 2 naming the FIFO", err, stderr.String())
+	}
+}
+
 // TestBatteryInterruptedRunSaysOnce: an interrupted run's "interrupted;
 // N finished record(s) kept" comes once (it came twice).
 func TestBatteryInterruptedRunSaysOnce(t *testing.T) {

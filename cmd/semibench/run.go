@@ -16,6 +16,7 @@ import (
 
 	"github.com/semibench/semibench/bench/report"
 	"github.com/semibench/semibench/impls/cuda/nvml"
+	"github.com/semibench/semibench/internal/outfile"
 	"github.com/semibench/semibench/internal/sysmem"
 
 	"github.com/semibench/semibench/bench"
@@ -181,7 +182,7 @@ func execute(ctx context.Context, cfg runner.Config, f *runFlags, exps []*experi
 		Memory: &bench.MemoryLimit{Bytes: limit.Bytes, Source: limit.Source}, Shard: cfg.Shard.String(),
 		Seed: cmp.Or(cfg.Options.Seed, 1)} // experiments read seed 0 as 1
 	if f.resume {
-		done, err := resumable(out, head)
+		done, err := resumable(ctx, out, head)
 		if err != nil {
 			return nil, "", err
 		}
@@ -390,8 +391,13 @@ func shardText(s runner.Shard) string {
 // at path, which must be an earlier run of this build, machine and scale
 // (bench.Unjoinable, the words a plain append is refused with); a file
 // that does not exist yet resumes nothing.
-func resumable(path string, head *bench.File) (map[string]bool, error) {
-	f, err := bench.ReadFile(path)
+func resumable(ctx context.Context, path string, head *bench.File) (map[string]bool, error) {
+	// Refused as the append refuses it, before an open that would block
+	// (a FIFO without a writer).
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, usagef("--out: %s is %s: a result file grows record by record; give --out the name of a regular file", path, outfile.KindOf(st.Mode()))
+	}
+	f, err := bench.ReadFileContext(ctx, path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
