@@ -164,6 +164,15 @@ type Experiment struct {
 	// headline cells before any other. Nil means the fast implementation
 	// of each backend ("*/fast").
 	Headline []string
+	// Work declares the least work one run of a cell does (bench.Work),
+	// from the cell's record: its implementation and parameters, the
+	// instance's metrics where the parameters do not fix a size (a random
+	// DAG's arcs), and ReusedFrom where a cell times only what it adds to
+	// another's work. It takes the record, not the Case, so that a record
+	// of any file, written before work was declared too, gets its work
+	// (WorkOf). It returns false for a cell it declares nothing for. The
+	// registry writes the declaration into each record's metrics (work.go).
+	Work func(rec *bench.Record) (bench.Work, bool)
 }
 
 // IsHeadline reports whether impl's cells are among the experiment's
@@ -306,11 +315,14 @@ func matchImpl(pattern, name string) bool {
 var registry = map[string]*Experiment{}
 
 // Register adds an experiment; it panics on a duplicate name, which is a
-// programming error caught by every test run.
+// programming error caught by every test run. Where the experiment
+// declares Work, its cases' instances write the declaration into each
+// record's metrics (declareWork).
 func Register(e *Experiment) {
 	if _, dup := registry[e.Name]; dup {
 		panic("experiments: duplicate experiment " + e.Name)
 	}
+	declareWork(e)
 	registry[e.Name] = e
 }
 

@@ -40,6 +40,7 @@ func Register() {
 		Tables: apspSemiringsTable,
 		Claims: apspSemiringClaims,
 		Needs:  apspSemiringNeeds,
+		Work:   apspSemiringWork,
 	})
 	experiments.Register(&experiments.Experiment{
 		Name:        "apsp/systolic",
@@ -62,6 +63,7 @@ func Register() {
 		},
 		Needs: apspSystolicNeeds,
 		Plots: apspSystolicPlots,
+		Work:  apspSystolicWork,
 	})
 	experiments.Register(&experiments.Experiment{
 		Name:        "apsp/blocked",
@@ -81,5 +83,6 @@ func Register() {
 		Claims: func(run []bench.Record) []experiments.Claim { return []experiments.Claim{apspBlockedClaim(run)} },
 		Needs:  apspBlockedNeeds,
 		Plots:  apspBlockedPlots,
+		Work:   apspBlockedWork,
 	})
 }

@@ -34,10 +34,7 @@ func apspSweepMax(s experiments.Scale) int {
 // bound 5n-3. The n run in parallel.
 func apspSystolicSweepCase(maxN int, o experiments.Options) experiments.Case {
 	seed := apspSeed(o)
-	work := 0.0
-	for n := 1; n <= maxN; n++ {
-		work += float64((n+1)*(n+1)) * float64(n*n/2+40*n)
-	}
+	work := apspSweepSteps(maxN)
 	// The n run in parallel: the estimate divides by the threads, and the
 	// prior (cpu/systolic's, for one array) is about 2.7 times the sweep's
 	// per-thread cost (the H100 host's 16 threads did n = 1..128 in 22 s).

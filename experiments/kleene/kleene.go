@@ -150,6 +150,7 @@ func Register() {
 		},
 		Needs: kleeneTable2Needs,
 		Plots: func(run []bench.Record) []report.Plot { return kleenePlots(run, "kleene/table2") },
+		Work:  kleeneWork,
 	})
 	experiments.Register(&experiments.Experiment{
 		Name: "kleene/table3",
@@ -169,6 +170,7 @@ func Register() {
 		// The CPU cells are Table 2's: the same DAGs, code and statistic.
 		SameAs: []experiments.SameAs{{Experiment: "kleene/table2", Impls: []string{"cpu/paper", "cpu/fast"}}},
 		Plots:  func(run []bench.Record) []report.Plot { return kleenePlots(run, "kleene/table3") },
+		Work:   kleeneWork,
 	})
 }
 

@@ -1,0 +1,215 @@
+package experiments_test
+
+import (
+	"context"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/experiments"
+)
+
+// workCase is one cell whose declared work the test computes by hand from
+// the declaration's formula.
+type workCase struct {
+	exp, impl string
+	params    bench.Params
+	metrics   map[string]float64
+	reused    string // the record's ReusedFrom
+	want      bench.Work
+}
+
+func ps(kv ...string) bench.Params {
+	var p bench.Params
+	for i := 0; i+1 < len(kv); i += 2 {
+		p = append(p, bench.Param{Name: kv[i], Value: kv[i+1]})
+	}
+	return p
+}
+
+// workCases ties each experiment's declaration to its formula, computed
+// here by hand (see each paper's work.go for the formula's reasons).
+func workCases() []workCase {
+	var cs []workCase
+	// kleene: m(n+1)/3 updates on the paper's recurrence, C(n,3) for
+	// cuda/fast's blocked closure; X read and W written (4 bytes each).
+	{
+		n, m := 500.0, 62470.0
+		cs = append(cs,
+			workCase{exp: "kleene/table2", impl: "cpu/paper", params: ps("n", "500", "weights", "normal"), metrics: map[string]float64{"arcs": m},
+				want: bench.Work{Updates: m * 501 / 3, DRAMBytes: 8 * n * n}},
+			workCase{exp: "kleene/table3", impl: "cpu/fast", params: ps("n", "500", "weights", "normal"), metrics: map[string]float64{"arcs": m},
+				want: bench.Work{Updates: m * 501 / 3, DRAMBytes: 8 * n * n}},
+			workCase{exp: "kleene/table3", impl: "cuda/paper", params: ps("n", "500", "weights", "normal"), metrics: map[string]float64{"arcs": m},
+				want: bench.Work{Updates: m * 501 / 3, DRAMBytes: 4*n*n + 8*m, LinkBytes: 8*m + 4*n*n}},
+			workCase{exp: "kleene/table3", impl: "cuda/fast", params: ps("n", "500", "weights", "int"), metrics: map[string]float64{"arcs": m},
+				want: bench.Work{Updates: 500 * 499 * 498 / 6, DRAMBytes: 8 * n * n, LinkBytes: 8*n*n + 4*n + 8*n*8}},
+			// Without the arcs: the generator's expected 499 + (124750-499)/2.
+			workCase{exp: "kleene/table2", impl: "cpu/paper", params: ps("n", "500", "weights", "normal"),
+				want: bench.Work{Updates: (499 + (124750.0-499)/2) * 501 / 3, DRAMBytes: 8 * n * n}},
+		)
+	}
+	// apsp/blocked: n³ updates; passes of 2·4n² bytes: n (sGJE), ⌈n/64⌉
+	// (cpu/fast), np/128 over the padded np² (cuda/fast), and 8n² over the
+	// link.
+	{
+		n := 1000.0
+		cs = append(cs,
+			workCase{exp: "apsp/blocked", impl: "cpu/sgje", params: ps("n", "1000", "semiring", "min-plus float32"),
+				want: bench.Work{Updates: n * n * n, DRAMBytes: 1000 * 8 * n * n}},
+			workCase{exp: "apsp/blocked", impl: "cpu/fast", params: ps("n", "1000", "semiring", "min-plus float32"),
+				want: bench.Work{Updates: n * n * n, DRAMBytes: 16 * 8 * n * n}},
+			workCase{exp: "apsp/blocked", impl: "cuda/fast", params: ps("n", "1000", "semiring", "min-plus float32"),
+				want: bench.Work{Updates: n * n * n, DRAMBytes: 8 * 8 * 1024 * 1024, LinkBytes: 8 * n * n}},
+			workCase{exp: "apsp/blocked", impl: "cuda/fast", params: ps("n", "16384", "semiring", "min-plus float32"),
+				want: bench.Work{Updates: 16384.0 * 16384 * 16384, DRAMBytes: 128 * 8 * 16384.0 * 16384, LinkBytes: 8 * 16384.0 * 16384}},
+		)
+	}
+	// apsp/semirings: n(n-1)² updates, 2n(n-1) + n other operations.
+	{
+		n := 128.0
+		upd, other := n*127*127, 2*n*127+n
+		cs = append(cs,
+			workCase{exp: "apsp/semirings", impl: "cpu/sgje", params: ps("semiring", "min-plus", "n", "128"),
+				want: bench.Work{Updates: upd, Flops: other, DRAMBytes: 128 * 2 * 8 * n * n}},
+			workCase{exp: "apsp/semirings", impl: "cpu/fast", params: ps("semiring", "boolean", "n", "128"),
+				want: bench.Work{Updates: upd, IntOps: other, DRAMBytes: 2 * 2 * 1 * n * n}},
+			workCase{exp: "apsp/semirings", impl: "cuda/fast", params: ps("semiring", "max-plus", "n", "128"),
+				want: bench.Work{Updates: upd, Flops: other, DRAMBytes: 1 * 2 * 4 * n * n, LinkBytes: 2 * 4 * n * n}},
+			workCase{exp: "apsp/semirings", impl: "cuda/fast", params: ps("semiring", "real-inverse", "n", "256"),
+				want: bench.Work{Updates: 256 * 255 * 255, Flops: 2*256*255 + 256, DRAMBytes: 2 * 2 * 8 * 256 * 256, LinkBytes: 2 * 8 * 256 * 256}},
+		)
+	}
+	// apsp/systolic at n = 4: GJE0's period 24 and 4 matrices a track,
+	// GJE1's 12 and 5; singles of 7n-2 = 26 steps, streams of
+	// (p-1)·period + 7n steps: 3·24+28 = 100 and 4·12+28 = 76; 25
+	// processors; n³ = 64 updates per matrix.
+	cs = append(cs,
+		workCase{exp: "apsp/systolic", impl: "cpu/systolic", params: ps("n", "4"),
+			want: bench.Work{Updates: (3 + 12 + 15) * 64, IntOps: 25 * (3*26 + 100 + 76), DRAMBytes: (3 + 12 + 15) * 2 * 8 * 16}},
+		workCase{exp: "apsp/systolic", impl: "cuda/systolic", params: ps("n", "4"),
+			want: bench.Work{Updates: (3 + 12) * 64, IntOps: 25 * (3*26 + 100), DRAMBytes: 15 * 2 * 8 * 16, LinkBytes: 15 * 2 * 8 * 16}},
+		// The sweep n = 1..2: (2²)(0+40) + (3²)(2+80) processor-steps.
+		workCase{exp: "apsp/systolic", impl: "cpu/systolic", params: ps("sweep", "n=1..2"),
+			want: bench.Work{IntOps: 4*40 + 9*82}},
+	)
+	return cs
+}
+
+// record is c as a record of a run.
+func (c workCase) record() bench.Record {
+	return bench.Record{Experiment: c.exp, Impl: c.impl, Params: c.params, Status: bench.StatusOK,
+		Metrics: maps.Clone(c.metrics), ReusedFrom: c.reused}
+}
+
+// closeWork reports whether a and b agree within a relative 1e-12, kind by
+// kind (the declarations and the test sum in different orders).
+func closeWork(a, b bench.Work) bool {
+	near := func(x, y float64) bool { return x == y || math.Abs(x-y) <= 1e-12*math.Max(math.Abs(x), math.Abs(y)) }
+	return near(a.Updates, b.Updates) && near(a.Flops, b.Flops) && near(a.IntOps, b.IntOps) &&
+		near(a.DRAMBytes, b.DRAMBytes) && near(a.LinkBytes, b.LinkBytes)
+}
+
+// TestWorkFormulas holds each declaration to its formula, computed by hand,
+// and WorkOf to the same work with the work metrics in the record and
+// without.
+func TestWorkFormulas(t *testing.T) {
+	covered := map[string]bool{}
+	for _, c := range workCases() {
+		covered[c.exp] = true
+		rec := c.record()
+		got, ok := experiments.WorkOf(&rec)
+		if !ok || !closeWork(got, c.want) {
+			t.Errorf("%s %s %s: work %+v, %v; want %+v", c.exp, c.impl, c.params, got, ok, c.want)
+			continue
+		}
+		// The same record with its work in the metrics, as the runner
+		// writes it: WorkOf reads the metrics and gives the same.
+		with := c.record()
+		if with.Metrics == nil {
+			with.Metrics = map[string]float64{}
+		}
+		got.SetMetrics(with.Metrics)
+		if again, ok := experiments.WorkOf(&with); !ok || again != got {
+			t.Errorf("%s %s %s: WorkOf with the metrics %+v, %v; without %+v", c.exp, c.impl, c.params, again, ok, got)
+		}
+	}
+	for _, e := range experiments.All() {
+		if e.Work != nil && !covered[e.Name] {
+			t.Errorf("%s declares work but no case of workCases ties it to its formula", e.Name)
+		}
+	}
+}
+
+// workPending are the experiments whose declarations are still to come;
+// TestEveryCellDeclaresWork holds every other experiment to declaring work
+// for each of its cells.
+var workPending = map[string]bool{
+	"domination/formula": true, "domination/table1": true, "domination/table2": true, "domination/table3": true,
+	"domination/table4": true, "domination/table5": true, "domination/table6": true,
+	"hungarian/batch": true, "hungarian/batch-float": true, "hungarian/fig4": true, "hungarian/fig5": true,
+	"hungarian/fig6": true, "hungarian/table1": true, "hungarian/table2": true, "hungarian/table3": true, "hungarian/table4": true,
+	"treefix/accuracy": true, "treefix/fig4": true, "treefix/fig5": true, "treefix/fig6": true, "treefix/fig7": true, "treefix/table1": true,
+}
+
+// TestEveryCellDeclaresWork: every registered experiment declares work,
+// some operation or some byte, for every cell of its quick and paper
+// scales, from the cell's parameters alone (a record of any file).
+func TestEveryCellDeclaresWork(t *testing.T) {
+	for _, e := range experiments.All() {
+		if workPending[e.Name] {
+			continue
+		}
+		if e.Work == nil {
+			t.Errorf("%s declares no work", e.Name)
+			continue
+		}
+		for _, s := range []experiments.Scale{experiments.Quick, experiments.Paper} {
+			for _, c := range e.Cases(s, experiments.Options{}) {
+				for _, impl := range e.ImplsFor(c, "") {
+					rec := bench.Record{Experiment: e.Name, Impl: impl, Params: c.Params}
+					w, ok := e.Work(&rec)
+					if !ok || w.Ops() <= 0 || w.DRAMBytes < 0 || w.LinkBytes < 0 {
+						t.Errorf("%s %s %s (%s scale): work %+v, %v", e.Name, impl, c.Params, s, w, ok)
+					}
+					if ok && (w.LinkBytes > 0) != strings.HasPrefix(impl, "cuda/") {
+						t.Errorf("%s %s %s: link bytes %g (a GPU cell has some, a CPU cell none)", e.Name, impl, c.Params, w.LinkBytes)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestRunnerPathWritesWork: a case's instance, as the runner uses it
+// (Setup, then Finish with the cell's record), writes the declared work
+// into the record's metrics, on a copy: the instance's own metrics, which
+// every implementation of the case shares, stay without it.
+func TestRunnerPathWritesWork(t *testing.T) {
+	e := experiments.ByName("kleene/table2")
+	cs := e.Cases(experiments.Quick, experiments.Options{Threads: 1})
+	inst, err := cs[0].Setup(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inst.Release != nil {
+		defer inst.Release()
+	}
+	instKeys := slices.Sorted(maps.Keys(inst.Metrics))
+	rec := bench.Record{Experiment: e.Name, Impl: "cpu/paper", Params: cs[0].Params, Status: bench.StatusOK, Metrics: inst.Metrics}
+	if inst.Finish == nil {
+		t.Fatal("the instance has no Finish to write the work")
+	}
+	inst.Finish("cpu/paper", &rec)
+	got, ok := bench.WorkFromMetrics(rec.Metrics)
+	n, m := 60.0, rec.Metrics["arcs"]
+	if want := (bench.Work{Updates: m * (n + 1) / 3, DRAMBytes: 8 * n * n}); !ok || !closeWork(got, want) {
+		t.Errorf("record's work %+v, %v; want %+v", got, ok, want)
+	}
+	if keys := slices.Sorted(maps.Keys(inst.Metrics)); !slices.Equal(keys, instKeys) {
+		t.Errorf("the instance's metrics changed to %v (were %v)", keys, instKeys)
+	}
+}
