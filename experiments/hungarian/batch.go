@@ -159,6 +159,7 @@ func registerHungarianBatch() {
 		Paper:       Paper.File,
 		Description: "batches of independent small LAPs (10,000 per batch at n = 32..256, the paper's ranges): cuda/fast's batch kernel (a block per problem, one launch) against cpu/jv in parallel over the cores, and HyLAC's stream solver through results/peers",
 		Statistic:   bench.StatMedian,
+		Work:        hungarianCellWork,
 		Impls:       hungarianBatchImpls,
 		NsPerWork:   map[string]float64{"cuda/fast": 0.1, "cpu/jv": 0.4},
 		Headline:    []string{"cuda/fast", "cpu/jv"},

@@ -140,6 +140,7 @@ func registerHungarianBatchFloat() {
 		Description: "beyond the paper: batches of 208 LAPs of 100x300, 300x300 and 300x600, and of 5,000 of 20x40 (torch-linear-assignment's own benchmark shape), on float32 costs uniform in [0, 1): " +
 			"cuda/fast's float32 batch kernel (a block per problem, one launch) against cpu/jv in parallel over the cores, and torch-linear-assignment through results/peers",
 		Statistic: bench.StatMedian,
+		Work:      batchFloatCellWork,
 		Impls:     []string{"cuda/fast", "cpu/jv"},
 		// Priors: cpu/jv's from its paper cells on a 2-core Xeon (0.37 to
 		// 1.47 ns per unit, the square shape the slowest), rounded up;

@@ -139,6 +139,7 @@ func registerHungarianCUDA() {
 		Paper:       Paper.File,
 		Description: "LAP speedups CPU / CUDA vs n and cost range (paper's Table 2, Fig. 9)",
 		Statistic:   bench.StatMedian,
+		Work:        hungarianCellWork,
 		Impls:       []string{"cpu/paper", "cpu/jv", "cuda/paper", "cuda/fast"},
 		NsPerWork:   hungarianNsPerWork,
 		Cases: func(s experiments.Scale, o experiments.Options) []experiments.Case {
@@ -162,6 +163,7 @@ func registerHungarianCUDA() {
 		Paper:       Paper.File,
 		Description: "LAP per-step speedups cpu/paper / cuda/paper at range n (paper's Table 3)",
 		Statistic:   bench.StatMedian,
+		Work:        hungarianCellWork,
 		Impls:       []string{"cpu/paper", "cuda/paper"},
 		NsPerWork:   hungarianNsPerWork,
 		Cases: func(s experiments.Scale, o experiments.Options) []experiments.Case {
@@ -183,6 +185,7 @@ func registerHungarianCUDA() {
 		Paper:       Paper.File,
 		Description: "LAP CUDA run times beside the paper's Tesla K20c and GTX 970 and the published codes (HungarianGPU, HyLAC) measured on the same machine (results/peers; paper's Table 4)",
 		Statistic:   bench.StatMedian,
+		Work:        hungarianCellWork,
 		Impls:       []string{"cuda/paper", "cuda/fast"},
 		NsPerWork:   hungarianNsPerWork,
 		Cases: func(s experiments.Scale, o experiments.Options) []experiments.Case {
@@ -204,6 +207,7 @@ func registerHungarianCUDA() {
 		Paper:       Paper.File,
 		Description: "CUDA O(n^3) Hungarian's time divided by the CUDA O(n^4) Hungarian's, vs n, three ranges (paper's Fig. 6)",
 		Statistic:   bench.StatMedian,
+		Work:        hungarianCellWork,
 		Impls:       []string{"cuda/paper", "cuda/hungarian-n3"},
 		NsPerWork:   hungarianNsPerWork,
 		Cases: func(s experiments.Scale, o experiments.Options) []experiments.Case {

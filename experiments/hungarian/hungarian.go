@@ -211,6 +211,7 @@ func Register() {
 		Paper:       Paper.File,
 		Description: "LAP run times vs n and cost range, CUDA and CPU: the O(n^4) Hungarian on both (the paper's columns), cuda/fast, cuda/hungarian-n3 and Jonker-Volgenant (paper's Table 1; its cells feed Tables 2-4 and Fig. 6 too)",
 		Statistic:   bench.StatMedian,
+		Work:        hungarianCellWork,
 		// The GPU cells first in each case, so that a budget spent by the
 		// CPU's O(n^4) cells skips those, not the GPU's.
 		Impls:     []string{"cuda/paper", "cuda/fast", "cuda/hungarian-n3", "cpu/jv", "cpu/paper"},
@@ -242,6 +243,7 @@ func Register() {
 		Paper:       Paper.File,
 		Description: "CPU LAP algorithms' time divided by the O(n^4) Hungarian's vs n, range n (paper's Fig. 4)",
 		Statistic:   bench.StatMedian,
+		Work:        hungarianCellWork,
 		Impls:       hungarianCPU,
 		NsPerWork:   hungarianNsPerWork,
 		Cases: func(s experiments.Scale, o experiments.Options) []experiments.Case {
@@ -265,6 +267,7 @@ func Register() {
 		Paper:       Paper.File,
 		Description: "CPU LAP algorithms' time divided by the O(n^4) Hungarian's vs the cost range at n = 2048 (paper's Fig. 5)",
 		Statistic:   bench.StatMedian,
+		Work:        hungarianCellWork,
 		Impls:       hungarianCPU,
 		NsPerWork:   hungarianNsPerWork,
 		Cases: func(s experiments.Scale, o experiments.Options) []experiments.Case {
