@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -126,6 +127,39 @@ func workCases() []workCase {
 				want: bench.Work{Updates: 5000 * 800, DRAMBytes: 5000 * 8 * 800}},
 		)
 	}
+	// treefix: bytes a vertex (4-byte indices, float32 values) and flops
+	// as treefix/work.go derives them; the GPU's Euler tour 36 bytes and
+	// 4 integer operations a vertex.
+	{
+		tree := func(exp, impl string, n int, w bench.Work) workCase {
+			return workCase{exp: exp, impl: impl, params: ps("tree", "star", "source", "synthetic", "n", strconv.Itoa(n), "numbering", "bfs"), want: w}
+		}
+		const n = 1 << 20
+		cs = append(cs,
+			tree("treefix/fig7", "cpu/sequential", n, bench.Work{Flops: n - 1, DRAMBytes: 16 * n}),
+			tree("treefix/fig7", "cpu/parallel", n, bench.Work{Flops: n - 1, IntOps: n, DRAMBytes: 24 * n}),
+			tree("treefix/fig7", "cuda/parallel", n, bench.Work{Flops: n - 1, IntOps: n, DRAMBytes: 24 * n, LinkBytes: 16 * n}),
+			tree("treefix/fig7", "cpu/vectorial", n, bench.Work{Flops: 3 * n, DRAMBytes: 48 * n}),
+			tree("treefix/fig7", "cuda/vectorial", n, bench.Work{Flops: 3 * n, IntOps: 4 * n, DRAMBytes: (48 + 36) * n, LinkBytes: 20 * n}),
+			tree("treefix/fig4", "cpu/vectorial-compensated", n, bench.Work{Flops: 13 * n, DRAMBytes: 48 * n}),
+			tree("treefix/fig5", "cuda/vectorial-compensated", n, bench.Work{Flops: 13 * n, IntOps: 4 * n, DRAMBytes: 84 * n, LinkBytes: 20 * n}),
+			tree("treefix/table1", "cpu/build", n, bench.Work{IntOps: 4 * n, DRAMBytes: 28 * n}),
+			tree("treefix/table1", "cuda/build", n, bench.Work{IntOps: 4 * n, DRAMBytes: 36 * n, LinkBytes: 20 * n}),
+			workCase{exp: "treefix/fig6", impl: "cpu/levels", params: ps("tree", "caterpillar", "source", "synthetic", "n", "16384"),
+				want: bench.Work{IntOps: 2 * 16384, DRAMBytes: 8 * 16384}},
+		)
+		acc := func(impl, op string, w bench.Work) workCase {
+			return workCase{exp: "treefix/accuracy", impl: impl, params: ps("chain", "3", "cond", "1.00e+04", "op", op), want: w}
+		}
+		const c = 10000
+		cs = append(cs,
+			acc("cpu/sequential", "leaffix", bench.Work{Flops: c - 1, DRAMBytes: 16 * c}),
+			acc("cuda/parallel", "leaffix", bench.Work{Flops: c - 1, IntOps: c, DRAMBytes: 24 * c, LinkBytes: 20 * c}),
+			acc("cpu/vectorial", "leaffix", bench.Work{Flops: 4 * c, DRAMBytes: 60 * c}),
+			acc("cuda/vectorial-compensated", "leaffix", bench.Work{Flops: 14 * c, IntOps: 4 * c, DRAMBytes: 96 * c, LinkBytes: 20 * c}),
+			acc("cuda/vectorial", "rootfix", bench.Work{Flops: 3 * c, IntOps: 4 * c, DRAMBytes: 84 * c, LinkBytes: 20 * c}),
+		)
+	}
 	return cs
 }
 
@@ -180,8 +214,6 @@ func TestWorkFormulas(t *testing.T) {
 var workPending = map[string]bool{
 	"domination/formula": true, "domination/table1": true, "domination/table2": true, "domination/table3": true,
 	"domination/table4": true, "domination/table5": true, "domination/table6": true,
-
-	"treefix/accuracy": true, "treefix/fig4": true, "treefix/fig5": true, "treefix/fig6": true, "treefix/fig7": true, "treefix/table1": true,
 }
 
 // TestEveryCellDeclaresWork: every registered experiment declares work,

@@ -540,6 +540,7 @@ func Register() {
 		Name:        "treefix/table1",
 		Headline:    []string{"cpu/build", "cuda/build"},
 		Paper:       Paper.File,
+		Work:        treefixTimedWork,
 		Description: "the benchmark trees of Table I (n, depth, average branching factor), the CPU build of CSR and the Euler-tour vector representation, and the GPU build of the Euler tour",
 		Impls:       []string{cpuBuild, cudaBuild},
 		NsPerWork:   treefixNs,
@@ -553,6 +554,7 @@ func Register() {
 		// Fig. 6's profiles are computed once, on the CPU.
 		Headline:    []string{"cpu/levels"},
 		Paper:       Paper.File,
+		Work:        treefixLevelsWork,
 		Description: "the level profile (vertices per breadth-first level) of the Table I trees, the star and the caterpillar (paper's Fig. 6)",
 		Impls:       []string{cpuLevels},
 		NsPerWork:   treefixNs,
@@ -567,6 +569,7 @@ func Register() {
 		// The figure's claim is about the GPU implementations; the vectorial one is the CPU's fastest.
 		Headline:    []string{"cuda/*", "cpu/vectorial"},
 		Paper:       Paper.File,
+		Work:        treefixTimedWork,
 		Description: "+Rootfix computation time per implementation on the Table I trees (paper's Fig. 4a)",
 		Impls:       treefixTimedImpls,
 		NsPerWork:   treefixNs,
@@ -584,6 +587,7 @@ func Register() {
 		Headline:    []string{"cuda/*", "cpu/vectorial", "cpu/sequential"},
 		MeasuredBy:  "treefix/fig4",
 		Paper:       Paper.File,
+		Work:        treefixTimedWork,
 		Description: "+Rootfix speedup over sequential on the Table I trees (paper's Fig. 5)",
 		Impls:       treefixTimedImpls,
 		NsPerWork:   treefixNs,
@@ -598,6 +602,7 @@ func Register() {
 		// The figure's claim is about the GPU implementations; the vectorial one is the CPU's fastest.
 		Headline:    []string{"cuda/*", "cpu/vectorial"},
 		Paper:       Paper.File,
+		Work:        treefixTimedWork,
 		Description: "+Rootfix on stars and caterpillars, 2^15 to 2^24 vertices (paper's Fig. 7)",
 		Impls:       treefixTimedImpls,
 		NsPerWork:   treefixNs,
@@ -613,6 +618,7 @@ func Register() {
 		Name:        "treefix/accuracy",
 		Headline:    []string{"cuda/*", "cpu/vectorial", "cpu/vectorial-compensated"},
 		Paper:       Paper.File,
+		Work:        treefixAccuracyWork,
 		Description: "float32 relative error of +Rootfix and +Leaffix on GenSum chains of 10,000 vertices, condition numbers 10 to 1e10 (paper's accuracy study)",
 		Impls:       treefixTimedImpls,
 		NsPerWork:   treefixNs,
