@@ -17,16 +17,16 @@ import (
 // summary or trim changes what it keeps, and the cache is read afresh.
 // Summaries are keyed by blob and this version, not by the binary's build:
 // what they keep is the file's own content, which no build changes.
-const summaryVersion = 1
+const summaryVersion = 2
 
 // head is what history keeps of every version of a result file: its
 // header and how many records it holds, or why it is no run.
 type head struct {
 	Header  *bench.File // Records nil
 	Records int
-	// Papers are the papers (experiments' first path elements) its
-	// records cover.
-	Papers []string
+	// Experiments are the experiments its records cover, Papers their
+	// papers (the names' first path elements).
+	Experiments, Papers []string
 	// Err says why the blob is no run (not a result file, damaged); the
 	// other fields are then empty.
 	Err string

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/experiments"
 	"github.com/semibench/semibench/internal/gitrepo"
 )
 
@@ -44,8 +45,8 @@ type Options struct {
 	// than a second or two; nil says nothing.
 	Progress io.Writer
 	// Papers are the papers a whole reproduce covers (the first path
-	// element of their experiments' names); default none, so no run is
-	// counted as a reproduce.
+	// element of their experiments' names); default those of the
+	// registered experiments (experiments.All).
 	Papers []string
 }
 
@@ -62,6 +63,9 @@ type History struct {
 	// Cached and Read count the file versions whose summaries came from
 	// the cache and those read and decoded.
 	Cached, Read int
+	// ClaimsCached and ClaimsJudged count the runs whose claims came
+	// from the cache and those judged.
+	ClaimsCached, ClaimsJudged int
 	// Git reports whether the repository's history was read.
 	Git bool
 
@@ -142,7 +146,15 @@ func Load(ctx context.Context, opts Options) (*History, error) {
 	if err != nil {
 		return nil, err
 	}
-	h.assemble(ctx, versions, heads, opts.Papers)
+	papers := opts.Papers
+	if papers == nil {
+		for _, e := range experiments.All() {
+			if p, _, _ := strings.Cut(e.Name, "/"); !slices.Contains(papers, p) {
+				papers = append(papers, p)
+			}
+		}
+	}
+	h.assemble(ctx, versions, heads, papers)
 	return h, nil
 }
 
@@ -276,10 +288,23 @@ func (h *History) summarize(ctx context.Context, versions []version, progress io
 	return heads, err
 }
 
-// decodeAll reads the versions (tree bytes or files, or blobs streamed
-// from git), decodes them with as many workers as there are CPUs, caches
-// each one's head and records, and hands them to done (from the workers).
+// decodeAll reads the versions, decodes each (decodeVersion), caches its
+// head and records, and hands them to done (from the workers).
 func (h *History) decodeAll(ctx context.Context, todo []version, progress io.Writer, format string, done func(blob string, hd *head, recs []bench.Record)) error {
+	return h.each(ctx, todo, progress, format, func(blob string, data []byte) {
+		hd, recs := decodeVersion(data)
+		h.cache.put(headsKind, "", blob, hd)
+		if hd.Err == "" {
+			h.cache.put(recordsKind, "", blob, recs)
+		}
+		done(blob, hd, recs)
+	})
+}
+
+// each reads the versions' bytes (tree bytes or files, or blobs streamed
+// from git through one cat-file) and hands each to fn, called from as
+// many workers as there are CPUs, showing progress on progress.
+func (h *History) each(ctx context.Context, todo []version, progress io.Writer, format string, fn func(blob string, data []byte)) error {
 	if len(todo) == 0 {
 		return nil
 	}
@@ -299,12 +324,7 @@ func (h *History) decodeAll(ctx context.Context, todo []version, progress io.Wri
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				hd, recs := decodeVersion(j.data)
-				h.cache.put(headsKind, "", j.blob, hd)
-				if hd.Err == "" {
-					h.cache.put(recordsKind, "", j.blob, recs)
-				}
-				done(j.blob, hd, recs)
+				fn(j.blob, j.data)
 				mu.Lock()
 				n++
 				prog.set(n)
@@ -369,15 +389,17 @@ func decodeVersion(data []byte) (*head, []bench.Record) {
 		return &head{Err: "a paper's numbers, not a run (" + f.Source + ")"}, nil
 	}
 	recs := trim(f.Records)
-	var papers []string
+	var papers, exps []string
 	for i := range recs {
-		p, _, _ := strings.Cut(recs[i].Experiment, "/")
-		if !slices.Contains(papers, p) {
-			papers = append(papers, p)
+		if e := recs[i].Experiment; !slices.Contains(exps, e) {
+			exps = append(exps, e)
+			if p, _, _ := strings.Cut(e, "/"); !slices.Contains(papers, p) {
+				papers = append(papers, p)
+			}
 		}
 	}
 	f.Records, f.Torn = nil, nil
-	return &head{Header: f, Records: len(recs), Papers: papers}, recs
+	return &head{Header: f, Records: len(recs), Papers: papers, Experiments: exps}, recs
 }
 
 // Fill reads the records of the runs that have none yet: from the cache,
@@ -480,7 +502,7 @@ func (h *History) assemble(ctx context.Context, versions []version, heads map[st
 		src := g.best
 		src.data = nil
 		r := &Run{Where: src.where, Blob: src.blob, Header: g.head.Header, Kind: KindOf(g.head.Header.Machine),
-			Versions: g.versions, Order: -1, Size: g.head.Records, src: src}
+			Versions: g.versions, Order: -1, Size: g.head.Records, Experiments: g.head.Experiments, src: src}
 		r.Reproduce = isReproduce(r.Header, g.head.Papers, papers)
 		h.place(ctx, r)
 		if r.Apart != "" {
@@ -522,15 +544,20 @@ func (h *History) place(ctx context.Context, r *Run) {
 	case h.byDate:
 		r.Commit = c // placed by date in assemble
 	default:
-		full := c
-		if _, ok := h.order[c]; !ok && h.repo != nil {
-			if f, err := h.repo.Resolve(ctx, c); err == nil {
+		hash, mark := splitCommit(c)
+		if mark != "" {
+			r.Apart = "a build of " + short(hash) + " marked " + mark + ", not the commit's own code"
+			return
+		}
+		full := hash
+		if _, ok := h.order[full]; !ok && h.repo != nil {
+			if f, err := h.repo.Resolve(ctx, hash); err == nil {
 				full = f
 			}
 		}
 		i, ok := h.order[full]
 		if !ok {
-			r.Apart = "commit " + c[:min(7, len(c))] + " is not in this repository's history"
+			r.Apart = "commit " + short(hash) + " is not in this repository's history"
 			return
 		}
 		r.Commit, r.Order = full, i
@@ -563,4 +590,15 @@ func nonNil(recs []bench.Record) []bench.Record {
 		return []bench.Record{}
 	}
 	return recs
+}
+
+// splitCommit splits a build's commit into its hexadecimal hash and what
+// follows it ("-dyn" in "4d626b1...-dyn", a build of an experiment); ""
+// for a plain hash.
+func splitCommit(c string) (hash, mark string) {
+	i := 0
+	for i < len(c) && strings.ContainsRune("0123456789abcdef", rune(c[i])) {
+		i++
+	}
+	return c[:i], c[i:]
 }

@@ -51,9 +51,11 @@ type Run struct {
 	// statistic and median kept), in the file's order; nil until
 	// History.Fill reads them (Timelines and the claims do).
 	Records []bench.Record
-	// Size is how many records the run holds.
-	Size int
-	Kind Kind
+	// Size is how many records the run holds, Experiments which
+	// experiments they are of.
+	Size        int
+	Experiments []string
+	Kind        Kind
 	// Commit is the full hash of the semibench commit that made the run,
 	// where it is in the repository's history; "" otherwise (Apart says
 	// why).
@@ -71,6 +73,10 @@ type Run struct {
 	// Versions counts the distinct versions of the file seen (appended,
 	// gzipped; a file in the tree and its committed copy are one).
 	Versions int
+
+	// Claims are the run's claims judged alone; nil until History.Judge
+	// judges them (Claims does).
+	Claims []Judged
 
 	src version // the version read
 }

@@ -1,0 +1,184 @@
+package report
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// TimelinePlot is a figure of cells' times over a repository's commits:
+// a marker a run at its commit's slot, the fitted level of each stretch
+// between steps as a line, and the noise band between runs around each
+// level shaded, on a log time axis.
+type TimelinePlot struct {
+	// Name is the file stem: Save writes Name.png and Name.svg.
+	Name  string
+	Title string
+	// Commits label the x axis's slots (0, 1, ...) in the repository's
+	// order: short hashes; "" leaves a slot unlabelled.
+	Commits []string
+	Lines   []TimelineLine
+	// Notes are lines printed under the axes.
+	Notes []string
+}
+
+// TimelineLine is one cell's timeline.
+type TimelineLine struct {
+	Name string
+	// Impl picks the colour (ImplColor); empty: Name does.
+	Impl string
+	// X are the runs' slots (Commits' indexes), Y their times in ms.
+	X, Y []float64
+	// Levels are the fitted stretches between steps.
+	Levels []TimelineLevel
+}
+
+// TimelineLevel is a stretch of a timeline between steps: from slot From
+// to slot To at level Y, its noise band [Lo, Hi].
+type TimelineLevel struct {
+	From, To  float64
+	Y, Lo, Hi float64
+}
+
+// Save writes the plot to dir/Name.png and dir/Name.svg, creating dir,
+// and returns the paths written. A plot without a drawable point, or
+// whose Name is no plain file stem, is an error.
+func (p *TimelinePlot) Save(dir string) (paths []string, err error) {
+	if p.Name == "" || strings.ContainsAny(p.Name, `/\`) || p.Name == "." || p.Name == ".." {
+		return nil, fmt.Errorf("plot %q: the name must be a plain file stem", p.Name)
+	}
+	defer func() { // gonum/plot panics on some degenerate inputs
+		if v := recover(); v != nil {
+			paths, err = nil, fmt.Errorf("plot %s: drawing failed: %v", p.Name, v)
+		}
+	}()
+	plt, legend, err := p.build()
+	if err != nil {
+		return nil, fmt.Errorf("plot %s: %w", p.Name, err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("plot %s: %w", p.Name, err)
+	}
+	for _, ext := range []string{"png", "svg"} {
+		path := filepath.Join(dir, p.Name+"."+ext)
+		if err := writeFigure(path, ext, plt, legend, p.Notes); err != nil {
+			return paths, fmt.Errorf("plot %s: writing %s: %w", p.Name, path, err)
+		}
+		paths = append(paths, path)
+	}
+	return paths, nil
+}
+
+// lineColor is a timeline's colour: its implementation's, or, where two
+// lines share an implementation, the fallback colours in turn.
+func (p *TimelinePlot) lineColor(i int) color.RGBA {
+	l := p.Lines[i]
+	key := l.Impl
+	if key == "" {
+		key = l.Name
+	}
+	shared := 0
+	for j, m := range p.Lines {
+		if m.Impl == l.Impl && l.Impl != "" {
+			if j < i {
+				shared++
+			} else if j > i && shared == 0 {
+				shared = -1 // the first of several: still its own colour
+			}
+		}
+	}
+	if shared > 0 {
+		return fallbackColors[(shared-1)%len(fallbackColors)]
+	}
+	return ImplColor(key)
+}
+
+func (p *TimelinePlot) build() (*plot.Plot, *plot.Legend, error) {
+	plt := plot.New()
+	plt.Title.Text = p.Title
+	plt.X.Label.Text = "commit (the repository's order; a slot per commit that measured a cell)"
+	plt.Y.Label.Text = "time (ms)"
+	legend := plot.NewLegend()
+	legend.Top, legend.Left = true, true
+	ymin, ymax := math.Inf(1), math.Inf(-1)
+	drew := false
+	for i, l := range p.Lines {
+		if len(l.X) != len(l.Y) {
+			return nil, nil, fmt.Errorf("line %q has %d x values and %d y values", l.Name, len(l.X), len(l.Y))
+		}
+		c := p.lineColor(i)
+		band := color.NRGBA{R: c.R, G: c.G, B: c.B, A: 60}
+		for _, lv := range l.Levels {
+			if !(lv.Lo > 0) || !(lv.Hi > 0) || !(lv.Y > 0) {
+				continue
+			}
+			x0, x1 := lv.From-0.4, lv.To+0.4
+			poly, err := plotter.NewPolygon(plotter.XYs{{X: x0, Y: lv.Lo}, {X: x1, Y: lv.Lo}, {X: x1, Y: lv.Hi}, {X: x0, Y: lv.Hi}})
+			if err != nil {
+				return nil, nil, err
+			}
+			poly.Color, poly.LineStyle.Width, poly.LineStyle.Color = band, 0, color.Transparent
+			plt.Add(poly)
+			level, err := plotter.NewLine(plotter.XYs{{X: x0, Y: lv.Y}, {X: x1, Y: lv.Y}})
+			if err != nil {
+				return nil, nil, err
+			}
+			level.LineStyle = draw.LineStyle{Color: c, Width: vg.Points(1.5)}
+			plt.Add(level)
+			ymin, ymax = math.Min(ymin, lv.Lo), math.Max(ymax, lv.Hi)
+		}
+		var pts plotter.XYs
+		for j := range l.X {
+			if finite(l.X[j]) && finite(l.Y[j]) && l.Y[j] > 0 {
+				pts = append(pts, plotter.XY{X: l.X[j], Y: l.Y[j]})
+				ymin, ymax = math.Min(ymin, l.Y[j]), math.Max(ymax, l.Y[j])
+			}
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(pts)
+		if err != nil {
+			return nil, nil, err
+		}
+		glyph := draw.GlyphStyle{Color: c, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
+		sc.GlyphStyle = glyph
+		plt.Add(sc)
+		legend.Add(l.Name, styleThumb{line: draw.LineStyle{Color: c, Width: vg.Points(1.5)}, glyph: &glyph})
+		drew = true
+	}
+	if !drew {
+		return nil, nil, errNoPoints
+	}
+	logAxis(&plt.Y, ymin, ymax)
+	plt.X.Min, plt.X.Max = -0.6, float64(max(len(p.Commits), 1))-0.4
+	plt.X.Tick.Marker = commitTicks(p.Commits)
+	plt.X.Tick.Label.Rotation = math.Pi / 2
+	plt.X.Tick.Label.XAlign, plt.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
+	plt.X.Tick.Label.Font.Size = vg.Points(8)
+	band := draw.GlyphStyle{Color: color.NRGBA{R: 120, G: 120, B: 120, A: 90}, Radius: vg.Points(5), Shape: draw.BoxGlyph{}}
+	legend.Add("noise band (2 sigma between runs)", styleThumb{glyph: &band})
+	return plt, &legend, nil
+}
+
+// commitTicks labels each slot with its commit.
+type commitTicks []string
+
+// Ticks implements plot.Ticker.
+func (t commitTicks) Ticks(lo, hi float64) []plot.Tick {
+	var out []plot.Tick
+	for i, c := range t {
+		if x := float64(i); x >= lo && x <= hi {
+			out = append(out, plot.Tick{Value: x, Label: c})
+		}
+	}
+	return out
+}

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/semibench/semibench/bench/report"
+	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/history"
+	"github.com/semibench/semibench/internal/suggest"
+	"github.com/semibench/semibench/runner"
+)
+
+func init() {
+	register(&command{
+		name: "history",
+		summary: "every run the repository holds, in results/ and in its git history: each claim's figure and class over the runs of a machine kind, " +
+			"and each cell's timeline over the commits with the steps beyond the noise between runs",
+		usage: "history [EXPERIMENT|CLAIM ...] [--where NAME=VALUE,...] [--impl PATTERN,...] [--machine LABEL] [--repo DIR] [--format text|markdown|json] [--plots DIR]",
+		run:   historyCmd,
+	})
+}
+
+func historyCmd(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("history", flag.ContinueOnError)
+	where := fs.String("where", "", "only the cells whose parameters match, e.g. n=8192,range=n (a timeline per cell)")
+	impl := fs.String("impl", "", "only these implementations: path patterns, comma-separated (cuda/fast, 'cpu/*')")
+	machine := fs.String("machine", "", "only the runs of machines of this label (the folder name under results/)")
+	repo := fs.String("repo", ".", "the repository (or a folder of it) whose results/ and history are read")
+	format := fs.String("format", report.FormatText, "text, markdown or json")
+	phase := fs.String("phase", "total", "the phase a timeline follows")
+	scale := fs.String("scale", "", "only the runs of this scale (quick, paper, large) for the claims")
+	detail := fs.Bool("detail", false, "every run of every timeline and claim, not a row a cell or claim")
+	plots := fs.String("plots", "", "write a timeline plot per experiment and machine kind (PNG and SVG, the noise band drawn) into this folder")
+	out := fs.String("out", "", "write the report to this file (default standard output)")
+	noCache := fs.Bool("no-cache", false, "read every file again, neither reading nor writing the cache")
+	names, err := parse(fs, commands["history"], args)
+	if err != nil {
+		return err
+	}
+	if !slices.Contains([]string{report.FormatText, report.FormatMarkdown, "json"}, *format) {
+		return usagef("--format: unknown format %q (valid: text, markdown, json)", *format)
+	}
+	if *scale != "" {
+		if _, err := experiments.ParseScale(*scale); err != nil {
+			return usagef("--scale: %v", err)
+		}
+	}
+	w, err := runner.ParseWhere(*where)
+	if err != nil {
+		return usagef("--where: %v", err)
+	}
+	exps, claims, err := historyNames(names)
+	if err != nil {
+		return err
+	}
+	opts := history.Options{Dir: *repo, Progress: os.Stderr}
+	if *noCache {
+		opts.CacheDir = "-"
+	}
+	if st, err := os.Stat(*repo); err != nil || !st.IsDir() {
+		return usagef("--repo %s: not a folder", *repo)
+	}
+	h, err := history.Load(ctx, opts)
+	if err != nil {
+		return err
+	}
+	if err := checkMachine(h, *machine); err != nil {
+		return err
+	}
+	q := history.Query{Experiments: exps, Impls: splitList(*impl), Machine: *machine, Phase: *phase}
+	if len(w) > 0 {
+		q.Params = w.Match
+	}
+	r := &history.Report{Repository: *repo, History: h, Detail: *detail}
+	// timelines for the experiments named (every experiment when nothing
+	// is named), claims for the claims named and the experiments' claims
+	// (every claim when nothing is named); --where or --impl ask for cells
+	if len(claims) == 0 || len(exps) > 0 {
+		if r.Timelines, err = h.Timelines(ctx, q, os.Stderr); err != nil {
+			return err
+		}
+	}
+	if len(claims) > 0 || len(w) == 0 && *impl == "" {
+		cq := history.ClaimQuery{IDs: append(claims, exps...), Machine: *machine, Scale: *scale}
+		if r.Claims, err = h.Claims(ctx, cq, os.Stderr); err != nil {
+			return err
+		}
+	}
+	if *plots != "" {
+		written, err := history.SavePlots(r.Timelines, *plots)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "semibench history: %d plot files in %s\n", len(written), *plots)
+	}
+	return withOutput(ctx, *out, func(bw *bufio.Writer) error {
+		if *format == "json" {
+			return r.WriteJSON(bw)
+		}
+		width := 0
+		if *out == "" {
+			width = report.TerminalWidth(os.Stdout)
+		}
+		return r.Write(bw, *format, width)
+	})
+}
+
+// historyNames sorts history's arguments into experiments and claims
+// (EXPERIMENT#WHAT), refusing names that are neither.
+func historyNames(names []string) (exps, claims []string, err error) {
+	var ids []string
+	for _, c := range experiments.AllClaims(nil) {
+		ids = append(ids, c.ID)
+	}
+	for _, n := range names {
+		if strings.Contains(n, "#") {
+			if !slices.Contains(ids, n) {
+				return nil, nil, usagef("unknown claim %q%s", n, suggest.Closest(n, ids))
+			}
+			claims = append(claims, n)
+			continue
+		}
+		es, err := experiments.Lookup(n)
+		if err != nil {
+			return nil, nil, usagef("%v", err)
+		}
+		for _, e := range es {
+			exps = append(exps, e.Name)
+		}
+	}
+	return exps, claims, nil
+}
+
+// checkMachine refuses a --machine label that no run has.
+func checkMachine(h *history.History, label string) error {
+	if label == "" {
+		return nil
+	}
+	var labels []string
+	for _, r := range slices.Concat(h.Runs, h.Apart) {
+		if r.Kind.Label == label {
+			return nil
+		}
+		if !slices.Contains(labels, r.Kind.Label) {
+			labels = append(labels, r.Kind.Label)
+		}
+	}
+	return usagef("--machine: no run of a machine labelled %q%s", label, suggest.Closest(label, labels))
+}
+
+// splitList splits a comma-separated flag value, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
