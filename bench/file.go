@@ -274,32 +274,52 @@ func lineOf(data []byte, off int64) int {
 	return bytes.Count(data[:off], []byte("\n")) + 1
 }
 
-// Merge combines files of one machine into one: the header of the first
-// run (of the first file when all are peers files), every record in order,
-// a later record replacing an earlier one of the same key (a re-run of a
-// cell supersedes it). The runs must be of one scale; a peers file
-// (IsPeers: given instances, at no scale of ours) merges with any.
-func Merge(files ...*File) (*File, error) {
+// Merge combines runs of one machine into one (MergeWith without names
+// or options).
+func Merge(files ...*File) (*File, error) { return MergeWith(MergeOptions{}, nil, files...) }
+
+// MergeOptions are what a user may ask of a merge on purpose.
+type MergeOptions struct {
+	// AcrossBuilds lets runs of two builds of semibench join (the CLI's
+	// --across-builds): by default they are refused, as an append refuses
+	// them, for their records would mix two versions of the code.
+	AcrossBuilds bool
+}
+
+// MergeWith combines files of one machine into one: the header of the
+// first run (of the first file when all are peers files), every record in
+// order, a later record replacing an earlier one of the same key (a
+// re-run of a cell supersedes it). names, when not nil, are the files'
+// names for messages.
+//
+// The files must pass the append's identity test against the first run
+// (MergeRefusal): one machine (label, CPU, cores and GPUs, not the label
+// alone), one scale, one timing protocol, one generator seed, and one
+// build unless opt.AcrossBuilds. A peers file (IsPeers: published codes
+// measured with any build, at no scale of ours) joins a run of its
+// machine.
+func MergeWith(opt MergeOptions, names []string, files ...*File) (*File, error) {
 	if len(files) == 0 {
 		return nil, errors.New("merge: no files")
 	}
-	head := files[0]
-	if i := slices.IndexFunc(files, func(f *File) bool { return !f.IsPeers() }); i >= 0 {
-		head = files[i]
+	name := func(i int) string {
+		if i < len(names) {
+			return names[i]
+		}
+		return fmt.Sprintf("file %d", i+1)
 	}
+	h := 0
+	if i := slices.IndexFunc(files, func(f *File) bool { return !f.IsPeers() }); i >= 0 {
+		h = i
+	}
+	head := files[h]
 	out := *head
 	out.Records, out.Torn, out.lines, out.LeftOut = nil, nil, nil, nil
 	index := map[string]int{}
-	for _, f := range files {
+	for i, f := range files {
 		out.LeftOut = append(out.LeftOut, f.LeftOut...)
-		if f.Machine.Label != head.Machine.Label {
-			return nil, fmt.Errorf("merge: machine %q differs from %q", f.Machine.Label, head.Machine.Label)
-		}
-		if f.Scale != head.Scale && !f.IsPeers() {
-			return nil, fmt.Errorf("merge: a %s-scale file and a %s-scale one: tables of one scale only (compare sets scales side by side)", head.Scale, f.Scale)
-		}
-		if p, p0 := f.TimingProtocol(), head.TimingProtocol(); (p < 2) != (p0 < 2) {
-			return nil, fmt.Errorf("merge: a file of timing protocol %d and one of protocol %d: the old protocol's totals timed another window than today's, so they never stand in one table", p0, p)
+		if why := MergeRefusal(head, f, opt); why != "" {
+			return nil, fmt.Errorf("merge: %s and %s: %s", name(h), name(i), why)
 		}
 		for _, r := range f.Records {
 			if i, ok := index[r.Key()]; ok {
@@ -311,6 +331,30 @@ func Merge(files ...*File) (*File, error) {
 		}
 	}
 	return &out, nil
+}
+
+// MergeRefusal says why the records of f may not be read as one run with
+// those of head (a run), in words that follow the two files' names (head's
+// first); "" when they may. The test is the append's (Unjoinable), a peers
+// file excepted from the build and scale, with opt.AcrossBuilds letting
+// two builds join, and the timing protocol besides.
+func MergeRefusal(head, f *File, opt MergeOptions) string {
+	switch {
+	case !f.Machine.Same(head.Machine):
+		return fmt.Sprintf("the first was measured on machine %s, the second on %s: a table is one machine's (semibench compare sets two side by side)", head.Machine, f.Machine)
+	case f.IsPeers():
+		return "" // any build, no scale: the published codes, measured here
+	case !f.Semibench.Same(head.Semibench) && !opt.AcrossBuilds:
+		return fmt.Sprintf("the first was written by %s, the second by %s: their records would mix two versions of the code; --across-builds reads them as one run on purpose (a later record of a cell replacing an earlier one)", head.Semibench, f.Semibench)
+	case f.Scale != head.Scale:
+		return fmt.Sprintf("a %s-scale run and a %s-scale one: tables of one scale only (compare sets scales side by side)", cmp.Or(head.Scale, "no"), cmp.Or(f.Scale, "no"))
+	case head.Seed != 0 && f.Seed != 0 && head.Seed != f.Seed:
+		return fmt.Sprintf("runs of generator seeds %d and %d: their inputs differ", head.Seed, f.Seed)
+	}
+	if p, p0 := f.TimingProtocol(), head.TimingProtocol(); (p < 2) != (p0 < 2) {
+		return fmt.Sprintf("a file of timing protocol %d and one of protocol %d: the old protocol's totals timed another window than today's, so they never stand in one table", p0, p)
+	}
+	return ""
 }
 
 // schemaKey is how a result file of any schema names its schema near its

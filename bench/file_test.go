@@ -418,6 +418,21 @@ func TestMerge(t *testing.T) {
 	if _, err := Merge(a, &File{Schema: 2, Machine: Machine{Label: "m"}}); err == nil || !strings.Contains(err.Error(), "old protocol") {
 		t.Fatalf("merge of schema 1 and 2: %v", err)
 	}
+	// The append's identity test (issue 56, item 6): two builds only on
+	// purpose, one label on another machine never, one seed.
+	build2 := &File{Schema: 1, Machine: Machine{Label: "m"}, Semibench: Build{Commit: "abc1234"}}
+	if _, err := MergeWith(MergeOptions{}, []string{"a.json", "b.json"}, a, build2); err == nil || !strings.Contains(err.Error(), "a.json and b.json") || !strings.Contains(err.Error(), "abc1234") {
+		t.Errorf("merge of two builds: %v", err)
+	}
+	if _, err := MergeWith(MergeOptions{AcrossBuilds: true}, nil, a, build2); err != nil {
+		t.Errorf("merge of two builds on purpose: %v", err)
+	}
+	if _, err := MergeWith(MergeOptions{AcrossBuilds: true}, nil, a, &File{Schema: 1, Machine: Machine{Label: "m", Cores: 64}}); err == nil || !strings.Contains(err.Error(), "64 cores") {
+		t.Errorf("merge of one label on two machines: %v", err)
+	}
+	if _, err := Merge(&File{Schema: 3, Machine: Machine{Label: "m"}, Seed: 1}, &File{Schema: 3, Machine: Machine{Label: "m"}, Seed: 2}); err == nil || !strings.Contains(err.Error(), "seeds 1 and 2") {
+		t.Errorf("merge of two seeds: %v", err)
+	}
 	// A peers file has no scale: it merges with a run of any, first or
 	// last, and the run's header is kept.
 	run := &File{Schema: 3, Scale: "paper", Machine: Machine{Label: "m"}, Records: []Record{sampleRecord("cpu/fast", "500")}}

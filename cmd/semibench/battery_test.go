@@ -671,6 +671,63 @@ func TestBatteryInterruptedRunSaysOnce(t *testing.T) {
 	}
 }
 
+// TestBatteryMergeIdentity (issue 56, item 6): table --merge, plot
+// --merge and claims join only the files an append would join: two
+// builds are refused unless --across-builds says so on purpose, and one
+// label on another CPU and core count always (bench.Merge compared labels
+// only, and claims joined two builds).
+func TestBatteryMergeIdentity(t *testing.T) {
+	dir := t.TempDir()
+	a, build2, bigger := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "build2.jsonl"), filepath.Join(dir, "bigger.jsonl")
+	runFile(t, a, func(h *bench.File) {})
+	runFile(t, build2, func(h *bench.File) { h.Semibench = bench.Build{Version: bench.Version, Commit: "abc1234"} })
+	runFile(t, bigger, func(h *bench.File) { h.Machine.CPU, h.Machine.Cores = "Other CPU", 64 })
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"table", "--merge", a, build2}, 2, "--across-builds"},
+		{[]string{"plot", "--merge", "--dir", filepath.Join(dir, "plots"), a, build2}, 2, "--across-builds"},
+		{[]string{"claims", a, build2}, 2, "--across-builds"},
+		{[]string{"table", "--merge", a, bigger}, 2, "64 cores"},
+		{[]string{"table", "--merge", "--across-builds", a, bigger}, 2, "64 cores"},
+		{[]string{"table", "--merge", "--across-builds", a, build2}, 0, ""},
+		{[]string{"claims", "--across-builds", a, build2}, 0, ""},
+	} {
+		code, _, stderr := capture(t, c.args...)
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("semibench %s: exit %d, stderr %q; want %d and %q", strings.Join(c.args, " "), code, stderr, c.code, c.want)
+		}
+		if c.code != 0 && !strings.Contains(stderr, "abc1234") && !strings.Contains(stderr, "Other CPU") {
+			t.Errorf("semibench %s: stderr %q names neither build nor machine", strings.Join(c.args, " "), stderr)
+		}
+	}
+}
+
+// TestBatteryClaimsPeers (issue 56, item 17): claims RUN PEERS reads the
+// peers file with the run, as table --merge does (it refused: "p.jsonl a
+// -scale one"), and a peers file alone is refused saying how it is read.
+func TestBatteryClaimsPeers(t *testing.T) {
+	dir := t.TempDir()
+	run, peers := filepath.Join(dir, "run.jsonl"), filepath.Join(dir, "p.jsonl")
+	runFile(t, run, func(h *bench.File) {})
+	if code, _, stderr := capture(t, "peers", "record", "--out", peers, "--experiment", "hungarian/table1", "--impl", "peer/hylac",
+		"--param", "n=64", "--param", "range=n", "--phase", "total=5"); code != 0 {
+		t.Fatalf("peers record: exit %d, %s", code, stderr)
+	}
+	for _, order := range [][]string{{run, peers}, {peers, run}} {
+		code, stdout, stderr := capture(t, append([]string{"claims"}, order...)...)
+		if code != 0 || !strings.Contains(stdout, "claims of the five papers") || strings.Contains(stderr, "-scale") {
+			t.Errorf("claims %v: exit %d, stderr %q", order, code, stderr)
+		}
+	}
+	code, _, stderr := capture(t, "claims", peers)
+	if code != 2 || !strings.Contains(stderr, peers) || !strings.Contains(stderr, "claims RUN PEERS") {
+		t.Errorf("claims PEERS: exit %d, stderr %q; want 2 saying how a peers file is read", code, stderr)
+	}
+}
+
 // TestBatteryClaimsMachines: claims over the runs of two machines gives a
 // column per machine, whichever file comes first (it gave one tally, the
 // last file's).

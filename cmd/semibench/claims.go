@@ -57,6 +57,7 @@ func claimsCmd(ctx context.Context, args []string) error {
 		"print, in Markdown, each run's verdicts side by side (the generated part of REPRODUCE.md)")
 	into := fs.String("into", "", "with --current: write the verdicts into this Markdown file, between its markers "+
 		"(\""+docBegin+"\" and \""+docEnd+"\"), the rest of it unchanged")
+	across := fs.Bool("across-builds", false, "judge runs of one machine written by different builds of semibench as one run, on purpose")
 	paths, err := parse(fs, commands["claims"], args)
 	if err != nil {
 		return err
@@ -90,7 +91,7 @@ func claimsCmd(ctx context.Context, args []string) error {
 	var scale experiments.Scale
 	for i, g := range groups {
 		leaveOutAll(g.files, g.paths)
-		recs, sc, schema, err := combine(g.files, g.paths)
+		recs, sc, schema, err := combine(g.files, g.paths, bench.MergeOptions{AcrossBuilds: *across})
 		if err != nil {
 			return err
 		}
@@ -228,21 +229,30 @@ func byMachine(files []*bench.File, paths []string) []machineFiles {
 	return groups
 }
 
-// combine joins the records of result files of one machine and one
-// scale (the shards or the several runs of one machine): a cell measured
-// in several files counts once, its ok record before any other. The timing
-// protocol is the lowest of the files': one file of protocol 1 makes its
-// claims old protocol.
-func combine(files []*bench.File, paths []string) ([]bench.Record, experiments.Scale, int, error) {
-	scale, schema := files[0].Scale, files[0].TimingProtocol()
+// combine joins the records of result files of one machine (the shards
+// or the several runs of one machine, and its peers files): a cell
+// measured in several files counts once, its ok record before any other.
+// The runs must be those a merge joins (bench.MergeRefusal against the
+// first run: one build unless opt.AcrossBuilds, one scale and seed); a
+// peers file, of no scale, joins any. The timing protocol is the lowest
+// of the files': one file of protocol 1 makes its claims old protocol.
+func combine(files []*bench.File, paths []string, opt bench.MergeOptions) ([]bench.Record, experiments.Scale, int, error) {
+	h := max(slices.IndexFunc(files, func(f *bench.File) bool { return !f.IsPeers() }), 0)
+	if files[h].IsPeers() {
+		return nil, "", 0, usagef("%s: peers files alone (published codes measured here, at no scale of ours): name the run they go with, semibench claims RUN PEERS", strings.Join(paths, ", "))
+	}
+	scale, schema := files[h].Scale, files[h].TimingProtocol()
 	var recs []bench.Record
 	at := map[string]int{}
 	for i, f := range files {
 		if f.Source != "" {
 			return nil, "", 0, usagef("%s is a paper's transcription (%s), not a run", paths[i], f.Source)
 		}
-		if f.Scale != scale {
-			return nil, "", 0, usagef("%s is a %s-scale run and %s a %s-scale one: claims are judged at one scale", paths[0], scale, paths[i], f.Scale)
+		if f.Scale != scale && !f.IsPeers() {
+			return nil, "", 0, usagef("%s is a %s-scale run and %s a %s-scale one: claims are judged at one scale", paths[h], scale, paths[i], f.Scale)
+		}
+		if why := bench.MergeRefusal(files[h], f, opt); why != "" {
+			return nil, "", 0, usagef("%s and %s: %s", paths[h], paths[i], why)
 		}
 		schema = min(schema, f.TimingProtocol())
 		for _, r := range f.Records {
@@ -282,7 +292,7 @@ func currentClaims(ctx context.Context, currentPath, docDir string) (string, err
 			return "", fmt.Errorf("%s: run %s holds files of two machines, %s (%s) and %s (%s): a run is one machine's", currentPath, r.Label,
 				groups[0].files[0].Machine, groups[0].paths[0], groups[1].files[0].Machine, groups[1].paths[0])
 		}
-		recs, scale, schema, err := combine(files, r.Paths)
+		recs, scale, schema, err := combine(files, r.Paths, bench.MergeOptions{})
 		if err != nil {
 			return "", err
 		}

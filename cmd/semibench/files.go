@@ -101,14 +101,19 @@ func checkExperiment(name *string) func() error {
 	}
 }
 
-const mergeUsage = "read the files, all of one machine, as one run (a later record of a cell replaces an earlier one)"
+const (
+	mergeUsage        = "read the files, all of one machine, build, scale and seed (and its peers files), as one run (a later record of a cell replaces an earlier one)"
+	acrossBuildsUsage = "with --merge: read runs of different builds of semibench as one run, on purpose"
+)
 
 // mergeFiles combines the result files of one machine into one (--merge),
-// so that runs split over several commands print as whole tables.
-func mergeFiles(files []*bench.File, paths []string) ([]*bench.File, []string, error) {
-	m, err := bench.Merge(files...)
+// so that runs split over several commands print as whole tables; files
+// an append would refuse to join are refused (bench.MergeWith), two
+// builds only unless acrossBuilds.
+func mergeFiles(files []*bench.File, paths []string, acrossBuilds bool) ([]*bench.File, []string, error) {
+	m, err := bench.MergeWith(bench.MergeOptions{AcrossBuilds: acrossBuilds}, paths, files...)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", strings.Join(paths, ", "), err)
+		return nil, nil, usagef("%v", err)
 	}
 	return []*bench.File{m}, []string{strings.Join(paths, " + ")}, nil
 }
@@ -144,13 +149,17 @@ func tableCmd(ctx context.Context, args []string) error {
 	exp := fs.String("experiment", "", "only this experiment")
 	format := fs.String("format", "text", "text, markdown or csv")
 	merge := fs.Bool("merge", false, mergeUsage)
+	across := fs.Bool("across-builds", false, acrossBuildsUsage)
 	files, paths, err := parseFiles(ctx, fs, commands["table"], args, 1, checkFormat(format), checkExperiment(exp))
 	if err != nil {
 		return err
 	}
 	leaveOutAll(files, paths)
+	if *across && !*merge {
+		return usagef("--across-builds goes with --merge")
+	}
 	if *merge {
-		if files, paths, err = mergeFiles(files, paths); err != nil {
+		if files, paths, err = mergeFiles(files, paths, *across); err != nil {
 			return err
 		}
 	}
@@ -173,13 +182,17 @@ func plotCmd(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
 	dir := fs.String("dir", "", "output folder (default "+filepath.Join(scratchDir(), "<machine-label>", "<file>.plots")+")")
 	merge := fs.Bool("merge", false, mergeUsage)
+	across := fs.Bool("across-builds", false, acrossBuildsUsage)
 	files, paths, err := parseFiles(ctx, fs, commands["plot"], args, 1)
 	if err != nil {
 		return err
 	}
 	leaveOutAll(files, paths)
+	if *across && !*merge {
+		return usagef("--across-builds goes with --merge")
+	}
 	if *merge {
-		if files, _, err = mergeFiles(files, paths); err != nil {
+		if files, _, err = mergeFiles(files, paths, *across); err != nil {
 			return err
 		}
 	}
