@@ -298,24 +298,42 @@ func (t *Table) renderCSV(w io.Writer) error {
 	return err
 }
 
-// The marks a display cell carries beside its number: a spread (" ±28%"),
-// a share ("1,523.8 (62%)"), a unit ("0.07KB", "3 s").
+// The marks a display cell carries beside its number: a footnote mark
+// (" †"), a spread (" ±28%"), a share ("1,523.8 (62%)"), a unit ("0.07KB",
+// "3 s"), words after it ("2,097,024 ok"); and a span of two ("0.93-1.01",
+// "0.196x-0.221x").
 var (
+	footMark   = regexp.MustCompile(`^(.*\S) ?([†‡§¶*]+)$`)
 	spreadMark = regexp.MustCompile(`^(.*) ±([0-9]+(?:\.[0-9]+)?)%$`)
 	shareMark  = regexp.MustCompile(`^(.*\S) \(([0-9]+(?:\.[0-9]+)?)%\)$`)
-	unitMark   = regexp.MustCompile(`^(-?[0-9][0-9,]*(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?) ?(KB|MB|GB|TB|KiB|MiB|GiB|TiB|B|ns|µs|us|ms|s|min|h|%)$`)
+	unitMark   = regexp.MustCompile(`^(` + plainNumber + `) ?(KB|MB|GB|TB|KiB|MiB|GiB|TiB|B|ns|µs|us|ms|s|min|h|%)$`)
+	wordsMark  = regexp.MustCompile(`^(` + plainNumber + `x?) +([^0-9 ±].*)$`)
+	spanMark   = regexp.MustCompile(`^([0-9][0-9,]*(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)x?-([0-9][0-9,]*(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)x?$`)
 )
+
+// plainNumber is a number as this package prints it: "-1,234.5", "1e-05".
+const plainNumber = `-?[0-9][0-9,]*(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?`
 
 // csvField is one CSV column's part of a display cell: name "" for the
 // number itself, else the suffix of the column it goes in.
 type csvField struct{ name, value string }
 
-// numericFields splits one display value into its CSV fields: the plain
-// number ("1,234.5" is 1234.5, "3.39x" 3.39, "—" empty) and, each a field
-// of its own, its spread ("spread %"), share ("share %") and unit
-// ("unit"). Text stays as it is (ok false).
+// numericFields splits one display value into its CSV fields, one number
+// each: the plain number ("1,234.5" is 1234.5, "3.39x" 3.39, "—" empty)
+// and, each a field of its own, its footnote mark ("mark"), spread
+// ("spread %"), share ("share %"), unit ("unit") and the words after it
+// ("note"); a span "lo-hi" is two fields, "low" and "high". Text stays as
+// it is (ok false).
 func numericFields(s string) (fields []csvField, ok bool) {
 	s = strings.TrimSpace(s)
+	if m := spanMark.FindStringSubmatch(s); m != nil {
+		return []csvField{{"low", strings.ReplaceAll(m[1], ",", "")}, {"high", strings.ReplaceAll(m[2], ",", "")}}, true
+	}
+	if m := footMark.FindStringSubmatch(s); m != nil {
+		if _, ok := numericFields(m[1]); ok {
+			s, fields = m[1], append(fields, csvField{"mark", m[2]})
+		}
+	}
 	if m := spreadMark.FindStringSubmatch(s); m != nil {
 		s, fields = strings.TrimSpace(m[1]), append(fields, csvField{"spread %", m[2]})
 	}
@@ -324,6 +342,8 @@ func numericFields(s string) (fields []csvField, ok bool) {
 	}
 	if m := unitMark.FindStringSubmatch(s); m != nil && m[2] != "" {
 		s, fields = m[1], append(fields, csvField{"unit", m[2]})
+	} else if m := wordsMark.FindStringSubmatch(s); m != nil {
+		s, fields = m[1], append(fields, csvField{"note", m[2]})
 	}
 	switch s {
 	case "", "—":
@@ -381,6 +401,11 @@ func numericGrid(header []string, rows [][]string) ([]string, [][]string) {
 			}
 		}
 	}
+	for j := range names { // a column of spans and dashes: no column for the dashes' empty number
+		if len(names[j]) > 1 && slices.Contains(names[j], "") && allEmpty(cells, j, "") {
+			names[j] = slices.DeleteFunc(names[j], func(n string) bool { return n == "" })
+		}
+	}
 	var outHeader []string
 	for j, h := range header {
 		slices.SortStableFunc(names[j], func(a, b string) int { return cmp.Compare(min(len(a), 1), min(len(b), 1)) }) // the number ("") first
@@ -404,6 +429,21 @@ func numericGrid(header []string, rows [][]string) ([]string, [][]string) {
 		}
 	}
 	return outHeader, out
+}
+
+// allEmpty reports whether every row's field name of column j is empty
+// or absent.
+func allEmpty(cells [][][]csvField, j int, name string) bool {
+	for _, r := range cells {
+		if j < len(r) {
+			for _, f := range r[j] {
+				if f.name == name && f.value != "" {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // groupThousands inserts a comma every three digits of the integer part of

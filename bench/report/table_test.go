@@ -446,6 +446,22 @@ func TestCSVIsNumeric(t *testing.T) {
 	if b.String() != want {
 		t.Errorf("CSV:\n%s\nwant:\n%s", b.String(), want)
 	}
+	// Issue 56, item 10: a span is two columns, a footnote mark and the
+	// words after a number are columns of their own.
+	tb = Table{Header: []string{"middle half", "count", "time"}, Rows: [][]string{
+		{"0.196-0.221x", "2,097,024 ok", "1.0 ±30% †"},
+		{"0.93-1.01", "17", "2.5"},
+		{"—", "3 ≠ 4", "n/a"},
+	}}
+	b.Reset()
+	if err := tb.Render(&b, FormatCSV); err != nil {
+		t.Fatal(err)
+	}
+	want = "middle half low,middle half high,count,count note,time,time mark,time spread %\n" +
+		"0.196,0.221,2097024,ok,1.0,†,30\n0.93,1.01,17,,2.5,,\n,,3,≠ 4,n/a,,\n"
+	if !strings.HasPrefix(b.String(), want) {
+		t.Errorf("CSV:\n%s\nwant:\n%s", b.String(), want)
+	}
 }
 
 // TestCollapsedGPUTable: a table whose own cells are all unavailable (the

@@ -85,7 +85,7 @@ func apspSystolicTable(run []bench.Record) []report.Table {
 	}
 	t := report.Table{
 		Title: "apsp/systolic — the arrays GJE0 and GJE1 simulated, beside the paper's formulas",
-		Header: []string{"n", "processors", "(n+1)²", "c11 out", "4n+1", "cnn out", "7n-2", "largest active fraction (≤ 1/3)",
+		Header: []string{"n", "processors", "(n+1)²", "c11 out", "4n+1", "cnn out", "7n-2", "largest active", "n²/3", "active fraction (≤ 1/3)",
 			"tracks", "utilization GJE0 (1/2)", "utilization GJE1 (1)", "steps/s", "check", "cuda/systolic", "GPU steps/s"},
 	}
 	var ns []int
@@ -104,7 +104,8 @@ func apspSystolicTable(run []bench.Record) []report.Table {
 			gpuRate = fmt.Sprintf("%.3g", g.Metrics["gpu_steps_per_s"])
 		}
 		if r == nil || r.Metrics == nil || !experiments.Ran(r) {
-			t.Rows = append(t.Rows, []string{strconv.Itoa(n), "—", strconv.Itoa((n + 1) * (n + 1)), "—", strconv.Itoa(4*n + 1), "—", strconv.Itoa(7*n - 2), "—", "—", "—", "—", "—", checkText(r), checkText(g), gpuRate})
+			t.Rows = append(t.Rows, []string{strconv.Itoa(n), "—", strconv.Itoa((n + 1) * (n + 1)), "—", strconv.Itoa(4*n + 1), "—", strconv.Itoa(7*n - 2),
+				"—", fmt.Sprintf("%.1f", float64(n*n)/3), "—", "—", "—", "—", "—", checkText(r), checkText(g), gpuRate})
 			continue
 		}
 		m := r.Metrics
@@ -112,14 +113,14 @@ func apspSystolicTable(run []bench.Record) []report.Table {
 			experiments.FormatCount(m["processors"]), strconv.Itoa((n + 1) * (n + 1)),
 			experiments.FormatCount(m["c11_step"]), strconv.Itoa(4*n + 1),
 			experiments.FormatCount(m["cnn_step"]), strconv.Itoa(7*n - 2),
-			fmt.Sprintf("%.3f (%d of %d; n²/3 = %.1f)", m["max_active_fraction"], int(m["max_active"]), int(m["processors"]), float64(n*n)/3),
+			experiments.FormatCount(m["max_active"]), fmt.Sprintf("%.1f", float64(n*n)/3), fmt.Sprintf("%.3f", m["max_active_fraction"]),
 			experiments.FormatCount(m["tracks"]),
 			strconv.FormatFloat(m["utilization_gje0"], 'g', 4, 64), strconv.FormatFloat(m["utilization_gje1"], 'g', 4, 64),
 			fmt.Sprintf("%.3g", m["steps_per_s"]), checkText(r), checkText(g), gpuRate})
 	}
 	t.Notes = append(t.Notes,
 		"c11 out: steps from c11's input to its output; cnn out: steps from c11's input to cnn's output. Utilization: operations in one period of a three-track stream over n² computing processors × period (6n for GJE0, 3n for GJE1).",
-		"Largest active: the most computing processors in one step of a single matrix, as a fraction of all (n+1)² processors; the count itself is (n²+2)/3 or so, a third of the n² computing processors rounded up.",
+		"Largest active: the most computing processors in one step of a single matrix, (n²+2)/3 or so, a third of the n² computing processors rounded up (n²/3 beside it); active fraction: that count over all (n+1)² processors.",
 		"steps/s: simulated steps per second of the GJE0 stream on this machine (one goroutine; the whole array each step). cuda/systolic: GJE0 on the GPU, a thread per processor and a launch per step, checked equal to the CPU simulator in every output, output step and active count; GPU steps/s of the same stream.",
 		"In the result file, cpu/systolic's total is its whole call (the single matrices and both streams); cuda/systolic's total is the GJE0 stream with its data in device memory (phase steps inside; h2d, d2h and the single matrices outside, in end to end).")
 	if pic := apspFig4(); pic != "" {

@@ -24,6 +24,7 @@ import (
 	"io"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -171,6 +172,34 @@ func (r *Repo) IsAncestor(ctx context.Context, a, b string) (bool, error) {
 		return false, ctx.Err()
 	}
 	return false, fmt.Errorf("git merge-base %s %s: %s", a, b, firstLine(strings.TrimSpace(stderr.String())))
+}
+
+// Changed lists the files under paths (folders or files, from the top
+// level; all when none) whose content differs between commits a and b,
+// sorted: added, deleted, modified or renamed (a rename counts both
+// paths). ErrMissing when a or b names no commit.
+func (r *Repo) Changed(ctx context.Context, a, b string, paths ...string) ([]string, error) {
+	ha, err := r.Resolve(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	hb, err := r.Resolve(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	args := []string{"diff", "-z", "--name-only", "--no-renames", "--end-of-options", ha, hb, "--"}
+	out, err := r.output(ctx, append(args, paths...)...)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, f := range strings.Split(out, "\x00") {
+		if f != "" {
+			files = append(files, f)
+		}
+	}
+	slices.Sort(files)
+	return files, nil
 }
 
 // Version is one version of a file as a commit added or changed it.

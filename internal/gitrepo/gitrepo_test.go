@@ -242,3 +242,40 @@ func TestGunzip(t *testing.T) {
 		t.Error("Gunzip(torn gzip): no error")
 	}
 }
+
+// TestChanged: the files that differ between two commits, under the
+// folders asked for, with a file's deletion and a commit that is not there.
+func TestChanged(t *testing.T) {
+	dir, git := testRepo(t)
+	ctx := context.Background()
+	write(t, dir, "impls/a/a.go", []byte("a"))
+	write(t, dir, "impls/b/b.go", []byte("b"))
+	write(t, dir, "kernels/k.cu", []byte("k"))
+	write(t, dir, "README", []byte("r"))
+	git("add", ".")
+	git("commit", "-q", "-m", "first")
+	c1 := git("rev-parse", "HEAD")
+	write(t, dir, "impls/a/a.go", []byte("a2"))
+	write(t, dir, "README", []byte("r2"))
+	git("rm", "-q", "kernels/k.cu")
+	git("add", ".")
+	git("commit", "-q", "-m", "second")
+	c2 := git("rev-parse", "HEAD")
+	r, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := r.Changed(ctx, c1[:7], c2, "impls", "kernels")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"impls/a/a.go", "kernels/k.cu"}; !slices.Equal(got, want) {
+		t.Errorf("Changed = %q, want %q", got, want)
+	}
+	if got, err := r.Changed(ctx, c2, c2); err != nil || len(got) != 0 {
+		t.Errorf("one commit: %q, %v", got, err)
+	}
+	if _, err := r.Changed(ctx, c1, "0123456789abcdef0123456789abcdef01234567"); !errors.Is(err, ErrMissing) {
+		t.Errorf("a commit not in the repository: %v, want ErrMissing", err)
+	}
+}
