@@ -196,6 +196,7 @@ func Register() {
 	experiments.RegisterPaper(Paper)
 	experiments.Register(&experiments.Experiment{
 		Name: "domination/table1", Paper: Paper.File,
+		Work: domTable1CellWork,
 		// Table 1 counts A(D_m) with the one implementation.
 		Headline:    []string{"cpu/paper"},
 		Description: "Size of A(D_m): correct m-words (rows) and 16-bit memory, Algorithm 1 timed (paper's Table 1)",
@@ -217,6 +218,7 @@ func Register() {
 	})
 	experiments.Register(&experiments.Experiment{
 		Name: "domination/table2", Paper: Paper.File,
+		Work: domCellWork,
 		// Algorithm 2's fastest products are the sparse ones (cuda/sparse does m = 12's 50 powers in seconds, the dense cuda/fast in minutes).
 		Headline:    []string{"cpu/sparse", "cuda/sparse"},
 		Description: "Algorithm 2: 50 (min,+) powers of A(D_m), with Algorithms 1 and 3-5 (paper's Table 2)",
@@ -262,6 +264,7 @@ func Register() {
 	} {
 		experiments.Register(&experiments.Experiment{
 			Name: t.name, Paper: Paper.File, Description: t.desc,
+			Work: domCellWork,
 			// Tables 3, 4 and 6 are exact values, the same on every implementation
 			// (the GPU's reference computes them once per run for Tables 2 and 5):
 			// their timings are no claim of the paper's, so no GPU cell is a headline.
@@ -294,6 +297,7 @@ func Register() {
 	}
 	experiments.Register(&experiments.Experiment{
 		Name: "domination/table5", Paper: Paper.File,
+		Work: domCellWork,
 		// Algorithm 2's fastest products are the sparse ones.
 		Headline:    []string{"cpu/sparse", "cuda/sparse"},
 		Description: "Total running times, Algorithms 2-5 (paper's Table 5): its versions 1 to 4 as it defines them (K = 50, whole-matrix Algorithms 3-5), and ours with the powers stopped at the first repetition, n0 + a, as the paper's conclusion suggests",
@@ -332,6 +336,7 @@ func Register() {
 	})
 	experiments.Register(&experiments.Experiment{
 		Name: "domination/formula", Paper: Paper.File,
+		Work: domCellWork,
 		// Exact values, the same on every implementation: their timings are no claim of the paper's, so no GPU cell is a headline.
 		Headline:    []string{"cpu/sparse"},
 		Description: "γ2(P_m □ C_n) for 3 <= n <= 40 with a checked optimal 2-dominating set each, and each m's closed formula",
