@@ -25,7 +25,7 @@ func init() {
 	register(&command{
 		name:    "table",
 		summary: "print the tables of result files beside the papers' numbers",
-		usage:   "table FILE... [--merge] [--experiment NAME] [--format text|markdown|csv]",
+		usage:   "table FILE... [--merge] [--experiment NAME] [--format text|markdown|csv]  (a FILE may be COMMIT:PATH, a run read from git)",
 		run:     tableCmd,
 	})
 	register(&command{
@@ -37,7 +37,7 @@ func init() {
 	register(&command{
 		name:    "report",
 		summary: "write the Markdown report (summary, claims and every table) and the plots of a result file",
-		usage:   "report FILE [--out REPORT.md] [--plots DIR] [--budget DURATION]",
+		usage:   "report FILE [--out REPORT.md] [--plots DIR] [--budget DURATION]  (FILE may be COMMIT:PATH)",
 		run:     reportCmd,
 	})
 	register(&command{
@@ -118,13 +118,13 @@ func mergeFiles(files []*bench.File, paths []string, acrossBuilds bool) ([]*benc
 	return []*bench.File{m}, []string{strings.Join(paths, " + ")}, nil
 }
 
-// readFiles reads result files, each error naming its file; it stops
-// within a second when ctx is done (a slow pipe), with an error saying it
-// was interrupted.
+// readFiles reads result files (readResult), each error naming its file;
+// it stops within a second when ctx is done (a slow pipe), with an error
+// saying it was interrupted.
 func readFiles(ctx context.Context, paths []string) ([]*bench.File, error) {
 	files := make([]*bench.File, 0, len(paths))
 	for _, p := range paths {
-		f, err := bench.ReadFileContext(ctx, p)
+		f, err := readResult(ctx, p)
 		if err != nil {
 			return nil, err
 		}
@@ -241,6 +241,9 @@ func reportCmd(ctx context.Context, args []string) error {
 		}
 	}
 	base := runBase(paths[0])
+	if isGitRef(paths[0]) { // a run read from git: its report in the scratch folder, as plot's
+		base = filepath.Join(scratchDir(), f.Machine.Label, filepath.Base(base))
+	}
 	report, dir := cmp.Or(*out, base+".md"), cmp.Or(*plotDir, base+".plots")
 	if err := cmp.Or(refuseInput("--out", report, paths[0]), refuseResultFile(report)); err != nil {
 		return err
@@ -326,7 +329,7 @@ func exportCmd(ctx context.Context, args []string) error {
 	if err := refuseInput("--out", *out, *in); err != nil {
 		return err
 	}
-	f, err := bench.ReadFileContext(ctx, *in)
+	f, err := readResult(ctx, *in)
 	if err != nil {
 		return err
 	}

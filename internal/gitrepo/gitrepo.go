@@ -192,14 +192,34 @@ func (r *Repo) Changed(ctx context.Context, a, b string, paths ...string) ([]str
 	if err != nil {
 		return nil, err
 	}
-	var files []string
-	for _, f := range strings.Split(out, "\x00") {
-		if f != "" {
-			files = append(files, f)
-		}
-	}
+	files := nulList(out)
 	slices.Sort(files)
 	return files, nil
+}
+
+// Files lists the files a commit holds under dir (the whole tree when dir
+// is empty), paths from the top level.
+func (r *Repo) Files(ctx context.Context, commit, dir string) ([]string, error) {
+	args := []string{"ls-tree", "-r", "-z", "--name-only", "--end-of-options", commit}
+	if dir != "" {
+		args = append(args, "--", dir)
+	}
+	out, err := r.output(ctx, args...)
+	if err != nil {
+		return nil, err
+	}
+	return nulList(out), nil
+}
+
+// nulList splits git's -z output into its non-empty items.
+func nulList(out string) []string {
+	var items []string
+	for _, f := range strings.Split(out, "\x00") {
+		if f != "" {
+			items = append(items, f)
+		}
+	}
+	return items
 }
 
 // Version is one version of a file as a commit added or changed it.

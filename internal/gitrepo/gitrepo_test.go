@@ -170,6 +170,9 @@ func TestHistory(t *testing.T) {
 	if err := r.Stream(ctx, names, func(string, Object, error) error { return stop }); !errors.Is(err, stop) {
 		t.Errorf("Stream with fn failing: %v, want fn's error", err)
 	}
+	if files, err := r.Files(ctx, c3, "results/"); err != nil || !slices.Equal(files, []string{"results/old/a.jsonl.gz"}) {
+		t.Errorf("Files(c3, results/) = %v, %v; want results/old/a.jsonl.gz", files, err)
+	}
 	if o, err := r.Read(ctx, "HEAD:README"); err != nil || string(o.Data) != "x" || o.Type != "blob" {
 		t.Errorf("Read(HEAD:README) = %+v, %v", o, err)
 	}
