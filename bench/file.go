@@ -357,6 +357,26 @@ func MergeRefusal(head, f *File, opt MergeOptions) string {
 	return ""
 }
 
+// Latest is recs with each cell's latest record only (by Record.Key),
+// where its first stood: a cell topped up or refined later in a run (or
+// re-run by a later invocation) appends a record with all its samples,
+// which supersedes the earlier one. Every reader that shows a cell once
+// (the tables, the rules, the export) reads this.
+func Latest(recs []Record) []Record {
+	at := make(map[string]int, len(recs))
+	out := make([]Record, 0, len(recs))
+	for _, r := range recs {
+		k := r.Key()
+		if i, ok := at[k]; ok {
+			out[i] = r
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, r)
+	}
+	return out
+}
+
 // schemaKey is how a result file of any schema names its schema near its
 // start: the header line of schema 3, the top of a schema-1 or 2
 // document.

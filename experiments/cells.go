@@ -40,17 +40,4 @@ func DistinctParams(recs []bench.Record) []bench.Params {
 // appends a record with all its samples, which supersedes the earlier one.
 // Rules that walk an experiment's records would otherwise meet one cell
 // twice and compare it with itself.
-func Latest(recs []bench.Record) []bench.Record {
-	at := make(map[string]int, len(recs))
-	out := make([]bench.Record, 0, len(recs))
-	for _, r := range recs {
-		k := r.Key()
-		if i, ok := at[k]; ok {
-			out[i] = r
-			continue
-		}
-		at[k] = len(out)
-		out = append(out, r)
-	}
-	return out
-}
+func Latest(recs []bench.Record) []bench.Record { return bench.Latest(recs) }

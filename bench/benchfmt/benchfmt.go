@@ -100,8 +100,9 @@ func Write(w io.Writer, f *bench.File) error {
 	comment("scale", f.Scale)
 	comment("source", f.Source)
 
-	for i := range f.Records {
-		r := &f.Records[i]
+	latest := bench.Latest(f.Records)
+	for i := range latest {
+		r := &latest[i]
 		if r.Status != bench.StatusOK {
 			continue
 		}
@@ -149,8 +150,9 @@ func benchSamples(p bench.Phase) []float64 {
 // benchmarks: they were measured with fewer repetitions (semibench run
 // --reps) than it needs.
 func Samples(f *bench.File, min int) (records, short, fewest int) {
-	for i := range f.Records {
-		r := &f.Records[i]
+	latest := bench.Latest(f.Records)
+	for i := range latest {
+		r := &latest[i]
 		if r.Status != bench.StatusOK {
 			continue
 		}

@@ -329,8 +329,10 @@ func TestBenchfmtPairsMachinesAndCommits(t *testing.T) {
 }
 
 func TestBenchfmtSamples(t *testing.T) {
-	ok := func(samples ...int) bench.Record {
-		r := bench.Record{Experiment: "e", Impl: "cpu/x", Status: bench.StatusOK}
+	cell := 0
+	ok := func(samples ...int) bench.Record { // a cell of its own
+		cell++
+		r := bench.Record{Experiment: "e", Impl: "cpu/x", Status: bench.StatusOK, Params: bench.Params{{Name: "n", Value: fmt.Sprint(cell)}}}
 		for i, n := range samples {
 			p := bench.Phase{Name: fmt.Sprint("p", i), StatMS: 1}
 			for range n {
@@ -344,6 +346,10 @@ func TestBenchfmtSamples(t *testing.T) {
 	nan.Phases[0].SamplesMS[0] = math.NaN() // not written: 5 lines
 	failed := ok(1)
 	failed.Status = bench.StatusFailed
+	short, refined := ok(1), ok(6)
+	refined.Params = short.Params
+	failedAgain := refined
+	failedAgain.Status = bench.StatusFailed
 	tests := []struct {
 		name                   string
 		recs                   []bench.Record
@@ -357,6 +363,9 @@ func TestBenchfmtSamples(t *testing.T) {
 		{"NaN not counted", []bench.Record{nan}, 1, 1, 5},
 		{"not ok ignored", []bench.Record{failed, ok(7)}, 1, 0, 7},
 		{"no phases", []bench.Record{{Experiment: "e", Impl: "cpu/x", Status: bench.StatusOK}}, 0, 0, 0},
+		// A refined cell counts once, its latest record (issue 56, item 7).
+		{"refined", []bench.Record{short, refined}, 1, 0, 6},
+		{"re-run failed", []bench.Record{refined, failedAgain}, 0, 0, 0},
 	}
 	for _, tc := range tests {
 		records, short, fewest := Samples(&bench.File{Records: tc.recs}, BenchstatMinSamples)

@@ -728,6 +728,33 @@ func TestBatteryClaimsPeers(t *testing.T) {
 	}
 }
 
+// TestBatteryExportLatest (issue 56, item 7): export writes each cell
+// once, from its latest record, as every table reads it: a refined cell's
+// earlier record (1 sample) was exported beside its refinement (6), and
+// benchstat counted 7. testdata/runs/refined-domination.jsonl is the
+// header and lines 1024 and 1079 of results/amd-epyc/20261128-084532.jsonl
+// (domination/table1 cpu/paper m=10, refined).
+func TestBatteryExportLatest(t *testing.T) {
+	code, stdout, stderr := capture(t, "export", "testdata/runs/refined-domination.jsonl", "--out", "-")
+	if code != 0 {
+		t.Fatalf("export: exit %d, %s", code, stderr)
+	}
+	lines := map[string]int{}
+	for _, l := range strings.Split(stdout, "\n") {
+		if name, _, ok := strings.Cut(l, " "); ok && strings.HasPrefix(name, "Benchmark") {
+			lines[name]++
+		}
+	}
+	if len(lines) == 0 {
+		t.Fatalf("export wrote no benchmark lines:\n%s", stdout)
+	}
+	for name, n := range lines {
+		if n != 6 {
+			t.Errorf("%s: %d lines, want the latest record's 6 samples", name, n)
+		}
+	}
+}
+
 // TestBatteryClaimsMachines: claims over the runs of two machines gives a
 // column per machine, whichever file comes first (it gave one tally, the
 // last file's).
