@@ -17,7 +17,7 @@ import (
 // summary or trim changes what it keeps, and the cache is read afresh.
 // Summaries are keyed by blob and this version, not by the binary's build:
 // what they keep is the file's own content, which no build changes.
-const summaryVersion = 2
+const summaryVersion = 3
 
 // head is what history keeps of every version of a result file: its
 // header and how many records it holds, or why it is no run.

@@ -8,11 +8,14 @@ import (
 )
 
 // progressDelay is how long work goes on before progress is shown, and
-// the least time between two lines.
-const progressDelay = 1500 * time.Millisecond
+// progressEvery the least time between two lines.
+const (
+	progressDelay = 1500 * time.Millisecond
+	progressEvery = 5 * time.Second
+)
 
 // progress shows "done of total" on w while work takes longer than
-// progressDelay: a line a second at most, and a last one at the end when
+// progressDelay: a line every progressEvery at most, and a last one at the end when
 // any was shown.
 type progress struct {
 	w      io.Writer
@@ -38,7 +41,7 @@ func (p *progress) set(n int) {
 	defer p.mu.Unlock()
 	p.done = n
 	now := time.Now()
-	if now.Sub(p.start) < progressDelay || now.Sub(p.last) < time.Second {
+	if now.Sub(p.start) < progressDelay || now.Sub(p.last) < progressEvery {
 		return
 	}
 	p.last, p.shown = now, true

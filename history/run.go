@@ -120,29 +120,37 @@ func isReproduce(h *bench.File, covered, papers []string) bool {
 	return !slices.ContainsFunc(papers, func(p string) bool { return !slices.Contains(covered, p) })
 }
 
-// trim drops what history never reads from records: the samples of every
-// phase and replicate, the warm-ups, the GPU state and the input's
-// description.
+// trim drops what history never reads from records: the samples of
+// every phase but the headline ones (total and end_to_end, whose samples
+// the planner's pricing counts), the replicates' samples, the GPU state,
+// the input and the metrics. The warm-ups stay (the pricing reads the
+// first run's excess from them).
 func trim(recs []bench.Record) []bench.Record {
 	out := make([]bench.Record, len(recs))
 	for i, r := range recs {
-		r.Phases = slices.Clone(r.Phases)
-		for j := range r.Phases {
-			r.Phases[j].SamplesMS = nil
-		}
-		r.WarmupMS, r.GPU, r.Input, r.Metrics = nil, nil, nil, nil
+		r.Phases = trimPhases(r.Phases, true)
+		r.GPU, r.Input, r.Metrics = nil, nil, nil
 		if len(r.Replicates) > 0 {
 			reps := make([]bench.Replicate, len(r.Replicates))
 			for k, rep := range r.Replicates {
-				rep.Phases = slices.Clone(rep.Phases)
-				for j := range rep.Phases {
-					rep.Phases[j].SamplesMS = nil
-				}
+				rep.Phases = trimPhases(rep.Phases, false)
 				reps[k] = rep
 			}
 			r.Replicates = reps
 		}
 		out[i] = r
+	}
+	return out
+}
+
+// trimPhases is phases without their samples, the headline phases' kept
+// where headline is set.
+func trimPhases(phases []bench.Phase, headline bool) []bench.Phase {
+	out := slices.Clone(phases)
+	for j := range out {
+		if !headline || out[j].Scope != "headline" && out[j].Name != "total" && out[j].Name != "end_to_end" {
+			out[j].SamplesMS = nil
+		}
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
 	"github.com/semibench/semibench/experiments"
 	"github.com/semibench/semibench/history"
@@ -21,7 +22,7 @@ func init() {
 		name: "history",
 		summary: "every run the repository holds, in results/ and in its git history: each claim's figure and class over the runs of a machine kind, " +
 			"and each cell's timeline over the commits with the steps beyond the noise between runs",
-		usage: "history [EXPERIMENT|CLAIM ...] [--where NAME=VALUE,...] [--impl PATTERN,...] [--machine LABEL] [--repo DIR] [--format text|markdown|json] [--plots DIR]",
+		usage: "history [EXPERIMENT|CLAIM ...] [--where NAME=VALUE,...] [--impl PATTERN,...] [--machine LABEL] [--repo DIR] [--format text|markdown|json] [--plots DIR] | history --digest FILE [--machine LABEL]",
 		run:   historyCmd,
 	})
 }
@@ -39,6 +40,8 @@ func historyCmd(ctx context.Context, args []string) error {
 	plots := fs.String("plots", "", "write a timeline plot per experiment and machine kind (PNG and SVG, the noise band drawn) into this folder")
 	out := fs.String("out", "", "write the report to this file (default standard output)")
 	noCache := fs.Bool("no-cache", false, "read every file again, neither reading nor writing the cache")
+	digest := fs.String("digest", "", "write the digest of the history (each machine kind's cell records and claims' figures, or --machine's) to this file, "+
+		"for run and reproduce --history FILE on a machine whose tree has no git; nothing else is printed")
 	names, err := parse(fs, commands["history"], args)
 	if err != nil {
 		return err
@@ -72,6 +75,9 @@ func historyCmd(ctx context.Context, args []string) error {
 	}
 	if err := checkMachine(h, *machine); err != nil {
 		return err
+	}
+	if *digest != "" {
+		return writeDigest(ctx, h, *machine, *digest)
 	}
 	q := history.Query{Experiments: exps, Impls: splitList(*impl), Machine: *machine, Phase: *phase}
 	if len(w) > 0 {
@@ -109,6 +115,74 @@ func historyCmd(ctx context.Context, args []string) error {
 		}
 		return r.Write(bw, *format, width)
 	})
+}
+
+// historyByDefault makes run and reproduce read the history of this
+// machine kind unless --no-history: the command's tests turn it off, as
+// they measure toy cells in a repository full of real runs.
+var historyByDefault = true
+
+// *history.Past is what the runner reads.
+var _ runner.Past = (*history.Past)(nil)
+
+// pastFor is the history run and reproduce hand the runner: nil with
+// --no-history; the digest's with --history FILE; else the repository's
+// around the working folder (results/ and its git history, the files
+// alone without git), of this machine's kind at this scale. It says on
+// standard error what it read.
+func pastFor(ctx context.Context, f *runFlags, machine bench.Machine, scale experiments.Scale) (runner.Past, error) {
+	kind := history.KindOf(machine)
+	if f.noHistory || !historyByDefault && f.historyFile == "" {
+		return nil, nil
+	}
+	if f.historyFile != "" {
+		d, err := history.ReadDigest(f.historyFile)
+		if err != nil {
+			return nil, usagef("--history: %v", err)
+		}
+		p, err := d.Past(kind, string(scale))
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "semibench: history: %s has %v; this run is priced alone\n", f.historyFile, err)
+			return nil, nil
+		}
+		fmt.Fprintf(os.Stderr, "semibench: history: %d earlier runs of %s at %s scale, from %s\n", p.Runs, kind, scale, f.historyFile)
+		return p, nil
+	}
+	h, err := history.Load(ctx, history.Options{Dir: ".", Progress: os.Stderr})
+	if err != nil {
+		return nil, fmt.Errorf("history (--no-history runs without it): %w", err)
+	}
+	p, err := h.Past(ctx, kind, string(scale), os.Stderr)
+	if err != nil {
+		return nil, fmt.Errorf("history (--no-history runs without it): %w", err)
+	}
+	for _, n := range h.Notes {
+		fmt.Fprintln(os.Stderr, "semibench: "+n)
+	}
+	fmt.Fprintf(os.Stderr, "semibench: history: %d earlier runs of %s at %s scale (%d file versions from the cache, %d read; claims of %d runs from the cache, %d judged)\n",
+		p.Runs, kind, scale, h.Cached, h.Read, h.ClaimsCached, h.ClaimsJudged)
+	if p.Runs == 0 {
+		return nil, nil
+	}
+	return p, nil
+}
+
+// writeDigest writes the digest of h's runs (of machines labelled
+// machine, or all) to path.
+func writeDigest(ctx context.Context, h *history.History, machine, path string) error {
+	var keep func(*history.Run) bool
+	if machine != "" {
+		keep = func(r *history.Run) bool { return r.Kind.Label == machine }
+	}
+	d, err := h.Digest(ctx, keep, os.Stderr)
+	if err != nil {
+		return err
+	}
+	err = withOutput(ctx, path, func(w *bufio.Writer) error { return d.Write(w) })
+	if err == nil {
+		fmt.Fprintf(os.Stderr, "semibench history: digest of %d machine kinds and scales in %s\n", len(d.Pasts), path)
+	}
+	return err
 }
 
 // historyNames sorts history's arguments into experiments and claims

@@ -160,3 +160,49 @@ func TestHistoryMachineUnknown(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want 2 and the label box suggested", code, stderr)
 	}
 }
+
+// TestPastFor: a digest written by history --digest in one repository
+// gives run and reproduce this machine kind's history elsewhere
+// (--history FILE); --no-history gives none; a file that is no digest is
+// bad usage.
+func TestPastFor(t *testing.T) {
+	dir, git := gitRepo(t)
+	git("commit", "-q", "--allow-empty", "-m", "c")
+	c := git("rev-parse", "HEAD")
+	machine := currentMachine()
+	f := &bench.File{Schema: bench.SchemaVersion, Protocol: bench.ProtocolVersion, Semibench: bench.Build{Version: bench.Version, Commit: c},
+		Machine: machine, Started: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), Scale: "quick",
+		Records: []bench.Record{{Experiment: "kleene/table2", Impl: "cpu/fast", Params: bench.Params{{Name: "n", Value: "100"}},
+			Status: bench.StatusOK, Statistic: bench.StatMedian, Wall: &bench.CellWall{MeasureMS: 30, TimedMS: 20},
+			Phases: []bench.Phase{{Name: "total", Scope: "headline", SamplesMS: []float64{2, 2.1}, MedianMS: 2.05, StatMS: 2.05}}}}}
+	data, err := bench.Encode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "results", machine.Label, "run.jsonl")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, data, 0o644)
+	git("add", "-A")
+	git("commit", "-q", "-m", "a run")
+	digest := filepath.Join(t.TempDir(), "history.json.gz")
+	if code, _, stderr := capture(t, "history", "--repo", dir, "--digest", digest, "--no-cache"); code != 0 {
+		t.Fatalf("history --digest: exit %d: %s", code, stderr)
+	}
+	ctx := t.Context()
+	past, err := pastFor(ctx, &runFlags{historyFile: digest}, machine, "quick")
+	if err != nil || past == nil {
+		t.Fatalf("pastFor(--history): %v, %v", past, err)
+	}
+	if recs := past.Records("kleene/table2|cpu/fast|n=100"); len(recs) != 1 || recs[0].Wall == nil || recs[0].Wall.MeasureMS != 30 {
+		t.Errorf("the digest's records of the cell: %+v", recs)
+	}
+	if past, err := pastFor(ctx, &runFlags{historyFile: digest}, machine, "paper"); err != nil || past != nil {
+		t.Errorf("pastFor(a scale the digest lacks) = %v, %v; want none, no error", past, err)
+	}
+	if past, err := pastFor(ctx, &runFlags{historyFile: digest, noHistory: true}, machine, "quick"); err != nil || past != nil {
+		t.Errorf("pastFor(--no-history) = %v, %v; want none", past, err)
+	}
+	if _, err := pastFor(ctx, &runFlags{historyFile: p}, machine, "quick"); err == nil {
+		t.Error("a result file taken for a digest")
+	}
+}

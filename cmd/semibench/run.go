@@ -75,6 +75,10 @@ type runFlags struct {
 	format           string
 	shard, memory    string
 	resume           bool
+	// noHistory prices and judges the run alone; historyFile reads the
+	// history from a digest instead of the repository (history.go).
+	noHistory   bool
+	historyFile string
 }
 
 // budgetUsage documents --budget for run and reproduce.
@@ -99,6 +103,8 @@ func (f *runFlags) register(fs *flag.FlagSet, scale string, budget time.Duration
 	fs.BoolVar(&f.resume, "resume", false, "with --out naming a file of an earlier run of this commit, scale and machine: measure only the cells not already ok in it")
 	fs.StringVar(&f.memory, "memory", "", "host memory the plan may fill (e.g. 500GiB), where the machine's own figure is wrong "+
 		"(default: the cgroup's limit when set, else MemTotal)")
+	fs.BoolVar(&f.noHistory, "no-history", false, "price the cells from this run alone, without the history of this machine kind (by default read from results/ and its git history)")
+	fs.StringVar(&f.historyFile, "history", "", "read the history of this machine kind from this digest (semibench history --digest FILE), for a tree without git")
 }
 
 // config validates every flag and the implementation pattern against the
@@ -177,10 +183,14 @@ func execute(ctx context.Context, cfg runner.Config, f *runFlags, exps []*experi
 		cfg.DeviceMemory = machine.GPUs[0].MemoryBytes
 	}
 	limit := sysmem.HostLimit()
+	var err error
 	head := &bench.File{Schema: bench.SchemaVersion, Semibench: bench.CurrentBuild(),
 		Machine: machine, Started: started, Scale: string(cfg.Scale), Budget: budgetText(cfg.Budget),
 		Memory: &bench.MemoryLimit{Bytes: limit.Bytes, Source: limit.Source}, Shard: cfg.Shard.String(),
 		Seed: cmp.Or(cfg.Options.Seed, 1)} // experiments read seed 0 as 1
+	if cfg.Past, err = pastFor(ctx, f, machine, cfg.Scale); err != nil {
+		return nil, "", err
+	}
 	if f.resume {
 		done, err := resumable(ctx, out, head)
 		if err != nil {

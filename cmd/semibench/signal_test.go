@@ -26,6 +26,7 @@ const (
 )
 
 func TestMain(m *testing.M) {
+	historyByDefault = false // toy runs, priced alone, in a repository of real runs
 	if args := os.Getenv(cliEnv); args != "" {
 		outfile.NamedTemps = os.Getenv(namedEnv) != ""
 		os.Args = append([]string{"semibench"}, strings.Split(args, cliSep)...)

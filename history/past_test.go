@@ -1,0 +1,113 @@
+package history
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/experiments"
+)
+
+// TestPast: Records gives a cell's records newest run first; Between a
+// claim's figures over the runs on the timeline in commit order (the run
+// apart left out), nil under three; a digest written and read back holds
+// the same.
+func TestPast(t *testing.T) {
+	r := newRepo(t)
+	ctx := context.Background()
+	t0 := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	var commits []string
+	for i := range 4 {
+		commits = append(commits, r.commit("c"))
+		r.write("results/box/r"+string(rune('a'+i))+".jsonl", runFile(t, commits[i], t0.Add(time.Duration(i)*time.Hour), testMachine, float64(10+i)))
+	}
+	r.write("results/box/dirty.jsonl", runFile(t, commits[0]+"+dirty", t0.Add(10*time.Hour), testMachine, 99))
+	r.commit("runs")
+	h, err := Load(ctx, Options{Dir: r.dir, CacheDir: "-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kind := KindOf(testMachine)
+	var runs []*Run
+	for _, run := range append(h.Runs, h.Apart...) {
+		runs = append(runs, run)
+	}
+	if err := h.Fill(ctx, runs, nil); err != nil {
+		t.Fatal(err)
+	}
+	// claims judged as a run would: a figure per run, none for the third
+	for i, run := range h.Runs {
+		fig := float64(8 + i)
+		if i == 2 {
+			fig = math.NaN()
+		}
+		run.Claims = []Judged{{ID: "toy/exp#x", Verdict: experiments.Reproduced, Figure: fig}, {ID: "toy/exp#few", Verdict: experiments.NotRun}}
+	}
+	h.Apart[0].Claims = []Judged{{ID: "toy/exp#x", Verdict: experiments.NotReproduced, Figure: 50}}
+	p := pastOf(kind, "paper", runs)
+	recs := p.Records("toy/exp|cpu/fast|n=1")
+	if len(recs) != 5 || recs[0].Phases[0].StatMS != 99 || recs[4].Phases[0].StatMS != 10 {
+		t.Fatalf("Records: %d, first %v; want 5, the dirty run's 99 first (newest), 10 last", len(recs), recs)
+	}
+	b := p.Between("toy/exp#x")
+	if b == nil || len(b.Runs) != 4 || b.Runs[0].Commit != commits[0] || b.Runs[3].Figure != 11 || !math.IsNaN(b.Runs[2].Figure) {
+		t.Fatalf("Between: %+v; want the 4 runs on the timeline in commit order", b)
+	}
+	if p.Between("toy/exp#few") != nil {
+		t.Error("Between of a claim no run decided is not nil")
+	}
+	d := &Digest{Schema: DigestSchema}
+	dp := digestPast{Kind: kindJSON(kind), Scale: "paper", Runs: p.Runs, Cells: p.cells, Between: map[string]digestBetween{}}
+	for id, b := range p.between {
+		var db digestBetween
+		for _, r := range b.Runs {
+			db.Runs = append(db.Runs, digestFigure{Run: r.Run, Commit: r.Commit, Date: r.Date, Figure: number(r.Figure), Verdict: r.Verdict})
+		}
+		dp.Between[id] = db
+	}
+	d.Pasts = append(d.Pasts, dp)
+	var buf bytes.Buffer
+	if err := d.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "digest.json.gz")
+	os.WriteFile(path, buf.Bytes(), 0o644)
+	back, err := ReadDigest(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := back.Past(kind, "paper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := q.Records("toy/exp|cpu/fast|n=1"); len(got) != 5 || got[0].Phases[0].StatMS != 99 {
+		t.Errorf("digest's Records: %v", got)
+	}
+	if qb := q.Between("toy/exp#x"); qb == nil || len(qb.Runs) != 4 || !math.IsNaN(qb.Runs[2].Figure) || qb.Runs[3].Figure != 11 {
+		t.Errorf("digest's Between: %+v", qb)
+	}
+	if _, err := back.Past(kind, "quick"); err == nil {
+		t.Error("a digest without the scale asked gave a Past")
+	}
+	os.WriteFile(path, []byte("{}"), 0o644)
+	if _, err := ReadDigest(path); err == nil {
+		t.Error("a file that is no digest was read")
+	}
+}
+
+// TestNewestRuns keeps the records of the newest runs of a cell.
+func TestNewestRuns(t *testing.T) {
+	at := func(h int) bench.Record { return bench.Record{Finished: time.Date(2026, 1, 1, h, 0, 0, 0, time.UTC)} }
+	recs := []bench.Record{at(10), at(11), at(5), at(3), at(4), at(1)} // runs: [10 11] [5] [3 4] [1]
+	if got := newestRuns(recs, 2); len(got) != 3 {
+		t.Errorf("newestRuns(2) kept %d records, want 3", len(got))
+	}
+	if got := newestRuns(recs, 9); len(got) != 6 {
+		t.Errorf("newestRuns(9) kept %d records, want all 6", len(got))
+	}
+}
