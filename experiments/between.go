@@ -87,11 +87,12 @@ func (b *Between) Counted(numeric bool) []RunFigure {
 func (b *Between) Usable(numeric bool) bool { return len(b.Counted(numeric)) >= MinBetweenRuns }
 
 // LogSD is the spread of the claim's figure between runs, the standard
-// deviation of its log, and what it rests on: pooled over the replicates
-// of one commit (two or more runs of a commit) where there are any, so
-// that a change a commit made is not taken for noise; else over all the
-// runs with a figure. 0 with fewer than two runs.
-func (b *Between) LogSD() (sd float64, basis string) {
+// deviation of its log, with its degrees of freedom and what it rests
+// on: pooled over the replicates of one commit (two or more runs of a
+// commit) where there are any, so that a change a commit made is not
+// taken for noise; else over all the runs with a figure. 0 on 0 degrees
+// of freedom with fewer than two runs.
+func (b *Between) LogSD() (sd float64, df int, basis string) {
 	runs := b.Counted(true)
 	byCommit := map[string][]float64{}
 	var commits []string
@@ -119,16 +120,16 @@ func (b *Between) LogSD() (sd float64, basis string) {
 		in += len(ys)
 	}
 	if df > 0 {
-		return math.Sqrt(ss / float64(df)), fmt.Sprintf("pooled over the replicates of %d commit(s), %d runs", groups, in)
+		return math.Sqrt(ss / float64(df)), df, fmt.Sprintf("pooled over the replicates of %d commit(s), %d runs", groups, in)
 	}
 	var figs []float64
 	for _, r := range runs {
 		figs = append(figs, r.Figure)
 	}
 	if len(figs) < 2 {
-		return 0, "fewer than two runs"
+		return 0, 0, "fewer than two runs"
 	}
-	return stats.LogSD(figs), fmt.Sprintf("over all %d runs (no commit measured twice)", len(figs))
+	return stats.LogSD(figs), len(figs) - 1, fmt.Sprintf("over all %d runs (no commit measured twice)", len(figs))
 }
 
 // Range is the least and the greatest figure of the counted runs (NaN

@@ -24,8 +24,8 @@ func TestBetween(t *testing.T) {
 	if !b.Usable(false) {
 		t.Errorf("not usable on the three runs at the papers' sizes")
 	}
-	sd, basis := b.LogSD()
-	if want := math.Abs(math.Log(12.0/8)) / math.Sqrt2; math.Abs(sd-want) > 1e-12 || !strings.Contains(basis, "all 2 runs") {
+	sd, df, basis := b.LogSD()
+	if want := math.Abs(math.Log(12.0/8)) / math.Sqrt2; math.Abs(sd-want) > 1e-12 || df != 1 || !strings.Contains(basis, "all 2 runs") {
 		t.Errorf("LogSD over all runs = %g (%s), want %g", sd, basis, want)
 	}
 	if lo, hi := b.Range(); lo != 8 || hi != 12 {
@@ -33,8 +33,8 @@ func TestBetween(t *testing.T) {
 	}
 	// Two runs of one commit: their spread alone, not the commits' change.
 	b = b.With(run("e", "c1", 9, experiments.Reproduced))
-	sd, basis = b.LogSD()
-	if want := math.Log(9.0/8) / math.Sqrt2; math.Abs(sd-want) > 1e-12 || !strings.Contains(basis, "pooled over the replicates of 1 commit") {
+	sd, df, basis = b.LogSD()
+	if want := math.Log(9.0/8) / math.Sqrt2; math.Abs(sd-want) > 1e-12 || df != 1 || !strings.Contains(basis, "pooled over the replicates of 1 commit") {
 		t.Errorf("LogSD pooled = %g (%s), want %g", sd, basis, want)
 	}
 	if !b.Usable(true) || len(b.Runs) != 5 {

@@ -48,6 +48,13 @@ type Claim struct {
 	Figure  float64
 	Band    Band
 	Verdict Verdict
+	// Level is the level of noise that decided a verdict at the papers'
+	// sizes: LevelWithin, LevelOuter or LevelHistory (twolevel.go); empty
+	// for other verdicts.
+	Level string
+	// Alone is the verdict the run gave alone where history decided
+	// (Level LevelHistory); empty otherwise.
+	Alone Verdict
 	// Reason says why a claim was not run (skipped by the budget with its
 	// estimate, unavailable, not in this run) or qualifies a verdict.
 	Reason string

@@ -62,28 +62,10 @@ func Judge(recs []bench.Record, scale Scale, schema int) []Claim {
 // JudgeNoise is Judge with the machine's noise the file measured (NoiseOf):
 // a claim whose paper-size cells all ran but whose verdict the settle rule
 // does not find settled at that noise is inconclusive.
+// Where the cells carry replicates, the outer level must settle it too
+// (SettleTwoLevel). JudgeWith adds the machine kind's history.
 func JudgeNoise(recs []bench.Record, scale Scale, schema int, noise float64) []Claim {
-	needs := map[string]Need{}
-	for _, n := range Needs(All(), scale, Options{}) {
-		needs[n.Claim] = n
-	}
-	idx := IndexRecords(recs)
-	out := AllClaims(recs)
-	for i := range out {
-		n, ok := needs[out[i].ID]
-		var np *Need
-		if ok {
-			np = &n
-		}
-		if np != nil && out[i].Verdict.Scored() && out[i].Class == "" && len(n.Paper) > 0 && allRan(n.Paper, idx) {
-			if st := SettleClaim(out[i].ID, recs, n.Paper, noise, MaxLooks); !st.Settled && st.Claim.Verdict == out[i].Verdict {
-				out[i].Reason = joinReason(st.Why+"; the samples give "+string(out[i].Verdict), out[i].Reason)
-				out[i].Verdict = Inconclusive
-			}
-		}
-		out[i] = classify(out[i], np, idx, scale, schema)
-	}
-	return out
+	return JudgeWith(recs, scale, schema, noise, nil)
 }
 
 // classify gives a claim computed by its rule its evidence class.
@@ -111,9 +93,6 @@ func classify(c Claim, n *Need, idx Cells, scale Scale, schema int) Claim {
 	if c.Class != "" {
 		c.Reason = joinReason(classText(c.Class)+"; the rule gave "+string(c.Verdict), c.Reason)
 		c.Verdict = c.Class
-		return c
-	}
-	if c.Verdict == Inconclusive {
 		return c
 	}
 	if c.Verdict == NotReproduced && n != nil && anyCheckFailed(n.Paper, idx) {

@@ -88,6 +88,12 @@ type Settle struct {
 	// Why says what unsettles it: the verdicts at the corners, or that a
 	// cell has no samples yet.
 	Why string
+	// Level is the level that settled it (SettleTwoLevel: LevelWithin or
+	// LevelOuter; empty from SettleClaimOf).
+	Level string
+	// Outer is the claim at the outer level, where its cells carry
+	// replicates (SettleTwoLevel); nil otherwise.
+	Outer *Outer
 }
 
 // SettleClaim runs the settle rule on claim id over recs: refs are the
