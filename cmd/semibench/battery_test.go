@@ -393,7 +393,7 @@ func TestBatteryMore(t *testing.T) {
 		{[]string{"run", "kleene/table2", "--reps", "1000000000000"}, 2, []string{"--reps must be in 1..1000"}},
 		{[]string{"table", "/dev/zero"}, 1, []string{"/dev/zero", "not JSON"}},
 		{[]string{"compare", "/dev/zero", "testdata/good/run.json"}, 1, []string{"/dev/zero", "not JSON"}},
-		{[]string{"peers", "record", "--out", filepath.Join(dir, "p.json"), "--experiment", "hungarian/table1", "--impl", "peer/x", "--param", "bogus=1", "--phase", "total=1"},
+		{[]string{"peers", "record", "--out", filepath.Join(dir, "p.json"), "--experiment", "hungarian/table1", "--impl", "peer/hylac", "--param", "bogus=1", "--phase", "total=1"},
 			2, []string{`no parameter "bogus"`, "n, range"}},
 		{[]string{"solve", "treefix", "--op", "rootfix", "--in", longComment}, 0, nil},
 		{[]string{"solve", "treefix", "--op", "rootfix", "--in", longLine}, 1, []string{longLine + ":2:", "line longer than"}},
@@ -752,6 +752,41 @@ func TestBatteryExportLatest(t *testing.T) {
 		if n != 6 {
 			t.Errorf("%s: %d lines, want the latest record's 6 samples", name, n)
 		}
+	}
+}
+
+// TestBatteryPeersNames (issue 56, item 8): peers record refuses a peer
+// no table reads (peer/zzz was accepted, and every reader then left the
+// record out without a word); such a record in a file is named as left
+// out; a peers file read alone is refused saying how it is read (it
+// printed nothing, exit 0).
+func TestBatteryPeersNames(t *testing.T) {
+	dir := t.TempDir()
+	run, peers, zzz := filepath.Join(dir, "run.jsonl"), filepath.Join(dir, "p.jsonl"), filepath.Join(dir, "zzz.jsonl")
+	runFile(t, run, func(h *bench.File) {})
+	record := func(out, impl string) (int, string) {
+		code, _, stderr := capture(t, "peers", "record", "--out", out, "--experiment", "hungarian/table1", "--impl", impl,
+			"--param", "n=64", "--param", "range=n", "--phase", "total=5")
+		return code, stderr
+	}
+	if code, stderr := record(zzz, "peer/zzz"); code != 2 || !strings.Contains(stderr, `"peer/zzz"`) || !strings.Contains(stderr, "peer/hylac") {
+		t.Errorf("peers record --impl peer/zzz: exit %d, stderr %q; want 2 naming the peers read", code, stderr)
+	}
+	if _, err := os.Stat(zzz); err == nil {
+		t.Errorf("a refused peers record wrote %s", zzz)
+	}
+	if code, stderr := record(peers, "peer/hylac"); code != 0 {
+		t.Fatalf("peers record peer/hylac: exit %d, %s", code, stderr)
+	}
+	b, _ := os.ReadFile(peers)
+	os.WriteFile(zzz, bytes.ReplaceAll(b, []byte(`"peer/hylac"`), []byte(`"peer/zzz"`)), 0o644)
+	code, _, stderr := capture(t, "table", "--merge", run, zzz)
+	if code != 0 || !strings.Contains(stderr, zzz+": line 2: left out") || !strings.Contains(stderr, `"peer/zzz"`) {
+		t.Errorf("table --merge RUN with a peer/zzz record: exit %d, stderr %q; want the record named as left out", code, stderr)
+	}
+	code, stdout, stderr := capture(t, "table", peers)
+	if code != 2 || !strings.Contains(stderr, "table --merge RUN "+peers) {
+		t.Errorf("table PEERS: exit %d, stdout %q, stderr %q; want 2 saying table --merge RUN PEERS", code, stdout, stderr)
 	}
 }
 

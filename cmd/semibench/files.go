@@ -158,6 +158,9 @@ func tableCmd(ctx context.Context, args []string) error {
 	if *across && !*merge {
 		return usagef("--across-builds goes with --merge")
 	}
+	if err := peersAlone(diag, fs.Name(), files, paths, *merge); err != nil {
+		return err
+	}
 	if *merge {
 		if files, paths, err = mergeFiles(files, paths, *across); err != nil {
 			return err
@@ -190,6 +193,9 @@ func plotCmd(ctx context.Context, args []string) error {
 	leaveOutAll(files, paths)
 	if *across && !*merge {
 		return usagef("--across-builds goes with --merge")
+	}
+	if err := peersAlone(diag, fs.Name(), files, paths, *merge); err != nil {
+		return err
 	}
 	if *merge {
 		if files, _, err = mergeFiles(files, paths, *across); err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/cmd/semibench/internal/cli"
+	"github.com/semibench/semibench/cmd/semibench/internal/placement"
 	"github.com/semibench/semibench/experiments"
 	"github.com/semibench/semibench/generators/lapcost"
 	"github.com/semibench/semibench/impls"
@@ -131,7 +133,7 @@ func parsePeerRecord(args []string) (*peerRecord, error) {
 	var params, phases, notes, fileNotes multiFlag
 	fs.StringVar(&pr.out, "out", "", "result file to append the record to (created when absent; one line, fsynced)")
 	fs.StringVar(&pr.experiment, "experiment", "", "semibench experiment whose cell the peer ran: "+strings.Join(peerExperiments, " or "))
-	fs.StringVar(&pr.impl, "impl", "", "implementation name, peer/NAME (peer/hungariangpu, peer/hungariangpu-plain, peer/hylac, peer/hylac-stream, peer/torch-linear-assignment, peer/2domination)")
+	fs.StringVar(&pr.impl, "impl", "", "implementation name, peer/NAME, one the experiment's tables read ("+peerNames()+")")
 	fs.Var(&params, "param", "a parameter of the cell, NAME=VALUE, repeated: n=1024 and range=n for hungarian/table1, rows=300, cols=600 and count=208 for hungarian/batch-float, m=9 for domination/table2 (the experiment's own names and values)")
 	fs.Var(&phases, "phase", "a headline phase and every sample in ms, NAME=MS,MS,...: total (input already on the device) and/or end_to_end (host to host), repeated")
 	cost := fs.String("cost", "", "the optimal cost the peer reported (LAP); checked against the certified optimum of --instance")
@@ -150,6 +152,9 @@ func parsePeerRecord(args []string) (*peerRecord, error) {
 	}
 	if !strings.HasPrefix(pr.impl, "peer/") || len(pr.impl) == len("peer/") || strings.ContainsAny(pr.impl, " \t,|") {
 		return nil, usagef("--impl: %q must be peer/NAME (one word)", pr.impl)
+	}
+	if known := placement.Peers[pr.experiment]; !slices.Contains(known, pr.impl) {
+		return nil, usagef("--impl: %s's tables read no published code %q, so every reader would leave the record out (they read %s)", pr.experiment, pr.impl, strings.Join(known, ", "))
 	}
 	for _, p := range params {
 		name, value, ok := strings.Cut(p, "=")
@@ -208,6 +213,41 @@ func parsePeerRecord(args []string) (*peerRecord, error) {
 	}
 	pr.notes, pr.fileNotes = notes, fileNotes
 	return pr, nil
+}
+
+// peersAlone says how a peers file is read (beside the run of its
+// machine: table --merge RUN PEERS), where one is read without a run: bad
+// usage when every file is a peers file (its records alone render
+// nothing), a note on w for each one read apart (not merged).
+func peersAlone(w io.Writer, cmd string, files []*bench.File, paths []string, merged bool) error {
+	var peers []string
+	for i, f := range files {
+		if f.IsPeers() {
+			peers = append(peers, paths[i])
+		}
+	}
+	if len(peers) == 0 {
+		return nil
+	}
+	if len(peers) == len(files) {
+		return usagef("%s: peers files alone (published codes measured beside a run): their records stand in the run's tables; name the run with them, semibench %s --merge RUN %s", strings.Join(peers, ", "), cmd, strings.Join(peers, " "))
+	}
+	if !merged {
+		for _, p := range peers {
+			fmt.Fprintf(w, "semibench %s: %s is a peers file: its records stand in a run's tables, read with semibench %s --merge RUN %s\n", cmd, p, cmd, p)
+		}
+	}
+	return nil
+}
+
+// peerNames lists the published codes the tables read, by experiment
+// ("peer/hylac-stream for hungarian/batch; ...").
+func peerNames() string {
+	var parts []string
+	for _, e := range peerExperiments {
+		parts = append(parts, strings.Join(placement.Peers[e], ", ")+" for "+e)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // parsePeerPhase parses NAME=MS,MS,... into a headline phase with its

@@ -124,7 +124,7 @@ func TestPeersRecordWrongInstance(t *testing.T) {
 	if code, _, _ := capture(t, "gen", "lap", "--n", "64", "--range", "n", "--seed", "2", "--out", in); code != 0 {
 		t.Fatal("gen lap failed")
 	}
-	code, _, stderr := capture(t, "peers", "record", "--out", out, "--experiment", "hungarian/table1", "--impl", "peer/x",
+	code, _, stderr := capture(t, "peers", "record", "--out", out, "--experiment", "hungarian/table1", "--impl", "peer/hylac",
 		"--param", "n=64", "--param", "range=n", "--phase", "total=1", "--cost", "1", "--instance", in)
 	if code != 1 || !strings.Contains(stderr, "not the cell's instance") {
 		t.Errorf("seed 2's instance for seed 1's cell: exit %d, %q", code, stderr)
@@ -195,13 +195,13 @@ func TestPeersRecordBatch(t *testing.T) {
 			"--instance", batch, "--costs", costs}
 	}
 	write(lines)
-	if code, _, stderr := capture(t, args("peer/ok", in)...); code != 0 {
+	if code, _, stderr := capture(t, args("peer/hylac-stream", in)...); code != 0 {
 		t.Fatalf("record: exit %d: %s", code, stderr)
 	}
 	bad := slices.Clone(lines)
 	bad[4] = "999999"
 	write(bad)
-	if code, _, stderr := capture(t, args("peer/bad", in)...); code != 0 {
+	if code, _, stderr := capture(t, args("peer/hylac-stream", in)...); code != 0 {
 		t.Fatalf("record (a wrong objective): exit %d: %s", code, stderr)
 	}
 	f, err := bench.ReadFile(out)
@@ -213,7 +213,7 @@ func TestPeersRecordBatch(t *testing.T) {
 		t.Fatalf("records: %+v", f.Records)
 	}
 	write(lines[:299])
-	if code, _, stderr := capture(t, args("peer/short", in)...); code != 1 || !strings.Contains(stderr, "299 objectives for 300 problems") {
+	if code, _, stderr := capture(t, args("peer/hylac-stream", in)...); code != 1 || !strings.Contains(stderr, "299 objectives for 300 problems") {
 		t.Errorf("short costs file: exit %d, %q", code, stderr)
 	}
 	other := filepath.Join(dir, "other.txt")
@@ -221,7 +221,7 @@ func TestPeersRecordBatch(t *testing.T) {
 		t.Fatalf("gen lap: %d %s", code, stderr)
 	}
 	write(lines)
-	if code, _, stderr := capture(t, args("peer/other", other)...); code != 1 || !strings.Contains(stderr, "not the cell's batch") {
+	if code, _, stderr := capture(t, args("peer/hylac-stream", other)...); code != 1 || !strings.Contains(stderr, "not the cell's batch") {
 		t.Errorf("another batch: exit %d, %q", code, stderr)
 	}
 }
@@ -321,7 +321,7 @@ func TestPeersRecordMachineOf(t *testing.T) {
 		t.Fatal(err)
 	}
 	args := func(machineOf string) []string {
-		return []string{"peers", "record", "--out", out, "--experiment", "hungarian/table1", "--impl", "peer/x",
+		return []string{"peers", "record", "--out", out, "--experiment", "hungarian/table1", "--impl", "peer/hylac",
 			"--param", "n=64", "--param", "range=n", "--phase", "end_to_end=4,5,6", "--machine-of", machineOf}
 	}
 	if code, _, stderr := capture(t, args(filepath.Join(dir, "absent.jsonl"))...); code != 1 || !strings.Contains(stderr, "--machine-of") {

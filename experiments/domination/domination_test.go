@@ -125,7 +125,7 @@ func TestDominationPeerTable(t *testing.T) {
 	if _, ok := dominationPeerTable(own, experiments.IndexRecords(own)); ok {
 		t.Fatal("a peer table without peer records")
 	}
-	own = append(own, rec(dominationPeer, 7, 20))
+	own = append(own, rec(PeerTwoDomination, 7, 20))
 	tb, ok := dominationPeerTable(own, experiments.IndexRecords(own))
 	if !ok || len(tb.Rows) != 1 {
 		t.Fatalf("peer table: ok %v, %d rows", ok, len(tb.Rows))

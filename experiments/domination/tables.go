@@ -161,9 +161,9 @@ func dominationTable2(run []bench.Record) []report.Table {
 	return out
 }
 
-// dominationPeer is the impl name of the 2-domination paper's published
+// PeerTwoDomination is the impl name of the 2-domination paper's published
 // code (hpcjmart/2domination) in the result files `semibench peers record` writes.
-const dominationPeer = "peer/2domination"
+const PeerTwoDomination = "peer/2domination"
 
 // dominationPeerTable puts the published code's runs beside ours, end to end
 // on both sides, when the records given hold any (a peers file merged with
@@ -172,7 +172,7 @@ func dominationPeerTable(own []bench.Record, rc experiments.Cells) (report.Table
 	const exp = "domination/table2"
 	var ms []int
 	for _, r := range own {
-		if r.Impl == dominationPeer {
+		if r.Impl == PeerTwoDomination {
 			if m, err := strconv.Atoi(r.Params.Get("m")); err == nil && !slices.Contains(ms, m) {
 				ms = append(ms, m)
 			}
@@ -189,7 +189,7 @@ func dominationPeerTable(own []bench.Record, rc experiments.Cells) (report.Table
 	}
 	for _, m := range ms {
 		p := dominationParams(m)
-		pr := rc.Get(exp, dominationPeer, p)
+		pr := rc.Get(exp, PeerTwoDomination, p)
 		cs, cf, cp := rc.Get(exp, "cuda/sparse", p), rc.Get(exp, "cuda/fast", p), rc.Get(exp, "cuda/paper", p)
 		t.Rows = append(t.Rows, []string{experiments.Itoa(m), experiments.FormatCount(float64(dominationRows(m))),
 			experiments.CellText(pr, e2e), experiments.CellText(cs, e2e), experiments.CellText(cf, e2e), experiments.CellText(cp, e2e),

@@ -15,7 +15,19 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/experiments/domination"
+	"github.com/semibench/semibench/experiments/hungarian"
 )
+
+// Peers are the published codes (peer/NAME) whose records a table reads,
+// by the experiment they are recorded under (semibench peers record): a
+// record of any other peer would be left out of every table.
+var Peers = map[string][]string{
+	"hungarian/table1":      {hungarian.PeerHungarianGPU, hungarian.PeerHungarianGPUPlain, hungarian.PeerHyLAC},
+	"hungarian/batch":       {hungarian.PeerHyLACStream},
+	"hungarian/batch-float": {hungarian.PeerTorchLinearAssignment},
+	"domination/table2":     {domination.PeerTwoDomination},
+}
 
 // catalogue is, per experiment, the parameter values its cases take at
 // any scale (with 1 to maxGPUs GPUs and the seeds of a run's default),
@@ -43,15 +55,21 @@ var catalogue = sync.OnceValue(func() map[string]map[string]map[string]bool {
 
 // Misplaced says why no table of this semibench places r, or "" when one
 // does: an unknown experiment, an implementation the experiment does not
-// have (a published code measured beside it, peer/..., is placed), a
-// parameter it does not take, or a value none of its cases has.
+// have (a published code measured beside it is placed where a table reads
+// it: Peers), a parameter it does not take, or a value none of its cases
+// has.
 func Misplaced(r *bench.Record) string {
 	es, err := experiments.Lookup(r.Experiment)
 	if err != nil || len(es) != 1 || es[0].Name != r.Experiment {
 		return fmt.Sprintf("experiment %q is not one of this semibench's (semibench list)", r.Experiment)
 	}
 	e := es[0]
-	if !slices.Contains(e.Impls, r.Impl) && !strings.HasPrefix(r.Impl, "peer/") {
+	if peer := strings.HasPrefix(r.Impl, "peer/"); peer && !slices.Contains(Peers[e.Name], r.Impl) {
+		if len(Peers[e.Name]) == 0 {
+			return fmt.Sprintf("no table of %s reads a published code (peer/...), and this record is %q's", e.Name, r.Impl)
+		}
+		return fmt.Sprintf("no table of %s reads a published code %q (it reads %s)", e.Name, r.Impl, strings.Join(Peers[e.Name], ", "))
+	} else if !peer && !slices.Contains(e.Impls, r.Impl) {
 		return fmt.Sprintf("%s has no implementation %q (it has %s)", e.Name, r.Impl, strings.Join(e.Impls, ", "))
 	}
 	values := catalogue()[e.Name]
