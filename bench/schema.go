@@ -224,9 +224,10 @@ type Record struct {
 	Phases     []Phase            `json:"phases,omitempty"`
 	Check      *Check             `json:"check,omitempty"`
 	Metrics    map[string]float64 `json:"metrics,omitempty"`
-	// EstimateMS is the time the planner estimated for the cell before it
-	// ran (warm-up and timed runs together), or, for a skipped cell, the
-	// estimate it was skipped for.
+	// EstimateMS is the time the planner budgeted for the cell before it
+	// ran, or, for a skipped cell, the estimate it was skipped for: its
+	// EstimateWallMS where that is recorded, in older files its warm-up
+	// and timed runs together.
 	EstimateMS float64 `json:"estimate_ms,omitempty"`
 	// EstimateRunMS is the planner's estimate of one run of the cell, the
 	// figure its cost model gives (EstimateMS counts the runs planned).
@@ -234,11 +235,15 @@ type Record struct {
 	// EstimateWallMS is the planner's estimate, made before the cell ran,
 	// of the cell's whole wall time: its case's setup where this cell pays
 	// it (generation, digest, reference), the warm-up and timed runs with
-	// whatever the implementation does between its windows, and the check;
-	// what Wall measures. 0 in files written before it was recorded.
+	// whatever the implementation does between its windows, the stopping
+	// rules' looks between samples, and the check: what Wall measures. A
+	// topped-up record's is the earlier record's estimate plus the
+	// top-up's, as its Wall adds both up. 0 in files written before it was
+	// recorded.
 	EstimateWallMS float64 `json:"estimate_wall_ms,omitempty"`
-	// Basis says what EstimateMS rests on: the experiment's prior, or this
-	// machine's measurements ("fit to 3 cells of cpu/jv up to n=4096").
+	// Basis says what the estimates rest on: the experiment's prior, this
+	// machine's measurements ("fit to 3 cells of cpu/jv up to n=4096"),
+	// or the cell's earlier runs on this machine kind.
 	Basis string `json:"basis,omitempty"`
 	// Stop says why the timed repetitions stopped where they did: the
 	// claims the cell feeds were settled, the --reps maximum, one long run.
@@ -307,6 +312,18 @@ type CellWall struct {
 	// threads (CPUMS / MeasureMS: the cores the cell kept busy); absent
 	// where the system gives none, or where other cells ran beside it.
 	CPUMS float64 `json:"cpu_ms,omitempty"`
+	// Runs is how many runs MeasureMS holds: the warm-ups and timed
+	// samples, of every measurement of a topped-up record. 0 in files
+	// written before it was recorded.
+	Runs int `json:"runs,omitempty"`
+	// FirstRunMS is the wall time of the cell's first run (its warm-up,
+	// when it had one), whole: what loading the implementation's code (a
+	// CUDA module, the first time in a process) or cold data costs beyond
+	// the later runs shows there.
+	FirstRunMS float64 `json:"first_run_ms,omitempty"`
+	// LooksMS is the part of MeasureMS the stopping rules took between
+	// the samples: the settle rule judging the claims the cell feeds.
+	LooksMS float64 `json:"looks_ms,omitempty"`
 }
 
 // Key aligns records across files: experiment, implementation, parameters.

@@ -257,7 +257,7 @@ func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []secti
 	if line := WallText(f); line != "" {
 		fmt.Fprintf(w, "- %s\n", line)
 	}
-	for _, line := range []string{EstimateText(f.Records), SampleText(f.Records), noiseLine(f)} {
+	for _, line := range []string{EstimateText(f.Records), CellEstimateText(f.Records), SampleText(f.Records), noiseLine(f)} {
 		if line != "" {
 			fmt.Fprintf(w, "- %s\n", line)
 		}

@@ -198,10 +198,12 @@ func (r *run) measureSide(cells []*cell) error {
 	for _, c := range cells {
 		s := &side{c: c, est: r.price.cell(c), rec: c.record(), wall: &bench.CellWall{}}
 		s.rec.EstimateRunMS, s.rec.Basis = r.price.explain(c)
-		s.rec.EstimateMS = s.est
+		s.rec.EstimateMS, s.rec.EstimateWallMS = s.est, s.est
 		t0 := time.Now()
 		inst, err := c.cs.Setup(r.ctx)
 		s.wall.SetupMS = msSince(t0)
+		r.coldSetup[c] = !r.price.wall.inputs[inputKey(c)]
+		r.price.wall.inputs[inputKey(c)] = true
 		if err != nil {
 			if r.ctx.Err() != nil {
 				return r.interrupted() // nil at the budget's end: the run's stop records what is left skipped

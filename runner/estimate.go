@@ -13,27 +13,155 @@ import (
 	"github.com/semibench/semibench/internal/stats"
 )
 
-// pricer prices cells for the planner: what one run of a cell costs (the
-// estimator), how many runs its protocol takes in this run, and so what
-// the cell costs.
+// pricer prices cells for the planner: what one timed run of a cell takes
+// (the estimator, or the cell's earlier runs on this machine kind), how
+// many runs it takes in a pass, and so what the whole cell costs, its
+// setup, runs, looks and check (the wall model, wall.go). Every budget
+// decision reads it.
 type pricer struct {
 	cfg    *Config
 	est    *estimator
+	wall   *wallModel
 	budget *budget
 	aa     *aaPairs // the A/A cells, measured in full
+	hand   *hand    // the case in hand: a cell of another pays its setup
 	plan   *plan    // the claims reading each cell; nil while the plan is made
 	runs   float64  // warm-up plus timed runs of a cell measured in full
+	// byImpl are the plan's cells of each implementation (the history of
+	// its module's load).
+	byImpl map[string][]*cell
 }
 
-func newPricer(cfg *Config, b *budget, aa *aaPairs) *pricer {
-	return &pricer{cfg: cfg, est: newEstimator(), budget: b, aa: aa, runs: float64(cfg.Warmup + cfg.Reps)}
+func newPricer(cfg *Config, b *budget, aa *aaPairs, h *hand) *pricer {
+	p := &pricer{cfg: cfg, est: newEstimator(), budget: b, aa: aa, hand: h, runs: float64(cfg.Warmup + cfg.Reps)}
+	p.wall = newWallModel(cfg.Past, func(e *experiments.Experiment, impl string, cs *experiments.Case) float64 {
+		return p.est.estimate(e, impl, cs)
+	})
+	return p
 }
 
-// perRun is the estimate of one run of c in milliseconds.
-func (p *pricer) perRun(c *cell) float64 { return p.est.estimate(c.exp, c.impl, c.cs) }
+// setPlan gives the pricer the plan it prices.
+func (p *pricer) setPlan(pl *plan) {
+	p.plan = pl
+	p.byImpl = map[string][]*cell{}
+	for _, c := range pl.cells {
+		p.byImpl[c.impl] = append(p.byImpl[c.impl], c)
+	}
+}
 
-// explain is the estimate of one run of c and what it rests on.
-func (p *pricer) explain(c *cell) (float64, string) { return p.est.explain(c.exp, c.impl, c.cs) }
+// perRun is the estimate of one timed run of c in milliseconds: the
+// median of its earlier runs on this machine kind, else the estimator's.
+func (p *pricer) perRun(c *cell) float64 {
+	if pc := p.wall.pastOf(c); pc != nil && pc.timed > 0 {
+		return pc.timed
+	}
+	return p.est.estimate(c.exp, c.impl, c.cs)
+}
+
+// explain is the estimate of one timed run of c and what it rests on.
+func (p *pricer) explain(c *cell) (float64, string) {
+	if pc := p.wall.pastOf(c); pc != nil && pc.timed > 0 {
+		return pc.timed, fmt.Sprintf("this cell's median run in %d earlier run(s) of this machine kind", pc.runs)
+	}
+	return p.est.explain(c.exp, c.impl, c.cs)
+}
+
+// runWall is the estimate of one run of c with whatever it does around
+// its timed window (its earlier runs' wall, else the fitted model).
+func (p *pricer) runWall(c *cell) float64 {
+	if pc := p.wall.pastOf(c); pc != nil {
+		return pc.perRun
+	}
+	return p.wall.runWall(c)
+}
+
+// planned is how many warm-ups and samples c is expected to take when
+// measured in pass ps: one run for a long cell; for a cell that the settle
+// rule stops, one sample, or --reps when a run is cheap (FirstPassCheap:
+// it samples on while its claims are unsettled); else --reps.
+func (p *pricer) planned(c *cell, ps pass) (warm, samples int) {
+	pr := p.protocol(c)
+	switch {
+	case p.long(c):
+		return 0, 1
+	case ps == passAA || !ps.settles(p.budget.on()) || !p.read(c):
+		return pr.Warmup, pr.Reps
+	case p.perRun(c) < float64(FirstPassCheap)/1e6:
+		return pr.Warmup, pr.Reps
+	}
+	return pr.Warmup, 1
+}
+
+// wallPlan is c's measurement in pass ps of warm warm-ups and samples
+// samples, setting its case up when setup is set.
+func (p *pricer) wallPlan(c *cell, ps pass, warm, samples int, setup bool) wallPlan {
+	pl := wallPlan{runs: warm + samples, setup: setup, check: true, implCells: p.byImpl[c.impl],
+		load: strings.HasPrefix(c.impl, "cuda/") && !p.wall.cuda[c.impl] && warm+samples > 0}
+	if setup {
+		pl.siblngs = p.siblings(c)
+	}
+	if ps.settles(p.budget.on()) && p.read(c) && samples > 1 {
+		pl.looks, pl.lookMS = samples-1, p.lookMS(c)
+	}
+	return pl
+}
+
+// siblings are the plan's cells of c's input (inputKey).
+func (p *pricer) siblings(c *cell) []*cell {
+	if p.plan == nil {
+		return []*cell{c}
+	}
+	return p.plan.byInput[inputKey(c)]
+}
+
+// lookMS is what one look of the settle rule after a sample of c costs:
+// the claims it reads whose other cells are measured are judged (the
+// others wait for them).
+func (p *pricer) lookMS(c *cell) float64 {
+	if p.plan == nil {
+		return 0
+	}
+	sum := 0.0
+	for _, cp := range p.plan.readers[c] {
+		cells := cp.levelOf(c)
+		judged := true
+		for _, x := range cells {
+			if x != c && !x.measured {
+				judged = false
+				break
+			}
+		}
+		if !judged {
+			continue
+		}
+		if cp.lookMS > 0 {
+			sum += cp.lookMS
+		} else {
+			sum += p.wall.lookMS(len(cells))
+		}
+	}
+	return sum
+}
+
+// cellIn is c's estimated wall in milliseconds measured in pass ps, its
+// setup included unless its case is in hand.
+func (p *pricer) cellIn(c *cell, ps pass) float64 {
+	warm, samples := p.planned(c, ps)
+	ms, _ := p.wall.estimate(c, p.wallPlan(c, ps, warm, samples, p.hand.cs != c.cs))
+	return ms
+}
+
+// topUp is the estimated wall of extra more samples of c in pass ps
+// (measureMore: a CUDA cell's warm-up again; its case set up again unless
+// in hand).
+func (p *pricer) topUp(c *cell, extra int, ps pass) float64 {
+	warm := 0
+	if strings.HasPrefix(c.impl, "cuda/") {
+		warm = p.protocol(c).Warmup
+	}
+	ms, _ := p.wall.estimate(c, p.wallPlan(c, ps, warm, extra, p.hand.cs != c.cs))
+	return ms
+}
 
 // read reports whether a claim reads c.
 func (p *pricer) read(c *cell) bool { return p.plan != nil && len(p.plan.readers[c]) > 0 }
@@ -60,29 +188,35 @@ func (p *pricer) protocol(c *cell) bench.Protocol {
 	return pr
 }
 
-// cell is a cell's estimated milliseconds, warm-up and timed runs
-// together, saturated.
+// cell is a cell's estimated wall in milliseconds, in its next pass: an
+// A/A cell's, else the claims' (which samples a cell no claim reads in
+// full), saturated. A cell that claims read may stop after its first
+// sample: the plan counts that one, and it takes more only while the
+// budget pays for them.
 func (p *pricer) cell(c *cell) float64 {
-	runs := p.runs
-	switch {
-	case p.long(c):
-		runs = 1
-	case p.budget.on() && p.read(c) && !p.aa.pending(c):
-		// A cell that claims read may stop after its first sample: the
-		// plan counts that one, and a cell takes more only while the
-		// budget pays for them. (An A/A cell takes --reps.)
-		runs = float64(p.protocol(c).Warmup) + 1
+	if p.aa.pending(c) {
+		return p.cellIn(c, passAA)
 	}
-	return saturate(p.perRun(c) * runs)
+	return p.cellIn(c, passClaims)
 }
 
-// cells is the estimate of the cells not yet measured.
+// cells is the estimate of the cells not yet measured, a case's setup
+// paid by its first cell only.
 func (p *pricer) cells(cells []*cell) float64 {
 	sum := 0.0
+	seen := map[*experiments.Case]bool{}
 	for _, c := range cells {
-		if !c.done {
-			sum = saturate(sum + p.cell(c))
+		if c.done {
+			continue
 		}
+		ps := passClaims
+		if p.aa.pending(c) {
+			ps = passAA
+		}
+		warm, samples := p.planned(c, ps)
+		ms, _ := p.wall.estimate(c, p.wallPlan(c, ps, warm, samples, p.hand.cs != c.cs && !seen[c.cs]))
+		seen[c.cs] = true
+		sum = saturate(sum + ms)
 	}
 	return sum
 }
@@ -91,7 +225,7 @@ func (p *pricer) cells(cells []*cell) float64 {
 func (p *pricer) oneRunEach(cells []*cell) float64 {
 	sum := 0.0
 	for _, c := range cells {
-		sum += p.perRun(c)
+		sum += p.runWall(c)
 	}
 	return sum
 }
@@ -139,7 +273,27 @@ type estimator struct {
 	cache   map[estimateKey]estimated
 	// ran holds the implementations that have finished a cell.
 	ran map[string]bool
+	// prior is the estimate of a cell none of whose kind is measured, and
+	// fixed the part of a run that does not grow with the work; nil: the
+	// experiment's (Experiment.Prior, Fixed), for the estimate of one run.
+	// The wall models (wall.go) give their own.
+	prior func(exp *experiments.Experiment, impl string, cs *experiments.Case) (float64, string)
+	fixed func(exp *experiments.Experiment, impl string) float64
+	// maxScale, when set, bounds the factor a prediction may scale the
+	// nearest observation by, either way: a setup or a check grows with
+	// the input, not with the work (2-domination's work grows by orders
+	// of magnitude from one m to the next, its setups do not).
+	maxScale float64
+	// own keeps to the experiment's observations, never its paper's:
+	// the setup and check models, whose work differs in kind from one
+	// experiment to another (apsp's Table 1 scaled from the systolic
+	// sweep's setups put one at three hours).
+	own bool
 }
+
+// keys are where the estimator keeps and looks up an implementation's
+// observations (see keys).
+func (e *estimator) keys(exp *experiments.Experiment, impl string) [2]string { return keys(exp, impl) }
 
 type estimateKey struct {
 	exp  *experiments.Experiment
@@ -194,7 +348,7 @@ func (e *estimator) estimate(exp *experiments.Experiment, impl string, cs *exper
 
 // explain is the estimate of a run of cs by impl and what it rests on.
 func (e *estimator) explain(exp *experiments.Experiment, impl string, cs *experiments.Case) (float64, string) {
-	if cs.ReadsShared != nil && cs.ReadsShared(impl) {
+	if e.prior == nil && cs.ReadsShared != nil && cs.ReadsShared(impl) {
 		return max(exp.Fixed(impl), sharedReadMS), "reads work another cell of this run computed: the experiment's fixed cost"
 	}
 	k := estimateKey{exp, impl, cs}
@@ -203,18 +357,25 @@ func (e *estimator) explain(exp *experiments.Experiment, impl string, cs *experi
 		return c.ms, c.basis
 	}
 	if !ok {
-		c.keys = keys(exp, impl)
+		c.keys = e.keys(exp, impl)
 	}
 	c.versions = [2]int{e.version[c.keys[0]], e.version[c.keys[1]]}
 	c.ms, c.basis = e.compute(exp, impl, cs, c.keys)
-	e.cache[k] = c
+	if e.prior == nil || len(e.obs[c.keys[0]])+len(e.obs[c.keys[1]]) > 0 {
+		e.cache[k] = c // a prior of its own may change without an observation here
+	}
 	return c.ms, c.basis
 }
 
 // compute is explain without the cache.
 func (e *estimator) compute(exp *experiments.Experiment, impl string, cs *experiments.Case, ks [2]string) (float64, string) {
 	work, family := cs.WorkOf(impl), familyOf(cs.Params)
-	fixed := exp.Fixed(impl)
+	fixed := 0.0
+	if e.fixed != nil {
+		fixed = e.fixed(exp, impl)
+	} else {
+		fixed = exp.Fixed(impl)
+	}
 	// The experiment's own cells, unless its paper's (which hold them)
 	// have one nearer in work: 2-domination's Table 3 measured to m = 8
 	// is better estimated at m = 12 from the formula's cell at m = 12
@@ -224,7 +385,7 @@ func (e *estimator) compute(exp *experiments.Experiment, impl string, cs *experi
 	bestDist := math.Inf(1)
 	for i, key := range ks {
 		pool := e.obs[key]
-		if len(pool) == 0 {
+		if len(pool) == 0 || i == 1 && e.own {
 			continue
 		}
 		name := "this experiment's"
@@ -243,9 +404,13 @@ func (e *estimator) compute(exp *experiments.Experiment, impl string, cs *experi
 		}
 	}
 	if len(obs) == 0 {
+		if e.prior != nil {
+			ms, basis := e.prior(exp, impl, cs)
+			return saturate(ms), basis
+		}
 		return saturate(exp.Prior(impl, cs)), "the experiment's prior (no cell of " + impl + " measured yet)"
 	}
-	ms, basis := predict(obs, work, fixed)
+	ms, basis := predict(obs, work, fixed, e.maxScale)
 	return saturate(ms), fmt.Sprintf("%s on %s %d measured cell(s) of %s", basis, from, len(obs), impl)
 }
 
@@ -294,7 +459,7 @@ func sameFamily(obs []observation, family string) []observation {
 // predict scales the measured cell nearest in work to work by the cost
 // model fitted to obs. The prior's fixed cost (at most 90% of the least
 // run measured) is held apart: only the rest scales with the work.
-func predict(obs []observation, work, fixed float64) (float64, string) {
+func predict(obs []observation, work, fixed, maxScale float64) (float64, string) {
 	if work <= 0 {
 		return 0, "no work"
 	}
@@ -319,7 +484,11 @@ func predict(obs []observation, work, fixed float64) (float64, string) {
 	if work < near.work {
 		b = min(b, 1) // fixed costs make a smaller cell no faster than linear
 	}
-	ms := fixed + (nearMS-fixed)*math.Pow(work/near.work, b)
+	scale := math.Pow(work/near.work, b)
+	if maxScale > 0 {
+		scale = min(maxScale, max(1/maxScale, scale))
+	}
+	ms := fixed + (nearMS-fixed)*scale
 	if !fitted {
 		return ms, fmt.Sprintf("scaled by the work from %s", near.params)
 	}
@@ -372,7 +541,7 @@ func (e *estimator) observe(exp *experiments.Experiment, impl string, cs *experi
 		return
 	}
 	e.ran[impl] = true
-	for _, key := range keys(exp, impl) {
+	for _, key := range e.keys(exp, impl) {
 		e.version[key]++
 		e.obs[key] = append(e.obs[key], observation{work: work, ms: ms, params: cs.Params.String(), family: familyOf(cs.Params)})
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/internal/stats"
 	"github.com/semibench/semibench/internal/sysmem"
 )
 
@@ -50,9 +51,9 @@ func gibText(b uint64) string { return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30
 func (r *run) measure(c *cell, est float64, p pass) (bench.Record, error) {
 	rec := c.record()
 	rec.EstimateRunMS, rec.Basis = r.price.explain(c)
-	rec.EstimateMS = est
+	rec.EstimateMS, rec.EstimateWallMS = est, est
 	skip := func(why string) (bench.Record, error) {
-		rec.Status, rec.EstimateMS, rec.Error = bench.StatusSkipped, est, why
+		rec.Status, rec.Error = bench.StatusSkipped, why
 		return rec, nil
 	}
 	// Memory first: a cell that cannot fit says so whatever the time left.
@@ -67,7 +68,7 @@ func (r *run) measure(c *cell, est float64, p pass) (bench.Record, error) {
 			duration(est).Round(time.Millisecond), duration(left).Round(time.Millisecond), r.cfg.Budget))
 	}
 	wall := &bench.CellWall{}
-	inst, err := r.hand.instance(r.ctx, c, wall)
+	inst, err := r.instance(c, wall)
 	if err != nil {
 		if r.ctx.Err() != nil {
 			return r.stopped(rec, est, "while setting the case up")
@@ -93,7 +94,7 @@ func (r *run) measure(c *cell, est float64, p pass) (bench.Record, error) {
 	}
 	t := r.timeRuns(c, inst, proto, watch.Wrap)
 	rec.GPU = watch.Finish()
-	wall.CPUMS = t.cpuMS
+	wall.CPUMS, wall.LooksMS = t.cpuMS, smp.looksMS
 	r.side.cores.observe(c, t.cpuMS, t.wallMS)
 	if smp.why != "" {
 		rec.Stop = smp.why
@@ -115,7 +116,7 @@ func (r *run) sampling(c *cell, p pass, limit limitRule, rec *bench.Record, inst
 		return newSampling(limit, prev, rec.Statistic)
 	}
 	return newSampling(limit, prev, rec.Statistic,
-		budgetRule{perMS: r.price.perRun(c), b: r.budget},
+		budgetRule{perMS: r.price.runWall(c), b: r.budget},
 		settleRule{r: r, c: c, rec: rec, inst: inst, first: p == passClaims})
 }
 
@@ -152,13 +153,15 @@ var cpuTime = sysmem.CPUTime
 type runFunc = func(ctx context.Context, rec *bench.Recorder) error
 
 // timing is what timeRuns measured: the phases, the last output, the
-// error, and the wall and CPU milliseconds of the whole measurement.
+// error, the wall and CPU milliseconds of the whole measurement, and the
+// wall of each run (warm-ups first), whole.
 type timing struct {
 	phases        []bench.Phase
 	last          any
 	err           error
 	began         time.Time
 	wallMS, cpuMS float64
+	runs          []float64
 }
 
 // timeRuns runs c's protocol on inst (wrap wraps each run: the GPU watch).
@@ -173,6 +176,13 @@ func (r *run) timeRuns(c *cell, inst *experiments.Instance, proto bench.Protocol
 	if wrap != nil {
 		run = wrap(run)
 	}
+	inner := run
+	run = func(ctx context.Context, rec *bench.Recorder) error {
+		t0 := time.Now()
+		err := inner(ctx, rec)
+		t.runs = append(t.runs, msSince(t0))
+		return err
+	}
 	t.phases, t.err = bench.Measure(r.ctx, proto, run)
 	t.wallMS = msSince(t.began)
 	if cpu := cpuTime(); cpu > 0 {
@@ -185,6 +195,10 @@ func (r *run) timeRuns(c *cell, inst *experiments.Instance, proto bench.Protocol
 // estimator, and fills in the wall time and why it stopped.
 func (r *run) conclude(c *cell, inst *experiments.Instance, rec bench.Record, est float64, t timing, wall *bench.CellWall) (bench.Record, error) {
 	wall.MeasureMS = t.wallMS
+	wall.Runs = len(t.runs)
+	if len(t.runs) > 0 {
+		wall.FirstRunMS = t.runs[0]
+	}
 	switch err := t.err; {
 	case errors.Is(err, experiments.ErrUnavailable):
 		rec.Status, rec.Error = bench.StatusUnavailable, err.Error()
@@ -206,12 +220,15 @@ func (r *run) conclude(c *cell, inst *experiments.Instance, rec bench.Record, es
 		if inst.Finish != nil {
 			inst.Finish(c.impl, &rec) // work read from Options.Shared: ReusedFrom, and the samples it reports
 		}
+		timed := 0.0
 		if p := rec.Phase(bench.TotalPhase); p != nil && rec.ReusedFrom == "" { // a cell that read shared work says nothing of its cost
 			r.price.est.observe(c.exp, c.impl, c.cs, p.MedianMS)
+			timed = p.MedianMS
 		}
 		// A cell that reports samples another cell measured (ReusedFrom)
 		// timed no more than its own measurement.
 		wall.TimedMS = min(timedMS(&rec), wall.MeasureMS)
+		r.price.wall.observe(c, wall, len(rec.WarmupMS), timed, r.coldSetup[c])
 	}
 	wall.PeakRSS = sysmem.PeakRSS()
 	rec.Wall = wall
@@ -232,6 +249,21 @@ func (r *run) fullStop(c *cell, n int, p pass) string {
 		return fmt.Sprintf("%d sample(s), the --reps maximum: its claims were not settled before", n)
 	}
 	return fmt.Sprintf("%d sample(s): the fixed repetitions of a run without a budget", n)
+}
+
+// instance is c's case set up (hand.instance), noting in the wall model
+// that its input is now in the run, and whether this setup was the
+// input's first in the run (coldSetup).
+func (r *run) instance(c *cell, wall *bench.CellWall) (*experiments.Instance, error) {
+	inHand := r.hand.cs == c.cs
+	key := inputKey(c)
+	cold := !r.price.wall.inputs[key]
+	inst, err := r.hand.instance(r.ctx, c, wall)
+	if err == nil && !inHand {
+		r.price.wall.inputs[key] = true
+		r.coldSetup[c] = cold
+	}
+	return inst, err
 }
 
 // hand is the case set up in hand: a case's cells that run one after
@@ -277,7 +309,7 @@ func (r *run) measureMore(c *cell, prev bench.Record, extra int, p pass) (bench.
 		rec = c.record()
 	}
 	wall := &bench.CellWall{}
-	inst, err := r.hand.instance(r.ctx, c, wall)
+	inst, err := r.instance(c, wall)
 	if err != nil {
 		if ierr := r.interrupted(); ierr != nil {
 			return rec, ierr
@@ -301,7 +333,10 @@ func (r *run) measureMore(c *cell, prev bench.Record, extra int, p pass) (bench.
 	t := r.timeRuns(c, inst, proto, nil)
 	rec.Stop = smp.why
 	phases, err, last := t.phases, t.err, t.last
-	wall.MeasureMS, wall.CPUMS = t.wallMS, t.cpuMS
+	wall.MeasureMS, wall.CPUMS, wall.LooksMS, wall.Runs = t.wallMS, t.cpuMS, smp.looksMS, len(t.runs)
+	if len(t.runs) > 0 {
+		wall.FirstRunMS = t.runs[0]
+	}
 	if err != nil {
 		if ierr := r.interrupted(); ierr != nil {
 			return rec, ierr
@@ -320,12 +355,16 @@ func (r *run) measureMore(c *cell, prev bench.Record, extra int, p pass) (bench.
 		rec.Check = &chk
 		return rec, nil
 	}
+	r.price.wall.observe(c, wall, len(rec.WarmupMS)-len(prev.WarmupMS), stats.Median(samplesOf(phases)), r.coldSetup[c])
 	if prevp != nil {
 		phases = mergePhases(prev.Phases, phases, rec.Statistic)
-		if prev.Wall != nil { // the record's wall covers both measurements
-			wall.SetupMS += prev.Wall.SetupMS
-			wall.MeasureMS += prev.Wall.MeasureMS
-			wall.CheckMS += prev.Wall.CheckMS
+		if pw := prev.Wall; pw != nil { // the record's wall covers both measurements
+			wall.SetupMS += pw.SetupMS
+			wall.MeasureMS += pw.MeasureMS
+			wall.CheckMS += pw.CheckMS
+			wall.LooksMS += pw.LooksMS
+			wall.Runs += pw.Runs
+			wall.FirstRunMS = pw.FirstRunMS
 		}
 	}
 	rec.Phases, rec.Status = phases, bench.StatusOK
@@ -339,6 +378,16 @@ func (r *run) measureMore(c *cell, prev bench.Record, extra int, p pass) (bench.
 		rec.Stop += fmt.Sprintf(" (topped up from %d)", len(experiments.SamplesOf(prevp, bench.TotalPhase)))
 	}
 	return rec, nil
+}
+
+// samplesOf is the samples of total among phases.
+func samplesOf(phases []bench.Phase) []float64 {
+	for _, p := range phases {
+		if p.Name == bench.TotalPhase {
+			return p.SamplesMS
+		}
+	}
+	return nil
 }
 
 // timedMS is the sum of a record's timed samples: end_to_end's, or

@@ -41,6 +41,8 @@ type claimPlan struct {
 	unsettled bool
 	// cheapTried: settleCheap has topped it up (once a run).
 	cheapTried bool
+	// lookMS is what the settle rule's last judgment of it took.
+	lookMS float64
 }
 
 // The levels of a claim's cells.
@@ -59,6 +61,7 @@ type plan struct {
 	claims  []*claimPlan
 	readers map[*cell][]*claimPlan             // the claims that read each cell
 	hosts   map[string]*experiments.Experiment // the experiment computing each claim
+	byInput map[string][]*cell                 // the cells of each input (inputKey)
 }
 
 // buildPlan lists the cells of exps at the run's scale, resolves the
@@ -196,8 +199,13 @@ func (c *cell) record() bench.Record {
 	return bench.Record{Experiment: c.exp.Name, Impl: c.impl, Params: c.cs.Params, Statistic: statistic(c.exp)}
 }
 
-// indexReaders records which claims read each cell.
+// indexReaders records which claims read each cell, and the cells of
+// each input.
 func (p *plan) indexReaders() {
+	p.byInput = map[string][]*cell{}
+	for _, c := range p.cells {
+		p.byInput[inputKey(c)] = append(p.byInput[inputKey(c)], c)
+	}
 	p.readers = map[*cell][]*claimPlan{}
 	for _, cp := range p.claims {
 		for _, lv := range cp.levels {

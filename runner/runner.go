@@ -131,6 +131,9 @@ type run struct {
 	side   *sideBatch // long one-core cells waiting to run side by side (batch.go)
 	hand   hand       // the case set up in hand (measure.go)
 	meter  *meter     // progress (progress.go)
+	// coldSetup says, of each cell that set its case up, whether that
+	// setup was its input's first in the run (the wall model's setup).
+	coldSetup map[*cell]bool
 }
 
 // Run executes the experiments and appends a record per cell to out, in
@@ -162,20 +165,19 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 	}
 	start := time.Now()
 	r := &run{cfg: cfg, out: out, budget: newBudget(cfg.Budget, cfg.Reserve, start), ledger: &ledger{},
-		aa: newAAPairs(), side: &sideBatch{cores: coreUse{}}}
+		aa: newAAPairs(), side: &sideBatch{cores: coreUse{}}, coldSetup: map[*cell]bool{}}
 	r.ctx = ctx
 	if r.budget.on() {
 		var cancel context.CancelFunc
 		r.ctx, cancel = context.WithDeadlineCause(ctx, r.budget.end(), errBudget)
 		defer cancel()
 	}
-	r.price = newPricer(&r.cfg, r.budget, r.aa)
+	r.price = newPricer(&r.cfg, r.budget, r.aa, &r.hand)
 	r.plan = buildPlan(&r.cfg, r.price, exps)
-	r.price.plan = r.plan
 	if cfg.Shard.N > 1 {
 		r.plan = r.plan.shard(cfg.Shard, r.price)
-		r.price.plan = r.plan
 	}
+	r.price.setPlan(r.plan)
 	total := 0
 	for _, c := range r.plan.cells {
 		total += 1 + len(c.aliases)
@@ -286,7 +288,7 @@ func (r *run) runCell(c *cell, pending []*cell, p pass) error {
 	if err := r.aaWhenDue(p); err != nil {
 		return err
 	}
-	if r.side.waiting() && (r.budget.spent() || r.price.cell(c) > r.budget.left()) {
+	if r.side.waiting() && (r.budget.spent() || r.price.cellIn(c, p) > r.budget.left()) {
 		if err := r.runSide(); err != nil { // the held cells first: their time was set aside
 			return err
 		}
@@ -294,7 +296,7 @@ func (r *run) runCell(c *cell, pending []*cell, p pass) error {
 	if r.budget.spent() {
 		return errSpent
 	}
-	est := r.price.cell(c)
+	est := r.price.cellIn(c, p)
 	if pending == nil {
 		pending = r.remaining(c)
 	}
@@ -323,13 +325,7 @@ func (r *run) remaining(c *cell) []*cell {
 // eta is the estimate of the cell starting now and every cell after it,
 // never more than the budget left.
 func (r *run) eta(first float64, pending []*cell) time.Duration {
-	sum := first
-	for _, c := range pending {
-		if !c.done {
-			sum = saturate(sum + r.price.cell(c))
-		}
-	}
-	return duration(min(sum, r.budget.left()))
+	return duration(min(saturate(first+r.price.cells(pending)), r.budget.left()))
 }
 
 // interrupted returns the error that ends the whole run: Run's context
@@ -353,7 +349,7 @@ func (r *run) skipAll(cells []*cell) error {
 		run, basis := r.price.explain(c) // a claim skipped for time says on what its estimate rests
 		for _, x := range append([]*cell{c}, c.aliases...) {
 			rec := x.record()
-			rec.Status, rec.EstimateMS, rec.EstimateRunMS, rec.Basis = bench.StatusSkipped, est, run, basis
+			rec.Status, rec.EstimateMS, rec.EstimateWallMS, rec.EstimateRunMS, rec.Basis = bench.StatusSkipped, est, est, run, basis
 			rec.Error = fmt.Sprintf("estimated %s; the %s budget is spent", duration(est).Round(time.Millisecond), r.cfg.Budget)
 			recs = append(recs, rec)
 		}

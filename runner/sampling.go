@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
@@ -56,7 +57,8 @@ type sampling struct {
 	limit     limitRule
 	prev      []bench.Phase // the earlier record's phases, for a top-up
 	statistic string
-	why       string // the rule that stopped it, once one has
+	why       string  // the rule that stopped it, once one has
+	looksMS   float64 // the time the rules took
 }
 
 // newSampling is a measurement of at most limit.most new samples under
@@ -76,6 +78,8 @@ func (s *sampling) samples(new []bench.Phase) Samples {
 
 // enough is bench.Protocol.Enough: the first rule that stops.
 func (s *sampling) enough(new []bench.Phase) bool {
+	t0 := time.Now()
+	defer func() { s.looksMS += msSince(t0) }()
 	smp := s.samples(new)
 	if stop, why := s.limit.Stop(smp); stop {
 		s.why = why

@@ -73,7 +73,9 @@ func (r *run) settled(c *cell, partial bench.Record, first bool) (bool, string) 
 			waiting = append(waiting, cp.id)
 			continue
 		}
+		t0 := time.Now()
 		st := experiments.SettleClaimOf(r.plan.hosts[cp.id], cp.id, withPartial(), refsOf(cells), r.aa.noise, r.cfg.Reps)
+		r.looked(cp, len(cells), msSince(t0))
 		cp.unsettled = !st.Settled
 		if !st.Settled {
 			if first && per >= float64(FirstPassCheap)/1e6 {
@@ -96,6 +98,15 @@ func (r *run) settled(c *cell, partial bench.Record, first bool) (bool, string) 
 		why = append(why, fmt.Sprintf("stopped after %d sample(s) to wait for the other cells of %s", n, experiments.FirstOf(waiting, 3)))
 	}
 	return true, strings.Join(why, "; ")
+}
+
+// looked notes what a judgment of the claim over cells took, for the
+// estimates of the looks to come.
+func (r *run) looked(cp *claimPlan, cells int, ms float64) {
+	cp.lookMS = ms
+	if cells > 0 {
+		r.price.wall.lookPerCell = append(r.price.wall.lookPerCell, ms/float64(cells))
+	}
 }
 
 // cheapBeside reports whether the samples still to take (after n, per ms
@@ -188,7 +199,7 @@ func (r *run) topUpCost(cells []*cell) float64 {
 	sum := 0.0
 	for _, c := range cells {
 		n := r.ledger.samples(c)
-		per := r.price.perRun(c)
+		per := r.price.runWall(c) + r.price.lookMS(c)
 		switch {
 		case n == 0 || n >= r.maxSamples(c):
 		case r.price.long(c):
@@ -222,7 +233,10 @@ func (r *run) settleClaim(cp *claimPlan, cells []*cell) error {
 	}
 	tried := map[*cell]bool{}
 	for {
-		if st := experiments.SettleClaimOf(r.plan.hosts[cp.id], cp.id, r.ledger.recs, refsOf(cells), r.aa.noise, r.cfg.Reps); st.Settled || st.Claim.Verdict == experiments.NotRun {
+		t0 := time.Now()
+		st := experiments.SettleClaimOf(r.plan.hosts[cp.id], cp.id, r.ledger.recs, refsOf(cells), r.aa.noise, r.cfg.Reps)
+		r.looked(cp, len(cells), msSince(t0))
+		if st.Settled || st.Claim.Verdict == experiments.NotRun {
 			return nil
 		}
 		var next *cell
@@ -268,7 +282,7 @@ const CheapShare = 100
 // --reps, or CheapFactor times it for a cell whose extra samples cost at
 // most a CheapShare-th of the budget.
 func (r *run) maxSamples(c *cell) int {
-	per := r.price.perRun(c)
+	per := r.price.runWall(c)
 	if r.cfg.Budget > 0 && per*float64((CheapFactor-1)*r.cfg.Reps) <= float64(r.cfg.Budget)/1e6/CheapShare {
 		return CheapFactor * r.cfg.Reps
 	}
@@ -318,28 +332,29 @@ func (r *run) topUp(c *cell, extra int, p pass) error {
 	if prev == nil || extra <= 0 {
 		return nil
 	}
-	per := r.price.perRun(c)
 	want := extra
 	settle := p != passRefine
 	if !settle {
 		// The refine takes as many samples as the budget pays for, priced
-		// by what the cell's record measured: 2-domination's formula at
-		// m = 12 on the H200 (its record: one sample of 16.4 s and a check
-		// of 9.3 s) was given five more samples with 64 s left, stopped at
-		// the budget's end, and the 57 s it ran were lost with them.
-		var fixed float64
-		per, fixed = r.topUpCosts(c, prev, per)
-		extra = refineSamples(extra, per, fixed, r.budget.left())
+		// by the cell's wall (its record measured it): 2-domination's
+		// formula at m = 12 on the H200 (its record: one sample of 16.4 s
+		// and a check of 9.3 s) was given five more samples with 64 s
+		// left, stopped at the budget's end, and the 57 s it ran were lost
+		// with them.
+		extra = refineSamples(extra, r.price.runWall(c), r.price.topUp(c, 0, p), r.budget.left())
 	}
-	if extra <= 0 || per*float64(extra) > r.budget.left() {
+	est := r.price.topUp(c, extra, p)
+	if extra <= 0 || est > r.budget.left() {
 		return nil
 	}
-	r.meter.cell(c, r.eta(per*float64(extra), r.remaining(c)), r.plan.atPaper())
+	r.meter.cell(c, r.eta(est, r.remaining(c)), r.plan.atPaper())
 	rec, err := r.measureMore(c, *prev, extra, p)
 	if err != nil || rec.Status != bench.StatusOK {
 		return err // a top-up that failed or was stopped leaves the earlier record standing
 	}
 	n := len(experiments.SamplesOf(&rec, bench.TotalPhase))
+	rec.EstimateWallMS = prev.EstimateWallMS + est
+	rec.EstimateMS = rec.EstimateWallMS
 	switch {
 	case !settle && extra < want:
 		rec.Stop = fmt.Sprintf("%d sample(s): refined with the budget left once every claim had its turn, as many as it paid for (--reps %d); before, %s", n, r.cfg.Reps, prev.Stop)
@@ -349,25 +364,6 @@ func (r *run) topUp(c *cell, extra int, p pass) error {
 		rec.Stop = fmt.Sprintf("%d sample(s): one more run of a long cell, its claims not settled by the first", n)
 	}
 	return r.out.AppendAll(r.ledger.keep(c, rec))
-}
-
-// topUpCosts prices a top-up of c from its last record prev: a sample
-// costs the planner's estimate est, or the wall time per run the record
-// measured when that is more (warm-ups and the time between windows
-// included); once per top-up come the record's setup and check times and,
-// for a CUDA cell, a warm-up run (measureMore takes one there).
-func (r *run) topUpCosts(c *cell, prev *bench.Record, est float64) (per, fixed float64) {
-	per = est
-	if w := prev.Wall; w != nil {
-		if runs := len(experiments.SamplesOf(prev, bench.TotalPhase)) + len(prev.WarmupMS); runs > 0 {
-			per = max(per, w.MeasureMS/float64(runs))
-		}
-		fixed = w.SetupMS + w.CheckMS
-	}
-	if strings.HasPrefix(c.impl, "cuda/") && r.price.protocol(c).Warmup > 0 {
-		fixed += per
-	}
-	return per, fixed
 }
 
 // refineSamples is how many of want more samples fit in left ms when each

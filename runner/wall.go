@@ -1,0 +1,482 @@
+package runner
+
+// The cell's whole wall time. The budget pays for a cell's setup (the
+// generation, digest and reference of its case's input, paid by the
+// first cell of the case, most of it only by the first case of the run
+// with that input: the run's store keeps it), its runs with whatever the
+// implementation does between its timed windows (a CUDA implementation's
+// first run in the process loads its module: seconds), the stopping
+// rules' looks between its samples (the settle rule judging a claim over
+// forty cells: a tenth of a second a look on the H100), and its check.
+// The committed H100 run of 46bc881 priced cells by their timed runs
+// alone and had 76 of its 192 cells over 50 ms within 3x of what they
+// took; treefix/fig4's cuda/vectorial on the ldoor stand-in was estimated
+// at 1 ms and took 2.0 s (21 samples of 0.55 ms, each with a look of
+// 80 ms).
+//
+// A cell is estimated from its own earlier runs on this machine kind
+// (Past) where there are any, part by part; otherwise from models fitted
+// as the run goes, like the estimate of one run (estimate.go): a run's
+// wall by experiment and implementation, a case's setup (new input, or
+// input already in the store) and a check by experiment.
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/internal/stats"
+)
+
+// wallParts is what one record's wall says of its cell.
+type wallParts struct {
+	setup, check float64 // the setup it paid (0: none) and its check
+	runs         int     // warm-ups and samples
+	perRun       float64 // one run's wall, the first run's excess and the looks apart
+	first        float64 // the first run's excess over perRun
+	looks        float64 // the stopping rules' looks, all of them
+}
+
+// partsOf reads a record's wall; false when it has none.
+func partsOf(rec *bench.Record) (wallParts, bool) {
+	w := rec.Wall
+	if w == nil || w.MeasureMS <= 0 || rec.Status != bench.StatusOK && rec.Status != bench.StatusCheckFailed {
+		return wallParts{}, false
+	}
+	samples := experiments.SamplesOf(rec, bench.TotalPhase)
+	runs := w.Runs
+	if runs <= 0 {
+		runs = len(samples) + len(rec.WarmupMS)
+	}
+	if runs <= 0 {
+		return wallParts{}, false
+	}
+	p := wallParts{setup: w.SetupMS, check: w.CheckMS, runs: runs, looks: w.LooksMS}
+	rest := max(0, w.MeasureMS-w.LooksMS)
+	switch {
+	case w.FirstRunMS > 0 && runs > 1:
+		p.first = max(0, w.FirstRunMS-(rest-w.FirstRunMS)/float64(runs-1))
+	case w.FirstRunMS == 0 && len(rec.WarmupMS) > 0 && len(samples) > 0:
+		// Files before FirstRunMS: a module loaded inside the warm-up's
+		// window shows in its total.
+		p.first = max(0, rec.WarmupMS[0]-stats.Median(samples))
+	}
+	p.first = min(p.first, rest)
+	p.perRun = (rest - p.first) / float64(runs)
+	return p, true
+}
+
+// pastCell is a cell's earlier runs on this machine kind, digested.
+type pastCell struct {
+	runs   int       // earlier runs that measured it
+	timed  float64   // the median of the runs' medians of total
+	perRun float64   // the median of the runs' wall of one run
+	first  float64   // the least first-run excess of the runs' first measurements
+	firsts []float64 // each run's first measurement's excess
+	check  float64   // the median check of the runs' first measurements
+	setups []float64
+	// setupBy are the setups the runs' first measurements paid, by run
+	// (newest first; 0 where it paid none).
+	setupBy []float64
+}
+
+// digest reads a cell's records in earlier runs (Past.Records): those
+// that read work another cell computed when reads is set, else those that
+// did all their own (2-domination's Table 3 on two cores computed its
+// powers in 20 s in one run and read them in 0.1 ms in the next).
+func digest(all []bench.Record, reads bool) *pastCell {
+	var recs []bench.Record
+	for _, r := range all {
+		if (r.ReusedFrom != "") == reads {
+			recs = append(recs, r)
+		}
+	}
+	var timed, per, firstPer, checks, setupBy []float64
+	var heads []wallParts
+	n := 0
+	for _, run := range pastRuns(recs) {
+		first, ok := partsOf(&run[0])
+		if !ok {
+			continue
+		}
+		n++
+		heads = append(heads, first)
+		last := &run[len(run)-1]
+		if s := experiments.SamplesOf(last, bench.TotalPhase); len(s) > 0 && last.ReusedFrom == "" {
+			timed = append(timed, stats.Median(s))
+		}
+		firstPer = append(firstPer, first.perRun)
+		if lp, ok := partsOf(last); ok {
+			per = append(per, lp.perRun)
+		}
+		checks = append(checks, first.check)
+		setupBy = append(setupBy, first.setup)
+	}
+	if n == 0 {
+		return nil
+	}
+	pc := &pastCell{runs: n, perRun: pickPerRun(per, firstPer), check: stats.Median(checks), setupBy: setupBy}
+	// A first measurement's excess over its runs at the cell's least wall
+	// of a run: what loading a module cost, also where it happened
+	// outside the warm-up's window (2-domination's cuda/v3-gpu: 3.8 s
+	// of a measurement of 3.85 s, its warm-up's total 24 ms).
+	for _, h := range heads {
+		x := max(h.first, float64(h.runs)*h.perRun+h.first-float64(h.runs)*pc.perRun)
+		pc.firsts = append(pc.firsts, x)
+	}
+	pc.first = slices.Min(pc.firsts)
+	if len(timed) > 0 {
+		pc.timed = stats.Median(timed)
+	}
+	return pc
+}
+
+// pickPerRun is the history's wall of one run: the least of the runs'
+// (the cell as each run left it; their first measurements where none):
+// a run's wall drifts up with what happens beside it (a module loaded, in
+// files without FirstRunMS; the settle rule's looks, in files without
+// LooksMS), seldom down. The committed runs replayed (wall_test.go) came
+// within 3x more often so than by the median.
+func pickPerRun(last, first []float64) float64 {
+	if len(last) == 0 {
+		return slices.Min(first)
+	}
+	return slices.Min(last)
+}
+
+// wallModel estimates cells' wall times, from the history (Past) and
+// from what this run measures.
+type wallModel struct {
+	past Past
+	// timed estimates one timed run of a cell without history (the
+	// estimator's), which a run's wall scales (ratios).
+	timed func(*experiments.Experiment, string, *experiments.Case) float64
+	// ratios are the measured cells' wall of a run (the first run's
+	// excess and the looks apart) over their median timed run, by
+	// experiment|impl and by paper|impl: the wall of a run of a cell
+	// without history is its timed estimate times the ratio of the
+	// nearest measured cell (treefix's CUDA cells spend 3-15 ms a run
+	// outside their windows of 0.4-3.4 ms).
+	ratios map[string][]ratioObs
+	// The models fitted as the run goes: a case's setup when its input
+	// is new to the run (setup) and when the run's store holds it already
+	// (warm), a check, by experiment (by paper while an experiment has
+	// none).
+	setup, warm, check *estimator
+	// loads are the first runs' excess of each CUDA implementation's
+	// first cell in this run (its module loaded), and cuda the CUDA
+	// implementations that have run.
+	loads []float64
+	cuda  map[string]bool
+	// inputs are the inputs set up in this run (inputKey).
+	inputs map[string]bool
+	// ratio holds, by backend (true: CUDA), a run's wall over its timed
+	// median: the ratio of a cell whose kind has no run measured.
+	ratio map[bool][]float64
+	// colds are the setups of new inputs this run measured.
+	colds []float64
+	// lookPerCell holds the measured looks, per cell of the claim judged.
+	lookPerCell []float64
+	cache       map[string]*pastCell
+	loadPast    map[string]float64
+}
+
+// Pseudo-implementations under which the setup and check models keep
+// their observations (by experiment, and by paper).
+const (
+	setupImpl = "setup"
+	warmImpl  = "setup (input in the run's store)"
+	checkImpl = "check"
+)
+
+// DefaultLoadMS is the estimate of a CUDA implementation's first run in
+// a process beyond its later runs, before any is measured: on the H100
+// (the 7-minute run of 46bc881) treefix's cuda/parallel took 2.6 s,
+// hungarian's cuda/hungarian-n3 1.7 s, kleene's cuda/fast 0.83 s.
+const DefaultLoadMS = 1500
+
+// defaultLookPerCellMS is the prior of a settle rule's look, per cell of
+// the claim it judges (treefix's Fig. 4 claim, 40 cells: 80-120 ms on the
+// H100's host).
+const defaultLookPerCellMS = 2.0
+
+// newWallModel makes the models; timed estimates one timed run (the
+// per-run wall's prior, scaled by the backend's ratio).
+func newWallModel(past Past, timed func(*experiments.Experiment, string, *experiments.Case) float64) *wallModel {
+	w := &wallModel{past: past, timed: timed, inputs: map[string]bool{}, ratio: map[bool][]float64{}, cuda: map[string]bool{},
+		ratios: map[string][]ratioObs{}, cache: map[string]*pastCell{}, loadPast: map[string]float64{}}
+	zero := func(*experiments.Experiment, string) float64 { return 0 }
+	none := func(_ *experiments.Experiment, impl string, _ *experiments.Case) (float64, string) {
+		return 0, "none measured yet"
+	}
+	w.setup, w.warm, w.check = newEstimator(), newEstimator(), newEstimator()
+	for _, m := range []*estimator{w.setup, w.warm, w.check} {
+		m.prior, m.fixed, m.own, m.maxScale = none, zero, true, 10
+	}
+	// An experiment's first new input costs what the run's other new
+	// inputs took, the median.
+	w.setup.prior = func(*experiments.Experiment, string, *experiments.Case) (float64, string) {
+		if len(w.colds) == 0 {
+			return 0, "none measured yet"
+		}
+		return stats.Median(w.colds), "the median setup of a new input in this run"
+	}
+	// A setup with its input in the store is at most one without.
+	w.warm.prior = func(e *experiments.Experiment, _ string, cs *experiments.Case) (float64, string) {
+		return w.setup.estimate(e, setupImpl, cs), "as a setup of a new input"
+	}
+	return w
+}
+
+// ratioObs is a measured cell's work and its run's wall over its timed
+// median.
+type ratioObs struct{ work, ratio float64 }
+
+// runWall is the wall of one run of c without history: its timed
+// estimate times the ratio of the measured cell of its experiment (else
+// of its paper) nearest in work, else its backend's median ratio, else
+// 1 on a CPU and 2 on a GPU.
+func (w *wallModel) runWall(c *cell) float64 {
+	t := w.timed(c.exp, c.impl, c.cs)
+	if readsShared(c) {
+		return t // a cell that reads shared work is its fixed cost
+	}
+	work := c.cs.WorkOf(c.impl)
+	for _, k := range keys(c.exp, c.impl) {
+		if obs := w.ratios[k]; len(obs) > 0 && work > 0 {
+			best := obs[0]
+			for _, o := range obs[1:] {
+				if math.Abs(math.Log(o.work/work)) < math.Abs(math.Log(best.work/work)) {
+					best = o
+				}
+			}
+			return t * best.ratio
+		}
+	}
+	cuda := strings.HasPrefix(c.impl, "cuda/")
+	if rs := w.ratio[cuda]; len(rs) > 0 {
+		return t * stats.Median(rs)
+	}
+	if cuda {
+		return 2 * t
+	}
+	return t
+}
+
+// inputKey names a case's input: cases of one paper with the same
+// parameters read the same generated input (hungarian's Table 1 and
+// Figs. 4 and 5, treefix's trees), which the run's store keeps.
+func inputKey(c *cell) string { return c.exp.Paper + "|" + c.cs.Params.String() }
+
+// readsShared reports whether c will read work another cell of the run
+// has computed (Case.ReadsShared).
+func readsShared(c *cell) bool { return c.cs.ReadsShared != nil && c.cs.ReadsShared(c.impl) }
+
+// pastOf is the cell's earlier runs, nil when none (or no Past), of the
+// kind this run's will be: reading shared work or not.
+func (w *wallModel) pastOf(c *cell) *pastCell {
+	if w.past == nil {
+		return nil
+	}
+	reads := readsShared(c)
+	k := c.key
+	if reads {
+		k += "|reads"
+	}
+	pc, ok := w.cache[k]
+	if !ok {
+		pc = digest(w.past.Records(c.key), reads)
+		w.cache[k] = pc
+	}
+	return pc
+}
+
+// setupOf estimates the setup c pays as the first cell of its case: the
+// input's generation when no case of the run has it yet (cold). From the
+// history: the most any cell of the same input paid in a run (the median
+// over runs) when cold, the least it paid when not; else the models.
+func (w *wallModel) setupOf(c *cell, siblings []*cell) float64 {
+	cold := !w.inputs[inputKey(c)]
+	var byRun [][]float64
+	var paid []float64
+	for _, s := range siblings {
+		pc := w.pastOf(s)
+		if pc == nil {
+			continue
+		}
+		for i, v := range pc.setupBy {
+			for len(byRun) <= i {
+				byRun = append(byRun, nil)
+			}
+			byRun[i] = append(byRun[i], v)
+			if v > 0 && s.cs == c.cs {
+				paid = append(paid, v)
+			}
+		}
+	}
+	if len(byRun) > 0 {
+		var most []float64
+		for _, vs := range byRun {
+			most = append(most, slices.Max(vs))
+		}
+		if cold {
+			return stats.Median(most)
+		}
+		if len(paid) > 0 {
+			return slices.Min(paid)
+		}
+	}
+	if cold {
+		return w.setup.estimate(c.exp, setupImpl, c.cs)
+	}
+	return w.warm.estimate(c.exp, warmImpl, c.cs)
+}
+
+// loadOf estimates a CUDA implementation's first run in this process
+// beyond its later runs (its module loaded): from the history of its
+// cells (cells: the median of the loads seen, none when its cells have
+// history and none showed one: several implementations share a module,
+// and the first to run loads it), else the loads measured in this run,
+// else DefaultLoadMS.
+func (w *wallModel) loadOf(impl string, cells []*cell) float64 {
+	v, ok := w.loadPast[impl]
+	if !ok {
+		// By run, the newest first (the code that loads a module changes
+		// from commit to commit): the most any cell's first measurement
+		// exceeded its runs by; the median of the newest loadRuns runs.
+		var most []float64
+		for _, c := range cells {
+			pc := w.pastOf(c)
+			if pc == nil {
+				continue
+			}
+			for i, x := range pc.firsts[:min(loadRuns, len(pc.firsts))] {
+				for len(most) <= i {
+					most = append(most, 0)
+				}
+				if x >= minLoadMS {
+					most[i] = max(most[i], x)
+				}
+			}
+		}
+		v = -1 // no history
+		if len(most) > 0 {
+			v = stats.Median(most)
+		}
+		w.loadPast[impl] = v
+	}
+	switch {
+	case v >= 0:
+		return v
+	case len(w.loads) > 0:
+		return stats.Median(w.loads)
+	}
+	return DefaultLoadMS
+}
+
+// loadRuns is how many of the newest earlier runs a load is judged by.
+const loadRuns = 3
+
+// minLoadMS is the least first-run excess that counts as a module loaded.
+const minLoadMS = 50
+
+// observe adds one measurement of c (its own wall, not a topped-up
+// record's sum) to the models: its run's wall over its timed median, its
+// first run's excess (a load when its implementation's first CUDA cell),
+// its setup and check. timed is its median timed run (0: none of its
+// own); cold says whether its setup, if it paid one, generated its input.
+func (w *wallModel) observe(c *cell, wall *bench.CellWall, warmups int, timed float64, cold bool) {
+	rec := bench.Record{Status: bench.StatusOK, Wall: wall, WarmupMS: make([]float64, warmups)}
+	p, ok := partsOf(&rec)
+	if !ok {
+		return
+	}
+	// Parts below wallFloorMS are the clock's and the runtime's, not the
+	// cell's: they price nothing, and would order cells by noise.
+	if wall.SetupMS >= wallFloorMS {
+		if cold {
+			w.setup.observe(c.exp, setupImpl, c.cs, wall.SetupMS)
+			w.colds = append(w.colds, wall.SetupMS)
+		} else {
+			w.warm.observe(c.exp, warmImpl, c.cs, wall.SetupMS)
+		}
+	}
+	if wall.CheckMS >= wallFloorMS {
+		w.check.observe(c.exp, checkImpl, c.cs, wall.CheckMS)
+	}
+	cuda := strings.HasPrefix(c.impl, "cuda/")
+	if cuda && !w.cuda[c.impl] {
+		w.cuda[c.impl] = true
+		if p.runs > 1 && p.first >= minLoadMS {
+			w.loads = append(w.loads, p.first)
+		}
+	}
+	if work := c.cs.WorkOf(c.impl); timed > 0 && p.perRun > 0 && work > 0 {
+		r := min(p.perRun/timed, maxRatio)
+		for _, k := range keys(c.exp, c.impl) {
+			w.ratios[k] = append(w.ratios[k], ratioObs{work, r})
+		}
+		if timed >= 1 {
+			w.ratio[cuda] = append(w.ratio[cuda], r)
+		}
+	}
+}
+
+// maxRatio bounds a run's wall over its timed median as the model takes
+// it in: treefix's CUDA cells reach 13 on the H100, and a first run that
+// loaded a module, in a file without FirstRunMS, far more.
+const maxRatio = 20
+
+// wallFloorMS is the least setup or check the models take in.
+const wallFloorMS = 0.1
+
+// wallPlan is what a cell's measurement is expected to do.
+type wallPlan struct {
+	runs    int     // warm-ups and samples
+	looks   int     // looks of the stopping rules
+	lookMS  float64 // one look
+	setup   bool    // the cell sets its case up
+	load    bool    // its CUDA implementation's first run in this process
+	check   bool    // a check (always, but a side cell's)
+	siblngs []*cell // the cells of its input, for the setup's history
+	// implCells are the plan's cells of its implementation, for the
+	// load's history.
+	implCells []*cell
+}
+
+// estimate is c's wall in milliseconds under plan, and whether it rests
+// on the cell's earlier runs.
+func (w *wallModel) estimate(c *cell, pl wallPlan) (float64, bool) {
+	pc := w.pastOf(c)
+	ms := 0.0
+	if pl.setup {
+		ms += w.setupOf(c, pl.siblngs)
+	}
+	perRun, check, first := 0.0, 0.0, 0.0
+	if pc != nil {
+		perRun, check, first = pc.perRun, pc.check, pc.first
+	} else {
+		perRun = w.runWall(c)
+		check = w.check.estimate(c.exp, checkImpl, c.cs)
+	}
+	if pl.load {
+		first = max(first, w.loadOf(c.impl, pl.implCells))
+	}
+	ms += first + float64(pl.runs)*perRun + float64(pl.looks)*pl.lookMS
+	if pl.check {
+		ms += check
+	}
+	return saturate(ms), pc != nil
+}
+
+// lookMS is a look at a claim judged over cells, as the run measured it
+// per cell of the claims judged, or defaultLookPerCellMS.
+func (w *wallModel) lookMS(cells int) float64 {
+	per := defaultLookPerCellMS
+	if len(w.lookPerCell) > 0 {
+		per = stats.Median(w.lookPerCell)
+	}
+	return per * float64(cells)
+}

@@ -1,0 +1,199 @@
+package runner
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/experiments/experimentstest"
+	"github.com/semibench/semibench/experiments/papers"
+)
+
+// filePast is a Past over result files, the newest first.
+type filePast map[string][]bench.Record
+
+func newFilePast(files []*bench.File) filePast {
+	p := filePast{}
+	slices.SortFunc(files, func(a, b *bench.File) int { return b.Started.Compare(a.Started) })
+	for _, f := range files {
+		for _, r := range f.Records {
+			p[r.Key()] = append(p[r.Key()], r)
+		}
+	}
+	return p
+}
+
+func (p filePast) Records(key string) []bench.Record   { return p[key] }
+func (p filePast) Between(string) *experiments.Between { return nil }
+
+// wallAccuracy is how a run's records compare with their estimates:
+// those whose wall is 50 ms or more, how many lie within 3x, the worst.
+type wallAccuracy struct {
+	over, within int
+	worst        float64
+	worstCell    string
+}
+
+func (a *wallAccuracy) add(key string, est, wall float64) {
+	if wall < 50 {
+		return
+	}
+	a.over++
+	f := math.Max(est/wall, wall/est)
+	if est <= 0 {
+		f = math.Inf(1)
+	}
+	if f <= 3 {
+		a.within++
+	}
+	if f > a.worst {
+		a.worst, a.worstCell = f, fmt.Sprintf("%s: %.0f ms estimated, %.0f ms taken", key, est, wall)
+	}
+}
+
+func (a wallAccuracy) String() string {
+	return fmt.Sprintf("%d of %d within 3x (%.0f%%), worst %.1fx (%s)", a.within, a.over, 100*float64(a.within)/float64(max(1, a.over)), a.worst, a.worstCell)
+}
+
+// replayWall estimates, in order, every measurement of the run f as the
+// runner's wall model would before it ran, from past (the other runs of
+// its machine kind) and from the models fitted to f's measurements before
+// it; each measurement's runs and whether it set its case up are read
+// from the record (the plan's order decides those), its estimate is
+// compared with its wall (a topped-up record's: its earlier estimate plus
+// the top-up's, against their sum).
+func replayWall(f *bench.File, cases map[string]*experiments.Case, past Past) wallAccuracy {
+	est := newEstimator()
+	w := newWallModel(past, func(e *experiments.Experiment, impl string, cs *experiments.Case) float64 {
+		return est.estimate(e, impl, cs)
+	})
+	cells := map[string]*cell{}
+	byInput, byImpl := map[string][]*cell{}, map[string][]*cell{}
+	cellOf := func(r *bench.Record) *cell {
+		if c := cells[r.Key()]; c != nil {
+			return c
+		}
+		e := experiments.ByName(r.Experiment)
+		if e == nil {
+			paper, _, _ := strings.Cut(r.Experiment, "/")
+			e = &experiments.Experiment{Name: r.Experiment, Paper: paper}
+		}
+		cs := cases[r.Experiment+"|"+r.Params.String()]
+		if cs == nil {
+			cs = &experiments.Case{Params: r.Params}
+		}
+		c := &cell{exp: e, cs: cs, impl: r.Impl, key: r.Key()}
+		cells[r.Key()] = c
+		byInput[inputKey(c)] = append(byInput[inputKey(c)], c)
+		byImpl[c.impl] = append(byImpl[c.impl], c)
+		return c
+	}
+	for i := range f.Records {
+		cellOf(&f.Records[i])
+	}
+	var acc wallAccuracy
+	prev := map[string]*bench.Record{}
+	estimated := map[string]float64{}
+	for i := range f.Records {
+		r := &f.Records[i]
+		c := cellOf(r)
+		if r.ReusedFrom != "" && r.Wall.MeasureMS == 0 {
+			continue // an alias's copy
+		}
+		// This measurement's own wall: a topped-up record's less its
+		// earlier record's.
+		own := *r.Wall
+		warmups := len(r.WarmupMS)
+		samples := len(experiments.SamplesOf(r, bench.TotalPhase))
+		if p := prev[r.Key()]; p != nil && p.Wall != nil {
+			own.SetupMS -= p.Wall.SetupMS
+			own.MeasureMS -= p.Wall.MeasureMS
+			own.CheckMS -= p.Wall.CheckMS
+			warmups -= len(p.WarmupMS)
+			samples -= len(experiments.SamplesOf(p, bench.TotalPhase))
+		}
+		own.Runs = warmups + samples
+		pl := wallPlan{runs: own.Runs, setup: own.SetupMS > 0, check: true, siblngs: byInput[inputKey(c)], implCells: byImpl[c.impl],
+			load: strings.HasPrefix(c.impl, "cuda/") && !w.cuda[c.impl]}
+		c.cs.ReadsShared = func(string) bool { return r.ReusedFrom != "" } // what the case would say before the run
+		ms, _ := w.estimate(c, pl)
+		total := ms + estimated[r.Key()]
+		estimated[r.Key()] = total
+		acc.add(r.Key(), total, r.Wall.SetupMS+r.Wall.MeasureMS+r.Wall.CheckMS)
+		cold := !w.inputs[inputKey(c)]
+		if own.SetupMS > 0 {
+			w.inputs[inputKey(c)] = true
+		}
+		timed := 0.0
+		if s := experiments.SamplesOf(r, bench.TotalPhase); len(s) > 0 && r.ReusedFrom == "" {
+			timed = bench.Median(s)
+			est.observe(c.exp, c.impl, c.cs, timed)
+		}
+		if own.MeasureMS > 0 && own.Runs > 0 {
+			w.observe(c, &own, warmups, timed, cold)
+		}
+		prev[r.Key()] = r
+	}
+	return acc
+}
+
+// TestWallReplay replays the committed reproduces (testdata/wall, trimmed
+// copies: testdata/README.md) through the wall model: each run estimated
+// from the other runs of its machine kind as Past, from the runs before
+// it, and without history. From the other runs, at least 90% of each
+// run's measurements of 50 ms or more must lie within 3x of their
+// estimate (the log gives each share and the worst).
+func TestWallReplay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 20 runs")
+	}
+	papers.Register()
+	paths, err := filepath.Glob(filepath.Join("testdata", "wall", "*.jsonl.gz"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	kinds := map[string][]string{}
+	for _, p := range paths {
+		kind, _, _ := strings.Cut(filepath.Base(p), "-")
+		kinds[kind] = append(kinds[kind], p)
+	}
+	var names []string
+	for k := range kinds {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, kind := range names {
+		files := map[string]*bench.File{}
+		cases := map[string]map[string]*experiments.Case{}
+		for _, p := range kinds[kind] {
+			files[p], cases[p] = experimentstest.FileCases(t, p)
+		}
+		for _, p := range kinds[kind] {
+			var others, earlier []*bench.File
+			for q, f := range files {
+				if q != p {
+					others = append(others, f)
+				}
+				if f.Started.Before(files[p].Started) {
+					earlier = append(earlier, f)
+				}
+			}
+			with := replayWall(files[p], cases[p], newFilePast(others))
+			var before wallAccuracy
+			if len(earlier) > 0 {
+				before = replayWall(files[p], cases[p], newFilePast(earlier))
+			}
+			alone := replayWall(files[p], cases[p], nil)
+			t.Logf("%s\n  the other runs as history: %s\n  the earlier runs (%d): %s\n  alone: %s", filepath.Base(p), with, len(earlier), before, alone)
+			if with.within*10 < with.over*9 {
+				t.Errorf("%s, the other runs as history: %s; want 90%% within 3x", filepath.Base(p), with)
+			}
+		}
+	}
+}
