@@ -385,8 +385,8 @@ func TestDecodeErrors(t *testing.T) {
 	cases := map[string]string{
 		"{\n\"schema\": 1,\n\"records\": [\n{\"experiment\": 3}]}": "line 4",
 		"{\"schema\": 9, \"records\": []}":                         "schema version 9",
-		"{\"schema\": 1, \"machine\": {\"label\": \"m\", \"cpu\": \"c\", \"cores\": 1}, \"scale\": \"quick\", \"started\": \"2026-01-02T03:04:05Z\", \"records\": [{\"experiment\":\"e\",\"impl\":\"i\",\"status\":\"bogus\"}]}": "unknown status",
-		"{\"schema\": 1, \"machine\": {\"label\": \"m\", \"cpu\": \"c\", \"cores\": 1}, \"scale\": \"quick\", \"started\": \"2026-01-02T03:04:05Z\", \"records\": [], \"extra\": true}":                                          "unknown field",
+		"{\"schema\": 1, \"semibench\": {\"version\": \"t\"}, \"machine\": {\"label\": \"m\", \"cpu\": \"c\", \"cores\": 1}, \"scale\": \"quick\", \"started\": \"2026-01-02T03:04:05Z\", \"records\": [{\"experiment\":\"e\",\"impl\":\"i\",\"status\":\"bogus\"}]}": "unknown status",
+		"{\"schema\": 1, \"semibench\": {\"version\": \"t\"}, \"machine\": {\"label\": \"m\", \"cpu\": \"c\", \"cores\": 1}, \"scale\": \"quick\", \"started\": \"2026-01-02T03:04:05Z\", \"records\": [], \"extra\": true}":                                          "unknown field",
 		"{\n\n\"schema\": 1,,}": "line 3",
 	}
 	for in, want := range cases {
@@ -549,7 +549,7 @@ func TestReadTornLine(t *testing.T) {
 	if _, err := Decode(slices.Concat(data[:ends[0]], []byte(`{"experiment": "e", "impl": "i", "status": "ok", "extra": 1}`+"\n"))); err == nil || !strings.Contains(err.Error(), "line 2") || !strings.Contains(err.Error(), "unknown field") {
 		t.Errorf("an unknown field: %v", err)
 	}
-	if _, err := Decode([]byte(`{"schema": 3, "protocol": 2, "machine": {"label": "m", "cpu": "c", "cores": 1}, "scale": "quick", "started": "2026-01-02T03:04:05Z", "records": []}` + "\n")); err == nil || !strings.Contains(err.Error(), "line 1") {
+	if _, err := Decode([]byte(`{"schema": 3, "protocol": 2, "semibench": {"version": "t"}, "machine": {"label": "m", "cpu": "c", "cores": 1}, "scale": "quick", "started": "2026-01-02T03:04:05Z", "records": []}` + "\n")); err == nil || !strings.Contains(err.Error(), "line 1") {
 		t.Errorf("records in a schema-3 header: %v", err)
 	}
 }

@@ -16,7 +16,7 @@ import (
 func TestReadFileGzip(t *testing.T) {
 	dir := t.TempDir()
 	plain := filepath.Join(dir, "run.jsonl")
-	app, err := NewAppender(plain, &File{Schema: SchemaVersion, Machine: Machine{Label: "m", CPU: "test CPU", Cores: 2}, Scale: "quick", Started: time.Unix(1, 0).UTC(),
+	app, err := NewAppender(plain, &File{Schema: SchemaVersion, Semibench: Build{Version: "test"}, Machine: Machine{Label: "m", CPU: "test CPU", Cores: 2}, Scale: "quick", Started: time.Unix(1, 0).UTC(),
 		Records: []Record{{Experiment: "e", Impl: "cpu/paper", Status: StatusOK, Statistic: "median",
 			Phases: []Phase{{Name: TotalPhase, MedianMS: 1, StatMS: 1, SamplesMS: []float64{1}}}}}})
 	if err != nil {

@@ -25,13 +25,13 @@ type endless struct{ head, lines, head3 bool }
 func (e *endless) Read(p []byte) (int, error) {
 	if !e.head {
 		e.head = true
-		return copy(p, `{"schema": 2, "machine": {"label": "m", "cpu": "c", "cores": 1}, "scale": "quick", "started": "2026-01-02T03:04:05Z", "records": [`), nil
+		return copy(p, `{"schema": 2, "semibench": {"version": "t"}, "machine": {"label": "m", "cpu": "c", "cores": 1}, "scale": "quick", "started": "2026-01-02T03:04:05Z", "records": [`), nil
 	}
 	rec := `{"experiment": "e", "impl": "i", "status": "skipped"},` + "\n"
 	if e.lines {
 		if !e.head3 {
 			e.head3 = true
-			return copy(p, `{"schema": 3, "machine": {"label": "m", "cpu": "c", "cores": 1}, "scale": "quick", "started": "2026-01-02T03:04:05Z"}`+"\n"), nil
+			return copy(p, `{"schema": 3, "semibench": {"version": "t"}, "machine": {"label": "m", "cpu": "c", "cores": 1}, "scale": "quick", "started": "2026-01-02T03:04:05Z"}`+"\n"), nil
 		}
 		rec = rec[:len(rec)-2] + "\n"
 	}
@@ -76,13 +76,13 @@ func TestReadBoundedRefusals(t *testing.T) {
 	cases := map[string]struct {
 		data, want string
 	}{
-		"record": {`{"schema": 2, "machine": {"label": "m", "cpu": "c", "cores": 1}, "scale": "quick", "started": "2026-01-02T03:04:05Z", "records": [{"experiment": "e", "impl": "i", "status": "ok"},` + "\n" +
+		"record": {`{"schema": 2, "semibench": {"version": "t"}, "machine": {"label": "m", "cpu": "c", "cores": 1}, "scale": "quick", "started": "2026-01-02T03:04:05Z", "records": [{"experiment": "e", "impl": "i", "status": "ok"},` + "\n" +
 			`{"experiment": "e", "impl": "i", "status": "ok", "note": "` + big[:MaxHeaderBytes/2] + `", "error": "` + big[:MaxHeaderBytes/2] + `x"}]}`,
 			"line 2: record 1 is larger than 4 MiB"},
-		"string":  {`{"schema": 2, "machine": {"label": "m", "cpu": "c", "cores": 1}, "scale": "quick", "started": "2026-01-02T03:04:05Z", "notes": ["` + big + `x"], "records": []}`, "a string of more than 4 MiB"},
-		"machine": {`{"schema": 2, "machine": {"label": "` + big[:MaxHeaderBytes/2] + `", "cpu": "` + big[:MaxHeaderBytes/2] + `"}, "records": []}`, `header field "machine"`},
+		"string":  {`{"schema": 2, "semibench": {"version": "t"}, "machine": {"label": "m", "cpu": "c", "cores": 1}, "scale": "quick", "started": "2026-01-02T03:04:05Z", "notes": ["` + big + `x"], "records": []}`, "a string of more than 4 MiB"},
+		"machine": {`{"schema": 2, "semibench": {"version": "t"}, "machine": {"label": "` + big[:MaxHeaderBytes/2] + `", "cpu": "` + big[:MaxHeaderBytes/2] + `"}, "records": []}`, `header field "machine"`},
 	}
-	head3 := `{"schema": 3, "protocol": 2, "machine": {"label": "m", "cpu": "c", "cores": 1}, "scale": "quick", "started": "2026-01-02T03:04:05Z"}` + "\n"
+	head3 := `{"schema": 3, "protocol": 2, "semibench": {"version": "t"}, "machine": {"label": "m", "cpu": "c", "cores": 1}, "scale": "quick", "started": "2026-01-02T03:04:05Z"}` + "\n"
 	cases["line"] = struct{ data, want string }{head3 + `{"experiment": "e", "impl": "i", "status": "ok"}` + "\n" +
 		`{"experiment": "e", "impl": "i", "status": "ok", "note": "` + big + `"}` + "\n", "line 3: larger than 4 MiB, the most a record may hold"}
 	for name, tc := range cases {
@@ -93,7 +93,7 @@ func TestReadBoundedRefusals(t *testing.T) {
 	}
 	// A file at the limits' edges, and one with escaped quotes and
 	// brackets in its strings, read whole.
-	ok := `{"schema": 2, "machine": {"label": "m", "cpu": "c", "cores": 1}, "scale": "quick", "started": "2026-01-02T03:04:05Z", "notes": ["a \"quoted\" [note] {x}", "` + big[:MaxHeaderBytes-8] + `"], "records": [{"experiment": "e]", "impl": "i}", "status": "ok"}]}`
+	ok := `{"schema": 2, "semibench": {"version": "t"}, "machine": {"label": "m", "cpu": "c", "cores": 1}, "scale": "quick", "started": "2026-01-02T03:04:05Z", "notes": ["a \"quoted\" [note] {x}", "` + big[:MaxHeaderBytes-8] + `"], "records": [{"experiment": "e]", "impl": "i}", "status": "ok"}]}`
 	f, err := decodeFrom(strings.NewReader(ok))
 	if err != nil || len(f.Records) != 1 || f.Records[0].Experiment != "e]" {
 		t.Errorf("valid file: %v", err)
@@ -174,11 +174,11 @@ func FuzzDecode(f *testing.F) {
 	full := legacyDocument(f, head)
 	lines, _ := Encode(head)
 	for _, s := range []string{
-		string(full), string(full[:len(full)/2]), string(lines), string(lines[:len(lines)-9]), "", "{}", `{"schema": 2, "machine": {"label": "m", "cpu": "c", "cores": 1}, "scale": "quick", "started": "2026-01-02T03:04:05Z", "records": []}`, `[1, 2]`, "\x00\x00",
-		`{"schema": 3, "protocol": 2, "machine": {"label": "m", "cpu": "c", "cores": 1}, "scale": "quick", "started": "2026-01-02T03:04:05Z"}` + "\n" + `{"notes": ["n"]}` + "\n" + `{"experiment": "e", "impl": "i", "status": "ok"}` + "\n",
-		`{"schema": 2, "machine": {"label": "m", "cpu": "c", "cores": 1}, "scale": "quick", "started": "2026-01-02T03:04:05Z", "records": [{"experiment": "e", "impl": "i", "status": "ok", "phases": [{"name": "total", "samples_ms": [-1], "median_ms": -1, "stat_ms": -1}]}]}`,
-		`{"schema": 2, "machine": {"label": "m", "cpu": "c", "cores": 1}, "scale": "quick", "started": "2026-01-02T03:04:05Z", "records": [{"experiment": "e", "impl": "i", "status": "ok", "phases": [{"name": "total", "samples_ms": [1, 2, 3], "median_ms": 1e308, "stat_ms": 2}]}]}`,
-		`{"schema": 2, "machine": {"label": "m", "cpu": "c", "cores": 1}, "scale": "quick", "started": "2026-01-02T03:04:05Z", "notes": ["a \"b\" [c]"], "records": [{"experiment": "e}", "impl": "i]", "status": "failed", "error": "x"}]}`,
+		string(full), string(full[:len(full)/2]), string(lines), string(lines[:len(lines)-9]), "", "{}", `{"schema": 2, "semibench": {"version": "t"}, "machine": {"label": "m", "cpu": "c", "cores": 1}, "scale": "quick", "started": "2026-01-02T03:04:05Z", "records": []}`, `[1, 2]`, "\x00\x00",
+		`{"schema": 3, "protocol": 2, "semibench": {"version": "t"}, "machine": {"label": "m", "cpu": "c", "cores": 1}, "scale": "quick", "started": "2026-01-02T03:04:05Z"}` + "\n" + `{"notes": ["n"]}` + "\n" + `{"experiment": "e", "impl": "i", "status": "ok"}` + "\n",
+		`{"schema": 2, "semibench": {"version": "t"}, "machine": {"label": "m", "cpu": "c", "cores": 1}, "scale": "quick", "started": "2026-01-02T03:04:05Z", "records": [{"experiment": "e", "impl": "i", "status": "ok", "phases": [{"name": "total", "samples_ms": [-1], "median_ms": -1, "stat_ms": -1}]}]}`,
+		`{"schema": 2, "semibench": {"version": "t"}, "machine": {"label": "m", "cpu": "c", "cores": 1}, "scale": "quick", "started": "2026-01-02T03:04:05Z", "records": [{"experiment": "e", "impl": "i", "status": "ok", "phases": [{"name": "total", "samples_ms": [1, 2, 3], "median_ms": 1e308, "stat_ms": 2}]}]}`,
+		`{"schema": 2, "semibench": {"version": "t"}, "machine": {"label": "m", "cpu": "c", "cores": 1}, "scale": "quick", "started": "2026-01-02T03:04:05Z", "notes": ["a \"b\" [c]"], "records": [{"experiment": "e}", "impl": "i]", "status": "failed", "error": "x"}]}`,
 	} {
 		f.Add([]byte(s))
 	}

@@ -3,6 +3,7 @@ package bench
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -373,7 +374,8 @@ func (f *File) validateHeader() error {
 
 // checkHeader checks, as a file is read, that its header says what the
 // readers need: the machine (label, CPU model and, for a measured file,
-// its cores), and, for a run, its scale and start. A paper's
+// its cores), for a measured file the build that wrote it, and, for a
+// run, its scale (one of Scales) and start. A paper's
 // transcription (Source) names the paper's machine and scale as the paper
 // gives them; a peers file (PeersNote) measures given instances at no
 // scale of ours.
@@ -389,6 +391,9 @@ func (f *File) checkHeader() error {
 	if m.Cores <= 0 && f.Source == "" {
 		missing = append(missing, "its cores")
 	}
+	if f.Source == "" && f.Semibench.Version == "" {
+		missing = append(missing, "the build (\"semibench\": its version)")
+	}
 	if f.Source == "" && !f.IsPeers() {
 		if f.Scale == "" {
 			missing = append(missing, "the scale")
@@ -400,8 +405,15 @@ func (f *File) checkHeader() error {
 	if len(missing) > 0 {
 		return fmt.Errorf("lacks %s: a damaged file, or not one semibench wrote", strings.Join(missing, ", "))
 	}
+	if f.Source == "" && !f.IsPeers() && !slices.Contains(Scales, f.Scale) {
+		return fmt.Errorf("scale %q is none of semibench's (%s): a damaged file, or not one semibench wrote", f.Scale, strings.Join(Scales, ", "))
+	}
 	return nil
 }
+
+// Scales are the scales a run's header may name: experiments.Scales, by
+// name (a test holds the two lists equal).
+var Scales = []string{"quick", "paper", "large"}
 
 // PeersNote is the first note of a file `semibench peers record` writes:
 // published codes measured on given instances, at no scale of ours.

@@ -51,7 +51,7 @@ func TestSharedDominationRun(t *testing.T) {
 			}
 			where, _ := runner.ParseWhere("m=5")
 			path := filepath.Join(t.TempDir(), "run.json")
-			app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test", CPU: "test CPU", Cores: 1}, Scale: "quick", Started: time.Unix(1, 0)})
+			app, err := bench.NewAppender(path, &bench.File{Semibench: bench.Build{Version: "test"}, Machine: bench.Machine{Label: "test", CPU: "test CPU", Cores: 1}, Scale: "quick", Started: time.Unix(1, 0)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -165,7 +165,7 @@ func TestSharedInstancesRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			path := filepath.Join(t.TempDir(), "run.json")
-			app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test", CPU: "test CPU", Cores: 1}, Scale: "quick", Started: time.Unix(1, 0)})
+			app, err := bench.NewAppender(path, &bench.File{Semibench: bench.Build{Version: "test"}, Machine: bench.Machine{Label: "test", CPU: "test CPU", Cores: 1}, Scale: "quick", Started: time.Unix(1, 0)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -218,7 +218,7 @@ func TestSharedSweepRun(t *testing.T) {
 	}
 	where, _ := runner.ParseWhere("sweep=n=1..12")
 	path := filepath.Join(t.TempDir(), "run.json")
-	app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test", CPU: "test CPU", Cores: 1}, Scale: "quick", Started: time.Unix(1, 0)})
+	app, err := bench.NewAppender(path, &bench.File{Semibench: bench.Build{Version: "test"}, Machine: bench.Machine{Label: "test", CPU: "test CPU", Cores: 1}, Scale: "quick", Started: time.Unix(1, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,7 +58,7 @@ func fake(setups *int) *experiments.Experiment {
 func TestRunRecordsEveryCell(t *testing.T) {
 	setups := 0
 	path := filepath.Join(t.TempDir(), "run.json")
-	app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test", CPU: "test CPU", Cores: 1}, Scale: "quick", Started: time.Unix(1, 0)})
+	app, err := bench.NewAppender(path, &bench.File{Semibench: bench.Build{Version: "test"}, Machine: bench.Machine{Label: "test", CPU: "test CPU", Cores: 1}, Scale: "quick", Started: time.Unix(1, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestRunRecordsEveryCell(t *testing.T) {
 func TestRunImplPatternAndCancel(t *testing.T) {
 	setups := 0
 	path := filepath.Join(t.TempDir(), "run.json")
-	app, _ := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test", CPU: "test CPU", Cores: 1}, Scale: "quick", Started: time.Unix(1, 0)})
+	app, _ := bench.NewAppender(path, &bench.File{Semibench: bench.Build{Version: "test"}, Machine: bench.Machine{Label: "test", CPU: "test CPU", Cores: 1}, Scale: "quick", Started: time.Unix(1, 0)})
 	ctx, cancel := context.WithCancel(context.Background())
 	e := fake(&setups)
 	inner := e.Cases
@@ -143,7 +143,7 @@ func TestUnavailableSkipsSetup(t *testing.T) {
 	e := fake(&setups)
 	e.Impls = []string{"cuda/gone"}
 	path := filepath.Join(t.TempDir(), "run.json")
-	app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test", CPU: "test CPU", Cores: 1}, Scale: "quick", Started: time.Unix(1, 0)})
+	app, err := bench.NewAppender(path, &bench.File{Semibench: bench.Build{Version: "test"}, Machine: bench.Machine{Label: "test", CPU: "test CPU", Cores: 1}, Scale: "quick", Started: time.Unix(1, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,7 +78,7 @@ func runToys(t *testing.T, cfg Config, exps ...*experiments.Experiment) []bench.
 func runToysFile(t *testing.T, cfg Config, exps ...*experiments.Experiment) *bench.File {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "run.json")
-	app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test", CPU: "test CPU", Cores: 1}, Scale: "quick", Started: time.Unix(1, 0)})
+	app, err := bench.NewAppender(path, &bench.File{Semibench: bench.Build{Version: "test"}, Machine: bench.Machine{Label: "test", CPU: "test CPU", Cores: 1}, Scale: "quick", Started: time.Unix(1, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +306,7 @@ func TestInterruptIsAnError(t *testing.T) {
 	tr.block["cpu/paper"] = true
 	e := toy(tr, "toy/int", []string{"cpu/fast", "cpu/paper"}, map[string]float64{"cpu/paper": 10}, 1)
 	path := filepath.Join(t.TempDir(), "run.json")
-	app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test", CPU: "test CPU", Cores: 1}, Scale: "quick", Started: time.Unix(1, 0)})
+	app, err := bench.NewAppender(path, &bench.File{Semibench: bench.Build{Version: "test"}, Machine: bench.Machine{Label: "test", CPU: "test CPU", Cores: 1}, Scale: "quick", Started: time.Unix(1, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}

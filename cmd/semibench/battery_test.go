@@ -146,6 +146,11 @@ func badInputCases() []badCase {
 		results("compare", "no-machine.jsonl", "line 1", "machine's label"),   // was accepted
 		results("claims", "no-scale.jsonl", "line 1", "lacks the scale"),      // was judged as paper scale
 		results("report", "no-start.jsonl", "line 1", "lacks the start time"), // was "Started 0001-01-01"
+		// Issue 56, item 11: were read as sound ("Scale huge", "semibench , go1.26.8").
+		results("report", "scale-huge.jsonl", "line 1", `scale "huge" is none of semibench's (quick, paper, large)`),
+		results("claims", "scale-huge.jsonl", "line 1", `scale "huge"`), // was judged as paper scale
+		results("report", "no-semibench.jsonl", "line 1", "lacks the build"),
+		results("table", "empty-semibench.jsonl", "line 1", "lacks the build"),
 		// Records no table places are named, by line, with why.
 		{name: "table foreign.jsonl", args: []string{"table", "{in}"}, in: "testdata/bad/results/foreign.jsonl", code: 0, // were dropped in silence
 			want: []string{"line 3:", `"kleene/table9"`, "line 4:", `no implementation "cpu/quantum"`, "line 5:", "no case with n=12345"}, not: []string{"line 2:"}},

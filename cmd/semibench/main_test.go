@@ -5,10 +5,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/experiments"
 )
 
 // capture runs the CLI with stdout redirected and returns the exit status,
@@ -201,5 +203,17 @@ func TestTableMerge(t *testing.T) {
 	}
 	if code, _, stderr := capture(t, "table", paths["cpu/paper"], other, "--merge"); code == 0 || !strings.Contains(stderr, "another-machine") {
 		t.Errorf("merge of two machines: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestScalesAgree: the scales a result file's header may name (bench.Scales,
+// which the readers check) are the experiments' scales.
+func TestScalesAgree(t *testing.T) {
+	var names []string
+	for _, sc := range experiments.Scales {
+		names = append(names, string(sc))
+	}
+	if !slices.Equal(names, bench.Scales) {
+		t.Errorf("experiments.Scales %v, bench.Scales %v: the readers would refuse or accept the wrong scales", names, bench.Scales)
 	}
 }

@@ -177,14 +177,14 @@ func TestHungarianTable4Peers(t *testing.T) {
 	mk := func(impl string, phases map[string]float64) bench.Record {
 		return hungarianRecord("hungarian/table1", impl, phases)
 	}
-	peers := &bench.File{Schema: bench.SchemaVersion, Machine: bench.Machine{Label: "h100", CPU: "c", Cores: 1}, Scale: "paper", Started: time.Unix(1, 0), Records: []bench.Record{
+	peers := &bench.File{Schema: bench.SchemaVersion, Semibench: bench.Build{Version: "test"}, Machine: bench.Machine{Label: "h100", CPU: "c", Cores: 1}, Scale: "paper", Started: time.Unix(1, 0), Records: []bench.Record{
 		mk(PeerHungarianGPU, map[string]float64{"total": 400}),
 		mk(PeerHungarianGPUPlain, map[string]float64{"total": 20}),
 		mk(PeerHyLAC, map[string]float64{"total": 90, "end_to_end": 183}),
 	}}
 	dir := t.TempDir()
 	runPath, peerPath := filepath.Join(dir, "run.json"), filepath.Join(dir, "peers.json")
-	if err := bench.WriteFile(runPath, &bench.File{Schema: bench.SchemaVersion, Machine: bench.Machine{Label: "h100", CPU: "c", Cores: 1}, Scale: "paper", Started: time.Unix(1, 0), Records: run}); err != nil {
+	if err := bench.WriteFile(runPath, &bench.File{Schema: bench.SchemaVersion, Semibench: bench.Build{Version: "test"}, Machine: bench.Machine{Label: "h100", CPU: "c", Cores: 1}, Scale: "paper", Started: time.Unix(1, 0), Records: run}); err != nil {
 		t.Fatal(err)
 	}
 	if err := bench.WriteFile(peerPath, peers); err != nil {
