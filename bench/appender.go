@@ -44,6 +44,12 @@ type Appender struct {
 	size  int64    // the bytes of whole lines written
 	file  *File
 	notes []string // notes to write before the next records
+	// later is the note of a run appending to an existing file, and
+	// wrote whether this Appender has written a line: a run that appends
+	// nothing (a --resume with nothing left to do) leaves the file as it
+	// was, its note unwritten.
+	later string
+	wrote bool
 }
 
 // NewAppender opens the result file at path for a run, making its folder.
@@ -122,7 +128,7 @@ func (a *Appender) open(f *File) error {
 		prefix = []byte{'\n'} // (a read that failed adds a blank line, which readers skip)
 	}
 	note := appendNote(f, old)
-	a.file, a.notes = old, old.addNotes([]string{note})
+	a.file, a.notes, a.later = old, old.addNotes([]string{note}), note
 	if len(f.Records) > 0 || len(prefix) > 0 {
 		return a.write(prefix, f.Records)
 	}
@@ -221,6 +227,7 @@ func (a *Appender) write(prefix []byte, rs []Record) error {
 		return fmt.Errorf("writing %s: %w", a.path, err)
 	}
 	a.size += int64(buf.Len())
+	a.wrote = a.wrote || buf.Len() > 0
 	a.notes = nil
 	a.file.Records = append(a.file.Records, rs...)
 	return nil
@@ -255,7 +262,7 @@ func (a *Appender) Close() error {
 		return nil
 	}
 	var err error
-	if len(a.notes) > 0 {
+	if len(a.notes) > 0 && (a.wrote || len(a.notes) > 1 || a.notes[0] != a.later) {
 		err = a.write(nil, nil)
 	}
 	err = errors.Join(err, a.w.Close())

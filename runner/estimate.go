@@ -53,7 +53,7 @@ func (p *pricer) setPlan(pl *plan) {
 // median of its earlier runs on this machine kind, else the estimator's.
 func (p *pricer) perRun(c *cell) float64 {
 	if pc := p.wall.pastOf(c); pc != nil && pc.timed > 0 {
-		return pc.timed
+		return p.wall.drift() * pc.timed
 	}
 	return p.est.estimate(c.exp, c.impl, c.cs)
 }
@@ -61,7 +61,11 @@ func (p *pricer) perRun(c *cell) float64 {
 // explain is the estimate of one timed run of c and what it rests on.
 func (p *pricer) explain(c *cell) (float64, string) {
 	if pc := p.wall.pastOf(c); pc != nil && pc.timed > 0 {
-		return pc.timed, fmt.Sprintf("this cell's median run in %d earlier run(s) of this machine kind", pc.runs)
+		basis := fmt.Sprintf("this cell's median run in %d earlier run(s) of this machine kind", pc.runs)
+		if d := p.wall.drift(); d != 1 {
+			basis += fmt.Sprintf(", times %.2f (this run's cells against their history so far)", d)
+		}
+		return p.wall.drift() * pc.timed, basis
 	}
 	return p.est.explain(c.exp, c.impl, c.cs)
 }
@@ -70,7 +74,7 @@ func (p *pricer) explain(c *cell) (float64, string) {
 // its timed window (its earlier runs' wall, else the fitted model).
 func (p *pricer) runWall(c *cell) float64 {
 	if pc := p.wall.pastOf(c); pc != nil {
-		return pc.perRun
+		return p.wall.drift() * pc.perRun
 	}
 	return p.wall.runWall(c)
 }

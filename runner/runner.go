@@ -63,6 +63,10 @@ type Config struct {
 	// ok in the result file by the same code on this machine (--resume):
 	// they are not measured again.
 	Done map[string]bool
+	// Gone holds the keys of cells the result file already records
+	// unavailable (--resume): while they still cannot run here they are
+	// not recorded again.
+	Gone map[string]bool
 	// Progress receives progress: a live line when Terminal, else a line
 	// per finished cell at most every ten seconds. nil: none.
 	Progress io.Writer
@@ -181,8 +185,11 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 	total := 0
 	for _, c := range r.plan.cells {
 		total += 1 + len(c.aliases)
-		if cfg.Done[c.key] {
+		switch {
+		case cfg.Done[c.key]:
 			c.done, c.measured = true, true
+		case cfg.Gone[c.key] && c.unavailable != nil:
+			c.done = true
 		}
 	}
 	r.meter = newMeter(cfg.Progress, cfg.Terminal, start, r.budget.limit, total)

@@ -181,6 +181,24 @@ type wallModel struct {
 	lookPerCell []float64
 	cache       map[string]*pastCell
 	loadPast    map[string]float64
+	// drifts are, for the latest cells measured that have history, what a
+	// run took over what their history said: this run's machine beside
+	// its earlier runs (a 2-core machine shared with other work ran its
+	// cells 2-4x slower than its committed runs).
+	drifts []float64
+}
+
+// driftWindow is how many of the latest cells with history the drift
+// is the median of.
+const driftWindow = 9
+
+// drift is the factor the history's times are scaled by: the median of
+// the latest drifts, within [1/10, 10]; 1 before any.
+func (w *wallModel) drift() float64 {
+	if len(w.drifts) == 0 {
+		return 1
+	}
+	return min(10, max(0.1, stats.Median(w.drifts[max(0, len(w.drifts)-driftWindow):])))
 }
 
 // Pseudo-implementations under which the setup and check models keep
@@ -322,10 +340,10 @@ func (w *wallModel) setupOf(c *cell, siblings []*cell) float64 {
 			most = append(most, slices.Max(vs))
 		}
 		if cold {
-			return stats.Median(most)
+			return w.drift() * stats.Median(most)
 		}
 		if len(paid) > 0 {
-			return slices.Min(paid)
+			return w.drift() * slices.Min(paid)
 		}
 	}
 	if cold {
@@ -406,6 +424,9 @@ func (w *wallModel) observe(c *cell, wall *bench.CellWall, warmups int, timed fl
 	if wall.CheckMS >= wallFloorMS {
 		w.check.observe(c.exp, checkImpl, c.cs, wall.CheckMS)
 	}
+	if pc := w.pastOf(c); pc != nil && pc.perRun > 0 && p.perRun > 0 {
+		w.drifts = append(w.drifts, p.perRun/pc.perRun)
+	}
 	cuda := strings.HasPrefix(c.impl, "cuda/")
 	if cuda && !w.cuda[c.impl] {
 		w.cuda[c.impl] = true
@@ -456,7 +477,8 @@ func (w *wallModel) estimate(c *cell, pl wallPlan) (float64, bool) {
 	}
 	perRun, check, first := 0.0, 0.0, 0.0
 	if pc != nil {
-		perRun, check, first = pc.perRun, pc.check, pc.first
+		d := w.drift()
+		perRun, check, first = d*pc.perRun, d*pc.check, d*pc.first
 	} else {
 		perRun = w.runWall(c)
 		check = w.check.estimate(c.exp, checkImpl, c.cs)

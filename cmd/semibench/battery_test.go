@@ -880,3 +880,33 @@ func TestBatteryStampIgnoresOwnOutputs(t *testing.T) {
 		t.Errorf("with a new source file, make build stamps:\n%s\nwant %s+dirty", out, head)
 	}
 }
+
+// The runner's cases of issue 56 (items 9, 16, 21, 26, 28), in one block.
+
+// TestBatteryResumeNothingToDo (issue 56, items 16 and 28): a --resume of
+// a complete file leaves it byte for byte as it was, however often: no
+// notes line, and the cells it records unavailable are not recorded
+// again (a resume of a complete quick file appended every unavailable
+// record again, 54 -> 82 lines, and a notes line each time).
+func TestBatteryResumeNothingToDo(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run.jsonl")
+	args := []string{"run", "hungarian/table1", "--scale", "quick", "--reps", "1", "--warmup", "0", "--no-history", "--out", out}
+	if code, _, stderr := capture(t, args...); code != 0 {
+		t.Fatalf("the first run: exit %d, %s", code, stderr)
+	}
+	before, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		if code, _, stderr := capture(t, append(slices.Clone(args), "--resume")...); code != 0 {
+			t.Fatalf("resume %d: exit %d, %s", i+1, code, stderr)
+		}
+		if after, _ := os.ReadFile(out); !bytes.Equal(before, after) {
+			t.Fatalf("resume %d with nothing to do changed the file: %d lines, were %d", i+1, bytes.Count(after, []byte("\n")), bytes.Count(before, []byte("\n")))
+		}
+	}
+	if !bytes.Contains(before, []byte(`"status":"unavailable"`)) {
+		t.Log("no cell is unavailable here (a GPU): item 28 is held only where one is")
+	}
+}

@@ -192,11 +192,11 @@ func execute(ctx context.Context, cfg runner.Config, f *runFlags, exps []*experi
 		return nil, "", err
 	}
 	if f.resume {
-		done, err := resumable(ctx, out, head)
+		done, gone, err := resumable(ctx, out, head)
 		if err != nil {
 			return nil, "", err
 		}
-		cfg.Done = done
+		cfg.Done, cfg.Gone = done, gone
 	}
 	app, err := bench.NewAppender(out, head)
 	if err != nil {
@@ -398,30 +398,34 @@ func shardText(s runner.Shard) string {
 }
 
 // resumable returns the keys of the cells already ok in the result file
-// at path, which must be an earlier run of this build, machine and scale
+// at path (done), and of those it records unavailable (gone, not
+// recorded again while they cannot run), which must be an earlier run of this build, machine and scale
 // (bench.Unjoinable, the words a plain append is refused with); a file
 // that does not exist yet resumes nothing.
-func resumable(ctx context.Context, path string, head *bench.File) (map[string]bool, error) {
+func resumable(ctx context.Context, path string, head *bench.File) (done, gone map[string]bool, err error) {
 	// Refused as the append refuses it, before an open that would block
 	// (a FIFO without a writer).
 	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
-		return nil, usagef("--out: %s is %s: a result file grows record by record; give --out the name of a regular file", path, outfile.KindOf(st.Mode()))
+		return nil, nil, usagef("--out: %s is %s: a result file grows record by record; give --out the name of a regular file", path, outfile.KindOf(st.Mode()))
 	}
 	f, err := bench.ReadFileContext(ctx, path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("--resume: %w", err)
+		return nil, nil, fmt.Errorf("--resume: %w", err)
 	}
 	if why := bench.Unjoinable(f, head); why != "" {
-		return nil, usagef("--resume: %s %s", path, why)
+		return nil, nil, usagef("--resume: %s %s", path, why)
 	}
-	done := map[string]bool{}
+	done, gone = map[string]bool{}, map[string]bool{}
 	for _, r := range f.Records {
-		if r.Status == bench.StatusOK {
+		switch r.Status {
+		case bench.StatusOK:
 			done[r.Key()] = true
+		case bench.StatusUnavailable:
+			gone[r.Key()] = true
 		}
 	}
-	return done, nil
+	return done, gone, nil
 }
