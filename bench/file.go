@@ -30,7 +30,9 @@ import (
 // line of a schema-3 file is no error: it is dropped with a warning
 // naming the file and line (File.Torn), and the records before it kept.
 // A gzipped file (a committed run kept compressed) is read through gzip,
-// within the same limits on what it holds.
+// within the same limits on what it holds; a gzip stream cut short is
+// named as such, and of a schema-3 file the whole records before the cut
+// are kept, as of a plain file cut short.
 func ReadFile(path string) (*File, error) { return ReadFileContext(context.Background(), path) }
 
 // ReadFileContext is ReadFile that stops when ctx is done: a read from a
@@ -72,10 +74,19 @@ func ReadFileContext(ctx context.Context, path string) (*File, error) {
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("%s: interrupted while reading it: %w", path, ctx.Err())
 	}
+	cut := gzipCut(in)
+	if err != nil && cut != "" {
+		return nil, fmt.Errorf("%s: %s: %w", path, cut, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if f.Torn != nil {
+	switch {
+	case cut != "" && f.Torn != nil:
+		slog.Warn(fmt.Sprintf("%s: %s; line %d, the line it cuts (%d bytes), is dropped; the %d whole record(s) before it are kept", path, cut, f.Torn.Line, f.Torn.Bytes, f.Torn.Kept))
+	case cut != "":
+		slog.Warn(fmt.Sprintf("%s: %s; it cuts no line: the %d record(s) before the cut are kept", path, cut, len(f.Records)))
+	case f.Torn != nil:
 		slog.Warn(fmt.Sprintf("%s:%d: %v", path, f.Torn.Line, f.Torn))
 	}
 	return f, nil
@@ -410,11 +421,49 @@ func IsResultFile(path string) bool {
 }
 
 // gunzipped returns r, or r read through gzip when it starts with gzip's
-// magic bytes.
+// magic bytes: then a *cutGzip, which ends a stream cut short as a plain
+// file ends, so the records before the cut are read, and says so (cut).
 func gunzipped(r io.Reader) (io.Reader, error) {
 	br := bufio.NewReader(r)
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		return gzip.NewReader(br)
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+				return nil, fmt.Errorf("a truncated gzip stream: it ends within gzip's header: %w", io.ErrUnexpectedEOF)
+			}
+			return nil, fmt.Errorf("a damaged gzip stream: %w", err)
+		}
+		return &cutGzip{r: zr}, nil
 	}
 	return br, nil
+}
+
+// cutGzip reads a gzip stream; where the stream stops before gzip's end
+// (a copy cut short: io.ErrUnexpectedEOF), it ends as a plain file does
+// and records the cut, so that a schema-3 file keeps its whole records
+// before it, the last, torn line dropped.
+type cutGzip struct {
+	r   io.Reader
+	cut bool // the stream stopped before its end
+	n   int64
+}
+
+func (c *cutGzip) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		c.cut = true
+		return n, io.EOF
+	}
+	return n, err
+}
+
+// gzipCut says, for a file read through in (gunzipped's reader), whether
+// its gzip stream was cut short, in the words of an error or a warning
+// ("" when it was not).
+func gzipCut(in io.Reader) string {
+	if c, ok := in.(*cutGzip); ok && c.cut {
+		return fmt.Sprintf("a truncated gzip stream: it stops after %d bytes of its content, before gzip's end (a cut-off copy?)", c.n)
+	}
+	return ""
 }

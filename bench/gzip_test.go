@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,4 +60,50 @@ func TestReadFileGzip(t *testing.T) {
 	if after, _ := os.ReadFile(zipped); !bytes.Equal(after, gz.Bytes()) {
 		t.Error("the refused append changed the gzipped file")
 	}
+}
+
+// TestReadFileGzipCut (issue 56, item 13): a gzipped schema-3 file cut
+// short keeps its whole records before the cut, as a plain file cut short
+// does, and the cut is named as a truncated gzip stream (it was
+// "unexpected EOF", every record lost).
+func TestReadFileGzipCut(t *testing.T) {
+	dir := t.TempDir()
+	f := header("m")
+	for i := range 40 {
+		f.Records = append(f.Records, sampleRecord("cpu/paper", fmt.Sprint(100+i)))
+	}
+	data, err := Encode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.NoCompression) // the cut lands where the bytes say
+	zw.Write(data)
+	zw.Close()
+	for _, at := range []int{len(data) / 2, len(data) * 9 / 10} {
+		cut := writeFile(t, filepath.Join(dir, fmt.Sprintf("cut-%d.jsonl.gz", at)), gz.Bytes()[:at])
+		got, err := ReadFile(cut)
+		if err != nil {
+			t.Fatalf("%s: %v", cut, err)
+		}
+		// Stored blocks: content byte k is within a few hundred bytes of
+		// stream byte k, so the records wholly before at-512 are kept, and
+		// none after at.
+		least := bytes.Count(data[:at-512], []byte("\n")) - 1 // less the header line
+		most := bytes.Count(data[:at], []byte("\n")) - 1
+		if len(got.Records) < least || len(got.Records) > most || got.Torn == nil {
+			t.Errorf("%s: %d records kept, torn %v; want %d to %d, the cut line dropped", cut, len(got.Records), got.Torn, least, most)
+		}
+	}
+	if _, err := ReadFile(writeFile(t, filepath.Join(dir, "head.gz"), gz.Bytes()[:5])); err == nil || !strings.Contains(err.Error(), "truncated gzip stream") {
+		t.Errorf("a stream cut within gzip's header: %v", err)
+	}
+}
+
+func writeFile(t *testing.T, path string, data []byte) string {
+	t.Helper()
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

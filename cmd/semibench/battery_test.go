@@ -795,6 +795,28 @@ func TestBatteryPeersNames(t *testing.T) {
 	}
 }
 
+// TestBatteryTruncatedGzip (issue 56, item 13): a gzipped result file cut
+// short (testdata/bad/results/truncated.jsonl.gz: the first two thirds of
+// testdata/runs/noise-kleene.jsonl gzipped) is read as a plain file cut
+// short is, its whole records kept, the cut named as a truncated gzip
+// stream (it was "unexpected EOF", exit 1, every record lost). The
+// warning goes to the process's standard error: a process of its own.
+func TestBatteryTruncatedGzip(t *testing.T) {
+	in := "testdata/bad/results/truncated.jsonl.gz"
+	for _, cmd := range []string{"table", "claims"} {
+		c, stderr := startCLI(t, false, cmd, in)
+		err := c.Wait()
+		for _, w := range []string{in, "a truncated gzip stream", "line 7, the line it cuts", "the 4 whole record(s) before it are kept"} {
+			if !strings.Contains(stderr.String(), w) {
+				t.Errorf("semibench %s %s: stderr %q lacks %q", cmd, in, stderr.String(), w)
+			}
+		}
+		if err != nil {
+			t.Errorf("semibench %s %s: %v, want exit 0", cmd, in, err)
+		}
+	}
+}
+
 // TestBatteryClaimsMachines: claims over the runs of two machines gives a
 // column per machine, whichever file comes first (it gave one tally, the
 // last file's).
