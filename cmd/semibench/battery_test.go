@@ -400,6 +400,9 @@ func TestBatteryMore(t *testing.T) {
 		{[]string{"compare", "/dev/zero", "testdata/good/run.json"}, 1, []string{"/dev/zero", "not JSON"}},
 		{[]string{"peers", "record", "--out", filepath.Join(dir, "p.json"), "--experiment", "hungarian/table1", "--impl", "peer/hylac", "--param", "bogus=1", "--phase", "total=1"},
 			2, []string{`no parameter "bogus"`, "n, range"}},
+		// Issue 56, item 15: was "not a positive number".
+		{[]string{"peers", "record", "--out", filepath.Join(dir, "p.json"), "--experiment", "hungarian/table1", "--impl", "peer/hylac", "--param", "n=64", "--param", "range=n", "--phase", "total=1e308"},
+			2, []string{`sample "1e308" ms exceeds 1e+12 ms`}},
 		{[]string{"solve", "treefix", "--op", "rootfix", "--in", longComment}, 0, nil},
 		{[]string{"solve", "treefix", "--op", "rootfix", "--in", longLine}, 1, []string{longLine + ":2:", "line longer than"}},
 		{[]string{"gen", "lap", "--n", "3", "--out", dir}, 1, []string{dir, "is a directory"}},

@@ -263,8 +263,11 @@ func parsePeerPhase(s string) (bench.Phase, error) {
 	var xs []float64
 	for _, f := range strings.Split(list, ",") {
 		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || v <= 0 || v != v || v > 1e12 {
+		switch {
+		case err != nil && !errors.Is(err, strconv.ErrRange), v <= 0, v != v:
 			return bench.Phase{}, usagef("--phase %s: sample %q is not a positive number of ms", name, f)
+		case v > bench.MaxSampleMS:
+			return bench.Phase{}, usagef("--phase %s: sample %q ms exceeds %g ms (%.0f years), the most a sample may hold", name, f, bench.MaxSampleMS, bench.MaxSampleMS/(1000*3600*24*365.25))
 		}
 		xs = append(xs, v)
 	}
