@@ -15,7 +15,10 @@
 #
 # Usage: scripts/test-slurm.sh (after make build; make test-slurm does both).
 # Environment: SLURM_TEST_TIMEOUT, the seconds the jobs may take (default
-# 1500); SLURM_TEST_KEEP=1 keeps the temporary folder.
+# 1500); SLURM_TEST_KEEP=1 keeps the temporary folder; SLURM_TEST_POLICY_RC,
+# the policy-rc.d written while packages install (default
+# /usr/sbin/policy-rc.d; the battery's test of install points it
+# elsewhere).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -61,15 +64,24 @@ install() {
 	local pkgs=(slurm-wlm munge jq)
 	say "installing ${pkgs[*]} (missing: ${missing[*]})"
 	command -v apt-get >/dev/null || die "missing ${missing[*]}, and this machine has no apt-get: install Slurm, munge and jq"
-	local policy=/usr/sbin/policy-rc.d ours=
+	local policy=${SLURM_TEST_POLICY_RC:-/usr/sbin/policy-rc.d} ours=
 	if [[ ! -e $policy ]]; then
+		# Removed on every way out, an interrupt during apt-get included,
+		# set before the file exists: left behind, it would keep every
+		# later package's services on this machine from starting.
+		trap "rm -f '$policy'" EXIT
+		trap "rm -f '$policy'; exit 130" INT
+		trap "rm -f '$policy'; exit 143" TERM
+		ours=1
 		printf '#!/bin/sh\nexit 101\n' >"$policy"
 		chmod 755 "$policy"
-		ours=1
 	fi
 	local rc=0
 	{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${pkgs[@]}"; } || rc=$?
-	[[ -n $ours ]] && rm -f "$policy"
+	if [[ -n $ours ]]; then
+		rm -f "$policy"
+		trap - EXIT INT TERM
+	fi
 	((rc == 0)) || die "apt-get install ${pkgs[*]} failed (exit $rc)"
 }
 

@@ -820,6 +820,80 @@ func TestBatteryTruncatedGzip(t *testing.T) {
 	}
 }
 
+// TestBatterySlurmPolicyTrap (issue 56, item 18): scripts/test-slurm.sh's
+// install removes the policy-rc.d it wrote however it ends, a Ctrl-C
+// during apt-get included (it set its cleanup trap only after apt-get, so
+// an interrupt left the file, and later package installs on the machine
+// stopped starting their services). The install function runs alone, with
+// a stand-in apt-get and SLURM_TEST_POLICY_RC pointing into a temporary
+// folder.
+func TestBatterySlurmPolicyTrap(t *testing.T) {
+	script, err := os.ReadFile("../../scripts/test-slurm.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(script, []byte("SLURM_TEST_POLICY_RC")) {
+		t.Fatal("scripts/test-slurm.sh writes the system's policy-rc.d (no SLURM_TEST_POLICY_RC): its install cannot be tested here")
+	}
+	install := regexp.MustCompile(`(?ms)^install\(\) \{\n.*?^\}\n`).Find(script)
+	if install == nil {
+		t.Fatal("scripts/test-slurm.sh has no install function")
+	}
+	for _, c := range []struct {
+		name, aptGet string
+		interrupt    bool
+		code         int
+	}{
+		{"interrupted", "echo started >\"$MARK\"; exec /bin/sleep 30", true, 130},
+		{"installed", "echo started >\"$MARK\"", false, 0},
+		{"failed", "echo started >\"$MARK\"; exit 100", false, 1},
+	} {
+		dir := t.TempDir()
+		bin, policy, mark := filepath.Join(dir, "bin"), filepath.Join(dir, "policy-rc.d"), filepath.Join(dir, "mark")
+		os.Mkdir(bin, 0o755)
+		os.WriteFile(filepath.Join(bin, "apt-get"), []byte("#!/bin/sh\n"+c.aptGet+"\n"), 0o755)
+		for _, tool := range []string{"chmod", "rm"} {
+			if p, err := exec.LookPath(tool); err == nil {
+				os.Symlink(p, filepath.Join(bin, tool))
+			}
+		}
+		cmd := exec.Command("bash", "-c", "set -euo pipefail\nsay() { :; }\ndie() { echo \"$*\" >&2; exit 1; }\n"+string(install)+"install\n")
+		cmd.Env = []string{"PATH=" + bin, "SLURM_TEST_POLICY_RC=" + policy, "MARK=" + mark}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if c.interrupt {
+			for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+				if _, err := os.Stat(mark); err == nil {
+					break
+				}
+			}
+			if _, err := os.Stat(policy); err != nil {
+				t.Errorf("%s: no policy-rc.d while apt-get runs (%v)", c.name, err)
+			}
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGINT) // Ctrl-C: the whole foreground group
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err = <-done:
+		case <-time.After(10 * time.Second):
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			err = <-done
+			t.Errorf("%s: install still running after 10 s", c.name)
+		}
+		if code := cmd.ProcessState.ExitCode(); code != c.code {
+			t.Errorf("%s: exit %d (%v), want %d; stderr %q", c.name, code, err, c.code, stderr.String())
+		}
+		if _, err := os.Stat(policy); err == nil {
+			t.Errorf("%s: the policy-rc.d written for the install was left behind", c.name)
+		}
+	}
+}
+
 // TestBatteryClaimsMachines: claims over the runs of two machines gives a
 // column per machine, whichever file comes first (it gave one tally, the
 // last file's).
