@@ -158,6 +158,18 @@ func badInputCases() []badCase {
 			want: []string{"line 3:", "line 4:", "line 5:", "left out"}},
 		{name: "export foreign.jsonl", args: []string{"export", "{in}", "--out", "-"}, in: "testdata/bad/results/foreign.jsonl", code: 0,
 			want: []string{"line 3:", "line 4:", "line 5:", "exported as it is"}},
+		// Issue 56, item 19: an implementation's intermediate sums overflow
+		// on a sound tree (every vertex's sum fits): not blamed on the input
+		// (it said "bad treefix input" and "became NaN"), and the
+		// implementations that do the tree are named.
+		{name: "solve treefix leaffix cpu/vectorial cancelling-children.txt", args: []string{"solve", "treefix", "--op", "leaffix", "--impl", "cpu/vectorial", "--in", "{in}", "--out", "{out}"},
+			in: "testdata/bad/treefix/cancelling-children.txt", code: 1, want: []string{":6:", "an intermediate sum overflows", "vertex 3", "-1.5e+308, fits", "cpu/sequential does it"},
+			not: []string{"bad treefix input"}},
+		{name: "solve treefix leaffix cpu/sequential cancelling-children-reversed.txt", args: []string{"solve", "treefix", "--op", "leaffix", "--impl", "cpu/sequential", "--in", "{in}", "--out", "{out}"},
+			in: "testdata/bad/treefix/cancelling-children-reversed.txt", code: 1, want: []string{":2:", "an intermediate sum overflows", "vertex 0", "5e+307, fits", "cpu/parallel, cpu/vectorial and cpu/vectorial-compensated do it: --impl cpu/parallel"},
+			not: []string{"bad treefix input"}},
+		{name: "solve treefix leaffix cpu/sequential cancelling-children.txt", args: []string{"solve", "treefix", "--op", "leaffix", "--in", "{in}", "--out", "-"},
+			in: "testdata/bad/treefix/cancelling-children.txt", code: 0, want: []string{"check: ok"}, noFile: true},
 		// A valid tree whose small subtree late in the Euler tour cancels two
 		// large prefixes: both vectorial Leaffix implementations solve it
 		// (were: their check failed, nothing written).

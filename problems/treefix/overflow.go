@@ -4,12 +4,21 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"math/bits"
 )
 
 // ErrOverflow is wrapped (beside ErrInput) by the error Solve returns
 // when a vertex's sum does not fit the type it is computed in.
 var ErrOverflow = errors.New("sum overflows")
+
+// ErrIntermediate is wrapped by the error Compute returns when an
+// implementation's own intermediate sums left the float type though every
+// vertex's sum fits it: the input is sound, and an implementation that
+// adds in another order may do the tree (the vectorial ones subtract
+// prefix sums of the Euler tour, which may overflow where the sequential
+// traversal's sums do not, and the other way round).
+var ErrIntermediate = errors.New("an intermediate sum overflows")
 
 // int64Safe reports whether no rootfix or leaffix sum of w can leave int64:
 // every such sum is a sum of a subset of w, so Σ|w| <= MaxInt64 suffices.
@@ -101,23 +110,58 @@ func finite[T float32 | float64](out []T) bool {
 	return acc == 0
 }
 
-// checkFloat returns an error naming the vertex where op's sums in out
-// (computed in T by impl) first became infinite or NaN, or nil when all are
-// finite.
+// checkFloat returns nil when op's sums in out (computed in T by impl)
+// are all finite. Otherwise it tells the input's fault from the
+// implementation's: where a vertex's own sum leaves T (trueSums), an
+// error wrapping ErrInput and ErrOverflow that names the vertex, its line
+// and its sum; where every vertex's sum fits T, an error wrapping
+// ErrIntermediate that names the vertex where impl's answer became
+// infinite or NaN and says that its sum fits.
 func checkFloat[T float32 | float64](in *Input, name string, t *Tree, op Op, impl string, out []T) error {
 	if finite(out) {
 		return nil
+	}
+	typ, limit := "float64", math.MaxFloat64
+	if _, ok := any(out).([]float32); ok {
+		typ, limit = "float32", math.MaxFloat32
+	}
+	w := in.W
+	if typ == "float32" {
+		w = make([]float64, len(in.W)) // the weights as computed: rounded to float32
+		for i, x := range in.W {
+			w[i] = float64(float32(x))
+		}
+	}
+	scaled, order := trueSums(t, op, w)
+	if v := overflowVertex(t, op, order, func(v int32) bool { return math.Abs(scaled[v]) > math.Ldexp(limit, -sumScale) }); v >= 0 {
+		return fmt.Errorf("%s:%d: %w: %w: vertex %d: its %s sum, about %s, leaves %s (|sum| <= %.4g)",
+			name, in.Line[v], ErrInput, ErrOverflow, v, op, new(big.Float).SetMantExp(big.NewFloat(scaled[v]), sumScale).Text('g', 4), typ, limit)
 	}
 	v := overflowVertex(t, op, nil, func(v int32) bool {
 		x := float64(out[v])
 		return math.IsInf(x, 0) || math.IsNaN(x)
 	})
-	typ, limit := "float64", math.MaxFloat64
-	if _, ok := any(out).([]float32); ok {
-		typ, limit = "float32", math.MaxFloat32
+	return fmt.Errorf("%s:%d: %w: vertex %d: %s's sums left %s on the way and gave %v, though its %s sum, %.6g, fits (every vertex's does): the input is sound, and an implementation that adds in another order may do the tree",
+		name, in.Line[v], ErrIntermediate, v, impl, typ, out[v], op, math.Ldexp(scaled[v], sumScale))
+}
+
+// sumScale is the power of two trueSums scales the weights down by.
+const sumScale = 128
+
+// trueSums returns op's sums of w scaled by 2^-sumScale, computed as
+// the reference adds them (one addition per vertex along the parent
+// array), and the order it visited the vertices in. Scaled, no sum can
+// leave float64 (n <= 2^31 weights of at most 2^1024 scaled to 2^896),
+// so each is within a rounding of the exact sum, however far beyond any
+// float's range that lies. The scaling is exact but for weights below
+// 2^-894, whose lost bits cannot matter to an overflow.
+func trueSums(t *Tree, op Op, w []float64) ([]float64, []int32) {
+	s := make([]float64, len(w))
+	for i, x := range w {
+		s[i] = math.Ldexp(x, -sumScale)
 	}
-	return fmt.Errorf("%s:%d: %w: %w: vertex %d: its %s sum in %s leaves %s (|sum| <= %.4g) and became %v",
-		name, in.Line[v], ErrInput, ErrOverflow, v, op, impl, typ, limit, out[v])
+	order := accumulate(t, op, s, func(a, b float64) float64 { return a + b })
+	return s, order
 }
 
 // checkInt64 returns an error naming the vertex whose op sum does not fit

@@ -255,9 +255,11 @@ type Sums struct {
 // are computed in int64 (exact in every implementation); otherwise in
 // float64, or float32 when f32 is set (weights rounded to float32 as
 // read). A sum that does not fit its type (an int64 sum beyond ±2^63, a
-// float sum that became infinite) is an error wrapping ErrInput and
-// ErrOverflow that names the vertex (as the file numbers them, from 0) and
-// its line (name is the file).
+// vertex's float sum beyond the float's range) is an error wrapping
+// ErrInput and ErrOverflow that names the vertex (as the file numbers
+// them, from 0) and its line (name is the file); where im's own
+// intermediate sums left the float type though every vertex's sum fits,
+// the error wraps ErrIntermediate instead (the input is sound).
 func Compute(ctx context.Context, in *Input, name string, op Op, im Impl, f32 bool) (*Sums, error) {
 	t, err := NewTree(in.Parent)
 	if err != nil {

@@ -126,11 +126,12 @@ func TestSolveOverflow(t *testing.T) {
 		{"-1 " + max + "\n0 -" + max + "\n", "rootfix", false, "", max + "\n0\n", ""},
 		{"-1 " + max + "\n0 -" + max + "\n", "leaffix", false, "", "0\n-" + max + "\n", ""},
 		{"-1 -9223372036854775808\n", "leaffix", false, "", "-9223372036854775808\n", ""},
-		{"-1 1e308\n0 1e308\n0 1\n", "rootfix", false, "in.txt:2: bad treefix input: sum overflows: vertex 1: its rootfix sum in ", "", ""},
-		// the sequential sums overflow at the root; the Euler-tour scan of
-		// the vectorial ones already at vertex 1 (Inf - Inf)
-		{"-1 1e308\n0 1e308\n", "leaffix", false, "in.txt:1: bad treefix input: sum overflows: vertex 0: its leaffix sum in ", "", "in.txt:2: bad treefix input: sum overflows: vertex 1: its leaffix sum in "},
-		{"-1 3e38\n0 3e38\n", "rootfix", true, "in.txt:2: bad treefix input: sum overflows: vertex 1: its rootfix sum in ", "", ""},
+		{"-1 1e308\n0 1e308\n0 1\n", "rootfix", false, "in.txt:2: bad treefix input: sum overflows: vertex 1: its rootfix sum, about 2e+308, leaves float64", "", ""},
+		// the vertex whose own sum overflows is named, whichever
+		// implementation's sums left float64 first (the vectorial ones'
+		// Euler-tour scan did at vertex 1: Inf - Inf)
+		{"-1 1e308\n0 1e308\n", "leaffix", false, "in.txt:1: bad treefix input: sum overflows: vertex 0: its leaffix sum, about 2e+308, leaves float64", "", ""},
+		{"-1 3e38\n0 3e38\n", "rootfix", true, "in.txt:2: bad treefix input: sum overflows: vertex 1: its rootfix sum, about 6e+38, leaves float32", "", ""},
 	} {
 		for _, impl := range names {
 			var out bytes.Buffer
@@ -150,6 +151,34 @@ func TestSolveOverflow(t *testing.T) {
 			if out.Len() > 0 {
 				t.Errorf("%s %s: wrote %q before failing", tc.op, impl, out.String())
 			}
+		}
+	}
+}
+
+// TestSolveIntermediateOverflow (issue 56, item 19): on a sound tree whose
+// sums an order of additions can overflow (children 1e308, 1e308 and
+// -1.5e308, either way round), every implementation answers or says that
+// its own intermediate sums overflowed (ErrIntermediate), never blaming
+// the input; and some implementation answers each.
+func TestSolveIntermediateOverflow(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"-1 0\n0 1e308\n0 1e308\n0 -1.5e308\n", "5e+307\n1e+308\n1e+308\n-1.5e+308\n"},
+		{"-1 0\n0 -1.5e308\n0 1e308\n0 1e308\n", "5e+307\n-1.5e+308\n1e+308\n1e+308\n"},
+	} {
+		answered := 0
+		for _, impl := range registry().Names() {
+			var out bytes.Buffer
+			err := solve(tc.in, "in.txt", "leaffix", impl, false, &out)
+			switch {
+			case err == nil && out.String() == tc.want:
+				answered++
+			case errors.Is(err, treefix.ErrIntermediate) && !errors.Is(err, treefix.ErrInput) && out.Len() == 0:
+			default:
+				t.Errorf("%s on %q: %v, output %q; want %q or ErrIntermediate", impl, tc.in, err, out.String(), tc.want)
+			}
+		}
+		if answered == 0 {
+			t.Errorf("no implementation answers %q", tc.in)
 		}
 	}
 }

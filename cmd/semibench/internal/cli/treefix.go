@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/generators/trees"
@@ -61,6 +62,9 @@ func treefixFlags(fs *flag.FlagSet, c *Common) func() (*Plan, error) {
 				return nil, err
 			}
 			s, took, err := Timed(func() (*treefix.Sums, error) { return treefix.Compute(ctx, in, c.In, o, im, *f32) })
+			if errors.Is(err, treefix.ErrIntermediate) {
+				return nil, fmt.Errorf("%w; %s", err, treefixAlternatives(ctx, in, c.In, o, im.Name, *f32))
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -79,6 +83,28 @@ func treefixFlags(fs *flag.FlagSet, c *Common) func() (*Plan, error) {
 			return a, nil
 		}}, nil
 	}
+}
+
+// treefixAlternatives says which other CPU implementations answer the
+// tree that impl's intermediate sums overflowed on (their answers
+// finite and passing their check), as --impl advice.
+func treefixAlternatives(ctx context.Context, in *treefix.Input, name string, op treefix.Op, impl string, f32 bool) string {
+	var ok []string
+	for _, im := range impls.Treefix.All() {
+		if im.Name == impl || !strings.HasPrefix(im.Name, "cpu/") {
+			continue
+		}
+		if s, err := treefix.Compute(ctx, in, name, op, im, f32); err == nil && s.Check() == nil {
+			ok = append(ok, im.Name)
+		}
+	}
+	if len(ok) == 0 {
+		return "no other CPU implementation does it either"
+	}
+	if len(ok) == 1 {
+		return fmt.Sprintf("%s does it: --impl %s", ok[0], ok[0])
+	}
+	return fmt.Sprintf("%s and %s do it: --impl %s", strings.Join(ok[:len(ok)-1], ", "), ok[len(ok)-1], ok[0])
 }
 
 // treeBytesPerVertex bounds what gen tree holds per vertex: the parent
