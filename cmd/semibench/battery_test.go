@@ -906,6 +906,21 @@ func TestBatterySlurmPolicyTrap(t *testing.T) {
 	}
 }
 
+// TestBatteryTreefixEndless (issue 56, item 20): solve treefix --in
+// /dev/zero stops within a line's limit, naming it, as the other readers
+// do (it read for ever: here it would meet the 10 s deadline).
+func TestBatteryTreefixEndless(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	code, _, stderr := captureCtx(t, ctx, "solve", "treefix", "--op", "rootfix", "--in", "/dev/zero")
+	if code != 1 || !strings.Contains(stderr, "/dev/zero:1:") || !strings.Contains(stderr, "line longer than") {
+		t.Errorf("solve treefix --in /dev/zero: exit %d, stderr %q; want 1, line 1 longer than the limit", code, stderr)
+	}
+}
+
 // TestBatteryClaimsMachines: claims over the runs of two machines gives a
 // column per machine, whichever file comes first (it gave one tally, the
 // last file's).

@@ -40,7 +40,10 @@ type lineReader struct {
 
 // next returns the next line (without its end) and whether it was longer
 // than maxLine, in which case only its first maxLine bytes are returned; it
-// returns io.EOF after the last line.
+// returns io.EOF after the last line. A long line is read to its end only
+// while it may be a comment or blank (what is kept of it is white space,
+// or starts with '#'): a data line is cut at maxLine, so that an input
+// without line ends (/dev/zero) is refused, not read for ever.
 func (lr *lineReader) next() (text []byte, long bool, err error) {
 	var buf []byte
 	total := 0
@@ -49,6 +52,10 @@ func (lr *lineReader) next() (text []byte, long bool, err error) {
 		total += len(chunk)
 		if room := maxLine + 2 - len(buf); room > 0 {
 			buf = append(buf, chunk[:min(len(chunk), room)]...)
+		}
+		if t := bytes.TrimSpace(buf); total > maxLine+2 && len(t) > 0 && t[0] != '#' {
+			lr.line++
+			return buf[:maxLine], true, nil // a data line too long: the rest unread
 		}
 		switch {
 		case errors.Is(err, bufio.ErrBufferFull):
@@ -119,7 +126,8 @@ func isIntLiteral(s string) bool {
 
 // ReadInput parses a treefix input: one line "parent weight" per vertex,
 // vertices 0..n-1 in file order, parent -1 for the root; blank lines and
-// lines starting with '#' (of any length) are skipped. With f32, weights
+// lines starting with '#' (of any length) are skipped; any other line is
+// refused past 64 KiB, without reading the rest of it. With f32, weights
 // are rounded to float32 as they are read. It checks the tree (one root,
 // parents in range, no cycle); every error wraps ErrInput and names the
 // file (name) and line.
