@@ -40,7 +40,7 @@ COMMIT  := $(shell test "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CUR
 DIRTY   := $(if $(COMMIT),$(shell git status --porcelain 2>/dev/null | grep -v '^?? \(results\|plots\)/' | head -n 1))
 BUILDFLAGS := $(if $(COMMIT),-buildvcs=true -ldflags=-X=github.com/semibench/semibench/bench.linkedCommit=$(COMMIT)$(if $(DIRTY),+dirty),-buildvcs=false)
 
-.PHONY: build install test test-slurm test-simd test-gpu gpu-tests bench-builds reproduce reproduce-doc quick lint ptx clean
+.PHONY: build install test test-slurm test-simd test-gpu gpu-tests bench-builds reproduce reproduce-doc compare-doc quick lint ptx clean
 
 build:
 	$(SIMD_ENV) $(GO) build $(BUILDFLAGS) -o $(BIN) ./cmd/semibench
@@ -92,6 +92,19 @@ reproduce: build
 # REPRODUCE.md's verdict tables, generated from the runs results/CURRENT names.
 reproduce-doc:
 	$(GO) run ./cmd/semibench claims --current results/CURRENT --into REPRODUCE.md
+
+# results/compare/: the H100-H200 compare of the runs results/CURRENT names
+# (--across-commits: where they ran different commits the preface names
+# what changed, and the ratios keep those cells), its figures, and two
+# 2-core CPUs side by side (an Intel Xeon run that git history keeps, the
+# current AMD EPYC run): host side only, as neither has a GPU.
+CURRENT_RUN = $$(awk '$$1=="$(1)" {print "results/" $$2}' results/CURRENT)
+XEON_2CORE ?= 96a9e4b:results/intel-xeon/20261127-014424.jsonl.gz
+compare-doc: build
+	rm -rf results/compare/h100-h200.figures
+	./$(BIN) compare $(call CURRENT_RUN,H100) $(call CURRENT_RUN,H200) --across-commits \
+		--format markdown --plots results/compare/h100-h200.figures > results/compare/h100-h200.md
+	./$(BIN) compare $(XEON_2CORE) $(call CURRENT_RUN,2-core) --format markdown > results/compare/2core-xeon-epyc.md
 
 # The same pipeline at quick scale, into a scratch folder: a smoke test.
 quick: build

@@ -3,7 +3,6 @@ package report
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,27 +14,50 @@ import (
 type CompareOptions struct {
 	// Experiment keeps only the named experiment; "" compares all.
 	Experiment string
-	// Phase keeps only the named phase (e.g. "total", "update_w"); ""
-	// shows every phase present in any file.
+	// Phase keeps only the named phase (e.g. "total", "update_w") in the
+	// tables of every cell, and asks for them (Cells); "" shows every
+	// phase present in any file.
 	Phase string
+	// Cells adds, after the summary, one table per experiment of every
+	// cell's phases in every file (with one file they are all there is).
+	Cells bool
 	// Sort orders each table's rows by implementation, then by parameter
 	// values (numbers numerically, so n=500 comes before n=1000). By
 	// default rows keep the order in which the files list their records.
 	Sort bool
+	// AcrossCommits keeps in the summary's ratios the cells of
+	// implementations whose code changed between the files' commits.
+	AcrossCommits bool
+	// Top is how many cells the summary lists that differ most beyond
+	// their noise; 0: DefaultTop.
+	Top int
+	// Paths are the files' paths, for the legend; nil: none shown.
+	Paths []string
 	// ScaleOf names the scale whose cases of an experiment have the given
 	// parameters ("" when none has), so that cells one file lacks can be
 	// told apart by the run that would measure them. Nil: a cell's scale is
 	// taken from the Scale of the file that has it.
 	ScaleOf func(experiment string, params bench.Params) string
+	// KnownImpl reports whether this semibench can run an experiment's
+	// implementation, so that no suggested run names one it cannot; nil:
+	// every implementation is known.
+	KnownImpl func(experiment, impl string) bool
 	// Claims judges a measured file's claims (the verdicts live above this
 	// package, which package experiments renders with); nil: no claims.
 	Claims func(*bench.File) []ClaimClass
+	// Work is the least work one run of a record's cell does, declared by
+	// its experiment (experiments.WorkOf); nil: no bound is called.
+	Work func(*bench.Record) (bench.Work, bool)
+	// Code says what changed in the measured code between two commits
+	// (CodeChanges); nil: the difference is unknown, so two files of
+	// different commits have every implementation possibly changed.
+	Code func(from, to string) CodeChanges
 }
 
 // ClaimClass is one claim's class on one file: ID names the claim across
 // files, Experiment shows it, Where and Text say it ("Kleene (000) Table
 // 3", "the GPU's speedup grows with n"), Class is its verdict and Ours the
-// file's figure, short ("—" when none).
+// file's figure, whole ("—" when none).
 type ClaimClass struct{ ID, Experiment, Where, Text, Class, Ours string }
 
 // NoRecord marks a cell of a comparison that a file has no record of.
@@ -46,31 +68,37 @@ const NoRecord = "no record"
 // transcribed table, whose records use the same experiment, impl and params
 // names as measured runs, lines up with "my run" like any other machine.
 //
-// With several files it leads with a summary a person reads in a minute:
-// per experiment, the ratio of the first file's time to each later file's
-// (the geometric mean over the cells both measured of the ratio of their
-// medians), its spread over the cells and their count (summary); then,
-// when CompareOptions.Claims is set and two or more files were measured,
-// the claims whose class differs between them (claimsTable).
+// With several files it leads with a preface (each file's short label and
+// machine, and their commits: one, or both with the implementations whose
+// code changed between them, CompareOptions.Code), then against each later
+// file a summary a person reads in a minute (whereSummary): per experiment
+// and side (device, transfers, host; Side) the geometric mean of the cells'
+// ratios of the first file's time to the later one's, its spread, the
+// ratios the GPUs' peaks predict and each GPU's bound; the published codes
+// beside cuda/fast (peersTable); when CompareOptions.Claims is set and two
+// or more files were measured, the claims whose class differs
+// (claimsTable); and the cells that differ most beyond their noise
+// (topCells).
 //
-// Then it gives one table per experiment (in the files' order) that at least
-// two of the files have (every experiment when there is one file). A row is
-// an (impl, params, phase) found in any file; there is one column per file,
-// headed by labels[i] (default: the file's Machine.Label; labels are made
-// unique), holding the phase's statistic in ms, or the record's status when
-// it did not run ("skipped (est. 12 s)", "unavailable", "failed"), or
-// NoRecord when the file has no such record. Then comes one ratio column
-// per later file, "first/later": the first file's time divided by the later
-// file's, so a value above 1 means the later file is faster; blank where
-// either side has no time. Cells unavailable in every file that has them
-// (a CUDA implementation on two machines without a GPU) are not listed:
-// a note counts them, one line per experiment.
+// With one file, or CompareOptions.Cells, it then gives one table per
+// experiment (in the files' order) that at least two of the files have
+// (every experiment when there is one file). A row is an (impl, params,
+// phase) found in any file; there is one column per file, headed by
+// labels[i] (default: a short alias of the file's machine, aliasLabels),
+// holding the phase's statistic in ms, or the record's status when it did
+// not run ("skipped (est. 12 s)", "unavailable", "failed"), or NoRecord
+// when the file has no such record. Then comes one ratio column per later
+// file, "first/later": the first file's time divided by the later file's,
+// so a value above 1 means the later file is faster; blank where either
+// side has no time. Cells unavailable in every file that has them (a CUDA
+// implementation on two machines without a GPU) are not listed: a note
+// counts them, one line per experiment.
 //
 // Files at different scales (a paper's table beside a quick run) share few
 // cells or none: every row is still shown, and the notes say, for each
 // measured file, which cells it lacks, their scale (CompareOptions.ScaleOf,
 // or the Scale of the file that has them) and the run that would measure
-// them. Experiments only one file has are named in the first table's notes.
+// them. Experiments only one file has are named in the preface.
 //
 // labels may be nil, or hold one entry per file ("" entries take the
 // default). It is an error to pass no files, a labels slice of the wrong
@@ -78,20 +106,62 @@ const NoRecord = "no record"
 // share no experiment. With a chosen phase, experiments in which no record
 // has it are left out.
 func Compare(files []*bench.File, labels []string, opt CompareOptions) ([]Table, error) {
-	if err := checkCompareArgs(files, labels); err != nil {
+	c, shown, alone, details, err := prepare(files, labels, opt)
+	if err != nil {
 		return nil, err
 	}
-	c := newComparison(files, uniqueLabels(files, labels), opt)
+	if len(files) == 1 {
+		return details, nil
+	}
+	preface := c.preface()
+	if len(alone) > 0 {
+		preface.Notes = append(preface.Notes, "Not compared, in one file only: "+strings.Join(alone, ", ")+".")
+	}
+	out := []Table{preface}
+	for i := 1; i < len(files); i++ {
+		out = append(out, c.whereSummary(shown, i))
+		if t, ok := c.peersTable(shown, i); ok {
+			out = append(out, t)
+		}
+	}
+	if t, ok := c.claimsTable(); ok {
+		out = append(out, t)
+	}
+	for i := 1; i < len(files); i++ {
+		if t, ok := c.topCells(shown, i); ok {
+			out = append(out, t)
+		}
+	}
+	if opt.Cells || opt.Phase != "" {
+		for i := 1; i < len(files); i++ {
+			out = append(out, c.gpuCellsTables(shown, i)...)
+		}
+		return append(out, details...), nil
+	}
+	last := &out[len(out)-1]
+	last.Notes = append(last.Notes, "Every cell's phases: semibench compare --cells (--experiment NAME for one experiment).")
+	return out, nil
+}
+
+// prepare checks Compare's arguments, indexes the files and builds the
+// tables of every cell: the comparison, the experiments shown (shared,
+// with the chosen phase), those in one file only, and their tables.
+func prepare(files []*bench.File, labels []string, opt CompareOptions) (c *comparison, shown, alone []string, details []Table, err error) {
+	if err := checkCompareArgs(files, labels); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if labels == nil {
+		labels = aliasLabels(files)
+	}
+	c = newComparison(files, uniqueLabels(files, labels), opt)
 	exps, err := c.indexRecords()
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, nil, err
 	}
-	exps, alone, err := c.sharedExperiments(exps)
+	exps, alone, err = c.sharedExperiments(exps)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, nil, err
 	}
-	var details []Table
-	var shown []string
 	for _, exp := range exps {
 		if t, ok := c.table(exp); ok {
 			details = append(details, t)
@@ -99,20 +169,9 @@ func Compare(files []*bench.File, labels []string, opt CompareOptions) ([]Table,
 		}
 	}
 	if len(details) == 0 {
-		return nil, c.noPhaseError()
+		return nil, nil, nil, nil, c.noPhaseError()
 	}
-	var out []Table
-	if len(files) > 1 {
-		out = append(out, c.summary(shown))
-		if t, ok := c.claimsTable(); ok {
-			out = append(out, t)
-		}
-	}
-	out = append(out, details...)
-	if len(alone) > 0 {
-		out[0].Notes = append(out[0].Notes, "Not compared, in one file only: "+strings.Join(alone, ", ")+".")
-	}
-	return out, nil
+	return c, shown, alone, details, nil
 }
 
 // checkCompareArgs rejects what Compare cannot line up: no files, a nil
@@ -147,6 +206,10 @@ type comparison struct {
 	index          []map[string]*bench.Record // per file: key -> record
 	keys           map[string][]string        // experiment -> keys, first-seen order
 	has            map[string][]int           // experiment -> the files that have it
+	// peaks are each file's first GPU's ceilings, nil for a file without
+	// one; change is each later file's code against the first's.
+	peaks  []*Peaks
+	change []changes
 }
 
 // newComparison labels the files and notes which were timed under the
@@ -157,6 +220,15 @@ func newComparison(files []*bench.File, names []string, opt CompareOptions) *com
 		c.old[i] = oldProtocol(f)
 		c.anyOld = c.anyOld || c.old[i]
 		c.anyNew = c.anyNew || !c.old[i] && f.Source == ""
+		if p, ok := FirstGPU(f); ok {
+			c.peaks = append(c.peaks, &p)
+		} else {
+			c.peaks = append(c.peaks, nil)
+		}
+	}
+	c.change = make([]changes, len(files))
+	for i := 1; i < len(files); i++ {
+		c.change[i] = c.codeChanges(i)
 	}
 	return c
 }
@@ -288,81 +360,6 @@ func (c *comparison) unavailableEverywhere(k string) bool {
 	return true
 }
 
-// summary is the comparison's first table: a row per experiment, and per
-// later file the cells both it and the first file measured, the geometric
-// mean of their ratios, their middle half and range (ratioSummary).
-func (c *comparison) summary(exps []string) Table {
-	phase := cmp.Or(c.opt.Phase, bench.TotalPhase)
-	t := Table{Title: "Summary — " + phase + ", per experiment", Header: []string{"experiment"}}
-	for i := 1; i < len(c.files); i++ {
-		of := ""
-		if len(c.files) > 2 {
-			of = " (" + c.names[i] + ")"
-		}
-		t.Header = append(t.Header, "cells"+of, c.names[0]+"/"+c.names[i], "middle half"+of, "range"+of)
-	}
-	for _, exp := range exps {
-		row := []string{exp}
-		for i := 1; i < len(c.files); i++ {
-			row = append(row, ratioSummary(c.cellRatios(exp, i, phase))...)
-		}
-		t.Rows = append(t.Rows, row)
-	}
-	t.Notes = []string{fmt.Sprintf("Per cell both files measured, %s's median %s time over the other file's; "+
-		"per experiment their geometric mean (above 1: the other file is faster), the middle half of the cells' ratios "+
-		"(25th to 75th percentile) and their range. Cells that did not run and pass their check in both, "+
-		"that reused another cell's work, or whose headline times were taken under different protocols, are left out.",
-		c.names[0], phase)}
-	return t
-}
-
-// cellRatios lists experiment exp's ratios of the first file's median time
-// of phase to file i's, over the cells both ran and passed their check,
-// did their own work (ReusedFrom empty) and, for total and end_to_end,
-// timed under one protocol. A paper's figure stands for its median.
-func (c *comparison) cellRatios(exp string, i int, phase string) []float64 {
-	if headlinePhase(phase) && c.old[0] != c.old[i] {
-		return nil
-	}
-	median := func(r *bench.Record) float64 {
-		if r == nil || r.Status != bench.StatusOK || r.ReusedFrom != "" || r.Phase(phase) == nil {
-			return 0
-		}
-		return cmp.Or(r.Phase(phase).MedianMS, r.Phase(phase).StatMS)
-	}
-	var ratios []float64
-	for _, k := range c.keys[exp] {
-		if a, b := median(c.index[0][k]), median(c.index[i][k]); a > 0 && b > 0 {
-			ratios = append(ratios, a/b)
-		}
-	}
-	return ratios
-}
-
-// ratioSummary is a summary's cells for a set of ratios: their count,
-// geometric mean, middle half (25th to 75th percentile, interpolated
-// between order statistics) and range; "—" for none.
-func ratioSummary(ratios []float64) []string {
-	n := len(ratios)
-	if n == 0 {
-		return []string{"0", "—", "—", "—"}
-	}
-	slices.Sort(ratios)
-	logSum := 0.0
-	for _, r := range ratios {
-		logSum += math.Log(r)
-	}
-	q := func(p float64) float64 {
-		i, f := math.Modf(p * float64(n-1))
-		if j := int(i); j+1 < n {
-			return ratios[j] + f*(ratios[j+1]-ratios[j])
-		}
-		return ratios[n-1]
-	}
-	span := func(lo, hi float64) string { return strings.TrimSuffix(FormatRatio(lo), "x") + "-" + FormatRatio(hi) }
-	return []string{strconv.Itoa(n), FormatRatio(math.Exp(logSum / float64(n))), span(q(0.25), q(0.75)), span(ratios[0], ratios[n-1])}
-}
-
 // claimsTitle is the title of the table of claims whose class differs.
 const claimsTitle = "Claims whose class differs"
 
@@ -405,6 +402,9 @@ func (c *comparison) claimsTable() (Table, bool) {
 		}
 	}
 	t.Notes = []string{fmt.Sprintf("%d of %d claims differ in class between the files; the others agree.", len(t.Rows), len(order))}
+	if len(t.Rows) == 0 {
+		t.Header = nil // no empty frame: the note says it
+	}
 	return t, len(judged) >= 2
 }
 
@@ -489,7 +489,7 @@ func (c *comparison) notes(exp string, keys []string, rep map[string]held) []str
 		notes = append(notes, "Old protocol: a schema-1 run's total and end_to_end timed another window than today's "+
 			"(the whole call; the Hungarian CUDA figure a sum of device phases), so they are marked and have no ratio to a current run's.")
 	}
-	return append(notes, alignNotes(exp, keys, rep, c.index, c.files, c.names, c.opt.ScaleOf)...)
+	return append(notes, alignNotes(exp, keys, rep, c.index, c.files, c.names, c.opt.ScaleOf, c.opt.KnownImpl)...)
 }
 
 // noPhaseError is Compare's error when the chosen phase is in no record:
@@ -511,68 +511,6 @@ func (c *comparison) noPhaseError() error {
 type held struct {
 	r    *bench.Record
 	file int
-}
-
-// alignNotes says, for each file that lacks some of an experiment's cells,
-// how many and why: a paper's table reports no such cell; a measured file
-// gets the scale of the cells it lacks and the run that would measure them.
-func alignNotes(exp string, keys []string, rep map[string]held, index []map[string]*bench.Record, files []*bench.File, names []string, scaleOf func(string, bench.Params) string) []string {
-	if len(files) < 2 {
-		return nil
-	}
-	var notes []string
-	for i, f := range files {
-		var scales []string // first-seen order
-		missing := map[string][]*bench.Record{}
-		n := 0
-		for _, k := range keys {
-			if index[i][k] != nil {
-				continue
-			}
-			r := rep[k]
-			sc := files[r.file].Scale
-			if scaleOf != nil {
-				sc = scaleOf(exp, r.r.Params)
-			}
-			scales = appendNew(scales, sc)
-			missing[sc] = append(missing[sc], r.r)
-			n++
-		}
-		if n == 0 {
-			continue
-		}
-		ran := ""
-		if f.Scale != "" && f.Source == "" {
-			ran = ", run at scale " + f.Scale + ","
-		}
-		lead := fmt.Sprintf("%s%s has no record of %d cell(s) (marked %q)", names[i], ran, n, NoRecord)
-		if f.Source != "" {
-			notes = append(notes, lead+": the paper reports no such cell.")
-			continue
-		}
-		var parts []string
-		for _, sc := range scales {
-			rs := missing[sc]
-			switch {
-			case sc == "" && scaleOf != nil:
-				parts = append(parts, fmt.Sprintf("%d at parameters no scale of this semibench runs", len(rs)))
-			case sc == "":
-				parts = append(parts, fmt.Sprintf("%d of unknown scale", len(rs)))
-			default:
-				var impls []string
-				for _, r := range rs {
-					impls = appendNew(impls, r.Impl)
-				}
-				run := "semibench run " + exp + " --scale " + sc
-				if len(impls) <= 4 {
-					run += " --impl " + strings.Join(impls, ",")
-				}
-				parts = append(parts, fmt.Sprintf("%d of scale %s (`%s` measures them)", len(rs), sc, run))
-			}
-		}
-		notes = append(notes, lead+": "+strings.Join(parts, "; ")+".")
-	}
-	return notes
 }
 
 // orNone is s, or "none" when s is empty.

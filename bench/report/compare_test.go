@@ -65,21 +65,47 @@ func row(t *testing.T, tb Table, prefix ...string) []string {
 	return nil
 }
 
-// split separates Compare's summary (and claims table, if any) from its
-// per-experiment tables.
+// split separates Compare's first summary (the one against the second
+// file) from its per-experiment tables.
 func split(t *testing.T, tables []Table) (summary Table, details []Table) {
 	t.Helper()
-	if len(tables) == 0 || !strings.HasPrefix(tables[0].Title, "Summary") {
-		t.Fatalf("the first table is not the summary: %d tables", len(tables))
+	sums := summaries(tables)
+	if len(sums) == 0 {
+		t.Fatalf("no summary in %d tables", len(tables))
 	}
-	if len(tables) > 1 && tables[1].Title == claimsTitle {
-		return tables[0], tables[2:]
+	for _, tb := range tables {
+		if strings.Contains(tb.Title, " — ") {
+			details = append(details, tb)
+		}
 	}
-	return tables[0], tables[1:]
+	return sums[0], details
+}
+
+// summaries are Compare's summaries, one per later file.
+func summaries(tables []Table) []Table {
+	var out []Table
+	for _, tb := range tables {
+		if strings.HasPrefix(tb.Title, "Summary: ") {
+			out = append(out, tb)
+		}
+	}
+	return out
+}
+
+// tableTitled is the first table whose title starts with prefix.
+func tableTitled(t *testing.T, tables []Table, prefix string) Table {
+	t.Helper()
+	for _, tb := range tables {
+		if strings.HasPrefix(tb.Title, prefix) {
+			return tb
+		}
+	}
+	t.Fatalf("no table titled %q...", prefix)
+	return Table{}
 }
 
 func TestCompareAlignsPaperAndRun(t *testing.T) {
-	tables, err := Compare([]*bench.File{paperFile(), runFile()}, nil, CompareOptions{})
+	tables, err := Compare([]*bench.File{paperFile(), runFile()}, nil, CompareOptions{Cells: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,8 +115,8 @@ func TestCompareAlignsPaperAndRun(t *testing.T) {
 	}
 	tb := det[0]
 	// The summary: only n = 1000 enters (500's run total is 0, 4000 was
-	// skipped, cpu/fast has no paper record): 1081.6 / 120.
-	if got := strings.Join(row(t, sum, "kleene/table2"), "|"); got != "kleene/table2|1|9.01x|9.01-9.01x|9.01-9.01x" {
+	// skipped, cpu/fast has no paper record): 1081.6 / 120, on the host.
+	if got := strings.Join(row(t, sum, "kleene/table2", "host")[:6], "|"); got != "kleene/table2|host|1|9.01x|9.01-9.01|9.01-9.01" {
 		t.Errorf("summary row %q", got)
 	}
 	if !strings.HasPrefix(tb.Title, "kleene/table2") {
@@ -141,8 +167,8 @@ func TestCompareAlignsPaperAndRun(t *testing.T) {
 	// The experiment only the run has is named, not tabled; the cells the
 	// paper lacks are counted.
 	notes := strings.Join(tb.Notes, "\n")
-	if w := "Not compared, in one file only: kleene/table3 (my-host)."; !strings.Contains(strings.Join(sum.Notes, "\n"), w) {
-		t.Errorf("summary notes lack %q: %q", w, sum.Notes)
+	if w := "Not compared, in one file only: kleene/table3 (my-host)."; !slices.Contains(tables[0].Notes, w) {
+		t.Errorf("the preface lacks %q: %q", w, tables[0].Notes)
 	}
 	for _, w := range []string{
 		`xeon-e5645 has no record of 1 cell(s) (marked "no record"): the paper reports no such cell.`} {
@@ -163,27 +189,34 @@ func TestCompareAlignsPaperAndRun(t *testing.T) {
 }
 
 func TestCompareRatioDirection(t *testing.T) {
-	slow := &bench.File{Schema: 1, Machine: bench.Machine{Label: "slow"}, Records: []bench.Record{
+	one := bench.Build{Commit: "0123456789abcdef0123456789abcdef01234567"} // one commit: no implementation changed
+	slow := &bench.File{Schema: 1, Semibench: one, Machine: bench.Machine{Label: "slow"}, Records: []bench.Record{
 		rec("e", "i", bench.Params{{Name: "n", Value: "1"}}, bench.StatusOK, ph("total", 300)),
 	}}
-	fast := &bench.File{Schema: 1, Machine: bench.Machine{Label: "fast"}, Records: []bench.Record{
+	fast := &bench.File{Schema: 1, Semibench: one, Machine: bench.Machine{Label: "fast"}, Records: []bench.Record{
 		rec("e", "i", bench.Params{{Name: "n", Value: "1"}}, bench.StatusOK, ph("total", 100)),
 	}}
-	slower := &bench.File{Schema: 1, Machine: bench.Machine{Label: "slower"}, Records: []bench.Record{
+	slower := &bench.File{Schema: 1, Semibench: one, Machine: bench.Machine{Label: "slower"}, Records: []bench.Record{
 		rec("e", "i", bench.Params{{Name: "n", Value: "1"}}, bench.StatusCheckFailed, ph("total", 600)),
 	}}
-	tables, err := Compare([]*bench.File{slow, fast, slower}, nil, CompareOptions{})
+	tables, err := Compare([]*bench.File{slow, fast, slower}, nil, CompareOptions{Cells: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, det := split(t, tables)
-	// A check that failed keeps its ratio in the detail, not in the summary.
-	if got := strings.Join(row(t, sum, "e"), "|"); got != "e|1|3.00x|3.00-3.00x|3.00-3.00x|0|—|—|—" {
-		t.Errorf("summary row %q", got)
+	_, det := split(t, tables)
+	// A summary per later file; a check that failed keeps its ratio in
+	// the detail, not in the summary.
+	sums := summaries(tables)
+	if len(sums) != 2 {
+		t.Fatalf("%d summaries, want one per later file", len(sums))
 	}
-	if got := strings.Join(sum.Header, "|"); got != "experiment|cells (fast)|slow/fast|middle half (fast)|range (fast)|"+
-		"cells (slower)|slow/slower|middle half (slower)|range (slower)" {
-		t.Errorf("summary header %q", got)
+	for i, want := range []string{"e|host|1|3.00x|3.00-3.00|3.00-3.00", "e|host|0|—|—|—"} {
+		if got := strings.Join(row(t, sums[i], "e")[:6], "|"); got != want {
+			t.Errorf("summary %d row %q, want %q", i+1, got, want)
+		}
+	}
+	if got := sums[1].Title; !strings.Contains(got, "slow/slower") {
+		t.Errorf("second summary's title %q", got)
 	}
 	tb := det[0]
 	if got := strings.Join(tb.Header[3:], "|"); got != "slow|fast|slower|slow/fast|slow/slower" {
@@ -199,7 +232,7 @@ func TestCompareLabels(t *testing.T) {
 	a, b := paperFile(), paperFile()
 	c := runFile()
 	c.Machine.Label = ""
-	tables, err := Compare([]*bench.File{a, b, c}, nil, CompareOptions{Experiment: "kleene/table2"})
+	tables, err := Compare([]*bench.File{a, b, c}, nil, CompareOptions{Cells: true, Experiment: "kleene/table2"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +240,7 @@ func TestCompareLabels(t *testing.T) {
 	if got := strings.Join(det[0].Header[4:7], "|"); got != "xeon-e5645|xeon-e5645#2|file 3" {
 		t.Errorf("default labels %q", got)
 	}
-	tables, err = Compare([]*bench.File{a, c}, []string{"paper", ""}, CompareOptions{Experiment: "kleene/table2"})
+	tables, err = Compare([]*bench.File{a, c}, []string{"paper", ""}, CompareOptions{Cells: true, Experiment: "kleene/table2"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +248,7 @@ func TestCompareLabels(t *testing.T) {
 	if got := strings.Join(det[0].Header[4:], "|"); got != "paper|file 2|paper/file 2" {
 		t.Errorf("given labels %q", got)
 	}
-	tables, err = Compare([]*bench.File{a, b}, []string{"same", "same"}, CompareOptions{})
+	tables, err = Compare([]*bench.File{a, b}, []string{"same", "same"}, CompareOptions{Cells: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +260,7 @@ func TestCompareLabels(t *testing.T) {
 
 func TestComparePhaseAndSort(t *testing.T) {
 	tables, err := Compare([]*bench.File{runFile(), paperFile()}, nil,
-		CompareOptions{Experiment: "kleene/table2", Phase: "update_w", Sort: true})
+		CompareOptions{Cells: true, Experiment: "kleene/table2", Phase: "update_w", Sort: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,9 +268,9 @@ func TestComparePhaseAndSort(t *testing.T) {
 	if len(det) != 1 {
 		t.Fatalf("got %d tables, want 1", len(det))
 	}
-	// The summary reads the chosen phase: 14.2/142 and 106.78/1067.8.
-	if sum.Title != "Summary — update_w, per experiment" || strings.Join(row(t, sum, "kleene/table2"), "|") != "kleene/table2|2|0.100x|0.100-0.100x|0.100-0.100x" {
-		t.Errorf("summary %q: %q", sum.Title, sum.Rows)
+	// The summary reads the headline times, whatever the phase: 120 / 1081.6.
+	if got := strings.Join(row(t, sum, "kleene/table2", "host")[:4], "|"); got != "kleene/table2|host|1|0.111x" {
+		t.Errorf("summary row %q", got)
 	}
 	tb := det[0]
 	if got := strings.Join(tb.Header, "|"); got != "impl|n|weights|my-host|xeon-e5645|my-host/xeon-e5645" {
@@ -259,7 +292,7 @@ func TestComparePhaseAndSort(t *testing.T) {
 	}
 
 	// A phase that no record has gives no rows for records that ran.
-	tables, err = Compare([]*bench.File{runFile(), paperFile()}, nil, CompareOptions{Experiment: "kleene/table2", Phase: "convert_ccs"})
+	tables, err = Compare([]*bench.File{runFile(), paperFile()}, nil, CompareOptions{Cells: true, Experiment: "kleene/table2", Phase: "convert_ccs"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,12 +333,12 @@ func TestCompareErrors(t *testing.T) {
 		opt    CompareOptions
 		want   []string // substrings of the error
 	}{
-		{"no files", nil, nil, CompareOptions{}, []string{"no files"}},
-		{"no common experiment", []*bench.File{paperFile(), other}, nil, CompareOptions{}, []string{"no experiment appears in more than one file", "xeon-e5645: kleene/table2", "other-box: lap/table1"}},
-		{"unknown experiment", []*bench.File{paperFile(), runFile()}, nil, CompareOptions{Experiment: "nope"}, []string{`"nope"`, "kleene/table2"}},
-		{"experiment in one file only", []*bench.File{paperFile(), runFile()}, nil, CompareOptions{Experiment: "kleene/table3"}, []string{`experiment "kleene/table3" does not appear in more than one file`, "xeon-e5645: kleene/table2;", "my-host: kleene/table2, kleene/table3"}},
-		{"unknown phase", []*bench.File{paperFile(), runFile()}, nil, CompareOptions{Phase: "h2d"}, []string{`"h2d"`, "update_w", "convert_ccs"}},
-		{"label count", []*bench.File{paperFile(), runFile()}, []string{"a"}, CompareOptions{}, []string{"1 labels for 2 files"}},
+		{"no files", nil, nil, CompareOptions{Cells: true}, []string{"no files"}},
+		{"no common experiment", []*bench.File{paperFile(), other}, nil, CompareOptions{Cells: true}, []string{"no experiment appears in more than one file", "xeon-e5645: kleene/table2", "other-box: lap/table1"}},
+		{"unknown experiment", []*bench.File{paperFile(), runFile()}, nil, CompareOptions{Cells: true, Experiment: "nope"}, []string{`"nope"`, "kleene/table2"}},
+		{"experiment in one file only", []*bench.File{paperFile(), runFile()}, nil, CompareOptions{Cells: true, Experiment: "kleene/table3"}, []string{`experiment "kleene/table3" does not appear in more than one file`, "xeon-e5645: kleene/table2;", "my-host: kleene/table2, kleene/table3"}},
+		{"unknown phase", []*bench.File{paperFile(), runFile()}, nil, CompareOptions{Cells: true, Phase: "h2d"}, []string{`"h2d"`, "update_w", "convert_ccs"}},
+		{"label count", []*bench.File{paperFile(), runFile()}, []string{"a"}, CompareOptions{Cells: true}, []string{"1 labels for 2 files"}},
 	}
 	for _, tc := range tests {
 		_, err := Compare(tc.files, tc.labels, tc.opt)
@@ -324,7 +357,7 @@ func TestCompareErrors(t *testing.T) {
 func TestCompareLaterRecordWins(t *testing.T) {
 	run := runFile()
 	run.Records = append(run.Records, rec("kleene/table2", "cpu/paper", nParams("500"), bench.StatusOK, ph("update_w", 71)))
-	tables, err := Compare([]*bench.File{paperFile(), run}, nil, CompareOptions{Phase: "update_w"})
+	tables, err := Compare([]*bench.File{paperFile(), run}, nil, CompareOptions{Cells: true, Phase: "update_w"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,7 +391,7 @@ func TestComparePaperFile(t *testing.T) {
 	if files[0].Source == "" || files[1].Source != "" {
 		t.Fatalf("fixtures: want a paper's file then a measured one, got sources %q and %q", files[0].Source, files[1].Source)
 	}
-	tables, err := Compare(files, nil, CompareOptions{Experiment: "kleene/table2", Phase: "update_w"})
+	tables, err := Compare(files, nil, CompareOptions{Cells: true, Experiment: "kleene/table2", Phase: "update_w"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -409,7 +442,7 @@ func TestCompareAcrossScales(t *testing.T) {
 		rec("kleene/table2", "cpu/fast", nParams("60"), bench.StatusOK, ph("total", 0.25)),
 		rec("kleene/table2", "cpu/paper", nParams("500"), bench.StatusOK, ph("total", 14.39)),
 	}}
-	tables, err := Compare([]*bench.File{paper, run}, nil, CompareOptions{Phase: "total"})
+	tables, err := Compare([]*bench.File{paper, run}, nil, CompareOptions{Cells: true, Phase: "total"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -450,7 +483,7 @@ func TestCompareAcrossScales(t *testing.T) {
 		}
 		return ""
 	}
-	tables, err = Compare([]*bench.File{paper, run}, nil, CompareOptions{Phase: "total", ScaleOf: scaleOf})
+	tables, err = Compare([]*bench.File{paper, run}, nil, CompareOptions{Cells: true, Phase: "total", ScaleOf: scaleOf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -462,7 +495,7 @@ func TestCompareAcrossScales(t *testing.T) {
 		t.Errorf("notes with ScaleOf lack\n%s\nin\n%s", want, notes)
 	}
 	run.Records = run.Records[:2] // nothing aligns now, yet the experiment is shared
-	tables, err = Compare([]*bench.File{paper, run}, nil, CompareOptions{Phase: "total", ScaleOf: func(string, bench.Params) string { return "" }})
+	tables, err = Compare([]*bench.File{paper, run}, nil, CompareOptions{Cells: true, Phase: "total", ScaleOf: func(string, bench.Params) string { return "" }})
 	if err != nil {
 		t.Fatalf("files sharing an experiment but no cell: %v", err)
 	}
@@ -476,18 +509,19 @@ func TestCompareAcrossScales(t *testing.T) {
 // phase of the breakdown keeps its ratio.
 func TestCompareMarksTheOldProtocol(t *testing.T) {
 	p := bench.Params{{Name: "n", Value: "1"}}
-	old := &bench.File{Schema: 1, Machine: bench.Machine{Label: "h200"}, Records: []bench.Record{
+	one := bench.Build{Commit: "0123456789abcdef0123456789abcdef01234567"}
+	old := &bench.File{Schema: 1, Semibench: one, Machine: bench.Machine{Label: "h200"}, Records: []bench.Record{
 		rec("e", "cuda/fast", p, bench.StatusOK, ph("step4", 2), ph("total", 300)),
 	}}
-	cur := &bench.File{Schema: bench.SchemaVersion, Machine: bench.Machine{Label: "h100"}, Records: []bench.Record{
+	cur := &bench.File{Schema: bench.SchemaVersion, Semibench: one, Machine: bench.Machine{Label: "h100"}, Records: []bench.Record{
 		rec("e", "cuda/fast", p, bench.StatusOK, ph("step4", 1), ph("total", 150)),
 	}}
-	tables, err := Compare([]*bench.File{cur, old}, nil, CompareOptions{})
+	tables, err := Compare([]*bench.File{cur, old}, nil, CompareOptions{Cells: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	sum, det := split(t, tables)
-	if got := strings.Join(row(t, sum, "e"), "|"); got != "e|0|—|—|—" {
+	if got := strings.Join(row(t, sum, "e", "device")[:6], "|"); got != "e|device|0|—|—|—" {
 		t.Errorf("summary row %q: totals of two protocols enter no ratio", got)
 	}
 	tb := det[0]
@@ -512,18 +546,19 @@ func twoMachines() []*bench.File {
 	m7 := bench.Params{{Name: "m", Value: "7"}}
 	reused := func(r bench.Record) bench.Record { r.ReusedFrom = "domination/table2|cuda/v3-gpu|m=7"; return r }
 	file := func(label string, scale float64, last string) *bench.File {
-		return &bench.File{Schema: bench.SchemaVersion, Machine: bench.Machine{Label: label, CPU: "Test CPU", Cores: 16}, Records: []bench.Record{
-			rec("kleene/table3", "cuda/fast", n("1000"), bench.StatusOK, ph("update_w", 8*scale), ph("total", 10*scale)),
-			rec("kleene/table3", "cuda/fast", n("2000"), bench.StatusOK, ph("update_w", 30*scale), ph("total", 40)),
-			rec("kleene/table3", "cuda/fast", n("4000"), bench.StatusOK, ph("update_w", 250*scale), ph("total", 300*scale*scale)),
-			rec("kleene/table3", "cpu/paper", n("1000"), bench.StatusOK, ph("update_w", 450), ph("total", 500*scale)),
-			rec("hungarian/table1", "cpu/jv", n("512"), bench.StatusOK, ph("total", 3.3*scale)),
-			rec("hungarian/table1", "cuda/fast", n("512"), bench.StatusUnavailable),
-			rec("hungarian/table1", "cuda/paper", n("512"), bench.StatusUnavailable),
-			{Experiment: "hungarian/table1", Impl: "cpu/auction", Params: n("512"), Status: bench.StatusSkipped, EstimateMS: 9000 * scale},
-			reused(rec("domination/table5", "cuda/v3-gpu", m7, bench.StatusOK, ph("total", 31*scale))),
-			rec("domination/table5", "cpu/v2-par", m7, last, ph("total", 2400*scale)),
-		}}
+		return &bench.File{Schema: bench.SchemaVersion, Semibench: bench.Build{Version: "0.1.0", Commit: "0123456789abcdef0123456789abcdef01234567"},
+			Machine: bench.Machine{Label: label, CPU: "Test CPU", Cores: 16}, Records: []bench.Record{
+				rec("kleene/table3", "cuda/fast", n("1000"), bench.StatusOK, ph("update_w", 8*scale), ph("total", 10*scale)),
+				rec("kleene/table3", "cuda/fast", n("2000"), bench.StatusOK, ph("update_w", 30*scale), ph("total", 40)),
+				rec("kleene/table3", "cuda/fast", n("4000"), bench.StatusOK, ph("update_w", 250*scale), ph("total", 300*scale*scale)),
+				rec("kleene/table3", "cpu/paper", n("1000"), bench.StatusOK, ph("update_w", 450), ph("total", 500*scale)),
+				rec("hungarian/table1", "cpu/jv", n("512"), bench.StatusOK, ph("total", 3.3*scale)),
+				rec("hungarian/table1", "cuda/fast", n("512"), bench.StatusUnavailable),
+				rec("hungarian/table1", "cuda/paper", n("512"), bench.StatusUnavailable),
+				{Experiment: "hungarian/table1", Impl: "cpu/auction", Params: n("512"), Status: bench.StatusSkipped, EstimateMS: 9000 * scale},
+				reused(rec("domination/table5", "cuda/v3-gpu", m7, bench.StatusOK, ph("total", 31*scale))),
+				rec("domination/table5", "cpu/v2-par", m7, last, ph("total", 2400*scale)),
+			}}
 	}
 	return []*bench.File{file("h100", 1, bench.StatusOK), file("h200", 0.8, bench.StatusCheckFailed)}
 }
@@ -552,7 +587,7 @@ func machineClaims(f *bench.File) []ClaimClass {
 // first: the summary, the claims whose class differs, then the detail
 // with the cells unavailable on both machines collapsed.
 func TestCompareSummaryGolden(t *testing.T) {
-	tables, err := Compare(twoMachines(), nil, CompareOptions{Claims: machineClaims})
+	tables, err := Compare(twoMachines(), nil, CompareOptions{Cells: true, Claims: machineClaims})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -570,27 +605,33 @@ func TestCompareSummaryGolden(t *testing.T) {
 // TestCompareSummary checks the summary's figures: the geometric mean of
 // the cells' ratios, their middle half and range, and the cells left out.
 func TestCompareSummary(t *testing.T) {
-	tables, err := Compare(twoMachines(), nil, CompareOptions{})
+	tables, err := Compare(twoMachines(), nil, CompareOptions{Cells: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	sum, det := split(t, tables)
-	for _, tc := range []struct{ exp, want string }{
-		// Ratios 1.25 (n = 1000, both impls), 1 (n = 2000) and 1.5625
-		// (n = 4000): geometric mean (1.25^2 * 1.5625)^(1/4) = 1.25.
-		{"kleene/table3", "4|1.25x|1.19-1.33x|1.00-1.56x"},
-		{"hungarian/table1", "1|1.25x|1.25-1.25x|1.25-1.25x"}, // cpu/jv only: skipped and unavailable cells give none
-		{"domination/table5", "0|—|—|—"},                      // a reused cell and a failed check
+	for _, tc := range []struct{ exp, side, want string }{
+		// Device: ratios 1.25 (n = 1000), 1 (n = 2000) and 1.5625 (n =
+		// 4000): geometric mean (1.25 * 1.5625)^(1/3) = 1.25.
+		{"kleene/table3", "device", "3|1.25x|1.12-1.41|1.00-1.56"},
+		{"kleene/table3", "host", "1|1.25x|1.25-1.25|1.25-1.25"},    // cpu/paper
+		{"hungarian/table1", "host", "1|1.25x|1.25-1.25|1.25-1.25"}, // cpu/jv only: skipped and unavailable cells give none
+		{"domination/table5", "host", "0|—|—|—"},                    // a failed check; the reused GPU cell has no side
 	} {
-		if got := strings.Join(row(t, sum, tc.exp)[1:], "|"); got != tc.want {
-			t.Errorf("%s: summary %q, want %q", tc.exp, got, tc.want)
+		if got := strings.Join(row(t, sum, tc.exp, tc.side)[2:6], "|"); got != tc.want {
+			t.Errorf("%s %s: summary %q, want %q", tc.exp, tc.side, got, tc.want)
 		}
 	}
-	if len(tables) != 1+len(det) || len(det) != 3 {
-		t.Errorf("%d tables, %d of them details: want the summary and 3 (no claims without a judge)", len(tables), len(det))
+	for _, r := range sum.Rows {
+		if r[0] == "hungarian/table1" && r[1] == "device" || r[0] == "domination/table5" && r[1] == "device" {
+			t.Errorf("a device row where no GPU cell ran: %q", r)
+		}
 	}
-	if got := strings.Join(ratioSummary([]float64{8, 1, 4, 2}), "|"); got != "4|2.83x|1.75-5.00x|1.00-8.00x" {
-		t.Errorf("ratioSummary of 8, 1, 4, 2: %q", got)
+	if len(det) != 3 {
+		t.Errorf("%d detail tables: want 3", len(det))
+	}
+	if got := strings.Join(spreadOf([]float64{8, 1, 4, 2}).cells(), "|"); got != "4|2.83x|1.75-5.00|1.00-8.00" {
+		t.Errorf("spreadOf 8, 1, 4, 2: %q", got)
 	}
 }
 
@@ -601,7 +642,7 @@ func TestCompareCollapsesUnavailable(t *testing.T) {
 	files[1].Records[5].Status = bench.StatusOK // h200 ran cuda/fast
 	files[1].Records[5].Phases = []bench.Phase{ph("total", 0.5)}
 	files[0].Records = slices.DeleteFunc(files[0].Records, func(r bench.Record) bool { return r.Impl == "cuda/paper" })
-	tables, err := Compare(files, nil, CompareOptions{Experiment: "hungarian/table1"})
+	tables, err := Compare(files, nil, CompareOptions{Cells: true, Experiment: "hungarian/table1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -617,7 +658,7 @@ func TestCompareCollapsesUnavailable(t *testing.T) {
 		t.Errorf("notes lack %q: %q", w, tb.Notes)
 	}
 	// One file: nothing is collapsed.
-	tables, err = Compare(files[:1], nil, CompareOptions{Experiment: "hungarian/table1"})
+	tables, err = Compare(files[:1], nil, CompareOptions{Cells: true, Experiment: "hungarian/table1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -635,14 +676,11 @@ func TestCompareClaims(t *testing.T) {
 	}
 	files := append(twoMachines(), paperFile())
 	files[2].Records = append(files[2].Records, rec("kleene/table3", "cuda/fast", nParams("1000"), bench.StatusOK, ph("total", 100)))
-	tables, err := Compare(files, nil, CompareOptions{Claims: judge})
+	tables, err := Compare(files, nil, CompareOptions{Cells: true, Claims: judge})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tables) < 2 || tables[1].Title != claimsTitle {
-		t.Fatalf("the second table is not the claims': %d tables", len(tables))
-	}
-	cl := tables[1]
+	cl := tableTitled(t, tables, claimsTitle)
 	if got := strings.Join(cl.Header, "|"); got != "claim|h100|h200" {
 		t.Errorf("claims header %q: the paper's table is not judged", got)
 	}
@@ -663,18 +701,20 @@ func TestCompareClaims(t *testing.T) {
 	if w := "2 of 3 claims differ in class between the files; the others agree."; !slices.Contains(cl.Notes, w) {
 		t.Errorf("claims notes %q, want %q", cl.Notes, w)
 	}
-	tables, err = Compare(files, nil, CompareOptions{Claims: judge, Experiment: "kleene/table3"})
+	tables, err = Compare(files, nil, CompareOptions{Cells: true, Claims: judge, Experiment: "kleene/table3"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cl := tables[1]; cl.Title != claimsTitle || len(cl.Rows) != 0 || !slices.Contains(cl.Notes, "0 of 1 claims differ in class between the files; the others agree.") {
+	if cl := tableTitled(t, tables, claimsTitle); len(cl.Rows) != 0 || !slices.Contains(cl.Notes, "0 of 1 claims differ in class between the files; the others agree.") {
 		t.Errorf("kleene/table3's claims: %q %q", cl.Rows, cl.Notes)
 	}
-	tables, err = Compare([]*bench.File{files[0], files[2]}, nil, CompareOptions{Claims: judge})
+	tables, err = Compare([]*bench.File{files[0], files[2]}, nil, CompareOptions{Cells: true, Claims: judge})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tables[1].Title == claimsTitle {
-		t.Error("a claims table with one measured file")
+	for _, tb := range tables {
+		if tb.Title == claimsTitle {
+			t.Error("a claims table with one measured file")
+		}
 	}
 }

@@ -32,6 +32,11 @@ type Table struct {
 	// long columns wrap, words kept whole (fitColumns), and its title and
 	// notes wrap at spaces. 0 leaves every cell on one line.
 	Width int
+	// CSV, when set, holds the header and rows that CSV writes in place
+	// of Header and Rows (its title and notes are t's): the same table
+	// with each figure in a column of its own where the display joins
+	// several in one cell.
+	CSV *Table
 }
 
 // Output formats understood by Table.Render.
@@ -272,6 +277,11 @@ func (t *Table) renderMarkdown(w io.Writer) error {
 }
 
 func (t *Table) renderCSV(w io.Writer) error {
+	if t.CSV != nil {
+		u := *t
+		u.Header, u.Rows, u.CSV = t.CSV.Header, t.CSV.Rows, nil
+		return u.renderCSV(w)
+	}
 	header, rows := numericGrid(t.grid())
 	var buf bytes.Buffer
 	comment := func(s string) {

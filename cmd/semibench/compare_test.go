@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mattn/go-runewidth"
+
 	"github.com/semibench/semibench/bench/report"
 
 	"github.com/semibench/semibench/bench"
@@ -49,8 +51,8 @@ func TestCompareQuickRunWithPaper(t *testing.T) {
 			t.Errorf("compare output lacks %q:\n%s", w, out)
 		}
 	}
-	if !strings.HasPrefix(out, "Summary — total, per experiment") || strings.Contains(out, "Claims whose class differs") {
-		t.Errorf("compare of a paper's table and a run: want the summary first and no claims (one measured file):\n%.400s", out)
+	if !strings.HasPrefix(out, "Comparing ") || !strings.Contains(out, "Summary: where the time goes") || strings.Contains(out, "Claims whose class differs") {
+		t.Errorf("compare of a paper's table and a run: want the preface and summary first and no claims (one measured file):\n%.400s", out)
 	}
 	// Two measured runs: the claims judged on each, and the count of
 	// those whose class differs.
@@ -97,5 +99,97 @@ func TestReportCommand(t *testing.T) {
 		if code, _, _ := capture(t, args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
+	}
+}
+
+// TestCompareGolden pins `semibench compare` on two H100 runs of one
+// commit (testdata/compare: two reproduces of 3393cf4, trimmed), and holds
+// it to the terminal: at most 200 lines, none wider than COLUMNS.
+func TestCompareGolden(t *testing.T) {
+	t.Setenv("COLUMNS", "120")
+	args := []string{"compare", "testdata/compare/h100-3393cf4-r1.jsonl", "testdata/compare/h100-3393cf4-r2.jsonl"}
+	code, out, stderr := capture(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) > 200 {
+		t.Errorf("%d lines, want at most 200", len(lines))
+	}
+	for i, l := range lines {
+		if w := runewidth.StringWidth(l); w > 120 {
+			t.Errorf("line %d is %d wide: %q", i+1, w, l)
+		}
+	}
+	for _, w := range []string{"One commit: A and B both ran 3393cf4.", "treefix/fig7     │ device    │     2 │", "neither 8.4% · 8.3%"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q", w)
+		}
+	}
+	path := filepath.Join("testdata", "golden", "compare.stdout")
+	if *update {
+		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != string(want) {
+		t.Errorf("semibench %s differs from %s:\n%s", strings.Join(args, " "), path, out)
+	}
+}
+
+// TestCompareOneFileTwice: one file named twice is said to be one
+// (issue 56, item 14), by the same path or by two.
+func TestCompareOneFileTwice(t *testing.T) {
+	r1 := "testdata/compare/h100-3393cf4-r1.jsonl"
+	for _, args := range [][]string{{"compare", r1, r1}, {"compare", r1, "./" + r1}} {
+		code, _, stderr := capture(t, args...)
+		if code != 0 || !strings.Contains(stderr, "are one file") {
+			t.Errorf("%v: exit %d, stderr %q; want 0 and a word on it", args, code, stderr)
+		}
+	}
+	if _, _, stderr := capture(t, "compare", r1, "testdata/compare/h100-3393cf4-r2.jsonl"); strings.Contains(stderr, "one file") {
+		t.Errorf("two files called one: %q", stderr)
+	}
+}
+
+// TestCompareWith: --with adds a file's records to the compared file of
+// its machine, and refuses one of no compared machine.
+func TestCompareWith(t *testing.T) {
+	r1, r2 := "testdata/compare/h100-3393cf4-r1.jsonl", "testdata/compare/h100-3393cf4-r2.jsonl"
+	code, _, stderr := capture(t, "compare", r1, r2, "--with", "testdata/runs/amd-epyc-kleene-paper.jsonl")
+	if code != 2 || !strings.Contains(stderr, "is not one of the compared files'") {
+		t.Errorf("--with of another machine: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestCompareNeverSuggestsAnUnknownImpl (issue 56, item 12): a paper's
+// file with a cell of an implementation this build lacks, beside a run
+// that lacks that cell: the note names the implementation as one no run
+// has, and suggests no run of it.
+func TestCompareNeverSuggestsAnUnknownImpl(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "runs", "paper-kleene-table2.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	nosuch := strings.Replace(lines[1], `"cpu/paper"`, `"cpu/nosuch"`, 1)
+	odd := filepath.Join(t.TempDir(), "odd.jsonl")
+	if err := os.WriteFile(odd, []byte(lines[0]+lines[1]+nosuch), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := capture(t, "compare", odd, filepath.Join("testdata", "runs", "amd-epyc-kleene-paper.jsonl"), "--cells")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	flat := strings.Join(strings.Fields(out), " ")
+	if strings.Contains(flat, "--impl cpu/nosuch") || strings.Contains(flat, ",cpu/nosuch") {
+		t.Errorf("a run of an unknown implementation is suggested:\n%s", out)
+	}
+	if w := "1 of scale paper of implementations no `semibench run` of this build has (cpu/nosuch)"; !strings.Contains(flat, w) {
+		t.Errorf("output lacks %q:\n%s", w, out)
 	}
 }

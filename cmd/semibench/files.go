@@ -41,12 +41,6 @@ func init() {
 		run:     reportCmd,
 	})
 	register(&command{
-		name:    "compare",
-		summary: "machines side by side: a summary (the ratio per experiment, the claims whose class differs), then the result files aligned on experiment, implementation and parameters, with ratios",
-		usage:   "compare FILE FILE... [--experiment NAME] [--phase NAME] [--format text|markdown|csv]",
-		run:     compareCmd,
-	})
-	register(&command{
 		name:    "export",
 		summary: "write a result file in Go benchmark format: benchstat old=a.txt new=b.txt compares two machines or commits",
 		usage:   "export --benchfmt FILE [--out FILE]",
@@ -263,57 +257,6 @@ func reportCmd(ctx context.Context, args []string) error {
 	}
 	fmt.Fprintf(os.Stderr, "semibench: report %s, %d plot file(s) in %s\n", report, len(plots), dir)
 	return plotErr
-}
-
-func compareCmd(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
-	exp := fs.String("experiment", "", "only this experiment")
-	phase := fs.String("phase", "", "only this phase (e.g. total, update_w)")
-	format := fs.String("format", "text", "text, markdown or csv")
-	files, _, err := parseFiles(ctx, fs, commands["compare"], args, 2, checkFormat(format), checkExperiment(exp))
-	if err != nil {
-		return err
-	}
-	tables, err := report.Compare(files, nil, report.CompareOptions{Experiment: *exp, Phase: *phase, ScaleOf: caseScale, Claims: claimClasses})
-	if err != nil {
-		return err
-	}
-	return printTables(tables, *format)
-}
-
-// claimClasses judges a file's claims for compare's table of the claims
-// whose class differs between the files.
-func claimClasses(f *bench.File) []report.ClaimClass {
-	var out []report.ClaimClass
-	for _, c := range experiments.JudgeFile(f) {
-		ours := []rune(c.Ours)
-		if len(ours) > 60 { // enough to see why classes differ, short enough for a terminal
-			ours = append(ours[:57], []rune("...")...)
-		}
-		out = append(out, report.ClaimClass{ID: c.ID, Experiment: c.Experiment, Where: c.Paper + " " + c.Where,
-			Text: c.Short(), Class: string(c.Verdict), Ours: string(ours)})
-	}
-	return out
-}
-
-// caseScale names the smallest scale whose cases of the experiment have
-// these parameters (with the run's default options), or "" when none has
-// (or the experiment is unknown), so compare can say which run aligns a
-// file with another.
-func caseScale(exp string, params bench.Params) string {
-	es, err := experiments.Lookup(exp)
-	if err != nil {
-		return ""
-	}
-	want := params.String()
-	for _, sc := range experiments.Scales {
-		for _, c := range es[0].Cases(sc, experiments.Options{GPUs: 1, Seed: 1}) {
-			if c.Params.String() == want {
-				return string(sc)
-			}
-		}
-	}
-	return ""
 }
 
 func exportCmd(ctx context.Context, args []string) error {
