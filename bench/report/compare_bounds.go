@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/semibench/semibench/bench"
 )
@@ -74,6 +75,9 @@ func (c *comparison) gpuCellsTables(exps []string, i int) []Table {
 			bb, fb := c.cellBoundText(i, p.rec[1], p.t[1].ms)
 			la, ga := largestPhase(p.rec[0], p.t[0].ms)
 			lb, gb := largestPhase(p.rec[1], p.t[1].ms)
+			if ga[0] != "" && ga[0] == gb[0] { // one phase on both: its name once
+				lb = strings.TrimPrefix(lb, gb[0]+" ")
+			}
 			t.Rows = append(t.Rows, append(row, ba, bb, la+" · "+lb))
 			t.CSV.Rows = append(t.CSV.Rows, slices.Concat(csv, fa, fb, ga, gb))
 		}

@@ -102,10 +102,10 @@ func (c *comparison) roofline(f int, exps []string) *Plot {
 	p := &Plot{
 		Name:   "roofline-" + fileStem(name),
 		Title:  fmt.Sprintf("Roofline of %s's GPU cells\n%s", name, pk.GPU),
-		XLabel: "arithmetic intensity (operations per DRAM byte)",
-		YLabel: "operations per second",
+		XLabel: "operations per DRAM byte",
+		YLabel: "operations/s",
 		LogX:   true, LogY: true,
-		Notes: []string{"Each point is a GPU cell: its declared least work (an update counts two operations) over its device time " +
+		Notes: []string{"Each point is a GPU cell at its arithmetic intensity (declared operations per declared DRAM byte; an update counts two operations), its height the operations over its device time " +
 			"(total without the copies inside it). The roofs are the GPU's peaks from its header: " + pk.Describe() + "."},
 	}
 	for _, roof := range []struct {
@@ -121,7 +121,7 @@ func (c *comparison) roofline(f int, exps []string) *Plot {
 			ridge := roof.ops / pk.BytesPerS
 			xmin, xmax = math.Min(xmin, ridge), math.Max(xmax, ridge)
 			p.Series = append(p.Series, Series{Name: fmt.Sprintf("roof: %s, %.3g T ops/s", roof.name, roof.ops/1e12),
-				Group: "roof", X: []float64{ridge, 0}, Y: []float64{roof.ops, roof.ops}})
+				X: []float64{ridge, 0}, Y: []float64{roof.ops, roof.ops}})
 		}
 	}
 	lo, hi := xmin/4, xmax*4
@@ -132,7 +132,7 @@ func (c *comparison) roofline(f int, exps []string) *Plot {
 			top = p.Series[i].X[0]
 		}
 	}
-	p.Series = append([]Series{{Name: fmt.Sprintf("roof: memory, %.3g TB/s", pk.BytesPerS/1e12), Group: "roof",
+	p.Series = append([]Series{{Name: fmt.Sprintf("roof: memory, %.3g TB/s", pk.BytesPerS/1e12),
 		X: []float64{lo, top}, Y: []float64{pk.BytesPerS * lo, pk.BytesPerS * top}}}, p.Series...)
 	for _, impl := range order {
 		p.Series = append(p.Series, *byImpl[impl])
