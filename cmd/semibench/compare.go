@@ -11,6 +11,7 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
 	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/history"
 )
 
 func init() {
@@ -18,7 +19,7 @@ func init() {
 		name: "compare",
 		summary: "machines side by side: where the time goes per experiment (device, transfers, host) with the GPUs' predicted ratios " +
 			"and bounds, the published codes, the claims whose class differs and the cells that differ most; --cells for every cell",
-		usage: "compare FILE FILE... [--with FILE]... [--experiment NAME] [--phase NAME] [--cells] [--across-commits] [--plots DIR] [--format text|markdown|csv]",
+		usage: "compare FILE FILE... [--with FILE]... [--experiment NAME] [--phase NAME] [--cells] [--across-commits | --one-commit] [--plots DIR] [--format text|markdown|csv]",
 		run:   compareCmd,
 	})
 }
@@ -46,6 +47,7 @@ func compareCmd(ctx context.Context, args []string) error {
 	cells := fs.Bool("cells", false, "after the summary, every cell's phases in every file")
 	across := fs.Bool("across-commits", false, "keep in the summary's ratios the cells of implementations whose code changed between the files' commits")
 	plots := fs.String("plots", "", "also write the figures (a roofline per GPU, the ratios per pair of files) as PNG and SVG into this folder")
+	oneCommit := fs.Bool("one-commit", false, "compare instead, for each file's machine, its largest run of the newest commit that every file's machine measured (from the repository's runs: semibench history)")
 	var with listFlag
 	fs.Var(&with, "with", "a result file measured beside one of the compared files (the published codes' records in results/peers/<machine>/), "+
 		"added to the compared file of its machine; repeatable")
@@ -68,6 +70,14 @@ func compareCmd(ctx context.Context, args []string) error {
 	files, err := readFiles(ctx, paths)
 	if err != nil {
 		return err
+	}
+	if *oneCommit {
+		if paths, err = runsOfOneCommit(ctx, files); err != nil {
+			return err
+		}
+		if files, err = readFiles(ctx, paths); err != nil {
+			return err
+		}
 	}
 	leaveOutAll(files, paths)
 	extra, err := readFiles(ctx, with)
@@ -165,4 +175,50 @@ func caseScale(exp string, params bench.Params) string {
 		}
 	}
 	return ""
+}
+
+// runsOfOneCommit picks, for each file's machine kind, its largest run of
+// the newest commit that every file's kind has a run of, among the runs
+// the repository of the current folder holds (history.Load), and says on
+// standard error which it picked; an error when the kinds share no commit.
+func runsOfOneCommit(ctx context.Context, files []*bench.File) ([]string, error) {
+	h, err := history.Load(ctx, history.Options{Dir: ".", Progress: os.Stderr})
+	if err != nil {
+		return nil, fmt.Errorf("--one-commit: %w", err)
+	}
+	best := make([]map[string]*history.Run, len(files)) // per file: commit -> its kind's largest run of it
+	for i, f := range files {
+		kind := history.KindOf(f.Machine)
+		best[i] = map[string]*history.Run{}
+		for _, r := range h.Runs {
+			if r.Kind == kind && r.Commit != "" && r.Apart == "" {
+				if b := best[i][r.Commit]; b == nil || r.Size > b.Size {
+					best[i][r.Commit] = r
+				}
+			}
+		}
+	}
+	var pick *history.Run
+	for c, r := range best[0] {
+		shared := true
+		for _, m := range best[1:] {
+			shared = shared && m[c] != nil
+		}
+		if shared && (pick == nil || r.Order > pick.Order) {
+			pick = r
+		}
+	}
+	if pick == nil {
+		var kinds []string
+		for _, f := range files {
+			kinds = append(kinds, history.KindOf(f.Machine).String())
+		}
+		return nil, fmt.Errorf("--one-commit: no commit has runs of every machine (%s) in this repository", strings.Join(kinds, "; "))
+	}
+	paths := make([]string, len(files))
+	for i := range files {
+		paths[i] = best[i][pick.Commit].Where
+	}
+	fmt.Fprintf(os.Stderr, "semibench compare: --one-commit: the newest commit all %d machines ran, %.7s: %s\n", len(files), pick.Commit, strings.Join(paths, ", "))
+	return paths, nil
 }

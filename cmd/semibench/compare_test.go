@@ -193,3 +193,22 @@ func TestCompareNeverSuggestsAnUnknownImpl(t *testing.T) {
 		t.Errorf("output lacks %q:\n%s", w, out)
 	}
 }
+
+// TestCompareOneCommitNone: --one-commit where the repository holds no
+// run of a commit both machines ran says so.
+func TestCompareOneCommitNone(t *testing.T) {
+	r1, err := filepath.Abs("testdata/compare/h100-3393cf4-r1.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	amd, err := filepath.Abs("testdata/runs/amd-epyc-kleene-paper.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	code, _, stderr := capture(t, "compare", r1, amd, "--one-commit")
+	if code != 1 || !strings.Contains(stderr, "no commit has runs of every machine") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
