@@ -40,7 +40,7 @@ COMMIT  := $(shell test "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CUR
 DIRTY   := $(if $(COMMIT),$(shell git status --porcelain 2>/dev/null | grep -v '^?? \(results\|plots\)/' | head -n 1))
 BUILDFLAGS := $(if $(COMMIT),-buildvcs=true -ldflags=-X=github.com/semibench/semibench/bench.linkedCommit=$(COMMIT)$(if $(DIRTY),+dirty),-buildvcs=false)
 
-.PHONY: build install test test-slurm test-simd test-gpu gpu-tests bench-builds reproduce reproduce-doc compare-doc quick lint ptx clean
+.PHONY: build install test test-slurm test-simd test-gpu gpu-tests bench-builds reproduce reproduce-doc compare-doc quick lint ptx clean history
 
 build:
 	$(SIMD_ENV) $(GO) build $(BUILDFLAGS) -o $(BIN) ./cmd/semibench
@@ -89,7 +89,9 @@ endif
 reproduce: build
 	./$(BIN) reproduce --scale $(SCALE) --budget $(BUDGET)
 
-# REPRODUCE.md's verdict tables, generated from the runs results/CURRENT names.
+# REPRODUCE.md's verdict tables, generated from the runs results/CURRENT names,
+# judged with the history of each machine kind in results/HISTORY.json.gz
+# (make history) when it is there.
 reproduce-doc:
 	$(GO) run ./cmd/semibench claims --current results/CURRENT --into REPRODUCE.md
 
@@ -105,6 +107,22 @@ compare-doc: build
 	./$(BIN) compare $(call CURRENT_RUN,H100) $(call CURRENT_RUN,H200) --across-commits \
 		--format markdown --plots results/compare/h100-h200.figures > results/compare/h100-h200.md
 	./$(BIN) compare $(XEON_2CORE) $(call CURRENT_RUN,2-core) --format markdown > results/compare/2core-xeon-epyc.md
+
+# The history of every run the repository holds (results/ and its whole git
+# history: not a shallow clone). results/HISTORY.md shows, for each machine
+# of results/CURRENT, each paper's headline cells over the commits with the
+# steps found, a plot per paper (results/HISTORY.plots/) and the claims'
+# figures over the machine's runs; results/HISTORY.json.gz holds each
+# machine kind's claim figures, which make reproduce-doc judges REPRODUCE.md
+# with. After committing new runs: make history, then make reproduce-doc.
+# No test holds HISTORY.md current, as one holds REPRODUCE.md: writing it
+# reads every committed version of results/ and judges every run's claims
+# (minutes the first time, seconds from the cache after), which make test
+# cannot afford, and a shallow CI clone lacks that history; HISTORY.json.gz
+# is what REPRODUCE.md's test reads, so that test needs no git.
+history:
+	$(GO) run ./cmd/semibench history --page results/HISTORY.md
+	$(GO) run ./cmd/semibench history --digest results/HISTORY.json.gz --claims-only
 
 # The same pipeline at quick scale, into a scratch folder: a smoke test.
 quick: build

@@ -60,7 +60,7 @@ type section struct {
 // the generic record table for experiments this binary does not know. The
 // last table of an experiment ends with a note per paper claim it covers.
 func RenderTables(f *bench.File, only string) ([]report.Table, error) {
-	secs, err := renderSections(f, only)
+	secs, err := renderSections(f, only, nil)
 	var out []report.Table
 	for _, s := range secs {
 		out = append(out, s.tables...)
@@ -68,8 +68,9 @@ func RenderTables(f *bench.File, only string) ([]report.Table, error) {
 	return out, err
 }
 
-// renderSections is RenderTables, kept per experiment.
-func renderSections(f *bench.File, only string) ([]section, error) {
+// renderSections is RenderTables, kept per experiment, the claims judged
+// with h (nil: the run alone).
+func renderSections(f *bench.File, only string, h *History) ([]section, error) {
 	var out []section
 	var judged []Claim
 	found := false
@@ -85,7 +86,7 @@ func renderSections(f *bench.File, only string) ([]section, error) {
 		}
 		tables := e.Tables(f.Records)
 		if judged == nil {
-			judged = JudgeFile(f)
+			judged = JudgeFileWith(f, h)
 		}
 		if len(tables) > 0 {
 			last := &tables[len(tables)-1]
@@ -165,7 +166,14 @@ func WriteReport(path string, f *bench.File, plots []string, budget time.Duratio
 // when its plots were written, and the report states the run's time from
 // its start to its report (zero: a report written later, which does not).
 func WriteRunReport(path string, f *bench.File, plots []string, budget time.Duration, ended time.Time) error {
-	secs, err := renderSections(f, "")
+	return WriteRunReportWith(path, f, plots, budget, ended, nil)
+}
+
+// WriteRunReportWith is WriteRunReport with the claims judged with the
+// history of the run's machine kind (JudgeWith; nil: the run alone); the
+// summary then says which verdicts history changed.
+func WriteRunReportWith(path string, f *bench.File, plots []string, budget time.Duration, ended time.Time, h *History) error {
+	secs, err := renderSections(f, "", h)
 	if err != nil {
 		return err
 	}
@@ -174,14 +182,14 @@ func WriteRunReport(path string, f *bench.File, plots []string, budget time.Dura
 		return err
 	}
 	return outfile.Write(context.Background(), path, func(w *bufio.Writer) error {
-		return writeReport(w, f, secs, dir, plots, budget, ended)
+		return writeReport(w, f, secs, dir, plots, budget, ended, h)
 	})
 }
 
 // writeReport renders the report of WriteReport to w; dir is the report's
 // folder, which the plots' links are relative to.
-func writeReport(w *bufio.Writer, f *bench.File, secs []section, dir string, plots []string, budget time.Duration, ended time.Time) error {
-	writeSummary(w, f, budget, secs, ended)
+func writeReport(w *bufio.Writer, f *bench.File, secs []section, dir string, plots []string, budget time.Duration, ended time.Time, h *History) error {
+	writeSummary(w, f, budget, secs, ended, h)
 	for _, s := range secs {
 		for i := range s.tables {
 			if err := s.tables[i].Render(w, "markdown"); err != nil {
@@ -220,7 +228,7 @@ func writeReport(w *bufio.Writer, f *bench.File, secs []section, dir string, plo
 // with its verdict, linked to the table it reads (the first table named by
 // its ID's table, "hungarian/table2"; else its experiment's last table,
 // where the claim's note and rule are).
-func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []section, ended time.Time) {
+func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []section, ended time.Time, h *History) {
 	fmt.Fprintf(w, "# semibench report: %s\n\n", f.Machine.Label)
 	slugs := slugger{}
 	slugs.slug("semibench report: " + f.Machine.Label)
@@ -307,13 +315,24 @@ func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []secti
 			}
 		}
 	}
-	claims := JudgeFile(f)
+	claims := JudgeFileWith(f, h)
 	if len(claims) == 0 {
 		return
 	}
 	roll := RollUp(claims)
 	_ = roll.Render(w, report.FormatMarkdown) // w's errors surface at its Flush
 	fmt.Fprintln(w)
+	if h != nil {
+		changed := HistoryChanged(claims)
+		fmt.Fprintf(w, "Judged with the history of %s (the claims' figures in its other runs): %d verdict(s) history changed from this run's alone%s\n\n",
+			h.Kind, len(changed), map[bool]string{true: ":", false: "."}[len(changed) > 0])
+		for _, c := range changed {
+			fmt.Fprintf(w, "- %s\n", c)
+		}
+		if len(changed) > 0 {
+			fmt.Fprintln(w)
+		}
+	}
 	for _, v := range []Verdict{NotReproduced, Inconclusive} {
 		var rows []string
 		for _, c := range claims {
@@ -372,13 +391,17 @@ func capitalize(s string) string {
 // JudgeFile is Judge on a file's records, at its scale and schema.
 // A file that names no scale (a test's, or one older than the field) is
 // judged as paper scale, the only scale that scores.
-func JudgeFile(f *bench.File) []Claim {
+func JudgeFile(f *bench.File) []Claim { return JudgeFileWith(f, nil) }
+
+// JudgeFileWith is JudgeFile with the history of the file's machine kind
+// (JudgeWith; nil: the file alone).
+func JudgeFileWith(f *bench.File, h *History) []Claim {
 	sc, err := ParseScale(f.Scale)
 	if err != nil {
 		sc = Paper
 	}
 	noise, _ := NoiseOf(f.Notes)
-	return JudgeNoise(f.Records, sc, f.TimingProtocol(), noise)
+	return JudgeWith(f.Records, sc, f.TimingProtocol(), noise, h)
 }
 
 // RollUp counts the claims per paper by verdict, a row per paper.

@@ -95,12 +95,12 @@ func TestReportSummary(t *testing.T) {
 
 func TestReportSummaryGolden(t *testing.T) {
 	f := summaryFile()
-	secs, err := experiments.RenderSections(f, "")
+	secs, err := experiments.RenderSections(f, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	experiments.WriteSummary(&b, f, time.Minute, secs, time.Time{})
+	experiments.WriteSummary(&b, f, time.Minute, secs, time.Time{}, nil)
 	golden := filepath.Join("testdata", "summary.golden.md")
 	if *update {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {
@@ -128,7 +128,7 @@ func TestReportResumed(t *testing.T) {
 	f.Records = append(f.Records, again)
 	f.Notes = append(f.Notes, "Records appended by a later run started "+f.Started.Add(time.Hour).UTC().Format(time.RFC3339)+", semibench 0.1.0 (abc1234).")
 	var b bytes.Buffer
-	experiments.WriteSummary(&b, f, 0, nil, time.Time{})
+	experiments.WriteSummary(&b, f, 0, nil, time.Time{}, nil)
 	doc := b.String()
 	if !strings.Contains(doc, "- Cells: 5:") {
 		t.Errorf("cells not counted once each:\n%s", doc)

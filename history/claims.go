@@ -203,6 +203,11 @@ func (h *History) Claims(ctx context.Context, q ClaimQuery, progress io.Writer) 
 			runs = append(runs, r)
 		}
 	}
+	return h.claimsOf(ctx, runs, q, progress)
+}
+
+// claimsOf is Claims over runs.
+func (h *History) claimsOf(ctx context.Context, runs []*Run, q ClaimQuery, progress io.Writer) ([]*ClaimHistory, error) {
 	if err := h.Judge(ctx, runs, progress); err != nil {
 		return nil, err
 	}
@@ -212,6 +217,9 @@ func (h *History) Claims(ctx context.Context, q ClaimQuery, progress io.Writer) 
 	}
 	byKey := map[key]*ClaimHistory{}
 	for _, r := range runs {
+		if !q.wantsRun(r) {
+			continue
+		}
 		for _, j := range r.Claims {
 			if !q.wants(j.ID, j.Experiment) || !j.Verdict.Decided() {
 				continue

@@ -63,8 +63,9 @@ type digestFigure struct {
 }
 
 // Digest gathers the history of every machine kind and scale whose runs
-// pass keep (nil: all) into a digest: their records and claims (Past).
-func (h *History) Digest(ctx context.Context, keep func(*Run) bool, progress io.Writer) (*Digest, error) {
+// pass keep (nil: all) into a digest: their claims' figures (Past) and,
+// with cells, the cells' records the pricing reads.
+func (h *History) Digest(ctx context.Context, keep func(*Run) bool, cells bool, progress io.Writer) (*Digest, error) {
 	type key struct {
 		kind  Kind
 		scale string
@@ -84,7 +85,9 @@ func (h *History) Digest(ctx context.Context, keep func(*Run) bool, progress io.
 		}
 		dp := digestPast{Kind: kindJSON(k.kind), Scale: k.scale, Runs: p.Runs, Cells: map[string][]bench.Record{}, Between: map[string]digestBetween{}}
 		for key, recs := range p.cells {
-			dp.Cells[key] = newestRuns(recs, digestRunsPerCell)
+			if cells {
+				dp.Cells[key] = newestRuns(recs, digestRunsPerCell)
+			}
 		}
 		for id, b := range p.between {
 			var db digestBetween

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
@@ -115,4 +116,35 @@ func pastOf(kind Kind, scale string, runs []*Run) *Past {
 		}
 	}
 	return p
+}
+
+// For is the history a run of this kind and scale is judged with
+// (experiments.JudgeWith): each claim's figures over the kind's runs, the
+// run itself left out where history holds it (matched by its commit and
+// start, however its file is named), since JudgeWith adds it under run.
+func (p *Past) For(run string, commit string, started time.Time) *experiments.History {
+	if p == nil {
+		return nil
+	}
+	h := &experiments.History{Run: run, Commit: commit, Date: started, Kind: p.Kind.String(), Claims: map[string]*experiments.Between{}}
+	for id, b := range p.between {
+		c := &experiments.Between{Claim: b.Claim, Kind: b.Kind}
+		for _, r := range b.Runs {
+			if r.Date.Equal(started) && sameCommit(r.Commit, commit) {
+				continue
+			}
+			c.Runs = append(c.Runs, r)
+		}
+		h.Claims[id] = c
+	}
+	return h
+}
+
+// sameCommit reports whether two commit names are one commit: equal, or
+// one a prefix of the other (a full hash and its short form).
+func sameCommit(a, b string) bool {
+	if a == "" || b == "" {
+		return a == b
+	}
+	return strings.HasPrefix(a, b) || strings.HasPrefix(b, a)
 }

@@ -28,6 +28,8 @@ type Query struct {
 	// Phase is the phase whose statistic a timeline follows (default
 	// total, the headline).
 	Phase string
+	// Scale keeps the runs of this scale; "" keeps all.
+	Scale string
 }
 
 // wantsExperiment reports whether q asks for experiment e.
@@ -49,7 +51,9 @@ func (q Query) wantsImpl(impl string) bool {
 }
 
 // wantsRun reports whether q asks for a run (its machine).
-func (q Query) wantsRun(r *Run) bool { return q.Machine == "" || r.Kind.Label == q.Machine }
+func (q Query) wantsRun(r *Run) bool {
+	return (q.Machine == "" || r.Kind.Label == q.Machine) && (q.Scale == "" || r.Scale() == q.Scale)
+}
 
 // Point is one run's value of a cell.
 type Point struct {
@@ -131,6 +135,12 @@ func (h *History) Timelines(ctx context.Context, q Query, progress io.Writer) ([
 	if err := h.Fill(ctx, runs, progress); err != nil {
 		return nil, err
 	}
+	return h.timelinesOf(runs, q), nil
+}
+
+// timelinesOf is Timelines over runs (their records read), those apart
+// kept off the timelines.
+func (h *History) timelinesOf(runs []*Run, q Query) []*Timeline {
 	type key struct {
 		kind Kind
 		cell string
@@ -149,6 +159,9 @@ func (h *History) Timelines(ctx context.Context, q Query, progress io.Writer) ([
 			rec := &r.Records[i]
 			if last[rec.Key()] != i || !q.wantsExperiment(rec.Experiment) || !q.wantsImpl(rec.Impl) || (q.Params != nil && !q.Params(rec.Params)) {
 				continue
+			}
+			if rec.ReusedFrom != "" {
+				continue // another cell's work read: its phases are not this cell's own time
 			}
 			v, ok := Headline(rec, q.Phase)
 			if !ok {
@@ -173,11 +186,15 @@ func (h *History) Timelines(ctx context.Context, q Query, progress io.Writer) ([
 			}
 		}
 	}
-	for _, r := range h.Runs { // in commit order: a commit's runs are adjacent
-		add(r, false)
+	for _, r := range runs { // h.Runs's order: a commit's runs are adjacent
+		if r.Apart == "" {
+			add(r, false)
+		}
 	}
-	for _, r := range h.Apart {
-		add(r, true)
+	for _, r := range runs {
+		if r.Apart != "" {
+			add(r, true)
+		}
 	}
 	out := make([]*Timeline, 0, len(order))
 	for _, k := range order {
@@ -189,7 +206,7 @@ func (h *History) Timelines(ctx context.Context, q Query, progress io.Writer) ([
 		return cmp.Or(strings.Compare(a.Kind.String(), b.Kind.String()), strings.Compare(a.Experiment, b.Experiment),
 			strings.Compare(a.Impl, b.Impl), compareParams(a.Params, b.Params))
 	})
-	return out, nil
+	return out
 }
 
 // compareParams orders parameter strings with numbers by value

@@ -28,6 +28,8 @@ type TimelinePlot struct {
 	Lines   []TimelineLine
 	// Notes are lines printed under the axes.
 	Notes []string
+	// PNGOnly writes the PNG alone (a page that shows it), not its SVG.
+	PNGOnly bool
 }
 
 // TimelineLine is one cell's timeline.
@@ -48,7 +50,8 @@ type TimelineLevel struct {
 	Y, Lo, Hi float64
 }
 
-// Save writes the plot to dir/Name.png and dir/Name.svg, creating dir,
+// Save writes the plot to dir/Name.png and dir/Name.svg (the PNG alone
+// with PNGOnly), creating dir,
 // and returns the paths written. A plot without a drawable point, or
 // whose Name is no plain file stem, is an error.
 func (p *TimelinePlot) Save(dir string) (paths []string, err error) {
@@ -67,7 +70,11 @@ func (p *TimelinePlot) Save(dir string) (paths []string, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("plot %s: %w", p.Name, err)
 	}
-	for _, ext := range []string{"png", "svg"} {
+	exts := []string{"png", "svg"}
+	if p.PNGOnly {
+		exts = exts[:1]
+	}
+	for _, ext := range exts {
 		path := filepath.Join(dir, p.Name+"."+ext)
 		if err := writeFigure(path, ext, plt, legend, p.Notes); err != nil {
 			return paths, fmt.Errorf("plot %s: writing %s: %w", p.Name, path, err)

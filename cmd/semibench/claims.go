@@ -42,9 +42,12 @@ type claimRow struct {
 	// none.
 	Figure  *float64 `json:"figure"`
 	Verdict string   `json:"verdict"`
-	Scored  bool     `json:"scored"`
-	Reason  string   `json:"reason,omitempty"`
-	Rerun   string   `json:"rerun,omitempty"`
+	// Alone is the run's verdict judged alone, where history decided
+	// Verdict; empty otherwise.
+	Alone  string `json:"alone,omitempty"`
+	Scored bool   `json:"scored"`
+	Reason string `json:"reason,omitempty"`
+	Rerun  string `json:"rerun,omitempty"`
 	// Machine names the machine whose files gave the verdict, when the
 	// files are of several.
 	Machine string `json:"machine,omitempty"`
@@ -58,6 +61,8 @@ func claimsCmd(ctx context.Context, args []string) error {
 	into := fs.String("into", "", "with --current: write the verdicts into this Markdown file, between its markers "+
 		"(\""+docBegin+"\" and \""+docEnd+"\"), the rest of it unchanged")
 	across := fs.Bool("across-builds", false, "judge runs of one machine written by different builds of semibench as one run, on purpose")
+	noHistory := fs.Bool("no-history", false, "judge each run alone, without the history of its machine kind (by default read from results/ and its git history)")
+	historyFile := fs.String("history", "", "judge with the history in this digest (semibench history --digest FILE), for a tree without git")
 	paths, err := parse(fs, commands["claims"], args)
 	if err != nil {
 		return err
@@ -88,6 +93,8 @@ func claimsCmd(ctx context.Context, args []string) error {
 	}
 	groups := byMachine(files, paths)
 	judged := make([][]experiments.Claim, len(groups))
+	hists := make([]*experiments.History, len(groups))
+	src := newHistorySource(*noHistory, *historyFile)
 	var scale experiments.Scale
 	for i, g := range groups {
 		leaveOutAll(g.files, g.paths)
@@ -98,14 +105,17 @@ func claimsCmd(ctx context.Context, args []string) error {
 		if i > 0 && sc != scale {
 			return usagef("%s is a %s-scale run and %s a %s-scale one: claims are judged at one scale", groups[0].paths[0], scale, g.paths[0], sc)
 		}
-		judged[i], scale = experiments.JudgeNoise(recs, sc, schema, noiseOfFiles(g.files)), sc
+		if hists[i], err = src.judgeWith(ctx, g.files, g.paths); err != nil {
+			return err
+		}
+		judged[i], scale = experiments.JudgeWith(recs, sc, schema, noiseOfFiles(g.files), hists[i]), sc
 	}
 	if *format == "json" {
 		var rows []claimRow
 		for i, claims := range judged {
 			for _, c := range claims {
 				row := claimRow{ID: c.ID, Paper: c.Paper, Where: c.Where, Claim: c.Short(), Rule: c.Text, PaperFigure: c.PaperFigure, Ours: c.Ours,
-					Verdict: string(c.Verdict), Scored: c.Verdict.Scored(), Reason: c.Reason, Rerun: c.Rerun}
+					Verdict: string(c.Verdict), Alone: string(c.Alone), Scored: c.Verdict.Scored(), Reason: c.Reason, Rerun: c.Rerun}
 				if !math.IsNaN(c.Figure) && !math.IsInf(c.Figure, 0) {
 					row.Figure = &c.Figure
 				}
@@ -127,6 +137,7 @@ func claimsCmd(ctx context.Context, args []string) error {
 			title += " on " + g.label()
 		}
 		roll := rollUp(judged[i], title, width, *format == report.FormatText)
+		roll.Notes = append(roll.Notes, historyNotes(judged[i], hists[i])...)
 		tables = append(tables, &roll)
 	}
 	if *format == report.FormatText {
@@ -273,6 +284,10 @@ func combine(files []*bench.File, paths []string, opt bench.MergeOptions) ([]ben
 	return recs, sc, schema, nil
 }
 
+// historyDigest is the claims' history (a digest without the cells'
+// records) beside results/CURRENT that REPRODUCE.md is judged with.
+const historyDigest = "HISTORY.json.gz"
+
 // currentClaims renders, in Markdown, the verdicts of the runs CURRENT
 // lists: the claims per paper by verdict for each run, then a row per
 // claim with each run's verdict and figure, then per paper each claim's
@@ -282,7 +297,15 @@ func currentClaims(ctx context.Context, currentPath, docDir string) (string, err
 	if err != nil {
 		return "", err
 	}
+	// the claims' history beside CURRENT (make history writes it), so that
+	// the document reads the same wherever it is generated, git or none
+	digest := filepath.Join(filepath.Dir(currentPath), historyDigest)
+	src := newHistorySource(true, "")
+	if _, err := os.Stat(digest); err == nil {
+		src = newHistorySource(false, digest)
+	}
 	judged := make([][]experiments.Claim, len(runs))
+	changed := 0
 	for i, r := range runs {
 		files, err := readFiles(ctx, r.Paths)
 		if err != nil {
@@ -296,7 +319,12 @@ func currentClaims(ctx context.Context, currentPath, docDir string) (string, err
 		if err != nil {
 			return "", err
 		}
-		judged[i] = experiments.JudgeNoise(recs, scale, schema, noiseOfFiles(files))
+		hist, err := src.judgeWith(ctx, files, current.RelPaths(currentPath, r.Paths))
+		if err != nil {
+			return "", err
+		}
+		judged[i] = experiments.JudgeWith(recs, scale, schema, noiseOfFiles(files), hist)
+		changed += len(experiments.HistoryChanged(judged[i]))
 	}
 	// of is run i's verdict on claim c (matched by ID).
 	byID := make([]map[string]experiments.Claim, len(runs))
@@ -313,6 +341,10 @@ func currentClaims(ctx context.Context, currentPath, docDir string) (string, err
 		return experiments.Claim{Verdict: experiments.NotRun, Reason: "no such claim in this run's judgement"}
 	}
 	var b strings.Builder
+	if src.digest != nil {
+		fmt.Fprintf(&b, "Judged with the history of each machine kind (results/%s, `make history`: every run of the kind in results/ and its git history): %d verdict(s) differ from the runs' alone, each saying why.\n\n",
+			historyDigest, changed)
+	}
 	for i, r := range runs {
 		roll := experiments.RollUp(judged[i])
 		fmt.Fprintf(&b, "**%s** (%s):\n\n", r.Label, strings.Join(current.RelPaths(currentPath, r.Paths), ", "))

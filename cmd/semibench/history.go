@@ -5,12 +5,15 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/bench/report"
+	"github.com/semibench/semibench/cmd/semibench/internal/current"
 	"github.com/semibench/semibench/experiments"
 	"github.com/semibench/semibench/history"
 	"github.com/semibench/semibench/internal/suggest"
@@ -22,7 +25,7 @@ func init() {
 		name: "history",
 		summary: "every run the repository holds, in results/ and in its git history: each claim's figure and class over the runs of a machine kind, " +
 			"and each cell's timeline over the commits with the steps beyond the noise between runs",
-		usage: "history [EXPERIMENT|CLAIM ...] [--where NAME=VALUE,...] [--impl PATTERN,...] [--machine LABEL] [--repo DIR] [--format text|markdown|json] [--plots DIR] | history --digest FILE [--machine LABEL]",
+		usage: "history [EXPERIMENT|CLAIM ...] [--where NAME=VALUE,...] [--impl PATTERN,...] [--machine LABEL] [--repo DIR] [--format text|markdown|json] [--plots DIR] | history --digest FILE [--machine LABEL] [--claims-only] | history --page results/HISTORY.md",
 		run:   historyCmd,
 	})
 }
@@ -42,6 +45,9 @@ func historyCmd(ctx context.Context, args []string) error {
 	noCache := fs.Bool("no-cache", false, "read every file again, neither reading nor writing the cache")
 	digest := fs.String("digest", "", "write the digest of the history (each machine kind's cell records and claims' figures, or --machine's) to this file, "+
 		"for run and reproduce --history FILE on a machine whose tree has no git; nothing else is printed")
+	page := fs.String("page", "", "write the history page (results/HISTORY.md: for each machine of results/CURRENT, each paper's headline cells over the commits with their steps, "+
+		"a plot per paper in the page's .plots folder, and the claims over the machine's runs) to this file; nothing else is printed")
+	claimsOnly := fs.Bool("claims-only", false, "with --digest: the claims' figures alone, without the cells' records (what claims --history reads; small)")
 	names, err := parse(fs, commands["history"], args)
 	if err != nil {
 		return err
@@ -77,7 +83,10 @@ func historyCmd(ctx context.Context, args []string) error {
 		return err
 	}
 	if *digest != "" {
-		return writeDigest(ctx, h, *machine, *digest)
+		return writeDigest(ctx, h, *machine, *digest, !*claimsOnly)
+	}
+	if *page != "" {
+		return writePage(ctx, h, *page)
 	}
 	q := history.Query{Experiments: exps, Impls: splitList(*impl), Machine: *machine, Phase: *phase}
 	if len(w) > 0 {
@@ -125,41 +134,65 @@ var historyByDefault = true
 // *history.Past is what the runner reads.
 var _ runner.Past = (*history.Past)(nil)
 
-// pastFor is the history run and reproduce hand the runner: nil with
-// --no-history; the digest's with --history FILE; else the repository's
-// around the working folder (results/ and its git history, the files
-// alone without git), of this machine's kind at this scale. It says on
+// historySource is where the commands that judge or price a run read the
+// history of its machine kind: nowhere (--no-history, or the commands'
+// tests), a digest (--history FILE), or the repository around the
+// working folder (results/ and its git history; the files alone without
+// git). It reads once, at the first question.
+type historySource struct {
+	off  bool
+	file string
+	// digest and repo are what was read; notes were said once.
+	digest *history.Digest
+	repo   *history.History
+}
+
+// newHistorySource is the source the flags --no-history and --history
+// FILE choose.
+func newHistorySource(noHistory bool, file string) *historySource {
+	return &historySource{off: noHistory || !historyByDefault && file == "", file: file}
+}
+
+// past is the history of machine's kind at scale; nil (no error) when the
+// source is off or holds no run of that kind and scale. It says on
 // standard error what it read.
-func pastFor(ctx context.Context, f *runFlags, machine bench.Machine, scale experiments.Scale) (runner.Past, error) {
-	kind := history.KindOf(machine)
-	if f.noHistory || !historyByDefault && f.historyFile == "" {
+func (s *historySource) past(ctx context.Context, machine bench.Machine, scale string) (*history.Past, error) {
+	if s == nil || s.off {
 		return nil, nil
 	}
-	if f.historyFile != "" {
-		d, err := history.ReadDigest(f.historyFile)
-		if err != nil {
-			return nil, usagef("--history: %v", err)
+	kind := history.KindOf(machine)
+	if s.file != "" {
+		if s.digest == nil {
+			d, err := history.ReadDigest(s.file)
+			if err != nil {
+				return nil, usagef("--history: %v", err)
+			}
+			s.digest = d
 		}
-		p, err := d.Past(kind, string(scale))
+		p, err := s.digest.Past(kind, scale)
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "semibench: history: %s has %v; this run is priced alone\n", f.historyFile, err)
+			fmt.Fprintf(os.Stderr, "semibench: history: %s has %v; judged and priced alone\n", s.file, err)
 			return nil, nil
 		}
-		fmt.Fprintf(os.Stderr, "semibench: history: %d earlier runs of %s at %s scale, from %s\n", p.Runs, kind, scale, f.historyFile)
+		fmt.Fprintf(os.Stderr, "semibench: history: %d runs of %s at %s scale, from %s\n", p.Runs, kind, scale, s.file)
 		return p, nil
 	}
-	h, err := history.Load(ctx, history.Options{Dir: ".", Progress: os.Stderr})
+	if s.repo == nil {
+		h, err := history.Load(ctx, history.Options{Dir: ".", Progress: os.Stderr})
+		if err != nil {
+			return nil, fmt.Errorf("history (--no-history goes without it): %w", err)
+		}
+		for _, n := range h.Notes {
+			fmt.Fprintln(os.Stderr, "semibench: "+n)
+		}
+		s.repo = h
+	}
+	p, err := s.repo.Past(ctx, kind, scale, os.Stderr)
 	if err != nil {
-		return nil, fmt.Errorf("history (--no-history runs without it): %w", err)
+		return nil, fmt.Errorf("history (--no-history goes without it): %w", err)
 	}
-	p, err := h.Past(ctx, kind, string(scale), os.Stderr)
-	if err != nil {
-		return nil, fmt.Errorf("history (--no-history runs without it): %w", err)
-	}
-	for _, n := range h.Notes {
-		fmt.Fprintln(os.Stderr, "semibench: "+n)
-	}
-	fmt.Fprintf(os.Stderr, "semibench: history: %d earlier runs of %s at %s scale (%d file versions from the cache, %d read; claims of %d runs from the cache, %d judged)\n",
+	h := s.repo
+	fmt.Fprintf(os.Stderr, "semibench: history: %d runs of %s at %s scale (%d file versions from the cache, %d read; claims of %d runs from the cache, %d judged)\n",
 		p.Runs, kind, scale, h.Cached, h.Read, h.ClaimsCached, h.ClaimsJudged)
 	if p.Runs == 0 {
 		return nil, nil
@@ -167,20 +200,100 @@ func pastFor(ctx context.Context, f *runFlags, machine bench.Machine, scale expe
 	return p, nil
 }
 
+// judgeWith is the history a run (files, the first that is no peers file
+// naming it) is judged with: its kind's at its scale, the run itself left
+// out of it (it counts once, as itself); nil without history.
+func (s *historySource) judgeWith(ctx context.Context, files []*bench.File, paths []string) (*experiments.History, error) {
+	i := max(slices.IndexFunc(files, func(f *bench.File) bool { return !f.IsPeers() }), 0)
+	f := files[i]
+	p, err := s.past(ctx, f.Machine, f.Scale)
+	if err != nil || p == nil {
+		return nil, err
+	}
+	return p.For(paths[i], f.Semibench.Commit, f.Started), nil
+}
+
+// historyNotes say, under a run's claims judged with h, what history
+// they were judged with and which verdicts it changed from the run's
+// alone; none without history.
+func historyNotes(claims []experiments.Claim, h *experiments.History) []string {
+	if h == nil {
+		return nil
+	}
+	changed := experiments.HistoryChanged(claims)
+	out := []string{fmt.Sprintf("Judged with the history of %s (--no-history judges the run alone): %d verdict(s) differ from the run's alone.", h.Kind, len(changed))}
+	return append(out, changed...)
+}
+
+// writeHistoryChanged writes historyNotes to w, wrapped to width.
+func writeHistoryChanged(w io.Writer, claims []experiments.Claim, h *experiments.History, width int) {
+	for i, n := range historyNotes(claims, h) {
+		if i == 0 {
+			fmt.Fprintln(w)
+		} else {
+			n = "  " + n
+		}
+		fmt.Fprintln(w, report.Wrap(n, width, "    "))
+	}
+}
+
+// pastFor is the history run and reproduce hand the runner (f's
+// --no-history and --history FILE), of this machine's kind at this
+// scale; nil for none. f keeps it for the report (f.past).
+func pastFor(ctx context.Context, f *runFlags, machine bench.Machine, scale experiments.Scale) (runner.Past, error) {
+	p, err := newHistorySource(f.noHistory, f.historyFile).past(ctx, machine, string(scale))
+	if err != nil || p == nil {
+		return nil, err
+	}
+	f.past = p
+	return p, nil
+}
+
 // writeDigest writes the digest of h's runs (of machines labelled
 // machine, or all) to path.
-func writeDigest(ctx context.Context, h *history.History, machine, path string) error {
+func writeDigest(ctx context.Context, h *history.History, machine, path string, cells bool) error {
 	var keep func(*history.Run) bool
 	if machine != "" {
 		keep = func(r *history.Run) bool { return r.Kind.Label == machine }
 	}
-	d, err := h.Digest(ctx, keep, os.Stderr)
+	d, err := h.Digest(ctx, keep, cells, os.Stderr)
 	if err != nil {
 		return err
 	}
 	err = withOutput(ctx, path, func(w *bufio.Writer) error { return d.Write(w) })
 	if err == nil {
 		fmt.Fprintf(os.Stderr, "semibench history: digest of %d machine kinds and scales in %s\n", len(d.Pasts), path)
+	}
+	return err
+}
+
+// writePage writes the history page of the machines results/CURRENT
+// names (their current runs' kinds) to path, its plots beside it in
+// path's .plots folder.
+func writePage(ctx context.Context, h *history.History, path string) error {
+	runs, _, err := current.Read(filepath.Join(h.Root(), "results", "CURRENT"))
+	if err != nil {
+		return fmt.Errorf("the page's machines: %w", err)
+	}
+	var machines []history.PageMachine
+	for _, r := range runs {
+		f, err := readResult(ctx, r.Paths[0])
+		if err != nil {
+			return err
+		}
+		machines = append(machines, history.PageMachine{Label: r.Label, Kind: history.KindOf(f.Machine)})
+	}
+	plots := runBase(path) + ".plots"
+	if err := os.RemoveAll(plots); err != nil {
+		return err
+	}
+	p, err := h.BuildPage(ctx, machines, filepath.Dir(path), plots, os.Stderr)
+	if err != nil {
+		return err
+	}
+	err = withOutput(ctx, path, func(w *bufio.Writer) error { return p.Write(w) })
+	if err == nil {
+		fmt.Fprintf(os.Stderr, "semibench history: %s, plots in %s\n", path, plots)
 	}
 	return err
 }

@@ -206,3 +206,24 @@ func TestPastFor(t *testing.T) {
 		t.Error("a result file taken for a digest")
 	}
 }
+
+// TestClaimsHistoryFlags: claims reads --history FILE (a digest; one
+// without the run's kind judges it alone), refuses a file that is no
+// digest, and takes --no-history.
+func TestClaimsHistoryFlags(t *testing.T) {
+	run := filepath.Join("testdata", "runs", "amd-epyc-kleene-paper.jsonl")
+	dir, git := gitRepo(t)
+	git("commit", "-q", "--allow-empty", "-m", "c")
+	digest := filepath.Join(t.TempDir(), "d.json.gz")
+	if code, _, stderr := capture(t, "history", "--repo", dir, "--digest", digest, "--claims-only", "--no-cache"); code != 0 {
+		t.Fatalf("history --digest of an empty repository: exit %d: %s", code, stderr)
+	}
+	alone, _, _ := capture(t, "claims", run, "--format", "json", "--no-history")
+	code, stdout, stderr := capture(t, "claims", run, "--format", "json", "--history", digest)
+	if alone != 0 || code != 0 || strings.Contains(stdout, `"alone"`) {
+		t.Errorf("claims --history with a digest of no such kind: exit %d (alone %d), %s", code, alone, stderr)
+	}
+	if code, _, stderr := capture(t, "claims", run, "--history", run); code != 2 || !strings.Contains(stderr, "--history") {
+		t.Errorf("claims --history RESULTFILE: exit %d, %q; want 2 naming --history", code, stderr)
+	}
+}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/history"
 	"github.com/semibench/semibench/runner"
 )
 
@@ -79,6 +80,9 @@ type runFlags struct {
 	// history from a digest instead of the repository (history.go).
 	noHistory   bool
 	historyFile string
+	// past is the history the run was priced with, which its report is
+	// judged with; nil for none.
+	past *history.Past
 }
 
 // budgetUsage documents --budget for run and reproduce.
@@ -298,7 +302,8 @@ func reproduce(ctx context.Context, args []string, exps []*experiments.Experimen
 	// both are written also when the run was interrupted.
 	plots, plotErr := renderPlots(context.WithoutCancel(ctx), file, dir)
 	reportPath := base + ".md"
-	if err := experiments.WriteRunReport(reportPath, file, plots, cfg.Budget, time.Now()); err != nil {
+	hist := f.past.For(out, file.Semibench.Commit, file.Started) // nil without history
+	if err := experiments.WriteRunReportWith(reportPath, file, plots, cfg.Budget, time.Now(), hist); err != nil {
 		return cmp.Or(runErr, fmt.Errorf("report: %w", err))
 	}
 	if *allTables {
@@ -307,7 +312,7 @@ func reproduce(ctx context.Context, args []string, exps []*experiments.Experimen
 			err = printTables(tables, f.format)
 		}
 	} else {
-		err = printSummary(os.Stdout, file, report.TerminalWidth(os.Stdout))
+		err = printSummary(os.Stdout, file, hist, report.TerminalWidth(os.Stdout))
 	}
 	fmt.Fprintf(os.Stderr, "semibench: results %s, report %s, %d plot file(s) in %s\n", out, reportPath, len(plots), dir)
 	return cmp.Or(runErr, plotErr, err, failedCells(file))
@@ -316,12 +321,13 @@ func reproduce(ctx context.Context, args []string, exps []*experiments.Experimen
 // printSummary writes what a run decided in a screen: the claims per paper
 // by verdict, the claims not reproduced or inconclusive, and what the
 // claims not run would need, each wrapped to width, never cut.
-func printSummary(w io.Writer, f *bench.File, width int) error {
-	claims := experiments.JudgeFile(f)
+func printSummary(w io.Writer, f *bench.File, h *experiments.History, width int) error {
+	claims := experiments.JudgeFileWith(f, h)
 	roll := rollUp(claims, fmt.Sprintf("the papers' claims on %s (%s scale)", f.Machine.Label, f.Scale), width, true)
 	if err := roll.Render(w, report.FormatText); err != nil {
 		return err
 	}
+	writeHistoryChanged(w, claims, h, width)
 	for _, v := range []experiments.Verdict{experiments.NotReproduced, experiments.Inconclusive, experiments.NotRun} {
 		var lines []string
 		for _, c := range claims {
