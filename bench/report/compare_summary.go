@@ -252,9 +252,11 @@ func (c *comparison) whereSummary(exps []string, i int) Table {
 			}
 			row := append([]string{name, s.String()}, spreadOf(ratios).cells()...)
 			csv := slices.Clone(row)
-			if s == Device && pa != nil && pb != nil && len(cells) > 0 {
-				mem, comp := PredictedRatios(*pa, *pb, c.rowWork(cells))
-				ba, bb := c.boundOf(cells, 0, 0), c.boundOf(cells, i, 1)
+			// A bound is each GPU's own: it reads the row's cells whether or
+			// not their code changed between the commits.
+			if all := c.allCells(exp, i, s); s == Device && pa != nil && pb != nil && len(all) > 0 {
+				mem, comp := PredictedRatios(*pa, *pb, c.rowWork(all))
+				ba, bb := c.boundOf(all, 0, 0), c.boundOf(all, i, 1)
 				row = append(row, FormatRatio(mem), FormatRatio(comp), joinBounds(ba, bb))
 				csv = append(csv, FormatRatio(mem), FormatRatio(comp))
 				csv = append(append(csv, ba.fields()...), bb.fields()...)
@@ -287,7 +289,7 @@ func (c *comparison) summaryNotes(i, left int) []string {
 	}
 	if pa, pb := c.peaks[0], c.peaks[i]; pa != nil && pb != nil {
 		notes = append(notes, fmt.Sprintf("if bw, if ops: the ratio the GPUs' peaks predict for a cell bound by memory bandwidth "+
-			"or by its operations (%s: %s; %s: %s). bound, on each GPU: of the row's cells with declared work, the class most have "+
+			"or by its operations (%s: %s; %s: %s). bound, on each GPU: of the row's cells with declared work (those left out as changed too), the class most have "+
 			"and their median fraction of its peak; compute or memory from %.0f%% of that peak, else neither "+
 			"(latency, launches or synchronisation); (k/n) when only k of n cells have that class.",
 			a, pa.Describe(), b, pb.Describe(), 100*BoundFraction))
