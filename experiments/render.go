@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -262,6 +263,9 @@ func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []secti
 		fmt.Fprintf(w, "; plots and this report written %s: %s from the run's start to its report", ended.UTC().Format("15:04:05 MST"), ended.Sub(f.Started).Round(time.Second))
 	}
 	fmt.Fprintln(w, ".")
+	if line := InterruptedText(f.Notes); line != "" {
+		fmt.Fprintf(w, "- %s\n", line)
+	}
 	if line := WallText(f); line != "" {
 		fmt.Fprintf(w, "- %s\n", line)
 	}
@@ -289,6 +293,9 @@ func writeSummary(w io.Writer, f *bench.File, budget time.Duration, secs []secti
 	}
 	fmt.Fprintf(w, "- Cells: %d: %d ok, %s, %d skipped (by the budget or memory), %d unavailable.\n",
 		len(latest), n[bench.StatusOK], failed, n[bench.StatusSkipped], n[bench.StatusUnavailable])
+	if line := SkippedText(slices.Collect(maps.Values(latest))); line != "" {
+		fmt.Fprintf(w, "- %s\n", line)
+	}
 	if k := len(f.LeftOut); k > 0 {
 		fmt.Fprintf(w, "- Left out: %d record(s) that this semibench cannot place in any table or verdict, first %s.\n", k, f.LeftOut[0])
 	}
@@ -522,7 +529,7 @@ func WallText(f *bench.File) string {
 		msDuration(wall), msDuration(timed), pct(timed), msDuration(measure-timed), pct(measure-timed),
 		msDuration(setup+check), pct(setup+check), msDuration(setup), msDuration(check), msDuration(harness), pct(harness))
 	if lost > 0 {
-		s += fmt.Sprintf(", measurement stopped at the budget's end and not kept %s (%s)", msDuration(lost), pct(lost))
+		s += fmt.Sprintf(", measurement %s and not kept %s (%s)", lostWhy(f.Notes), msDuration(lost), pct(lost))
 	}
 	s += "."
 	if overlap > 0 {

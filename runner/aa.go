@@ -112,6 +112,7 @@ func (r *run) runAA(pair bool, p pass) error {
 		if first == nil || first.Status != bench.StatusOK {
 			continue
 		}
+		r.meter.cell(passName(passAA, true), c, r.price.protocol(c).Warmup, r.cfg.Reps, r.eta(0, r.remaining(c)), r.plan.atPaper())
 		again, err := r.measureMore(c, bench.Record{}, r.cfg.Reps, p)
 		if err != nil {
 			return err

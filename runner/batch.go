@@ -194,7 +194,7 @@ func (r *run) measureSide(cells []*cell) error {
 			}
 		}
 	}()
-	r.meter.cell(cells[0], r.eta(makespan(r.price, cells, slots), nil), r.plan.atPaper())
+	r.meter.cell(passName(passSide, true), cells[0], 0, 1, r.eta(makespan(r.price, cells, slots), nil), r.plan.atPaper())
 	for _, c := range cells {
 		s := &side{c: c, est: r.price.cell(c), rec: c.record(), wall: &bench.CellWall{}}
 		s.rec.EstimateRunMS, s.rec.Basis = r.price.explain(c)

@@ -127,12 +127,19 @@ func (r *run) longNote(c *cell) string {
 }
 
 // lose notes in the result file ms of c's measurement that the budget's
-// end stopped and no record keeps (experiments.LostNote), so that the
-// report does not count it as the harness's time.
+// end or an interruption stopped and no record keeps (experiments.LostNote,
+// InterruptedLostNote), so that the report does not count it as the
+// harness's time.
 func (r *run) lose(c *cell, ms float64) {
-	if ms > 0 {
-		r.out.AddNotes(experiments.LostNote(ms, c.exp.Name+" "+c.impl+" "+c.cs.Params.String()))
+	if ms <= 0 {
+		return
 	}
+	what := c.exp.Name + " " + c.impl + " " + c.cs.Params.String()
+	if r.interrupted() != nil {
+		r.out.AddNotes(experiments.InterruptedLostNote(ms, what))
+		return
+	}
+	r.out.AddNotes(experiments.LostNote(ms, what))
 }
 
 // stopped is rec ended by an interruption (an error for the run) or by
@@ -181,6 +188,7 @@ func (r *run) timeRuns(c *cell, inst *experiments.Instance, proto bench.Protocol
 		t0 := time.Now()
 		err := inner(ctx, rec)
 		t.runs = append(t.runs, msSince(t0))
+		r.meter.ran()
 		return err
 	}
 	t.phases, t.err = bench.Measure(r.ctx, proto, run)
@@ -338,11 +346,11 @@ func (r *run) measureMore(c *cell, prev bench.Record, extra int, p pass) (bench.
 		wall.FirstRunMS = t.runs[0]
 	}
 	if err != nil {
+		if r.ctx.Err() != nil { // the budget's end or an interruption: the earlier record stands, these samples are lost
+			r.lose(c, t.wallMS)
+		}
 		if ierr := r.interrupted(); ierr != nil {
 			return rec, ierr
-		}
-		if r.ctx.Err() != nil { // the budget's end: the earlier record stands, these samples are lost
-			r.lose(c, t.wallMS)
 		}
 		rec.Status = bench.StatusFailed
 		return rec, nil

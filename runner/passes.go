@@ -28,6 +28,10 @@ const (
 	passRefine
 	// passRest runs the cells no claim has run.
 	passRest
+	// passSide measures long one-core cells side by side (batch.go).
+	passSide
+	// passOuter measures claims' cells again at the outer level.
+	passOuter
 )
 
 // settles reports whether cells measured in pass p stop when their

@@ -276,6 +276,18 @@ func (p *plan) atPaper() int {
 	return n
 }
 
+// measurable counts the claims whose cells at the papers' sizes this
+// machine can run: what the progress counts the claims measured out of.
+func (p *plan) measurable() int {
+	n := 0
+	for _, cp := range p.claims {
+		if cp.levels[levelPaper] != nil {
+			n++
+		}
+	}
+	return n
+}
+
 // phasesRead reports whether a claim reads c's phases (Need.Phases):
 // then c never runs side by side with others (batch.go).
 func (p *plan) phasesRead(c *cell) bool {

@@ -191,7 +191,8 @@ func TestProgressInALog(t *testing.T) {
 	if strings.Contains(out, "\r") || strings.Contains(out, "\033[") {
 		t.Errorf("terminal control codes in a log: %q", out)
 	}
-	if !strings.Contains(out, "semibench: 1/2 cells, 1 claim(s) measured at the papers' sizes") || !strings.Contains(out, "done: 2 cells") {
+	if !strings.Contains(out, "semibench: settling: toy/log cpu/paper n=1 ok in") || !strings.Contains(out, "claims measured 1 of 1; cells 1 measured;") ||
+		!strings.Contains(out, "done in ") || !strings.Contains(out, ": 2 measured; 1 of 1 claims measured at the papers' sizes") {
 		t.Errorf("progress log %q", out)
 	}
 }
@@ -268,8 +269,8 @@ func TestSkippedDecidesNothing(t *testing.T) {
 		experiments.Need{Claim: "skipped", Paper: []experiments.CellRef{ref("toy/skip-claim", "cpu/paper", 2)}})
 	var progress strings.Builder
 	runToys(t, Config{Progress: &progress}, e)
-	if out := progress.String(); !strings.Contains(out, "done: 2 cells") || !strings.Contains(out, ", 1 claim(s) with every cell they read at the papers' sizes measured") {
-		t.Errorf("progress %q: want 2 cells and 1 claim decided", out)
+	if out := progress.String(); !strings.Contains(out, ": 1 measured, 1 skipped; 1 of 2 claims measured at the papers' sizes") {
+		t.Errorf("progress %q: want 1 cell measured, 1 skipped, and 1 claim of 2 measured", out)
 	}
 }
 

@@ -12,7 +12,7 @@
 // paper's sizes, again the cheapest first. The cost of a claim is the
 // estimate of its cells not yet measured, so work two claims share is paid
 // once. Last, the other cells of the tables: headline cells first (GPU
-// before CPU), then the rest, the cheapest first. A case's cells that run
+// before CPU), then every other cell, each tier the cheapest case first. A case's cells that run
 // one after another share one Setup. The budget is one pool for the whole
 // run, less a reserve for what follows it (the report): a claim whose
 // cells would overrun what is left waits for the cheaper ones, a cell
@@ -182,17 +182,17 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 		r.plan = r.plan.shard(cfg.Shard, r.price)
 	}
 	r.price.setPlan(r.plan)
-	total := 0
+	already := 0
 	for _, c := range r.plan.cells {
-		total += 1 + len(c.aliases)
 		switch {
 		case cfg.Done[c.key]:
 			c.done, c.measured = true, true
+			already++
 		case cfg.Gone[c.key] && c.unavailable != nil:
 			c.done = true
 		}
 	}
-	r.meter = newMeter(cfg.Progress, cfg.Terminal, start, r.budget.limit, total)
+	r.meter = newMeter(cfg.Progress, cfg.Terminal, start, r.budget.limit, r.plan.measurable(), already)
 	defer r.meter.close()
 	defer r.hand.release()
 	if err := r.recordUnavailable(); err != nil {
@@ -205,6 +205,33 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 	}
 	r.meter.finish(r.plan.atPaper())
 	return nil
+}
+
+// Interrupted is Run's error when its context was cancelled before the
+// end (Ctrl-C, SIGTERM; not the budget's end): how many of the plan's
+// cells (aliases included) have a record.
+type Interrupted struct {
+	Recorded, Cells int
+	Err             error // the context's
+}
+
+func (e *Interrupted) Error() string {
+	return fmt.Sprintf("interrupted after %d of %d cells", e.Recorded, e.Cells)
+}
+
+func (e *Interrupted) Unwrap() error { return e.Err }
+
+// tally counts the plan's cells, aliases included, and those with a
+// record.
+func (r *run) tally() (recorded, cells int) {
+	for _, c := range r.plan.cells {
+		n := 1 + len(c.aliases)
+		cells += n
+		if c.done {
+			recorded += n
+		}
+	}
+	return recorded, cells
 }
 
 // passes runs the planner's passes in order (ARCHITECTURE.md, "The
@@ -251,6 +278,11 @@ func (r *run) passes() error {
 // is recorded skipped (errSpent is no error), on any other error the run
 // returns it.
 func (r *run) stop(err error) error {
+	if ierr := r.interrupted(); ierr != nil {
+		recorded, cells := r.tally()
+		r.meter.close()
+		return &Interrupted{Recorded: recorded, Cells: cells, Err: ierr}
+	}
 	if !errors.Is(err, errSpent) {
 		return err
 	}
@@ -307,7 +339,8 @@ func (r *run) runCell(c *cell, pending []*cell, p pass) error {
 	if pending == nil {
 		pending = r.remaining(c)
 	}
-	r.meter.cell(c, r.eta(est, pending), r.plan.atPaper())
+	pr := r.price.protocol(c)
+	r.meter.cell(passName(p, r.budget.on()), c, pr.Warmup, pr.Reps, r.eta(est, pending), r.plan.atPaper())
 	rec, err := r.measure(c, est, p)
 	if err != nil {
 		return err
@@ -374,7 +407,7 @@ func (r *run) finishAll(recs []bench.Record) error {
 	for i := range recs {
 		recs[i].Finished = now
 	}
-	r.meter.add(len(recs))
+	r.meter.add(recs)
 	return r.out.AppendAll(recs)
 }
 
@@ -385,8 +418,8 @@ func (r *run) finish(c *cell, rec bench.Record) error {
 		slog.Debug("cell not ok", "experiment", rec.Experiment, "impl", rec.Impl, "params", rec.Params.String(), "status", rec.Status, "err", rec.Error)
 	}
 	recs := r.ledger.keep(c, rec)
-	r.meter.add(len(recs))
-	r.meter.finished(c, rec, r.plan.atPaper())
+	r.meter.add(recs)
+	r.meter.finished(rec, r.plan.atPaper())
 	return r.out.AppendAll(recs)
 }
 

@@ -74,7 +74,7 @@ func TestRunRecordsEveryCell(t *testing.T) {
 	if len(f.Records) != 10 {
 		t.Fatalf("%d records, want 10", len(f.Records))
 	}
-	if p := progress.String(); !strings.Contains(p, "[3/10] fake/table cpu/ok n=1") || !strings.Contains(p, "done: 10 cells") {
+	if p := progress.String(); !strings.Contains(p, "the rest · fake/table cpu/ok n=1 · ") || !strings.Contains(p, ": 4 measured, 2 failed, 2 skipped, 2 unavailable; 0 of 0 claims") {
 		t.Errorf("progress output %q lacks the first cell or the closing line", p)
 	}
 	if setups != 2 {

@@ -347,7 +347,11 @@ func (r *run) topUp(c *cell, extra int, p pass) error {
 	if extra <= 0 || est > r.budget.left() {
 		return nil
 	}
-	r.meter.cell(c, r.eta(est, r.remaining(c)), r.plan.atPaper())
+	warm := 0
+	if strings.HasPrefix(c.impl, "cuda/") {
+		warm = r.price.protocol(c).Warmup
+	}
+	r.meter.cell(passName(p, true), c, warm, extra, r.eta(est, r.remaining(c)), r.plan.atPaper())
 	rec, err := r.measureMore(c, *prev, extra, p)
 	if err != nil || rec.Status != bench.StatusOK {
 		return err // a top-up that failed or was stopped leaves the earlier record standing

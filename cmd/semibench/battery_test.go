@@ -1036,3 +1036,98 @@ func TestBatteryResumeNothingToDo(t *testing.T) {
 		t.Log("no cell is unavailable here (a GPU): item 28 is held only where one is")
 	}
 }
+
+// TestBatteryInterruptedReproduce (issue 56, item 9): a reproduce
+// interrupted without a budget says, on stderr, in its result file's
+// notes and in its report, that it was interrupted after N of M cells and
+// which command goes on; the measurement the interruption stopped is not
+// "stopped at the budget's end", and no message ends in "context
+// canceled".
+func TestBatteryInterruptedReproduce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs paper-scale cells for two seconds")
+	}
+	out := filepath.Join(t.TempDir(), "run.jsonl")
+	cmd, stderr := startCLI(t, false, "reproduce", "--scale", "paper", "--impl", "cpu/paper", "--budget", "0", "--no-history", "--out", out)
+	time.Sleep(2 * time.Second)
+	cmd.Process.Signal(syscall.SIGINT)
+	cmd.Wait()
+	msg := stderr.String()
+	again := "semibench reproduce --scale paper --impl cpu/paper --budget 0 --no-history --out " + out + " --resume"
+	if !regexp.MustCompile(`interrupted after \d+ of \d+ cells`).MatchString(msg) || !strings.Contains(msg, again) || strings.Contains(msg, "context canceled") {
+		t.Errorf("stderr %q: want interrupted after N of M cells, %q, and no context canceled", msg, again)
+	}
+	f, err := bench.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := strings.Join(f.Notes, "\n")
+	if !strings.Contains(notes, "interrupted: after ") || strings.Contains(notes, "budget's end") {
+		t.Errorf("notes %q: want the interruption, and no budget's end", notes)
+	}
+	report, err := os.ReadFile(strings.TrimSuffix(out, ".jsonl") + ".md")
+	if err != nil || !bytes.Contains(report, []byte("**Interrupted** after ")) || !bytes.Contains(report, []byte(again)) {
+		t.Errorf("the report (%v) does not say it was interrupted, and how to go on", err)
+	}
+}
+
+// TestBatteryProgressSaysWhatRan (issue 56, item 21): a run's closing
+// line says how many cells were measured, skipped and unavailable, and
+// how many of the claims this machine can measure were, not "done: N
+// cells" as if all had run. (runner's TestProgressGolden holds the lines
+// of every pass.)
+func TestBatteryProgressSaysWhatRan(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run.jsonl")
+	cmd, buf := startCLI(t, false, "run", "hungarian/table1", "--scale", "quick", "--reps", "1", "--warmup", "0", "--budget", "1m", "--no-history", "--out", out)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%v: %s", err, buf)
+	}
+	stderr := buf.String()
+	f, err := bench.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	latest := map[string]string{} // a cell topped up counts once
+	for _, r := range f.Records {
+		latest[r.Key()] = r.Status
+	}
+	n := map[string]int{}
+	for _, st := range latest {
+		n[st]++
+	}
+	want := fmt.Sprintf(": %d measured", n[bench.StatusOK]+n[bench.StatusCheckFailed])
+	if u := n[bench.StatusUnavailable]; u > 0 {
+		want += fmt.Sprintf(", %d unavailable", u)
+	}
+	if !strings.Contains(stderr, want+"; ") || !regexp.MustCompile(`; \d+ of \d+ claims measured at the papers' sizes`).MatchString(stderr) || strings.Contains(stderr, "done: ") {
+		t.Errorf("stderr %q: want the closing line to hold %q and the claims measured of those measurable", stderr, want)
+	}
+}
+
+// TestBatterySkippedSplit (issue 56, item 26): the report splits the
+// skipped cells by reason and by experiment ("689 skipped (by the budget
+// or memory)" said no more).
+func TestBatterySkippedSplit(t *testing.T) {
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "run.jsonl"), filepath.Join(dir, "report.md")
+	h := &bench.File{Schema: bench.SchemaVersion, Semibench: bench.CurrentBuild(), Machine: currentMachine(), Scale: "quick", Started: time.Now().UTC()}
+	skip := func(exp, impl, n, why string) bench.Record {
+		return bench.Record{Experiment: exp, Impl: impl, Params: bench.Params{{Name: "n", Value: n}, {Name: "weights", Value: "normal"}},
+			Status: bench.StatusSkipped, EstimateMS: 1, Error: why}
+	}
+	h.Records = []bench.Record{
+		skip("kleene/table2", "cpu/paper", "60", "estimated 2s; the 5m0s budget is spent"),
+		skip("kleene/table2", "cpu/fast", "60", "estimated 2s; the 5m0s budget is spent"),
+		skip("kleene/table3", "cpu/paper", "60", "needs 40.0 GiB of host memory, 23.5 GiB available (limit 23.5 GiB, from MemTotal)"),
+	}
+	if err := bench.WriteFile(in, h); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := capture(t, "report", in, "--out", out); code != 0 {
+		t.Fatalf("report: exit %d, %s", code, stderr)
+	}
+	b, _ := os.ReadFile(out)
+	if want := "Skipped: 3 cell(s), 2 not reached before the budget's end, 1 beyond the memory; by experiment, 2 kleene/table2, 1 kleene/table3."; !bytes.Contains(b, []byte(want)) {
+		t.Errorf("the report lacks %q", want)
+	}
+}

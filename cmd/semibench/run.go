@@ -87,7 +87,7 @@ type runFlags struct {
 
 // budgetUsage documents --budget for run and reproduce.
 const budgetUsage = "bound the run: the cells that decide the papers' claims run first (every claim below the paper's sizes, then at them, " +
-	"the cheapest claim first), then the rest of the tables, the cheapest first; a cell whose estimate exceeds the time left is skipped, " +
+	"the cheapest claim first), then the rest of the tables (the headline cells first, CUDA before CPU, then every other cell; each tier the cheapest case first); a cell whose estimate exceeds the time left is skipped, " +
 	"and the run stops when the budget ends (0: no limit)"
 
 func (f *runFlags) register(fs *flag.FlagSet, scale string, budget time.Duration) {
@@ -176,7 +176,10 @@ func (f *runFlags) config(exps []*experiments.Experiment) (runner.Config, error)
 // written. The error is the run's
 // (interrupted, a file that cannot be written); the records finished
 // before it are in the file.
-func execute(ctx context.Context, cfg runner.Config, f *runFlags, exps []*experiments.Experiment, root string) (*bench.File, string, error) {
+//
+// again is the command and its arguments as given: an interrupted run
+// notes in the file the command that goes on with it (--resume).
+func execute(ctx context.Context, cfg runner.Config, f *runFlags, exps []*experiments.Experiment, root string, again []string) (*bench.File, string, error) {
 	machine := currentMachine()
 	started := time.Now().UTC()
 	out := f.out
@@ -213,11 +216,47 @@ func execute(ctx context.Context, cfg runner.Config, f *runFlags, exps []*experi
 	fmt.Fprintf(os.Stderr, "semibench: writing %s (%s scale, %d experiment(s)%s; host memory limit %.1f GiB from %s)\n",
 		out, cfg.Scale, len(exps), shardText(cfg.Shard), float64(limit.Bytes)/(1<<30), limit.Source)
 	err = runner.Run(ctx, cfg, exps, app)
-	if err != nil && ctx.Err() != nil {
-		// dispatch prints it, once
+	var intr *runner.Interrupted
+	switch {
+	case errors.As(err, &intr):
+		// The file and the report say it, and how to go on; dispatch
+		// prints the error, once.
+		again := resumeCommand(again, out)
+		app.AddNotes(experiments.InterruptedNote(intr.Recorded, intr.Cells, again))
+		err = fmt.Errorf("%w; %d finished record(s) kept in %s; go on with: %s", intr, len(app.File().Records), out, again)
+	case err != nil && ctx.Err() != nil:
 		err = fmt.Errorf("interrupted; %d finished record(s) kept in %s: %w", len(app.File().Records), out, err)
 	}
 	return app.File(), out, err
+}
+
+// resumeCommand is the command line that goes on with an interrupted
+// run: again (the command and its arguments as given) writing to out with
+// --resume.
+func resumeCommand(again []string, out string) string {
+	words := []string{"semibench"}
+	for i := 0; i < len(again); i++ {
+		a := again[i]
+		switch {
+		case a == "--out" || a == "-out":
+			i++ // and its value
+			continue
+		case strings.HasPrefix(a, "--out=") || strings.HasPrefix(a, "-out=") || a == "--resume" || a == "-resume":
+			continue
+		}
+		words = append(words, shellWord(a))
+	}
+	return strings.Join(append(words, "--out", shellWord(out), "--resume"), " ")
+}
+
+// shellWord quotes a word for a POSIX shell where it needs quoting.
+func shellWord(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=,:+@%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // failedCells returns an error naming the cells of f that failed or whose
@@ -258,7 +297,7 @@ func runCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	file, _, runErr := execute(ctx, cfg, &f, exps, scratchDir())
+	file, _, runErr := execute(ctx, cfg, &f, exps, scratchDir(), append([]string{"run"}, args...))
 	if file == nil {
 		return runErr
 	}
@@ -292,7 +331,7 @@ func reproduce(ctx context.Context, args []string, exps []*experiments.Experimen
 		return err
 	}
 	cfg.Reserve = reportReserve(cfg.Budget)
-	file, out, runErr := execute(ctx, cfg, &f, exps, "results")
+	file, out, runErr := execute(ctx, cfg, &f, exps, "results", append([]string{"reproduce"}, args...))
 	if file == nil {
 		return runErr
 	}
