@@ -42,11 +42,16 @@ func RunFigureOf(c Claim, run, commit string, date time.Time) RunFigure {
 	return RunFigure{Run: run, Commit: commit, Date: date, Figure: c.Figure, Verdict: c.Verdict}
 }
 
-// Between is a claim's figures over the runs of one machine kind.
+// Between is a claim's figures over the runs of one machine kind, in
+// the order of their commits in the repository's history.
 type Between struct {
 	Claim string // the claim's ID
 	Kind  string // the machine kind (label, CPU, cores, GPU), as history names it
 	Runs  []RunFigure
+	// Part says which part of the kind's runs Runs are, where Stretch cut
+	// them at a step of the figure ("from 3393cf4 on, after a step of the
+	// figure"); empty for all.
+	Part string
 }
 
 // atPaperSize reports whether a run's verdict rests on the claim's cells
@@ -146,13 +151,79 @@ func (b *Between) Range() (lo, hi float64) {
 	return lo, hi
 }
 
-// With is b with run r added, or replacing the run of the same name: a
-// run judged with history counts among its kind's runs once.
+// Stretch is b cut to the stretch of the figure's timeline that holds
+// run: the runs between the last step before run's commit and the first
+// step after it, where steps finds the steps of a timeline (given the
+// figures in groups, one a commit in the order of Runs, the index of the
+// first group after each step: history's detector). A figure that a
+// commit changed is judged over the runs of the code it now has; runs of
+// one commit are never split. b itself when there is no step, or fewer
+// than MinBetweenRuns runs with a figure.
+func (b *Between) Stretch(run string, steps func(groups [][]float64) []int) *Between {
+	runs := b.Counted(true)
+	if len(runs) < MinBetweenRuns || steps == nil {
+		return b
+	}
+	var commits []string
+	var groups [][]float64
+	at := -1
+	for _, r := range runs {
+		k := slices.Index(commits, r.Commit)
+		if k < 0 {
+			k = len(commits)
+			commits, groups = append(commits, r.Commit), append(groups, nil)
+		}
+		groups[k] = append(groups[k], r.Figure)
+		if r.Run == run {
+			at = k
+		}
+	}
+	lo, hi := 0, len(commits)
+	for _, s := range steps(groups) {
+		switch {
+		case s <= 0 || s >= len(commits) || at < 0:
+		case s <= at:
+			lo = max(lo, s)
+		default:
+			hi = min(hi, s)
+		}
+	}
+	if lo == 0 && hi == len(commits) {
+		return b
+	}
+	out := &Between{Claim: b.Claim, Kind: b.Kind}
+	for _, r := range runs {
+		if k := slices.Index(commits, r.Commit); k >= lo && k < hi {
+			out.Runs = append(out.Runs, r)
+		}
+	}
+	switch {
+	case lo > 0 && hi < len(commits):
+		out.Part = fmt.Sprintf("from %s to %s, between steps of the figure", short(commits[lo]), short(commits[hi-1]))
+	case lo > 0:
+		out.Part = fmt.Sprintf("from %s on, after a step of the figure", short(commits[lo]))
+	default:
+		out.Part = fmt.Sprintf("up to %s, before a step of the figure", short(commits[hi-1]))
+	}
+	return out
+}
+
+// short is a commit's short hash.
+func short(c string) string { return c[:min(7, len(c))] }
+
+// With is b with run r added (last: a run newer than the kind's), or in
+// the place of the run of the same name: a run judged with history counts
+// among its kind's runs once.
 func (b *Between) With(r RunFigure) *Between {
-	out := &Between{Runs: []RunFigure{r}}
+	out := &Between{}
 	if b != nil {
-		out.Claim, out.Kind = b.Claim, b.Kind
-		out.Runs = append(slices.DeleteFunc(slices.Clone(b.Runs), func(x RunFigure) bool { return x.Run == r.Run && r.Run != "" }), r)
+		out.Claim, out.Kind, out.Part = b.Claim, b.Kind, b.Part
+		out.Runs = slices.Clone(b.Runs)
+	}
+	if i := slices.IndexFunc(out.Runs, func(x RunFigure) bool { return x.Run == r.Run && r.Run != "" }); i >= 0 {
+		out.Runs[i] = r
+	} else {
+		out.Runs = append(out.Runs, r)
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package experiments_test
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -42,5 +43,37 @@ func TestBetween(t *testing.T) {
 	}
 	if b = b.With(run("e", "c1", 10, experiments.Reproduced)); len(b.Runs) != 5 || b.Runs[4].Figure != 10 {
 		t.Errorf("With a run of the same name replaces it: %+v", b.Runs)
+	}
+}
+
+// TestBetweenStretch: a step of the figure cuts the kind's runs; the run
+// judged keeps the stretch it belongs to, replicates of one commit stay
+// together, and no step leaves them whole.
+func TestBetweenStretch(t *testing.T) {
+	b := &experiments.Between{Claim: "treefix/fig7#star"}
+	for i, c := range []struct {
+		commit string
+		fig    float64
+	}{{"c1", 2.4}, {"c2", 2.45}, {"c3", 2.38}, {"c4", 2.7}, {"c4", 2.66}} {
+		b.Runs = append(b.Runs, experiments.RunFigure{Run: fmt.Sprint("r", i), Commit: c.commit, Figure: c.fig, Verdict: experiments.Reproduced})
+	}
+	var seen [][]float64
+	steps := func(groups [][]float64) []int {
+		seen = groups
+		return []int{3}
+	}
+	late := b.Stretch("r4", steps)
+	if len(seen) != 4 || len(seen[3]) != 2 {
+		t.Fatalf("groups by commit: %v", seen)
+	}
+	if len(late.Runs) != 2 || late.Runs[0].Commit != "c4" || !strings.Contains(late.Part, "from c4 on") {
+		t.Errorf("after the step: %+v (%q)", late.Runs, late.Part)
+	}
+	early := b.Stretch("r1", steps)
+	if len(early.Runs) != 3 || !strings.Contains(early.Part, "up to c3") {
+		t.Errorf("before the step: %+v (%q)", early.Runs, early.Part)
+	}
+	if whole := b.Stretch("r1", func([][]float64) []int { return nil }); whole != b {
+		t.Error("no step: the runs whole")
 	}
 }

@@ -22,8 +22,13 @@ type History struct {
 	Date   time.Time
 	// Kind names the machine kind, for the reasons.
 	Kind string
-	// Claims holds each claim's figures over the kind's runs, by claim ID.
+	// Claims holds each claim's figures over the kind's runs, by claim ID,
+	// in the order of their commits.
 	Claims map[string]*Between
+	// Steps, where set, finds the steps of a figure's timeline (see
+	// Between.Stretch): a claim is then judged over the runs of its
+	// stretch, the code the judged run measured.
+	Steps func(groups [][]float64) []int
 }
 
 // JudgeWith is JudgeNoise at every level: within the run (the settle
@@ -82,11 +87,12 @@ func JudgeWith(recs []bench.Record, scale Scale, schema int, noise float64, h *H
 		if h == nil || !historyApplies(out[i].Verdict) {
 			continue
 		}
-		b := between.With(RunFigureOf(out[i], h.Run, h.Commit, h.Date))
+		b := between.With(RunFigureOf(out[i], h.Run, h.Commit, h.Date)).Stretch(h.Run, h.Steps)
 		if v, why, ok := judgeHistory(out[i], b, h.Kind); ok {
+			alone := "this run alone: " + out[i].VerdictText()
 			out[i].Alone = out[i].Verdict
 			out[i].Verdict, out[i].Level = v, LevelHistory
-			out[i].Reason = joinReason(why, out[i].Reason)
+			out[i].Reason = why + "; " + alone
 		}
 	}
 	return out
@@ -124,6 +130,9 @@ func judgeHistory(c Claim, b *Between, kind string) (Verdict, string, bool) {
 	if kind != "" {
 		on = "on " + kind
 	}
+	if b.Part != "" {
+		on += " " + b.Part
+	}
 	if c.Band.Valid() && c.Figure > 0 && !math.IsInf(c.Figure, 0) {
 		runs := b.Counted(true)
 		if len(runs) < MinBetweenRuns {
@@ -156,16 +165,19 @@ func judgeHistory(c Claim, b *Between, kind string) (Verdict, string, bool) {
 			decided = append(decided, r)
 		}
 	}
-	if 2*len(decided) > len(runs) && agree(decided) {
+	switch {
+	case 2*len(decided) > len(runs) && agree(decided):
 		return decided[0].Verdict, fmt.Sprintf("decided by history: %s in %d of %d runs %s, the rest inconclusive", decided[0].Verdict, len(decided), len(runs), on), true
+	case len(decided) == 0:
+		return Inconclusive, fmt.Sprintf("inconclusive in every one of %d runs %s", len(runs), on), true
 	}
-	return Inconclusive, fmt.Sprintf("varies between runs (%s of %d runs %s)", runCounts(runs), len(runs), on), true
+	return Inconclusive, fmt.Sprintf("varies between runs (%s, of %d runs %s)", runCounts(runs), len(runs), on), true
 }
 
 // crosses reports whether figures from lo to hi lie on both sides of an
 // edge of the band.
 func crosses(b Band, lo, hi float64) bool {
-	return b.Of(lo) != b.Of(hi)
+	return lo < b.Low && hi >= b.Low || lo <= b.High && hi > b.High
 }
 
 // agree reports whether the runs give one verdict.

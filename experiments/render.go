@@ -61,7 +61,13 @@ type section struct {
 // the generic record table for experiments this binary does not know. The
 // last table of an experiment ends with a note per paper claim it covers.
 func RenderTables(f *bench.File, only string) ([]report.Table, error) {
-	secs, err := renderSections(f, only, nil)
+	return RenderTablesWith(f, only, nil)
+}
+
+// RenderTablesWith is RenderTables with the claims' notes judged with the
+// machine kind's history h (JudgeWith; nil: the run alone).
+func RenderTablesWith(f *bench.File, only string, h *History) ([]report.Table, error) {
+	secs, err := renderSections(f, only, h)
 	var out []report.Table
 	for _, s := range secs {
 		out = append(out, s.tables...)

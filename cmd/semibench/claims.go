@@ -42,8 +42,11 @@ type claimRow struct {
 	// none.
 	Figure  *float64 `json:"figure"`
 	Verdict string   `json:"verdict"`
-	// Alone is the run's verdict judged alone, where history decided
-	// Verdict; empty otherwise.
+	// Level is the level of noise that decided the verdict (within the
+	// run, the outer level in this run, history); Alone is the run's
+	// verdict judged alone, where history decided Verdict; empty
+	// otherwise.
+	Level  string `json:"level,omitempty"`
 	Alone  string `json:"alone,omitempty"`
 	Scored bool   `json:"scored"`
 	Reason string `json:"reason,omitempty"`
@@ -115,7 +118,7 @@ func claimsCmd(ctx context.Context, args []string) error {
 		for i, claims := range judged {
 			for _, c := range claims {
 				row := claimRow{ID: c.ID, Paper: c.Paper, Where: c.Where, Claim: c.Short(), Rule: c.Text, PaperFigure: c.PaperFigure, Ours: c.Ours,
-					Verdict: string(c.Verdict), Alone: string(c.Alone), Scored: c.Verdict.Scored(), Reason: c.Reason, Rerun: c.Rerun}
+					Verdict: string(c.Verdict), Alone: string(c.Alone), Scored: c.Verdict.Scored(), Reason: c.Reason, Rerun: c.Rerun, Level: c.Level}
 				if !math.IsNaN(c.Figure) && !math.IsInf(c.Figure, 0) {
 					row.Figure = &c.Figure
 				}
