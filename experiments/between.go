@@ -211,9 +211,10 @@ func (b *Between) Stretch(run string, steps func(groups [][]float64) []int) *Bet
 // short is a commit's short hash.
 func short(c string) string { return c[:min(7, len(c))] }
 
-// With is b with run r added (last: a run newer than the kind's), or in
-// the place of the run of the same name: a run judged with history counts
-// among its kind's runs once.
+// With is b with run r in the place of the run of the same name (a run
+// judged with history counts among its kind's runs once), else after the
+// last run of its commit, else last (a run newer than the kind's): the
+// runs stay in their commits' order.
 func (b *Between) With(r RunFigure) *Between {
 	out := &Between{}
 	if b != nil {
@@ -222,9 +223,15 @@ func (b *Between) With(r RunFigure) *Between {
 	}
 	if i := slices.IndexFunc(out.Runs, func(x RunFigure) bool { return x.Run == r.Run && r.Run != "" }); i >= 0 {
 		out.Runs[i] = r
-	} else {
-		out.Runs = append(out.Runs, r)
+		return out
 	}
+	at := len(out.Runs)
+	for i, x := range out.Runs {
+		if x.Commit == r.Commit && r.Commit != "" {
+			at = i + 1
+		}
+	}
+	out.Runs = slices.Insert(out.Runs, at, r)
 	return out
 }
 

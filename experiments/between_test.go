@@ -41,7 +41,10 @@ func TestBetween(t *testing.T) {
 	if !b.Usable(true) || len(b.Runs) != 5 {
 		t.Errorf("With: %d runs, usable %v", len(b.Runs), b.Usable(true))
 	}
-	if b = b.With(run("e", "c1", 10, experiments.Reproduced)); len(b.Runs) != 5 || b.Runs[4].Figure != 10 {
+	if b.Runs[1].Run != "e" {
+		t.Errorf("With places a run after its commit's: %+v", b.Runs)
+	}
+	if b = b.With(run("e", "c1", 10, experiments.Reproduced)); len(b.Runs) != 5 || b.Runs[1].Figure != 10 {
 		t.Errorf("With a run of the same name replaces it: %+v", b.Runs)
 	}
 }

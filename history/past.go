@@ -126,7 +126,7 @@ func (p *Past) For(run string, commit string, started time.Time) *experiments.Hi
 	if p == nil {
 		return nil
 	}
-	h := &experiments.History{Run: run, Commit: commit, Date: started, Kind: p.Kind.String(), Claims: map[string]*experiments.Between{}}
+	h := &experiments.History{Run: run, Commit: commit, Date: started, Kind: p.Kind.String(), Claims: map[string]*experiments.Between{}, Steps: figureSteps}
 	for id, b := range p.between {
 		c := &experiments.Between{Claim: b.Claim, Kind: b.Kind}
 		for _, r := range b.Runs {
@@ -138,6 +138,19 @@ func (p *Past) For(run string, commit string, started time.Time) *experiments.Hi
 		h.Claims[id] = c
 	}
 	return h
+}
+
+// figureSteps are the steps of a claim's figure over the commits (groups
+// of figures, one a commit, in commit order) by the timelines' detector,
+// as the index of the first group after each: experiments.Between.Stretch
+// judges a claim over the runs of the code the judged run measured.
+func figureSteps(groups [][]float64) []int {
+	steps, _ := DetectSteps(groups, 0)
+	var at []int
+	for _, s := range steps {
+		at = append(at, s.Index)
+	}
+	return at
 }
 
 // sameCommit reports whether two commit names are one commit: equal, or
