@@ -33,7 +33,7 @@ const digestRunsPerCell = 6
 
 // Digest is the history of several machine kinds, as a file holds it.
 type Digest struct {
-	Schema int `json:"schema"`
+	Schema int `json:"history_digest"` // not "schema": a digest is no result file
 	// Made names the build that wrote it and when.
 	Made  bench.Build  `json:"made"`
 	Date  time.Time    `json:"date"`

@@ -217,7 +217,15 @@ func (r *Report) Tables() []report.Table {
 			out = append(out, TimelineTable(t))
 		}
 	} else if len(r.Timelines) > 0 {
-		out = append(out, TimelinesTable("timelines: each cell's headline over the commits, with its steps (name a cell with --where and --impl, or --detail, for every run)", r.Timelines))
+		var stepped []*Timeline
+		for _, t := range r.Timelines {
+			if len(t.Steps) > 0 {
+				stepped = append(stepped, t)
+			}
+		}
+		tb := TimelinesTable(fmt.Sprintf("timelines: the %d of %d cells (machine kinds apart) whose headline steps over the commits", len(stepped), len(r.Timelines)), stepped)
+		tb.Notes = append(tb.Notes, fmt.Sprintf("%d more cells show no step beyond the noise between runs; name a cell with --where and --impl for its runs, or --detail for every cell run by run", len(r.Timelines)-len(stepped)))
+		out = append(out, tb)
 	}
 	return out
 }

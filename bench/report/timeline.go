@@ -84,28 +84,27 @@ func (p *TimelinePlot) Save(dir string) (paths []string, err error) {
 	return paths, nil
 }
 
-// lineColor is a timeline's colour: its implementation's, or, where two
-// lines share an implementation, the fallback colours in turn.
-func (p *TimelinePlot) lineColor(i int) color.RGBA {
-	l := p.Lines[i]
-	key := l.Impl
-	if key == "" {
-		key = l.Name
-	}
-	shared := 0
-	for j, m := range p.Lines {
-		if m.Impl == l.Impl && l.Impl != "" {
-			if j < i {
-				shared++
-			} else if j > i && shared == 0 {
-				shared = -1 // the first of several: still its own colour
-			}
+// lineColors are the timelines' colours: each implementation's own
+// (ImplColor) for its first line, and for a later line of an
+// implementation already drawn the fallback colours in turn.
+func (p *TimelinePlot) lineColors() []color.RGBA {
+	out := make([]color.RGBA, len(p.Lines))
+	seen := map[string]bool{}
+	next := 0
+	for i, l := range p.Lines {
+		key := l.Impl
+		if key == "" {
+			key = l.Name
 		}
+		if seen[key] {
+			out[i] = fallbackColors[next%len(fallbackColors)]
+			next++
+			continue
+		}
+		seen[key] = true
+		out[i] = ImplColor(key)
 	}
-	if shared > 0 {
-		return fallbackColors[(shared-1)%len(fallbackColors)]
-	}
-	return ImplColor(key)
+	return out
 }
 
 func (p *TimelinePlot) build() (*plot.Plot, *plot.Legend, error) {
@@ -117,11 +116,12 @@ func (p *TimelinePlot) build() (*plot.Plot, *plot.Legend, error) {
 	legend.Top, legend.Left = true, true
 	ymin, ymax := math.Inf(1), math.Inf(-1)
 	drew := false
+	colors := p.lineColors()
 	for i, l := range p.Lines {
 		if len(l.X) != len(l.Y) {
 			return nil, nil, fmt.Errorf("line %q has %d x values and %d y values", l.Name, len(l.X), len(l.Y))
 		}
-		c := p.lineColor(i)
+		c := colors[i]
 		band := color.NRGBA{R: c.R, G: c.G, B: c.B, A: 60}
 		for _, lv := range l.Levels {
 			if !(lv.Lo > 0) || !(lv.Hi > 0) || !(lv.Y > 0) {
