@@ -20,6 +20,7 @@ import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
 	"github.com/semibench/semibench/experiments/paperdata"
+	"github.com/semibench/semibench/internal/stats"
 )
 
 // The battery of issue 26: every solve and gen command on bad inputs
@@ -918,6 +919,53 @@ func TestBatteryTreefixEndless(t *testing.T) {
 	code, _, stderr := captureCtx(t, ctx, "solve", "treefix", "--op", "rootfix", "--in", "/dev/zero")
 	if code != 1 || !strings.Contains(stderr, "/dev/zero:1:") || !strings.Contains(stderr, "line longer than") {
 		t.Errorf("solve treefix --in /dev/zero: exit %d, stderr %q; want 1, line 1 longer than the limit", code, stderr)
+	}
+}
+
+// TestBatteryClaimsManySamples (issue 56, item 27): claims reads a file
+// whose cells hold 1,000 samples each with the Mann-Whitney tests on the
+// normal approximation, never U's exact table (about n⁴ operations and n³
+// memory: 100, 200 and 300 samples took 0.19, 1.7 and 7.1 s, and 1,000
+// ran past 40 s and 3 GB). The file is testdata/runs/hungarian-quick.jsonl
+// (hungarian/table1 at quick scale, --reps 6, on a 2-core machine, its ok
+// records) with each cell's samples repeated to 1,000; the time is
+// logged, the work asserted.
+func TestBatteryClaimsManySamples(t *testing.T) {
+	f, err := bench.ReadFile("testdata/runs/hungarian-quick.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range f.Records {
+		for k := range f.Records[i].Phases {
+			p := &f.Records[i].Phases[k]
+			if len(p.SamplesMS) == 0 {
+				continue
+			}
+			many := make([]float64, 1000)
+			for j := range many {
+				many[j] = p.SamplesMS[j%len(p.SamplesMS)] // the same sample index in every phase: the breakdown still adds up
+			}
+			p.SamplesMS, p.MedianMS, p.StatMS = many, bench.Median(many), bench.Median(many)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "many.jsonl")
+	if err := bench.WriteFile(path, f); err != nil {
+		t.Fatal(err)
+	}
+	_, before := stats.Work()
+	t0 := time.Now()
+	code, _, stderr := capture(t, "claims", path)
+	took := time.Since(t0)
+	largest, after := stats.Work()
+	if code != 0 {
+		t.Fatalf("claims: exit %d, %s", code, stderr)
+	}
+	t.Logf("claims of %d cells of 1,000 samples: %v, %d Mann-Whitney tests on the normal approximation", len(f.Records), took, after-before)
+	if after == before {
+		t.Errorf("claims ran no Mann-Whitney test on the 1,000-sample cells: the file no longer exercises the test")
+	}
+	if largest > stats.ExactMax {
+		t.Errorf("an exact U distribution of %d samples a side was computed (the limit is %d)", largest, stats.ExactMax)
 	}
 }
 

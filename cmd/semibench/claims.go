@@ -111,7 +111,15 @@ func claimsCmd(ctx context.Context, args []string) error {
 		if hists[i], err = src.judgeWith(ctx, g.files, g.paths); err != nil {
 			return err
 		}
-		judged[i], scale = experiments.JudgeWith(recs, sc, schema, noiseOfFiles(g.files), hists[i]), sc
+		// Judged so that a Ctrl-C is answered at once, however long the
+		// rules take (the process exits with them).
+		claims, err := interruptible(ctx, func() ([]experiments.Claim, error) {
+			return experiments.JudgeWith(recs, sc, schema, noiseOfFiles(g.files), hists[i]), nil
+		})
+		if err != nil {
+			return err
+		}
+		judged[i], scale = claims, sc
 	}
 	if *format == "json" {
 		var rows []claimRow
