@@ -173,6 +173,14 @@ type Experiment struct {
 	// (WorkOf). It returns false for a cell it declares nothing for. The
 	// registry writes the declaration into each record's metrics (work.go).
 	Work func(rec *bench.Record) (bench.Work, bool)
+	// Window declares, beside Work, the window of a cell's run that its
+	// paper times when that window is a set of the cell's phases and not
+	// the whole run (bench.Window: its phases and their least work), from
+	// the cell's record as Work does (WindowOf). It returns false for a
+	// cell whose paper times the whole run, or whose window's work the
+	// sizes do not give. The registry writes it into each record's metrics
+	// beside the work (work.window.*). Nil: no cell declares one.
+	Window func(rec *bench.Record) (bench.Window, bool)
 }
 
 // IsHeadline reports whether impl's cells are among the experiment's

@@ -14,8 +14,10 @@ import (
 // writes through the path the instance's metrics take already: Register
 // wraps the experiment's cases so that each instance's Finish, which the
 // runner calls with a cell's record before writing it, adds the
-// declaration to the record's metrics (bench.Work.SetMetrics). WorkOf
-// gives the work of any record, of files written before too.
+// declaration to the record's metrics (bench.Work.SetMetrics), and the
+// window its paper times where it declares one (Experiment.Window,
+// bench.Window.SetMetrics). WorkOf and WindowOf give the work and the
+// window of any record, of files written before too.
 
 // declareWork makes e's instances write e's declared work into every
 // record they finish; nothing when e declares none.
@@ -55,10 +57,10 @@ func withWork(e *Experiment, setup func(context.Context) (*Instance, error)) fun
 	}
 }
 
-// addWork writes e's declared work for rec into rec's metrics, on a copy
-// of the map (a record's metrics start as its instance's, which every
-// implementation of the case shares); nothing when e declares none for
-// rec.
+// addWork writes e's declared work for rec, and its window where e
+// declares one, into rec's metrics, on a copy of the map (a record's
+// metrics start as its instance's, which every implementation of the case
+// shares); nothing when e declares no work for rec.
 func addWork(e *Experiment, rec *bench.Record) {
 	if e == nil || e.Work == nil {
 		return
@@ -72,6 +74,13 @@ func addWork(e *Experiment, rec *bench.Record) {
 		m = map[string]float64{}
 	}
 	w.SetMetrics(m)
+	var win bench.Window // none: SetMetrics removes any the map held
+	if e.Window != nil {
+		if d, ok := e.Window(rec); ok {
+			win = d
+		}
+	}
+	win.SetMetrics(m)
 	rec.Metrics = m
 }
 
@@ -93,4 +102,24 @@ func WorkOf(rec *bench.Record) (bench.Work, bool) {
 		return bench.Work{}, false
 	}
 	return e.Work(rec)
+}
+
+// WindowOf is the window of rec's cell that its paper times, where the
+// cell declares one (Experiment.Window): the window the record's metrics
+// carry (work.window.*) when present, else the declaration of the
+// record's experiment computed from the record, so that records written
+// before windows were declared get theirs. ok is false for a record of an
+// unknown experiment or of a cell that declares no window.
+func WindowOf(rec *bench.Record) (bench.Window, bool) {
+	if rec == nil {
+		return bench.Window{}, false
+	}
+	if w, ok := bench.WindowFromMetrics(rec.Metrics); ok {
+		return w, true
+	}
+	e := ByName(rec.Experiment)
+	if e == nil || e.Window == nil {
+		return bench.Window{}, false
+	}
+	return e.Window(rec)
 }

@@ -315,4 +315,153 @@ func TestRunnerPathWritesWork(t *testing.T) {
 	if keys := slices.Sorted(maps.Keys(inst.Metrics)); !slices.Equal(keys, instKeys) {
 		t.Errorf("the instance's metrics changed to %v (were %v)", keys, instKeys)
 	}
+	// The window beside it: update W, every update, the arcs as lists and
+	// W written once.
+	win, ok := bench.WindowFromMetrics(rec.Metrics)
+	if want := (bench.Work{Updates: m * (n + 1) / 3, DRAMBytes: 8*m + 4*n*n}); !ok || win.Label() != "update_w" || !closeWork(win.Work, want) {
+		t.Errorf("record's window %+v, %v; want update_w %+v", win, ok, want)
+	}
+}
+
+// TestWindowPhasesRecorded: a cell that declares a window records its
+// phases, so that its window has a time (bench.Window.WindowMS): the CPU
+// implementations of each experiment that declares windows, on its first
+// quick case, measured once as the runner measures them.
+func TestWindowPhasesRecorded(t *testing.T) {
+	ctx := context.Background()
+	for _, e := range experiments.All() {
+		if e.Window == nil {
+			continue
+		}
+		c := e.Cases(experiments.Quick, experiments.Options{Threads: 1})[0]
+		inst, err := c.Setup(ctx)
+		if err != nil {
+			t.Fatalf("%s %s: %v", e.Name, c.Params, err)
+		}
+		windows := 0
+		for _, impl := range e.ImplsFor(c, "") {
+			rec := bench.Record{Experiment: e.Name, Impl: impl, Params: c.Params, Metrics: maps.Clone(inst.Metrics)}
+			w, ok := e.Window(&rec)
+			if !ok || strings.HasPrefix(impl, "cuda/") {
+				continue
+			}
+			windows++
+			rec.Phases, err = bench.Measure(ctx, bench.Protocol{Reps: 1, Statistic: bench.StatMedian},
+				func(ctx context.Context, r *bench.Recorder) error { _, err := inst.Run(ctx, impl, r); return err })
+			if err != nil {
+				t.Fatalf("%s %s %s: %v", e.Name, impl, c.Params, err)
+			}
+			if _, ok := w.WindowMS(&rec); !ok {
+				var names []string
+				for _, p := range rec.Phases {
+					names = append(names, p.Name)
+				}
+				t.Errorf("%s %s %s: window %s, but the run records the phases %v", e.Name, impl, c.Params, w.Label(), names)
+			}
+		}
+		if windows == 0 {
+			t.Errorf("%s declares windows, but none for a CPU implementation of its first quick case %s", e.Name, c.Params)
+		}
+		if inst.Release != nil {
+			inst.Release()
+		}
+	}
+}
+
+// windowCase is one cell whose declared window the test computes by hand;
+// phases nil: the cell declares none.
+type windowCase struct {
+	workCase
+	phases []string
+}
+
+// windowCases ties each window declaration to its formula, by hand (see
+// each paper's work.go for the reasons).
+func windowCases() []windowCase {
+	var cs []windowCase
+	// treefix: the vectorial implementations' write, scan and read, the
+	// GPU's Euler tour and the copies outside: Rootfix 2n scan additions
+	// (a TwoSum of 6 flops each compensated) and n negations, 20 + 16 +
+	// 12 bytes a vertex; Leaffix two flops and 12 bytes a vertex more.
+	{
+		wsr := []string{"write", "scan", "read"}
+		tree := func(exp, impl string, phases []string, w bench.Work) windowCase {
+			return windowCase{workCase{exp: exp, impl: impl, want: w,
+				params: ps("tree", "caterpillar", "source", "synthetic", "n", "16777216", "numbering", "bfs")}, phases}
+		}
+		const n = 1 << 24
+		cs = append(cs,
+			tree("treefix/fig7", "cuda/vectorial", wsr, bench.Work{Flops: 3 * n, DRAMBytes: 48 * n}),
+			tree("treefix/fig7", "cpu/vectorial", wsr, bench.Work{Flops: 3 * n, DRAMBytes: 48 * n}),
+			tree("treefix/fig4", "cuda/vectorial-compensated", wsr, bench.Work{Flops: 13 * n, DRAMBytes: 48 * n}),
+			tree("treefix/fig5", "cpu/vectorial-compensated", wsr, bench.Work{Flops: 13 * n, DRAMBytes: 48 * n}),
+			tree("treefix/fig7", "cuda/parallel", nil, bench.Work{}),
+			tree("treefix/fig7", "cpu/sequential", nil, bench.Work{}),
+			tree("treefix/table1", "cuda/build", nil, bench.Work{}),
+		)
+		acc := func(impl, op string, phases []string, w bench.Work) windowCase {
+			return windowCase{workCase{exp: "treefix/accuracy", impl: impl, want: w,
+				params: ps("chain", "3", "cond", "1.00e+04", "op", op)}, phases}
+		}
+		const c = 10000
+		cs = append(cs,
+			acc("cuda/vectorial", "leaffix", wsr, bench.Work{Flops: 4 * c, DRAMBytes: 60 * c}),
+			acc("cuda/vectorial-compensated", "leaffix", wsr, bench.Work{Flops: 14 * c, DRAMBytes: 60 * c}),
+			acc("cpu/vectorial-compensated", "rootfix", wsr, bench.Work{Flops: 13 * c, DRAMBytes: 48 * c}),
+			acc("cuda/parallel", "rootfix", nil, bench.Work{}),
+		)
+	}
+	// kleene: update W does every update; it reads the arcs as lists (8m:
+	// cpu/paper, cuda/paper) or X dense (4n²: cpu/fast, cuda/fast) and
+	// writes W once (4n²); no copies.
+	{
+		n, m := 500.0, 62470.0
+		arcs := map[string]float64{"arcs": m}
+		kl := func(exp, impl, weights string, w bench.Work) windowCase {
+			return windowCase{workCase{exp: exp, impl: impl, params: ps("n", "500", "weights", weights), metrics: arcs, want: w}, []string{"update_w"}}
+		}
+		cs = append(cs,
+			kl("kleene/table2", "cpu/paper", "normal", bench.Work{Updates: m * 501 / 3, DRAMBytes: 8*m + 4*n*n}),
+			kl("kleene/table2", "cpu/fast", "normal", bench.Work{Updates: m * 501 / 3, DRAMBytes: 8 * n * n}),
+			kl("kleene/table3", "cuda/paper", "normal", bench.Work{Updates: m * 501 / 3, DRAMBytes: 8*m + 4*n*n}),
+			kl("kleene/table3", "cuda/fast", "int", bench.Work{Updates: 500 * 499 * 498 / 6, DRAMBytes: 8 * n * n}),
+		)
+	}
+	return cs
+}
+
+// TestWindowFormulas holds each window declaration to its formula, by
+// hand, and WindowOf to the same window with the window in the record's
+// metrics (as the runner writes it) and without; every experiment that
+// declares windows has a case here.
+func TestWindowFormulas(t *testing.T) {
+	covered := map[string]bool{}
+	for _, c := range windowCases() {
+		rec := c.record()
+		got, ok := experiments.WindowOf(&rec)
+		if c.phases == nil {
+			if ok {
+				t.Errorf("%s %s %s: window %+v; want none", c.exp, c.impl, c.params, got)
+			}
+			continue
+		}
+		covered[c.exp] = true
+		if !ok || !slices.Equal(got.Phases, c.phases) || !closeWork(got.Work, c.want) {
+			t.Errorf("%s %s %s: window %+v, %v; want %v %+v", c.exp, c.impl, c.params, got, ok, c.phases, c.want)
+			continue
+		}
+		with := c.record()
+		if with.Metrics == nil {
+			with.Metrics = map[string]float64{}
+		}
+		got.SetMetrics(with.Metrics)
+		if again, ok := experiments.WindowOf(&with); !ok || again.Label() != got.Label() || again.Work != got.Work {
+			t.Errorf("%s %s %s: WindowOf with the metrics %+v, %v; without %+v", c.exp, c.impl, c.params, again, ok, got)
+		}
+	}
+	for _, e := range experiments.All() {
+		if e.Window != nil && !covered[e.Name] {
+			t.Errorf("%s declares windows but no case of windowCases ties one to its formula", e.Name)
+		}
+	}
 }

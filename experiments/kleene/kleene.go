@@ -148,9 +148,10 @@ func Register() {
 		Claims: func(run []bench.Record) []experiments.Claim {
 			return append(kleeneTable2Claims(run), kleeneBottleneckClaim(run), kleeneArcsClaim(run))
 		},
-		Needs: kleeneTable2Needs,
-		Plots: func(run []bench.Record) []report.Plot { return kleenePlots(run, "kleene/table2") },
-		Work:  kleeneWork,
+		Needs:  kleeneTable2Needs,
+		Plots:  func(run []bench.Record) []report.Plot { return kleenePlots(run, "kleene/table2") },
+		Work:   kleeneWork,
+		Window: kleeneWindow,
 	})
 	experiments.Register(&experiments.Experiment{
 		Name: "kleene/table3",
@@ -171,6 +172,7 @@ func Register() {
 		SameAs: []experiments.SameAs{{Experiment: "kleene/table2", Impls: []string{"cpu/paper", "cpu/fast"}}},
 		Plots:  func(run []bench.Record) []report.Plot { return kleenePlots(run, "kleene/table3") },
 		Work:   kleeneWork,
+		Window: kleeneWindow,
 	})
 }
 

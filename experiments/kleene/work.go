@@ -3,6 +3,7 @@ package kleene
 import (
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
+	"github.com/semibench/semibench/problems/kleene"
 )
 
 // kleeneExpectedArcs is the generator's expected arc count for n nodes
@@ -56,4 +57,35 @@ func kleeneWork(rec *bench.Record) (bench.Work, bool) {
 		w.LinkBytes = 8*nf*nf + 4*nf + 8*nf*float64((n+63)/64)
 	}
 	return w, true
+}
+
+// kleeneWindow is the window the paper times of a Kleene star cell: its
+// phase update W (a row of the paper's Tables 2 and 3, and the one its
+// growth claim and bottleneck claim read), which does every update of the
+// cell (kleeneWork) and the least traffic of the update alone: the arcs
+// read as lists where the implementation reads them so, values and
+// indices (cpu/paper, cuda/paper: 8m bytes; the dense X of cpu/paper was
+// read by convert CCS, before the window), X or its permuted copy read
+// dense where the update reads it (cpu/fast compacts X's rows inside the
+// phase, cuda/fast closes the copy init W made: 4n²), and W written once
+// (4n²); no link bytes (cuda/paper's copy of the lists up lies before the
+// phase, and every download after it).
+func kleeneWindow(rec *bench.Record) (bench.Window, bool) {
+	w, ok := kleeneWork(rec)
+	if !ok {
+		return bench.Window{}, false
+	}
+	n := float64(experiments.IntOf(rec.Params, "n"))
+	m, has := rec.Metrics["arcs"]
+	if !has {
+		m = kleeneExpectedArcs(int(n))
+	}
+	w.LinkBytes = 0
+	switch rec.Impl {
+	case "cpu/paper", "cuda/paper":
+		w.DRAMBytes = 8*m + 4*n*n
+	default:
+		w.DRAMBytes = 8 * n * n
+	}
+	return bench.Window{Phases: []string{kleene.PhaseUpdateW}, Work: w}, true
 }

@@ -49,26 +49,44 @@ import (
 // operations a vertex).
 func eulerTourGPU(n float64) bench.Work { return bench.Work{IntOps: 4 * n, DRAMBytes: 36 * n} }
 
+// treefixBase is impl without its backend's prefix, "vectorial-compensated".
+func treefixBase(impl string) string {
+	base, _ := strings.CutPrefix(strings.TrimPrefix(impl, "cpu/"), "cuda/")
+	return base
+}
+
+// vectorialSteps is the work of the vectorial algorithm's three steps,
+// write, scan and read, of impl's op on n vertices (see above): what the
+// paper times as its computation; a zero Work for an implementation that
+// is not vectorial.
+func vectorialSteps(impl string, op treefix.Op, n float64) bench.Work {
+	base := treefixBase(impl)
+	if strings.TrimSuffix(base, "-compensated") != "vectorial" {
+		return bench.Work{}
+	}
+	scan := 2 * n
+	if strings.HasSuffix(base, "-compensated") {
+		scan = 6 * 2 * n
+	}
+	if op == treefix.Leaffix {
+		return bench.Work{Flops: scan + 2*n, DRAMBytes: (20 + 16 + 24) * n}
+	}
+	return bench.Work{Flops: scan + n, DRAMBytes: (20 + 16 + 12) * n}
+}
+
 // treefixOpWork is the least work of one run of impl's op on n vertices
 // (see above).
 func treefixOpWork(impl string, op treefix.Op, n float64) bench.Work {
 	var w bench.Work
 	leaf := op == treefix.Leaffix
-	base, _ := strings.CutPrefix(strings.TrimPrefix(impl, "cpu/"), "cuda/")
+	base := treefixBase(impl)
 	switch strings.TrimSuffix(base, "-compensated") {
 	case "sequential":
 		w = bench.Work{Flops: n - 1, DRAMBytes: 16 * n}
 	case "parallel":
 		w = bench.Work{Flops: n - 1, IntOps: n, DRAMBytes: 24 * n}
 	case "vectorial":
-		scan := 2 * n
-		if strings.HasSuffix(base, "-compensated") {
-			scan = 6 * 2 * n
-		}
-		w = bench.Work{Flops: scan + n, DRAMBytes: (20 + 16 + 12) * n}
-		if leaf {
-			w = bench.Work{Flops: scan + 2*n, DRAMBytes: (20 + 16 + 24) * n}
-		}
+		w = vectorialSteps(impl, op, n)
 		if strings.HasPrefix(impl, "cuda/") {
 			w = w.Add(eulerTourGPU(n))
 		}
@@ -123,6 +141,48 @@ func treefixAccuracyWork(rec *bench.Record) (bench.Work, bool) {
 	}
 	w := treefixOpWork(rec.Impl, op, accuracyN)
 	return w, !w.IsZero()
+}
+
+// The paper times the vectorial algorithm by its three kernels, Write,
+// Scan and Read (section III-B; Figure 7 and Figure 4's computation time
+// leave out the transfers, and its vector tree arrives built from the
+// host). A vectorial cell's window is those three phases, whose work
+// vectorialSteps gives: on the GPU the Euler tour that cuda/vectorial
+// builds inside its total is outside it, on the CPU the window is the
+// cell's whole work without what lies around the three steps.
+
+// vectorialWindow is the window of a vectorial cell running op on n
+// vertices: its write, scan and read; false for any other cell.
+func vectorialWindow(impl string, op treefix.Op, n float64) (bench.Window, bool) {
+	w := vectorialSteps(impl, op, n)
+	if w.IsZero() {
+		return bench.Window{}, false
+	}
+	return bench.Window{Phases: []string{treefix.PhaseWrite, treefix.PhaseScan, treefix.PhaseRead}, Work: w}, true
+}
+
+// treefixTimedWindow is the window of a cell of treefix/fig4, fig5 and
+// fig7: +Rootfix's three steps on the tree of n vertices the parameters
+// name, for the vectorial implementations.
+func treefixTimedWindow(rec *bench.Record) (bench.Window, bool) {
+	n := float64(experiments.IntOf(rec.Params, "n"))
+	if n <= 0 {
+		return bench.Window{}, false
+	}
+	return vectorialWindow(rec.Impl, treefix.Rootfix, n)
+}
+
+// treefixAccuracyWindow is the window of a cell of treefix/accuracy: the
+// record's op's three steps on a chain of accuracyN vertices, for the
+// vectorial implementations.
+func treefixAccuracyWindow(rec *bench.Record) (bench.Window, bool) {
+	switch rec.Params.Get("op") {
+	case treefix.Rootfix.String():
+		return vectorialWindow(rec.Impl, treefix.Rootfix, accuracyN)
+	case treefix.Leaffix.String():
+		return vectorialWindow(rec.Impl, treefix.Leaffix, accuracyN)
+	}
+	return bench.Window{}, false
 }
 
 // treefixLevelsWork is the work of a cell of treefix/fig6: the level of
