@@ -388,14 +388,17 @@ func Latest(recs []Record) []Record {
 	return out
 }
 
-// schemaKey is how a result file of any schema names its schema near its
-// start: the header line of schema 3, the top of a schema-1 or 2
-// document.
-var schemaKey = regexp.MustCompile(`"schema"\s*:\s*[0-9]`)
+// schemaKey and machineKey are how a result file of any schema starts:
+// its header (the first line of schema 3, the top of a schema-1 or 2
+// document) names its schema and its machine.
+var (
+	schemaKey  = regexp.MustCompile(`"schema"\s*:\s*[0-9]`)
+	machineKey = regexp.MustCompile(`"machine"\s*:\s*\{`)
+)
 
 // IsResultFile reports whether path names a regular file that holds a
 // semibench result file, gzipped or not, as far as its first 64 KiB show:
-// a JSON object naming its "schema". A command that writes a file (an
+// a JSON object naming its "schema" and its "machine". A command that writes a file (an
 // export, a report, a generated input) refuses such a path, for a result
 // file is only ever appended to: replacing it loses its measurements. It
 // never opens anything but a regular file (a FIFO would block), and a
@@ -417,7 +420,7 @@ func IsResultFile(path string) bool {
 	head := make([]byte, 64<<10)
 	n, _ := io.ReadFull(in, head)
 	head = bytes.TrimSpace(head[:n])
-	return len(head) > 0 && head[0] == '{' && schemaKey.Match(head)
+	return len(head) > 0 && head[0] == '{' && schemaKey.Match(head) && machineKey.Match(head)
 }
 
 // gunzipped returns r, or r read through gzip when it starts with gzip's

@@ -657,8 +657,9 @@ func TestIsResultFile(t *testing.T) {
 		data string
 		want bool
 	}{
-		"schema3.jsonl":  {"{\"schema\":3,\"semibench\":{}}\n{\"experiment\":\"e\"}\n", true},
-		"schema2.json":   {"{\n \"schema\": 2,\n \"records\": []\n}\n", true},
+		"schema3.jsonl":  {"{\"schema\":3,\"semibench\":{},\"machine\":{}}\n{\"experiment\":\"e\"}\n", true},
+		"schema2.json":   {"{\n \"schema\": 2,\n \"machine\": {\n  \"label\": \"m\"\n },\n \"records\": []\n}\n", true},
+		"digest.json":    {"{\"schema\": 1, \"runs\": []}\n", false},
 		"run.jsonl.gz":   {gz.String(), true},
 		"records.jsonl":  {"{\"experiment\":\"e\"}\n", false},
 		"report.md":      {"# semibench report\n\"schema\": 3\n", false},

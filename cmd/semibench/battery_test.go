@@ -7,11 +7,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -966,6 +968,41 @@ func TestBatteryClaimsManySamples(t *testing.T) {
 	}
 	if largest > stats.ExactMax {
 		t.Errorf("an exact U distribution of %d samples a side was computed (the limit is %d)", largest, stats.ExactMax)
+	}
+}
+
+// TestBatteryREADME: testdata/bad/README.md states how many cases the
+// battery holds, by area: its counts are the code's.
+func TestBatteryREADME(t *testing.T) {
+	readme, err := os.ReadFile("testdata/bad/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("battery_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byArea := map[string]int{}
+	for _, c := range badInputCases() {
+		f := strings.Fields(c.name)
+		area := f[0]
+		if area == "solve" {
+			area += " " + f[1]
+		}
+		byArea[area]++
+	}
+	stated := map[string]int{}
+	for _, m := range regexp.MustCompile(`(?m)^- ([a-z ]+): (\d+) cases?\b`).FindAllStringSubmatch(string(readme), -1) {
+		n, _ := strconv.Atoi(m[2])
+		stated[m[1]] = n
+	}
+	if !maps.Equal(stated, byArea) {
+		t.Errorf("README's bad-input cases by area %v; the code's %v", stated, byArea)
+	}
+	own := len(regexp.MustCompile(`(?m)^func TestBattery`).FindAll(src, -1)) - 2 // less TestBatteryBadInputs and this one
+	total := regexp.MustCompile(`holds (\d+) bad-input cases \(TestBatteryBadInputs[^)]*\) and (\d+) tests of their own, (\d+) in all`).FindStringSubmatch(strings.Join(strings.Fields(string(readme)), " "))
+	if total == nil || total[1] != strconv.Itoa(len(badInputCases())) || total[2] != strconv.Itoa(own) || total[3] != strconv.Itoa(len(badInputCases())+own) {
+		t.Errorf("README's totals %q; the code holds %d bad-input cases and %d tests of their own", total, len(badInputCases()), own)
 	}
 }
 
