@@ -90,10 +90,33 @@ func (p *pricer) planned(c *cell, ps pass) (warm, samples int) {
 		return 0, 1
 	case ps == passAA || !ps.settles(p.budget.on()) || !p.read(c):
 		return pr.Warmup, pr.Reps
-	case p.perRun(c) < float64(FirstPassCheap)/1e6:
+	case p.perRun(c) < float64(FirstPassCheap)/1e6 || ps == passClaims && p.waitsCheaply(c):
 		return pr.Warmup, pr.Reps
 	}
 	return pr.Warmup, 1
+}
+
+// waitsCheaply reports whether c, in the claims' first pass, will take
+// its --reps while a claim it feeds waits for dearer cells (run.cheapBeside:
+// its samples cost at most a quarter of what each of those still costs),
+// priced by their timed runs.
+func (p *pricer) waitsCheaply(c *cell) bool {
+	if p.plan == nil {
+		return false
+	}
+	for _, cp := range p.plan.readers[c] {
+		rest, n := 0.0, 0
+		for _, x := range cp.levelOf(c) {
+			if x != c && !x.measured {
+				rest += p.perRun(x) * float64(p.protocol(x).Warmup+1)
+				n++
+			}
+		}
+		if n > 0 && p.perRun(c)*float64(p.cfg.Reps-1) <= rest/float64(4*n) {
+			return true
+		}
+	}
+	return false
 }
 
 // wallPlan is c's measurement in pass ps of warm warm-ups and samples
@@ -153,6 +176,22 @@ func (p *pricer) cellIn(c *cell, ps pass) float64 {
 	warm, samples := p.planned(c, ps)
 	ms, _ := p.wall.estimate(c, p.wallPlan(c, ps, warm, samples, p.hand.cs != c.cs))
 	return ms
+}
+
+// replicate is the estimated wall of one replicate of c at the outer
+// level under protocol pr: a fresh process starts, sets the case up as
+// a new input and loads a CUDA module; a fresh allocation sets the case
+// up again, its input in the run's store.
+func (p *pricer) replicate(c *cell, level string, pr bench.Protocol) float64 {
+	pl := wallPlan{runs: pr.Warmup + pr.Reps, setup: true, check: true, siblngs: p.siblings(c), implCells: p.byImpl[c.impl]}
+	start := 0.0
+	if level == bench.LevelProcess {
+		pl.load = strings.HasPrefix(c.impl, "cuda/")
+		start = p.wall.startMS()
+		pl.cold = true
+	}
+	ms, _ := p.wall.estimate(c, pl)
+	return saturate(max(ms+start, p.wall.replicas[c.key])) // the last replicate measured, where there is one
 }
 
 // topUp is the estimated wall of extra more samples of c in pass ps

@@ -84,6 +84,10 @@ type Config struct {
 	// Past is the history of earlier runs of this machine kind and scale
 	// (the cells' records there); nil: none.
 	Past Past
+	// Outer samples the outer level of noise where the claims need it
+	// (outer.go); nil: fresh allocations in this process
+	// (NewAllocationSampler).
+	Outer OuterSampler
 }
 
 // DefaultReps is Config.Reps's default: the fewest samples benchstat
@@ -135,6 +139,7 @@ type run struct {
 	side   *sideBatch // long one-core cells waiting to run side by side (batch.go)
 	hand   hand       // the case set up in hand (measure.go)
 	meter  *meter     // progress (progress.go)
+	outer  OuterSampler
 	// coldSetup says, of each cell that set its case up, whether that
 	// setup was its input's first in the run (the wall model's setup).
 	coldSetup map[*cell]bool
@@ -171,6 +176,10 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 	r := &run{cfg: cfg, out: out, budget: newBudget(cfg.Budget, cfg.Reserve, start), ledger: &ledger{},
 		aa: newAAPairs(), side: &sideBatch{cores: coreUse{}}, coldSetup: map[*cell]bool{}}
 	r.ctx = ctx
+	r.outer = cfg.Outer
+	if r.outer == nil {
+		r.outer = NewAllocationSampler()
+	}
 	if r.budget.on() {
 		var cancel context.CancelFunc
 		r.ctx, cancel = context.WithDeadlineCause(ctx, r.budget.end(), errBudget)
@@ -237,8 +246,8 @@ func (r *run) tally() (recorded, cells int) {
 // passes runs the planner's passes in order (ARCHITECTURE.md, "The
 // planner"): in a budgeted run the A/A cells, every claim's Least cells,
 // the A/A pairs, every claim's Paper cells, the long one-core cells held
-// back, the A/A pairs again, the claims' top-ups, the refine; then, in
-// every run, the rest of the tables.
+// back, the A/A pairs again, the claims' top-ups, the outer level, the
+// refine; then, in every run, the rest of the tables.
 func (r *run) passes() error {
 	if r.budget.on() {
 		r.aa.due = r.budget.start.Add(max(aaFirstPairs, r.budget.limit/6))
@@ -266,6 +275,9 @@ func (r *run) passes() error {
 		}
 	}
 	if err := r.settleAll(); err != nil {
+		return err
+	}
+	if err := r.outerLevel(); err != nil {
 		return err
 	}
 	if err := r.refine(); err != nil {

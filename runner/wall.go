@@ -177,6 +177,10 @@ type wallModel struct {
 	ratio map[bool][]float64
 	// colds are the setups of new inputs this run measured.
 	colds []float64
+	// starts are the fresh processes' own times, and replicas each
+	// cell's latest replicate's wall (observeReplicate).
+	starts   []float64
+	replicas map[string]float64
 	// lookPerCell holds the measured looks, per cell of the claim judged.
 	lookPerCell []float64
 	cache       map[string]*pastCell
@@ -224,7 +228,7 @@ const defaultLookPerCellMS = 2.0
 // per-run wall's prior, scaled by the backend's ratio).
 func newWallModel(past Past, timed func(*experiments.Experiment, string, *experiments.Case) float64) *wallModel {
 	w := &wallModel{past: past, timed: timed, inputs: map[string]bool{}, ratio: map[bool][]float64{}, cuda: map[string]bool{},
-		ratios: map[string][]ratioObs{}, cache: map[string]*pastCell{}, loadPast: map[string]float64{}}
+		ratios: map[string][]ratioObs{}, replicas: map[string]float64{}, cache: map[string]*pastCell{}, loadPast: map[string]float64{}}
 	zero := func(*experiments.Experiment, string) float64 { return 0 }
 	none := func(_ *experiments.Experiment, impl string, _ *experiments.Case) (float64, string) {
 		return 0, "none measured yet"
@@ -315,8 +319,8 @@ func (w *wallModel) pastOf(c *cell) *pastCell {
 // input's generation when no case of the run has it yet (cold). From the
 // history: the most any cell of the same input paid in a run (the median
 // over runs) when cold, the least it paid when not; else the models.
-func (w *wallModel) setupOf(c *cell, siblings []*cell) float64 {
-	cold := !w.inputs[inputKey(c)]
+func (w *wallModel) setupOf(c *cell, siblings []*cell, fresh bool) float64 {
+	cold := fresh || !w.inputs[inputKey(c)]
 	var byRun [][]float64
 	var paid []float64
 	for _, s := range siblings {
@@ -397,6 +401,32 @@ func (w *wallModel) loadOf(impl string, cells []*cell) float64 {
 // loadRuns is how many of the newest earlier runs a load is judged by.
 const loadRuns = 3
 
+// DefaultStartMS is the estimate of a fresh process's own time (its
+// start, reading its arguments and machine, its end) around the cell it
+// measures, before one is measured.
+const DefaultStartMS = 500
+
+// startMS is a fresh process's own time: the median of those this run
+// measured, else DefaultStartMS.
+func (w *wallModel) startMS() float64 {
+	if len(w.starts) == 0 {
+		return DefaultStartMS
+	}
+	return stats.Median(w.starts)
+}
+
+// observeReplicate adds a replicate measured at the outer level: a fresh
+// process's own time beyond its cell's wall.
+func (w *wallModel) observeReplicate(c *cell, level string, o OuterRecord) {
+	w.replicas[c.key] = o.WallMS
+	if level != bench.LevelProcess || o.Wall == nil {
+		return
+	}
+	if own := o.WallMS - (o.Wall.SetupMS + o.Wall.MeasureMS + o.Wall.CheckMS); own > 0 {
+		w.starts = append(w.starts, own)
+	}
+}
+
 // minLoadMS is the least first-run excess that counts as a module loaded.
 const minLoadMS = 50
 
@@ -459,6 +489,7 @@ type wallPlan struct {
 	looks   int     // looks of the stopping rules
 	lookMS  float64 // one look
 	setup   bool    // the cell sets its case up
+	cold    bool    // as a new input, whatever the run holds (a fresh process)
 	load    bool    // its CUDA implementation's first run in this process
 	check   bool    // a check (always, but a side cell's)
 	siblngs []*cell // the cells of its input, for the setup's history
@@ -473,7 +504,7 @@ func (w *wallModel) estimate(c *cell, pl wallPlan) (float64, bool) {
 	pc := w.pastOf(c)
 	ms := 0.0
 	if pl.setup {
-		ms += w.setupOf(c, pl.siblngs)
+		ms += w.setupOf(c, pl.siblngs, pl.cold)
 	}
 	perRun, check, first := 0.0, 0.0, 0.0
 	if pc != nil {

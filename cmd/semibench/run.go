@@ -148,7 +148,7 @@ func (f *runFlags) config(exps []*experiments.Experiment) (runner.Config, error)
 		return runner.Config{}, usagef("--where: %v", err)
 	}
 	cfg := runner.Config{Scale: sc, Impl: f.impl, Where: where, Reps: f.reps, Warmup: f.warmup, Budget: f.budget,
-		Options: opts, Progress: os.Stderr, Terminal: isTerminal(os.Stderr), GPUState: nvml.Sampler}
+		Options: opts, Progress: os.Stderr, Terminal: isTerminal(os.Stderr), GPUState: nvml.Sampler, Outer: newOuterSampler()}
 	if f.shard != "" {
 		if cfg.Shard, err = runner.ParseShard(f.shard); err != nil {
 			return runner.Config{}, usagef("--shard: %v", err)
