@@ -32,7 +32,7 @@ func run(t *testing.T) *bench.File {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "run.jsonl")
-	app, err := bench.NewAppender(path, &bench.File{Machine: bench.Machine{Label: "test", CPU: "test CPU", Cores: 1}, Scale: string(experiments.Quick), Started: time.Unix(1, 0)})
+	app, err := bench.NewAppender(path, &bench.File{Semibench: bench.CurrentBuild(), Machine: bench.Machine{Label: "test", CPU: "test CPU", Cores: 1}, Scale: string(experiments.Quick), Started: time.Unix(1, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
