@@ -84,18 +84,30 @@ func JudgeWith(recs []bench.Record, scale Scale, schema int, noise float64, h *H
 			continue
 		}
 		out[i].Level = level
-		if h == nil || !historyApplies(out[i].Verdict) {
-			continue
-		}
-		b := between.With(RunFigureOf(out[i], h.Run, h.Commit, h.Date)).Stretch(h.Run, h.Steps)
-		if v, why, ok := judgeHistory(out[i], b, h.Kind); ok {
-			alone := "this run alone: " + out[i].VerdictText()
-			out[i].Alone = out[i].Verdict
-			out[i].Verdict, out[i].Level = v, LevelHistory
-			out[i].Reason = why + "; " + alone
-		}
+		out[i] = h.Apply(out[i])
 	}
 	return out
+}
+
+// Apply is claim c of the run h judges, as the run judged it alone at the
+// papers' sizes, with the runs of its machine kind: the class they give
+// together (judgeHistory), the verdict alone kept in Alone; c unchanged
+// where history does not apply (no history, a preset class, a verdict
+// below the papers' sizes, fewer than MinBetweenRuns runs). JudgeWith
+// applies it to every claim; history applies it to each run's claims
+// judged alone, to show them with history beside alone.
+func (h *History) Apply(c Claim) Claim {
+	if h == nil || !historyApplies(c.Verdict) || c.Class != "" {
+		return c
+	}
+	b := h.Claims[c.ID].With(RunFigureOf(c, h.Run, h.Commit, h.Date)).Stretch(h.Run, h.Steps)
+	if v, why, ok := judgeHistory(c, b, h.Kind); ok {
+		alone := "this run alone: " + c.VerdictText()
+		c.Alone = c.Verdict
+		c.Verdict, c.Level = v, LevelHistory
+		c.Reason = why + "; " + alone
+	}
+	return c
 }
 
 // sampledOuter reports whether a run sampled the outer level: a record

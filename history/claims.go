@@ -97,6 +97,11 @@ func nonNilJudged(js []Judged) []Judged {
 type ClaimRun struct {
 	Run *Run
 	Judged
+	// WithHistory is the run's verdict judged with its kind's other runs
+	// (experiments.History.Apply: the class they give together), and
+	// HistoryWhy its reason; Verdict where history does not apply.
+	WithHistory experiments.Verdict
+	HistoryWhy  string
 }
 
 // ClaimHistory is a claim over the runs of one machine kind at one scale
@@ -137,11 +142,21 @@ func (c *ClaimHistory) Spread() (n int, lo, hi, sigma float64) {
 	return len(logs), lo, hi, 1.4826 * median(dev)
 }
 
-// Classes counts the runs by verdict, in experiments.Verdicts' order.
+// Classes counts the runs by verdict judged alone, in
+// experiments.Verdicts' order; WithHistory by verdict judged with history.
 func (c *ClaimHistory) Classes() []VerdictCount {
+	return countVerdicts(c.Runs, func(r ClaimRun) experiments.Verdict { return r.Verdict })
+}
+
+// WithHistory counts the runs by verdict judged with history.
+func (c *ClaimHistory) WithHistory() []VerdictCount {
+	return countVerdicts(c.Runs, func(r ClaimRun) experiments.Verdict { return r.WithHistory })
+}
+
+func countVerdicts(runs []ClaimRun, of func(ClaimRun) experiments.Verdict) []VerdictCount {
 	count := map[experiments.Verdict]int{}
-	for _, r := range c.Runs {
-		count[r.Verdict]++
+	for _, r := range runs {
+		count[of(r)]++
 	}
 	var out []VerdictCount
 	for _, v := range experiments.Verdicts {
@@ -231,6 +246,30 @@ func (h *History) claimsOf(ctx context.Context, runs []*Run, q ClaimQuery, progr
 				byKey[k] = c
 			}
 			c.Runs = append(c.Runs, ClaimRun{Run: r, Judged: j})
+		}
+	}
+	pasts := map[key]*Past{}
+	for _, c := range byKey {
+		k := key{c.Kind, c.Scale, ""}
+		if pasts[k] == nil {
+			var same []*Run
+			for _, r := range runs {
+				if r.Kind == c.Kind && r.Scale() == c.Scale {
+					same = append(same, r)
+				}
+			}
+			pasts[k] = pastOf(c.Kind, c.Scale, same)
+		}
+		for i := range c.Runs {
+			cr := &c.Runs[i]
+			commit := cmp.Or(cr.Run.Commit, cr.Run.Header.Semibench.Commit)
+			claim := experiments.Claim{ID: cr.ID, Experiment: cr.Experiment, Paper: cr.Paper, Where: cr.Where, Verdict: cr.Verdict,
+				Figure: cr.Figure, Band: cr.Band, Ours: cr.Ours, Reason: cr.Reason}
+			with := pasts[k].For(cr.Run.Where, commit, cr.Run.Date()).Apply(claim)
+			cr.WithHistory = with.Verdict
+			if with.Level == experiments.LevelHistory {
+				cr.HistoryWhy = with.Reason
+			}
 		}
 	}
 	out := make([]*ClaimHistory, 0, len(byKey))

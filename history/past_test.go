@@ -3,9 +3,11 @@ package history
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -109,5 +111,41 @@ func TestNewestRuns(t *testing.T) {
 	}
 	if got := newestRuns(recs, 9); len(got) != 6 {
 		t.Errorf("newestRuns(9) kept %d records, want all 6", len(got))
+	}
+}
+
+// TestClaimsWithHistory: each run's claim judged with its kind's runs
+// (History.Apply): figures of 5.9x-13.2x against a band of 6.4x-10x,
+// each run reproduced or not alone, are inconclusive with history in
+// every run; the counts say so.
+func TestClaimsWithHistory(t *testing.T) {
+	band := experiments.Band{Low: 6.4, High: 10, Below: experiments.NotReproduced, Inside: experiments.Reproduced, Above: experiments.NotReproduced, Unit: experiments.UnitRatio}
+	h := &History{}
+	kind := KindOf(testMachine)
+	for i, x := range []float64{5.9, 13.2, 8.0, 11.6, 9.0} {
+		v := band.Of(x)
+		start := time.Date(2026, 12, 1, i, 0, 0, 0, time.UTC)
+		r := &Run{Where: fmt.Sprintf("r%d", i), Header: &bench.File{Started: start, Scale: "paper", Semibench: bench.Build{Commit: strings.Repeat(string(rune('a'+i)), 40)}},
+			Kind: kind, Commit: strings.Repeat(string(rune('a'+i)), 40), Order: i, Experiments: []string{"kleene/table2"},
+			Claims: []Judged{{ID: "kleene/table2#growth", Experiment: "kleene/table2", Verdict: v, Figure: x, Band: band}}}
+		h.Runs = append(h.Runs, r)
+	}
+	cs, err := h.Claims(context.Background(), ClaimQuery{IDs: []string{"kleene/table2#growth"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 1 || len(cs[0].Runs) != 5 {
+		t.Fatalf("claims %+v, want one over 5 runs", cs)
+	}
+	for _, r := range cs[0].Runs {
+		if r.WithHistory != experiments.Inconclusive || r.HistoryWhy == "" {
+			t.Errorf("run %s: %s alone, %s with history (%q); want inconclusive with a reason", r.Run.Where, r.Verdict, r.WithHistory, r.HistoryWhy)
+		}
+	}
+	if got := countsText(cs[0].WithHistory()); got != "5 inconclusive" {
+		t.Errorf("with history: %s, want 5 inconclusive", got)
+	}
+	if got := countsText(cs[0].Classes()); !strings.Contains(got, "reproduced") {
+		t.Errorf("alone: %s, want the runs' own classes", got)
 	}
 }

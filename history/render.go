@@ -153,11 +153,16 @@ func claimTitle(c *ClaimHistory) string {
 		b := c.band()
 		s += fmt.Sprintf("; figure %s-%s over %d runs on the timeline (spread %.0f%% between runs); band %s", b.Text(lo), b.Text(hi), n, 100*sigma, b.RangeText())
 	}
-	var classes []string
-	for _, vc := range c.Classes() {
-		classes = append(classes, fmt.Sprintf("%d %s", vc.Runs, vc.Verdict))
+	return s + "; judged alone: " + countsText(c.Classes()) + "; with history: " + countsText(c.WithHistory())
+}
+
+// countsText writes verdict counts ("4 reproduced, 1 not reproduced").
+func countsText(vcs []VerdictCount) string {
+	var out []string
+	for _, vc := range vcs {
+		out = append(out, fmt.Sprintf("%d %s", vc.Runs, vc.Verdict))
 	}
-	return s + "; judged alone: " + strings.Join(classes, ", ")
+	return strings.Join(out, ", ")
 }
 
 // band is the band of the claim's newest run that has one.
@@ -172,31 +177,36 @@ func (c *ClaimHistory) band() experiments.Band {
 
 // ClaimTable is a claim's history run by run.
 func ClaimTable(c *ClaimHistory) report.Table {
-	tb := report.Table{Title: claimTitle(c), Header: []string{"commit", "date", "figure", "judged alone", "where"}}
+	tb := report.Table{Title: claimTitle(c), Header: []string{"commit", "date", "figure", "judged alone", "with history", "where"}}
+	why := map[string]bool{}
 	for _, r := range c.Runs {
 		commit := r.Run.Short()
 		if r.Run.Apart != "" {
 			commit += " (apart)"
 		}
-		tb.Rows = append(tb.Rows, []string{commit, r.Run.Date().Format(time.DateOnly), figureText(r.Judged), string(r.Verdict), r.Run.Where})
+		tb.Rows = append(tb.Rows, []string{commit, r.Run.Date().Format(time.DateOnly), figureText(r.Judged), string(r.Verdict), string(r.WithHistory), r.Run.Where})
+		if r.HistoryWhy != "" {
+			w, _, _ := strings.Cut(r.HistoryWhy, "; this run alone")
+			if !why[w] {
+				why[w] = true
+				tb.Notes = append(tb.Notes, "with history: "+w)
+			}
+		}
 	}
 	return tb
 }
 
 // ClaimsTable is claims' histories a row a claim and machine kind.
 func ClaimsTable(title string, cs []*ClaimHistory) report.Table {
-	tb := report.Table{Title: title, Header: []string{"claim", "machine", "scale", "runs", "figures", "spread", "band", "judged alone"}}
+	tb := report.Table{Title: title, Header: []string{"claim", "machine", "scale", "runs", "figures", "spread", "band", "judged alone", "with history"}}
 	for _, c := range cs {
 		figs, spread := "—", "—"
 		if n, lo, hi, sigma := c.Spread(); n > 0 {
 			b := c.band()
 			figs, spread = b.Text(lo)+"-"+b.Text(hi), fmt.Sprintf("%.0f%%", 100*sigma)
 		}
-		var classes []string
-		for _, vc := range c.Classes() {
-			classes = append(classes, fmt.Sprintf("%d %s", vc.Runs, vc.Verdict))
-		}
-		tb.Rows = append(tb.Rows, []string{c.ID, c.Kind.Label, c.Scale, fmt.Sprint(len(c.Runs)), figs, spread, c.band().RangeText(), strings.Join(classes, ", ")})
+		tb.Rows = append(tb.Rows, []string{c.ID, c.Kind.Label, c.Scale, fmt.Sprint(len(c.Runs)), figs, spread, c.band().RangeText(),
+			countsText(c.Classes()), countsText(c.WithHistory())})
 	}
 	return tb
 }
@@ -325,9 +335,11 @@ type (
 	}
 	jsonClaimRun struct {
 		jsonRun
-		Verdict string   `json:"verdict"`
-		Figure  *float64 `json:"figure"`
-		Ours    string   `json:"ours"`
+		Verdict     string   `json:"verdict"`
+		WithHistory string   `json:"with_history"`
+		HistoryWhy  string   `json:"history_why,omitempty"`
+		Figure      *float64 `json:"figure"`
+		Ours        string   `json:"ours"`
 	}
 	jsonClaim struct {
 		ID     string         `json:"id"`
@@ -393,7 +405,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 			jc.Band = b.RangeText()
 		}
 		for _, cr := range c.Runs {
-			jc.Runs = append(jc.Runs, jsonClaimRun{runJSON(cr.Run), string(cr.Verdict), number(cr.Figure), cr.Ours})
+			jc.Runs = append(jc.Runs, jsonClaimRun{runJSON(cr.Run), string(cr.Verdict), string(cr.WithHistory), cr.HistoryWhy, number(cr.Figure), cr.Ours})
 		}
 		out.Claims = append(out.Claims, jc)
 	}
