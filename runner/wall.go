@@ -193,8 +193,13 @@ type wallModel struct {
 }
 
 // driftWindow is how many of the latest cells with history the drift
-// is the median of.
-const driftWindow = 9
+// is the median of, and driftFloorMS the least wall of a run (by the
+// history) a cell must have to count: a run of a millisecond or less is
+// its fixed costs' and the timer's, and its ratio swings 4x either way.
+const (
+	driftWindow  = 9
+	driftFloorMS = 5
+)
 
 // drift is the factor the history's times are scaled by: the median of
 // the latest drifts, within [1/10, 10]; 1 before any.
@@ -454,7 +459,7 @@ func (w *wallModel) observe(c *cell, wall *bench.CellWall, warmups int, timed fl
 	if wall.CheckMS >= wallFloorMS {
 		w.check.observe(c.exp, checkImpl, c.cs, wall.CheckMS)
 	}
-	if pc := w.pastOf(c); pc != nil && pc.perRun > 0 && p.perRun > 0 {
+	if pc := w.pastOf(c); pc != nil && pc.perRun >= driftFloorMS && p.perRun > 0 {
 		w.drifts = append(w.drifts, p.perRun/pc.perRun)
 	}
 	cuda := strings.HasPrefix(c.impl, "cuda/")
