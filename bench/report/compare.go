@@ -48,6 +48,11 @@ type CompareOptions struct {
 	// Work is the least work one run of a record's cell does, declared by
 	// its experiment (experiments.WorkOf); nil: no bound is called.
 	Work func(*bench.Record) (bench.Work, bool)
+	// Window is the window of a record's cell that its paper times where
+	// that window is a set of the cell's phases (experiments.WindowOf): a
+	// cell that declares one is called bound by that window, beside its
+	// whole; nil: by the whole cell alone.
+	Window func(*bench.Record) (bench.Window, bool)
 	// Code says what changed in the measured code between two commits
 	// (CodeChanges); nil: the difference is unknown, so two files of
 	// different commits have every implementation possibly changed.

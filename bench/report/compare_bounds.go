@@ -9,15 +9,23 @@ import (
 	"github.com/semibench/semibench/bench"
 )
 
-// cellBoundText is one cell's bound on file f's GPU, "compute 85%", "—"
-// without declared work or peaks, and its class and fraction as CSV
-// fields.
-func (c *comparison) cellBoundText(f int, r *bench.Record, ms float64) (string, []string) {
-	class, frac, ok := c.cellBound(f, r, ms)
-	if !ok {
-		return "—", []string{"", ""}
+// cellBounds are one cell's bounds on file f's GPU in its device time ms,
+// as a row of one cell has them (rowBound): by the window its paper times
+// where it declares one, else by its whole work (paper), and by its whole
+// work (whole); n 0 without declared work or peaks. The CSV fields: the
+// whole cell's class and fraction, the window's label, class and fraction.
+func (c *comparison) cellBounds(f int, r *bench.Record, ms float64) (paper, whole rowBound, csv []string) {
+	csv = []string{"", "", "", "", ""}
+	if class, frac, ok := c.cellBound(f, r, ms); ok {
+		whole = rowBound{class: class, fraction: frac, k: 1, n: 1}
+		csv[0], csv[1] = class, strconv.FormatFloat(frac, 'g', 4, 64)
 	}
-	return class + " " + formatPercent(frac), []string{class, strconv.FormatFloat(frac, 'g', 4, 64)}
+	paper = whole
+	if label, class, frac, ok := c.windowBound(f, r); ok {
+		paper = rowBound{class: class, fraction: frac, k: 1, n: 1, windowed: 1, label: label}
+		csv[2], csv[3], csv[4] = label, class, strconv.FormatFloat(frac, 'g', 4, 64)
+	}
+	return paper, whole, csv
 }
 
 // largestPhase names the phase of total's breakdown (the copies aside)
@@ -58,9 +66,10 @@ func (c *comparison) gpuCellsTables(exps []string, i int) []Table {
 		}
 		t := Table{
 			Title:  fmt.Sprintf("%s: GPU cells, device time, %s/%s", exp, a, b),
-			Header: []string{"impl", "parameters", a + " ms", b + " ms", "ratio", "bound " + a, "bound " + b, "most time " + a + " · " + b},
+			Header: []string{"impl", "parameters", a + " ms", b + " ms", "ratio", "bound " + a + " · " + b, "most time " + a + " · " + b},
 		}
-		t.CSV = &Table{Header: append(slices.Clone(t.Header[:5]), "bound "+a, a+" fraction", "bound "+b, b+" fraction",
+		t.CSV = &Table{Header: append(slices.Clone(t.Header[:5]), "bound "+a, a+" fraction", "window "+a, "window bound "+a, a+" window fraction",
+			"bound "+b, b+" fraction", "window "+b, "window bound "+b, b+" window fraction",
 			"most time "+a, a+" share", "most time "+b, b+" share")}
 		marked := false
 		for _, p := range cells {
@@ -71,19 +80,20 @@ func (c *comparison) gpuCellsTables(exps []string, i int) []Table {
 			}
 			row := []string{impl, paramsText(p.rec[0].Params), FormatMS(p.t[0].ms), FormatMS(p.t[1].ms), FormatRatio(p.ratio())}
 			csv := slices.Clone(row)
-			ba, fa := c.cellBoundText(0, p.rec[0], p.t[0].ms)
-			bb, fb := c.cellBoundText(i, p.rec[1], p.t[1].ms)
+			pa, wa, fa := c.cellBounds(0, p.rec[0], p.t[0].ms)
+			pb, wb, fb := c.cellBounds(i, p.rec[1], p.t[1].ms)
 			la, ga := largestPhase(p.rec[0], p.t[0].ms)
 			lb, gb := largestPhase(p.rec[1], p.t[1].ms)
 			if ga[0] != "" && ga[0] == gb[0] { // one phase on both: its name once
 				lb = strings.TrimPrefix(lb, gb[0]+" ")
 			}
-			t.Rows = append(t.Rows, append(row, ba, bb, la+" · "+lb))
+			t.Rows = append(t.Rows, append(row, rowBoundText([2]rowBound{pa, pb}, [2]rowBound{wa, wb}), la+" · "+lb))
 			t.CSV.Rows = append(t.CSV.Rows, slices.Concat(csv, fa, fb, ga, gb))
 		}
 		t.Notes = append(t.Notes, fmt.Sprintf("bound: the cell's declared work over its device time, as a fraction of that GPU's peak "+
-			"bandwidth or issue rate (compute or memory from %.0f%%, else neither); most time: the phase of the device window that takes "+
-			"the largest share of it.", 100*BoundFraction))
+			"bandwidth or issue rate (compute or memory from %.0f%%, else neither); where the cell declares the window its paper times "+
+			"(write+scan+read: ...), that window's declared work over the sum of its phases' medians, and the whole cell's after it "+
+			"(whole: ...) where its class differs; most time: the phase of the device window that takes the largest share of it.", 100*BoundFraction))
 		if marked {
 			t.Notes = append(t.Notes, "*: the implementation's code changed between the files' commits.")
 		}

@@ -30,6 +30,10 @@ func fixture(t *testing.T, name string) *bench.File {
 // experiments.WorkOf gives it for the fixtures.
 func metricsWork(r *bench.Record) (bench.Work, bool) { return bench.WorkFromMetrics(r.Metrics) }
 
+// metricsWindow is the window a record's metrics carry, as
+// experiments.WindowOf gives it for the fixtures.
+func metricsWindow(r *bench.Record) (bench.Window, bool) { return bench.WindowFromMetrics(r.Metrics) }
+
 // lapChanged is a CodeChanges as cmd/semibench computes it when the LAP's
 // GPU package changed between the fixtures' commits.
 func lapChanged(from, to string) CodeChanges {
@@ -149,16 +153,21 @@ func TestCompareDeviceRowByHand(t *testing.T) {
 // TestCompareBounds: apsp/blocked's float32 closure at n = 16384 is
 // compute-bound on both GPUs at 85% of the (min,+) issue rate (n³ updates
 // over 132 SMs × 1980 MHz × 64 a clock), and treefix/fig7's cuda/vectorial
-// on its device window is bound by neither, its time in the Euler tour.
+// at 2^24 is bandwidth-bound in the window its paper times (write, scan
+// and read: 48 bytes a vertex) on both, while its whole device time, the
+// Euler tour's for the most part, is bound by neither.
 func TestCompareBounds(t *testing.T) {
 	for _, tc := range []struct {
-		a, b, exp, bound string
+		a, b, exp, bound, cell, whole string
 	}{
-		{"apsp-h100.jsonl", "apsp-h200.jsonl", "apsp/blocked", "compute 85% · 85%"},
-		{"tf-h100.jsonl", "tf-h200.jsonl", "treefix/fig7", "neither 8.4% · 7.5%"},
+		{"apsp-h100.jsonl", "apsp-h200.jsonl", "apsp/blocked", "compute 85% · 85%", "compute 85% · 85%", "compute 85% · 85%"},
+		// Caterpillar first: 80% and 62% of 3.35 and 4.81 TB/s; the row
+		// the median of the two trees.
+		{"tf-h100.jsonl", "tf-h200.jsonl", "treefix/fig7", "write+scan+read: memory 78% · 61%; whole: neither 8.4% · 7.5%",
+			"write+scan+read: memory 80% · 62%; whole: neither 8.4% · 7.4%", "neither 8.4% · 7.5%"},
 	} {
 		files := []*bench.File{fixture(t, tc.a), fixture(t, tc.b)}
-		tables, err := Compare(files, nil, CompareOptions{AcrossCommits: true, Cells: true, Work: metricsWork})
+		tables, err := Compare(files, nil, CompareOptions{AcrossCommits: true, Cells: true, Work: metricsWork, Window: metricsWindow})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,8 +176,20 @@ func TestCompareBounds(t *testing.T) {
 			t.Errorf("%s: bound %q, want %q", tc.exp, got, tc.bound)
 		}
 		cells := tableTitled(t, tables, tc.exp+": GPU cells")
-		if tc.exp == "treefix/fig7" && !strings.HasPrefix(cells.Rows[0][7], "euler_tour 9") {
-			t.Errorf("%s: most time %q, want the Euler tour's", tc.exp, cells.Rows[0][7])
+		if got := cells.Rows[0][5]; got != tc.cell {
+			t.Errorf("%s: first cell's bound %q, want %q", tc.exp, got, tc.cell)
+		}
+		if tc.exp == "treefix/fig7" && !strings.HasPrefix(cells.Rows[0][6], "euler_tour 9") {
+			t.Errorf("%s: most time %q, want the Euler tour's", tc.exp, cells.Rows[0][6])
+		}
+		// Without windows, the whole cells' bound alone, as before.
+		tables, err = Compare(files, nil, CompareOptions{AcrossCommits: true, Work: metricsWork})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, _ = split(t, tables)
+		if got := row(t, sum, tc.exp+"*", "device")[8]; got != tc.whole {
+			t.Errorf("%s without windows: bound %q, want %q", tc.exp, got, tc.whole)
 		}
 	}
 	// By hand: 16384³ updates in the H100's median closure window.
@@ -179,6 +200,17 @@ func TestCompareBounds(t *testing.T) {
 	w, _ := metricsWork(r)
 	if _, comp := PeaksOf(f.Machine.GPUs[0]).Fractions(w, ms); math.Abs(comp-hand) > 1e-9 || hand < 0.84 || hand > 0.86 {
 		t.Errorf("compute fraction %v, by hand %v", comp, hand)
+	}
+	// By hand: 48 bytes a vertex of the caterpillar's write, scan and read
+	// at 2^24 in the sum of their medians, over 2 × 2619 MHz × 5120 bits.
+	f = fixture(t, "tf-h100.jsonl")
+	r = &f.Records[0]
+	ms = r.Phase("write").MedianMS + r.Phase("scan").MedianMS + r.Phase("read").MedianMS
+	hand = 48 * math.Pow(2, 24) / (2 * 2619e6 * 5120 / 8) / (ms / 1e3)
+	win, _ := metricsWindow(r)
+	wms, ok := win.WindowMS(r)
+	if mem, _ := PeaksOf(f.Machine.GPUs[0]).Fractions(win.Work, wms); !ok || math.Abs(mem-hand) > 1e-9 || hand < 0.79 || hand > 0.81 {
+		t.Errorf("window's memory fraction %v, by hand %v", mem, hand)
 	}
 }
 
@@ -315,6 +347,41 @@ func TestComparePeers(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("peers rows %q lack %q", pt.Rows, want)
+		}
+	}
+}
+
+// TestRowBoundText: a row's bound column names the window its cells were
+// called by, says where only some cells declare one or they declare
+// several, and gives the whole cells' bound after it only where its class
+// differs.
+func TestRowBoundText(t *testing.T) {
+	b := func(class string, frac float64, k, n, windowed int, label string) rowBound {
+		return rowBound{class: class, fraction: frac, k: k, n: n, windowed: windowed, label: label}
+	}
+	wsr := "write+scan+read"
+	for _, tc := range []struct {
+		paper, whole [2]rowBound
+		want         string
+	}{
+		{[2]rowBound{b("compute", 0.85, 1, 1, 0, ""), b("compute", 0.85, 1, 1, 0, "")},
+			[2]rowBound{b("compute", 0.85, 1, 1, 0, ""), b("compute", 0.85, 1, 1, 0, "")}, "compute 85% · 85%"},
+		{[2]rowBound{b("memory", 0.78, 2, 2, 2, wsr), b("memory", 0.61, 2, 2, 2, wsr)},
+			[2]rowBound{b("neither", 0.084, 2, 2, 0, ""), b("neither", 0.075, 2, 2, 0, "")},
+			"write+scan+read: memory 78% · 61%; whole: neither 8.4% · 7.5%"},
+		// One class by window and whole: the window's alone.
+		{[2]rowBound{b("neither", 0.003, 3, 3, 3, "update_w"), b("neither", 0.002, 3, 3, 3, "update_w")},
+			[2]rowBound{b("neither", 0.0005, 3, 3, 0, ""), b("neither", 0.0004, 3, 3, 0, "")}, "update_w: neither 0.3% · 0.2%"},
+		// Some cells without a window, on one GPU a memory class.
+		{[2]rowBound{b("neither", 0.11, 12, 20, 14, wsr), b("memory", 0.55, 11, 20, 14, wsr)},
+			[2]rowBound{b("neither", 0.057, 20, 20, 0, ""), b("neither", 0.033, 20, 20, 0, "")},
+			"write+scan+read where declared: neither 11% (12/20) · memory 55% (11/20); whole: neither 5.7% · 3.3%"},
+		// Two windows' labels.
+		{[2]rowBound{b("neither", 0.1, 2, 2, 2, ""), b("neither", 0.1, 2, 2, 2, wsr)},
+			[2]rowBound{b("neither", 0.1, 2, 2, 0, ""), b("neither", 0.1, 2, 2, 0, "")}, "paper's windows: neither 10% · 10%"},
+	} {
+		if got := rowBoundText(tc.paper, tc.whole); got != tc.want {
+			t.Errorf("rowBoundText = %q, want %q", got, tc.want)
 		}
 	}
 }

@@ -118,11 +118,15 @@ func (s spread) cells() []string {
 
 // rowBound is a summary row's bound on one GPU: the class most of its
 // cells have, the median fraction of those cells, and how many of the
-// row's cells have that class, of how many with declared work.
+// row's cells have that class, of how many with declared work; with the
+// windows its cells were called by (windowed cells, their label: one
+// window's, or "" when they name several).
 type rowBound struct {
 	class    string
 	fraction float64
 	k, n     int
+	windowed int
+	label    string
 }
 
 func (b rowBound) String() string {
@@ -153,6 +157,47 @@ func joinBounds(a, b rowBound) string {
 	return a.String() + " · " + b.String()
 }
 
+// windowLabel names the windows a row's bounds were called by on both
+// GPUs: the one window's label ("write+scan+read"), "paper's windows" for
+// several, with " where declared" when some of the row's cells with
+// declared work have none; "" when no cell was called by a window.
+func windowLabel(a, b rowBound) string {
+	if a.windowed == 0 && b.windowed == 0 {
+		return ""
+	}
+	label := a.label
+	if a.windowed == 0 || (b.windowed > 0 && b.label != label) {
+		label = b.label
+		if a.windowed > 0 {
+			label = ""
+		}
+	}
+	if label == "" {
+		label = "paper's windows"
+	}
+	if a.windowed < a.n || b.windowed < b.n {
+		label += " where declared"
+	}
+	return label
+}
+
+// rowBoundText is a device row's bound column: by the windows its papers
+// time where its cells declare them ("write+scan+read: memory 78% · 61%"),
+// then the whole cells' bound where its class differs on either GPU
+// ("; whole: neither 8.4% · 7.5%"); the whole cells' alone when no cell
+// has a window.
+func rowBoundText(paper, whole [2]rowBound) string {
+	label := windowLabel(paper[0], paper[1])
+	if label == "" {
+		return joinBounds(whole[0], whole[1])
+	}
+	s := label + ": " + joinBounds(paper[0], paper[1])
+	if paper[0].class != whole[0].class || paper[1].class != whole[1].class {
+		s += "; whole: " + joinBounds(whole[0], whole[1])
+	}
+	return s
+}
+
 // formatPercent prints a fraction as a whole percentage, with two
 // significant digits below 10%, and as "<0.1%" below a thousandth (a cell
 // that far from every ceiling is bound by something else, whatever the
@@ -169,8 +214,8 @@ func formatPercent(f float64) string {
 }
 
 // cellBound is one cell's bound on the GPU of file f: its class and the
-// fraction of the binding peak it reached on the device; ok false
-// without declared work, a GPU or a peak.
+// fraction of the binding peak its declared work reached in its device
+// time ms; ok false without declared work, a GPU or a peak.
 func (c *comparison) cellBound(f int, r *bench.Record, ms float64) (class string, fraction float64, ok bool) {
 	if c.opt.Work == nil || c.peaks[f] == nil {
 		return "", 0, false
@@ -183,24 +228,60 @@ func (c *comparison) cellBound(f int, r *bench.Record, ms float64) (class string
 	return class, fraction, class != ""
 }
 
+// windowBound is one cell's bound on the GPU of file f by the window its
+// paper times, where the cell declares one (CompareOptions.Window): the
+// window's work over the sum of its phases' medians (bench.Window.WindowMS),
+// as a fraction of that GPU's peak, and the window's label; ok false
+// without a declared window, one of its phases, a GPU or a peak.
+func (c *comparison) windowBound(f int, r *bench.Record) (label, class string, fraction float64, ok bool) {
+	if c.opt.Window == nil || c.peaks[f] == nil {
+		return "", "", 0, false
+	}
+	w, has := c.opt.Window(r)
+	if !has {
+		return "", "", 0, false
+	}
+	ms, has := w.WindowMS(r)
+	if !has {
+		return "", "", 0, false
+	}
+	class, fraction = Bound(c.peaks[f].Fractions(w.Work, ms))
+	return w.Label(), class, fraction, class != ""
+}
+
 // boundOf is the bound of a device row's cells on file f's GPU (side f:
-// 0 the first file, 1 the other).
-func (c *comparison) boundOf(cells []pairCell, f, side int) rowBound {
+// 0 the first file, 1 the other): with windows, each cell's by the window
+// its paper times where it declares one (windowBound), its whole bound
+// otherwise; without, every cell's whole bound.
+func (c *comparison) boundOf(cells []pairCell, f, side int, windows bool) rowBound {
 	byClass := map[string][]float64{}
-	n := 0
+	var b rowBound
+	labels := map[string]bool{}
 	for _, p := range cells {
-		if class, frac, ok := c.cellBound(f, p.rec[side], p.t[side].ms); ok {
+		r, ms := p.rec[side], p.t[side].ms
+		if windows {
+			if label, class, frac, ok := c.windowBound(f, r); ok {
+				byClass[class] = append(byClass[class], frac)
+				b.n++
+				b.windowed++
+				labels[label] = true
+				b.label = label
+				continue
+			}
+		}
+		if class, frac, ok := c.cellBound(f, r, ms); ok {
 			byClass[class] = append(byClass[class], frac)
-			n++
+			b.n++
 		}
 	}
-	var b rowBound
+	if len(labels) > 1 {
+		b.label = ""
+	}
 	for _, class := range []string{BoundCompute, BoundMemory, BoundNeither} { // ties: the first
 		if fr := byClass[class]; len(fr) > b.k {
-			b = rowBound{class: class, fraction: stats.Median(fr), k: len(fr)}
+			b.class, b.fraction, b.k = class, stats.Median(fr), len(fr)
 		}
 	}
-	b.n = n
 	return b
 }
 
@@ -232,9 +313,11 @@ func (c *comparison) whereSummary(exps []string, i int) Table {
 			"if bw", "if ops", "bound " + a + " · " + b},
 	}
 	t.CSV = &Table{Header: append(slices.Clone(t.Header[:8]), "bound "+a, a+" fraction", a+" cells of that class", a+" cells with work",
-		"bound "+b, b+" fraction", b+" cells of that class", b+" cells with work")}
+		"bound "+b, b+" fraction", b+" cells of that class", b+" cells with work", "window",
+		"window bound "+a, a+" window fraction", a+" cells of that class by window", a+" cells with work by window",
+		"window bound "+b, b+" window fraction", b+" cells of that class by window", b+" cells with work by window")}
 	pa, pb := c.peaks[0], c.peaks[i]
-	left := 0
+	left, windowed := 0, false
 	for _, exp := range exps {
 		for _, s := range Sides {
 			if !c.hasSide(exp, s) {
@@ -256,10 +339,17 @@ func (c *comparison) whereSummary(exps []string, i int) Table {
 			// not their code changed between the commits.
 			if all := c.allCells(exp, i, s); s == Device && pa != nil && pb != nil && len(all) > 0 {
 				mem, comp := PredictedRatios(*pa, *pb, c.rowWork(all))
-				ba, bb := c.boundOf(all, 0, 0), c.boundOf(all, i, 1)
-				row = append(row, FormatRatio(mem), FormatRatio(comp), joinBounds(ba, bb))
+				whole := [2]rowBound{c.boundOf(all, 0, 0, false), c.boundOf(all, i, 1, false)}
+				paper := [2]rowBound{c.boundOf(all, 0, 0, true), c.boundOf(all, i, 1, true)}
+				label := windowLabel(paper[0], paper[1])
+				windowed = windowed || label != ""
+				row = append(row, FormatRatio(mem), FormatRatio(comp), rowBoundText(paper, whole))
 				csv = append(csv, FormatRatio(mem), FormatRatio(comp))
-				csv = append(append(csv, ba.fields()...), bb.fields()...)
+				csv = append(append(csv, whole[0].fields()...), whole[1].fields()...)
+				if label == "" {
+					paper = [2]rowBound{}
+				}
+				csv = append(append(append(csv, label), paper[0].fields()...), paper[1].fields()...)
 			} else {
 				row = append(row, "", "", "")
 			}
@@ -267,7 +357,7 @@ func (c *comparison) whereSummary(exps []string, i int) Table {
 			t.CSV.Rows = append(t.CSV.Rows, csv)
 		}
 	}
-	t.Notes = append(t.Notes, c.summaryNotes(i, left)...)
+	t.Notes = append(t.Notes, c.summaryNotes(i, left, windowed)...)
 	if c.peaks[0] == nil && c.peaks[i] == nil { // two CPUs: no GPU columns
 		t.Header = t.Header[:6]
 		for j := range t.Rows {
@@ -279,8 +369,9 @@ func (c *comparison) whereSummary(exps []string, i int) Table {
 }
 
 // summaryNotes say how to read the summary against file i; left counts
-// the cells left out as changed between the commits.
-func (c *comparison) summaryNotes(i, left int) []string {
+// the cells left out as changed between the commits, and windowed says
+// whether a row's bound was called by the windows its papers time.
+func (c *comparison) summaryNotes(i, left int, windowed bool) []string {
 	a, b := c.names[0], c.names[i]
 	notes := []string{
 		fmt.Sprintf("ratio: per cell both files measured, %s's median time over %s's; per row the geometric mean of those ratios, "+
@@ -293,6 +384,9 @@ func (c *comparison) summaryNotes(i, left int) []string {
 			"and their median fraction of its peak; compute or memory from %.0f%% of that peak, else neither "+
 			"(latency, launches or synchronisation); (k/n) when only k of n cells have that class.",
 			a, pa.Describe(), b, pb.Describe(), 100*BoundFraction))
+		if windowed {
+			notes = append(notes, windowNote)
+		}
 	}
 	switch {
 	case left > 0 && c.opt.AcrossCommits:
@@ -304,3 +398,8 @@ func (c *comparison) summaryNotes(i, left int) []string {
 	}
 	return notes
 }
+
+// windowNote says how a bound is called by the window a paper times.
+const windowNote = "A bound headed by a window (write+scan+read: ...) is called, for each cell that declares the window its paper times, " +
+	"by that window alone: its declared work over the sum of its phases' medians (the cells without one by their whole work); " +
+	"whole: the cells' bound by their whole work and device time, where its class differs."

@@ -20,11 +20,41 @@ type smRates struct {
 	MinMax float64
 }
 
-// ccRates holds, per compute capability, the rows of the CUDA C++
-// Programming Guide's table "Throughput of Native Arithmetic Instructions
-// (Number of Results per Clock Cycle per Multiprocessor)" (section
-// "Arithmetic Instructions") that a declared Work needs. A capability not
-// listed has no compute peak here: compare says so rather than guess.
+// ccRates holds, per compute capability, the rows of NVIDIA's table
+// "Throughput of Native Arithmetic Instructions (Number of Results per
+// Clock Cycle per Multiprocessor)" that a declared Work needs: the CUDA
+// C++ Programming Guide's section "Arithmetic Instructions" up to CUDA
+// 12, the CUDA C++ Best Practices Guide's section "Throughput of Native
+// Arithmetic Instructions" since (docs.nvidia.com/cuda/
+// cuda-c-best-practices-guide/#throughput-of-native-arithmetic-instructions).
+// A capability not listed has no compute peak here: compare says so rather
+// than guess.
+//
+// Checked against copies of the table (the search tool's docs and code
+// corpora; NVIDIA's own page was not among them), rows "32-bit
+// floating-point add, multiply, multiply-add", "32-bit integer add,
+// extended-precision add, subtract" and "compare, minimum, maximum":
+//   - 6.0, 6.1, 7.x: all three rows confirmed (the Programming Guide's
+//     table of CUDA 10, columns 3.0 to 7.x: 64/64/32, 128/128/64,
+//     64/64/64; its 32-bit floating-point row also as NVIDIA's forum
+//     quotes the guide).
+//   - 8.0, 8.6: floating point (64, 128) and integer add (64, 64)
+//     confirmed (a transcription of the guide's table with columns 8.0
+//     and 8.6); compare, minimum, maximum not found.
+//   - 9.0: floating point 128 confirmed (OpenXLA's core table and a
+//     measured H200 note, both citing the Best Practices Guide of CUDA
+//     13); 32-bit integer 64 as OpenXLA's Hopper table has it; compare,
+//     minimum, maximum not found.
+//   - 8.9: no entry found; kept as 8.6's, the same SM design.
+//
+// No entry disagreed with a source; none was changed. For 9.0 the
+// updates' peak, the lower of the two rates, 64, is also the issue
+// limit: four schedulers each issue one warp instruction a clock (128
+// lanes), and a float32 (min,+) update is two instructions (FADD and
+// FMNMX). The H100's and H200's runs measure 89% of it with a probe that
+// runs only such pairs (apsp/blocked's gpu_limit_tups); code that updates
+// with fewer instructions an update (cuda/fast's non-negative path, two
+// updates in three) can pass it.
 var ccRates = map[string]smRates{
 	"6.0": {FP32: 64, Int32: 64, MinMax: 32},
 	"6.1": {FP32: 128, Int32: 128, MinMax: 64},

@@ -90,7 +90,7 @@ func compareCmd(ctx context.Context, args []string) error {
 		}
 	}
 	opt := report.CompareOptions{Experiment: *exp, Phase: *phase, Cells: *cells, AcrossCommits: *across, Paths: paths,
-		ScaleOf: caseScale, KnownImpl: knownImpl, Claims: claimClasses, Work: experiments.WorkOf, Code: codeChanges(ctx)}
+		ScaleOf: caseScale, KnownImpl: knownImpl, Claims: claimClasses, Work: experiments.WorkOf, Window: experiments.WindowOf, Code: codeChanges(ctx)}
 	tables, err := report.Compare(files, nil, opt)
 	if err != nil {
 		return err
