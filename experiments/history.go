@@ -33,8 +33,9 @@ type History struct {
 
 // JudgeWith is JudgeNoise at every level: within the run (the settle
 // rule), the outer level in the run (SettleTwoLevel, in a run that
-// sampled it: a record with replicates; a run made before the runner
-// sampled it is judged within the run, as it was) and, with h (nil: the
+// sampled it: a record with replicates, or a file whose notes say so,
+// JudgeFileWith; a run made before the runner sampled it is judged within
+// the run, as it was) and, with h (nil: the
 // run alone), the runs of its machine kind. A claim that
 // history knows in at least MinBetweenRuns runs measured at the papers'
 // sizes (this one among them) gets the class the kind's runs give
@@ -42,12 +43,38 @@ type History struct {
 // Alone keeps the verdict the run gave alone. Level says which level
 // decided each verdict at the papers' sizes.
 func JudgeWith(recs []bench.Record, scale Scale, schema int, noise float64, h *History) []Claim {
+	return JudgeAtLevels(recs, scale, schema, noise, h, sampledOuter(recs))
+}
+
+// OuterNotePrefix starts the notes a run writes of the outer level: one
+// when it starts, saying that it samples claims there (OuterAware), and
+// one for each claim it considered.
+const OuterNotePrefix = "outer level: "
+
+// OuterAware reports whether a run's notes say that it sampled the outer
+// level where the two-level rule asked for it: every claim of such a run
+// is judged at both levels, one it did not sample from its one draw and
+// the spread between runs (history's, or the prior), so that a verdict
+// the next run could flip is inconclusive rather than decided.
+func OuterAware(notes []string) bool {
+	for _, n := range notes {
+		if strings.HasPrefix(n, OuterNotePrefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// JudgeAtLevels is JudgeWith with the outer level read where outer is
+// set: a run whose notes say it sampled the outer level (OuterAware), or
+// whose records carry replicates. A command that judges several files of
+// one run together (shards) sets it when any of them is so.
+func JudgeAtLevels(recs []bench.Record, scale Scale, schema int, noise float64, h *History, outer bool) []Claim {
 	needs := map[string]Need{}
 	for _, n := range Needs(All(), scale, Options{}) {
 		needs[n.Claim] = n
 	}
 	idx := IndexRecords(recs)
-	outer := sampledOuter(recs)
 	out := AllClaims(recs)
 	for i := range out {
 		n, ok := needs[out[i].ID]

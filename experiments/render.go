@@ -414,7 +414,7 @@ func JudgeFileWith(f *bench.File, h *History) []Claim {
 		sc = Paper
 	}
 	noise, _ := NoiseOf(f.Notes)
-	return JudgeWith(f.Records, sc, f.TimingProtocol(), noise, h)
+	return JudgeAtLevels(f.Records, sc, f.TimingProtocol(), noise, h, OuterAware(f.Notes) || sampledOuter(f.Records))
 }
 
 // RollUp counts the claims per paper by verdict, a row per paper.

@@ -247,7 +247,7 @@ func (r *run) outerClaim(cp *claimPlan) error {
 }
 
 // outerPrefix starts the note the outer level leaves per claim.
-const outerPrefix = "outer level: "
+const outerPrefix = experiments.OuterNotePrefix
 
 // levelWords names an outer level.
 func levelWords(level string) string {

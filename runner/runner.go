@@ -249,6 +249,12 @@ func (r *run) tally() (recorded, cells int) {
 // back, the A/A pairs again, the claims' top-ups, the outer level, the
 // refine; then, in every run, the rest of the tables.
 func (r *run) passes() error {
+	if r.budget.on() && r.outer != nil {
+		// the file says that its claims were judged at both levels: the
+		// verdicts it gives read every claim so (experiments.OuterAware)
+		r.out.AddNotes(experiments.OuterNotePrefix + "this run samples a claim's cells in " + levelWords(r.outer.Level()) +
+			" where the spread between runs could carry its figure across its band's edge; a claim it did not sample so is judged from its one draw")
+	}
 	if r.budget.on() {
 		r.aa.due = r.budget.start.Add(max(aaFirstPairs, r.budget.limit/6))
 		r.aa.choose(r.plan, r.price)

@@ -114,7 +114,7 @@ func claimsCmd(ctx context.Context, args []string) error {
 		// Judged so that a Ctrl-C is answered at once, however long the
 		// rules take (the process exits with them).
 		claims, err := interruptible(ctx, func() ([]experiments.Claim, error) {
-			return experiments.JudgeWith(recs, sc, schema, noiseOfFiles(g.files), hists[i]), nil
+			return experiments.JudgeAtLevels(recs, sc, schema, noiseOfFiles(g.files), hists[i], outerAware(g.files)), nil
 		})
 		if err != nil {
 			return err
@@ -334,7 +334,7 @@ func currentClaims(ctx context.Context, currentPath, docDir string) (string, err
 		if err != nil {
 			return "", err
 		}
-		judged[i] = experiments.JudgeWith(recs, scale, schema, noiseOfFiles(files), hist)
+		judged[i] = experiments.JudgeAtLevels(recs, scale, schema, noiseOfFiles(files), hist, outerAware(files))
 		changed += len(experiments.HistoryChanged(judged[i]))
 	}
 	// of is run i's verdict on claim c (matched by ID).
@@ -422,6 +422,18 @@ func currentClaims(ctx context.Context, currentPath, docDir string) (string, err
 // noiseOfFiles is the noise the verdicts on files allow for: the largest
 // any of them measured (experiments.NoiseOf), as each file's own report
 // judges with its own; the default where none measured any.
+// outerAware reports whether any of the files of one run says it sampled
+// the outer level (experiments.OuterAware): its claims are then judged at
+// both levels.
+func outerAware(files []*bench.File) bool {
+	for _, f := range files {
+		if experiments.OuterAware(f.Notes) {
+			return true
+		}
+	}
+	return false
+}
+
 func noiseOfFiles(files []*bench.File) float64 {
 	noise, any := 0.0, false
 	for _, f := range files {
