@@ -243,7 +243,25 @@ func SettleClaimOf(e *Experiment, id string, recs []bench.Record, refs []CellRef
 // 20 trees kept "18 of 18" under the alternate cells at one noise and
 // was called settled).
 func readsTime(e *Experiment, id string, recs []bench.Record, spans []span, nominal Claim) bool {
-	k := len(spans)
+	at := make([]int, len(spans))
+	for j, sp := range spans {
+		at[j] = sp.at
+	}
+	for _, moved := range scaledApart(recs, at) {
+		if c, _ := claimOf(e, id, moved); c.Verdict != nominal.Verdict || c.Ours != nominal.Ours || c.Reason != nominal.Reason {
+			return true
+		}
+	}
+	return false
+}
+
+// scaledApart is recs with the records at (their indices) scaled apart in
+// four patterns: in each, some of them by 10 and the others by a tenth
+// (alternate ones, either way; the first half against the second, either
+// way), so that a rule that reads any ratio of their times sees it move.
+func scaledApart(recs []bench.Record, at []int) [][]bench.Record {
+	k := len(at)
+	var out [][]bench.Record
 	for _, pick := range []func(j int) bool{
 		func(j int) bool { return j%2 == 0 },
 		func(j int) bool { return j%2 == 1 },
@@ -251,18 +269,16 @@ func readsTime(e *Experiment, id string, recs []bench.Record, spans []span, nomi
 		func(j int) bool { return j >= k/2 },
 	} {
 		moved := slices.Clone(recs)
-		for j, sp := range spans {
+		for j, i := range at {
 			f := 0.1
 			if pick(j) {
 				f = 10
 			}
-			moved[sp.at] = scaledRecord(recs[sp.at], f)
+			moved[i] = scaledRecord(recs[i], f)
 		}
-		if c, _ := claimOf(e, id, moved); c.Verdict != nominal.Verdict || c.Ours != nominal.Ours || c.Reason != nominal.Reason {
-			return true
-		}
+		out = append(out, moved)
 	}
-	return false
+	return out
 }
 
 // relBounds is the confidence interval of a cell's typical time from its

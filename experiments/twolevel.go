@@ -256,26 +256,11 @@ func outerOf(e *Experiment, id string, recs []bench.Record, refs []CellRef, nois
 }
 
 // timedFigure reports whether the claim's figure or verdict moves with
-// the times of the cells at (recs' indices): the cells scaled apart, some
-// by 10 and the others by a tenth, in four patterns, as readsTime probes
-// the settle rule. A figure that no timing moves (a count of processors,
+// the times of the cells at (recs' indices), scaled apart as readsTime
+// probes the settle rule (scaledApart). A figure that no timing moves (a count of processors,
 // a number of levels, an exact answer) has no outer level of noise.
 func timedFigure(e *Experiment, id string, recs []bench.Record, at []int, nominal Claim) bool {
-	k := len(at)
-	for _, pick := range []func(j int) bool{
-		func(j int) bool { return j%2 == 0 },
-		func(j int) bool { return j%2 == 1 },
-		func(j int) bool { return j < k/2 },
-		func(j int) bool { return j >= k/2 },
-	} {
-		moved := slices.Clone(recs)
-		for j, i := range at {
-			f := 0.1
-			if pick(j) {
-				f = 10
-			}
-			moved[i] = scaledRecord(recs[i], f)
-		}
+	for _, moved := range scaledApart(recs, at) {
 		c, _ := claimOf(e, id, moved)
 		if c.Verdict != nominal.Verdict || c.Figure != nominal.Figure && !(math.IsNaN(c.Figure) && math.IsNaN(nominal.Figure)) {
 			return true

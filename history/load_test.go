@@ -6,42 +6,26 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/internal/gitrepo/gitrepotest"
 )
 
 // repo is a throwaway git repository for a test.
 type repo struct {
 	t   *testing.T
 	dir string
+	git func(args ...string) string // runs git in dir (gitrepotest.New)
 }
 
 func newRepo(t *testing.T) *repo {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	r := &repo{t, t.TempDir()}
-	r.git("init", "-q", "-b", "main")
-	return r
-}
-
-func (r *repo) git(args ...string) string {
-	r.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = r.dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t",
-		"GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
+	dir, git := gitrepotest.New(t)
+	return &repo{t, dir, git}
 }
 
 // commit commits everything and returns the commit's hash.

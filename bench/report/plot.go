@@ -81,26 +81,35 @@ const (
 // X and Y differ in length, or a Name that is empty or holds a path
 // separator is an error.
 func (p *Plot) Save(dir string) (paths []string, err error) {
-	if p.Name == "" || strings.ContainsAny(p.Name, `/\`) || p.Name == "." || p.Name == ".." {
-		return nil, fmt.Errorf("plot %q: the name must be a plain file stem", p.Name)
+	return saveFigure(dir, p.Name, []string{"png", "svg"}, p.Notes, p.build)
+}
+
+// saveFigure builds a figure and writes it as dir/name.<ext> for each
+// extension, creating dir, and returns the paths written: the one place
+// where every figure of the package is checked, drawn and written. A name
+// that is empty or holds a path separator, or a build that fails, is an
+// error, and so is a panic of gonum/plot's on a degenerate input (kept
+// inside).
+func saveFigure(dir, name string, exts, notes []string, build func() (*plot.Plot, *plot.Legend, error)) (paths []string, err error) {
+	if name == "" || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
+		return nil, fmt.Errorf("plot %q: the name must be a plain file stem", name)
 	}
-	// gonum/plot panics on some degenerate inputs; keep that inside.
 	defer func() {
 		if v := recover(); v != nil {
-			paths, err = nil, fmt.Errorf("plot %s: drawing failed: %v", p.Name, v)
+			paths, err = nil, fmt.Errorf("plot %s: drawing failed: %v", name, v)
 		}
 	}()
-	plt, legend, err := p.build()
+	plt, legend, err := build()
 	if err != nil {
-		return nil, fmt.Errorf("plot %s: %w", p.Name, err)
+		return nil, fmt.Errorf("plot %s: %w", name, err)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("plot %s: %w", p.Name, err)
+		return nil, fmt.Errorf("plot %s: %w", name, err)
 	}
-	for _, ext := range []string{"png", "svg"} {
-		path := filepath.Join(dir, p.Name+"."+ext)
-		if err := writeFigure(path, ext, plt, legend, p.Notes); err != nil {
-			return paths, fmt.Errorf("plot %s: writing %s: %w", p.Name, path, err)
+	for _, ext := range exts {
+		path := filepath.Join(dir, name+"."+ext)
+		if err := writeFigure(path, ext, plt, legend, notes); err != nil {
+			return paths, fmt.Errorf("plot %s: writing %s: %w", name, path, err)
 		}
 		paths = append(paths, path)
 	}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -202,12 +200,12 @@ func (c *comparison) ratioFigure(exps []string, i int) *ratioFigure {
 var sideColors = [3]color.RGBA{{R: 200, G: 30, B: 30, A: 255}, {R: 240, G: 130, B: 0, A: 255}, {R: 31, G: 90, B: 180, A: 255}}
 
 // Save writes the figure as name.png and name.svg into dir.
-func (r *ratioFigure) Save(dir string) (paths []string, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			paths, err = nil, fmt.Errorf("plot %s: drawing failed: %v", r.name, v)
-		}
-	}()
+func (r *ratioFigure) Save(dir string) ([]string, error) {
+	return saveFigure(dir, r.name, []string{"png", "svg"}, r.notes, r.build)
+}
+
+// build draws the ratio figure and its legend.
+func (r *ratioFigure) build() (*plot.Plot, *plot.Legend, error) {
 	plt := plot.New()
 	plt.Title.Text = r.title
 	plt.Y.Label.Text = "time ratio"
@@ -228,7 +226,7 @@ func (r *ratioFigure) Save(dir string) (paths []string, err error) {
 			lows, highs = append(lows, s.geo-s.q1), append(highs, s.q3-s.geo)
 			rng, err := plotter.NewLine(plotter.XYs{{X: x, Y: s.min}, {X: x, Y: s.max}})
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			rng.LineStyle = draw.LineStyle{Color: sideColors[si], Width: vg.Points(0.6)}
 			plt.Add(rng)
@@ -239,12 +237,12 @@ func (r *ratioFigure) Save(dir string) (paths []string, err error) {
 		}
 		sc, err := plotter.NewScatter(pts)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: sideColors[si], Radius: vg.Points(3.5), Shape: draw.CircleGlyph{}}
 		eb, err := plotter.NewYErrorBars(errorPoints{bars, lows, highs})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		eb.LineStyle = draw.LineStyle{Color: sideColors[si], Width: vg.Points(2)}
 		plt.Add(eb, sc)
@@ -265,7 +263,7 @@ func (r *ratioFigure) Save(dir string) (paths []string, err error) {
 		}
 		l, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: ref.v}, {X: n - 0.5, Y: ref.v}})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		l.LineStyle = draw.LineStyle{Color: color.RGBA{A: 255}, Width: vg.Points(1), Dashes: ref.dash}
 		plt.Add(l)
@@ -277,17 +275,7 @@ func (r *ratioFigure) Save(dir string) (paths []string, err error) {
 	plt.X.Tick.Label.Rotation = math.Pi / 4
 	plt.X.Tick.Label.XAlign, plt.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
 	logAxis(&plt.Y, ymin, ymax)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("plot %s: %w", r.name, err)
-	}
-	for _, ext := range []string{"png", "svg"} {
-		path := filepath.Join(dir, r.name+"."+ext)
-		if err := writeFigure(path, ext, plt, &legend, r.notes); err != nil {
-			return paths, fmt.Errorf("plot %s: writing %s: %w", r.name, path, err)
-		}
-		paths = append(paths, path)
-	}
-	return paths, nil
+	return plt, &legend, nil
 }
 
 // errorPoints are points with asymmetric vertical error bars.

@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -54,34 +51,12 @@ type TimelineLevel struct {
 // with PNGOnly), creating dir,
 // and returns the paths written. A plot without a drawable point, or
 // whose Name is no plain file stem, is an error.
-func (p *TimelinePlot) Save(dir string) (paths []string, err error) {
-	if p.Name == "" || strings.ContainsAny(p.Name, `/\`) || p.Name == "." || p.Name == ".." {
-		return nil, fmt.Errorf("plot %q: the name must be a plain file stem", p.Name)
-	}
-	defer func() { // gonum/plot panics on some degenerate inputs
-		if v := recover(); v != nil {
-			paths, err = nil, fmt.Errorf("plot %s: drawing failed: %v", p.Name, v)
-		}
-	}()
-	plt, legend, err := p.build()
-	if err != nil {
-		return nil, fmt.Errorf("plot %s: %w", p.Name, err)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("plot %s: %w", p.Name, err)
-	}
+func (p *TimelinePlot) Save(dir string) ([]string, error) {
 	exts := []string{"png", "svg"}
 	if p.PNGOnly {
 		exts = exts[:1]
 	}
-	for _, ext := range exts {
-		path := filepath.Join(dir, p.Name+"."+ext)
-		if err := writeFigure(path, ext, plt, legend, p.Notes); err != nil {
-			return paths, fmt.Errorf("plot %s: writing %s: %w", p.Name, path, err)
-		}
-		paths = append(paths, path)
-	}
-	return paths, nil
+	return saveFigure(dir, p.Name, exts, p.Notes, p.build)
 }
 
 // lineColors are the timelines' colours: each implementation's own

@@ -4,38 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/semibench/semibench/bench"
+	"github.com/semibench/semibench/internal/gitrepo/gitrepotest"
 )
-
-// gitRepo makes a throwaway repository and returns its folder and a
-// function running git in it; the test is skipped without git.
-func gitRepo(t *testing.T) (string, func(args ...string) string) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	dir := t.TempDir()
-	git := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t",
-			"GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	git("init", "-q", "-b", "main")
-	return dir, git
-}
 
 // lapRun is a result file of one cell, hungarian/table1 cuda/fast at
 // n = 8192, range n, its total ms, made by commit at start on "box".
@@ -59,7 +35,7 @@ func lapRun(t *testing.T, commit string, start time.Time, ms float64) []byte {
 // ratio inside its interval, and no step between the replicates; the runs
 // that left the tree are read from git.
 func TestHistoryFindsStep(t *testing.T) {
-	dir, git := gitRepo(t)
+	dir, git := gitrepotest.New(t)
 	var commits []string
 	t0 := time.Date(2026, 11, 28, 8, 0, 0, 0, time.UTC)
 	levels := []float64{18.0, 18.1, 17.7, 11.6, 11.5, 11.7}
@@ -149,7 +125,7 @@ func TestHistoryUsage(t *testing.T) {
 // TestHistoryMachineUnknown: a --machine label no run has is bad usage,
 // and the message names the labels there are.
 func TestHistoryMachineUnknown(t *testing.T) {
-	dir, git := gitRepo(t)
+	dir, git := gitrepotest.New(t)
 	git("commit", "-q", "--allow-empty", "-m", "c")
 	c := git("rev-parse", "HEAD")
 	p := filepath.Join(dir, "results", "box", "run.jsonl")
@@ -166,7 +142,7 @@ func TestHistoryMachineUnknown(t *testing.T) {
 // (--history FILE); --no-history gives none; a file that is no digest is
 // bad usage.
 func TestPastFor(t *testing.T) {
-	dir, git := gitRepo(t)
+	dir, git := gitrepotest.New(t)
 	git("commit", "-q", "--allow-empty", "-m", "c")
 	c := git("rev-parse", "HEAD")
 	machine := currentMachine()
@@ -212,7 +188,7 @@ func TestPastFor(t *testing.T) {
 // digest, and takes --no-history.
 func TestClaimsHistoryFlags(t *testing.T) {
 	run := filepath.Join("testdata", "runs", "amd-epyc-kleene-paper.jsonl")
-	dir, git := gitRepo(t)
+	dir, git := gitrepotest.New(t)
 	git("commit", "-q", "--allow-empty", "-m", "c")
 	digest := filepath.Join(t.TempDir(), "d.json.gz")
 	if code, _, stderr := capture(t, "history", "--repo", dir, "--digest", digest, "--claims-only", "--no-cache"); code != 0 {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/semibench/semibench/internal/gitrepo/gitrepotest"
 )
 
 // TestReadFromGit: table, claims, compare, export, report and plot read
@@ -13,7 +15,7 @@ import (
 // unknown path (the closest named) and a missing plain file (its gzipped
 // twin named) are clear errors.
 func TestReadFromGit(t *testing.T) {
-	dir, git := gitRepo(t)
+	dir, git := gitrepotest.New(t)
 	git("commit", "-q", "--allow-empty", "-m", "start")
 	c := git("rev-parse", "HEAD")
 	p := filepath.Join(dir, "results", "box", "run.jsonl")

@@ -6,37 +6,13 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-)
 
-// testRepo makes a throwaway repository in a temporary folder and returns
-// its folder and a function that runs git there; the test is skipped
-// where git is absent.
-func testRepo(t *testing.T) (string, func(args ...string) string) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	dir := t.TempDir()
-	git := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t",
-			"GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	git("init", "-q", "-b", "main")
-	return dir, git
-}
+	"github.com/semibench/semibench/internal/gitrepo/gitrepotest"
+)
 
 func write(t *testing.T, dir, path string, data []byte) {
 	t.Helper()
@@ -60,7 +36,7 @@ func gz(t *testing.T, data []byte) []byte {
 }
 
 func TestHistory(t *testing.T) {
-	dir, git := testRepo(t)
+	dir, git := gitrepotest.New(t)
 	ctx := context.Background()
 	write(t, dir, "results/a.jsonl", []byte("one\n"))
 	write(t, dir, "README", []byte("x"))
@@ -188,7 +164,7 @@ func mustEval(t *testing.T, p string) string {
 }
 
 func TestShallowAndNotRepo(t *testing.T) {
-	dir, git := testRepo(t)
+	dir, git := gitrepotest.New(t)
 	ctx := context.Background()
 	for i := range 3 {
 		write(t, dir, "f", []byte{byte('a' + i)})
@@ -249,7 +225,7 @@ func TestGunzip(t *testing.T) {
 // TestChanged: the files that differ between two commits, under the
 // folders asked for, with a file's deletion and a commit that is not there.
 func TestChanged(t *testing.T) {
-	dir, git := testRepo(t)
+	dir, git := gitrepotest.New(t)
 	ctx := context.Background()
 	write(t, dir, "impls/a/a.go", []byte("a"))
 	write(t, dir, "impls/b/b.go", []byte("b"))
