@@ -212,13 +212,7 @@ func (q ClaimQuery) wantsRun(r *Run) bool {
 // claim's history per machine kind and scale, ordered by kind, scale and
 // claim.
 func (h *History) Claims(ctx context.Context, q ClaimQuery, progress io.Writer) ([]*ClaimHistory, error) {
-	var runs []*Run
-	for _, r := range slices.Concat(h.Runs, h.Apart) {
-		if q.wantsRun(r) {
-			runs = append(runs, r)
-		}
-	}
-	return h.claimsOf(ctx, runs, q, progress)
+	return h.claimsOf(ctx, h.runsWhere(q.wantsRun), q, progress)
 }
 
 // claimsOf is Claims over runs.

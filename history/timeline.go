@@ -121,17 +121,23 @@ type TimelineStep struct {
 	Protocol string
 }
 
+// runsWhere is the runs, those apart included, that want keeps.
+func (h *History) runsWhere(want func(*Run) bool) []*Run {
+	var out []*Run
+	for _, r := range slices.Concat(h.Runs, h.Apart) {
+		if want(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // Timelines builds the timeline of every cell q asks for, one per
 // machine kind, with its steps, ordered by kind, experiment,
 // implementation and parameters. It reads the records of the runs q asks
 // for (Fill), telling progress to progress.
 func (h *History) Timelines(ctx context.Context, q Query, progress io.Writer) ([]*Timeline, error) {
-	var runs []*Run
-	for _, r := range slices.Concat(h.Runs, h.Apart) {
-		if q.wantsRun(r) {
-			runs = append(runs, r)
-		}
-	}
+	runs := h.runsWhere(q.wantsRun)
 	if err := h.Fill(ctx, runs, progress); err != nil {
 		return nil, err
 	}

@@ -10,6 +10,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/semibench/semibench/internal/decimal"
 )
 
 // Formats, fields and the symmetry this package understands, as they are
@@ -443,7 +445,7 @@ func (s *Scanner) Next() (Entry, error) {
 }
 
 func (s *Scanner) value(b []byte) (float64, error) {
-	integer := isInteger(b)
+	integer := decimal.IsInteger(b)
 	if s.h.Field == FieldInteger && !integer {
 		return 0, s.errAt(s.line, ErrEntry, "value %q is not an integer", clip(b))
 	}
@@ -466,23 +468,6 @@ func (s *Scanner) value(b []byte) (float64, error) {
 		return 0, s.errAt(s.line, ErrEntry, "value %q is NaN", clip(b))
 	}
 	return x, nil
-}
-
-// isInteger reports whether b is a decimal integer: an optional sign and
-// digits.
-func isInteger(b []byte) bool {
-	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
-		b = b[1:]
-	}
-	if len(b) == 0 {
-		return false
-	}
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // exact reports whether x, parsed from the decimal integer b to bits

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/semibench/semibench/internal/decimal"
 )
 
 // Errors wrapped by ReadCosts (besides ErrShape, ErrOverflow and
@@ -413,7 +415,7 @@ func (p *parser) readMM(sc *bufio.Scanner, banner []byte) (*Costs, error) {
 				return nil, p.errf(p.lineNum, ErrFormat, "more than the %d values of a %dx%d array", total, rows, cols)
 			}
 			k := p.count()
-			if field == "integer" && !isIntLiteral(tok) {
+			if field == "integer" && !decimal.IsInteger(tok) {
 				return nil, p.errf(p.lineNum, ErrCell, "%q is not an integer in an integer file", clip(tok))
 			}
 			if err := p.cell(tok, k/rows); err != nil {
@@ -472,21 +474,6 @@ func smallInt(b []byte) (x int64, ok bool) {
 		x = -x
 	}
 	return x, true
-}
-
-func isIntLiteral(b []byte) bool {
-	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
-		b = b[1:]
-	}
-	if len(b) == 0 {
-		return false
-	}
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // clip shortens text quoted in messages.
