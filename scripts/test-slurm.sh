@@ -256,6 +256,10 @@ diff <(same "$tmp/a.tsv") <(same "$tmp/b.tsv") >"$tmp/verdicts.diff" ||
 	die "claims' verdicts differ (< unsharded, > merged): $(cat "$tmp/verdicts.diff")"
 noise=$(join -t $'\t' <(cut -f 1,2 "$tmp/a.tsv") <(cut -f 1,2 "$tmp/b.tsv") | awk -F '\t' '$2 != $3 { print $1 " (" $2 ", " $3 ")" }')
 [[ -z $noise ]] || say "note: verdicts within the samples' noise, unsharded then merged: $noise"
+# A claim's block of text (its lines, the wrapped ones indented) becomes
+# one line, so that a claim is left out or kept whole; the tables stay as
+# they are.
+cards() { awk 'BEGIN { RS = ""; ORS = "\n\n" } /^[│┌├└]/ { print; next } { gsub(/\n +/, " "); print }' "$1"; }
 # The rows of claims whose figure differs between the two runs (a ranking
 # or a test within the samples' noise, which the figure says) are left
 # out of the text; their verdicts were compared above. A column is as
@@ -266,7 +270,7 @@ jq -r '.[] | [.id, .ours] | @tsv' "$tmp/merged.json" | sort >"$tmp/b.ours"
 moved=$(join -t $'\t' "$tmp/a.ours" "$tmp/b.ours" | awk -F '\t' '$2 != $3 { print $1 }')
 jq -r --arg ids "$moved" '.[] | select(.id as $i | ($ids | split("\n") | index($i))) | .claim[0:60]' "$tmp/claims.json" >"$tmp/moved.txt"
 fixed() {
-	grep -v -E -e '\.jsonl' -e '[0-9](\.[0-9]+)?( ?(ns|µs|ms|s|min|h)|x|%)([^[:alnum:]]|$)' -e 'within the noise' "$1" |
+	cards "$1" | grep -v -E -e '\.jsonl' -e '[0-9](\.[0-9]+)?( ?(ns|µs|ms|s|min|h)|x|%)([^[:alnum:]]|$)' -e 'within the noise' |
 		{ if [[ -s $tmp/moved.txt ]]; then grep -v -F -f "$tmp/moved.txt"; else cat; fi; } |
 		if [[ -n $noise ]]; then grep -v -E '^│[^│]+│( +[0-9]+ │)+$'; else cat; fi |
 		sed -E 's/ +/ /g; s/─+/─/g'
