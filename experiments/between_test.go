@@ -80,3 +80,37 @@ func TestBetweenStretch(t *testing.T) {
 		t.Error("no step: the runs whole")
 	}
 }
+
+// TestHistoryDecidesAnIndicativeRun: a paper-scale run whose cells of a
+// claim at the papers' sizes were skipped by its budget judged the claim
+// below them only (indicative); with three or more runs of its machine
+// kind that measured it there, it gets the class they give together, as
+// every run of the kind does, and its reason says it was indicative
+// alone. Its own figure below the papers' sizes is not counted among the
+// runs', and with fewer than three such runs it stays indicative.
+func TestHistoryDecidesAnIndicativeRun(t *testing.T) {
+	band := experiments.ThresholdBand(10, math.Inf(1), experiments.UnitRatio)
+	c := experiments.Claim{ID: "hungarian/table2#speedup-10n", Verdict: experiments.Indicative, Figure: 3, Band: band,
+		Reason: "below the paper's sizes (at them: skipped by the budget)"}
+	runs := []experiments.RunFigure{
+		{Run: "a", Commit: "c1", Figure: 330, Verdict: experiments.Reproduced},
+		{Run: "b", Commit: "c1", Figure: 360, Verdict: experiments.Reproduced},
+		{Run: "c", Commit: "c1", Figure: 345, Verdict: experiments.Reproduced},
+	}
+	h := &experiments.History{Run: "d", Commit: "c1", Kind: "h200", Claims: map[string]*experiments.Between{
+		c.ID: {Claim: c.ID, Kind: "h200", Runs: runs}}}
+	got := h.Apply(c)
+	if got.Verdict != experiments.Reproduced || got.Alone != experiments.Indicative || got.Level != experiments.LevelHistory ||
+		!strings.Contains(got.Reason, "this run alone: indicative") {
+		t.Errorf("with three runs at the papers' sizes: %s (alone %s, level %q): %s; want reproduced by history", got.Verdict, got.Alone, got.Level, got.Reason)
+	}
+	h.Claims[c.ID].Runs = runs[:2]
+	if got := h.Apply(c); got.Verdict != experiments.Indicative {
+		t.Errorf("with two runs at the papers' sizes: %s; want indicative (this run's figure below them does not count)", got.Verdict)
+	}
+	c.Verdict = experiments.NotRun
+	h.Claims[c.ID].Runs = runs
+	if got := h.Apply(c); got.Verdict != experiments.NotRun {
+		t.Errorf("a claim not run: %s; history does not run it", got.Verdict)
+	}
+}

@@ -107,11 +107,13 @@ func JudgeAtLevels(recs []bench.Record, scale Scale, schema int, noise float64, 
 			}
 		}
 		out[i] = classify(out[i], np, idx, scale, schema)
-		if !atPaperSize(out[i].Verdict) || out[i].Class != "" {
+		if out[i].Class != "" {
 			continue
 		}
-		out[i].Level = level
-		out[i] = h.Apply(out[i])
+		if atPaperSize(out[i].Verdict) {
+			out[i].Level = level
+		}
+		out[i] = h.Apply(out[i]) // an indicative verdict too: the kind's runs may have measured it at the papers' sizes
 	}
 	return out
 }
@@ -119,8 +121,9 @@ func JudgeAtLevels(recs []bench.Record, scale Scale, schema int, noise float64, 
 // Apply is claim c of the run h judges, as the run judged it alone at the
 // papers' sizes, with the runs of its machine kind: the class they give
 // together (judgeHistory), the verdict alone kept in Alone; c unchanged
-// where history does not apply (no history, a preset class, a verdict
-// below the papers' sizes, fewer than MinBetweenRuns runs). JudgeWith
+// where history does not apply (no history, a preset class, a claim not
+// run, fewer than MinBetweenRuns runs that measured it at the papers'
+// sizes; see historyApplies). JudgeWith
 // applies it to every claim; history applies it to each run's claims
 // judged alone, to show them with history beside alone.
 func (h *History) Apply(c Claim) Claim {
@@ -148,9 +151,15 @@ func sampledOuter(recs []bench.Record) bool {
 	return false
 }
 
-// historyApplies reports whether a verdict at the papers' sizes is one
-// history may decide: a scored one or inconclusive (not a preset class).
-func historyApplies(v Verdict) bool { return v.Scored() || v == Inconclusive }
+// historyApplies reports whether a verdict is one history may decide: a
+// scored one or inconclusive at the papers' sizes, or indicative (this
+// run measured the claim below them only, its cells at them skipped by
+// the budget): the class is then the one the kind's runs that measured it
+// at the papers' sizes give together (at least MinBetweenRuns of them;
+// never a run's own figure below those sizes, which Counted leaves out),
+// the same on every run of the kind, and the reason says that this run
+// alone was indicative and why. Not a preset class, not a claim not run.
+func historyApplies(v Verdict) bool { return v.Scored() || v == Inconclusive || v == Indicative }
 
 // judgeHistory is the class the runs of a machine kind give claim c
 // together (b: c's figure in each, this run's among them), and why; false
