@@ -138,6 +138,9 @@ func OuterNeed(e *Experiment, id string, recs []bench.Record, refs []CellRef, no
 	}
 	o := outerOf(e, id, recs, refs, noise, between)
 	if o.Draws() == 0 {
+		if o.Basis != "" {
+			return 0, o.Basis
+		}
 		return 0, "not run yet"
 	}
 	nominal := o.Verdicts[0]
@@ -239,7 +242,7 @@ func outerOf(e *Experiment, id string, recs []bench.Record, refs []CellRef, nois
 		}
 	}
 	if !timedFigure(e, id, recs, at, nominal) {
-		return &Outer{} // a count or an exact result: no level of timing noise moves it
+		return &Outer{Basis: untimed} // a count or an exact result: no level of timing noise moves it
 	}
 	o := &Outer{Figures: []float64{nominal.Figure}, Verdicts: []Verdict{nominal.Verdict}, Lo: math.NaN(), Hi: math.NaN(), claim: nominal}
 	for j := 0; j < k; j++ {
@@ -268,6 +271,9 @@ func timedFigure(e *Experiment, id string, recs []bench.Record, at []int, nomina
 	}
 	return false
 }
+
+// untimed says why a claim has no outer level.
+const untimed = "its figure moves with no timing (a count or an exact result): no outer level"
 
 // judge sets o's interval and verdict from its draws: the band's verdict
 // over the interval of the typical figure, or, for a claim without a
