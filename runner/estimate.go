@@ -30,6 +30,9 @@ type pricer struct {
 	// byImpl are the plan's cells of each implementation (the history of
 	// its module's load).
 	byImpl map[string][]*cell
+	// memo holds each claim level's unmeasured cells' cost while the
+	// pricer is held (hold); nil otherwise.
+	memo map[levelKey]levelCost
 }
 
 func newPricer(cfg *Config, b *budget, aa *aaPairs, h *hand) *pricer {
@@ -105,18 +108,70 @@ func (p *pricer) waitsCheaply(c *cell) bool {
 		return false
 	}
 	for _, cp := range p.plan.readers[c] {
-		rest, n := 0.0, 0
-		for _, x := range cp.levelOf(c) {
-			if x != c && !x.measured {
-				rest += p.perRun(x) * float64(p.protocol(x).Warmup+1)
-				n++
-			}
+		rest, n := p.unmeasured(cp, c)
+		if !c.measured {
+			rest -= p.firstRuns(c)
+			n--
 		}
 		if n > 0 && p.perRun(c)*float64(p.cfg.Reps-1) <= rest/float64(4*n) {
 			return true
 		}
 	}
 	return false
+}
+
+// firstRuns is what c's warm-up and first sample cost by their timed runs.
+func (p *pricer) firstRuns(c *cell) float64 {
+	return p.perRun(c) * float64(p.protocol(c).Warmup+1)
+}
+
+// unmeasured is what the unmeasured cells of the level of cp holding c
+// cost by their first runs (firstRuns), and how many they are: read once
+// per level while the pricer is held (hold).
+func (p *pricer) unmeasured(cp *claimPlan, c *cell) (float64, int) {
+	lv, _ := cp.level(c)
+	k := levelKey{cp, lv}
+	if v, ok := p.memo[k]; ok {
+		return v.ms, v.n
+	}
+	var v levelCost
+	for _, x := range cp.levels[lv] {
+		if !x.measured {
+			v.ms += p.firstRuns(x)
+			v.n++
+		}
+	}
+	if p.memo != nil {
+		p.memo[k] = v
+	}
+	return v.ms, v.n
+}
+
+// levelKey names a claim's level of cells, and levelCost what its
+// unmeasured cells cost (unmeasured).
+type (
+	levelKey struct {
+		cp *claimPlan
+		lv int
+	}
+	levelCost struct {
+		ms float64
+		n  int
+	}
+)
+
+// hold keeps what unmeasured reads of each claim level until the
+// returned release: for a batch of prices between which nothing is
+// measured (a look of the settle rule, the pending cells' estimate), so
+// that a claim over hundreds of cells is read once a batch, not once per
+// cell priced (treefix/accuracy's looks on the H200 took 0.1-0.3 s each,
+// 16 s of a 7-minute run of 9b86b0f). Holds nest.
+func (p *pricer) hold() (release func()) {
+	if p.memo != nil {
+		return func() {}
+	}
+	p.memo = map[levelKey]levelCost{}
+	return func() { p.memo = nil }
 }
 
 // wallPlan is c's measurement in pass ps of warm warm-ups and samples
@@ -150,21 +205,17 @@ func (p *pricer) lookMS(c *cell) float64 {
 	}
 	sum := 0.0
 	for _, cp := range p.plan.readers[c] {
-		cells := cp.levelOf(c)
-		judged := true
-		for _, x := range cells {
-			if x != c && !x.measured {
-				judged = false
-				break
-			}
+		_, n := p.unmeasured(cp, c)
+		if !c.measured {
+			n--
 		}
-		if !judged {
+		if n > 0 {
 			continue
 		}
 		if cp.lookMS > 0 {
 			sum += cp.lookMS
 		} else {
-			sum += p.wall.lookMS(len(cells))
+			sum += p.wall.lookMS(len(cp.levelOf(c)))
 		}
 	}
 	return sum
@@ -246,6 +297,7 @@ func (p *pricer) cell(c *cell) float64 {
 // cells is the estimate of the cells not yet measured, a case's setup
 // paid by its first cell only.
 func (p *pricer) cells(cells []*cell) float64 {
+	defer p.hold()()
 	sum := 0.0
 	seen := map[*experiments.Case]bool{}
 	for _, c := range cells {
@@ -327,6 +379,7 @@ type estimator struct {
 	// the input, not with the work (2-domination's work grows by orders
 	// of magnitude from one m to the next, its setups do not).
 	maxScale float64
+	keyMemo  keyMemo
 	// own keeps to the experiment's observations, never its paper's:
 	// the setup and check models, whose work differs in kind from one
 	// experiment to another (apsp's Table 1 scaled from the systolic
@@ -336,7 +389,29 @@ type estimator struct {
 
 // keys are where the estimator keeps and looks up an implementation's
 // observations (see keys).
-func (e *estimator) keys(exp *experiments.Experiment, impl string) [2]string { return keys(exp, impl) }
+func (e *estimator) keys(exp *experiments.Experiment, impl string) [2]string {
+	return e.keyMemo.of(exp, impl)
+}
+
+// keyMemo keeps keys by experiment and implementation: the pricing asks
+// for them for every pending cell after every sample.
+type keyMemo map[expImpl][2]string
+
+type expImpl struct {
+	exp  *experiments.Experiment
+	impl string
+}
+
+// of is keys(exp, impl).
+func (m keyMemo) of(exp *experiments.Experiment, impl string) [2]string {
+	k := expImpl{exp, impl}
+	ks, ok := m[k]
+	if !ok {
+		ks = keys(exp, impl)
+		m[k] = ks
+	}
+	return ks
+}
 
 type estimateKey struct {
 	exp  *experiments.Experiment
@@ -372,7 +447,7 @@ const (
 const sharedReadMS = 0.01
 
 func newEstimator() *estimator {
-	return &estimator{obs: map[string][]observation{}, version: map[string]int{}, cache: map[estimateKey]estimated{}, ran: map[string]bool{}}
+	return &estimator{obs: map[string][]observation{}, version: map[string]int{}, cache: map[estimateKey]estimated{}, ran: map[string]bool{}, keyMemo: keyMemo{}}
 }
 
 // keys are where an experiment's implementation looks its measurements up:

@@ -117,7 +117,7 @@ func (r *run) sampling(c *cell, p pass, limit limitRule, rec *bench.Record, inst
 	}
 	return newSampling(limit, prev, rec.Statistic,
 		budgetRule{perMS: r.price.runWall(c), b: r.budget},
-		settleRule{r: r, c: c, rec: rec, inst: inst, first: p == passClaims})
+		settleRule{r: r, c: c, rec: rec, inst: inst, first: p == passClaims, beside: map[*claimPlan]float64{}})
 }
 
 // longNote is the note of a cell run once because one run is long.

@@ -104,6 +104,7 @@ func (r *run) runClaims(lv int) error {
 // cheapest cell first: the costliest cell comes last, when the claim can
 // be judged, so that it stops sampling as soon as the claim is settled.
 func (r *run) claimOrder(cells []*cell) []*cell {
+	defer r.price.hold()()
 	out := slices.Clone(cells)
 	caseCost := map[int]float64{}
 	for _, c := range out {
@@ -190,12 +191,14 @@ func (r *run) runRest() error {
 	}
 	cost := func(g *group) float64 { return r.price.cells(g.cells) }
 	for len(groups) > 0 {
+		release := r.price.hold()
 		k := 0
 		for i, g := range groups {
 			if g.tier < groups[k].tier || g.tier == groups[k].tier && cost(g) < cost(groups[k]) {
 				k = i
 			}
 		}
+		release()
 		g := groups[k]
 		groups = append(groups[:k], groups[k+1:]...)
 		var pending []*cell
@@ -204,12 +207,14 @@ func (r *run) runRest() error {
 		}
 		cells := g.cells
 		for len(cells) > 0 {
+			release := r.price.hold()
 			j := 0
 			for i := range cells {
 				if r.price.cell(cells[i]) < r.price.cell(cells[j]) {
 					j = i
 				}
 			}
+			release()
 			c := cells[j]
 			cells = append(cells[:j:j], cells[j+1:]...)
 			if c.done {

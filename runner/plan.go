@@ -15,6 +15,8 @@ type cell struct {
 	cs   *experiments.Case
 	impl string
 	key  string // exp|impl|params, as bench.Record.Key
+	// input is inputKey's, once asked.
+	input string
 	// order is the cell's place in the experiments' own order, for ties;
 	// caseIdx numbers its case.
 	order, caseIdx int
@@ -43,6 +45,10 @@ type claimPlan struct {
 	cheapTried bool
 	// lookMS is what the settle rule's last judgment of it took.
 	lookMS float64
+	// in is the level holding each of its cells (its paper level first;
+	// indexReaders), so that levelOf costs nothing on a claim over
+	// hundreds of cells.
+	in map[*cell]int
 }
 
 // The levels of a claim's cells.
@@ -208,8 +214,10 @@ func (p *plan) indexReaders() {
 	}
 	p.readers = map[*cell][]*claimPlan{}
 	for _, cp := range p.claims {
-		for _, lv := range cp.levels {
-			for _, c := range lv {
+		cp.in = map[*cell]int{}
+		for _, lv := range []int{levelLeast, levelPaper} {
+			for _, c := range cp.levels[lv] {
+				cp.in[c] = lv // the paper level last: it wins
 				if !slices.Contains(p.readers[c], cp) {
 					p.readers[c] = append(p.readers[c], cp)
 				}
@@ -231,12 +239,25 @@ func (cp *claimPlan) at(lv int) []*cell {
 // levelOf is the level of the claim's cells that holds c (its paper
 // level first).
 func (cp *claimPlan) levelOf(c *cell) []*cell {
-	for _, lv := range []int{levelPaper, levelLeast} {
-		if slices.Contains(cp.levels[lv], c) {
-			return cp.levels[lv]
-		}
+	if lv, ok := cp.level(c); ok {
+		return cp.levels[lv]
 	}
 	return nil
+}
+
+// level is the index of the level levelOf gives, and whether c is the
+// claim's.
+func (cp *claimPlan) level(c *cell) (int, bool) {
+	if cp.in != nil {
+		lv, ok := cp.in[c]
+		return lv, ok
+	}
+	for _, lv := range []int{levelPaper, levelLeast} {
+		if slices.Contains(cp.levels[lv], c) {
+			return lv, true
+		}
+	}
+	return 0, false
 }
 
 // decides counts the claims not yet tried at this level whose cells

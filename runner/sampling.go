@@ -156,6 +156,8 @@ type settleRule struct {
 	rec   *bench.Record // the record being measured: its statistic and key
 	inst  *experiments.Instance
 	first bool
+	// beside is settled's, for the measurement's looks.
+	beside map[*claimPlan]float64
 }
 
 // Stop implements StoppingRule.
@@ -163,5 +165,5 @@ func (s settleRule) Stop(smp Samples) (bool, string) {
 	partial := *s.rec
 	partial.Status, partial.Input, partial.Metrics = bench.StatusOK, s.inst.Input, s.inst.Metrics
 	partial.Phases = smp.All
-	return s.r.settled(s.c, partial, s.first)
+	return s.r.settled(s.c, partial, s.first, s.beside)
 }

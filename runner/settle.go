@@ -26,8 +26,10 @@ import (
 // A run without a budget keeps the fixed repetitions.
 
 // settled reports whether c, with the record partial, may stop sampling,
-// and why; first is the claims' first pass.
-func (r *run) settled(c *cell, partial bench.Record, first bool) (bool, string) {
+// and why; first is the claims' first pass. beside keeps, for the
+// measurement's looks, what each waiting claim's other cells cost on
+// average (besideMS): nothing is measured between two looks.
+func (r *run) settled(c *cell, partial bench.Record, first bool, beside map[*claimPlan]float64) (bool, string) {
 	var recs []bench.Record // the run's records with partial, built when a claim is judged
 	withPartial := func() []bench.Record {
 		if recs == nil {
@@ -67,7 +69,12 @@ func (r *run) settled(c *cell, partial bench.Record, first bool) (bool, string) 
 			}
 		}
 		if len(others) > 0 {
-			if r.cheapBeside(per, n, others) {
+			avg, ok := beside[cp]
+			if !ok {
+				avg = r.besideMS(others)
+				beside[cp] = avg
+			}
+			if per*float64(r.cfg.Reps-n) <= avg/4 {
 				return false, ""
 			}
 			waiting = append(waiting, cp.id)
@@ -109,17 +116,18 @@ func (r *run) looked(cp *claimPlan, cells int, ms float64) {
 	}
 }
 
-// cheapBeside reports whether the samples still to take (after n, per ms
-// each) cost at most a quarter of what the claim's other cells still to
-// run cost on average: then the cell takes its --reps while the claim
-// waits for them (a cheap cell beside a costly one). Many cells of one
-// cost (an accuracy study's hundreds) each stop after one sample.
-func (r *run) cheapBeside(per float64, n int, others []*cell) bool {
+// besideMS is what the claim's other cells still to run cost on average.
+// A cell whose samples still to take cost at most a quarter of it takes
+// its --reps while the claim waits for them (a cheap cell beside a costly
+// one); many cells of one cost (an accuracy study's hundreds) each stop
+// after one sample.
+func (r *run) besideMS(others []*cell) float64 {
+	defer r.price.hold()()
 	rest := 0.0
 	for _, x := range others {
 		rest += r.price.cell(x)
 	}
-	return per*float64(r.cfg.Reps-n) <= rest/float64(4*len(others))
+	return rest / float64(len(others))
 }
 
 // FirstPassCheap is the run below which a cell of an unsettled claim

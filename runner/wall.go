@@ -184,12 +184,16 @@ type wallModel struct {
 	// lookPerCell holds the measured looks, per cell of the claim judged.
 	lookPerCell []float64
 	cache       map[string]*pastCell
+	keys        keyMemo
 	loadPast    map[string]float64
 	// drifts are, for the latest cells measured that have history, what a
 	// run took over what their history said: this run's machine beside
 	// its earlier runs (a 2-core machine shared with other work ran its
 	// cells 2-4x slower than its committed runs).
 	drifts []float64
+	// driftIs is drift() while drifts has driftAt entries.
+	driftAt int
+	driftIs float64
 }
 
 // driftWindow is how many of the latest cells with history the drift
@@ -207,7 +211,10 @@ func (w *wallModel) drift() float64 {
 	if len(w.drifts) == 0 {
 		return 1
 	}
-	return min(10, max(0.1, stats.Median(w.drifts[max(0, len(w.drifts)-driftWindow):])))
+	if w.driftAt != len(w.drifts) { // the pricing asks for it for every pending cell
+		w.driftAt, w.driftIs = len(w.drifts), min(10, max(0.1, stats.Median(w.drifts[max(0, len(w.drifts)-driftWindow):])))
+	}
+	return w.driftIs
 }
 
 // Pseudo-implementations under which the setup and check models keep
@@ -233,7 +240,7 @@ const defaultLookPerCellMS = 2.0
 // per-run wall's prior, scaled by the backend's ratio).
 func newWallModel(past Past, timed func(*experiments.Experiment, string, *experiments.Case) float64) *wallModel {
 	w := &wallModel{past: past, timed: timed, inputs: map[string]bool{}, ratio: map[bool][]float64{}, cuda: map[string]bool{},
-		ratios: map[string][]ratioObs{}, replicas: map[string]float64{}, cache: map[string]*pastCell{}, loadPast: map[string]float64{}}
+		ratios: map[string][]ratioObs{}, replicas: map[string]float64{}, cache: map[string]*pastCell{}, loadPast: map[string]float64{}, keys: keyMemo{}}
 	zero := func(*experiments.Experiment, string) float64 { return 0 }
 	none := func(_ *experiments.Experiment, impl string, _ *experiments.Case) (float64, string) {
 		return 0, "none measured yet"
@@ -271,15 +278,9 @@ func (w *wallModel) runWall(c *cell) float64 {
 		return t // a cell that reads shared work is its fixed cost
 	}
 	work := c.cs.WorkOf(c.impl)
-	for _, k := range keys(c.exp, c.impl) {
+	for _, k := range w.keys.of(c.exp, c.impl) {
 		if obs := w.ratios[k]; len(obs) > 0 && work > 0 {
-			best := obs[0]
-			for _, o := range obs[1:] {
-				if math.Abs(math.Log(o.work/work)) < math.Abs(math.Log(best.work/work)) {
-					best = o
-				}
-			}
-			return t * best.ratio
+			return t * nearestRatio(obs, work)
 		}
 	}
 	cuda := strings.HasPrefix(c.impl, "cuda/")
@@ -292,10 +293,34 @@ func (w *wallModel) runWall(c *cell) float64 {
 	return t
 }
 
+// nearestRatio is the ratio of the observation nearest to work in log
+// work (obs sorted by work; the lower on a tie): a binary search, since
+// the settle rule's looks price every other cell of a claim over
+// hundreds of cells.
+func nearestRatio(obs []ratioObs, work float64) float64 {
+	i, _ := slices.BinarySearchFunc(obs, work, func(o ratioObs, v float64) int { return cmpFloat(o.work, v) })
+	switch {
+	case i == len(obs):
+		return obs[i-1].ratio
+	case i == 0 || obs[i].work == work:
+		return obs[i].ratio
+	}
+	lo, hi := obs[i-1], obs[i]
+	if math.Log(work/lo.work) <= math.Log(hi.work/work) {
+		return lo.ratio
+	}
+	return hi.ratio
+}
+
 // inputKey names a case's input: cases of one paper with the same
 // parameters read the same generated input (hungarian's Table 1 and
 // Figs. 4 and 5, treefix's trees), which the run's store keeps.
-func inputKey(c *cell) string { return c.exp.Paper + "|" + c.cs.Params.String() }
+func inputKey(c *cell) string {
+	if c.input == "" {
+		c.input = c.exp.Paper + "|" + c.cs.Params.String()
+	}
+	return c.input
+}
 
 // readsShared reports whether c will read work another cell of the run
 // has computed (Case.ReadsShared).
@@ -471,8 +496,16 @@ func (w *wallModel) observe(c *cell, wall *bench.CellWall, warmups int, timed fl
 	}
 	if work := c.cs.WorkOf(c.impl); timed > 0 && p.perRun > 0 && work > 0 {
 		r := min(p.perRun/timed, maxRatio)
-		for _, k := range keys(c.exp, c.impl) {
-			w.ratios[k] = append(w.ratios[k], ratioObs{work, r})
+		for _, k := range w.keys.of(c.exp, c.impl) {
+			// kept by work (the first measured first among equals), for
+			// nearestRatio
+			i, _ := slices.BinarySearchFunc(w.ratios[k], work, func(o ratioObs, v float64) int {
+				if o.work <= v {
+					return -1
+				}
+				return 1
+			})
+			w.ratios[k] = slices.Insert(w.ratios[k], i, ratioObs{work, r})
 		}
 		if timed >= 1 {
 			w.ratio[cuda] = append(w.ratio[cuda], r)
