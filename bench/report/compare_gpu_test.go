@@ -385,3 +385,30 @@ func TestRowBoundText(t *testing.T) {
 		}
 	}
 }
+
+// TestAttachSupersedesSkipped: a cell the compared file recorded skipped
+// by its budget (a reproduce that did not reach it) takes the measured
+// record of a file beside it, of the same commit; a measured cell keeps
+// its own, and an extra record that was not measured adds nothing.
+func TestAttachSupersedesSkipped(t *testing.T) {
+	p := bench.Params{{Name: "n", Value: "8192"}, {Name: "range", Value: "n"}}
+	q := bench.Params{{Name: "n", Value: "4096"}, {Name: "range", Value: "n"}}
+	m := bench.Machine{Label: "h200"}
+	run := &bench.File{Machine: m, Records: []bench.Record{
+		rec("hungarian/table1", "cuda/fast", p, bench.StatusSkipped),
+		rec("hungarian/table1", "cuda/fast", q, bench.StatusOK, ph("total", 5)),
+	}}
+	beside := &bench.File{Machine: m, Records: []bench.Record{
+		rec("hungarian/table1", "cuda/fast", p, bench.StatusOK, ph("total", 7)),
+		rec("hungarian/table1", "cuda/fast", q, bench.StatusOK, ph("total", 9)),
+		rec("hungarian/table1", "peer/hylac", q, bench.StatusSkipped),
+	}}
+	files := []*bench.File{run}
+	if at, n, err := Attach(files, beside); err != nil || at != 0 || n != 1 {
+		t.Fatalf("Attach: %d, %d added, %v; want the skipped cell's measurement alone", at, n, err)
+	}
+	got := files[0].Records[len(files[0].Records)-1]
+	if got.Key() != "hungarian/table1|cuda/fast|n=8192,range=n" || got.Status != bench.StatusOK {
+		t.Errorf("added %s (%s)", got.Key(), got.Status)
+	}
+}

@@ -10,7 +10,9 @@ import (
 
 // Attach adds to the compared file of extra's machine the records of extra
 // (a file measured beside it: the published codes' records of
-// results/peers/<machine>/) whose cells that file has no record of, and
+// results/peers/<machine>/, or our cells measured beside them) whose cells
+// that file has no measurement of (no record, or one skipped by its
+// budget or unavailable: the added record, later, supersedes it), and
 // returns that file's index and the number of records added. It is an
 // error when no compared file, or more than one, has extra's machine
 // label, or when extra would add records of our implementations built
@@ -32,9 +34,11 @@ func Attach(files []*bench.File, extra *bench.File) (int, int, error) {
 	if target < 0 {
 		return -1, 0, fmt.Errorf("machine %q is not one of the compared files' (%s)", extra.Machine.Label, strings.Join(labels, ", "))
 	}
-	have := map[string]bool{}
+	have := map[string]bool{} // the cells the compared file measured
 	for _, r := range files[target].Records {
-		have[r.Key()] = true
+		if r.Status == bench.StatusOK || r.Status == bench.StatusCheckFailed {
+			have[r.Key()] = true
+		}
 	}
 	if ca, cb := commitOf(files[target]), commitOf(extra); ca != cb {
 		for _, r := range extra.Records {
@@ -46,7 +50,7 @@ func Attach(files []*bench.File, extra *bench.File) (int, int, error) {
 	}
 	n := 0
 	for _, r := range extra.Records {
-		if !have[r.Key()] {
+		if !have[r.Key()] && (r.Status == bench.StatusOK || r.Status == bench.StatusCheckFailed) {
 			files[target].Records = append(files[target].Records, r)
 			n++
 		}
