@@ -175,15 +175,16 @@ func (p *pricer) hold() (release func()) {
 }
 
 // wallPlan is c's measurement in pass ps of warm warm-ups and samples
-// samples, setting its case up when setup is set.
-func (p *pricer) wallPlan(c *cell, ps pass, warm, samples int, setup bool) wallPlan {
+// samples, setting its case up when setup is set; topped is the claim a
+// top-up is for (nil: none).
+func (p *pricer) wallPlan(c *cell, ps pass, warm, samples int, setup bool, topped *claimPlan) wallPlan {
 	pl := wallPlan{runs: warm + samples, setup: setup, check: true, implCells: p.byImpl[c.impl],
 		load: strings.HasPrefix(c.impl, "cuda/") && !p.wall.cuda[c.impl] && warm+samples > 0}
 	if setup {
 		pl.siblngs = p.siblings(c)
 	}
 	if ps.settles(p.budget.on()) && p.read(c) && samples > 1 {
-		pl.looks, pl.lookMS = samples-1, p.lookMS(c)
+		pl.looks, pl.lookMS = samples-1, p.lookMS(c, topped)
 	}
 	return pl
 }
@@ -196,26 +197,41 @@ func (p *pricer) siblings(c *cell) []*cell {
 	return p.plan.byInput[inputKey(c)]
 }
 
-// lookMS is what one look of the settle rule after a sample of c costs:
-// the claims it reads whose other cells are measured are judged (the
-// others wait for them).
-func (p *pricer) lookMS(c *cell) float64 {
+// lookMS is what one look of the settle rule after a sample of c costs,
+// as settled spends it: the claims c feeds are judged, those unsettled at
+// their last look first (topped, the claim a top-up is for, among them),
+// each at its last judgment's cost (else the per-cell prior), and the
+// first expected unsettled ends the look; a claim waiting for its other
+// cells is not judged (what they cost is read once a measurement). The
+// H200's second run of 9b86b0f priced its top-ups of treefix/fig4's
+// cuda/vectorial cells at every claim they feed, judged in full each
+// look: 6.1-7.1 s for 24 samples, which took 0.45-0.95 s (a look of
+// 17 ms: the claim topped up judged, unsettled, and the look ended).
+func (p *pricer) lookMS(c *cell, topped *claimPlan) float64 {
 	if p.plan == nil {
 		return 0
 	}
 	sum := 0.0
-	for _, cp := range p.plan.readers[c] {
-		_, n := p.unmeasured(cp, c)
-		if !c.measured {
-			n--
-		}
-		if n > 0 {
-			continue
-		}
-		if cp.lookMS > 0 {
-			sum += cp.lookMS
-		} else {
-			sum += p.wall.lookMS(len(cp.levelOf(c)))
+	for _, unsettled := range []bool{true, false} {
+		for _, cp := range p.plan.readers[c] {
+			if (cp.unsettled || cp == topped) != unsettled {
+				continue
+			}
+			_, n := p.unmeasured(cp, c)
+			if !c.measured {
+				n--
+			}
+			if n > 0 {
+				continue
+			}
+			if cp.lookMS > 0 {
+				sum += cp.lookMS
+			} else {
+				sum += p.wall.lookMS(len(cp.levelOf(c)))
+			}
+			if unsettled {
+				return sum
+			}
 		}
 	}
 	return sum
@@ -225,7 +241,7 @@ func (p *pricer) lookMS(c *cell) float64 {
 // setup included unless its case is in hand.
 func (p *pricer) cellIn(c *cell, ps pass) float64 {
 	warm, samples := p.planned(c, ps)
-	ms, _ := p.wall.estimate(c, p.wallPlan(c, ps, warm, samples, p.hand.cs != c.cs))
+	ms, _ := p.wall.estimate(c, p.wallPlan(c, ps, warm, samples, p.hand.cs != c.cs, nil))
 	return ms
 }
 
@@ -247,13 +263,13 @@ func (p *pricer) replicate(c *cell, level string, pr bench.Protocol) float64 {
 
 // topUp is the estimated wall of extra more samples of c in pass ps
 // (measureMore: a CUDA cell's warm-up again; its case set up again unless
-// in hand).
-func (p *pricer) topUp(c *cell, extra int, ps pass) float64 {
+// in hand) for the claim topped (nil: a refine).
+func (p *pricer) topUp(c *cell, extra int, ps pass, topped *claimPlan) float64 {
 	warm := 0
 	if strings.HasPrefix(c.impl, "cuda/") {
 		warm = p.protocol(c).Warmup
 	}
-	ms, _ := p.wall.estimate(c, p.wallPlan(c, ps, warm, extra, p.hand.cs != c.cs))
+	ms, _ := p.wall.estimate(c, p.wallPlan(c, ps, warm, extra, p.hand.cs != c.cs, topped))
 	return ms
 }
 
@@ -309,7 +325,7 @@ func (p *pricer) cells(cells []*cell) float64 {
 			ps = passAA
 		}
 		warm, samples := p.planned(c, ps)
-		ms, _ := p.wall.estimate(c, p.wallPlan(c, ps, warm, samples, p.hand.cs != c.cs && !seen[c.cs]))
+		ms, _ := p.wall.estimate(c, p.wallPlan(c, ps, warm, samples, p.hand.cs != c.cs && !seen[c.cs], nil))
 		seen[c.cs] = true
 		sum = saturate(sum + ms)
 	}

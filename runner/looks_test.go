@@ -89,3 +89,45 @@ func TestLooksCheapOverManyCells(t *testing.T) {
 		past = newFilePast([]*bench.File{f})
 	}
 }
+
+// A look is priced as the settle rule spends it: the claims unsettled at
+// their last look (and the claim a top-up is for) judged first, the first
+// of them ends the look; a claim still waiting for its other cells is not
+// judged.
+func TestLookPricedAsSpent(t *testing.T) {
+	exp := &experiments.Experiment{Name: "toy/look", Paper: "toy"}
+	cs := &experiments.Case{Params: bench.Params{{Name: "n", Value: "1"}}, Work: 1}
+	c := &cell{exp: exp, cs: cs, impl: "cpu/a", key: "c", measured: true}
+	other := &cell{exp: exp, cs: cs, impl: "cpu/b", key: "o", measured: true}
+	waiting := &cell{exp: exp, cs: cs, impl: "cpu/c", key: "w"}
+	a := &claimPlan{id: "a", lookMS: 17}
+	b := &claimPlan{id: "b", lookMS: 100}
+	d := &claimPlan{id: "d", lookMS: 200}
+	w := &claimPlan{id: "w", lookMS: 400}
+	a.levels[levelPaper] = []*cell{c, other}
+	b.levels[levelPaper] = []*cell{c, other}
+	d.levels[levelPaper] = []*cell{c}
+	w.levels[levelPaper] = []*cell{c, waiting}
+	pl := &plan{cells: []*cell{c, other, waiting}, claims: []*claimPlan{b, d, w, a}}
+	pl.indexReaders()
+	p := newPricer(&Config{Reps: 6}, newBudget(0, 0, time.Now()), newAAPairs(), &hand{})
+	p.setPlan(pl)
+	for _, tc := range []struct {
+		name      string
+		unsettled *claimPlan
+		topped    *claimPlan
+		want      float64
+	}{
+		{"all settled: every claim judged but the waiting one", nil, nil, 317},
+		{"a top-up of a: a judged first, unsettled, ends the look", nil, a, 17},
+		{"d unsettled at its last look: judged first, ends the look", d, nil, 200},
+		{"d unsettled, a topped up: both first, the first in the plan's order ends it", d, a, 200},
+	} {
+		for _, cp := range pl.claims {
+			cp.unsettled = cp == tc.unsettled
+		}
+		if got := p.lookMS(c, tc.topped); got != tc.want {
+			t.Errorf("%s: a look priced %g ms, want %g", tc.name, got, tc.want)
+		}
+	}
+}

@@ -190,7 +190,7 @@ func (r *run) settleCheap() error {
 	end := r.budget.left() * (1 - 1.0/cheapSettleShare) // all of them together within the share
 	for _, cp := range r.plan.claims {
 		cells := cp.levels[levelPaper]
-		if cells == nil || cp.cheapTried || !allMeasured(cells) || r.topUpCost(cells) > r.budget.left()-end {
+		if cells == nil || cp.cheapTried || !allMeasured(cells) || r.topUpCost(cp, cells) > r.budget.left()-end {
 			continue
 		}
 		cp.cheapTried = true
@@ -201,13 +201,13 @@ func (r *run) settleCheap() error {
 	return nil
 }
 
-// topUpCost bounds what settleClaim may spend on cells: each cell's
+// topUpCost bounds what settleClaim may spend on cp's cells: each cell's
 // samples up to its maxSamples (a long cell, one more run).
-func (r *run) topUpCost(cells []*cell) float64 {
+func (r *run) topUpCost(cp *claimPlan, cells []*cell) float64 {
 	sum := 0.0
 	for _, c := range cells {
 		n := r.ledger.samples(c)
-		per := r.price.runWall(c) + r.price.lookMS(c)
+		per := r.price.runWall(c) + r.price.lookMS(c, cp)
 		switch {
 		case n == 0 || n >= r.maxSamples(c):
 		case r.price.long(c):
@@ -244,6 +244,7 @@ func (r *run) settleClaim(cp *claimPlan, cells []*cell) error {
 		t0 := time.Now()
 		st := experiments.SettleClaimOf(r.plan.hosts[cp.id], cp.id, r.ledger.recs, refsOf(cells), r.aa.noise, r.cfg.Reps)
 		r.looked(cp, len(cells), msSince(t0))
+		cp.unsettled = !st.Settled // its top-ups' looks judge it first
 		if st.Settled || st.Claim.Verdict == experiments.NotRun {
 			return nil
 		}
@@ -269,7 +270,7 @@ func (r *run) settleClaim(cp *claimPlan, cells []*cell) error {
 			// --reps of them would spend minutes of the budget on one claim.
 			extra = 1
 		}
-		if err := r.topUp(next, extra, passTopUp); err != nil {
+		if err := r.topUp(next, extra, passTopUp, cp); err != nil {
 			return err
 		}
 	}
@@ -321,7 +322,7 @@ func (r *run) refine() error {
 			if r.budget.spent() {
 				return nil
 			}
-			if err := r.topUp(c, r.cfg.Reps-r.ledger.samples(c), passRefine); err != nil {
+			if err := r.topUp(c, r.cfg.Reps-r.ledger.samples(c), passRefine, nil); err != nil {
 				return err
 			}
 		}
@@ -334,8 +335,8 @@ func (r *run) refine() error {
 // ones first (a later record of a cell replaces the earlier for every
 // reader). A top-up stops early once c's claims are settled; a refine
 // takes as many as the budget pays for. A top-up the budget cannot pay
-// for is left.
-func (r *run) topUp(c *cell, extra int, p pass) error {
+// for is left. topped is the claim a top-up is for (nil: a refine).
+func (r *run) topUp(c *cell, extra int, p pass, topped *claimPlan) error {
 	prev := r.ledger.last(c)
 	if prev == nil || extra <= 0 {
 		return nil
@@ -349,9 +350,9 @@ func (r *run) topUp(c *cell, extra int, p pass) error {
 		// and a check of 9.3 s) was given five more samples with 64 s
 		// left, stopped at the budget's end, and the 57 s it ran were lost
 		// with them.
-		extra = refineSamples(extra, r.price.runWall(c), r.price.topUp(c, 0, p), r.budget.left())
+		extra = refineSamples(extra, r.price.runWall(c), r.price.topUp(c, 0, p, topped), r.budget.left())
 	}
-	est := r.price.topUp(c, extra, p)
+	est := r.price.topUp(c, extra, p, topped)
 	if extra <= 0 || est > r.budget.left() {
 		return nil
 	}
