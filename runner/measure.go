@@ -229,14 +229,18 @@ func (r *run) conclude(c *cell, inst *experiments.Instance, rec bench.Record, es
 			inst.Finish(c.impl, &rec) // work read from Options.Shared: ReusedFrom, and the samples it reports
 		}
 		timed := 0.0
-		if p := rec.Phase(bench.TotalPhase); p != nil && rec.ReusedFrom == "" { // a cell that read shared work says nothing of its cost
+		switch p := rec.Phase(bench.TotalPhase); {
+		case p == nil:
+		case rec.ReusedFrom == "":
 			r.price.est.observe(c.exp, c.impl, c.cs, p.MedianMS)
 			timed = p.MedianMS
+		case readsShared(c): // what it adds to the work it read, not the whole cell's cost
+			r.price.est.observeReads(c.exp, c.impl, c.cs, p.MedianMS)
 		}
 		// A cell that reports samples another cell measured (ReusedFrom)
 		// timed no more than its own measurement.
 		wall.TimedMS = min(timedMS(&rec), wall.MeasureMS)
-		r.price.wall.observe(c, wall, len(rec.WarmupMS), timed, r.coldSetup[c])
+		r.price.wall.observe(c, wall, len(rec.WarmupMS), timed, r.coldSetup[c], r.price.siblings(c))
 	}
 	wall.PeakRSS = sysmem.PeakRSS()
 	rec.Wall = wall
@@ -363,7 +367,7 @@ func (r *run) measureMore(c *cell, prev bench.Record, extra int, p pass) (bench.
 		rec.Check = &chk
 		return rec, nil
 	}
-	r.price.wall.observe(c, wall, len(rec.WarmupMS)-len(prev.WarmupMS), stats.Median(samplesOf(phases)), r.coldSetup[c])
+	r.price.wall.observe(c, wall, len(rec.WarmupMS)-len(prev.WarmupMS), stats.Median(samplesOf(phases)), r.coldSetup[c], r.price.siblings(c))
 	if prevp != nil {
 		phases = mergePhases(prev.Phases, phases, rec.Statistic)
 		if pw := prev.Wall; pw != nil { // the record's wall covers both measurements

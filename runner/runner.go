@@ -27,6 +27,8 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/semibench/semibench/bench"
@@ -88,6 +90,13 @@ type Config struct {
 	// (outer.go); nil: fresh allocations in this process
 	// (NewAllocationSampler).
 	Outer OuterSampler
+	// Kernels, when set, loads the GPU kernels (every module, compiled
+	// where the disk cache lacks it) before the first cell of a run whose
+	// plan has a CUDA cell that can run here, within the budget, and says
+	// what it did; the result file notes it (and its error). Once it has
+	// loaded them no cell's estimate counts a module's load
+	// (cmd/semibench: cuda.LoadKernels on each GPU the run uses).
+	Kernels func(ctx context.Context) (note string, err error)
 }
 
 // DefaultReps is Config.Reps's default: the fewest samples benchstat
@@ -209,11 +218,30 @@ func Run(ctx context.Context, cfg Config, exps []*experiments.Experiment, out *b
 	}
 	r.plan.indexReaders()
 	r.plan.hosts = experiments.ClaimHosts(exps)
+	r.loadKernels()
 	if err := r.passes(); err != nil {
 		return r.stop(err)
 	}
 	r.meter.finish(r.plan.atPaper())
 	return nil
+}
+
+// loadKernels loads the GPU kernels (Config.Kernels) when a CUDA cell of
+// the plan can run here, and notes what it did.
+func (r *run) loadKernels() {
+	if r.cfg.Kernels == nil || !slices.ContainsFunc(r.plan.cells, func(c *cell) bool {
+		return !c.done && c.unavailable == nil && strings.HasPrefix(c.impl, "cuda/")
+	}) {
+		return
+	}
+	note, err := r.cfg.Kernels(r.ctx)
+	if err != nil {
+		note = strings.TrimSpace(note + " (loading the kernels: " + err.Error() + ")")
+	}
+	if note != "" {
+		r.out.AddNotes(note)
+	}
+	r.price.wall.kernels = err == nil
 }
 
 // Interrupted is Run's error when its context was cancelled before the

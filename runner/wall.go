@@ -104,7 +104,7 @@ func digest(all []bench.Record, reads bool) *pastCell {
 		n++
 		heads = append(heads, first)
 		last := &run[len(run)-1]
-		if s := experiments.SamplesOf(last, bench.TotalPhase); len(s) > 0 && last.ReusedFrom == "" {
+		if s := experiments.SamplesOf(last, bench.TotalPhase); len(s) > 0 && (last.ReusedFrom != "") == reads {
 			timed = append(timed, stats.Median(s))
 		}
 		firstPer = append(firstPer, first.perRun)
@@ -134,16 +134,14 @@ func digest(all []bench.Record, reads bool) *pastCell {
 }
 
 // pickPerRun is the history's wall of one run: the least of the runs'
-// (the cell as each run left it; their first measurements where none):
-// a run's wall drifts up with what happens beside it (a module loaded, in
-// files without FirstRunMS; the settle rule's looks, in files without
-// LooksMS), seldom down. The committed runs replayed (wall_test.go) came
-// within 3x more often so than by the median.
+// first measurements and of the cells as each run left them. A run's
+// wall drifts up with what happens beside it, seldom down: a module
+// loaded (in files without FirstRunMS), the settle rule's looks (in files
+// without LooksMS: the H200's top-ups of treefix/fig4's cuda/vectorial
+// cells of 2026-12-01, 24 samples of 0.55 ms each with a look of 15 ms,
+// put their last records at 13-17 ms a run, their first at 3.3 ms).
 func pickPerRun(last, first []float64) float64 {
-	if len(last) == 0 {
-		return slices.Min(first)
-	}
-	return slices.Min(last)
+	return slices.Min(slices.Concat(last, first))
 }
 
 // wallModel estimates cells' wall times, from the history (Past) and
@@ -167,9 +165,12 @@ type wallModel struct {
 	setup, warm, check *estimator
 	// loads are the first runs' excess of each CUDA implementation's
 	// first cell in this run (its module loaded), and cuda the CUDA
-	// implementations that have run.
+	// implementations that have run (by loadKey).
 	loads []float64
 	cuda  map[string]bool
+	// kernels: the run loaded every kernel module before its first cell
+	// (Config.Kernels), so that no cell loads one.
+	kernels bool
 	// inputs are the inputs set up in this run (inputKey).
 	inputs map[string]bool
 	// ratio holds, by backend (true: CUDA), a run's wall over its timed
@@ -191,6 +192,10 @@ type wallModel struct {
 	// its earlier runs (a 2-core machine shared with other work ran its
 	// cells 2-4x slower than its committed runs).
 	drifts []float64
+	// hostDrifts are, for the latest setups and checks of driftFloorMS
+	// or more by their history, what they took over what their history
+	// said (hostDrift).
+	hostDrifts []float64
 	// driftIs is drift() while drifts has driftAt entries.
 	driftAt int
 	driftIs float64
@@ -249,14 +254,23 @@ func newWallModel(past Past, timed func(*experiments.Experiment, string, *experi
 	for _, m := range []*estimator{w.setup, w.warm, w.check} {
 		m.prior, m.fixed, m.own, m.maxScale = none, zero, true, 10
 	}
-	// An experiment's first new input costs what the run's other new
-	// inputs took, the median.
+	// A new input with no setup of its paper measured yet costs what the
+	// run's other new inputs took, the median.
 	w.setup.prior = func(*experiments.Experiment, string, *experiments.Case) (float64, string) {
 		if len(w.colds) == 0 {
 			return 0, "none measured yet"
 		}
 		return stats.Median(w.colds), "the median setup of a new input in this run"
 	}
+	// An experiment's first new input is priced from its paper's new
+	// inputs, nearest in work (maxScale bounds the scaling), while the
+	// experiment has none of its own: treefix's Table 1 and Fig. 4 share
+	// their stand-ins (the 2-core run of 9b86b0f generated G3_circuit's,
+	// 1.6 million vertices, for Table 1 in 118 ms and, numbered at random,
+	// for Fig. 4 in 335 ms, priced at 9 ms from the run's other new
+	// inputs); then from its own (a random numbering costs 3x a
+	// breadth-first one).
+	w.setup.own, w.setup.ownFirst = false, true
 	// A setup with its input in the store is at most one without.
 	w.warm.prior = func(e *experiments.Experiment, _ string, cs *experiments.Case) (float64, string) {
 		return w.setup.estimate(e, setupImpl, cs), "as a setup of a new input"
@@ -347,10 +361,23 @@ func (w *wallModel) pastOf(c *cell) *pastCell {
 
 // setupOf estimates the setup c pays as the first cell of its case: the
 // input's generation when no case of the run has it yet (cold). From the
-// history: the most any cell of the same input paid in a run (the median
-// over runs) when cold, the least it paid when not; else the models.
+// history (setupPast) times the host's drift; else the models.
 func (w *wallModel) setupOf(c *cell, siblings []*cell, fresh bool) float64 {
 	cold := fresh || !w.inputs[inputKey(c)]
+	if ms, ok := w.setupPast(c, siblings, cold); ok {
+		return w.hostDrift() * ms
+	}
+	if cold {
+		return w.setup.estimate(c.exp, setupImpl, c.cs)
+	}
+	return w.warm.estimate(c.exp, warmImpl, c.cs)
+}
+
+// setupPast is the setup c pays as the first cell of its case by the
+// history of its input's cells (siblings): the most any of them paid in a
+// run (the median over runs) when cold, the least it paid when not; false
+// when the history has none.
+func (w *wallModel) setupPast(c *cell, siblings []*cell, cold bool) (float64, bool) {
 	var byRun [][]float64
 	var paid []float64
 	for _, s := range siblings {
@@ -368,22 +395,34 @@ func (w *wallModel) setupOf(c *cell, siblings []*cell, fresh bool) float64 {
 			}
 		}
 	}
-	if len(byRun) > 0 {
+	switch {
+	case len(byRun) == 0:
+		return 0, false
+	case cold:
 		var most []float64
 		for _, vs := range byRun {
 			most = append(most, slices.Max(vs))
 		}
-		if cold {
-			return w.drift() * stats.Median(most)
-		}
-		if len(paid) > 0 {
-			return w.drift() * slices.Min(paid)
-		}
+		return stats.Median(most), true
+	case len(paid) > 0:
+		return slices.Min(paid), true
 	}
-	if cold {
-		return w.setup.estimate(c.exp, setupImpl, c.cs)
+	return 0, false
+}
+
+// hostDrift is the factor the history's setups and checks are scaled by:
+// the median of the latest of this run's setups and checks over their
+// history (hostDrifts), within [1/10, 10]; 1 before any. The drift of
+// the runs does not apply: on a GPU machine a run is the device's and a
+// setup the host's, and the code of a run changes from commit to commit
+// (the H200's runs of 9b86b0f ran treefix/fig4's CUDA cells at 0.21-0.25x
+// their history, and priced the stand-in trees' generation, 0.2-2.6 s,
+// at as little: 16 of their cells 4-6x under).
+func (w *wallModel) hostDrift() float64 {
+	if len(w.hostDrifts) == 0 {
+		return 1
 	}
-	return w.warm.estimate(c.exp, warmImpl, c.cs)
+	return min(10, max(0.1, stats.Median(w.hostDrifts[max(0, len(w.hostDrifts)-driftWindow):])))
 }
 
 // loadOf estimates a CUDA implementation's first run in this process
@@ -392,15 +431,15 @@ func (w *wallModel) setupOf(c *cell, siblings []*cell, fresh bool) float64 {
 // history and none showed one: several implementations share a module,
 // and the first to run loads it), else the loads measured in this run,
 // else DefaultLoadMS.
-func (w *wallModel) loadOf(impl string, cells []*cell) float64 {
-	v, ok := w.loadPast[impl]
+func (w *wallModel) loadOf(c *cell, cells []*cell) float64 {
+	v, ok := w.loadPast[loadKey(c)]
 	if !ok {
 		// By run, the newest first (the code that loads a module changes
 		// from commit to commit): the most any cell's first measurement
 		// exceeded its runs by; the median of the newest loadRuns runs.
 		var most []float64
-		for _, c := range cells {
-			pc := w.pastOf(c)
+		for _, x := range cells {
+			pc := w.pastOf(x)
 			if pc == nil {
 				continue
 			}
@@ -417,7 +456,7 @@ func (w *wallModel) loadOf(impl string, cells []*cell) float64 {
 		if len(most) > 0 {
 			v = stats.Median(most)
 		}
-		w.loadPast[impl] = v
+		w.loadPast[loadKey(c)] = v
 	}
 	switch {
 	case v >= 0:
@@ -426,6 +465,18 @@ func (w *wallModel) loadOf(impl string, cells []*cell) float64 {
 		return stats.Median(w.loads)
 	}
 	return DefaultLoadMS
+}
+
+// loadKey names the code a CUDA cell's first run loads: its
+// implementation in its paper (cuda/paper is a module of its own in each
+// paper's problem: kleene, lap_paper, minplus).
+func loadKey(c *cell) string { return c.exp.Paper + "|" + c.impl }
+
+// willLoad reports whether c, run now, would load its CUDA module: its
+// implementation's first cell in the process, the kernels not loaded
+// before the first cell.
+func (w *wallModel) willLoad(c *cell) bool {
+	return strings.HasPrefix(c.impl, "cuda/") && !w.kernels && !w.cuda[loadKey(c)]
 }
 
 // loadRuns is how many of the newest earlier runs a load is judged by.
@@ -463,9 +514,11 @@ const minLoadMS = 50
 // observe adds one measurement of c (its own wall, not a topped-up
 // record's sum) to the models: its run's wall over its timed median, its
 // first run's excess (a load when its implementation's first CUDA cell),
-// its setup and check. timed is its median timed run (0: none of its
-// own); cold says whether its setup, if it paid one, generated its input.
-func (w *wallModel) observe(c *cell, wall *bench.CellWall, warmups int, timed float64, cold bool) {
+// its setup and check, and, where the history has them, their drifts.
+// timed is its median timed run (0: none of its own); cold says whether
+// its setup, if it paid one, generated its input; siblings are the cells
+// of its input (the setup's history).
+func (w *wallModel) observe(c *cell, wall *bench.CellWall, warmups int, timed float64, cold bool, siblings []*cell) {
 	rec := bench.Record{Status: bench.StatusOK, Wall: wall, WarmupMS: make([]float64, warmups)}
 	p, ok := partsOf(&rec)
 	if !ok {
@@ -487,9 +540,15 @@ func (w *wallModel) observe(c *cell, wall *bench.CellWall, warmups int, timed fl
 	if pc := w.pastOf(c); pc != nil && pc.perRun >= driftFloorMS && p.perRun > 0 {
 		w.drifts = append(w.drifts, p.perRun/pc.perRun)
 	}
+	if ms, ok := w.setupPast(c, siblings, cold); ok && wall.SetupMS > 0 && ms >= driftFloorMS {
+		w.hostDrifts = append(w.hostDrifts, wall.SetupMS/ms)
+	}
+	if pc := w.pastOf(c); pc != nil && pc.check >= driftFloorMS && wall.CheckMS > 0 {
+		w.hostDrifts = append(w.hostDrifts, wall.CheckMS/pc.check)
+	}
 	cuda := strings.HasPrefix(c.impl, "cuda/")
-	if cuda && !w.cuda[c.impl] {
-		w.cuda[c.impl] = true
+	if cuda && !w.cuda[loadKey(c)] {
+		w.cuda[loadKey(c)] = true
 		if p.runs > 1 && p.first >= minLoadMS {
 			w.loads = append(w.loads, p.first)
 		}
@@ -547,13 +606,13 @@ func (w *wallModel) estimate(c *cell, pl wallPlan) (float64, bool) {
 	perRun, check, first := 0.0, 0.0, 0.0
 	if pc != nil {
 		d := w.drift()
-		perRun, check, first = d*pc.perRun, d*pc.check, d*pc.first
+		perRun, check, first = d*pc.perRun, w.hostDrift()*pc.check, d*pc.first
 	} else {
 		perRun = w.runWall(c)
 		check = w.check.estimate(c.exp, checkImpl, c.cs)
 	}
 	if pl.load {
-		first = max(first, w.loadOf(c.impl, pl.implCells))
+		first = max(first, w.loadOf(c, pl.implCells))
 	}
 	ms += first + float64(pl.runs)*perRun + float64(pl.looks)*pl.lookMS
 	if pl.check {
