@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/semibench/semibench/bench/report"
+	"github.com/semibench/semibench/impls/cuda"
 	"github.com/semibench/semibench/impls/cuda/nvml"
 	"github.com/semibench/semibench/internal/outfile"
 	"github.com/semibench/semibench/internal/sysmem"
@@ -188,6 +189,7 @@ func execute(ctx context.Context, cfg runner.Config, f *runFlags, exps []*experi
 	}
 	if len(machine.GPUs) > 0 {
 		cfg.DeviceMemory = machine.GPUs[0].MemoryBytes
+		cfg.Kernels = loadKernels(min(cfg.Options.GPUs, len(machine.GPUs)))
 	}
 	limit := sysmem.HostLimit()
 	var err error
@@ -228,6 +230,30 @@ func execute(ctx context.Context, cfg runner.Config, f *runFlags, exps []*experi
 		err = fmt.Errorf("interrupted; %d finished record(s) kept in %s: %w", len(app.File().Records), out, err)
 	}
 	return app.File(), out, err
+}
+
+// loadKernels is the run's Config.Kernels: every kernel module loaded on
+// each of the run's GPUs (cuda.LoadKernels), a panic of the driver's
+// reported as an error.
+func loadKernels(gpus int) func(context.Context) (string, error) {
+	return func(ctx context.Context) (note string, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("loading the kernels: %v", r)
+			}
+		}()
+		var notes []string
+		for g := range max(1, gpus) {
+			n, err := cuda.LoadKernels(ctx, g)
+			if n != "" {
+				notes = append(notes, n)
+			}
+			if err != nil {
+				return strings.Join(notes, "; "), fmt.Errorf("GPU %d: %w", g, err)
+			}
+		}
+		return strings.Join(notes, "; "), nil
+	}
 }
 
 // resumeCommand is the command line that goes on with an interrupted
