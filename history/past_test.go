@@ -112,6 +112,15 @@ func TestNewestRuns(t *testing.T) {
 	if got := newestRuns(recs, 9); len(got) != 6 {
 		t.Errorf("newestRuns(9) kept %d records, want all 6", len(got))
 	}
+	// the runs that skipped the cell do not count: the newest two that
+	// measured it are kept
+	for i := range recs {
+		recs[i].Status = bench.StatusOK
+	}
+	recs[0].Status, recs[1].Status, recs[2].Status = bench.StatusSkipped, bench.StatusSkipped, bench.StatusUnavailable
+	if got := newestRuns(measured(recs), 2); len(got) != 3 || got[0].Finished.Hour() != 3 || got[2].Finished.Hour() != 1 {
+		t.Errorf("newestRuns(measured, 2) kept %v, want the runs of 3-4 h and 1 h", got)
+	}
 }
 
 // TestClaimsWithHistory: each run's claim judged with its kind's runs
