@@ -15,8 +15,8 @@ type cell struct {
 	cs   *experiments.Case
 	impl string
 	key  string // exp|impl|params, as bench.Record.Key
-	// input is inputKey's, once asked.
-	input string
+	// input and load are inputKey's and loadKey's, once asked.
+	input, load string
 	// order is the cell's place in the experiments' own order, for ties;
 	// caseIdx numbers its case.
 	order, caseIdx int

@@ -196,9 +196,12 @@ type wallModel struct {
 	// or more by their history, what they took over what their history
 	// said (hostDrift).
 	hostDrifts []float64
-	// driftIs is drift() while drifts has driftAt entries.
-	driftAt int
-	driftIs float64
+	// setups keeps setupPast's answers.
+	setups map[setupKey]setupVal
+	// driftIs is drift() while drifts has driftAt entries, hostIs
+	// hostDrift() while hostDrifts has hostAt.
+	driftAt, hostAt int
+	driftIs, hostIs float64
 }
 
 // driftWindow is how many of the latest cells with history the drift
@@ -245,7 +248,7 @@ const defaultLookPerCellMS = 2.0
 // per-run wall's prior, scaled by the backend's ratio).
 func newWallModel(past Past, timed func(*experiments.Experiment, string, *experiments.Case) float64) *wallModel {
 	w := &wallModel{past: past, timed: timed, inputs: map[string]bool{}, ratio: map[bool][]float64{}, cuda: map[string]bool{},
-		ratios: map[string][]ratioObs{}, replicas: map[string]float64{}, cache: map[string]*pastCell{}, loadPast: map[string]float64{}, keys: keyMemo{}}
+		ratios: map[string][]ratioObs{}, replicas: map[string]float64{}, cache: map[string]*pastCell{}, loadPast: map[string]float64{}, keys: keyMemo{}, setups: map[setupKey]setupVal{}}
 	zero := func(*experiments.Experiment, string) float64 { return 0 }
 	none := func(_ *experiments.Experiment, impl string, _ *experiments.Case) (float64, string) {
 		return 0, "none measured yet"
@@ -378,6 +381,29 @@ func (w *wallModel) setupOf(c *cell, siblings []*cell, fresh bool) float64 {
 // run (the median over runs) when cold, the least it paid when not; false
 // when the history has none.
 func (w *wallModel) setupPast(c *cell, siblings []*cell, cold bool) (float64, bool) {
+	k := setupKey{c.cs, cold}
+	if v, ok := w.setups[k]; ok { // the history stands still: the pricing asks for it for every pending cell
+		return v.ms, v.ok
+	}
+	ms, ok := setupIn(w, c, siblings, cold)
+	w.setups[k] = setupVal{ms, ok}
+	return ms, ok
+}
+
+// setupKey and setupVal keep setupPast's answers.
+type (
+	setupKey struct {
+		cs   *experiments.Case
+		cold bool
+	}
+	setupVal struct {
+		ms float64
+		ok bool
+	}
+)
+
+// setupIn is setupPast without its memo.
+func setupIn(w *wallModel, c *cell, siblings []*cell, cold bool) (float64, bool) {
 	var byRun [][]float64
 	var paid []float64
 	for _, s := range siblings {
@@ -422,7 +448,10 @@ func (w *wallModel) hostDrift() float64 {
 	if len(w.hostDrifts) == 0 {
 		return 1
 	}
-	return min(10, max(0.1, stats.Median(w.hostDrifts[max(0, len(w.hostDrifts)-driftWindow):])))
+	if w.hostAt != len(w.hostDrifts) {
+		w.hostAt, w.hostIs = len(w.hostDrifts), min(10, max(0.1, stats.Median(w.hostDrifts[max(0, len(w.hostDrifts)-driftWindow):])))
+	}
+	return w.hostIs
 }
 
 // loadOf estimates a CUDA implementation's first run in this process
@@ -470,7 +499,12 @@ func (w *wallModel) loadOf(c *cell, cells []*cell) float64 {
 // loadKey names the code a CUDA cell's first run loads: its
 // implementation in its paper (cuda/paper is a module of its own in each
 // paper's problem: kleene, lap_paper, minplus).
-func loadKey(c *cell) string { return c.exp.Paper + "|" + c.impl }
+func loadKey(c *cell) string {
+	if c.load == "" {
+		c.load = c.exp.Paper + "|" + c.impl
+	}
+	return c.load
+}
 
 // willLoad reports whether c, run now, would load its CUDA module: its
 // implementation's first cell in the process, the kernels not loaded
