@@ -99,12 +99,22 @@ reproduce-doc:
 # (--across-commits: where they ran different commits the preface names
 # what changed, and the ratios keep those cells), its figures, and two
 # 2-core CPUs side by side (an Intel Xeon run that git history keeps, the
-# current AMD EPYC run): host side only, as neither has a GPU.
+# current AMD EPYC run): host side only, as neither has a GPU. PEERS_H100
+# and PEERS_H200: the published codes' records of each GPU and the
+# cuda/fast file measured beside them (results/peers/README.md), added to
+# that GPU's run (--with) for the summary's rows of published codes.
 CURRENT_RUN = $$(awk '$$1=="$(1)" {print "results/" $$2}' results/CURRENT)
 XEON_2CORE ?= 96a9e4b:results/intel-xeon/20261127-014424.jsonl.gz
+PEERS_H100 ?= results/peers/intel-xeon_nvidia-h100-80gb-hbm3/20261123-hylac.jsonl \
+	results/peers/intel-xeon_nvidia-h100-80gb-hbm3/20261123-hungariangpu.jsonl \
+	results/intel-xeon_nvidia-h100-80gb-hbm3/20261207-hungarian-table1-3393cf4.jsonl.gz
+PEERS_H200 ?= results/peers/intel-xeon_nvidia-h200/20261207-hylac-9b86b0f.jsonl \
+	results/peers/intel-xeon_nvidia-h200/20261207-hungariangpu-plain-9b86b0f.jsonl \
+	results/intel-xeon_nvidia-h200/20261207-hungarian-table1-fast-9b86b0f.jsonl.gz
 compare-doc: build
 	rm -rf results/compare/h100-h200.figures
 	./$(BIN) compare $(call CURRENT_RUN,H100) $(call CURRENT_RUN,H200) --across-commits \
+		$(foreach f,$(PEERS_H100) $(PEERS_H200),--with $(f)) \
 		--format markdown --plots results/compare/h100-h200.figures > results/compare/h100-h200.md
 	./$(BIN) compare $(XEON_2CORE) $(call CURRENT_RUN,2-core) --format markdown > results/compare/2core-xeon-epyc.md
 

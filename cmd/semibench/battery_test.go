@@ -755,7 +755,7 @@ func TestBatteryClaimsPeers(t *testing.T) {
 // once, from its latest record, as every table reads it: a refined cell's
 // earlier record (1 sample) was exported beside its refinement (6), and
 // benchstat counted 7. testdata/runs/refined-domination.jsonl is the
-// header and lines 1024 and 1079 of results/amd-epyc/20261128-084532.jsonl
+// header and lines 1024 and 1079 of e1a3885:results/amd-epyc/20261128-084532.jsonl.gz
 // (domination/table1 cpu/paper m=10, refined).
 func TestBatteryExportLatest(t *testing.T) {
 	code, stdout, stderr := capture(t, "export", "testdata/runs/refined-domination.jsonl", "--out", "-")
