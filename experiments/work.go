@@ -91,17 +91,7 @@ func addWork(e *Experiment, rec *bench.Record) {
 // declared get theirs. ok is false for a record of an unknown experiment
 // or one that declares nothing for the cell.
 func WorkOf(rec *bench.Record) (bench.Work, bool) {
-	if rec == nil {
-		return bench.Work{}, false
-	}
-	if w, ok := bench.WorkFromMetrics(rec.Metrics); ok {
-		return w, true
-	}
-	e := ByName(rec.Experiment)
-	if e == nil || e.Work == nil {
-		return bench.Work{}, false
-	}
-	return e.Work(rec)
+	return declared(rec, bench.WorkFromMetrics, func(e *Experiment) func(*bench.Record) (bench.Work, bool) { return e.Work })
 }
 
 // WindowOf is the window of rec's cell that its paper times, where the
@@ -111,15 +101,22 @@ func WorkOf(rec *bench.Record) (bench.Work, bool) {
 // before windows were declared get theirs. ok is false for a record of an
 // unknown experiment or of a cell that declares no window.
 func WindowOf(rec *bench.Record) (bench.Window, bool) {
+	return declared(rec, bench.WindowFromMetrics, func(e *Experiment) func(*bench.Record) (bench.Window, bool) { return e.Window })
+}
+
+// declared is WorkOf and WindowOf: what rec's metrics carry (fromMetrics),
+// else what its experiment's declaration (of) computes from rec.
+func declared[T any](rec *bench.Record, fromMetrics func(map[string]float64) (T, bool), of func(*Experiment) func(*bench.Record) (T, bool)) (T, bool) {
+	var zero T
 	if rec == nil {
-		return bench.Window{}, false
+		return zero, false
 	}
-	if w, ok := bench.WindowFromMetrics(rec.Metrics); ok {
+	if w, ok := fromMetrics(rec.Metrics); ok {
 		return w, true
 	}
 	e := ByName(rec.Experiment)
-	if e == nil || e.Window == nil {
-		return bench.Window{}, false
+	if e == nil || of(e) == nil {
+		return zero, false
 	}
-	return e.Window(rec)
+	return of(e)(rec)
 }

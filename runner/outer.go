@@ -154,16 +154,7 @@ func (r *run) outerLevel() error {
 	if !r.budget.on() || r.outer == nil {
 		return nil
 	}
-	var cps []*claimPlan
-	for _, cp := range r.plan.claims {
-		if cells := cp.levels[levelPaper]; cells != nil && allMeasured(cells) {
-			cps = append(cps, cp)
-		}
-	}
-	slices.SortStableFunc(cps, func(a, b *claimPlan) int {
-		return cmpFloat(r.price.oneRunEach(a.levels[levelPaper]), r.price.oneRunEach(b.levels[levelPaper]))
-	})
-	for _, cp := range cps {
+	for _, cp := range r.measuredClaims(levelPaper) {
 		if err := r.interrupted(); err != nil {
 			return err
 		}

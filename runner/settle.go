@@ -143,16 +143,7 @@ func (r *run) settleAll() error {
 		return nil
 	}
 	for _, lv := range []int{levelPaper, levelLeast} {
-		var cps []*claimPlan
-		for _, cp := range r.plan.claims {
-			if cells := cp.levels[lv]; cells != nil && allMeasured(cells) {
-				cps = append(cps, cp)
-			}
-		}
-		slices.SortStableFunc(cps, func(a, b *claimPlan) int {
-			return cmpFloat(r.price.oneRunEach(a.levels[lv]), r.price.oneRunEach(b.levels[lv]))
-		})
-		for _, cp := range cps {
+		for _, cp := range r.measuredClaims(lv) {
 			if err := r.interrupted(); err != nil {
 				return err
 			}
@@ -437,4 +428,19 @@ func findPhase(ps []bench.Phase, name string) *bench.Phase {
 		}
 	}
 	return nil
+}
+
+// measuredClaims is the claims whose cells at level lv are all measured,
+// the cheapest to measure again (a run of each cell) first.
+func (r *run) measuredClaims(lv int) []*claimPlan {
+	var cps []*claimPlan
+	for _, cp := range r.plan.claims {
+		if cells := cp.levels[lv]; cells != nil && allMeasured(cells) {
+			cps = append(cps, cp)
+		}
+	}
+	slices.SortStableFunc(cps, func(a, b *claimPlan) int {
+		return cmpFloat(r.price.oneRunEach(a.levels[lv]), r.price.oneRunEach(b.levels[lv]))
+	})
+	return cps
 }
