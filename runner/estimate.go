@@ -65,6 +65,9 @@ func (p *pricer) perRun(c *cell) float64 {
 func (p *pricer) explain(c *cell) (float64, string) {
 	if pc := p.wall.pastOf(c); pc != nil && pc.timed > 0 {
 		basis := fmt.Sprintf("this cell's median run in %d earlier run(s) of this machine kind", pc.runs)
+		if pc.source != "" {
+			basis = fmt.Sprintf("the median run of %s, which computed this cell's work in %d earlier run(s) of this machine kind", pc.source, pc.runs)
+		}
 		if d := p.wall.drift(); d != 1 {
 			basis += fmt.Sprintf(", times %.2f (this run's cells against their history so far)", d)
 		}

@@ -80,6 +80,9 @@ type pastCell struct {
 	// setupBy are the setups the runs' first measurements paid, by run
 	// (newest first; 0 where it paid none).
 	setupBy []float64
+	// source is the cell whose history this is where it is not the
+	// cell's own (sourcePast), else empty.
+	source string
 }
 
 // digest reads a cell's records in earlier runs (Past.Records): those
@@ -357,9 +360,32 @@ func (w *wallModel) pastOf(c *cell) *pastCell {
 	pc, ok := w.cache[k]
 	if !ok {
 		pc = digest(w.past.Records(c.key), reads)
+		if pc == nil && !reads {
+			pc = w.sourcePast(c)
+		}
 		w.cache[k] = pc
 	}
 	return pc
+}
+
+// sourcePast is, for a cell whose earlier runs only read their costly
+// work from another cell (ReusedFrom) and that will compute it itself
+// now, the history of the cell that computed it: on two cores
+// 2-domination's Table 3 at m = 10 had read its powers from
+// domination/formula's cell (168 s) and was priced at 49 s by the fit
+// when it came first, then stopped by the budget's end. Nil when no
+// earlier run names such a cell or that cell has no history of its own.
+func (w *wallModel) sourcePast(c *cell) *pastCell {
+	for _, r := range w.past.Records(c.key) {
+		if r.ReusedFrom == "" || r.ReusedFrom == c.key {
+			continue
+		}
+		if pc := digest(w.past.Records(r.ReusedFrom), false); pc != nil {
+			pc.source = r.ReusedFrom
+			return pc
+		}
+	}
+	return nil
 }
 
 // setupOf estimates the setup c pays as the first cell of its case: the

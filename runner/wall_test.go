@@ -291,3 +291,34 @@ func TestWallReplayCurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestWallPastOfTheSource: a cell whose history only read its work from
+// another cell is priced, where it computes the work itself, by that
+// cell's history (2-domination's Table 3 at m = 10 on two cores read the
+// powers domination/formula's cell computed in 168 s), and where it reads
+// again, by its own reads.
+func TestWallPastOfTheSource(t *testing.T) {
+	papers.Register()
+	path := filepath.Join("testdata", "wall", "9b86b0f", "2core.jsonl.gz")
+	_, cases := experimentstest.FileCases(t, path)
+	w := newWallModel(readPast(t, path), func(*experiments.Experiment, string, *experiments.Case) float64 { return 1 })
+	cs := *cases["domination/table3|m=10"]
+	for _, reads := range []bool{false, true} {
+		cs.ReadsShared = func(string) bool { return reads }
+		c := &cell{exp: experiments.ByName("domination/table3"), cs: &cs, impl: "cpu/sparse", key: "domination/table3|cpu/sparse|m=10"}
+		pc := w.pastOf(c)
+		if pc == nil {
+			t.Fatalf("reads %v: no history", reads)
+		}
+		if want := map[bool]string{false: "domination/formula|cpu/sparse|m=10"}[reads]; pc.source != want {
+			t.Errorf("reads %v: history of %q, want %q", reads, pc.source, want)
+		}
+		if reads && pc.perRun > 100 || !reads && pc.perRun < 100e3 {
+			t.Errorf("reads %v: a run priced at %.1f ms; want its reads' (under 100 ms) when it reads, the formula cell's (168 s) when it computes", reads, pc.perRun)
+		}
+	}
+	c := &cell{exp: experiments.ByName("domination/table1"), cs: cases["domination/table1|m=10"], impl: "cpu/paper", key: "domination/table1|cpu/paper|m=10"}
+	if pc := w.pastOf(c); pc == nil || pc.perRun > 10e3 {
+		t.Errorf("a cell with history of its own: %+v, want its own", pc)
+	}
+}
