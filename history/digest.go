@@ -83,7 +83,7 @@ func (h *History) Digest(ctx context.Context, keep func(*Run) bool, cells bool, 
 		if err != nil {
 			return nil, err
 		}
-		dp := digestPast{Kind: kindJSON(k.kind), Scale: k.scale, Runs: p.Runs, Cells: map[string][]bench.Record{}, Between: map[string]digestBetween{}}
+		dp := digestPast{Kind: kindJSON(k.kind), Scale: k.scale, Runs: p.Runs, Cells: map[string][]bench.Record{}, Between: digestBetweens(p.between)}
 		for key, recs := range p.cells {
 			if cells {
 				if kept := newestRuns(measured(recs), digestRunsPerCell); len(kept) > 0 {
@@ -91,16 +91,23 @@ func (h *History) Digest(ctx context.Context, keep func(*Run) bool, cells bool, 
 				}
 			}
 		}
-		for id, b := range p.between {
-			var db digestBetween
-			for _, r := range b.Runs {
-				db.Runs = append(db.Runs, digestFigure{Run: r.Run, Commit: r.Commit, Date: r.Date, Figure: number(r.Figure), Verdict: r.Verdict})
-			}
-			dp.Between[id] = db
-		}
 		d.Pasts = append(d.Pasts, dp)
 	}
 	return d, nil
+}
+
+// digestBetweens is each claim's figures over the runs as a digest keeps
+// them.
+func digestBetweens(between map[string]*experiments.Between) map[string]digestBetween {
+	out := map[string]digestBetween{}
+	for id, b := range between {
+		var db digestBetween
+		for _, r := range b.Runs {
+			db.Runs = append(db.Runs, digestFigure{Run: r.Run, Commit: r.Commit, Date: r.Date, Figure: number(r.Figure), Verdict: r.Verdict})
+		}
+		out[id] = db
+	}
+	return out
 }
 
 // measured keeps the records that measured their cell (ok or check

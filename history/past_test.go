@@ -64,14 +64,7 @@ func TestPast(t *testing.T) {
 		t.Error("Between of a claim no run decided is not nil")
 	}
 	d := &Digest{Schema: DigestSchema}
-	dp := digestPast{Kind: kindJSON(kind), Scale: "paper", Runs: p.Runs, Cells: p.cells, Between: map[string]digestBetween{}}
-	for id, b := range p.between {
-		var db digestBetween
-		for _, r := range b.Runs {
-			db.Runs = append(db.Runs, digestFigure{Run: r.Run, Commit: r.Commit, Date: r.Date, Figure: number(r.Figure), Verdict: r.Verdict})
-		}
-		dp.Between[id] = db
-	}
+	dp := digestPast{Kind: kindJSON(kind), Scale: "paper", Runs: p.Runs, Cells: p.cells, Between: digestBetweens(p.between)}
 	d.Pasts = append(d.Pasts, dp)
 	var buf bytes.Buffer
 	if err := d.Write(&buf); err != nil {
