@@ -666,7 +666,7 @@ func (w *wallModel) estimate(c *cell, pl wallPlan) (float64, bool) {
 	perRun, check, first := 0.0, 0.0, 0.0
 	if pc != nil {
 		d := w.drift()
-		perRun, check, first = d*pc.perRun, w.hostDrift()*pc.check, d*pc.first
+		perRun, check, first = d*pc.perRun, w.hostDrift()*pc.check, d*w.pastFirst(c, pc)
 	} else {
 		perRun = w.runWall(c)
 		check = w.check.estimate(c.exp, checkImpl, c.cs)
@@ -679,6 +679,22 @@ func (w *wallModel) estimate(c *cell, pl wallPlan) (float64, bool) {
 		ms += check
 	}
 	return saturate(ms), pc != nil
+}
+
+// pastFirst is the first-run excess c's history charges it: the least
+// over its runs (pastCell.first), none for a CUDA cell whose every run
+// paid minLoadMS or more in a run that loads the kernels before its
+// first cell (kernels), where no cell loads a module. Such an excess is
+// the module's load and NVRTC compile; with the kernels preloaded the
+// H100's first run of b3c9c15 had no CUDA cell's first run exceed its
+// others by more than 49 ms, and treefix/fig4's cuda/parallel on the
+// af_shell9 stand-in, whose history's first runs exceeded theirs by
+// 0.14-4.2 s, took 54 ms where it was priced at 195 ms.
+func (w *wallModel) pastFirst(c *cell, pc *pastCell) float64 {
+	if w.kernels && pc.first >= minLoadMS && strings.HasPrefix(c.impl, "cuda/") {
+		return 0
+	}
+	return pc.first
 }
 
 // lookMS is a look at a claim judged over cells, as the run measured it
