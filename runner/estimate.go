@@ -27,9 +27,6 @@ type pricer struct {
 	hand   *hand    // the case in hand: a cell of another pays its setup
 	plan   *plan    // the claims reading each cell; nil while the plan is made
 	runs   float64  // warm-up plus timed runs of a cell measured in full
-	// byImpl are the plan's cells of each implementation in each paper
-	// (loadKey: the history of its module's load).
-	byImpl map[string][]*cell
 	// memo holds each claim level's unmeasured cells' cost while the
 	// pricer is held (hold); nil otherwise.
 	memo map[levelKey]levelCost
@@ -37,8 +34,8 @@ type pricer struct {
 
 func newPricer(cfg *Config, b *budget, aa *aaPairs, h *hand) *pricer {
 	p := &pricer{cfg: cfg, est: newEstimator(), budget: b, aa: aa, hand: h, runs: float64(cfg.Warmup + cfg.Reps)}
-	p.wall = newWallModel(cfg.Past, func(e *experiments.Experiment, impl string, cs *experiments.Case) float64 {
-		return p.est.estimate(e, impl, cs)
+	p.wall = newWallModel(cfg.Past, func(e *experiments.Experiment, impl string, cs *experiments.Case) (float64, string) {
+		return p.est.explain(e, impl, cs)
 	})
 	return p
 }
@@ -46,19 +43,21 @@ func newPricer(cfg *Config, b *budget, aa *aaPairs, h *hand) *pricer {
 // setPlan gives the pricer the plan it prices.
 func (p *pricer) setPlan(pl *plan) {
 	p.plan = pl
-	p.byImpl = map[string][]*cell{}
+	p.wall.byImpl = map[string][]*cell{}
 	for _, c := range pl.cells {
-		p.byImpl[loadKey(c)] = append(p.byImpl[loadKey(c)], c)
+		p.wall.byImpl[loadKey(c)] = append(p.wall.byImpl[loadKey(c)], c)
 	}
 }
 
 // perRun is the estimate of one timed run of c in milliseconds: the
-// median of its earlier runs on this machine kind, else the estimator's.
+// median of its earlier runs on this machine kind, else its experiment's
+// other cells' history or the estimator's (wallModel.timedOf).
 func (p *pricer) perRun(c *cell) float64 {
 	if pc := p.wall.pastOf(c); pc != nil && pc.timed > 0 {
 		return p.wall.drift() * pc.timed
 	}
-	return p.est.estimate(c.exp, c.impl, c.cs)
+	ms, _ := p.wall.timedOf(c)
+	return ms
 }
 
 // explain is the estimate of one timed run of c and what it rests on.
@@ -73,7 +72,7 @@ func (p *pricer) explain(c *cell) (float64, string) {
 		}
 		return p.wall.drift() * pc.timed, basis
 	}
-	return p.est.explain(c.exp, c.impl, c.cs)
+	return p.wall.timedOf(c)
 }
 
 // runWall is the estimate of one run of c with whatever it does around
@@ -181,7 +180,7 @@ func (p *pricer) hold() (release func()) {
 // samples, setting its case up when setup is set; topped is the claim a
 // top-up is for (nil: none).
 func (p *pricer) wallPlan(c *cell, ps pass, warm, samples int, setup bool, topped *claimPlan) wallPlan {
-	pl := wallPlan{runs: warm + samples, setup: setup, check: true, implCells: p.byImpl[loadKey(c)],
+	pl := wallPlan{runs: warm + samples, setup: setup, check: true, implCells: p.wall.byImpl[loadKey(c)],
 		load: p.wall.willLoad(c) && warm+samples > 0}
 	if setup {
 		pl.siblngs = p.siblings(c)
@@ -253,7 +252,7 @@ func (p *pricer) cellIn(c *cell, ps pass) float64 {
 // a new input and loads a CUDA module; a fresh allocation sets the case
 // up again, its input in the run's store.
 func (p *pricer) replicate(c *cell, level string, pr bench.Protocol) float64 {
-	pl := wallPlan{runs: pr.Warmup + pr.Reps, setup: true, check: true, siblngs: p.siblings(c), implCells: p.byImpl[loadKey(c)]}
+	pl := wallPlan{runs: pr.Warmup + pr.Reps, setup: true, check: true, siblngs: p.siblings(c), implCells: p.wall.byImpl[loadKey(c)]}
 	start := 0.0
 	if level == bench.LevelProcess {
 		// a fresh process loads the module in its cell, or, loading the

@@ -21,6 +21,7 @@ package runner
 // input already in the store) and a check by experiment.
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -151,9 +152,17 @@ func pickPerRun(last, first []float64) float64 {
 // from what this run measures.
 type wallModel struct {
 	past Past
-	// timed estimates one timed run of a cell without history (the
-	// estimator's), which a run's wall scales (ratios).
-	timed func(*experiments.Experiment, string, *experiments.Case) float64
+	// timed estimates one timed run of a cell without history, and what
+	// it rests on (the estimator's), which a run's wall scales (ratios)
+	// where the cell's siblings have no history (timedOf).
+	timed func(*experiments.Experiment, string, *experiments.Case) (float64, string)
+	// byImpl are the plan's cells of each implementation in each paper
+	// (loadKey: the history of its module's load, and kinObs), measured are the experiments' implementations that have
+	// measured a cell of their own in this run, and kin keeps the history
+	// of each one's cells (kinObs).
+	byImpl   map[string][]*cell
+	measured map[expImpl]bool
+	kin      map[expImpl][]observation
 	// ratios are the measured cells' wall of a run (the first run's
 	// excess and the looks apart) over their median timed run, by
 	// experiment|impl and by paper|impl: the wall of a run of a cell
@@ -249,8 +258,9 @@ const defaultLookPerCellMS = 2.0
 
 // newWallModel makes the models; timed estimates one timed run (the
 // per-run wall's prior, scaled by the backend's ratio).
-func newWallModel(past Past, timed func(*experiments.Experiment, string, *experiments.Case) float64) *wallModel {
+func newWallModel(past Past, timed func(*experiments.Experiment, string, *experiments.Case) (float64, string)) *wallModel {
 	w := &wallModel{past: past, timed: timed, inputs: map[string]bool{}, ratio: map[bool][]float64{}, cuda: map[string]bool{},
+		measured: map[expImpl]bool{}, kin: map[expImpl][]observation{},
 		ratios: map[string][]ratioObs{}, replicas: map[string]float64{}, cache: map[string]*pastCell{}, loadPast: map[string]float64{}, keys: keyMemo{}, setups: map[setupKey]setupVal{}}
 	zero := func(*experiments.Experiment, string) float64 { return 0 }
 	none := func(_ *experiments.Experiment, impl string, _ *experiments.Case) (float64, string) {
@@ -293,7 +303,7 @@ type ratioObs struct{ work, ratio float64 }
 // of its paper) nearest in work, else its backend's median ratio, else
 // 1 on a CPU and 2 on a GPU.
 func (w *wallModel) runWall(c *cell) float64 {
-	t := w.timed(c.exp, c.impl, c.cs)
+	t, _ := w.timedOf(c)
 	if readsShared(c) {
 		return t // a cell that reads shared work is its fixed cost
 	}
@@ -311,6 +321,53 @@ func (w *wallModel) runWall(c *cell) float64 {
 		return 2 * t
 	}
 	return t
+}
+
+// timedOf is the estimate of one timed run of c, which has no history
+// of its own, and what it rests on: while no cell of its experiment and
+// implementation has been measured in this run, the history of the plan's
+// other cells of them (kinObs: their median runs times the drift) scaled
+// by the work as the estimator scales this run's (predict); else, or
+// where they have none, the estimator's. On the H100, 2-domination's
+// formula by cpu/sparse at m = 5, never measured there before, ran first
+// of its cells in b3c9c15's second run, and the experiment's prior put a
+// run at 0.66 ms: it took 7 ms, where its cells at m = 2-4 had history.
+func (w *wallModel) timedOf(c *cell) (float64, string) {
+	if !readsShared(c) && !w.measured[expImpl{c.exp, c.impl}] {
+		if obs := w.kinObs(c); len(obs) > 0 && c.cs.WorkOf(c.impl) > 0 {
+			d := w.drift()
+			ms, basis := predict(obs, c.cs.WorkOf(c.impl), c.exp.Fixed(c.impl)/d, 0)
+			basis = fmt.Sprintf("%s in %s's history on this machine kind (%d other cell(s) of %s)", basis, c.exp.Name, len(obs), c.impl)
+			if d != 1 {
+				basis += fmt.Sprintf(", times %.2f (this run's cells against their history so far)", d)
+			}
+			return saturate(d * ms), basis
+		}
+	}
+	return w.timed(c.exp, c.impl, c.cs)
+}
+
+// kinObs are the median runs, by their history on this machine kind, of
+// the plan's other cells of c's experiment and implementation that do
+// their own work and have history of their own; read once.
+func (w *wallModel) kinObs(c *cell) []observation {
+	k := expImpl{c.exp, c.impl}
+	obs, ok := w.kin[k]
+	if ok {
+		return obs
+	}
+	for _, x := range w.byImpl[loadKey(c)] {
+		if x.exp != c.exp || x == c || readsShared(x) {
+			continue
+		}
+		if pc := w.pastOf(x); pc != nil && pc.source == "" && pc.timed > 0 && x.cs.WorkOf(x.impl) > 0 {
+			obs = append(obs, observation{work: x.cs.WorkOf(x.impl), ms: pc.timed, params: x.cs.Params.String(), family: familyOf(x.cs.Params)})
+		}
+	}
+	if w.byImpl != nil { // the plan made
+		w.kin[k] = obs
+	}
+	return obs
 }
 
 // nearestRatio is the ratio of the observation nearest to work in log
@@ -612,6 +669,9 @@ func (w *wallModel) observe(c *cell, wall *bench.CellWall, warmups int, timed fl
 		if p.runs > 1 && p.first >= minLoadMS {
 			w.loads = append(w.loads, p.first)
 		}
+	}
+	if timed > 0 {
+		w.measured[expImpl{c.exp, c.impl}] = true
 	}
 	if work := c.cs.WorkOf(c.impl); timed > 0 && p.perRun > 0 && work > 0 {
 		r := min(p.perRun/timed, maxRatio)

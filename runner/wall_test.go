@@ -99,8 +99,8 @@ type replay struct {
 // replayWallAs is replayWall as rp says.
 func replayWallAs(f *bench.File, cases map[string]*experiments.Case, past Past, rp replay) wallAccuracy {
 	est := newEstimator()
-	w := newWallModel(past, func(e *experiments.Experiment, impl string, cs *experiments.Case) float64 {
-		return est.estimate(e, impl, cs)
+	w := newWallModel(past, func(e *experiments.Experiment, impl string, cs *experiments.Case) (float64, string) {
+		return est.explain(e, impl, cs)
 	})
 	w.kernels = rp.kernels
 	loaded := map[string]bool{}
@@ -128,6 +128,7 @@ func replayWallAs(f *bench.File, cases map[string]*experiments.Case, past Past, 
 	for i := range f.Records {
 		cellOf(&f.Records[i])
 	}
+	w.byImpl = byImpl
 	var acc wallAccuracy
 	prev := map[string]*bench.Record{}
 	estimated := map[string]float64{}
@@ -312,7 +313,7 @@ func TestWallPastOfTheSource(t *testing.T) {
 	papers.Register()
 	path := filepath.Join("testdata", "wall", "9b86b0f", "2core.jsonl.gz")
 	_, cases := experimentstest.FileCases(t, path)
-	w := newWallModel(readPast(t, path), func(*experiments.Experiment, string, *experiments.Case) float64 { return 1 })
+	w := newWallModel(readPast(t, path), func(*experiments.Experiment, string, *experiments.Case) (float64, string) { return 1, "" })
 	cs := *cases["domination/table3|m=10"]
 	for _, reads := range []bool{false, true} {
 		cs.ReadsShared = func(string) bool { return reads }
@@ -334,9 +335,13 @@ func TestWallPastOfTheSource(t *testing.T) {
 	}
 }
 
-// toyCell is a cell of a toy experiment, for the wall model's unit tests.
-func toyCell(impl string, m int) *cell {
-	e := &experiments.Experiment{Name: "toy/x", Paper: "toy", NsPerWork: map[string]float64{impl: 1}}
+// toyExp is a toy experiment, for the wall model's unit tests.
+func toyExp(impl string) *experiments.Experiment {
+	return &experiments.Experiment{Name: "toy/x", Paper: "toy", NsPerWork: map[string]float64{impl: 1}}
+}
+
+// toyCell is c's cell at m of the toy experiment e: work 10^m.
+func toyCell(e *experiments.Experiment, impl string, m int) *cell {
 	cs := &experiments.Case{Params: bench.Params{{Name: "m", Value: fmt.Sprint(m)}}, Work: math.Pow(10, float64(m))}
 	c := &cell{exp: e, cs: cs, impl: impl}
 	r := bench.Record{Experiment: e.Name, Impl: impl, Params: cs.Params}
@@ -368,7 +373,7 @@ func TestWallPastLoadPreloaded(t *testing.T) {
 		{"cuda/x", 40, true, true},
 		{"cpu/x", 2010, true, true},
 	} {
-		c := toyCell(tc.impl, 3)
+		c := toyCell(toyExp(tc.impl), tc.impl, 3)
 		w := newWallModel(filePast{c.key: {toyRecord(c, 10, tc.firstMS), toyRecord(c, 10, tc.firstMS)}}, nil)
 		w.kernels = tc.kernels
 		ms, own := w.estimate(c, wallPlan{runs: 6})
@@ -376,5 +381,36 @@ func TestWallPastLoadPreloaded(t *testing.T) {
 		if !own || tc.load && math.Abs(ms-(60+excess)) > 1 || !tc.load && math.Abs(ms-60) > 1 {
 			t.Errorf("%s, first run %.0f ms, kernels loaded first %v: %.0f ms (own history %v); want 60 ms of runs and the first run's excess %v", tc.impl, tc.firstMS, tc.kernels, ms, own, tc.load)
 		}
+	}
+}
+
+// TestWallKinHistory: a cell without history of its own, while no cell
+// of its experiment and implementation has run, is priced from the
+// history of the plan's other cells of them, scaled by the work
+// (2-domination's formula at m = 5 on the H100, from m = 2-4); once one
+// has run, by the estimator.
+func TestWallKinHistory(t *testing.T) {
+	e := toyExp("cpu/x")
+	past := filePast{}
+	var cells []*cell
+	for m := 2; m <= 5; m++ {
+		c := toyCell(e, "cpu/x", m)
+		cells = append(cells, c)
+		if m < 5 { // 1 ms at m = 2, 10 at m = 3, 100 at m = 4: time ∝ work
+			past[c.key] = []bench.Record{toyRecord(c, math.Pow(10, float64(m-2)), 0)}
+		}
+	}
+	w := newWallModel(past, func(*experiments.Experiment, string, *experiments.Case) (float64, string) { return 0.5, "the prior" })
+	w.byImpl = map[string][]*cell{loadKey(cells[0]): cells}
+	c := cells[3]
+	if ms, basis := w.timedOf(c); math.Abs(ms-1000) > 1 || !strings.Contains(basis, "from m=4") || !strings.Contains(basis, "history") {
+		t.Errorf("m=5 without history: %.3g ms (%s); want 1000 ms from m=4's history", ms, basis)
+	}
+	if rw := w.runWall(c); rw < 999 {
+		t.Errorf("m=5's run with its wall: %.3g ms; want at least its timed run, 1000 ms", rw)
+	}
+	w.observe(cells[0], &bench.CellWall{MeasureMS: 12, Runs: 6}, 1, 2, false, nil)
+	if ms, basis := w.timedOf(c); ms != 0.5 {
+		t.Errorf("m=5 once m=2 has run: %.3g ms (%s); want the estimator's", ms, basis)
 	}
 }
