@@ -84,6 +84,8 @@ type pastCell struct {
 	// source is the cell whose history this is where it is not the
 	// cell's own (sourcePast), else empty.
 	source string
+	// bare: no run had a wall (timedPast), so perRun is the timed median.
+	bare bool
 }
 
 // digest reads a cell's records in earlier runs (Past.Records): those
@@ -99,10 +101,12 @@ func digest(all []bench.Record, reads bool) *pastCell {
 	}
 	var timed, per, firstPer, checks, setupBy []float64
 	var heads []wallParts
+	var bare [][]bench.Record
 	n := 0
 	for _, run := range pastRuns(recs) {
 		first, ok := partsOf(&run[0])
 		if !ok {
+			bare = append(bare, run)
 			continue
 		}
 		n++
@@ -119,7 +123,7 @@ func digest(all []bench.Record, reads bool) *pastCell {
 		setupBy = append(setupBy, first.setup)
 	}
 	if n == 0 {
-		return nil
+		return timedPast(bare)
 	}
 	pc := &pastCell{runs: n, perRun: pickPerRun(per, firstPer), check: stats.Median(checks), setupBy: setupBy}
 	// A first measurement's excess over its runs at the cell's least wall
@@ -135,6 +139,29 @@ func digest(all []bench.Record, reads bool) *pastCell {
 		pc.timed = stats.Median(timed)
 	}
 	return pc
+}
+
+// timedPast digests a cell's earlier runs whose records have no wall
+// (files written before bench.CellWall), used only where none of its runs
+// has one: a run's wall is its timed median (a lower bound), its first
+// run's excess, setup and check unknown (none); nil when no run was
+// measured. On two cores 2-domination's Table 2 by cpu/sparse at m = 10
+// had two such runs (17.9 s and 93.8 s a run); without them the 2-core
+// run of b3c9c15 priced it at 47 s by a fit, started it with 1.6 minutes
+// of its budget left, and the budget's end stopped it after 98 s.
+func timedPast(runs [][]bench.Record) *pastCell {
+	var timed []float64
+	for _, run := range runs {
+		last := &run[len(run)-1] // the cell as the run left it
+		if s := experiments.SamplesOf(last, bench.TotalPhase); len(s) > 0 && (last.Status == bench.StatusOK || last.Status == bench.StatusCheckFailed) {
+			timed = append(timed, stats.Median(s))
+		}
+	}
+	if len(timed) == 0 {
+		return nil
+	}
+	m := stats.Median(timed)
+	return &pastCell{runs: len(timed), timed: m, perRun: m, bare: true}
 }
 
 // pickPerRun is the history's wall of one run: the least of the runs'
@@ -654,7 +681,7 @@ func (w *wallModel) observe(c *cell, wall *bench.CellWall, warmups int, timed fl
 	if wall.CheckMS >= wallFloorMS {
 		w.check.observe(c.exp, checkImpl, c.cs, wall.CheckMS)
 	}
-	if pc := w.pastOf(c); pc != nil && pc.perRun >= driftFloorMS && p.perRun > 0 {
+	if pc := w.pastOf(c); pc != nil && !pc.bare && pc.perRun >= driftFloorMS && p.perRun > 0 {
 		w.drifts = append(w.drifts, p.perRun/pc.perRun)
 	}
 	if ms, ok := w.setupPast(c, siblings, cold); ok && wall.SetupMS > 0 && ms >= driftFloorMS {

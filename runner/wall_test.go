@@ -414,3 +414,40 @@ func TestWallKinHistory(t *testing.T) {
 		t.Errorf("m=5 once m=2 has run: %.3g ms (%s); want the estimator's", ms, basis)
 	}
 }
+
+// TestWallPastWithoutWall: a cell whose earlier runs' records have no
+// wall (older files) is priced by their timed medians: on two cores
+// 2-domination's Table 2 by cpu/sparse at m = 10 (17.9 s and 93.8 s a
+// run, testdata/wall/b3c9c15/2core-past). A run with a wall is the
+// history where there is one.
+func TestWallPastWithoutWall(t *testing.T) {
+	papers.Register()
+	dir := filepath.Join("testdata", "wall", "b3c9c15")
+	_, cases := experimentstest.FileCases(t, filepath.Join(dir, "2core.jsonl.gz"))
+	w := newWallModel(readPast(t, filepath.Join(dir, "2core-past.jsonl.gz")), nil)
+	c := &cell{exp: experiments.ByName("domination/table2"), cs: cases["domination/table2|m=10"], impl: "cpu/sparse", key: "domination/table2|cpu/sparse|m=10"}
+	if c.cs == nil {
+		t.Fatal("no case domination/table2|m=10 in the 2-core run")
+	}
+	pc := w.pastOf(c)
+	if pc == nil || pc.runs != 2 || math.Abs(pc.perRun-55852) > 10 || pc.timed != pc.perRun {
+		t.Fatalf("history %+v; want 2 runs, a run of 55.9 s (the median of 17.9 s and 93.8 s)", pc)
+	}
+	if ms, _ := w.estimate(c, wallPlan{runs: 1}); ms < pc.perRun {
+		t.Errorf("one run priced at %.0f ms; want its history's, %.0f ms", ms, pc.perRun)
+	}
+	toy := toyCell(toyExp("cpu/x"), "cpu/x", 3)
+	old := toyRecord(toy, 50, 50)
+	old.Wall = nil
+	for _, tc := range []struct {
+		recs []bench.Record
+		want float64
+	}{
+		{[]bench.Record{old}, 50},
+		{[]bench.Record{toyRecord(toy, 10, 10), old}, 10},
+	} {
+		if pc := digest(tc.recs, false); pc == nil || math.Abs(pc.perRun-tc.want) > 0.01 {
+			t.Errorf("%d run(s), the newest with a wall %v: %+v; want a run of %.0f ms", len(tc.recs), tc.recs[0].Wall != nil, pc, tc.want)
+		}
+	}
+}
