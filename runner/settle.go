@@ -111,9 +111,7 @@ func (r *run) settled(c *cell, partial bench.Record, first bool, beside map[*cla
 // estimates of the looks to come.
 func (r *run) looked(cp *claimPlan, cells int, ms float64) {
 	cp.lookMS = ms
-	if cells > 0 {
-		r.price.wall.lookPerCell = append(r.price.wall.lookPerCell, ms/float64(cells))
-	}
+	r.price.wall.lookedAt(cells, ms)
 }
 
 // besideMS is what the claim's other cells still to run cost on average.
