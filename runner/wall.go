@@ -790,9 +790,11 @@ func (w *wallModel) pastFirst(c *cell, pc *pastCell) float64 {
 // the claim nearest in cells, scaled by the cost model fitted to the
 // run's looks (predict, the cells for the work), or defaultLookPerCellMS
 // a cell before any. A look's cost grows more slowly than its cells: on
-// the H100 of b3c9c15 a median per cell from claims of tens of cells
-// (15 ms for 40) priced the last look of treefix/accuracy's claims, over
-// some 870 cells, at 0.3 s; it took 42 ms.
+// the H100 of b3c9c15 the median per cell of the run's looks priced each
+// of the five looks expected after treefix/accuracy's last cuda/parallel
+// cell (chain 1, leaffix), judging its claims over hundreds of cells, at
+// about 0.3 s (1.6 s for the cell, its runs 0.1 s); the one look it took
+// cost 42 ms.
 func (w *wallModel) lookMS(cells int) float64 {
 	if len(w.looks) == 0 {
 		return defaultLookPerCellMS * float64(cells)

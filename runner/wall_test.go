@@ -454,9 +454,9 @@ func TestWallPastWithoutWall(t *testing.T) {
 
 // TestWallLookGrowsSlowly: a look at a claim of many cells is priced from
 // the measured looks by the cost model fitted to them, not by a median
-// per cell of small claims (15 ms for 40 cells put treefix/accuracy's
-// looks over some 870 at 0.3 s each on the H100 of b3c9c15; one took
-// 42 ms).
+// per cell of the run's looks (which priced the looks after
+// treefix/accuracy's last cuda/parallel cell at about 0.3 s each on the
+// H100 of b3c9c15; the one it took cost 42 ms).
 func TestWallLookGrowsSlowly(t *testing.T) {
 	w := newWallModel(nil, nil)
 	if got := w.lookMS(10); got != 10*defaultLookPerCellMS {
