@@ -103,12 +103,12 @@ reproduce-doc:
 # and PEERS_H200: the published codes' records of each GPU and the
 # cuda/fast file measured beside them (results/peers/README.md), added to
 # that GPU's run (--with) for the summary's rows of published codes; a
-# cuda/fast file joins only a run of its own commit (the H100's of 3393cf4
-# left when b3c9c15's run became current).
+# cuda/fast file joins only a run of its own commit.
 CURRENT_RUN = $$(awk '$$1=="$(1)" {print "results/" $$2}' results/CURRENT)
 XEON_2CORE ?= 96a9e4b:results/intel-xeon/20261127-014424.jsonl.gz
-PEERS_H100 ?= results/peers/intel-xeon_nvidia-h100-80gb-hbm3/20261123-hylac.jsonl \
-	results/peers/intel-xeon_nvidia-h100-80gb-hbm3/20261123-hungariangpu.jsonl
+PEERS_H100 ?= results/peers/intel-xeon_nvidia-h100-80gb-hbm3/20261207-hylac-62157c4.jsonl \
+	results/peers/intel-xeon_nvidia-h100-80gb-hbm3/20261207-hungariangpu-plain-62157c4.jsonl \
+	results/intel-xeon_nvidia-h100-80gb-hbm3/20261207-peers-table1-fast-62157c4.jsonl.gz
 PEERS_H200 ?= results/peers/intel-xeon_nvidia-h200/20261207-hylac-9b86b0f.jsonl \
 	results/peers/intel-xeon_nvidia-h200/20261207-hungariangpu-plain-9b86b0f.jsonl \
 	results/intel-xeon_nvidia-h200/20261207-hungarian-table1-fast-9b86b0f.jsonl.gz
