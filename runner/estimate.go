@@ -75,6 +75,28 @@ func (p *pricer) explain(c *cell) (float64, string) {
 	return p.wall.timedOf(c)
 }
 
+// extrapolated reports whether c's estimate reaches beyond what this
+// machine kind has measured (UnprovenMargin): c has no earlier run of its
+// own with a wall, and its work exceeds that of every other cell of its
+// experiment and implementation measured in this run or with such
+// runs, where one is. A cell priced by its prior alone, none of its
+// kind measured, is not: nothing was scaled up.
+func (p *pricer) extrapolated(c *cell) bool {
+	if pc := p.wall.pastOf(c); pc != nil && !pc.bare || p.plan == nil {
+		return false
+	}
+	most := 0.0
+	for _, x := range p.plan.cells {
+		if x == c || x.exp != c.exp || x.impl != c.impl {
+			continue
+		}
+		if pc := p.wall.pastOf(x); x.measured || pc != nil && !pc.bare {
+			most = max(most, x.cs.WorkOf(x.impl))
+		}
+	}
+	return most > 0 && c.cs.WorkOf(c.impl) > most
+}
+
 // runWall is the estimate of one run of c with whatever it does around
 // its timed window (its earlier runs' wall, else the fitted model).
 func (p *pricer) runWall(c *cell) float64 {

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/semibench/semibench/bench"
 	"github.com/semibench/semibench/experiments"
@@ -474,5 +475,46 @@ func TestWallLookGrowsSlowly(t *testing.T) {
 	}
 	if near := w.lookMS(40); math.Abs(near-15) > 1e-9 {
 		t.Errorf("a look over 40 cells priced at %.3g ms, want the 15 ms measured", near)
+	}
+}
+
+// TestExtrapolatedCell: a cell without history of its own whose work
+// exceeds every cell of its kind that has history or was measured in
+// this run is priced by extrapolation (UnprovenMargin applies); a smaller
+// one, one with history of its own, and one whose kind nothing has
+// measured (its prior alone) are not.
+func TestExtrapolatedCell(t *testing.T) {
+	e := toyExp("cpu/paper")
+	c8, c9, c10 := toyCell(e, "cpu/paper", 8), toyCell(e, "cpu/paper", 9), toyCell(e, "cpu/paper", 10)
+	past := func(cs ...*cell) filePast {
+		p := filePast{}
+		for _, c := range cs {
+			r := toyRecord(c, 1000, 1000)
+			r.Finished = time.Unix(1, 0)
+			p[c.key] = []bench.Record{r}
+		}
+		return p
+	}
+	price := func(p filePast) *pricer {
+		pr := newPricer(&Config{Reps: 1, Past: p}, newBudget(time.Minute, 0, time.Now()), newAAPairs(), &hand{})
+		pr.setPlan(&plan{cells: []*cell{c8, c9, c10}})
+		return pr
+	}
+	p := price(past(c9))
+	if !p.extrapolated(c10) {
+		t.Errorf("m = 10 beyond m = 9's history: not extrapolated, want extrapolated")
+	}
+	if p.extrapolated(c8) || p.extrapolated(c9) {
+		t.Errorf("m = 8 below m = 9's history, m = 9 with its own: extrapolated %v, %v; want neither", p.extrapolated(c8), p.extrapolated(c9))
+	}
+	if price(past(c9, c10)).extrapolated(c10) {
+		t.Errorf("m = 10 with history of its own: extrapolated, want not")
+	}
+	if price(past()).extrapolated(c10) {
+		t.Errorf("nothing of its kind measured (its prior alone): extrapolated, want not")
+	}
+	c9.measured = true
+	if !price(past()).extrapolated(c10) {
+		t.Errorf("m = 10 beyond m = 9 measured in this run: not extrapolated, want extrapolated")
 	}
 }
