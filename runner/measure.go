@@ -159,8 +159,9 @@ func (r *run) stopped(rec bench.Record, est float64, what string) (bench.Record,
 
 // UnprovenMargin is how many times its estimate a budgeted run keeps in
 // hand to start a cell whose estimate is scaled up from smaller cells,
-// with no earlier run of its own on this machine kind
-// (pricer.extrapolated): such estimates miss most, and a cell stopped by
+// with no earlier run of its own on this machine kind that recorded its
+// wall (pricer.extrapolated; a file older than bench.CellWall gives only
+// a timed median, a lower bound): such estimates miss most, and a cell stopped by
 // the budget's end loses all its time. The 2-core run of 62157c4 started
 // 2-domination's formula at m = 11 by cpu/sparse, priced at 15.6 minutes
 // by a fit from m = 9, with 20 minutes left, and lost those 20 minutes;
